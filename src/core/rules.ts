@@ -1,0 +1,167 @@
+/**
+ * The registry of stable rule ids. A rule id never changes meaning once
+ * published: CI systems key suppressions and dashboards on it.
+ *
+ * @module
+ */
+import type { Layer } from "./finding.ts";
+
+/** What a rule protects, and whether breaking it blocks a merge by default. */
+export interface RuleSpec {
+  /** The layer the rule belongs to. */
+  layer: Layer;
+  /** Whether a finding of this rule rejects the pull request. */
+  blocking: boolean;
+  /** One line for rule listings (SARIF, JUnit, docs). */
+  summary: string;
+}
+
+function rule(layer: Layer, summary: string, blocking = true): RuleSpec {
+  return { layer, blocking, summary };
+}
+
+/** All rules pawl can report. */
+export const RULES = {
+  // config: the contract files themselves and pawl's own settings
+  "config.contract_invalid": rule(
+    "config",
+    "The head contract does not parse or does not match its schema",
+  ),
+  "config.contract_removed": rule(
+    "config",
+    "A contract file present at base is missing at head",
+  ),
+  "config.contract_symlink": rule(
+    "config",
+    "A contract file at head is a symlink, which pawl never follows",
+  ),
+  "config.settings_ignored": rule(
+    "config",
+    "The head changed pawl.toml; only the base copy is used",
+    false,
+  ),
+  // harness: what decides that a test passed
+  "harness.conftest_changed": rule(
+    "harness",
+    "A conftest.py was added, changed or removed",
+  ),
+  "harness.pytest_config_changed": rule(
+    "harness",
+    "pytest configuration (pytest.ini, pyproject.toml, setup.cfg, tox.ini) changed",
+  ),
+  "harness.plugin_changed": rule(
+    "harness",
+    "A file that loads or shadows test plugins or the test framework changed",
+  ),
+  // property: registered invariants
+  "property.removed": rule(
+    "property",
+    "A registered property was removed or renamed away",
+  ),
+  "property.retargeted": rule(
+    "property",
+    "A registered property now points at a different module or test",
+  ),
+  "property.min_examples_lowered": rule(
+    "property",
+    "A property's min_examples was lowered",
+  ),
+  "property.module_missing": rule(
+    "property",
+    "A registered property's module file does not exist",
+  ),
+  "property.test_missing": rule(
+    "property",
+    "A registered property's test function does not exist in its module",
+  ),
+  "property.vacuous": rule(
+    "property",
+    "A registered property's test cannot fail (no assertion, a constant, or x == x)",
+  ),
+  "property.examples_below_contract": rule(
+    "property",
+    "The test's max_examples is below the contract's min_examples",
+  ),
+  "property.examples_lowered": rule(
+    "property",
+    "The test's max_examples (or another Hypothesis setting) was weakened",
+  ),
+  "property.not_passed": rule(
+    "property",
+    "A registered property was not collected, skipped, xfailed, errored or failed",
+  ),
+  // fixture: content-addressed test data
+  "fixture.removed": rule(
+    "fixture",
+    "A fixture registered at base was removed from the contract",
+  ),
+  "fixture.missing": rule(
+    "fixture",
+    "A registered fixture file does not exist",
+  ),
+  "fixture.digest_mismatch": rule(
+    "fixture",
+    "A fixture's bytes do not match the contract digest",
+  ),
+  "fixture.digest_changed": rule(
+    "fixture",
+    "A fixture's registered digest changed without a human unlock",
+  ),
+  "fixture.self_unlock": rule(
+    "fixture",
+    "The pull request sets a fixture unlock; only a human commit may",
+  ),
+  "fixture.path_unsafe": rule(
+    "fixture",
+    "A fixture path is absolute, contains '..', or is outside tests/fixtures/",
+  ),
+  "fixture.symlink": rule(
+    "fixture",
+    "A fixture path is a symlink or not a regular file",
+  ),
+  // freeze: budgeted flake exceptions
+  "freeze.incomplete": rule(
+    "freeze",
+    "A freeze lacks an owner or a reason",
+  ),
+  "freeze.expired": rule("freeze", "A freeze expired at or before --now"),
+  "freeze.no_reruns": rule("freeze", "A freeze has no reruns left"),
+  "freeze.over_cap": rule(
+    "freeze",
+    "More freezes are active than the cap allows",
+  ),
+  "freeze.expiry_extended": rule("freeze", "A freeze's expiry moved later"),
+  "freeze.reruns_raised": rule("freeze", "A freeze's rerun budget was raised"),
+  "freeze.cap_raised": rule("freeze", "The freeze cap was raised"),
+  "freeze.rerun_used": rule(
+    "freeze",
+    "A frozen test failed and passed on a budgeted rerun",
+    false,
+  ),
+  // tests: the suite run
+  "tests.failed": rule("tests", "A test failed or errored"),
+  "tests.frozen_failed": rule(
+    "tests",
+    "A frozen test still failed after its rerun budget",
+  ),
+  "tests.skip_added": rule(
+    "tests",
+    "The pull request added a skip or xfail to a test",
+  ),
+  "tests.timeout": rule("tests", "The test run exceeded its time limit"),
+  "tests.output_exceeded": rule(
+    "tests",
+    "The test run printed more than the output cap",
+  ),
+  "tests.no_report": rule(
+    "tests",
+    "The test run produced no usable JUnit report",
+  ),
+  "tests.run_failed": rule(
+    "tests",
+    "The test command failed without reporting a failing test (collection or usage error)",
+  ),
+} as const satisfies Record<string, RuleSpec>;
+
+/** A registered rule id. */
+export type RuleId = keyof typeof RULES;

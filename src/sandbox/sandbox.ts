@@ -1,0 +1,93 @@
+/**
+ * Running untrusted commands. The repository's tests are hostile: they may
+ * hang, fork without bound, print gigabytes, reach for the network or for
+ * the signing key. A `Sandbox` bounds all of that.
+ *
+ * @module
+ */
+
+/** How strongly the sandbox isolates, strongest first. */
+export type IsolationTier =
+  /** bubblewrap: own pid, net, ipc, uts and mount namespaces, plus uid drop. */
+  | "bwrap"
+  /** unshare(1): own pid and net namespaces, plus uid drop. */
+  | "unshare"
+  /** Only a dedicated unprivileged uid and rlimits (e.g. inside Docker, where the container supplies network and pid limits). */
+  | "uid"
+  /** No isolation at all; only with an explicit `--isolation none`. */
+  | "none";
+
+/** What the sandbox found it can do on this machine. */
+export interface IsolationReport {
+  /** The tier in use. */
+  tier: IsolationTier;
+  /** Whether the network is cut off by the sandbox itself. */
+  network: "isolated" | "inherited";
+  /** uid the tests run as (undefined for tier `none`). */
+  uid?: number;
+  /** Human-readable notes (why a stronger tier was unavailable). */
+  notes: string[];
+}
+
+/** Limits for one sandboxed run. */
+export interface SandboxLimits {
+  /** Wall-clock limit in milliseconds. */
+  timeoutMs: number;
+  /** Combined stdout+stderr bytes before the run is killed. */
+  maxOutputBytes: number;
+  /** RLIMIT_NPROC for the sandbox uid. */
+  maxProcesses: number;
+  /** RLIMIT_FSIZE in bytes. */
+  maxFileBytes: number;
+  /** RLIMIT_CPU in seconds. */
+  cpuSeconds: number;
+  /** RLIMIT_NOFILE. */
+  maxOpenFiles: number;
+}
+
+/** One command to run inside the sandbox. */
+export interface SandboxCommand {
+  /** argv; argv[0] is looked up on the sandbox PATH. */
+  argv: readonly string[];
+  /** Working directory (must be writable by the sandbox uid). */
+  cwd: string;
+  /** The complete environment (nothing is inherited). */
+  env: Readonly<Record<string, string>>;
+  /** Directories the command may write (cwd is always writable). */
+  writable: readonly string[];
+  /** Limits; defaults apply to omitted fields. */
+  limits?: Partial<SandboxLimits>;
+  /** Called with each chunk of output, for progress display (already capped). */
+  onOutput?: (chunk: Uint8Array) => void;
+}
+
+/** How a sandboxed run ended. */
+export interface SandboxResult {
+  /** Exit code, or null when killed by a signal. */
+  code: number | null;
+  /** Signal name when killed. */
+  signal: string | null;
+  /** True when the wall-clock limit was hit. */
+  timedOut: boolean;
+  /** True when the output cap was hit. */
+  outputExceeded: boolean;
+  /** The first and last bytes of combined output, for the report. */
+  outputHead: string;
+  /** The last bytes of combined output. */
+  outputTail: string;
+  /** Total bytes of output seen. */
+  outputBytes: number;
+}
+
+/** Runs commands in isolation; the real adapter and a fake implement it. */
+export interface Sandbox {
+  /** What isolation this sandbox provides. */
+  readonly isolation: IsolationReport;
+  /**
+   * Make `dir` (and everything under it) owned and writable by the sandbox
+   * uid, so tests can write into their disposable tree.
+   */
+  prepareDir(dir: string): Promise<void>;
+  /** Run one command to completion (or until a limit kills it). */
+  run(command: SandboxCommand): Promise<SandboxResult>;
+}
