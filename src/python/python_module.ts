@@ -26,7 +26,10 @@ export interface PythonDecorator {
 export interface HypothesisSettings {
   /** `max_examples=N` when N is an integer literal. */
   maxExamples?: number;
-  /** True when `max_examples` is present but not an integer literal. */
+  /**
+   * True when `max_examples` is present but not an integer literal, or absent
+   * while a positional parent settings object or a `**` splat may supply it.
+   */
   maxExamplesDynamic?: boolean;
   /** 1-based line of the `@settings` decorator. */
   line: number;
@@ -70,6 +73,12 @@ export interface PythonFunction {
   skips: SkipMarker[];
   /** Number of example-style assertions (`assertEqual`, `assert f(x) == literal`). */
   exampleAssertions: number;
+  /**
+   * `def` lines of earlier definitions with the same qualname, when there are
+   * any. Python keeps the last binding, so this entry describes the last
+   * definition and the earlier ones never run.
+   */
+  shadowedLines?: number[];
 }
 
 /** The analysis of one Python file. */
@@ -78,6 +87,9 @@ export interface PythonModule {
   functions: ReadonlyMap<string, PythonFunction>;
   /** Module-level `pytest_plugins = ...` assignment line, if any. */
   pytestPluginsLine?: number;
-  /** First syntax error, if the file does not parse cleanly. */
+  /**
+   * First syntax error, if the file does not parse cleanly: 1-based line and
+   * 1-based column (counted in UTF-16 code units).
+   */
   syntaxError?: { line: number; column: number };
 }

@@ -1,0 +1,200 @@
+import type { Node } from "web-tree-sitter";
+import type { ImportAliases } from "./_import_aliases.ts";
+import { constantTruthiness } from "./_constant_truthiness.ts";
+import { isLiteral } from "./_is_literal.ts";
+import { realChildren } from "./_real_children.ts";
+import { structureKey } from "./_structure_key.ts";
+import { unwrapParentheses } from "./_unwrap_parentheses.ts";
+import { NESTED_SCOPES } from "./_nested_scopes.ts";
+import { walk } from "./_walk.ts";
+
+/** Whether an assertion can fail, and if not, why. */
+export type AssertionVerdict = "real" | "constant" | "tautology";
+
+/** One assertion found in a function body. */
+export interface Assertion {
+  /** `real` when the assertion can fail. */
+  verdict: AssertionVerdict;
+  /** 1-based line. */
+  line: number;
+  /** Compares a value with a literal (`assert f(x) == 3`, `assertEqual(y, "a")`). */
+  example: boolean;
+}
+
+/** Calls that assert by their nature. */
+const ASSERTING_CALLS = new Set([
+  "pytest.raises",
+  "pytest.warns",
+  "pytest.deprecated_call",
+  "pytest.fail",
+]);
+
+/** unittest methods that pass whenever their one argument is truthy / falsy. */
+const ASSERT_TRUTHY = new Set(["assertTrue", "assert_", "failUnless"]);
+const ASSERT_FALSY = new Set(["assertFalse", "failIf"]);
+
+/** Comparison operators that hold when both sides are the same expression. */
+const REFLEXIVE_OPERATORS = new Set(["==", "is", "<=", ">="]);
+
+/**
+ * Every assertion in a function body, in document order: `assert`
+ * statements, calls to `*.assert*` / `assert*` helpers (unittest, mock,
+ * numpy, pandas), `pytest.raises` / `warns` / `deprecated_call` / `fail`,
+ * `self.fail(...)` and `raise AssertionError`.
+ *
+ * Nested functions, classes and lambdas are not entered: their bodies may
+ * never run, so an assertion there proves nothing about the outer test.
+ */
+export function collectAssertions(
+  body: Node,
+  aliases: ImportAliases,
+): Assertion[] {
+  const found: Assertion[] = [];
+  walk(body, (node) => {
+    if (node !== body && NESTED_SCOPES.has(node.type)) return false;
+    const line = node.startPosition.row + 1;
+    if (node.type === "assert_statement") {
+      const test = realChildren(node)[0];
+      if (test !== undefined) found.push({ ...assertStatement(test), line });
+    } else if (node.type === "call") {
+      const assertion = assertingCall(node, aliases);
+      if (assertion !== undefined) found.push({ ...assertion, line });
+    } else if (node.type === "raise_statement" && raisesAssertionError(node)) {
+      found.push({ verdict: "real", line, example: false });
+    }
+  });
+  return found;
+}
+
+function assertStatement(test: Node): Omit<Assertion, "line"> {
+  const verdict: AssertionVerdict = constantTruthiness(test) === true
+    ? "constant"
+    : isSelfComparison(test)
+    ? "tautology"
+    : "real";
+  return { verdict, example: comparesWithLiteral(test) };
+}
+
+/** `x == x`, `f(a) is f(a)`, `x <= x == x`. */
+function isSelfComparison(expression: Node): boolean {
+  const node = unwrapParentheses(expression);
+  if (node.type !== "comparison_operator") return false;
+  const operators = node.childrenForFieldName("operators");
+  if (
+    !operators.every((operator) =>
+      operator !== null && REFLEXIVE_OPERATORS.has(operator.type)
+    )
+  ) {
+    return false;
+  }
+  const keys = realChildren(node).map(structureKey);
+  return keys.length >= 2 && keys.every((key) => key === keys[0]);
+}
+
+/** `a == <literal>`, `<literal> == a`, `a is None`: one comparison, one side literal. */
+function comparesWithLiteral(expression: Node): boolean {
+  const node = unwrapParentheses(expression);
+  if (node.type !== "comparison_operator") return false;
+  const operators = node.childrenForFieldName("operators");
+  const operands = realChildren(node);
+  const [left, right] = operands;
+  if (operators.length !== 1 || left === undefined || right === undefined) {
+    return false;
+  }
+  const operator = operators[0]?.type;
+  if (operator !== "==" && operator !== "is") return false;
+  return isLiteral(left) || isLiteral(right);
+}
+
+function assertingCall(
+  call: Node,
+  aliases: ImportAliases,
+): Omit<Assertion, "line"> | undefined {
+  const callee = call.childForFieldName("function");
+  if (callee === null) return undefined;
+  const canonical = aliases.canonical(callee);
+  if (canonical !== undefined && ASSERTING_CALLS.has(canonical)) {
+    return { verdict: "real", example: false };
+  }
+  const name = calleeName(callee);
+  if (name === "fail" && callee.childForFieldName("object")?.text === "self") {
+    return { verdict: "real", example: false };
+  }
+  if (name === undefined || !name.startsWith("assert")) return undefined;
+  const args = positionalArguments(call);
+  const [first, second] = args ?? [];
+  let verdict: AssertionVerdict = "real";
+  if (
+    first !== undefined && ASSERT_TRUTHY.has(name) &&
+    constantTruthiness(first) === true
+  ) {
+    verdict = "constant";
+  } else if (
+    first !== undefined && ASSERT_FALSY.has(name) &&
+    constantTruthiness(first) === false
+  ) {
+    verdict = "constant";
+  } else if (
+    first !== undefined && name === "assertIsNone" &&
+    unwrapParentheses(first).type === "none"
+  ) {
+    verdict = "constant";
+  } else if (
+    first !== undefined && second !== undefined && isReflexiveAssertion(name) &&
+    structureKey(first) === structureKey(second)
+  ) {
+    verdict = "tautology";
+  }
+  const example = isEqualityAssertion(name) &&
+    [first, second].some((arg) => arg !== undefined && isLiteral(arg));
+  return { verdict, example };
+}
+
+/** The called name: `f` for `f(...)`, `m` for `a.b.m(...)`. */
+function calleeName(callee: Node): string | undefined {
+  if (callee.type === "identifier") return callee.text;
+  if (callee.type === "attribute") {
+    return callee.childForFieldName("attribute")?.text;
+  }
+  return undefined;
+}
+
+/** Positional arguments up to the first splat; undefined for `f(x for x in y)`. */
+function positionalArguments(call: Node): Node[] | undefined {
+  const list = call.childForFieldName("arguments");
+  if (list === null || list.type !== "argument_list") return undefined;
+  const out: Node[] = [];
+  for (const argument of realChildren(list)) {
+    if (argument.type === "keyword_argument") continue;
+    if (
+      argument.type === "list_splat" || argument.type === "dictionary_splat"
+    ) break;
+    out.push(argument);
+  }
+  return out;
+}
+
+/** `assertEqual`, `assertAlmostEqual`, `assert_array_equal`, `assertIs`: equality checks. */
+function isEqualityAssertion(name: string): boolean {
+  const lower = name.toLowerCase();
+  return isReflexiveAssertion(name) && !lower.includes("greater") &&
+    !lower.includes("less");
+}
+
+/** Assertions that pass whenever both arguments are the same expression. */
+function isReflexiveAssertion(name: string): boolean {
+  const lower = name.toLowerCase();
+  return name === "assertIs" ||
+    (lower.includes("equal") && !lower.includes("not"));
+}
+
+function raisesAssertionError(statement: Node): boolean {
+  const raised = realChildren(statement)[0];
+  if (raised === undefined) return false;
+  const target = raised.type === "call"
+    ? raised.childForFieldName("function")
+    : raised;
+  if (target === null) return false;
+  const name = calleeName(target);
+  return name === "AssertionError" || name === "failureException";
+}
