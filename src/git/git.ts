@@ -6,7 +6,12 @@
  */
 
 /** Kind of a tree entry, from its git mode. */
-export type EntryKind = "file" | "executable" | "symlink" | "tree" | "submodule";
+export type EntryKind =
+  | "file"
+  | "executable"
+  | "symlink"
+  | "tree"
+  | "submodule";
 
 /** One entry of a recursive tree listing. */
 export interface TreeEntry {
@@ -29,6 +34,21 @@ export interface ReadBlobOptions {
 /** A full recursive listing of one commit's tree, keyed by path. */
 export type Tree = ReadonlyMap<string, TreeEntry>;
 
+/**
+ * How a path changed between two commits (renames are reported as a delete
+ * plus an add): `A` added, `M` modified (content or mode), `D` deleted, `T`
+ * type changed (e.g. file to symlink).
+ */
+export type ChangeStatus = "A" | "M" | "D" | "T";
+
+/** One changed non-tree path between two commits. */
+export interface ChangedPath {
+  /** What happened to the path. */
+  status: ChangeStatus;
+  /** Repository-relative path with `/` separators. */
+  path: string;
+}
+
 /** Read-only access to the objects of one (private, cloned) repository. */
 export interface Git {
   /** Resolve any revision to a full commit id; throws `GitError` if unknown. */
@@ -41,4 +61,8 @@ export interface Git {
   sha256Blobs(oids: readonly string[]): Promise<Map<string, string>>;
   /** Write the commit's tree into `dest` (an empty directory), without `.git`. */
   exportTree(commit: string, dest: string): Promise<void>;
+  /** Paths that differ between two commits' trees, in path order. */
+  changedPaths(base: string, head: string): Promise<ChangedPath[]>;
+  /** Release processes or other resources; the instance is unusable after. */
+  close?(): Promise<void>;
 }

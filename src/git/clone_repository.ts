@@ -1,0 +1,271 @@
+/**
+ * Making the private clone the gate reads from.
+ *
+ * @module
+ */
+import { dirname, resolve } from "node:path";
+import {
+  defaultPath,
+  describe,
+  gitFailure,
+  type GitOutput,
+  type GitProcessOptions,
+  quote,
+  runGit,
+} from "./_git_process.ts";
+import { GitCli } from "./git_cli.ts";
+import { GitError } from "./git_error.ts";
+
+/** Options for {@linkcode cloneRepository}. */
+export interface CloneRepositoryOptions {
+  /** Where the bare clone goes: a missing or empty directory the caller owns and removes. */
+  dest: string;
+  /**
+   * Revisions the caller will ask for (e.g. `--base` and `--head`). Each
+   * must resolve to a commit after cloning; a full commit id or a ref
+   * outside the usual namespaces (e.g. `refs/merge-requests/1/head`) is
+   * fetched by name when the clone lacks it.
+   */
+  revisions?: readonly string[];
+  /** Called with each progress line git prints. */
+  onProgress?: (line: string) => void;
+  /** Extra environment for git transports (e.g. `SSH_AUTH_SOCK`, `HTTPS_PROXY`). */
+  env?: Readonly<Record<string, string>>;
+  /** `PATH` for git; defaults to this process's `PATH`. */
+  path?: string;
+}
+
+/** Refs copied from the source besides what `git clone --bare` brings. */
+const REFSPECS: readonly string[] = [
+  "+refs/heads/*:refs/heads/*",
+  "+refs/tags/*:refs/tags/*",
+  "+refs/remotes/*:refs/remotes/*",
+  "+refs/pull/*:refs/pull/*",
+];
+
+/**
+ * Attributes that make `git archive` write the committed bytes: the judged
+ * tree's own `.gitattributes` cannot hide files (`export-ignore`), rewrite
+ * them (`export-subst`, `ident`, filters) or convert line endings.
+ * `info/attributes` outranks every `.gitattributes` in the tree.
+ */
+const NEUTRAL_ATTRIBUTES =
+  "* -export-ignore -export-subst -text -eol -ident -filter -working-tree-encoding\n";
+
+/**
+ * Make a private bare clone of `source` (a work tree, a bare repository or a
+ * git URL) in `options.dest` and open it. Local paths are copied without
+ * hard links and are never written to; all branches, tags, remote-tracking
+ * refs (so `origin/main` resolves) and `refs/pull/*` are copied.
+ *
+ * @example
+ * ```ts ignore
+ * import { cloneRepository } from "./clone_repository.ts";
+ * const dest = await Deno.makeTempDir({ prefix: "pawl-clone-" });
+ * await using git = await cloneRepository("../my-repo", {
+ *   dest,
+ *   revisions: ["origin/main", "HEAD"],
+ * });
+ * const base = await git.resolveCommit("origin/main");
+ * ```
+ */
+export async function cloneRepository(
+  source: string,
+  options: CloneRepositoryOptions,
+): Promise<GitCli> {
+  const location = await classifySource(source);
+  const display = redact(source);
+  const dest = await prepareDest(options.dest, display);
+  const path = options.path ?? defaultPath();
+  const base: GitProcessOptions = {
+    cwd: dest,
+    home: dest,
+    path,
+    // Never let git discover a repository above the (empty) destination.
+    env: { ...options.env, GIT_CEILING_DIRECTORIES: dirname(dest) },
+  };
+  const onStderrLine = options.onProgress === undefined
+    ? undefined
+    : (line: string) => options.onProgress?.(redact(line, source));
+  const progress = onStderrLine === undefined ? ["--quiet"] : ["--progress"];
+  // git clears `-c` settings for a local upload-pack, so repeat them in its command.
+  const uploadPack = isLocal(location)
+    ? [`--upload-pack=${LOCAL_UPLOAD_PACK}`]
+    : [];
+  const run = (args: string[], gitDir?: string) =>
+    runGit(args, {
+      ...base,
+      ...(gitDir === undefined ? {} : { gitDir }),
+      ...(onStderrLine === undefined ? {} : { onStderrLine }),
+    });
+
+  const clone = await run([
+    "clone",
+    "--bare",
+    "--no-hardlinks",
+    "--template=",
+    ...uploadPack,
+    ...progress,
+    "--",
+    location,
+    dest,
+  ]);
+  if (clone.code !== 0) {
+    throw redacted(`Cannot clone ${quote(display)}`, clone, source);
+  }
+  const fetch = await run(
+    [
+      "fetch",
+      "--no-tags",
+      "--no-write-fetch-head",
+      ...uploadPack,
+      ...progress,
+      "--end-of-options",
+      location,
+      ...REFSPECS,
+    ],
+    dest,
+  );
+  if (fetch.code !== 0) {
+    throw redacted(`Cannot fetch refs of ${quote(display)}`, fetch, source);
+  }
+  try {
+    await Deno.mkdir(`${dest}/info`, { recursive: true });
+    await Deno.writeTextFile(`${dest}/info/attributes`, NEUTRAL_ATTRIBUTES);
+  } catch (error) {
+    throw new GitError(
+      `Cannot configure clone in ${quote(dest)}: ${describe(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+
+  const git = new GitCli(dest, { path });
+  try {
+    for (const rev of options.revisions ?? []) {
+      const resolved = await git.resolveCommit(rev).then(
+        () => true,
+        () => false,
+      );
+      if (resolved) continue;
+      const refspec = refspecFor(rev);
+      if (refspec !== undefined) {
+        await run([
+          "fetch",
+          "--no-tags",
+          "--no-write-fetch-head",
+          "--quiet",
+          ...uploadPack,
+          "--end-of-options",
+          location,
+          refspec,
+        ], dest);
+      }
+      await git.resolveCommit(rev);
+    }
+  } catch (error) {
+    await git.close();
+    throw error;
+  }
+  return git;
+}
+
+/**
+ * The upload-pack command for local sources. git runs it through the shell
+ * with the source path appended; it must trust a repository owned by
+ * another user (`safe.directory`), which only command-line or global config
+ * can grant.
+ */
+const LOCAL_UPLOAD_PACK =
+  "git -c 'safe.directory=*' -c core.hooksPath=/dev/null -c core.fsmonitor=false upload-pack";
+
+/** Whether git reaches `location` without a network transport. */
+function isLocal(location: string): boolean {
+  return location.startsWith("/") ||
+    location.toLowerCase().startsWith("file://");
+}
+
+/** A refspec that would bring `rev` into the clone, if it names one thing. */
+function refspecFor(rev: string): string | undefined {
+  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(rev)) {
+    return `+${rev}:refs/pawl/revisions/${rev}`;
+  }
+  if (
+    /^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(rev) && !rev.includes("..") &&
+    !rev.endsWith("/")
+  ) {
+    const ref = rev.startsWith("refs/") ? rev : `refs/${rev}`;
+    return `+${ref}:${ref}`;
+  }
+  return undefined;
+}
+
+/** The argument to give git for `source`: an absolute path or the URL. */
+async function classifySource(source: string): Promise<string> {
+  const fail = (reason: string) =>
+    new GitError(`Cannot clone ${quote(redact(source))}: ${reason}`);
+  if (source === "") throw fail("source is empty");
+  if (source.startsWith("-")) throw fail('source starts with "-"');
+  if (/[\0\n]/.test(source)) throw fail("source contains a control character");
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(source)) {
+    throw fail("remote helper transports are not supported");
+  }
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(source)) return source;
+  let stat: Deno.FileInfo | undefined;
+  try {
+    stat = await Deno.stat(source);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw fail(describe(error));
+  }
+  if (stat?.isDirectory) {
+    // Absolute, so a directory named like `host:path` is not taken for ssh.
+    return await Deno.realPath(source);
+  }
+  if (stat !== undefined) throw fail("not a directory");
+  // scp-like `user@host:owner/repo.git`: no slash before the first colon.
+  if (/^[^/:]+:/.test(source)) return source;
+  throw fail("no such directory");
+}
+
+/** Create `dest` if missing; refuse a non-empty one. Returns its real path. */
+async function prepareDest(dest: string, display: string): Promise<string> {
+  const fail = (reason: string, cause?: unknown) =>
+    new GitError(
+      `Cannot clone ${quote(display)} into ${quote(dest)}: ${reason}`,
+      cause === undefined ? {} : { cause },
+    );
+  try {
+    await Deno.mkdir(resolve(dest), { recursive: true });
+    const real = await Deno.realPath(dest);
+    for await (const _ of Deno.readDir(real)) {
+      throw fail("destination is not empty");
+    }
+    return real;
+  } catch (error) {
+    if (error instanceof GitError) throw error;
+    throw fail(describe(error), error);
+  }
+}
+
+/** `text` with the password or token of a URL `source` masked. */
+function redact(text: string, source: string = text): string {
+  const match = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/@]+)@/.exec(source);
+  const userinfo = match?.[1];
+  if (userinfo === undefined) return text;
+  return text.replaceAll(userinfo, "***");
+}
+
+/** {@linkcode gitFailure} with credentials masked in message and stderr. */
+function redacted(
+  message: string,
+  output: GitOutput,
+  source: string,
+): GitError {
+  const clean: GitOutput = {
+    ...output,
+    stderr: redact(output.stderr, source),
+    argv: output.argv.map((arg) => redact(arg, source)),
+  };
+  return gitFailure(message, clean);
+}
