@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { RULES, type RuleId } from "./rules.ts";
+import { type RuleId, RULES } from "./rules.ts";
 
 /** The contract layer a finding belongs to. */
 export type Layer =

@@ -107,6 +107,10 @@ export const RULES = {
     "fixture",
     "A fixture's registered digest changed without a human unlock",
   ),
+  "fixture.retargeted": rule(
+    "fixture",
+    "A registered fixture now points at a different path",
+  ),
   "fixture.self_unlock": rule(
     "fixture",
     "The pull request sets a fixture unlock; only a human commit may",

@@ -1,0 +1,228 @@
+import assert from "node:assert/strict";
+import type { EntryKind } from "../../git/git.ts";
+import {
+  agentContract,
+  CONTRACT,
+  INVOICE_SHA,
+  SEED_CONTRACT,
+  sha,
+  treeOf,
+} from "./_testing.ts";
+import { checkFixtures, fixturePathsToHash } from "./check_fixtures.ts";
+import { readAgentContract } from "./read_agent_contract.ts";
+
+const GOOD = "tests/fixtures/a.json";
+
+interface Case {
+  name: string;
+  path: string;
+  files?: Record<string, EntryKind>;
+  digest?: string;
+  rule?: string;
+  findingPath?: string;
+}
+
+Deno.test("checkFixtures() judges fixture paths, files and digests", async (t) => {
+  const cases: Case[] = [
+    { name: "a regular file with the registered digest passes", path: GOOD },
+    {
+      name: "an executable file with the registered digest passes",
+      path: GOOD,
+      files: { [GOOD]: "executable" },
+    },
+    {
+      name: "a file in a subdirectory passes",
+      path: "tests/fixtures/v3/a.json",
+      files: { "tests/fixtures/v3/a.json": "file" },
+    },
+    {
+      name: "different bytes are a digest mismatch at the fixture file",
+      path: GOOD,
+      digest: sha("1"),
+      rule: "fixture.digest_mismatch",
+      findingPath: GOOD,
+    },
+    {
+      name: "a '../' path is unsafe",
+      path: "../secrets.json",
+      rule: "fixture.path_unsafe",
+    },
+    {
+      name: "an absolute path is unsafe",
+      path: "/etc/passwd",
+      rule: "fixture.path_unsafe",
+    },
+    {
+      name: "tests/fixtures/../x is unsafe even though x exists",
+      path: "tests/fixtures/../x",
+      files: { "tests/x": "file" },
+      rule: "fixture.path_unsafe",
+    },
+    {
+      name: "a backslash path is unsafe",
+      path: "tests\\fixtures\\a.json",
+      rule: "fixture.path_unsafe",
+    },
+    {
+      name: "an empty segment is unsafe",
+      path: "tests/fixtures//a.json",
+      rule: "fixture.path_unsafe",
+    },
+    {
+      name: "an empty path is unsafe",
+      path: "",
+      rule: "fixture.path_unsafe",
+    },
+    {
+      name:
+        "a file outside tests/fixtures/ is unsafe, even with the right digest",
+      path: "tests/data/a.json",
+      files: { "tests/data/a.json": "file" },
+      rule: "fixture.path_unsafe",
+    },
+    {
+      name: "a missing file is reported at the contract",
+      path: "tests/fixtures/gone.json",
+      rule: "fixture.missing",
+    },
+    {
+      name: "a symlink entry is rejected at the fixture path",
+      path: GOOD,
+      files: { [GOOD]: "symlink" },
+      rule: "fixture.symlink",
+      findingPath: GOOD,
+    },
+    {
+      name: "a symlinked parent directory is rejected at the symlink",
+      path: "tests/fixtures/linked/a.json",
+      files: { "tests/fixtures/linked": "symlink" },
+      rule: "fixture.symlink",
+      findingPath: "tests/fixtures/linked",
+    },
+    {
+      name: "a directory is rejected",
+      path: "tests/fixtures/dir",
+      files: { "tests/fixtures/dir/a.json": "file" },
+      rule: "fixture.symlink",
+      findingPath: "tests/fixtures/dir",
+    },
+    {
+      name: "a submodule is rejected",
+      path: "tests/fixtures/vendor",
+      files: { "tests/fixtures/vendor": "submodule" },
+      rule: "fixture.symlink",
+      findingPath: "tests/fixtures/vendor",
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const tree = treeOf(c.files ?? { [GOOD]: "file" });
+      const contract = agentContract({
+        fixtures: [{ id: "fx", path: c.path, sha256: sha("a"), unlock: null }],
+      });
+      const toHash = fixturePathsToHash(contract, tree);
+      const digests = new Map(toHash.map((p) => [p, c.digest ?? sha("a")]));
+      const findings = checkFixtures(contract, {
+        tree,
+        digests,
+        path: CONTRACT,
+      });
+      assert.deepEqual(
+        findings.map((f) => f.rule),
+        c.rule === undefined ? [] : [c.rule],
+      );
+      for (const f of findings) {
+        assert.equal(f.layer, "fixture");
+        assert.equal(f.blocking, true);
+        assert.equal(f.path, c.findingPath ?? CONTRACT);
+      }
+      // Only safe regular files are ever handed to the hasher.
+      assert.deepEqual(
+        toHash,
+        c.rule === undefined || c.rule === "fixture.digest_mismatch"
+          ? [c.path]
+          : [],
+      );
+    });
+  }
+});
+
+Deno.test("checkFixtures() names the first 12 hex digits of the expected and actual digests", () => {
+  const contract = readAgentContract(SEED_CONTRACT, { path: CONTRACT });
+  const path = "tests/fixtures/invoice_v3.json";
+  const findings = checkFixtures(contract, {
+    tree: treeOf({ [path]: "file" }),
+    digests: new Map([[path, sha("b")]]),
+    path: CONTRACT,
+  });
+  assert.equal(findings.length, 1);
+  assert.equal(
+    findings[0]?.message,
+    `Fixture "invoice_v3" digest mismatch: expected ${
+      INVOICE_SHA.slice(0, 12)
+    } got bbbbbbbbbbbb; keep the old bytes, or have a human rotate the fixture`,
+  );
+});
+
+Deno.test("checkFixtures() points unsafe and missing paths at the contract line", () => {
+  const contract = readAgentContract(
+    SEED_CONTRACT.replace(
+      "path: tests/fixtures/invoice_v3.json",
+      "path: tests/fixtures/../invoice_v3.json",
+    ),
+    { path: CONTRACT },
+  );
+  const findings = checkFixtures(contract, {
+    tree: treeOf({}),
+    digests: new Map(),
+    path: CONTRACT,
+  });
+  assert.deepEqual(findings.map((f) => [f.rule, f.path, f.line]), [[
+    "fixture.path_unsafe",
+    CONTRACT,
+    14,
+  ]]);
+});
+
+Deno.test("checkFixtures() compares digests case-insensitively", () => {
+  const findings = checkFixtures(
+    agentContract({
+      fixtures: [{ id: "fx", path: GOOD, sha256: sha("a"), unlock: null }],
+    }),
+    {
+      tree: treeOf({ [GOOD]: "file" }),
+      digests: new Map([[GOOD, sha("A")]]),
+      path: CONTRACT,
+    },
+  );
+  assert.deepEqual(findings, []);
+});
+
+Deno.test("checkFixtures() throws when the shell did not hash a fixture it was asked to", () => {
+  assert.throws(
+    () =>
+      checkFixtures(
+        agentContract({
+          fixtures: [{ id: "fx", path: GOOD, sha256: sha("a"), unlock: null }],
+        }),
+        {
+          tree: treeOf({ [GOOD]: "file" }),
+          digests: new Map(),
+          path: CONTRACT,
+        },
+      ),
+    /no digest was computed for "tests\/fixtures\/a.json"/,
+  );
+});
+
+Deno.test("fixturePathsToHash() lists each safe path once, sorted", () => {
+  const fixtures = ["tests/fixtures/b", "tests/fixtures/a", "tests/fixtures/b"]
+    .map((path, i) => ({ id: `f${i}`, path, sha256: sha("a"), unlock: null }));
+  assert.deepEqual(
+    fixturePathsToHash(
+      agentContract({ fixtures }),
+      treeOf({ "tests/fixtures/a": "file", "tests/fixtures/b": "file" }),
+    ),
+    ["tests/fixtures/a", "tests/fixtures/b"],
+  );
+});

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { agentContract, sha } from "./_testing.ts";
+import { enforcedAgentContract } from "./enforced_agent_contract.ts";
+import type {
+  ContractFixture,
+  ContractFreeze,
+  ContractProperty,
+} from "./read_agent_contract.ts";
+import { NO_LINES } from "./read_agent_contract.ts";
+
+const P: ContractProperty = {
+  id: "p",
+  module: "tests.test_p",
+  name: "test_p",
+  minExamples: 40,
+};
+const F: ContractFixture = {
+  id: "f",
+  path: "tests/fixtures/f.json",
+  sha256: sha("a"),
+  unlock: null,
+};
+const Z: ContractFreeze = {
+  id: "z",
+  owner: "o",
+  reason: "r",
+  expires: "2026-09-22T00:00:00Z",
+  remainingReruns: 2,
+};
+
+Deno.test("enforcedAgentContract() is the base, without lines, when the head contract is gone", () => {
+  const base = agentContract({ properties: [P], fixtures: [F], freezes: [Z] });
+  const enforced = enforcedAgentContract(base, null);
+  assert.deepEqual(enforced, { ...base, lines: NO_LINES });
+});
+
+Deno.test("enforcedAgentContract() takes each entry at its stricter setting", async (t) => {
+  await t.step("properties: union by test, larger min_examples", () => {
+    const base = agentContract({
+      properties: [P, { ...P, id: "q", name: "test_q", minExamples: 10 }],
+    });
+    const head = agentContract({
+      properties: [
+        { ...P, minExamples: 30 },
+        { ...P, id: "q", name: "test_q", minExamples: 99 },
+        { ...P, id: "r", name: "test_r", minExamples: 5 },
+      ],
+    });
+    assert.deepEqual(
+      enforcedAgentContract(base, head).properties.map((p) => [
+        p.name,
+        p.minExamples,
+      ]),
+      [["test_p", 40], ["test_q", 99], ["test_r", 5]],
+    );
+  });
+  await t.step("properties: a retargeted id keeps its base target", () => {
+    const base = agentContract({ properties: [P] });
+    const head = agentContract({ properties: [{ ...P, name: "test_x" }] });
+    assert.deepEqual(
+      enforcedAgentContract(base, head).properties.map((p) => p.name),
+      ["test_x", "test_p"],
+    );
+  });
+  await t.step(
+    "fixtures: head entries plus base entries it does not repeat",
+    () => {
+      const base = agentContract({
+        fixtures: [F, { ...F, id: "g", path: "tests/fixtures/g.json" }],
+      });
+      const head = agentContract({
+        fixtures: [
+          { ...F, sha256: sha("b") },
+          { ...F, id: "g2", path: "tests/fixtures/g.json" },
+        ],
+      });
+      assert.deepEqual(
+        enforcedAgentContract(base, head).fixtures.map((
+          f,
+        ) => [f.path, f.sha256]),
+        [
+          ["tests/fixtures/f.json", sha("b")],
+          ["tests/fixtures/g.json", sha("a")],
+          ["tests/fixtures/f.json", sha("a")],
+        ],
+      );
+    },
+  );
+  await t.step("freezes: head's only, earlier expiry and fewer reruns", () => {
+    const base = agentContract({
+      freezes: [Z, { ...Z, id: "gone" }],
+      maxActiveFreezes: 3,
+    });
+    const head = agentContract({
+      freezes: [
+        { ...Z, expires: "2026-10-01T00:00:00Z", remainingReruns: 1 },
+        { ...Z, id: "new", remainingReruns: 5 },
+      ],
+      maxActiveFreezes: 7,
+    });
+    const enforced = enforcedAgentContract(base, head);
+    assert.deepEqual(
+      enforced.freezes.map((f) => [f.id, f.expires, f.remainingReruns]),
+      [["z", "2026-09-22T00:00:00Z", 1], ["new", "2026-09-22T00:00:00Z", 5]],
+    );
+    assert.equal(enforced.maxActiveFreezes, 3);
+  });
+  await t.step("freezes: an earlier head expiry is kept as written", () => {
+    const base = agentContract({ freezes: [Z], maxActiveFreezes: 3 });
+    const earlier = "2026-09-22T01:00:00+02:00";
+    const head = agentContract({
+      freezes: [{ ...Z, expires: earlier }],
+      maxActiveFreezes: 3,
+    });
+    assert.equal(
+      enforcedAgentContract(base, head).freezes[0]?.expires,
+      earlier,
+    );
+  });
+  await t.step(
+    "freezes: a later head expiry is compared as an instant, not a string",
+    () => {
+      const base = agentContract({ freezes: [Z], maxActiveFreezes: 3 });
+      const head = agentContract({
+        freezes: [{ ...Z, expires: "2026-09-21T23:00:00-02:00" }],
+        maxActiveFreezes: 1,
+      });
+      const enforced = enforcedAgentContract(base, head);
+      assert.equal(enforced.freezes[0]?.expires, "2026-09-22T00:00:00Z");
+      assert.equal(enforced.maxActiveFreezes, 1);
+    },
+  );
+});

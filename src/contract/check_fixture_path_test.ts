@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import type { EntryKind, Tree, TreeEntry } from "../git/git.ts";
+import { checkFixturePath } from "./check_fixture_path.ts";
+
+function tree(entries: Record<string, EntryKind>): Tree {
+  return new Map(
+    Object.entries(entries).map(([path, kind]): [string, TreeEntry] => [
+      path,
+      { path, kind, oid: path, size: 1 },
+    ]),
+  );
+}
+
+const TREE = tree({
+  "tests": "tree",
+  "tests/fixtures": "tree",
+  "tests/fixtures/a.json": "file",
+  "tests/fixtures/run.sh": "executable",
+  "tests/fixtures/link.json": "symlink",
+  "tests/fixtures/dir": "tree",
+  "tests/fixtures/dir/b.json": "file",
+  "tests/fixtures/linked": "symlink",
+  "tests/fixtures/vendor": "submodule",
+  "tests/fixtures/plain": "file",
+  "tests/other.json": "file",
+});
+
+Deno.test("checkFixturePath() classifies paths", async (t) => {
+  const cases: [string, string, RegExp?][] = [
+    ["tests/fixtures/a.json", "ok"],
+    ["tests/fixtures/run.sh", "ok"],
+    ["tests/fixtures/dir/b.json", "ok"],
+    ["", "unsafe", /is empty/],
+    ["/etc/passwd", "unsafe", /is absolute/],
+    ["/tests/fixtures/a.json", "unsafe", /is absolute/],
+    ["C:/tests/fixtures/a.json", "unsafe", /is absolute/],
+    ["../tests/fixtures/a.json", "unsafe", /".."/],
+    ["tests/fixtures/../other.json", "unsafe", /".."/],
+    ["tests/fixtures/dir/../a.json", "unsafe", /".."/],
+    ["tests/fixtures/./a.json", "unsafe", /"\."/],
+    ["tests/fixtures//a.json", "unsafe", /empty segment/],
+    ["tests/fixtures/dir/", "unsafe", /empty segment/],
+    ["tests\\fixtures\\a.json", "unsafe", /backslash/],
+    ["tests/fixtures/a\u0000.json", "unsafe", /control character/],
+    ["tests/other.json", "unsafe", /outside "tests\/fixtures\/"/],
+    ["tests/fixtures", "unsafe", /outside/],
+    ["tests/fixturesX/a.json", "unsafe", /outside/],
+    ["fixtures/a.json", "unsafe", /outside/],
+    ["tests/fixtures/none.json", "missing", /does not exist/],
+    [
+      "tests/fixtures/plain/x.json",
+      "missing",
+      /"tests\/fixtures\/plain" is a file/,
+    ],
+    ["tests/fixtures/link.json", "not_regular", /is a symlink/],
+    [
+      "tests/fixtures/linked/b.json",
+      "not_regular",
+      /symlink "tests\/fixtures\/linked"/,
+    ],
+    ["tests/fixtures/dir", "not_regular", /is a directory/],
+    ["tests/fixtures/vendor", "not_regular", /is a submodule/],
+    ["tests/fixtures/vendor/x.json", "not_regular", /inside the submodule/],
+  ];
+  for (const [path, status, reason] of cases) {
+    await t.step(`${JSON.stringify(path)} is ${status}`, () => {
+      const result = checkFixturePath(path, TREE);
+      assert.equal(result.status, status);
+      if (reason !== undefined && result.status !== "ok") {
+        assert.match(result.reason, reason);
+      }
+    });
+  }
+});
+
+Deno.test("checkFixturePath() rejects a symlinked fixture root", () => {
+  const result = checkFixturePath(
+    "tests/fixtures/a.json",
+    tree({ "tests": "tree", "tests/fixtures": "symlink" }),
+  );
+  assert.deepEqual(result, {
+    status: "not_regular",
+    reason: 'goes through the symlink "tests/fixtures"',
+    at: "tests/fixtures",
+  });
+});
+
+Deno.test("checkFixturePath() honours another root", () => {
+  const t = tree({ "data/golden/a.bin": "file" });
+  assert.equal(
+    checkFixturePath("data/golden/a.bin", t, { root: "data/golden" }).status,
+    "ok",
+  );
+  assert.equal(checkFixturePath("data/golden/a.bin", t).status, "unsafe");
+});

@@ -1,0 +1,17 @@
+/**
+ * Contract files, read strictly and judged purely. The generic pieces live
+ * here: {@linkcode parseYamlDocument} (size-capped, alias-free,
+ * duplicate-free YAML with source lines), {@linkcode ContractSyntaxError}
+ * (the one "cannot decide" error of every reader), RFC 3339 instants
+ * ({@linkcode parseRfc3339}) and fixture path hygiene
+ * ({@linkcode checkFixturePath}); each contract dialect has its own folder,
+ * starting with seed 000's `tests/agent_contract.yaml` in `agent_contract/`.
+ *
+ * @module
+ */
+export * from "./agent_contract/mod.ts";
+export * from "./check_fixture_path.ts";
+export * from "./contract_syntax_error.ts";
+export * from "./format_key_path.ts";
+export * from "./parse_rfc3339.ts";
+export * from "./parse_yaml_document.ts";

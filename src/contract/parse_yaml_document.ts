@@ -1,0 +1,246 @@
+/**
+ * A strict, generic YAML reader for policy files: size-capped before
+ * parsing, no anchors or aliases, no duplicate keys, no unresolved tags, and
+ * every key and item keeps its source line.
+ *
+ * @module
+ */
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node as YamlNode,
+  parseDocument,
+  visit,
+  type YAMLError,
+} from "yaml";
+import { ContractSyntaxError } from "./contract_syntax_error.ts";
+
+/** Default input cap of {@linkcode parseYamlDocument}: 1 MiB. */
+export const DEFAULT_MAX_YAML_BYTES = 1024 * 1024;
+
+/** A key or item position in a YAML document: map keys and list indexes. */
+export type YamlPath = readonly (string | number)[];
+
+/** A parsed YAML document: its plain value and the lines of its keys. */
+export interface YamlDocument {
+  /** The document as plain JSON-like data (`null` for an empty document). */
+  readonly value: unknown;
+  /**
+   * The 1-based line of the key at `path` (for a map entry) or of the item
+   * at `path` (for a list index); the document start for `[]`; `undefined`
+   * when the path does not exist.
+   */
+  lineOf(path: YamlPath): number | undefined;
+}
+
+/** Options for {@linkcode parseYamlDocument}. */
+export interface ParseYamlDocumentOptions {
+  /** Refuse input larger than this many UTF-8 bytes (default 1 MiB). */
+  maxBytes?: number;
+}
+
+/**
+ * Parse one YAML document strictly.
+ *
+ * Refuses, with a {@linkcode ContractSyntaxError} naming `path`: input over
+ * `maxBytes` (checked before parsing), syntax errors and warnings, more than
+ * one document, duplicate keys, non-scalar keys, and any anchor or alias (a
+ * policy file has no use for them and they are how "billion laughs" inputs
+ * and hidden sharing work). The YAML 1.2 core schema is used, so
+ * `2026-09-22T00:00:00Z` stays a string.
+ *
+ * @example
+ * ```ts
+ * import { parseYamlDocument } from "./parse_yaml_document.ts";
+ * const doc = parseYamlDocument("version: 1\nitems:\n  - a\n  - b\n", "x.yaml");
+ * const value = doc.value as { items: string[] };
+ * if (value.items[1] !== "b" || doc.lineOf(["items", 1]) !== 4) throw new Error();
+ * ```
+ */
+export function parseYamlDocument(
+  text: string,
+  path: string,
+  options: ParseYamlDocumentOptions = {},
+): YamlDocument {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_YAML_BYTES;
+  // A UTF-16 code unit is never more than one UTF-8 byte short, so the
+  // length test refuses huge input without walking it.
+  if (text.length > maxBytes || utf8Length(text) > maxBytes) {
+    throw new ContractSyntaxError(
+      path,
+      `the file is larger than the ${maxBytes}-byte limit`,
+    );
+  }
+  const lineCounter = new LineCounter();
+  let doc;
+  try {
+    doc = parseDocument(text, {
+      lineCounter,
+      prettyErrors: false,
+      uniqueKeys: true,
+      version: "1.2",
+      schema: "core",
+      merge: false,
+      strict: true,
+    });
+  } catch (cause) {
+    throw new ContractSyntaxError(
+      path,
+      "invalid YAML: the document could not be parsed",
+      { cause },
+    );
+  }
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem !== undefined) {
+    throw yamlError(path, text, lineCounter, problem);
+  }
+  // Aliases first, so a document that uses one is refused for that reason
+  // rather than for the anchor it refers to.
+  visit(doc, {
+    Alias(_key, node) {
+      throw nodeError(
+        path,
+        lineCounter,
+        node,
+        `aliases are not allowed (found "*${node.source}")`,
+      );
+    },
+  });
+  visit(doc, {
+    Node(_key, node) {
+      if (!isAlias(node) && node.anchor) {
+        throw nodeError(
+          path,
+          lineCounter,
+          node,
+          `anchors are not allowed (found "&${node.anchor}")`,
+        );
+      }
+    },
+    Pair(_key, pair) {
+      if (pair.key !== null && !isScalar(pair.key)) {
+        throw nodeError(
+          path,
+          lineCounter,
+          pair.key as YamlNode,
+          "map keys must be plain values",
+        );
+      }
+    },
+  });
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 0 });
+  } catch (cause) {
+    throw new ContractSyntaxError(
+      path,
+      "invalid YAML: the document could not be converted",
+      { cause },
+    );
+  }
+  const contents = doc.contents;
+  return {
+    value,
+    lineOf(keyPath: YamlPath): number | undefined {
+      const offset = offsetOf(contents, keyPath);
+      return offset === undefined
+        ? undefined
+        : lineCounter.linePos(offset).line;
+    },
+  };
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff) {
+      bytes += 4; // a surrogate pair: 4 bytes for two units
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function offsetOf(node: unknown, keyPath: YamlPath): number | undefined {
+  let current: unknown = node;
+  let offset: number | undefined = rangeStart(current);
+  for (const segment of keyPath) {
+    if (isMap(current)) {
+      const pair = current.items.find((item) =>
+        isPair(item) && isScalar(item.key) &&
+        String(item.key.value) === String(segment)
+      );
+      if (pair === undefined) return undefined;
+      offset = rangeStart(pair.key);
+      current = pair.value;
+    } else if (isSeq(current) && typeof segment === "number") {
+      const item = current.items[segment];
+      if (item === undefined) return undefined;
+      offset = rangeStart(item);
+      current = item;
+    } else {
+      return undefined;
+    }
+  }
+  return offset ?? 0;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  if (node === null || typeof node !== "object" || !("range" in node)) {
+    return undefined;
+  }
+  const range = (node as { range?: readonly number[] | null }).range;
+  return range?.[0];
+}
+
+function yamlError(
+  path: string,
+  text: string,
+  lineCounter: LineCounter,
+  error: YAMLError,
+): ContractSyntaxError {
+  const start = error.pos[0];
+  const { line, col } = lineCounter.linePos(start);
+  let detail: string;
+  if (error.code === "DUPLICATE_KEY") {
+    detail = `duplicate key ${JSON.stringify(keyTextAt(text, start))}`;
+  } else if (error.code === "MULTIPLE_DOCS") {
+    detail = "more than one YAML document";
+  } else {
+    detail = `invalid YAML: ${lowerFirst(error.message.replace(/\.$/, ""))}`;
+  }
+  return new ContractSyntaxError(path, detail, {
+    line,
+    column: col,
+    cause: error,
+  });
+}
+
+function nodeError(
+  path: string,
+  lineCounter: LineCounter,
+  node: YamlNode,
+  detail: string,
+): ContractSyntaxError {
+  const start = node.range?.[0];
+  if (start === undefined) return new ContractSyntaxError(path, detail);
+  const { line, col } = lineCounter.linePos(start);
+  return new ContractSyntaxError(path, detail, { line, column: col });
+}
+
+function keyTextAt(text: string, start: number): string {
+  const rest = text.slice(start, start + 200).split(/\r?\n/, 1)[0] ?? "";
+  const key = rest.replace(/\s*:(\s.*)?$/, "").trim();
+  return key.replace(/^(["'])(.*)\1$/, "$2");
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

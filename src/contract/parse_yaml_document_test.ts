@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import { ContractSyntaxError } from "./contract_syntax_error.ts";
+import { parseYamlDocument } from "./parse_yaml_document.ts";
+
+const PATH = "tests/agent_contract.yaml";
+
+function refusal(text: string, options: { maxBytes?: number } = {}) {
+  try {
+    parseYamlDocument(text, PATH, options);
+  } catch (error) {
+    assert.ok(error instanceof ContractSyntaxError);
+    assert.ok(error instanceof SyntaxError);
+    assert.equal(error.path, PATH);
+    return error;
+  }
+  assert.fail(`expected ${JSON.stringify(text)} to be refused`);
+}
+
+Deno.test("parseYamlDocument() returns the plain value and the line of every key and item", () => {
+  const doc = parseYamlDocument(
+    "version: 1\nlist:\n  - id: a\n    n: 1\n\n  - id: b\n    n: 2\nwhen: 2026-09-22T00:00:00Z\n",
+    PATH,
+  );
+  assert.deepEqual(doc.value, {
+    version: 1,
+    list: [{ id: "a", n: 1 }, { id: "b", n: 2 }],
+    when: "2026-09-22T00:00:00Z",
+  });
+  assert.equal(doc.lineOf([]), 1);
+  assert.equal(doc.lineOf(["version"]), 1);
+  assert.equal(doc.lineOf(["list"]), 2);
+  assert.equal(doc.lineOf(["list", 0]), 3);
+  assert.equal(doc.lineOf(["list", 1]), 6);
+  assert.equal(doc.lineOf(["list", 1, "n"]), 7);
+  assert.equal(doc.lineOf(["when"]), 8);
+  assert.equal(doc.lineOf(["missing"]), undefined);
+  assert.equal(doc.lineOf(["list", 2]), undefined);
+  assert.equal(doc.lineOf(["version", "deeper"]), undefined);
+});
+
+Deno.test("parseYamlDocument() reads an empty document as null", () => {
+  assert.equal(parseYamlDocument("", PATH).value, null);
+  assert.equal(parseYamlDocument("# only a comment\n", PATH).value, null);
+});
+
+Deno.test("parseYamlDocument() keeps __proto__ as a plain key", () => {
+  const value = parseYamlDocument("__proto__: {polluted: 1}\n", PATH)
+    .value as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(value), Object.prototype);
+  assert.equal(({} as Record<string, unknown>)["polluted"], undefined);
+});
+
+Deno.test("parseYamlDocument() refuses", async (t) => {
+  const cases: {
+    name: string;
+    text: string;
+    detail: RegExp;
+    line?: number;
+    maxBytes?: number;
+  }[] = [
+    {
+      name: "a syntax error, with its line",
+      text: "version: 1\nlist: [1, 2\nother: 3\n",
+      detail: /^invalid YAML: /,
+      line: 3,
+    },
+    {
+      name: "tabs used for indentation",
+      text: "a:\n\tb: 1\n",
+      detail: /^invalid YAML: /,
+      line: 2,
+    },
+    {
+      name: "a duplicate key, naming it",
+      text: "version: 1\nnotes: a\nnotes: b\n",
+      detail: /^duplicate key "notes"$/,
+      line: 3,
+    },
+    {
+      name: "a duplicate key in a flow mapping",
+      text: "{a: 1, a: 2}\n",
+      detail: /^duplicate key "a"$/,
+      line: 1,
+    },
+    {
+      name: "an alias",
+      text: "a: &x 1\nb: *x\n",
+      detail: /^aliases are not allowed \(found "\*x"\)$/,
+      line: 2,
+    },
+    {
+      name: "an anchor even when nothing refers to it",
+      text: "a: 1\nb: &x 2\n",
+      detail: /^anchors are not allowed \(found "&x"\)$/,
+      line: 2,
+    },
+    {
+      name: "an anchor on a collection",
+      text: "a: &list\n  - 1\n",
+      detail: /^anchors are not allowed/,
+    },
+    {
+      name: "an alias to an undefined anchor",
+      text: "b: *nowhere\n",
+      detail: /^aliases are not allowed \(found "\*nowhere"\)$/,
+    },
+    {
+      name: "a merge key",
+      text: "base: &b {x: 1}\nc:\n  <<: *b\n",
+      detail: /^aliases are not allowed/,
+    },
+    {
+      name: "an unresolved tag",
+      text: "a: !custom 1\n",
+      detail: /^invalid YAML: unresolved tag/,
+      line: 1,
+    },
+    {
+      name: "a collection used as a key",
+      text: "? [a, b]\n: 1\n",
+      detail: /^map keys must be plain values$/,
+      line: 1,
+    },
+    {
+      name: "more than one document",
+      text: "a: 1\n---\nb: 2\n",
+      detail: /^more than one YAML document$/,
+      line: 2,
+    },
+    {
+      name: "input over the size cap",
+      text: "a: 1\n".repeat(10),
+      maxBytes: 49,
+      detail: /^the file is larger than the 49-byte limit$/,
+    },
+    {
+      name:
+        "input whose UTF-8 bytes exceed the cap though its characters do not",
+      text: "a: éééé",
+      maxBytes: 10,
+      detail: /^the file is larger than the 10-byte limit$/,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const error = refusal(
+        c.text,
+        c.maxBytes === undefined ? {} : { maxBytes: c.maxBytes },
+      );
+      assert.match(error.detail, c.detail);
+      if (c.line !== undefined) assert.equal(error.line, c.line);
+    });
+  }
+});
+
+Deno.test("parseYamlDocument() accepts input exactly at the size cap", () => {
+  const text = `a: ${"x".repeat(47)}`;
+  assert.equal(new TextEncoder().encode(text).length, 50);
+  assert.deepEqual(parseYamlDocument(text, PATH, { maxBytes: 50 }).value, {
+    a: "x".repeat(47),
+  });
+});
+
+Deno.test("parseYamlDocument() refuses oversized input before parsing it", () => {
+  // Invalid YAML far over the cap: the size error wins, so it was not parsed.
+  const error = refusal("[".repeat(2_000_000));
+  assert.match(error.detail, /larger than the 1048576-byte limit/);
+  assert.equal(error.line, undefined);
+});
+
+Deno.test("parseYamlDocument() turns a parser stack overflow on deep nesting into a ContractSyntaxError", () => {
+  const error = refusal("[".repeat(100_000) + "]".repeat(100_000));
+  assert.match(error.detail, /^invalid YAML: /);
+});
