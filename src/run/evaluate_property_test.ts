@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { evaluateProperty, type PropertyOutcome } from "./evaluate_property.ts";
+import type { TestCaseResult, TestOutcome } from "./parse_junit.ts";
+
+const PROPERTY = { module: "tests.properties.test_parse", name: "test_x" };
+
+function cases(...outcomes: TestOutcome[]): TestCaseResult[] {
+  return outcomes.map((outcome, i) => ({
+    classname: PROPERTY.module,
+    name: outcomes.length === 1 ? "test_x" : `test_x[${i}]`,
+    outcome,
+  }));
+}
+
+Deno.test("evaluateProperty() passes a property only when every case of it passed", async (t) => {
+  const table: [string, TestCaseResult[], PropertyOutcome][] = [
+    ["a single passing case passes", cases("passed"), "passed"],
+    ["every parameter passing passes", cases("passed", "passed"), "passed"],
+    ["an absent test was not collected", [], "not_collected"],
+    [
+      "a test of the same name in another module does not count",
+      [{ classname: "tests.other", name: "test_x", outcome: "passed" }],
+      "not_collected",
+    ],
+    [
+      "a longer name with the same prefix does not count",
+      [{ classname: PROPERTY.module, name: "test_x_other", outcome: "passed" }],
+      "not_collected",
+    ],
+    ["a skipped case is skipped", cases("skipped"), "skipped"],
+    ["an xfailed case is xfailed", cases("xfailed"), "xfailed"],
+    [
+      "one failed parameter fails",
+      cases("passed", "failed", "passed"),
+      "failed",
+    ],
+    ["an error is an error", cases("error"), "error"],
+    [
+      "one skipped parameter among passes is skipped",
+      cases("passed", "skipped"),
+      "skipped",
+    ],
+    ["a failure outranks an error", cases("error", "failed"), "failed"],
+  ];
+  for (const [label, results, expected] of table) {
+    await t.step(label, () => {
+      assert.equal(evaluateProperty(results, PROPERTY), expected);
+    });
+  }
+});

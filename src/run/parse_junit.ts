@@ -1,0 +1,307 @@
+/**
+ * Reading pytest's JUnit XML report into per-test results. The report is
+ * written by code the gate does not trust, so the reader refuses document
+ * type declarations (and with them every entity definition: no billion
+ * laughs, no external entities) and decodes only XML's five predefined
+ * entities and character references itself.
+ *
+ * @module
+ */
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+
+/**
+ * How one test case ended.
+ *
+ * pytest reports a non-strict XPASS as a plain pass and a strict XPASS as a
+ * `<failure>`, so an xpass has no outcome of its own.
+ */
+export type TestOutcome =
+  | "passed"
+  | "failed"
+  | "error"
+  | "skipped"
+  | "xfailed";
+
+/** One `<testcase>` of a JUnit report. */
+export interface TestCaseResult {
+  /** Dotted module path, plus the class for methods (`tests.test_a.TestX`); empty for collection errors. */
+  classname: string;
+  /** Test name including any parameter id (`test_x[1-a]`). */
+  name: string;
+  /** How the case ended. */
+  outcome: TestOutcome;
+  /** The first 500 characters of the failure, error or skip message. */
+  message?: string;
+  /** Repository-relative file, when the report has it (pytest's xunit1 family). */
+  file?: string;
+  /** 1-based line of the test definition, when the report has it (pytest writes it 0-based). */
+  line?: number;
+}
+
+/** The report is not well-formed XML, uses a refused construct, or is not JUnit. */
+export class JunitError extends SyntaxError {
+  /** 1-based line of the problem, when known. */
+  readonly line: number | undefined;
+
+  /** Create the error; `line` is where the problem is, when known. */
+  constructor(message: string, line?: number) {
+    super(message);
+    this.name = "JunitError";
+    this.line = line;
+  }
+}
+
+/** Longest message kept per test case, in characters. */
+export const MAX_MESSAGE_CHARS = 500;
+
+/** Deepest element nesting accepted (pytest writes at most five levels). */
+const MAX_DEPTH = 64;
+
+type OrderedNode = Record<string, unknown>;
+
+const PREDEFINED_ENTITIES: Readonly<Record<string, string>> = {
+  lt: "<",
+  gt: ">",
+  amp: "&",
+  quot: '"',
+  apos: "'",
+};
+
+/**
+ * Parse a pytest JUnit XML report (xunit1 or xunit2 family, a
+ * `<testsuites>` root or a bare `<testsuite>`, any number of suites) into
+ * one result per `<testcase>`, in document order.
+ *
+ * @example
+ * ```ts
+ * import { parseJunit } from "./parse_junit.ts";
+ * const cases = parseJunit(
+ *   '<testsuite><testcase classname="tests.test_a" name="test_x"><failure message="boom"/></testcase></testsuite>',
+ * );
+ * if (cases[0]?.outcome !== "failed" || cases[0]?.message !== "boom") throw new Error("unexpected");
+ * ```
+ */
+export function parseJunit(xml: string): TestCaseResult[] {
+  const refused = /<!(DOCTYPE|ENTITY)/i.exec(xml);
+  if (refused !== null) {
+    throw new JunitError(
+      `Cannot read JUnit report: "<!${
+        refused[1]?.toUpperCase() ?? ""
+      }" is refused at line ${lineAt(xml, refused.index)}`,
+      lineAt(xml, refused.index),
+    );
+  }
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    throw new JunitError(
+      `Cannot read JUnit report: ${valid.err.msg} at line ${valid.err.line}`,
+      valid.err.line,
+    );
+  }
+  let tree: unknown;
+  try {
+    tree = new XMLParser({
+      preserveOrder: true,
+      ignoreAttributes: false,
+      attributeNamePrefix: "",
+      processEntities: false,
+      htmlEntities: false,
+      parseTagValue: false,
+      parseAttributeValue: false,
+      trimValues: false,
+      cdataPropName: "#cdata",
+      commentPropName: false,
+      ignoreDeclaration: true,
+      ignorePiTags: true,
+      maxNestedTags: MAX_DEPTH,
+    }).parse(xml);
+  } catch (error) {
+    throw new JunitError(
+      `Cannot read JUnit report: ${(error as Error).message}`,
+    );
+  }
+  // The parser drops text outside the root element; the validator misses
+  // some of it.
+  const trimmed = xml.replace(/^\uFEFF/, "").trim();
+  if (!trimmed.startsWith("<") || !trimmed.endsWith(">")) {
+    throw new JunitError(
+      "Cannot read JUnit report: text outside the root element",
+    );
+  }
+  const roots = elements(tree);
+  if (roots.length !== 1) {
+    throw new JunitError(
+      `Cannot read JUnit report: expected one root element, found ${roots.length}`,
+    );
+  }
+  const [root] = roots as [Element];
+  if (root.tag !== "testsuites" && root.tag !== "testsuite") {
+    throw new JunitError(
+      `Cannot read JUnit report: root element "${root.tag}" is not "testsuites" or "testsuite"`,
+    );
+  }
+  const out: TestCaseResult[] = [];
+  collect(root, out, 0);
+  return out;
+}
+
+interface Element {
+  tag: string;
+  attributes: Record<string, string>;
+  children: unknown;
+}
+
+function collect(element: Element, out: TestCaseResult[], depth: number) {
+  if (depth > MAX_DEPTH) {
+    throw new JunitError("Cannot read JUnit report: nesting is too deep");
+  }
+  for (const child of elements(element.children)) {
+    if (child.tag === "testsuite" || child.tag === "testsuites") {
+      collect(child, out, depth + 1);
+    } else if (child.tag === "testcase") {
+      out.push(testCase(child));
+    }
+  }
+}
+
+function testCase(element: Element): TestCaseResult {
+  const attrs = element.attributes;
+  const name = attrs["name"];
+  if (name === undefined) {
+    throw new JunitError(
+      'Cannot read JUnit report: a "testcase" element has no "name" attribute',
+    );
+  }
+  const result: TestCaseResult = {
+    classname: decode(attrs["classname"] ?? ""),
+    name: decode(name),
+    outcome: "passed",
+  };
+  const children = elements(element.children);
+  const failure = children.find((c) => c.tag === "failure");
+  const error = children.find((c) => c.tag === "error");
+  const skipped = children.find((c) => c.tag === "skipped");
+  const decisive = failure ?? error ?? skipped;
+  if (decisive !== undefined) {
+    if (decisive === failure) result.outcome = "failed";
+    else if (decisive === error) result.outcome = "error";
+    else result.outcome = isXfail(decisive) ? "xfailed" : "skipped";
+    const message = decisive.attributes["message"] !== undefined
+      ? decode(decisive.attributes["message"])
+      : text(decisive.children);
+    const short = shorten(message);
+    if (short !== "") result.message = short;
+  }
+  if (attrs["file"] !== undefined && attrs["file"] !== "") {
+    result.file = decode(attrs["file"]);
+  }
+  const line = attrs["line"];
+  if (line !== undefined && /^\d{1,9}$/.test(line)) {
+    result.line = Number(line) + 1;
+  }
+  return result;
+}
+
+function isXfail(skipped: Element): boolean {
+  const type = decode(skipped.attributes["type"] ?? "").toLowerCase();
+  const message = decode(skipped.attributes["message"] ?? "").toLowerCase();
+  return type === "pytest.xfail" || message.startsWith("xfail") ||
+    message === "expected test failure";
+}
+
+function shorten(message: string): string {
+  // Control characters (other than tab and newline) only garble reports.
+  // deno-lint-ignore no-control-regex
+  const clean = message.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+    .trim();
+  const chars = Array.from(clean);
+  return chars.length <= MAX_MESSAGE_CHARS
+    ? clean
+    : chars.slice(0, MAX_MESSAGE_CHARS).join("");
+}
+
+/** The element nodes of a preserveOrder child list, skipping text. */
+function elements(nodes: unknown): Element[] {
+  if (!Array.isArray(nodes)) return [];
+  const out: Element[] = [];
+  for (const node of nodes) {
+    if (typeof node !== "object" || node === null) continue;
+    const record = node as OrderedNode;
+    for (const key of Object.keys(record)) {
+      if (key === ":@" || key === "#text" || key === "#cdata") continue;
+      out.push({
+        tag: key,
+        attributes: attributes(record[":@"]),
+        children: record[key],
+      });
+    }
+  }
+  return out;
+}
+
+function attributes(value: unknown): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  if (typeof value !== "object" || value === null) return out;
+  for (const [key, raw] of Object.entries(value)) {
+    if (typeof raw === "string") out[key] = raw;
+  }
+  return out;
+}
+
+/** Concatenated text (entity-decoded) and CDATA (verbatim) of a child list. */
+function text(nodes: unknown): string {
+  if (!Array.isArray(nodes)) return "";
+  let out = "";
+  for (const node of nodes) {
+    if (typeof node !== "object" || node === null) continue;
+    const record = node as OrderedNode;
+    const raw = record["#text"];
+    if (typeof raw === "string") out += decode(raw);
+    const cdata = record["#cdata"];
+    if (Array.isArray(cdata)) {
+      for (const part of cdata) {
+        const value = (part as OrderedNode)["#text"];
+        if (typeof value === "string") out += value;
+      }
+    }
+  }
+  return out;
+}
+
+/** Decode XML's predefined entities and character references; anything else is malformed. */
+function decode(raw: string): string {
+  if (raw.includes("<")) {
+    throw new JunitError(
+      'Cannot read JUnit report: "<" inside an attribute value',
+    );
+  }
+  return raw.replace(/&([^;&\s]{0,32});?/g, (match, body: string) => {
+    if (!match.endsWith(";")) {
+      throw new JunitError(
+        `Cannot read JUnit report: unterminated reference "${
+          match.slice(0, 40)
+        }"`,
+      );
+    }
+    const named = PREDEFINED_ENTITIES[body];
+    if (named !== undefined) return named;
+    const numeric = /^#(?:x([0-9a-fA-F]{1,6})|([0-9]{1,7}))$/.exec(body);
+    if (numeric !== null) {
+      const code = numeric[1] !== undefined
+        ? parseInt(numeric[1], 16)
+        : Number(numeric[2]);
+      if (code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)) {
+        return String.fromCodePoint(code);
+      }
+    }
+    throw new JunitError(
+      `Cannot read JUnit report: undefined or invalid reference "${match}"`,
+    );
+  });
+}
+
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}

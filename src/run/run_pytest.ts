@@ -1,0 +1,349 @@
+/**
+ * One pytest run in the sandbox, and the careful reading of the JUnit report
+ * it leaves behind: the report directory is writable by the tests, so the
+ * report may be a symlink, a FIFO, huge, or forged in shape.
+ *
+ * @module
+ */
+import { constants, open } from "node:fs/promises";
+import type {
+  Sandbox,
+  SandboxLimits,
+  SandboxResult,
+} from "../sandbox/sandbox.ts";
+import { JunitError, parseJunit, type TestCaseResult } from "./parse_junit.ts";
+
+/** The test command when the base's settings name none. */
+export const DEFAULT_PYTEST_COMMAND: readonly string[] = [
+  "python3",
+  "-m",
+  "pytest",
+  "-q",
+  "-p",
+  "no:cacheprovider",
+];
+
+/** The sandbox PATH unless `env` overrides it. */
+export const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/** Largest JUnit report read, in bytes. */
+export const MAX_REPORT_BYTES = 32 * 1024 * 1024;
+
+/** pytest's exit codes. */
+export const PYTEST_EXIT = {
+  ok: 0,
+  testsFailed: 1,
+  interrupted: 2,
+  internalError: 3,
+  usageError: 4,
+  noTestsCollected: 5,
+} as const;
+
+/** Options for {@linkcode runPytest}. */
+export interface RunPytestOptions {
+  /** The exported head tree, already prepared for the sandbox uid; the working directory. */
+  workDir: string;
+  /** A directory the sandbox may write; the report and a fresh HOME go here. */
+  reportDir: string;
+  /** argv of the base's test command; defaults to {@linkcode DEFAULT_PYTEST_COMMAND}. */
+  command?: readonly string[];
+  /** Node ids to run (a rerun); all tests when omitted. */
+  select?: readonly string[];
+  /** Extra environment, e.g. seeds; applied over the minimal environment. */
+  env?: Readonly<Record<string, string>>;
+  /** Sandbox limits for the run. */
+  limits?: Partial<SandboxLimits>;
+  /** Largest report read; defaults to {@linkcode MAX_REPORT_BYTES}. */
+  maxReportBytes?: number;
+  /** Progress callback for output chunks. */
+  onOutput?: (chunk: Uint8Array) => void;
+}
+
+/** The outcome of one pytest run. */
+export interface PytestRun {
+  /** How the sandboxed process ended. */
+  result: SandboxResult;
+  /** Per-test results, or null when there is no usable report. */
+  cases: TestCaseResult[] | null;
+  /** Why there is no usable report. */
+  reportProblem?: string;
+}
+
+/** What is missing for running the tests. */
+export type MissingRunner =
+  /** The command's program (e.g. `python3`) is not on the sandbox PATH. */
+  | "program"
+  /** The program runs but cannot import the test framework module. */
+  | "module";
+
+/**
+ * The test runner is not installed where the sandbox can run it. The gate
+ * cannot decide (exit 2); this is never a verdict on the pull request.
+ */
+export class TestRunnerMissingError extends Error {
+  /** The program that was run (`argv[0]`). */
+  readonly program: string;
+  /** The module that could not be imported, for `missing === "module"`. */
+  readonly module: string | undefined;
+  /** Which part is missing. */
+  readonly missing: MissingRunner;
+
+  /** Create the error for a missing program, or a missing module of a program. */
+  constructor(
+    missing: MissingRunner,
+    program: string,
+    options: { module?: string; path?: string } = {},
+  ) {
+    super(
+      missing === "program"
+        ? `Cannot run the tests: "${program}" was not found on the sandbox PATH "${
+          options.path ?? SANDBOX_PATH
+        }": install it there (for Python, e.g. "apt-get install python3") or set the test command in pawl.toml`
+        : `Cannot run the tests: "${program}" cannot import "${
+          options.module ?? "pytest"
+        }": install it for that interpreter (e.g. "${program} -m pip install ${
+          options.module ?? "pytest"
+        }" or "apt-get install python3-${options.module ?? "pytest"}")`,
+    );
+    this.name = "TestRunnerMissingError";
+    this.program = program;
+    this.module = options.module;
+    this.missing = missing;
+  }
+}
+
+/**
+ * Run the test command once in the sandbox with a minimal environment (no
+ * variable of the parent process leaks in) and a fresh HOME, then read the
+ * JUnit report only if it is a bounded regular file inside `reportDir`.
+ * Throws {@linkcode TestRunnerMissingError} when the interpreter or pytest is
+ * missing, confirmed by a probe that the repository cannot influence.
+ */
+export async function runPytest(
+  sandbox: Sandbox,
+  options: RunPytestOptions,
+): Promise<PytestRun> {
+  const command = options.command ?? DEFAULT_PYTEST_COMMAND;
+  if (command.length === 0 || command[0] === "") {
+    throw new RangeError("Invalid test command: argv is empty");
+  }
+  const n = await unusedIndex(options.reportDir);
+  const reportPath = `${options.reportDir}/junit-${n}.xml`;
+  const home = await freshDir(sandbox, `${options.reportDir}/home-${n}`);
+  const env = {
+    ...minimalEnv(home),
+    ...(options.env ?? {}),
+  };
+  const argv = [
+    ...command,
+    `--junitxml=${reportPath}`,
+    "-o",
+    "junit_family=xunit2",
+    ...(options.select ?? []),
+  ];
+  const result = await sandbox.run({
+    argv,
+    cwd: options.workDir,
+    env,
+    writable: [options.reportDir],
+    ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
+  });
+  const report = await readReport(
+    reportPath,
+    options.reportDir,
+    options.maxReportBytes ?? MAX_REPORT_BYTES,
+  );
+  if (typeof report !== "string") {
+    if (!result.timedOut && looksLikeMissingRunner(result)) {
+      await probeRunner(sandbox, command, options, n, env["PATH"]);
+    }
+    return { result, cases: null, reportProblem: report.problem };
+  }
+  try {
+    return { result, cases: parseJunit(report) };
+  } catch (error) {
+    if (error instanceof JunitError) {
+      return { result, cases: null, reportProblem: error.message };
+    }
+    throw error;
+  }
+}
+
+function minimalEnv(home: string): Record<string, string> {
+  return {
+    PATH: SANDBOX_PATH,
+    HOME: home,
+    TMPDIR: home,
+    LANG: "C.UTF-8",
+    PYTHONDONTWRITEBYTECODE: "1",
+    PYTHONHASHSEED: "0",
+  };
+}
+
+/** The first index whose report, home and probe names are all unused, so nothing a previous run left can be mistaken for this run's. */
+async function unusedIndex(reportDir: string): Promise<number> {
+  for (let n = 0;; n++) {
+    const names = [`junit-${n}.xml`, `home-${n}`, `probe-${n}`];
+    let free = true;
+    for (const name of names) {
+      if (await exists(`${reportDir}/${name}`)) free = false;
+    }
+    if (free) return n;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+async function freshDir(sandbox: Sandbox, path: string): Promise<string> {
+  await Deno.mkdir(path, { mode: 0o700 });
+  await sandbox.prepareDir(path);
+  return path;
+}
+
+/** The report's text, or why it cannot be used. */
+async function readReport(
+  path: string,
+  reportDir: string,
+  maxBytes: number,
+): Promise<string | { problem: string }> {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return { problem: `The test run wrote no report "${name}"` };
+    }
+    throw error;
+  }
+  if (!info.isFile) {
+    const kind = info.isSymlink
+      ? "a symlink"
+      : info.isDirectory
+      ? "a directory"
+      : "not a regular file";
+    return { problem: `The report "${name}" is ${kind}: it was ignored` };
+  }
+  const dir = await Deno.realPath(reportDir);
+  const real = await Deno.realPath(path);
+  if (real !== `${dir}/${name}`) {
+    return {
+      problem:
+        `The report "${name}" resolves outside the report directory: it was ignored`,
+    };
+  }
+  if (info.size > maxBytes) {
+    return {
+      problem:
+        `The report "${name}" has ${info.size} bytes, more than the limit of ${maxBytes}: it was ignored`,
+    };
+  }
+  let handle;
+  try {
+    // O_NOFOLLOW refuses a symlink swapped in since lstat; O_NONBLOCK keeps a
+    // swapped-in FIFO from blocking the gate.
+    handle = await open(
+      real,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+  } catch (error) {
+    return {
+      problem: `The report "${name}" cannot be opened: ${
+        (error as Error).message
+      }`,
+    };
+  }
+  try {
+    const stat = await handle.stat();
+    if (
+      !stat.isFile() || stat.ino !== info.ino || stat.dev !== info.dev ||
+      stat.size > maxBytes
+    ) {
+      return {
+        problem:
+          `The report "${name}" changed while being read: it was ignored`,
+      };
+    }
+    const buffer = new Uint8Array(stat.size + 1);
+    let total = 0;
+    while (total < buffer.length) {
+      const { bytesRead } = await handle.read(
+        buffer,
+        total,
+        buffer.length - total,
+        null,
+      );
+      if (bytesRead === 0) break;
+      total += bytesRead;
+    }
+    if (total > stat.size) {
+      return {
+        problem: `The report "${name}" grew while being read: it was ignored`,
+      };
+    }
+    return new TextDecoder("utf-8", { ignoreBOM: false }).decode(
+      buffer.subarray(0, total),
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+function looksLikeMissingRunner(result: SandboxResult): boolean {
+  if (result.code === 126 || result.code === 127) return true;
+  const output = `${result.outputHead}\n${result.outputTail}`;
+  return /No module named|No such file or directory|command not found|not found/
+    .test(output);
+}
+
+/**
+ * Confirm a missing runner with a probe in a fresh, empty directory and a
+ * minimal environment, so a test that merely prints "No module named pytest"
+ * cannot turn a rejection into "could not decide".
+ */
+async function probeRunner(
+  sandbox: Sandbox,
+  command: readonly string[],
+  options: RunPytestOptions,
+  n: number,
+  path: string | undefined,
+): Promise<void> {
+  const program = command[0] ?? "";
+  const m = command.indexOf("-m");
+  const module = m >= 1 ? command[m + 1] : undefined;
+  const importable = module !== undefined &&
+    /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(module);
+  const argv = importable
+    ? [...command.slice(0, m), "-c", `import ${module}`]
+    : [program, "--version"];
+  const cwd = await freshDir(sandbox, `${options.reportDir}/probe-${n}`);
+  const probe = await sandbox.run({
+    argv,
+    cwd,
+    env: { ...minimalEnv(cwd), PATH: path ?? SANDBOX_PATH },
+    writable: [],
+    limits: { timeoutMs: 60_000 },
+  });
+  if (probe.timedOut || probe.code === 0) return;
+  const output = `${probe.outputHead}\n${probe.outputTail}`;
+  if (
+    probe.code === 126 || probe.code === 127 ||
+    /No such file or directory|command not found/.test(output)
+  ) {
+    throw new TestRunnerMissingError("program", program, {
+      ...(path !== undefined ? { path } : {}),
+    });
+  }
+  if (importable && /No module named/.test(output)) {
+    throw new TestRunnerMissingError("module", program, { module });
+  }
+}

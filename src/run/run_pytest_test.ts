@@ -1,0 +1,303 @@
+import assert from "node:assert/strict";
+import { junitXml, type Script, ScriptedSandbox } from "./_scripted_sandbox.ts";
+import {
+  DEFAULT_PYTEST_COMMAND,
+  MAX_REPORT_BYTES,
+  runPytest,
+  type RunPytestOptions,
+  TestRunnerMissingError,
+} from "./run_pytest.ts";
+
+async function withDirs(
+  fn: (dirs: { workDir: string; reportDir: string }) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_pytest_" });
+  try {
+    await Deno.mkdir(`${root}/work`);
+    await Deno.mkdir(`${root}/report`);
+    await fn({ workDir: `${root}/work`, reportDir: `${root}/report` });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+function options(
+  dirs: { workDir: string; reportDir: string },
+  extra: Partial<RunPytestOptions> = {},
+): RunPytestOptions {
+  return { ...dirs, ...extra };
+}
+
+const PASSING: Script = async ({ reportPath }) => {
+  await Deno.writeTextFile(
+    reportPath as string,
+    junitXml([{ classname: "tests.test_a", name: "test_x" }]),
+  );
+  return { code: 0 };
+};
+
+Deno.test("runPytest() runs the command with a report flag and a minimal environment", async (t) => {
+  await withDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const run = await runPytest(
+      sandbox,
+      options(dirs, {
+        env: { CONTRACT_SEED: "42" },
+        select: ["tests/test_a.py::test_x"],
+        limits: { timeoutMs: 1000 },
+      }),
+    );
+    const command = sandbox.calls[0];
+    assert.ok(command !== undefined);
+
+    await t.step(
+      "argv is the command, the junit flags, then the selection",
+      () => {
+        assert.deepEqual(command.argv, [
+          ...DEFAULT_PYTEST_COMMAND,
+          `--junitxml=${dirs.reportDir}/junit-0.xml`,
+          "-o",
+          "junit_family=xunit2",
+          "tests/test_a.py::test_x",
+        ]);
+      },
+    );
+
+    await t.step("the environment has nothing from the parent process", () => {
+      const home = `${dirs.reportDir}/home-0`;
+      assert.deepEqual(command.env, {
+        PATH: "/usr/local/bin:/usr/bin:/bin",
+        HOME: home,
+        TMPDIR: home,
+        LANG: "C.UTF-8",
+        PYTHONDONTWRITEBYTECODE: "1",
+        PYTHONHASHSEED: "0",
+        CONTRACT_SEED: "42",
+      });
+    });
+
+    await t.step(
+      "HOME is a fresh directory prepared for the sandbox",
+      async () => {
+        assert.ok((await Deno.lstat(`${dirs.reportDir}/home-0`)).isDirectory);
+        assert.deepEqual(sandbox.prepared, [`${dirs.reportDir}/home-0`]);
+      },
+    );
+
+    await t.step("cwd, writable paths and limits are passed through", () => {
+      assert.equal(command.cwd, dirs.workDir);
+      assert.deepEqual(command.writable, [dirs.reportDir]);
+      assert.deepEqual(command.limits, { timeoutMs: 1000 });
+    });
+
+    await t.step("the report is parsed", () => {
+      assert.deepEqual(run.cases, [{
+        classname: "tests.test_a",
+        name: "test_x",
+        outcome: "passed",
+      }]);
+      assert.equal(run.reportProblem, undefined);
+    });
+  });
+});
+
+Deno.test("runPytest() never reuses a report or home name a previous run left", async () => {
+  await withDirs(async (dirs) => {
+    await Deno.writeTextFile(`${dirs.reportDir}/junit-0.xml`, "stale");
+    await Deno.mkdir(`${dirs.reportDir}/home-1`);
+    const sandbox = new ScriptedSandbox(PASSING);
+    const run = await runPytest(sandbox, options(dirs));
+    assert.ok(
+      sandbox.calls[0]?.argv.includes(
+        `--junitxml=${dirs.reportDir}/junit-2.xml`,
+      ),
+    );
+    assert.equal(run.cases?.length, 1);
+  });
+});
+
+Deno.test("runPytest() ignores a report that is not a bounded regular file in the report directory", async (t) => {
+  const table: [string, Script, RegExp, Partial<RunPytestOptions>?][] = [
+    [
+      "a symlink to /etc/passwd",
+      async ({ reportPath }) => {
+        await Deno.symlink("/etc/passwd", reportPath as string);
+        return { code: 0 };
+      },
+      /is a symlink/,
+    ],
+    [
+      "a symlink to a valid report elsewhere",
+      async ({ reportPath, command }) => {
+        const elsewhere = `${command.cwd}/fake.xml`;
+        await Deno.writeTextFile(
+          elsewhere,
+          junitXml([{ classname: "a", name: "t" }]),
+        );
+        await Deno.symlink(elsewhere, reportPath as string);
+        return { code: 0 };
+      },
+      /is a symlink/,
+    ],
+    [
+      "a FIFO",
+      async ({ reportPath }) => {
+        await new Deno.Command("mkfifo", { args: [reportPath as string] })
+          .output();
+        return { code: 0 };
+      },
+      /is not a regular file/,
+    ],
+    [
+      "a directory",
+      async ({ reportPath }) => {
+        await Deno.mkdir(reportPath as string);
+        return { code: 0 };
+      },
+      /is a directory/,
+    ],
+    [
+      "larger than the given limit",
+      async ({ reportPath }) => {
+        await Deno.writeTextFile(
+          reportPath as string,
+          junitXml([{ classname: "a", name: "t".repeat(500) }]),
+        );
+        return { code: 0 };
+      },
+      /more than the limit of 100/,
+      { maxReportBytes: 100 },
+    ],
+    [
+      "larger than 32 MiB by default",
+      async ({ reportPath }) => {
+        const file = await Deno.open(reportPath as string, {
+          write: true,
+          create: true,
+        });
+        await file.truncate(MAX_REPORT_BYTES + 1);
+        file.close();
+        return { code: 0 };
+      },
+      /more than the limit of 33554432/,
+    ],
+    [
+      "missing",
+      () => ({ code: 1, outputTail: "boom" }),
+      /wrote no report "junit-0.xml"/,
+    ],
+    [
+      "malformed",
+      async ({ reportPath }) => {
+        await Deno.writeTextFile(reportPath as string, "<testsuite>");
+        return { code: 1 };
+      },
+      /^Cannot read JUnit report: /,
+    ],
+    [
+      "a billion laughs",
+      async ({ reportPath }) => {
+        await Deno.writeTextFile(
+          reportPath as string,
+          `<!DOCTYPE t [<!ENTITY a "aaaa">]><testsuite><testcase classname="a" name="&a;"/></testsuite>`,
+        );
+        return { code: 0 };
+      },
+      /DOCTYPE/,
+    ],
+  ];
+  for (const [label, script, problem, extra] of table) {
+    await t.step(`a report that is ${label} gives no cases`, async () => {
+      await withDirs(async (dirs) => {
+        const run = await runPytest(
+          new ScriptedSandbox(script),
+          options(dirs, extra),
+        );
+        assert.equal(run.cases, null);
+        assert.match(run.reportProblem ?? "", problem);
+      });
+    });
+  }
+});
+
+Deno.test("runPytest() throws TestRunnerMissingError when the runner is missing", async (t) => {
+  await t.step(
+    "python3 not on PATH (exit 127), confirmed by the probe",
+    async () => {
+      await withDirs(async (dirs) => {
+        const sandbox = new ScriptedSandbox(() => ({
+          code: 127,
+          outputTail: "bwrap: execvp python3: No such file or directory",
+        }));
+        await assert.rejects(
+          runPytest(sandbox, options(dirs)),
+          (error: unknown) => {
+            assert.ok(error instanceof TestRunnerMissingError);
+            assert.equal(error.missing, "program");
+            assert.equal(error.program, "python3");
+            assert.match(
+              error.message,
+              /^Cannot run the tests: "python3" was not found on the sandbox PATH "\/usr\/local\/bin:\/usr\/bin:\/bin": install/,
+            );
+            return true;
+          },
+        );
+        const probe = sandbox.calls[1];
+        assert.deepEqual(probe?.argv, ["python3", "-c", "import pytest"]);
+        assert.equal(probe?.cwd, `${dirs.reportDir}/probe-0`);
+      });
+    },
+  );
+
+  await t.step("pytest not importable, confirmed by the probe", async () => {
+    await withDirs(async (dirs) => {
+      const sandbox = new ScriptedSandbox(() => ({
+        code: 1,
+        outputTail: "/usr/bin/python3: No module named pytest\n",
+      }));
+      await assert.rejects(
+        runPytest(sandbox, options(dirs)),
+        (error: unknown) => {
+          assert.ok(error instanceof TestRunnerMissingError);
+          assert.equal(error.missing, "module");
+          assert.equal(error.module, "pytest");
+          assert.match(error.message, /cannot import "pytest": install it/);
+          return true;
+        },
+      );
+    });
+  });
+
+  await t.step(
+    "a test that only prints the message is not believed",
+    async () => {
+      await withDirs(async (dirs) => {
+        const sandbox = new ScriptedSandbox(({ index }) =>
+          index === 0
+            ? {
+              code: 1,
+              outputTail: "/usr/bin/python3: No module named pytest",
+            }
+            : { code: 0 }
+        );
+        const run = await runPytest(sandbox, options(dirs));
+        assert.equal(run.cases, null);
+        assert.equal(sandbox.calls.length, 2);
+      });
+    },
+  );
+
+  await t.step("a bare pytest program is probed with --version", async () => {
+    await withDirs(async (dirs) => {
+      const sandbox = new ScriptedSandbox(() => ({
+        code: 127,
+        outputTail: "pytest: command not found",
+      }));
+      await assert.rejects(
+        runPytest(sandbox, options(dirs, { command: ["pytest", "-q"] })),
+        TestRunnerMissingError,
+      );
+      assert.deepEqual(sandbox.calls[1]?.argv, ["pytest", "--version"]);
+    });
+  });
+});

@@ -1,0 +1,463 @@
+/**
+ * The "tests" stage for one pull request: run the whole suite once, give
+ * each failing test under an active freeze its budgeted reruns, and turn
+ * the rest into findings.
+ *
+ * @module
+ */
+import { type Finding, finding } from "../core/finding.ts";
+import type { TestCaseResult } from "./parse_junit.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
+import {
+  PYTEST_EXIT,
+  type PytestRun,
+  runPytest,
+  type RunPytestOptions,
+} from "./run_pytest.ts";
+import {
+  type CaseLocation,
+  junitAddress,
+  locateCase,
+  matchesAddress,
+  moduleFileCandidates,
+} from "./test_id.ts";
+
+/** A freeze from the contract, as the test stage needs it. */
+export interface FreezeRef {
+  /** The freeze id. */
+  id: string;
+  /** The frozen test: a function name (`test_x`, `Class.test_x`) or a pytest node id (`tests/test_a.py::test_x`). */
+  test: string;
+  /** Reruns the freeze still allows. */
+  remainingReruns: number;
+  /** True when the freeze expired at or before `--now`; an expired freeze protects nothing. */
+  expired?: boolean;
+}
+
+/** Options for {@linkcode runSuite}. */
+export interface RunSuiteOptions extends Omit<RunPytestOptions, "select"> {
+  /** Freezes of the base contract. */
+  freezes?: readonly FreezeRef[];
+  /** Export a fresh copy of the head tree (prepared for the sandbox) and return its path; called once per rerun. */
+  freshWorkDir: () => Promise<string>;
+}
+
+/** Counts over the full run's cases. */
+export interface SuiteSummary {
+  /** All reported cases. */
+  total: number;
+  /** Passed cases. */
+  passed: number;
+  /** Failed cases. */
+  failed: number;
+  /** Errored cases (setup, teardown or collection). */
+  errors: number;
+  /** Skipped cases. */
+  skipped: number;
+  /** Expected failures. */
+  xfailed: number;
+}
+
+/** What the reruns of one freeze did. */
+export interface RerunRecord {
+  /** The freeze id. */
+  freeze: string;
+  /** The freeze's test reference, as written in the contract. */
+  test: string;
+  /** Node ids that were rerun, sorted. */
+  selected: string[];
+  /** Reruns used. */
+  used: number;
+  /** Reruns the freeze allowed. */
+  allowed: number;
+  /** Whether a rerun passed. */
+  passed: boolean;
+}
+
+/** The test stage's result; deterministic for the same inputs (no durations, no temporary paths). */
+export interface SuiteOutcome {
+  /** Findings of the `tests` and `freeze` layers, sorted. */
+  findings: Finding[];
+  /** Per-test results of the full run, sorted; empty without a usable report. */
+  cases: TestCaseResult[];
+  /** Whether the full run left a usable report. */
+  reported: boolean;
+  /** Counts over `cases`. */
+  summary: SuiteSummary;
+  /** One record per freeze whose test failed in the full run, sorted by freeze id. */
+  reruns: RerunRecord[];
+}
+
+/** Lines of output quoted in a `tests.run_failed` or `tests.no_report` finding. */
+const TAIL_LINES = 15;
+/** Characters of output quoted in a finding. */
+const TAIL_CHARS = 1500;
+/** `tests.failed` findings listed one by one; the rest are counted in one more. */
+export const MAX_FAILED_FINDINGS = 100;
+
+/**
+ * Run the base's test command on the head tree and judge the result.
+ * Failures of frozen tests are rerun alone, each rerun in a fresh tree, up
+ * to the freeze's remaining budget. Throws `TestRunnerMissingError` when the
+ * runner is not installed (could not decide).
+ */
+export async function runSuite(
+  sandbox: Sandbox,
+  options: RunSuiteOptions,
+): Promise<SuiteOutcome> {
+  const { freezes = [], freshWorkDir, ...runOptions } = options;
+  const scrub = await scrubber([
+    [options.reportDir, "<reports>"],
+    [options.workDir, "<tree>"],
+  ]);
+  const run = await runPytest(sandbox, runOptions);
+  const findings: Finding[] = [];
+  const stopped = stoppedFinding(run, options, scrub);
+  if (stopped !== undefined || run.cases === null) {
+    findings.push(stopped ?? noReportFinding(run, scrub));
+    return outcome(findings, [], false, []);
+  }
+  const cases = sortCases(
+    run.cases.map((c) => scrubCase(c, scrub)),
+  );
+  const failing = cases.filter((c) =>
+    c.outcome === "failed" || c.outcome === "error"
+  );
+  const active = [...freezes]
+    .filter((f) => f.expired !== true)
+    .sort((a, b) => compare(a.id, b.id));
+  const groups = new Map<FreezeRef, TestCaseResult[]>();
+  let unfrozen = 0;
+  for (const c of failing) {
+    const freeze = c.classname === ""
+      ? undefined
+      : active.find((f) => freezeCovers(f, c));
+    if (freeze === undefined) {
+      unfrozen++;
+      if (unfrozen <= MAX_FAILED_FINDINGS) findings.push(failedFinding(c));
+    } else {
+      groups.set(freeze, [...(groups.get(freeze) ?? []), c]);
+    }
+  }
+  if (unfrozen > MAX_FAILED_FINDINGS) {
+    findings.push(finding(
+      "tests.failed",
+      `${
+        unfrozen - MAX_FAILED_FINDINGS
+      } more tests failed or errored (only the first ${MAX_FAILED_FINDINGS} are listed)`,
+    ));
+  }
+  const reruns: RerunRecord[] = [];
+  for (const [freeze, group] of groups) {
+    const record = await rerunFrozen(
+      sandbox,
+      runOptions,
+      freshWorkDir,
+      freeze,
+      group,
+    );
+    reruns.push(record);
+    findings.push(rerunFinding(record, group));
+  }
+  const runFailed = runFailedFinding(run, failing.length, scrub);
+  if (runFailed !== undefined) findings.push(runFailed);
+  return outcome(findings, cases, true, reruns);
+}
+
+function outcome(
+  findings: Finding[],
+  cases: TestCaseResult[],
+  reported: boolean,
+  reruns: RerunRecord[],
+): SuiteOutcome {
+  const summary: SuiteSummary = {
+    total: cases.length,
+    passed: 0,
+    failed: 0,
+    errors: 0,
+    skipped: 0,
+    xfailed: 0,
+  };
+  for (const c of cases) {
+    if (c.outcome === "passed") summary.passed++;
+    else if (c.outcome === "failed") summary.failed++;
+    else if (c.outcome === "error") summary.errors++;
+    else if (c.outcome === "skipped") summary.skipped++;
+    else summary.xfailed++;
+  }
+  return {
+    findings: [...findings].sort(compareFindings),
+    cases,
+    reported,
+    summary,
+    reruns: [...reruns].sort((a, b) => compare(a.freeze, b.freeze)),
+  };
+}
+
+/** Whether a freeze's test reference names this case. */
+function freezeCovers(freeze: FreezeRef, c: TestCaseResult): boolean {
+  const test = freeze.test.trim();
+  if (test.includes("::")) return matchesAddress(c, junitAddress(test));
+  const base = c.name.replace(/\[.*$/s, "");
+  const cls = c.classname.slice(c.classname.lastIndexOf(".") + 1);
+  return [c.name, base, `${cls}.${c.name}`, `${cls}.${base}`].includes(test);
+}
+
+async function rerunFrozen(
+  sandbox: Sandbox,
+  runOptions: Omit<RunSuiteOptions, "freezes" | "freshWorkDir">,
+  freshWorkDir: () => Promise<string>,
+  freeze: FreezeRef,
+  group: readonly TestCaseResult[],
+): Promise<RerunRecord> {
+  const allowed = Math.max(0, Math.floor(freeze.remainingReruns));
+  const record: RerunRecord = {
+    freeze: freeze.id,
+    test: freeze.test,
+    selected: unique(group.map((c) => locateCase(c).nodeId)),
+    used: 0,
+    allowed,
+    passed: false,
+  };
+  while (record.used < allowed && !record.passed) {
+    const workDir = await freshWorkDir();
+    const located = await locateInTree(group, workDir);
+    record.selected = unique(located.map((l) => l.nodeId));
+    const rerun = await runPytest(sandbox, {
+      ...runOptions,
+      workDir,
+      select: record.selected,
+    });
+    record.used++;
+    record.passed = rerunPassed(rerun, group);
+  }
+  return record;
+}
+
+/** Locate each case, resolving module files against a clean tree. */
+async function locateInTree(
+  group: readonly TestCaseResult[],
+  workDir: string,
+): Promise<CaseLocation[]> {
+  const files = new Set<string>();
+  for (const c of group) {
+    for (const candidate of moduleFileCandidates(c.classname)) {
+      if (files.has(candidate)) continue;
+      try {
+        if ((await Deno.lstat(`${workDir}/${candidate}`)).isFile) {
+          files.add(candidate);
+        }
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
+    }
+  }
+  return group.map((c) => locateCase(c, { isFile: (p) => files.has(p) }));
+}
+
+function rerunPassed(
+  rerun: PytestRun,
+  group: readonly TestCaseResult[],
+): boolean {
+  if (rerun.result.timedOut || rerun.result.outputExceeded) return false;
+  const code = rerun.result.code;
+  if (code !== PYTEST_EXIT.ok && code !== PYTEST_EXIT.testsFailed) {
+    return false;
+  }
+  const cases = rerun.cases;
+  if (cases === null) return false;
+  return group.every((failed) => {
+    const again = cases.filter((c) =>
+      c.classname === failed.classname && c.name === failed.name
+    );
+    return again.length > 0 && again.every((c) => c.outcome === "passed");
+  });
+}
+
+function rerunFinding(
+  record: RerunRecord,
+  group: readonly TestCaseResult[],
+): Finding {
+  const first = group[0];
+  const where = first === undefined ? {} : {
+    path: locateCase(first).file,
+    ...(first.line !== undefined ? { line: first.line } : {}),
+  };
+  const tests = record.selected.map((s) => `"${s}"`).join(", ");
+  if (record.passed) {
+    return finding(
+      "freeze.rerun_used",
+      `Frozen test ${tests} failed and passed on rerun ${record.used} of ${record.allowed} (freeze "${record.freeze}"): the contract's remaining_reruns should be lowered by ${record.used}`,
+      where,
+    );
+  }
+  const detail = first?.message !== undefined
+    ? `: ${firstLine(first.message)}`
+    : "";
+  return finding(
+    "tests.frozen_failed",
+    record.allowed === 0
+      ? `Frozen test ${tests} failed and freeze "${record.freeze}" has no reruns left${detail}`
+      : `Frozen test ${tests} failed and did not pass in ${record.used} of ${record.allowed} reruns (freeze "${record.freeze}")${detail}`,
+    where,
+  );
+}
+
+function failedFinding(c: TestCaseResult): Finding {
+  const location = locateCase(c);
+  const detail = c.message !== undefined ? `: ${firstLine(c.message)}` : "";
+  const message = c.classname === ""
+    ? `Collecting "${location.nodeId}" failed${detail}`
+    : `Test "${location.nodeId}" ${
+      c.outcome === "error" ? "errored" : "failed"
+    }${detail}`;
+  return finding("tests.failed", message, {
+    path: location.file,
+    ...(c.line !== undefined ? { line: c.line } : {}),
+  });
+}
+
+function stoppedFinding(
+  run: PytestRun,
+  options: RunSuiteOptions,
+  scrub: (text: string) => string,
+): Finding | undefined {
+  const tail = outputTail(run, scrub);
+  if (run.result.timedOut) {
+    const limit = options.limits?.timeoutMs;
+    return finding(
+      "tests.timeout",
+      `The test run was stopped at its time limit${
+        limit !== undefined ? ` of ${limit} ms` : ""
+      }${tail}`,
+    );
+  }
+  if (run.result.outputExceeded) {
+    const limit = options.limits?.maxOutputBytes;
+    return finding(
+      "tests.output_exceeded",
+      `The test run was stopped for printing more than the output limit${
+        limit !== undefined ? ` of ${limit} bytes` : ""
+      }${tail}`,
+    );
+  }
+  return undefined;
+}
+
+function noReportFinding(
+  run: PytestRun,
+  scrub: (text: string) => string,
+): Finding {
+  return finding(
+    "tests.no_report",
+    `The test run (${exitText(run)}) left no usable JUnit report: ${
+      scrub(run.reportProblem ?? "unknown problem")
+    }${outputTail(run, scrub)}`,
+  );
+}
+
+function runFailedFinding(
+  run: PytestRun,
+  failing: number,
+  scrub: (text: string) => string,
+): Finding | undefined {
+  const code = run.result.code;
+  if (
+    code === PYTEST_EXIT.ok ||
+    (code === PYTEST_EXIT.testsFailed && failing > 0)
+  ) return undefined;
+  const why = code === PYTEST_EXIT.testsFailed
+    ? "reported failure but no failing test"
+    : code === PYTEST_EXIT.interrupted
+    ? "was interrupted"
+    : code === PYTEST_EXIT.internalError
+    ? "hit an internal error"
+    : code === PYTEST_EXIT.usageError
+    ? "was called wrongly (usage error)"
+    : code === PYTEST_EXIT.noTestsCollected
+    ? "collected no tests"
+    : "ended abnormally";
+  return finding(
+    "tests.run_failed",
+    `The test run ${why} (${exitText(run)})${outputTail(run, scrub)}`,
+  );
+}
+
+function exitText(run: PytestRun): string {
+  return run.result.code !== null
+    ? `exit code ${run.result.code}`
+    : `killed by signal ${run.result.signal ?? "unknown"}`;
+}
+
+function outputTail(run: PytestRun, scrub: (text: string) => string): string {
+  const lines = scrub(run.result.outputTail).split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== "")
+    .slice(-TAIL_LINES);
+  if (lines.length === 0) return "";
+  let text = lines.join("\n");
+  if (text.length > TAIL_CHARS) text = `…${text.slice(-TAIL_CHARS)}`;
+  return `: output ends with:\n${text}`;
+}
+
+function firstLine(message: string): string {
+  return message.split("\n", 1)[0]?.trim() ?? "";
+}
+
+function scrubCase(
+  c: TestCaseResult,
+  scrub: (text: string) => string,
+): TestCaseResult {
+  return c.message === undefined ? c : { ...c, message: scrub(c.message) };
+}
+
+/**
+ * Replace the run's temporary directories (as given and as resolved) with
+ * placeholders and pytest's "in 0.12s" timings with "in <duration>", so the
+ * same inputs give byte-identical findings.
+ */
+async function scrubber(
+  dirs: readonly (readonly [string, string])[],
+): Promise<(text: string) => string> {
+  const pairs: [string, string][] = [];
+  for (const [dir, placeholder] of dirs) {
+    const trimmed = dir.replace(/\/+$/, "");
+    if (trimmed !== "") pairs.push([trimmed, placeholder]);
+    try {
+      const real = await Deno.realPath(dir);
+      if (real !== trimmed && real !== "/") pairs.push([real, placeholder]);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  pairs.sort((a, b) => b[0].length - a[0].length);
+  return (text) => {
+    let out = text;
+    for (const [dir, placeholder] of pairs) {
+      out = out.replaceAll(dir, placeholder);
+    }
+    return out
+      .replace(/\bin \d+(?:\.\d+)?s\b/g, "in <duration>")
+      .replace(/\(\d+:\d\d:\d\d(?:\.\d+)?\)/g, "(<duration>)");
+  };
+}
+
+function sortCases(cases: TestCaseResult[]): TestCaseResult[] {
+  return cases.sort((a, b) =>
+    compare(a.classname, b.classname) || compare(a.name, b.name) ||
+    compare(a.outcome, b.outcome) || compare(a.message ?? "", b.message ?? "")
+  );
+}
+
+function compareFindings(a: Finding, b: Finding): number {
+  return compare(a.rule, b.rule) || compare(a.path ?? "", b.path ?? "") ||
+    (a.line ?? 0) - (b.line ?? 0) || compare(a.message, b.message);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)].sort(compare);
+}

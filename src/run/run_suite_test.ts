@@ -1,0 +1,451 @@
+import assert from "node:assert/strict";
+import {
+  type CaseSpec,
+  junitXml,
+  type Script,
+  ScriptedSandbox,
+} from "./_scripted_sandbox.ts";
+import { TestRunnerMissingError } from "./run_pytest.ts";
+import {
+  type FreezeRef,
+  MAX_FAILED_FINDINGS,
+  runSuite,
+  type RunSuiteOptions,
+  type SuiteOutcome,
+} from "./run_suite.ts";
+
+interface Harness {
+  sandbox: ScriptedSandbox;
+  outcome: SuiteOutcome;
+  freshDirs: string[];
+  root: string;
+}
+
+/**
+ * Run the suite with a scripted sandbox in fresh temporary directories; each
+ * fresh work dir gets the test module files so reruns can locate them.
+ */
+async function suite(
+  script: Script,
+  extra: Partial<RunSuiteOptions> = {},
+): Promise<Harness> {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_" });
+  try {
+    const workDir = `${root}/work`;
+    const reportDir = `${root}/report`;
+    await Deno.mkdir(workDir);
+    await Deno.mkdir(reportDir);
+    const freshDirs: string[] = [];
+    const sandbox = new ScriptedSandbox(script);
+    const outcome = await runSuite(sandbox, {
+      workDir,
+      reportDir,
+      freshWorkDir: async () => {
+        const dir = `${root}/fresh-${freshDirs.length}`;
+        await Deno.mkdir(`${dir}/tests`, { recursive: true });
+        await Deno.writeTextFile(`${dir}/tests/test_r.py`, "");
+        freshDirs.push(dir);
+        return dir;
+      },
+      ...extra,
+    });
+    return { sandbox, outcome, freshDirs, root };
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+/** A script answering run i with the i-th entry (the last one repeats). */
+function runs(
+  ...answers: { cases?: readonly CaseSpec[]; code?: number }[]
+): Script {
+  return async ({ index, reportPath }) => {
+    const answer = answers[Math.min(index, answers.length - 1)] ?? {};
+    if (answer.cases !== undefined && reportPath !== undefined) {
+      await Deno.writeTextFile(reportPath, junitXml(answer.cases));
+    }
+    return { code: answer.code ?? 0 };
+  };
+}
+
+const FLAKY = { classname: "tests.test_r", name: "test_report_render_flaky" };
+const STEADY = { classname: "tests.test_r", name: "test_steady" };
+const FREEZE: FreezeRef = {
+  id: "test_report_render_flaky",
+  test: "test_report_render_flaky",
+  remainingReruns: 2,
+};
+
+Deno.test("runSuite() reports nothing for a green run", async () => {
+  const { outcome } = await suite(runs({ cases: [STEADY, FLAKY] }));
+  assert.deepEqual(outcome.findings, []);
+  assert.deepEqual(outcome.summary, {
+    total: 2,
+    passed: 2,
+    failed: 0,
+    errors: 0,
+    skipped: 0,
+    xfailed: 0,
+  });
+  assert.equal(outcome.reported, true);
+  assert.deepEqual(outcome.reruns, []);
+});
+
+Deno.test("runSuite() reports one tests.failed finding per failing test", async () => {
+  const { outcome } = await suite(runs({
+    code: 1,
+    cases: [
+      STEADY,
+      {
+        classname: "tests.test_a.TestK",
+        name: "test_m[2]",
+        outcome: "failed",
+        message: "assert 2 != 2\nmore detail",
+      },
+      {
+        classname: "tests.test_a",
+        name: "test_fixture",
+        outcome: "error",
+        message: 'failed on setup with "RuntimeError: boom"',
+      },
+      { classname: "tests.test_a", name: "test_skip", outcome: "skipped" },
+      { classname: "tests.test_a", name: "test_xf", outcome: "xfailed" },
+    ],
+  }));
+  assert.deepEqual(outcome.findings, [
+    {
+      layer: "tests",
+      rule: "tests.failed",
+      message: 'Test "tests/test_a.py::TestK::test_m[2]" failed: assert 2 != 2',
+      path: "tests/test_a.py",
+      blocking: true,
+    },
+    {
+      layer: "tests",
+      rule: "tests.failed",
+      message:
+        'Test "tests/test_a.py::test_fixture" errored: failed on setup with "RuntimeError: boom"',
+      path: "tests/test_a.py",
+      blocking: true,
+    },
+  ]);
+  assert.deepEqual(outcome.summary, {
+    total: 5,
+    passed: 1,
+    failed: 1,
+    errors: 1,
+    skipped: 1,
+    xfailed: 1,
+  });
+});
+
+Deno.test("runSuite() gives a frozen failing test its budgeted reruns", async (t) => {
+  await t.step(
+    "passing on the 2nd of 2 reruns is a non-blocking freeze.rerun_used",
+    async () => {
+      const { outcome, sandbox, freshDirs } = await suite(
+        runs(
+          {
+            code: 1,
+            cases: [STEADY, { ...FLAKY, outcome: "failed", message: "skew" }],
+          },
+          { code: 1, cases: [{ ...FLAKY, outcome: "failed" }] },
+          { code: 0, cases: [FLAKY] },
+        ),
+        { freezes: [FREEZE] },
+      );
+      assert.deepEqual(outcome.reruns, [{
+        freeze: "test_report_render_flaky",
+        test: "test_report_render_flaky",
+        selected: ["tests/test_r.py::test_report_render_flaky"],
+        used: 2,
+        allowed: 2,
+        passed: true,
+      }]);
+      assert.equal(outcome.findings.length, 1);
+      assert.equal(outcome.findings[0]?.rule, "freeze.rerun_used");
+      assert.equal(outcome.findings[0]?.blocking, false);
+      assert.match(outcome.findings[0]?.message ?? "", /rerun 2 of 2/);
+      assert.equal(freshDirs.length, 2);
+      for (const [i, dir] of freshDirs.entries()) {
+        const rerun = sandbox.calls[i + 1];
+        assert.equal(rerun?.cwd, dir, "each rerun runs in its own fresh tree");
+        assert.equal(
+          rerun?.argv.at(-1),
+          "tests/test_r.py::test_report_render_flaky",
+        );
+      }
+      assert.equal(outcome.summary.failed, 1, "the summary is the full run's");
+    },
+  );
+
+  await t.step("never passing is a blocking tests.frozen_failed", async () => {
+    const { outcome, sandbox } = await suite(
+      runs({
+        code: 1,
+        cases: [{ ...FLAKY, outcome: "failed", message: "skew" }],
+      }),
+      { freezes: [FREEZE] },
+    );
+    assert.equal(sandbox.calls.length, 3);
+    assert.deepEqual(outcome.findings.map((f) => [f.rule, f.blocking]), [
+      ["tests.frozen_failed", true],
+    ]);
+    assert.match(
+      outcome.findings[0]?.message ?? "",
+      /did not pass in 2 of 2 reruns \(freeze "test_report_render_flaky"\): skew/,
+    );
+    assert.equal(outcome.reruns[0]?.used, 2);
+    assert.equal(outcome.reruns[0]?.passed, false);
+  });
+
+  await t.step("a rerun that times out does not pass", async () => {
+    let call = 0;
+    const { outcome } = await suite(
+      async ({ reportPath }) => {
+        call++;
+        await Deno.writeTextFile(
+          reportPath as string,
+          junitXml([{ ...FLAKY, outcome: call === 1 ? "failed" : "passed" }]),
+        );
+        return call === 1 ? { code: 1 } : { code: 0, timedOut: true };
+      },
+      { freezes: [{ ...FREEZE, remainingReruns: 1 }] },
+    );
+    assert.deepEqual(outcome.findings.map((f) => f.rule), [
+      "tests.frozen_failed",
+    ]);
+  });
+
+  await t.step("a freeze named by node id covers its test", async () => {
+    const { outcome } = await suite(
+      runs(
+        { code: 1, cases: [{ ...FLAKY, outcome: "failed" }] },
+        { code: 0, cases: [FLAKY] },
+      ),
+      {
+        freezes: [{
+          id: "PAY-4412",
+          test: "tests/test_r.py::test_report_render_flaky",
+          remainingReruns: 1,
+        }],
+      },
+    );
+    assert.deepEqual(outcome.findings.map((f) => f.rule), [
+      "freeze.rerun_used",
+    ]);
+    assert.equal(outcome.reruns[0]?.freeze, "PAY-4412");
+  });
+
+  await t.step(
+    "a budget of 0 gives no rerun and a tests.frozen_failed",
+    async () => {
+      const { outcome, sandbox, freshDirs } = await suite(
+        runs({ code: 1, cases: [{ ...FLAKY, outcome: "failed" }] }),
+        { freezes: [{ ...FREEZE, remainingReruns: 0 }] },
+      );
+      assert.equal(sandbox.calls.length, 1);
+      assert.equal(freshDirs.length, 0);
+      assert.deepEqual(outcome.findings.map((f) => f.rule), [
+        "tests.frozen_failed",
+      ]);
+      assert.match(outcome.findings[0]?.message ?? "", /no reruns left/);
+    },
+  );
+
+  await t.step(
+    "an expired freeze gives no rerun and a tests.failed",
+    async () => {
+      const { outcome, sandbox } = await suite(
+        runs({ code: 1, cases: [{ ...FLAKY, outcome: "failed" }] }),
+        { freezes: [{ ...FREEZE, expired: true }] },
+      );
+      assert.equal(sandbox.calls.length, 1);
+      assert.deepEqual(outcome.findings.map((f) => f.rule), ["tests.failed"]);
+      assert.deepEqual(outcome.reruns, []);
+    },
+  );
+
+  await t.step(
+    "a freeze does not cover an unrelated failing test",
+    async () => {
+      const { outcome, sandbox } = await suite(
+        runs({ code: 1, cases: [{ ...STEADY, outcome: "failed" }] }),
+        { freezes: [FREEZE] },
+      );
+      assert.equal(sandbox.calls.length, 1);
+      assert.deepEqual(outcome.findings.map((f) => f.rule), ["tests.failed"]);
+    },
+  );
+});
+
+Deno.test("runSuite() reports a run that did not finish normally", async (t) => {
+  const table: [string, Script, string, RegExp][] = [
+    [
+      "a timeout",
+      () => ({ code: null, signal: "SIGKILL", timedOut: true }),
+      "tests.timeout",
+      /time limit of 5000 ms/,
+    ],
+    [
+      "too much output",
+      () => ({ code: null, signal: "SIGKILL", outputExceeded: true }),
+      "tests.output_exceeded",
+      /output limit/,
+    ],
+    [
+      "no report",
+      () => ({ code: 1, outputTail: "Segmentation fault" }),
+      "tests.no_report",
+      /left no usable JUnit report: The test run wrote no report "junit-0\.xml": output ends with:\nSegmentation fault/,
+    ],
+    [
+      "no tests collected (exit 5)",
+      runs({ code: 5, cases: [] }),
+      "tests.run_failed",
+      /collected no tests \(exit code 5\)/,
+    ],
+    [
+      "a usage error (exit 4)",
+      runs({ code: 4, cases: [] }),
+      "tests.run_failed",
+      /usage error/,
+    ],
+    [
+      "a failure exit with no failing test",
+      runs({ code: 1, cases: [STEADY] }),
+      "tests.run_failed",
+      /reported failure but no failing test \(exit code 1\)/,
+    ],
+    [
+      "a kill by signal",
+      runs({ cases: [STEADY] }),
+      "tests.run_failed",
+      /./,
+    ],
+  ];
+  for (const [label, script, rule, message] of table) {
+    await t.step(`${label} is ${rule}`, async () => {
+      const wrapped: Script = label === "a kill by signal"
+        ? async (call) => ({
+          ...(await script(call)),
+          code: null,
+          signal: "SIGSEGV",
+        })
+        : script;
+      const { outcome } = await suite(wrapped, {
+        limits: { timeoutMs: 5000 },
+      });
+      assert.deepEqual(outcome.findings.map((f) => f.rule), [rule]);
+      assert.match(outcome.findings[0]?.message ?? "", message);
+      assert.equal(outcome.findings[0]?.blocking, true);
+    });
+  }
+
+  await t.step(
+    "a collection error is a tests.failed and a tests.run_failed",
+    async () => {
+      const { outcome } = await suite(runs({
+        code: 2,
+        cases: [{
+          classname: "",
+          name: "tests.test_broken",
+          outcome: "error",
+          message: "collection failure",
+        }],
+      }));
+      assert.deepEqual(
+        outcome.findings.map((f) => [f.rule, f.path, f.message]),
+        [
+          [
+            "tests.failed",
+            "tests/test_broken.py",
+            'Collecting "tests/test_broken.py" failed: collection failure',
+          ],
+          [
+            "tests.run_failed",
+            undefined,
+            "The test run was interrupted (exit code 2)",
+          ],
+        ],
+      );
+    },
+  );
+
+  await t.step("a timed-out run's report is not trusted", async () => {
+    const { outcome } = await suite(async ({ reportPath }) => {
+      await Deno.writeTextFile(reportPath as string, junitXml([STEADY]));
+      return { code: null, timedOut: true };
+    });
+    assert.equal(outcome.reported, false);
+    assert.deepEqual(outcome.cases, []);
+  });
+});
+
+Deno.test("runSuite() lets TestRunnerMissingError through (could not decide)", async () => {
+  await assert.rejects(
+    suite(() => ({ code: 127, outputTail: "python3: not found" })),
+    TestRunnerMissingError,
+  );
+});
+
+Deno.test("runSuite() returns the same outcome for the same inputs", async () => {
+  const script: Script = async ({ command, reportPath }) => {
+    await Deno.writeTextFile(
+      reportPath as string,
+      junitXml([
+        {
+          ...FLAKY,
+          outcome: "failed",
+          message: `AssertionError: ${
+            command.env["HOME"]
+          }/pytest-of-u/x differs`,
+        },
+        { classname: "tests.test_b", name: "test_z", outcome: "failed" },
+        STEADY,
+        { classname: "tests.test_a", name: "test_y", outcome: "error" },
+      ]),
+    );
+    return {
+      code: 2,
+      outputTail: `FAILED ${command.cwd}/tests/test_b.py\n3 failed in ${
+        (Math.random() * 10).toFixed(2)
+      }s`,
+    };
+  };
+  const first = await suite(script, { freezes: [FREEZE] });
+  const second = await suite(script, { freezes: [FREEZE] });
+  assert.notEqual(first.root, second.root);
+  assert.deepEqual(first.outcome, second.outcome);
+  const text = JSON.stringify(first.outcome);
+  assert.ok(!text.includes(first.root), "no temporary path leaks");
+  assert.match(text, /<reports>\/home-0\/pytest-of-u/);
+  assert.match(text, /in <duration>/);
+  assert.deepEqual(
+    first.outcome.cases.map((c) => `${c.classname}::${c.name}`),
+    [
+      "tests.test_a::test_y",
+      "tests.test_b::test_z",
+      "tests.test_r::test_report_render_flaky",
+      "tests.test_r::test_steady",
+    ],
+  );
+});
+
+Deno.test("runSuite() lists at most MAX_FAILED_FINDINGS failing tests one by one", async () => {
+  const failing = Array.from({ length: MAX_FAILED_FINDINGS + 5 }, (_, i) => ({
+    classname: "tests.test_many",
+    name: `test_n[${String(i).padStart(3, "0")}]`,
+    outcome: "failed" as const,
+  }));
+  const { outcome } = await suite(runs({ code: 1, cases: failing }));
+  assert.equal(outcome.findings.length, MAX_FAILED_FINDINGS + 1);
+  assert.ok(outcome.findings.every((f) => f.rule === "tests.failed"));
+  assert.ok(
+    outcome.findings.some((f) =>
+      f.message ===
+        "5 more tests failed or errored (only the first 100 are listed)"
+    ),
+  );
+  assert.equal(outcome.summary.failed, MAX_FAILED_FINDINGS + 5);
+});
