@@ -25,6 +25,8 @@ export interface IsolationReport {
   network: "isolated" | "inherited";
   /** uid the tests run as (undefined for tier `none`). */
   uid?: number;
+  /** gid the tests run as (undefined for tier `none`). */
+  gid?: number;
   /** Human-readable notes (why a stronger tier was unavailable). */
   notes: string[];
 }

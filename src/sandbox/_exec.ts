@@ -1,0 +1,148 @@
+/**
+ * Small process helpers for the sandbox adapter: locating system tools by
+ * absolute path, running a trusted helper with a deadline, killing a process
+ * group, and scanning /proc.
+ *
+ * @module
+ */
+
+/** Where system tools are looked up; /usr/local is left out on purpose. */
+export const SYSTEM_DIRS: readonly string[] = [
+  "/usr/sbin",
+  "/usr/bin",
+  "/sbin",
+  "/bin",
+];
+
+/** The absolute path of executable `name` in `dirs`, or undefined. */
+export async function findExecutable(
+  name: string,
+  dirs: readonly string[],
+): Promise<string | undefined> {
+  for (const dir of dirs) {
+    const path = `${dir}/${name}`;
+    try {
+      const info = await Deno.stat(path);
+      if (info.isFile && info.mode !== null && (info.mode & 0o111) !== 0) {
+        return path;
+      }
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+/** What a helper printed and how it ended. */
+export interface Captured {
+  /** Exit code (128 + signal number when killed). */
+  code: number;
+  /** Signal name when killed. */
+  signal: string | null;
+  /** Standard output, decoded. */
+  stdout: string;
+  /** Standard error, decoded and trimmed. */
+  stderr: string;
+  /** True when the deadline killed it. */
+  timedOut: boolean;
+}
+
+/** Options for {@linkcode runCaptured}. */
+export interface RunCapturedOptions {
+  /** Kill the helper's process group after this many milliseconds. */
+  timeoutMs?: number;
+  /** Working directory (default `/`). */
+  cwd?: string;
+  /** The complete environment (default empty). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Run a trusted helper (`id`, `chown`, a probe) to completion with an empty
+ * environment and a deadline. Its output is small by construction.
+ */
+export async function runCaptured(
+  program: string,
+  args: readonly string[],
+  options: RunCapturedOptions = {},
+): Promise<Captured> {
+  const child = new Deno.Command(program, {
+    args: [...args],
+    cwd: options.cwd ?? "/",
+    clearEnv: true,
+    env: options.env ?? {},
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void killProcessGroup(child.pid);
+  }, options.timeoutMs ?? 10_000);
+  try {
+    const output = await child.output();
+    const decoder = new TextDecoder();
+    return {
+      code: output.code,
+      signal: output.signal,
+      stdout: decoder.decode(output.stdout),
+      stderr: decoder.decode(output.stderr).trim(),
+      timedOut,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * SIGKILL every process in the group led by `pgid`. `Deno.kill` needs an
+ * unrestricted `--allow-run`; with a list, fall back to kill(1).
+ */
+export async function killProcessGroup(pgid: number): Promise<void> {
+  if (!Number.isInteger(pgid) || pgid <= 1) return;
+  try {
+    Deno.kill(-pgid, "SIGKILL");
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotCapable)) return; // ESRCH: gone
+    const kill = await findExecutable("kill", SYSTEM_DIRS);
+    if (kill === undefined) return;
+    const child = new Deno.Command(kill, {
+      args: ["-KILL", "--", `-${pgid}`],
+      clearEnv: true,
+      env: {},
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    await child.status;
+  }
+}
+
+/** Resolve after `ms` milliseconds. */
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The pids of live (not zombie) processes whose real uid is `uid`, from a
+ * scan of /proc. Processes that vanish during the scan are skipped.
+ */
+export async function liveProcessesOf(uid: number): Promise<number[]> {
+  const pids: number[] = [];
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^[0-9]+$/.test(entry.name)) continue;
+    let status: string;
+    try {
+      status = await Deno.readTextFile(`/proc/${entry.name}/status`);
+    } catch {
+      continue;
+    }
+    const state = /^State:\s*(\S)/m.exec(status)?.[1];
+    const realUid = /^Uid:\s*([0-9]+)/m.exec(status)?.[1];
+    if (state === "Z" || state === "X") continue;
+    if (realUid === String(uid)) pids.push(Number(entry.name));
+  }
+  return pids;
+}

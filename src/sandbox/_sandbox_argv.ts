@@ -1,0 +1,340 @@
+/**
+ * The argv that wraps a command for one isolation tier. Pure: paths must
+ * already be absolute and canonical (the adapter resolves them first).
+ *
+ * @module
+ */
+import type { IsolationTier, SandboxLimits } from "./sandbox.ts";
+import {
+  SandboxCommandError,
+  SandboxUnavailableError,
+} from "./sandbox_errors.ts";
+
+/** Absolute paths of the system tools a tier needs. */
+export interface SandboxTools {
+  /** prlimit(1), run as root so it may set any limit. */
+  prlimit: string;
+  /** env(1), the last wrapper: it installs exactly the command's environment. */
+  env: string;
+  /** setpriv(1), for every tier but `none`. */
+  setpriv?: string;
+  /** bwrap(1), for tier `bwrap`. */
+  bwrap?: string;
+  /** unshare(1), for tier `unshare`. */
+  unshare?: string;
+  /** sh(1), for tier `unshare` (mounts over hidden paths). */
+  sh?: string;
+  /** mount(8), for tier `unshare`. */
+  mount?: string;
+}
+
+/** A path to hide from the command, and what it is on the host. */
+export interface HiddenPath {
+  /** Absolute canonical path. */
+  path: string;
+  /** Directories get an empty tmpfs, files an empty `/dev/null` bind. */
+  kind: "dir" | "file";
+}
+
+/** Everything {@linkcode buildSandboxArgv} needs. */
+export interface SandboxPlan {
+  /** Isolation tier. */
+  tier: IsolationTier;
+  /** Sandbox uid (ignored for `none`). */
+  uid: number;
+  /** Sandbox gid (ignored for `none`). */
+  gid: number;
+  /** Absolute tool paths. */
+  tools: SandboxTools;
+  /** Absolute canonical working directory. */
+  cwd: string;
+  /** Absolute canonical writable directories (besides `cwd`). */
+  writable: readonly string[];
+  /** Paths to hide (bwrap and unshare tiers). */
+  hidden: readonly HiddenPath[];
+  /** The command's complete environment. */
+  env: Readonly<Record<string, string>>;
+  /** The command. */
+  argv: readonly string[];
+  /** Resolved limits. */
+  limits: SandboxLimits;
+  /** Size in bytes of the private /tmp and /dev/shm (bwrap tier). */
+  tmpBytes: number;
+  /**
+   * Also empty the capability bounding set. Needs CAP_SETPCAP, which a
+   * container started with `cap_drop: [ALL]` lacks; without it the uid drop
+   * and no_new_privs still leave the command no way to gain capabilities.
+   */
+  dropBoundingSet: boolean;
+}
+
+/** Mounts over hidden paths inside unshare's private mount namespace. */
+export const UNSHARE_HIDE_SCRIPT = [
+  "m=$1; n=$2; shift 2",
+  'while [ "$n" -gt 0 ]; do "$m" -t tmpfs -o mode=0755,size=65536 pawl-hidden "$1" || exit 125; shift; n=$((n - 1)); done',
+  "n=$1; shift",
+  'while [ "$n" -gt 0 ]; do "$m" --bind /dev/null "$1" || exit 125; shift; n=$((n - 1)); done',
+  'exec "$@"',
+].join("\n");
+
+/** The full argv (program first) running `plan.argv` at `plan.tier`. */
+export function buildSandboxArgv(plan: SandboxPlan): string[] {
+  checkCommand(plan);
+  const limits = plan.limits;
+  const inner = [
+    plan.tools.prlimit,
+    `--nproc=${limits.maxProcesses}`,
+    `--fsize=${limits.maxFileBytes}`,
+    `--cpu=${limits.cpuSeconds}`,
+    `--nofile=${limits.maxOpenFiles}`,
+    "--core=0",
+    "--",
+  ];
+  if (plan.tier !== "none") {
+    inner.push(
+      need(plan.tools.setpriv, "setpriv"),
+      `--reuid=${plan.uid}`,
+      `--regid=${plan.gid}`,
+      "--clear-groups",
+      "--inh-caps=-all",
+      ...(plan.dropBoundingSet ? ["--bounding-set=-all"] : []),
+      "--no-new-privs",
+      "--",
+    );
+  }
+  // env(1) runs last, as the sandbox uid, so no root-run wrapper ever sees
+  // the command's variables (LD_PRELOAD and friends).
+  inner.push(plan.tools.env, "-i", "--");
+  for (const key of Object.keys(plan.env).sort()) {
+    inner.push(`${key}=${plan.env[key]}`);
+  }
+  inner.push(...plan.argv);
+  switch (plan.tier) {
+    case "none":
+    case "uid":
+      return inner;
+    case "bwrap":
+      return [
+        need(plan.tools.bwrap, "bwrap"),
+        "--unshare-net",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--die-with-parent",
+        "--new-session",
+        ...bwrapMounts(plan),
+        "--chdir",
+        plan.cwd,
+        "--",
+        ...inner,
+      ];
+    case "unshare": {
+      checkHiddenConflicts(plan);
+      const dirs = plan.hidden.filter((h) => h.kind === "dir");
+      const files = plan.hidden.filter((h) => h.kind === "file");
+      return [
+        need(plan.tools.unshare, "unshare"),
+        "--net",
+        "--pid",
+        "--ipc",
+        "--uts",
+        "--fork",
+        "--mount-proc",
+        "--kill-child",
+        "--",
+        need(plan.tools.sh, "sh"),
+        "-c",
+        UNSHARE_HIDE_SCRIPT,
+        "pawl-sandbox",
+        need(plan.tools.mount, "mount"),
+        String(dirs.length),
+        ...dirs.map((h) => h.path),
+        String(files.length),
+        ...files.map((h) => h.path),
+        ...inner,
+      ];
+    }
+  }
+}
+
+type MountKind = "base" | "tmpfs" | "bind" | "hidden-dir" | "hidden-file";
+
+interface MountOp {
+  path: string;
+  kind: MountKind;
+  args: string[];
+}
+
+function bwrapMounts(plan: SandboxPlan): string[] {
+  checkHiddenConflicts(plan);
+  const size = String(plan.tmpBytes);
+  const base: MountOp[] = [
+    { path: "/", kind: "base", args: ["--ro-bind", "/", "/"] },
+    { path: "/proc", kind: "base", args: ["--proc", "/proc"] },
+    { path: "/dev", kind: "base", args: ["--dev", "/dev"] },
+    {
+      path: "/dev/shm",
+      kind: "tmpfs",
+      args: ["--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"],
+    },
+    {
+      path: "/tmp",
+      kind: "tmpfs",
+      args: ["--perms", "1777", "--size", size, "--tmpfs", "/tmp"],
+    },
+  ];
+  const binds: MountOp[] = unique([plan.cwd, ...plan.writable]).map((p) => ({
+    path: p,
+    kind: "bind",
+    args: ["--bind", p, p],
+  }));
+  const hidden: MountOp[] = [];
+  for (const h of plan.hidden) {
+    const others = [
+      ...base,
+      ...binds,
+      ...plan.hidden
+        .filter((o) => o.kind === "dir" && o.path !== h.path)
+        .map((o): MountOp => ({ path: o.path, kind: "hidden-dir", args: [] })),
+    ];
+    const cover = innermost(others, h.path);
+    // Already invisible under a fresh tmpfs that no bind re-exposes.
+    if (cover.kind === "tmpfs" || cover.kind === "hidden-dir") continue;
+    hidden.push(
+      h.kind === "dir"
+        ? {
+          path: h.path,
+          kind: "hidden-dir",
+          args: ["--perms", "0755", "--size", "65536", "--tmpfs", h.path],
+        }
+        : {
+          path: h.path,
+          kind: "hidden-file",
+          args: ["--ro-bind", "/dev/null", h.path],
+        },
+    );
+  }
+  const mounts = [...base, ...hidden, ...binds];
+  // Mount points created inside a tmpfs must be traversable by the uid.
+  const dirs: MountOp[] = [];
+  const seen = new Set<string>();
+  for (const op of [...hidden, ...binds]) {
+    for (const ancestor of ancestorsOf(op.path)) {
+      const cover = innermost(mounts, ancestor);
+      if (cover.path === ancestor || seen.has(ancestor)) continue;
+      if (cover.kind !== "tmpfs" && cover.kind !== "hidden-dir") continue;
+      seen.add(ancestor);
+      dirs.push({
+        path: ancestor,
+        kind: "base",
+        args: ["--perms", "0755", "--dir", ancestor],
+      });
+    }
+  }
+  // Shallow mounts first, so a deeper one (a bind inside /tmp, a hidden
+  // path inside a bind) is laid over it. The sort is stable.
+  const ordered = [...base, ...dirs, ...hidden, ...binds]
+    .map((op, index) => ({ op, index }))
+    .sort((a, b) => depth(a.op.path) - depth(b.op.path) || a.index - b.index);
+  return ordered.flatMap(({ op }) => op.args);
+}
+
+function checkCommand(plan: SandboxPlan): void {
+  const program = plan.argv[0];
+  if (program === undefined || program === "") {
+    throw new SandboxCommandError(
+      "Cannot run an empty command in the sandbox: argv is empty",
+    );
+  }
+  if (program.includes("=")) {
+    throw new SandboxCommandError(
+      `Cannot run "${program}" in the sandbox: the program name contains "="`,
+    );
+  }
+  for (const arg of plan.argv) {
+    if (arg.includes("\0")) {
+      throw new SandboxCommandError(
+        `Cannot run "${program}" in the sandbox: an argument contains a NUL byte`,
+      );
+    }
+  }
+  for (const [key, value] of Object.entries(plan.env)) {
+    if (!/^[^=\0]+$/.test(key) || value.includes("\0")) {
+      throw new SandboxCommandError(
+        `Cannot run "${program}" in the sandbox: invalid environment variable "${key}"`,
+      );
+    }
+  }
+  for (
+    const path of [
+      plan.cwd,
+      ...plan.writable,
+      ...plan.hidden.map((h) => h.path),
+    ]
+  ) {
+    if (!isCanonical(path)) {
+      throw new SandboxCommandError(
+        `Cannot run "${program}" in the sandbox: path "${path}" is not absolute and canonical`,
+      );
+    }
+  }
+}
+
+function checkHiddenConflicts(plan: SandboxPlan): void {
+  for (const path of unique([plan.cwd, ...plan.writable])) {
+    for (const h of plan.hidden) {
+      if (path === h.path || isInside(path, h.path)) {
+        throw new SandboxCommandError(
+          `Cannot run "${
+            plan.argv[0]
+          }" in the sandbox: writable path "${path}" is inside hidden path "${h.path}"`,
+        );
+      }
+    }
+  }
+}
+
+function need(path: string | undefined, name: string): string {
+  if (path === undefined) {
+    throw new SandboxUnavailableError(
+      `Cannot build the sandbox command: "${name}" was not found`,
+    );
+  }
+  return path;
+}
+
+function innermost(ops: readonly MountOp[], path: string): MountOp {
+  let best: MountOp | undefined;
+  for (const op of ops) {
+    if (op.path !== path && !isInside(path, op.path)) continue;
+    if (best === undefined || depth(op.path) >= depth(best.path)) best = op;
+  }
+  // "/" covers every path and is always in the list.
+  return best!;
+}
+
+/** Proper ancestors of `path`, shallowest first, without "/". */
+function ancestorsOf(path: string): string[] {
+  const parts = path.split("/").slice(1, -1);
+  return parts.map((_, i) => "/" + parts.slice(0, i + 1).join("/"));
+}
+
+function isInside(path: string, parent: string): boolean {
+  return parent === "/" ? path !== "/" : path.startsWith(`${parent}/`);
+}
+
+function depth(path: string): number {
+  return path === "/" ? 0 : path.split("/").length - 1;
+}
+
+function isCanonical(path: string): boolean {
+  if (path === "/") return true;
+  if (!path.startsWith("/") || path.endsWith("/")) return false;
+  return path.split("/").slice(1).every((part) =>
+    part !== "" && part !== "." && part !== ".."
+  );
+}
+
+function unique(paths: readonly string[]): string[] {
+  return [...new Set(paths)];
+}

@@ -1,0 +1,270 @@
+import assert from "node:assert/strict";
+import { DEFAULT_LIMITS } from "./_defaults.ts";
+import {
+  buildSandboxArgv,
+  type SandboxPlan,
+  UNSHARE_HIDE_SCRIPT,
+} from "./_sandbox_argv.ts";
+import { SandboxCommandError } from "./sandbox_errors.ts";
+
+const TOOLS = {
+  prlimit: "/usr/bin/prlimit",
+  env: "/usr/bin/env",
+  setpriv: "/usr/bin/setpriv",
+  bwrap: "/usr/bin/bwrap",
+  unshare: "/usr/bin/unshare",
+  sh: "/bin/sh",
+  mount: "/usr/bin/mount",
+};
+
+function plan(overrides: Partial<SandboxPlan> = {}): SandboxPlan {
+  return {
+    tier: "bwrap",
+    uid: 64123,
+    gid: 64124,
+    tools: TOOLS,
+    cwd: "/tmp/pawl-1/run-1/work",
+    writable: ["/tmp/pawl-1/run-1/report"],
+    hidden: [{ path: "/root", kind: "dir" }],
+    env: { PATH: "/usr/bin:/bin", HOME: "/tmp/pawl-1/run-1/report" },
+    argv: ["python3", "-m", "pytest"],
+    limits: DEFAULT_LIMITS,
+    tmpBytes: 1024,
+    dropBoundingSet: true,
+    ...overrides,
+  };
+}
+
+/** The value after each occurrence of `flag`, in order. */
+function after(argv: readonly string[], flag: string): string[] {
+  return argv.flatMap((a, i) => a === flag ? [argv[i + 1] ?? ""] : []);
+}
+
+Deno.test("buildSandboxArgv() wraps the command in prlimit, setpriv and env -i", async (t) => {
+  await t.step(
+    "uid tier: prlimit as root, then the uid drop, then the exact environment",
+    () => {
+      const argv = buildSandboxArgv(plan({ tier: "uid" }));
+      assert.deepEqual(argv, [
+        "/usr/bin/prlimit",
+        "--nproc=512",
+        "--fsize=1073741824",
+        "--cpu=900",
+        "--nofile=1024",
+        "--core=0",
+        "--",
+        "/usr/bin/setpriv",
+        "--reuid=64123",
+        "--regid=64124",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--no-new-privs",
+        "--",
+        "/usr/bin/env",
+        "-i",
+        "--",
+        "HOME=/tmp/pawl-1/run-1/report",
+        "PATH=/usr/bin:/bin",
+        "python3",
+        "-m",
+        "pytest",
+      ]);
+    },
+  );
+
+  await t.step("without CAP_SETPCAP the bounding set is left alone", () => {
+    const argv = buildSandboxArgv(
+      plan({ tier: "uid", dropBoundingSet: false }),
+    );
+    assert.ok(argv.includes("--inh-caps=-all"));
+    assert.ok(!argv.some((a) => a.startsWith("--bounding-set")));
+  });
+
+  await t.step("none tier: no uid drop", () => {
+    const argv = buildSandboxArgv(plan({ tier: "none" }));
+    assert.equal(argv[0], "/usr/bin/prlimit");
+    assert.ok(!argv.includes("/usr/bin/setpriv"));
+    assert.deepEqual(argv.slice(-3), ["python3", "-m", "pytest"]);
+  });
+
+  await t.step("limits are passed to prlimit", () => {
+    const argv = buildSandboxArgv(plan({
+      tier: "uid",
+      limits: {
+        ...DEFAULT_LIMITS,
+        maxProcesses: 7,
+        maxFileBytes: 100,
+        cpuSeconds: 3,
+        maxOpenFiles: 64,
+      },
+    }));
+    assert.deepEqual(argv.slice(1, 6), [
+      "--nproc=7",
+      "--fsize=100",
+      "--cpu=3",
+      "--nofile=64",
+      "--core=0",
+    ]);
+  });
+});
+
+Deno.test("buildSandboxArgv() lays bwrap mounts shallowest first", async (t) => {
+  await t.step(
+    "namespaces, read-only root, private /tmp, binds, hidden paths",
+    () => {
+      const argv = buildSandboxArgv(plan());
+      assert.equal(argv[0], "/usr/bin/bwrap");
+      for (
+        const flag of [
+          "--unshare-net",
+          "--unshare-pid",
+          "--unshare-ipc",
+          "--unshare-uts",
+          "--die-with-parent",
+          "--new-session",
+        ]
+      ) {
+        assert.ok(argv.includes(flag), flag);
+      }
+      assert.ok(
+        !argv.includes("--unshare-all"),
+        "a user namespace breaks setpriv",
+      );
+      const at = (flag: string, value: string) =>
+        argv.findIndex((a, i) => a === flag && argv[i + 1] === value);
+      assert.equal(at("--ro-bind", "/"), 1 + argv.indexOf("--new-session"));
+      assert.ok(at("--tmpfs", "/tmp") < at("--dir", "/tmp/pawl-1"));
+      assert.ok(at("--dir", "/tmp/pawl-1") < at("--dir", "/tmp/pawl-1/run-1"));
+      assert.ok(
+        at("--dir", "/tmp/pawl-1/run-1") <
+          at("--bind", "/tmp/pawl-1/run-1/work"),
+      );
+      assert.deepEqual(after(argv, "--bind"), [
+        "/tmp/pawl-1/run-1/work",
+        "/tmp/pawl-1/run-1/report",
+      ]);
+      assert.deepEqual(after(argv, "--tmpfs"), ["/tmp", "/root", "/dev/shm"]);
+      assert.deepEqual(after(argv, "--chdir"), ["/tmp/pawl-1/run-1/work"]);
+      const dash = argv.indexOf("--");
+      assert.equal(argv[dash + 1], "/usr/bin/prlimit");
+    },
+  );
+
+  await t.step(
+    "a hidden path inside a bind is laid over it; one under the private /tmp is skipped",
+    () => {
+      const argv = buildSandboxArgv(plan({
+        cwd: "/work/clone",
+        writable: [],
+        hidden: [
+          { path: "/root", kind: "dir" },
+          { path: "/work/clone/.git", kind: "dir" },
+          { path: "/work/clone/key.pem", kind: "file" },
+          { path: "/tmp/pawl-1/repo.git", kind: "dir" },
+        ],
+      }));
+      const bind = argv.indexOf("/work/clone");
+      const hideDir = argv.lastIndexOf("/work/clone/.git");
+      const hideFile = argv.lastIndexOf("/work/clone/key.pem");
+      assert.ok(bind < hideDir && bind < hideFile);
+      assert.equal(argv[hideFile - 2], "--ro-bind");
+      assert.equal(argv[hideFile - 1], "/dev/null");
+      assert.ok(!argv.includes("/tmp/pawl-1/repo.git"));
+    },
+  );
+
+  await t.step("a writable path inside a hidden one is refused", () => {
+    for (const cwd of ["/root", "/root/work"]) {
+      assert.throws(
+        () => buildSandboxArgv(plan({ cwd, writable: [] })),
+        (error: unknown) =>
+          error instanceof SandboxCommandError &&
+          error.message ===
+            `Cannot run "python3" in the sandbox: writable path "${cwd}" is inside hidden path "/root"`,
+      );
+    }
+  });
+});
+
+Deno.test("buildSandboxArgv() mounts over hidden paths inside unshare's namespace", () => {
+  const argv = buildSandboxArgv(plan({
+    tier: "unshare",
+    hidden: [
+      { path: "/root", kind: "dir" },
+      { path: "/etc/pawl/key.pem", kind: "file" },
+      { path: "/srv/keys", kind: "dir" },
+    ],
+  }));
+  const script = argv.indexOf(UNSHARE_HIDE_SCRIPT);
+  assert.deepEqual(argv.slice(0, script + 1), [
+    "/usr/bin/unshare",
+    "--net",
+    "--pid",
+    "--ipc",
+    "--uts",
+    "--fork",
+    "--mount-proc",
+    "--kill-child",
+    "--",
+    "/bin/sh",
+    "-c",
+    UNSHARE_HIDE_SCRIPT,
+  ]);
+  assert.deepEqual(argv.slice(script + 1, script + 8), [
+    "pawl-sandbox",
+    "/usr/bin/mount",
+    "2",
+    "/root",
+    "/srv/keys",
+    "1",
+    "/etc/pawl/key.pem",
+  ]);
+  assert.equal(argv[script + 8], "/usr/bin/prlimit");
+});
+
+Deno.test("buildSandboxArgv() refuses commands env(1) would misread", async (t) => {
+  const cases: [string, Partial<SandboxPlan>, string][] = [
+    ["an empty argv", { argv: [] }, "argv is empty"],
+    [
+      "a program name with =",
+      { argv: ["A=b"] },
+      'the program name contains "="',
+    ],
+    [
+      "a variable name with =",
+      { env: { "A=B": "c" } },
+      'invalid environment variable "A=B"',
+    ],
+    [
+      "an empty variable name",
+      { env: { "": "c" } },
+      'invalid environment variable ""',
+    ],
+    [
+      "a NUL in a value",
+      { env: { A: "x\0y" } },
+      'invalid environment variable "A"',
+    ],
+    [
+      "a relative cwd",
+      { cwd: "work" },
+      'path "work" is not absolute and canonical',
+    ],
+    [
+      "a cwd with ..",
+      { cwd: "/tmp/../root" },
+      'path "/tmp/../root" is not absolute',
+    ],
+  ];
+  for (const [name, overrides, detail] of cases) {
+    await t.step(name, () => {
+      assert.throws(
+        () => buildSandboxArgv(plan(overrides)),
+        (error: unknown) =>
+          error instanceof SandboxCommandError &&
+          error.message.includes(detail),
+      );
+    });
+  }
+});

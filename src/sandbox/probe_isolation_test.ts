@@ -1,0 +1,203 @@
+import assert from "node:assert/strict";
+import { findExecutable, SYSTEM_DIRS } from "./_exec.ts";
+import { probeIsolation } from "./probe_isolation.ts";
+import {
+  SandboxCommandError,
+  SandboxUnavailableError,
+} from "./sandbox_errors.ts";
+
+const REAL_TOOLS = [
+  "prlimit",
+  "env",
+  "setpriv",
+  "unshare",
+  "sh",
+  "mount",
+  "kill",
+  "id",
+  "chown",
+];
+
+/**
+ * A tool directory with the real tools except bwrap, which is a script that
+ * fails as bwrap does in a container without namespaces.
+ */
+async function toolDir(options: { bwrap: boolean; unshare: boolean }) {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-probe-tools-" });
+  for (const name of REAL_TOOLS) {
+    if (name === "unshare" && !options.unshare) continue;
+    const real = await findExecutable(name, SYSTEM_DIRS);
+    assert.ok(real !== undefined, `${name} is installed`);
+    await Deno.symlink(real, `${dir}/${name}`);
+  }
+  if (options.bwrap) {
+    await Deno.writeTextFile(
+      `${dir}/bwrap`,
+      "#!/bin/sh\necho 'bwrap: Creating new namespace failed: Operation not permitted' >&2\nexit 1\n",
+      { mode: 0o755 },
+    );
+  }
+  return dir;
+}
+
+/** Tests here use their own uid: other test files sweep theirs. */
+const UID = 64182;
+
+/** Whether bwrap can make namespaces here, asked without pawl's code. */
+async function bwrapWorks(): Promise<boolean> {
+  try {
+    const out = await new Deno.Command("bwrap", {
+      args: ["--unshare-net", "--unshare-pid", "--ro-bind", "/", "/", "true"],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return out.success;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("probeIsolation() picks bwrap exactly when bwrap can make namespaces", async () => {
+  const report = await probeIsolation({
+    requested: "auto",
+    uid: UID,
+    gid: UID + 1,
+  });
+  if (await bwrapWorks()) {
+    assert.equal(report.tier, "bwrap");
+    assert.equal(report.network, "isolated");
+  } else {
+    assert.notEqual(report.tier, "bwrap");
+    assert.match(report.notes[0] ?? "", /^bwrap unavailable: /);
+  }
+  assert.equal(report.uid, UID);
+  assert.equal(report.gid, UID + 1);
+});
+
+Deno.test("probeIsolation() falls back tier by tier and says why", async (t) => {
+  await t.step(
+    "bwrap fails: unshare, with bwrap's error in the notes",
+    async () => {
+      const dir = await toolDir({ bwrap: true, unshare: true });
+      try {
+        const report = await probeIsolation({
+          requested: "auto",
+          toolDirs: [dir],
+          uid: UID,
+        });
+        assert.equal(report.tier, "unshare");
+        assert.equal(report.network, "isolated");
+        assert.equal(report.notes.length, 1);
+        assert.match(
+          report.notes[0]!,
+          /^bwrap unavailable: bwrap exited with code 1: bwrap: Creating new namespace failed/,
+        );
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  );
+
+  await t.step(
+    "neither bwrap nor unshare: uid, network inherited",
+    async () => {
+      const dir = await toolDir({ bwrap: false, unshare: false });
+      try {
+        const report = await probeIsolation({
+          requested: "auto",
+          toolDirs: [dir],
+          uid: UID,
+        });
+        assert.equal(report.tier, "uid");
+        assert.equal(report.network, "inherited");
+        assert.equal(report.uid, UID);
+        assert.deepEqual(report.notes.map((n) => n.split(":")[0]), [
+          "bwrap unavailable",
+          "unshare unavailable",
+        ]);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  );
+
+  await t.step("an explicit tier that fails throws", async () => {
+    const dir = await toolDir({ bwrap: true, unshare: true });
+    try {
+      await assert.rejects(
+        probeIsolation({ requested: "bwrap", toolDirs: [dir], uid: UID }),
+        (error: unknown) =>
+          error instanceof SandboxUnavailableError &&
+          error.message.startsWith(
+            `Cannot run the tests as uid ${UID} with isolation "bwrap": bwrap unavailable: bwrap exited with code 1`,
+          ),
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("probeIsolation() refuses to isolate when pawl is not root", async (t) => {
+  for (const requested of ["auto", "bwrap", "unshare", "uid"] as const) {
+    await t.step(requested, async () => {
+      await assert.rejects(
+        probeIsolation({ requested, currentUid: 1000, uid: UID }),
+        (error: unknown) =>
+          error instanceof SandboxUnavailableError &&
+          error.message ===
+            `Cannot run the tests as uid ${UID}: pawl runs as uid 1000 and only root can switch to the sandbox uid; run pawl as root (for example in its container) or pass --isolation none`,
+      );
+    });
+  }
+  await t.step("none still works", async () => {
+    const report = await probeIsolation({
+      requested: "none",
+      currentUid: 1000,
+    });
+    assert.equal(report.tier, "none");
+    assert.equal(report.network, "inherited");
+    assert.equal(report.uid, undefined);
+  });
+});
+
+Deno.test("probeIsolation() takes the sandbox uid from user pawl, and warns about a uid someone owns", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-probe-passwd-" });
+  try {
+    await t.step("user pawl", async () => {
+      await Deno.writeTextFile(
+        `${dir}/passwd`,
+        "root:x:0:0:root:/root:/bin/bash\npawl:x:64183:64184::/nonexistent:/usr/sbin/nologin\n",
+      );
+      const report = await probeIsolation({
+        requested: "uid",
+        passwdPath: `${dir}/passwd`,
+      });
+      assert.equal(report.uid, 64183);
+      assert.equal(report.gid, 64184);
+      assert.deepEqual(report.notes, []);
+    });
+    await t.step("a uid that belongs to another user", async () => {
+      await Deno.writeTextFile(
+        `${dir}/passwd`,
+        "pawl:x:64185:64185::/:/bin/sh\nalice:x:64185:64185::/home/alice:/bin/sh\n",
+      );
+      const report = await probeIsolation({
+        requested: "uid",
+        passwdPath: `${dir}/passwd`,
+      });
+      assert.equal(report.uid, 64185);
+      assert.deepEqual(report.notes, [
+        'uid 64185 belongs to "alice": every process of that uid is killed after each run',
+      ]);
+    });
+    await t.step("root is never the sandbox uid", async () => {
+      await assert.rejects(
+        probeIsolation({ requested: "uid", uid: 0 }),
+        SandboxCommandError,
+      );
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,392 @@
+/**
+ * The real `Sandbox`: runs each command under bubblewrap or unshare(1) as a
+ * dedicated uid with rlimits, a wall-clock limit and an output cap, and
+ * kills every process of that uid when the command ends.
+ *
+ * @module
+ */
+import {
+  ALWAYS_HIDDEN,
+  DEFAULT_LIMITS,
+  DEFAULT_PATH,
+  DEFAULT_TMP_BYTES,
+} from "./_defaults.ts";
+import {
+  delay,
+  killProcessGroup,
+  liveProcessesOf,
+  runCaptured,
+  SYSTEM_DIRS,
+} from "./_exec.ts";
+import { OutputCollector } from "./_output_collector.ts";
+import { buildSandboxArgv } from "./_sandbox_argv.ts";
+import {
+  canDropBoundingSet,
+  findTools,
+  type FoundTools,
+  resolveHidden,
+} from "./_setup.ts";
+import {
+  type IsolationRequest,
+  probeIsolation,
+  type ProbeIsolationOptions,
+} from "./probe_isolation.ts";
+import type {
+  IsolationReport,
+  Sandbox,
+  SandboxCommand,
+  SandboxLimits,
+  SandboxResult,
+} from "./sandbox.ts";
+import {
+  SandboxCleanupError,
+  SandboxCommandError,
+  SandboxUnavailableError,
+} from "./sandbox_errors.ts";
+
+/**
+ * Limits applied to the fields a command leaves out: 10 min, 16 MiB of
+ * output, 512 processes, 1 GiB files, 900 CPU seconds, 1024 open files.
+ */
+export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = DEFAULT_LIMITS;
+
+/** Options for {@linkcode ProcessSandbox.create}. */
+export interface ProcessSandboxOptions
+  extends Omit<ProbeIsolationOptions, "requested"> {
+  /** The tier to use, or `auto` (the default) for the strongest that works. */
+  requested?: IsolationRequest;
+  /** Size in bytes of the private /tmp and /dev/shm under bwrap (default 512 MiB). */
+  tmpBytes?: number;
+  /**
+   * How long to keep reading output after the command and the uid's
+   * processes are gone, before giving up on the pipes (default 1000 ms).
+   * Only matters at tier `none`, where escaped children cannot be swept.
+   */
+  drainGraceMs?: number;
+}
+
+/**
+ * Runs untrusted commands isolated as strongly as {@linkcode probeIsolation}
+ * found possible. Runs on one instance are serialised, because the cleanup
+ * kills every process of the sandbox uid: give concurrent gates distinct
+ * uids.
+ *
+ * @example
+ * ```ts ignore
+ * const sandbox = await ProcessSandbox.create({ hiddenPaths: ["/etc/pawl"] });
+ * await sandbox.prepareDir("/tmp/run-1");
+ * const result = await sandbox.run({
+ *   argv: ["python3", "-m", "pytest"],
+ *   cwd: "/tmp/run-1",
+ *   env: { PATH: "/usr/bin:/bin", HOME: "/tmp/run-1" },
+ *   writable: [],
+ *   limits: { timeoutMs: 60_000 },
+ * });
+ * ```
+ */
+export class ProcessSandbox implements Sandbox {
+  /** What isolation this sandbox provides. */
+  readonly isolation: IsolationReport;
+  #tools: FoundTools;
+  #hiddenPaths: readonly string[];
+  #uid: number;
+  #gid: number;
+  #tmpBytes: number;
+  #graceMs: number;
+  #dropBoundingSet: boolean;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    isolation: IsolationReport,
+    tools: FoundTools,
+    dropBoundingSet: boolean,
+    options: ProcessSandboxOptions,
+  ) {
+    this.#dropBoundingSet = dropBoundingSet;
+    this.isolation = isolation;
+    this.#tools = tools;
+    this.#hiddenPaths = [...ALWAYS_HIDDEN, ...(options.hiddenPaths ?? [])];
+    this.#uid = isolation.uid ?? -1;
+    this.#gid = isolation.gid ?? -1;
+    this.#tmpBytes = options.tmpBytes ?? DEFAULT_TMP_BYTES;
+    this.#graceMs = options.drainGraceMs ?? 1000;
+  }
+
+  /**
+   * Probe the machine and return a sandbox at the requested tier. Throws
+   * {@linkcode SandboxUnavailableError} when the request cannot be met.
+   */
+  static async create(
+    options: ProcessSandboxOptions = {},
+  ): Promise<ProcessSandbox> {
+    const isolation = await probeIsolation({
+      ...options,
+      requested: options.requested ?? "auto",
+    });
+    const tools = await findTools(options.toolDirs ?? SYSTEM_DIRS);
+    return new ProcessSandbox(
+      isolation,
+      tools,
+      await canDropBoundingSet(),
+      options,
+    );
+  }
+
+  /** `chown -R` `dir` to the sandbox uid (symlinks are not followed); a no-op at tier `none`. */
+  async prepareDir(dir: string): Promise<void> {
+    if (this.isolation.tier === "none") return;
+    const chown = this.#tools.chown;
+    if (chown === undefined) {
+      throw new SandboxUnavailableError(
+        `Cannot prepare "${dir}" for uid ${this.#uid}: "chown" was not found`,
+      );
+    }
+    const out = await runCaptured(
+      chown,
+      ["-R", "-P", "-h", "--", `${this.#uid}:${this.#gid}`, dir],
+      { timeoutMs: 300_000 },
+    );
+    if (out.code !== 0) {
+      throw new SandboxUnavailableError(
+        `Cannot prepare "${dir}" for uid ${this.#uid}: chown exited with code ${out.code}: ${
+          out.stderr.slice(0, 500)
+        }`,
+      );
+    }
+  }
+
+  /** Run one command to completion, or until a limit kills it. */
+  run(command: SandboxCommand): Promise<SandboxResult> {
+    const next = this.#queue.then(() => this.#run(command));
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  async #run(command: SandboxCommand): Promise<SandboxResult> {
+    const program = command.argv[0] ?? "";
+    const limits = resolveLimits(program, command.limits);
+    const env: Record<string, string> = { ...command.env };
+    env["PATH"] ??= DEFAULT_PATH;
+    const cwd = await canonicalDir(program, command.cwd, "working directory");
+    const writable: string[] = [];
+    for (const dir of command.writable) {
+      writable.push(await canonicalDir(program, dir, "writable directory"));
+    }
+    const argv = buildSandboxArgv({
+      tier: this.isolation.tier,
+      uid: this.#uid,
+      gid: this.#gid,
+      tools: {
+        ...this.#tools,
+        prlimit: required(this.#tools.prlimit, "prlimit"),
+        env: required(this.#tools.env, "env"),
+      },
+      cwd,
+      writable,
+      hidden: await resolveHidden(this.#hiddenPaths),
+      env,
+      argv: command.argv,
+      limits,
+      tmpBytes: this.#tmpBytes,
+      dropBoundingSet: this.#dropBoundingSet,
+    });
+    // Nothing a previous run left behind may share this run's process budget.
+    await this.#sweep();
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(argv[0]!, {
+        args: argv.slice(1),
+        cwd,
+        clearEnv: true,
+        env: {},
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        detached: true, // setsid: the child leads its own process group
+      }).spawn();
+    } catch (error) {
+      throw new SandboxUnavailableError(
+        `Cannot run "${program}" in the sandbox: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+        { cause: error },
+      );
+    }
+    return await this.#supervise(child, command, limits);
+  }
+
+  async #supervise(
+    child: Deno.ChildProcess,
+    command: SandboxCommand,
+    limits: SandboxLimits,
+  ): Promise<SandboxResult> {
+    const collector = new OutputCollector(limits.maxOutputBytes);
+    let timedOut = false;
+    let outputExceeded = false;
+    let callbackFailed = false;
+    let callbackError: unknown;
+    let stopping: Promise<void> | undefined;
+    const stop = (): Promise<void> => stopping ??= this.#kill(child.pid);
+    const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+    const pump = async (stream: ReadableStream<Uint8Array>): Promise<void> => {
+      const reader = stream.getReader();
+      readers.push(reader);
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          const accepted = collector.add(value);
+          if (accepted.length > 0 && command.onOutput !== undefined) {
+            try {
+              command.onOutput(accepted);
+            } catch (error) {
+              if (!callbackFailed) callbackError = error;
+              callbackFailed = true;
+            }
+          }
+          if (collector.exceeded && !outputExceeded) {
+            outputExceeded = true;
+            stop().catch(() => {}); // surfaced below
+          }
+        }
+      } catch {
+        // the stream was cancelled after the grace period
+      }
+    };
+    const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop().catch(() => {}); // surfaced below
+    }, limits.timeoutMs);
+    let status: Deno.CommandStatus;
+    try {
+      status = await child.status;
+    } finally {
+      clearTimeout(timer);
+    }
+    let cleanupFailed = false;
+    let cleanupError: unknown;
+    try {
+      if (stopping !== undefined) await stopping;
+      if (this.isolation.tier === "none") {
+        // No uid to sweep: take down what stayed in the group.
+        await killProcessGroup(child.pid);
+      }
+      await this.#sweep();
+    } catch (error) {
+      cleanupFailed = true;
+      cleanupError = error;
+    }
+    await this.#drain(pumps, readers);
+    if (cleanupFailed) throw cleanupError;
+    if (callbackFailed) throw callbackError;
+    const decoder = new TextDecoder();
+    return {
+      code: status.signal === null ? status.code : null,
+      signal: status.signal,
+      timedOut,
+      outputExceeded,
+      outputHead: decoder.decode(collector.headBytes()),
+      outputTail: decoder.decode(collector.tailBytes()),
+      outputBytes: collector.seenBytes,
+    };
+  }
+
+  /** Kill the command's process group, then every process of the uid. */
+  async #kill(pid: number): Promise<void> {
+    await killProcessGroup(pid);
+    await this.#sweep();
+  }
+
+  /**
+   * SIGKILL every process of the sandbox uid, as that uid (`kill -1` reaches
+   * exactly the processes it may signal, in every pid namespace below ours),
+   * until /proc shows none alive.
+   */
+  async #sweep(): Promise<void> {
+    if (this.isolation.tier === "none") return;
+    const setpriv = required(this.#tools.setpriv, "setpriv");
+    const kill = required(this.#tools.kill, "kill");
+    for (let attempt = 1;; attempt++) {
+      await runCaptured(setpriv, [
+        `--reuid=${this.#uid}`,
+        `--regid=${this.#gid}`,
+        "--clear-groups",
+        "--",
+        kill,
+        "-KILL", // procps kill(1) mis-parses "-s KILL -1" and "-- -1"
+        "-1",
+      ], { timeoutMs: 10_000 });
+      const live = await liveProcessesOf(this.#uid);
+      if (live.length === 0) return;
+      if (attempt >= 20) throw new SandboxCleanupError(this.#uid, live.length);
+      await delay(5 * attempt);
+    }
+  }
+
+  /** Finish reading; give up on pipes still held open after the grace period. */
+  async #drain(
+    pumps: Promise<unknown>,
+    readers: readonly ReadableStreamDefaultReader<Uint8Array>[],
+  ): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<"grace">((resolve) => {
+      timer = setTimeout(() => resolve("grace"), this.#graceMs);
+    });
+    try {
+      const first = await Promise.race([pumps.then(() => "done"), grace]);
+      if (first === "grace") {
+        await Promise.all(readers.map((r) => r.cancel().catch(() => {})));
+        await pumps;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function resolveLimits(
+  program: string,
+  partial: Partial<SandboxLimits> | undefined,
+): SandboxLimits {
+  const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...(partial ?? {}) };
+  for (const [name, value] of Object.entries(limits)) {
+    const min = name === "maxOutputBytes" ? 0 : 1;
+    if (!Number.isSafeInteger(value) || value < min) {
+      throw new SandboxCommandError(
+        `Cannot run "${program}" in the sandbox: limit "${name}" must be an integer of at least ${min}, got "${value}"`,
+      );
+    }
+  }
+  return limits;
+}
+
+async function canonicalDir(
+  program: string,
+  path: string,
+  what: string,
+): Promise<string> {
+  if (!path.startsWith("/")) {
+    throw new SandboxCommandError(
+      `Cannot run "${program}" in the sandbox: ${what} "${path}" is not absolute`,
+    );
+  }
+  try {
+    const real = await Deno.realPath(path);
+    if ((await Deno.stat(real)).isDirectory) return real;
+  } catch {
+    // reported below
+  }
+  throw new SandboxCommandError(
+    `Cannot run "${program}" in the sandbox: ${what} "${path}" is not a directory`,
+  );
+}
+
+function required(path: string | undefined, name: string): string {
+  if (path === undefined) {
+    throw new SandboxUnavailableError(
+      `Cannot run the tests in the sandbox: "${name}" was not found`,
+    );
+  }
+  return path;
+}

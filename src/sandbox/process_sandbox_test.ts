@@ -1,0 +1,487 @@
+import assert from "node:assert/strict";
+import { ProcessSandbox } from "./process_sandbox.ts";
+import type { IsolationRequest } from "./probe_isolation.ts";
+import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
+import { SandboxCommandError } from "./sandbox_errors.ts";
+
+/**
+ * The uid these tests sandbox as. Not pawl's default (64123): every run
+ * kills all processes of its uid, and end-to-end tests may be running the
+ * CLI with the default at the same time.
+ */
+const UID = 64181;
+const KEY = "-----BEGIN PRIVATE KEY----- pawl-test-key-material";
+const PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/** Whether unshare(1) can make namespaces here, asked without pawl's code. */
+async function unshareWorks(): Promise<boolean> {
+  try {
+    const out = await new Deno.Command("unshare", {
+      args: ["--net", "--pid", "--fork", "--mount-proc", "true"],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return out.success;
+  } catch {
+    return false;
+  }
+}
+
+/** `auto` (bwrap here), explicit `unshare` where it works, and `uid`, which works anywhere root does. */
+const TIERS: IsolationRequest[] = (await unshareWorks())
+  ? ["auto", "unshare", "uid"]
+  : ["auto", "uid"];
+
+interface Fixture {
+  /** Under /tmp, like pawl's own run dirs (private /tmp under bwrap). */
+  root: string;
+  work: string;
+  out: string;
+  /** Under /var/tmp, which bwrap shows read-only rather than replacing. */
+  host: string;
+  secretDir: string;
+  key: string;
+  notice: string;
+  outside: string;
+  ownedOutside: string;
+}
+
+async function withFixture(fn: (fx: Fixture) => Promise<void>): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "pawl-sandbox-test-" });
+  const host = await Deno.makeTempDir({
+    dir: "/var/tmp",
+    prefix: "pawl-sandbox-test-",
+  });
+  try {
+    // The sandbox uid may traverse these, nothing more.
+    await Deno.chmod(root, 0o755);
+    await Deno.chmod(host, 0o755);
+    const fx: Fixture = {
+      root,
+      work: `${root}/work`,
+      out: `${root}/out`,
+      host,
+      secretDir: `${host}/secret`,
+      key: `${host}/secret/signing.key`,
+      notice: `${host}/secret/README`,
+      outside: `${host}/outside.txt`,
+      ownedOutside: `${host}/owned-outside.txt`,
+    };
+    await Deno.mkdir(fx.work);
+    await Deno.mkdir(fx.out);
+    await Deno.mkdir(fx.secretDir);
+    await Deno.chmod(fx.secretDir, 0o755);
+    await Deno.writeTextFile(fx.key, KEY, { mode: 0o600 });
+    await Deno.chmod(fx.key, 0o600);
+    await Deno.writeTextFile(fx.notice, "world-readable", { mode: 0o644 });
+    await Deno.writeTextFile(fx.outside, "original", { mode: 0o644 });
+    await Deno.writeTextFile(fx.ownedOutside, "original", { mode: 0o644 });
+    await Deno.chown(fx.ownedOutside, UID, UID);
+    await fn(fx);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(host, { recursive: true });
+  }
+}
+
+async function sandboxFor(
+  requested: IsolationRequest,
+  fx: Fixture,
+): Promise<ProcessSandbox> {
+  const sandbox = await ProcessSandbox.create({
+    requested,
+    uid: UID,
+    gid: UID,
+    hiddenPaths: [fx.secretDir],
+  });
+  await sandbox.prepareDir(fx.work);
+  await sandbox.prepareDir(fx.out);
+  return sandbox;
+}
+
+function sh(
+  fx: Fixture,
+  script: string,
+  extra: Partial<SandboxCommand> = {},
+): SandboxCommand {
+  return {
+    argv: ["sh", "-c", script],
+    cwd: fx.work,
+    env: { PATH, HOME: fx.out },
+    writable: [fx.out],
+    ...extra,
+  };
+}
+
+/** Live (not zombie) processes of `uid`, as ps(1) sees them. */
+async function survivors(uid: number): Promise<string[]> {
+  const out = await new Deno.Command("ps", {
+    args: ["-u", String(uid), "-o", "pid=,stat=,args="],
+  }).output();
+  return new TextDecoder().decode(out.stdout).split("\n")
+    .filter((line) => line.trim() !== "" && !/^\s*\d+\s+Z/.test(line));
+}
+
+function output(result: SandboxResult): string {
+  return result.outputHead;
+}
+
+for (const requested of TIERS) {
+  Deno.test(`ProcessSandbox (${requested}) confines a hostile test run`, async (t) => {
+    await withFixture(async (fx) => {
+      const sandbox = await sandboxFor(requested, fx);
+      const isolated = sandbox.isolation.network === "isolated";
+      const namespaced = sandbox.isolation.tier === "bwrap" ||
+        sandbox.isolation.tier === "unshare";
+      if (requested !== "auto") assert.equal(sandbox.isolation.tier, requested);
+      assert.equal(sandbox.isolation.uid, UID);
+
+      await t.step(
+        "runs as the sandbox uid with no supplementary groups and no privileges",
+        async () => {
+          const result = await sandbox.run(sh(
+            fx,
+            'id -u; id -g; id -G; grep -E "^(Groups|NoNewPrivs|CapEff|CapBnd):" /proc/self/status',
+          ));
+          assert.equal(result.code, 0, output(result));
+          assert.equal(
+            output(result),
+            `${UID}\n${UID}\n${UID}\nGroups:\t \nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nNoNewPrivs:\t1\n`,
+          );
+        },
+      );
+
+      await t.step(
+        "sees exactly the environment it was given, not pawl's",
+        async () => {
+          Deno.env.set("PAWL_SIGNING_KEY", KEY);
+          try {
+            const result = await sandbox.run({
+              argv: ["env"],
+              cwd: fx.work,
+              env: { PATH, HOME: fx.out, CONTRACT_SEED: "42" },
+              writable: [],
+            });
+            assert.equal(result.code, 0);
+            assert.deepEqual(
+              output(result).split("\n").filter(Boolean).sort(),
+              [
+                "CONTRACT_SEED=42",
+                `HOME=${fx.out}`,
+                `PATH=${PATH}`,
+              ],
+            );
+            const noPath = await sandbox.run({
+              argv: ["env"],
+              cwd: fx.work,
+              env: {},
+              writable: [],
+            });
+            assert.equal(output(noPath), `PATH=${PATH}\n`);
+          } finally {
+            Deno.env.delete("PAWL_SIGNING_KEY");
+          }
+        },
+      );
+
+      await t.step("cannot read pawl's /proc environ", async () => {
+        const result = await sandbox.run(
+          sh(fx, `cat /proc/${Deno.pid}/environ`),
+        );
+        assert.notEqual(result.code, 0);
+        assert.ok(!output(result).includes("PATH="), output(result));
+      });
+
+      await t.step("cannot read the signing key", async () => {
+        const result = await sandbox.run(sh(fx, `cat '${fx.key}'`));
+        assert.notEqual(result.code, 0);
+        assert.ok(!output(result).includes("BEGIN PRIVATE KEY"));
+        // With a mount namespace the key's directory is empty; with only a
+        // uid, the file mode is what protects it.
+        const listing = await sandbox.run(
+          sh(fx, `cat '${fx.notice}' 2>/dev/null; ls -A '${fx.secretDir}'`),
+        );
+        assert.equal(
+          output(listing),
+          namespaced ? "" : "world-readableREADME\nsigning.key\n",
+        );
+      });
+
+      await t.step(
+        "cannot reach a server on 127.0.0.1 (network isolated) or can (uid tier)",
+        async () => {
+          const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+          const accepting = (async () => {
+            for await (const conn of listener) conn.close();
+          })();
+          try {
+            const result = await sandbox.run({
+              argv: [
+                "python3",
+                "-c",
+                "import socket, sys\nsocket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=1)\nprint('connected')",
+                String(listener.addr.port),
+              ],
+              cwd: fx.work,
+              env: { PATH },
+              writable: [],
+              limits: { timeoutMs: 3000 },
+            });
+            assert.equal(result.timedOut, false);
+            if (isolated) {
+              assert.notEqual(result.code, 0);
+              assert.ok(!output(result).includes("connected"));
+            } else {
+              assert.equal(output(result), "connected\n");
+            }
+          } finally {
+            listener.close();
+            await accepting.catch(() => {});
+          }
+        },
+      );
+
+      await t.step(
+        "cannot change files outside cwd and the writable dirs",
+        async () => {
+          const result = await sandbox.run(sh(
+            fx,
+            `echo changed > '${fx.outside}'; touch '${fx.root}/planted' '${fx.host}/planted'; echo changed > '${fx.ownedOutside}'; ` +
+              `touch '${fx.out}/junit.xml' && touch '${fx.work}/cache' && echo wrote`,
+          ));
+          assert.match(output(result), /wrote\n$/);
+          assert.equal(await Deno.readTextFile(fx.outside), "original");
+          for (const dir of [fx.root, fx.host]) {
+            await assert.rejects(
+              Deno.stat(`${dir}/planted`),
+              Deno.errors.NotFound,
+            );
+          }
+          assert.equal((await Deno.stat(`${fx.out}/junit.xml`)).uid, UID);
+          // Only bubblewrap's read-only root protects a file the uid owns.
+          assert.equal(
+            await Deno.readTextFile(fx.ownedOutside),
+            sandbox.isolation.tier === "bwrap" ? "original" : "changed\n",
+          );
+        },
+      );
+
+      await t.step(
+        "kills a hang at the timeout, with children that escaped its process group",
+        async () => {
+          const result = await sandbox.run(sh(
+            fx,
+            "setsid sleep 1000 & nohup sleep 1000 >/dev/null 2>&1 & (trap '' HUP TERM; exec sleep 1000) & echo started; sleep 1000",
+            { limits: { timeoutMs: 1000 } },
+          ));
+          assert.equal(result.timedOut, true);
+          assert.equal(result.code, null);
+          assert.equal(result.signal, "SIGKILL");
+          assert.equal(output(result), "started\n");
+          assert.deepEqual(await survivors(UID), []);
+        },
+      );
+
+      await t.step(
+        "leaves no daemon behind after a normal exit, even one holding stdout",
+        async () => {
+          const result = await sandbox.run(sh(
+            fx,
+            "setsid sleep 1000 & setsid sh -c 'sleep 1000 >/dev/null 2>&1' & echo done",
+            { limits: { timeoutMs: 3000 } },
+          ));
+          assert.equal(result.timedOut, false);
+          assert.equal(result.code, 0);
+          assert.equal(output(result), "done\n");
+          assert.deepEqual(await survivors(UID), []);
+        },
+      );
+
+      await t.step(
+        "limits a fork bomb with RLIMIT_NPROC and cleans it up",
+        async () => {
+          const bomb = [
+            "import os, time",
+            "n = 0",
+            "try:",
+            "    for _ in range(500):",
+            "        if os.fork() == 0:",
+            "            time.sleep(1000)",
+            "            os._exit(0)",
+            "        n += 1",
+            "except OSError as error:",
+            "    print('fork failed', error.errno, flush=True)",
+            "print('forked', n, flush=True)",
+            "time.sleep(1000)",
+          ].join("\n");
+          const result = await sandbox.run({
+            argv: ["python3", "-c", bomb],
+            cwd: fx.work,
+            env: { PATH },
+            writable: [],
+            limits: { maxProcesses: 20, timeoutMs: 2000 },
+          });
+          assert.equal(result.timedOut, true);
+          const match = /^fork failed 11\nforked (\d+)\n$/.exec(output(result));
+          assert.ok(match, output(result));
+          const forked = Number(match[1]);
+          assert.ok(forked > 0 && forked < 20, `forked ${forked}`);
+          assert.deepEqual(await survivors(UID), []);
+        },
+      );
+
+      await t.step(
+        "stops a flood of output at the cap, keeping only both ends",
+        async () => {
+          const cap = 1024 * 1024;
+          let delivered = 0;
+          const result = await sandbox.run({
+            argv: ["yes", "flood"],
+            cwd: fx.work,
+            env: { PATH },
+            writable: [],
+            limits: { maxOutputBytes: cap, timeoutMs: 3000 },
+            onOutput: (chunk) => delivered += chunk.length,
+          });
+          assert.equal(result.outputExceeded, true);
+          assert.equal(result.timedOut, false);
+          assert.equal(result.signal, "SIGKILL");
+          assert.equal(delivered, cap);
+          assert.ok(result.outputBytes > cap);
+          assert.equal(result.outputHead.length, 64 * 1024);
+          assert.equal(result.outputTail.length, 64 * 1024);
+          assert.ok(result.outputHead.startsWith("flood\nflood\n"));
+          assert.deepEqual(await survivors(UID), []);
+        },
+      );
+
+      await t.step("reads a gigabyte of output in bounded memory", async () => {
+        const total = 1024 * 1024 * 1024;
+        const before = Deno.memoryUsage().rss;
+        const result = await sandbox.run({
+          argv: ["head", "-c", String(total), "/dev/zero"],
+          cwd: fx.work,
+          env: { PATH },
+          writable: [],
+          limits: { maxOutputBytes: 2 * total, timeoutMs: 3000 },
+        });
+        const grown = Deno.memoryUsage().rss - before;
+        assert.equal(result.code, 0);
+        assert.equal(result.outputExceeded, false);
+        assert.equal(result.outputBytes, total);
+        // Keeping it would take a GiB; other test modules share this process.
+        assert.ok(grown < 256 * 1024 * 1024, `rss grew by ${grown} bytes`);
+      });
+
+      await t.step("stops a huge file at RLIMIT_FSIZE", async () => {
+        const result = await sandbox.run(sh(
+          fx,
+          "head -c 10485760 /dev/zero > big",
+          { limits: { maxFileBytes: 1024 * 1024 } },
+        ));
+        assert.ok(result.code !== 0, JSON.stringify(result));
+        assert.equal((await Deno.stat(`${fx.work}/big`)).size, 1024 * 1024);
+      });
+
+      await t.step("keeps the head and tail of long output", async () => {
+        const result = await sandbox.run(sh(fx, "seq 1 100000"));
+        let expected = "";
+        for (let i = 1; i <= 100000; i++) expected += `${i}\n`;
+        assert.equal(result.code, 0);
+        assert.equal(result.outputBytes, expected.length);
+        assert.equal(result.outputHead, expected.slice(0, 64 * 1024));
+        assert.equal(result.outputTail, expected.slice(-64 * 1024));
+      });
+    });
+  });
+}
+
+Deno.test("ProcessSandbox (none) runs as pawl itself, still under the limits", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({ requested: "none" });
+    assert.equal(sandbox.isolation.tier, "none");
+    await sandbox.prepareDir(fx.work);
+    assert.equal((await Deno.stat(fx.work)).uid, 0, "prepareDir is a no-op");
+    const result = await sandbox.run(sh(fx, "id -u; sleep 1000", {
+      limits: { timeoutMs: 500 },
+    }));
+    assert.equal(result.timedOut, true);
+    assert.equal(output(result), "0\n");
+    const big = await sandbox.run(sh(fx, "head -c 100000 /dev/zero > big", {
+      limits: { maxFileBytes: 4096 },
+    }));
+    assert.notEqual(big.code, 0);
+    assert.equal((await Deno.stat(`${fx.work}/big`)).size, 4096);
+  });
+});
+
+Deno.test("ProcessSandbox runs one command at a time, so a run's cleanup cannot kill another", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await sandboxFor("uid", fx);
+    const [first, second] = await Promise.all([
+      sandbox.run(
+        sh(fx, "sleep 0.3; echo first", { limits: { timeoutMs: 3000 } }),
+      ),
+      sandbox.run(sh(fx, "echo second")),
+    ]);
+    assert.deepEqual([first.code, first.outputHead], [0, "first\n"]);
+    assert.deepEqual([second.code, second.outputHead], [0, "second\n"]);
+  });
+});
+
+Deno.test("ProcessSandbox.prepareDir() hands a tree to the uid without following symlinks", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await sandboxFor("uid", fx);
+    await Deno.mkdir(`${fx.work}/pkg`);
+    await Deno.writeTextFile(`${fx.work}/pkg/a.py`, "");
+    await Deno.symlink(fx.outside, `${fx.work}/pkg/link`);
+    await sandbox.prepareDir(fx.work);
+    assert.equal((await Deno.stat(`${fx.work}/pkg`)).uid, UID);
+    assert.equal((await Deno.stat(`${fx.work}/pkg/a.py`)).gid, UID);
+    assert.equal((await Deno.stat(fx.outside)).uid, 0);
+  });
+});
+
+Deno.test("ProcessSandbox.run() refuses commands it cannot confine", async (t) => {
+  await withFixture(async (fx) => {
+    const sandbox = await sandboxFor("auto", fx);
+    const cases: [string, SandboxCommand, string][] = [
+      [
+        "a relative cwd",
+        sh(fx, "true", { cwd: "work" }),
+        'Cannot run "sh" in the sandbox: working directory "work" is not absolute',
+      ],
+      [
+        "a missing writable dir",
+        sh(fx, "true", { writable: [`${fx.root}/missing`] }),
+        `Cannot run "sh" in the sandbox: writable directory "${fx.root}/missing" is not a directory`,
+      ],
+      [
+        "a zero timeout",
+        sh(fx, "true", { limits: { timeoutMs: 0 } }),
+        'Cannot run "sh" in the sandbox: limit "timeoutMs" must be an integer of at least 1, got "0"',
+      ],
+      [
+        "a fractional process limit",
+        sh(fx, "true", { limits: { maxProcesses: 1.5 } }),
+        'Cannot run "sh" in the sandbox: limit "maxProcesses" must be an integer of at least 1, got "1.5"',
+      ],
+    ];
+    if (sandbox.isolation.tier === "bwrap") {
+      cases.push([
+        "a writable dir inside a hidden one",
+        sh(fx, "true", { writable: [fx.secretDir] }),
+        `Cannot run "sh" in the sandbox: writable path "${fx.secretDir}" is inside hidden path "${fx.secretDir}"`,
+      ]);
+    }
+    for (const [name, command, message] of cases) {
+      await t.step(name, async () => {
+        await assert.rejects(
+          sandbox.run(command),
+          (error: unknown) =>
+            error instanceof SandboxCommandError && error.message === message,
+        );
+      });
+    }
+  });
+});
