@@ -13,7 +13,9 @@ export function iniSection(text: string, section: string): string | undefined {
       found ||= inside;
       continue;
     }
-    if (!inside || line === "" || line.startsWith("#") || line.startsWith(";")) {
+    if (
+      !inside || line === "" || line.startsWith("#") || line.startsWith(";")
+    ) {
       continue;
     }
     body.push(line.replace(/\s*([=:])\s*/, "$1"));

@@ -102,7 +102,9 @@ export function checkHarness(
       ));
       continue;
     }
-    if (name === "pyproject.toml" || name === "setup.cfg" || name === "tox.ini") {
+    if (
+      name === "pyproject.toml" || name === "setup.cfg" || name === "tox.ini"
+    ) {
       out.push(...checkConfigFile(path, verb, options.texts));
       continue;
     }
@@ -204,7 +206,8 @@ function tomlSections(
     return { config: true, plugins: true };
   }
   return {
-    config: stable(dig(b, ["tool", "pytest"])) !== stable(dig(h, ["tool", "pytest"])),
+    config:
+      stable(dig(b, ["tool", "pytest"])) !== stable(dig(h, ["tool", "pytest"])),
     plugins: stable(dig(b, ["project", "entry-points", "pytest11"])) !==
       stable(dig(h, ["project", "entry-points", "pytest11"])),
   };

@@ -9,10 +9,16 @@ function rules(
   changes: ChangedPath[],
   base: Record<string, string> = {},
   head: Record<string, string> = {},
-  modules: { head?: Map<string, PythonModule>; base?: Map<string, PythonModule> } = {},
+  modules: {
+    head?: Map<string, PythonModule>;
+    base?: Map<string, PythonModule>;
+  } = {},
 ): string[] {
   return checkHarness(changes, {
-    texts: { base: new Map(Object.entries(base)), head: new Map(Object.entries(head)) },
+    texts: {
+      base: new Map(Object.entries(base)),
+      head: new Map(Object.entries(head)),
+    },
     headModules: modules.head ?? NO_MODULES,
     baseModules: modules.base ?? NO_MODULES,
   }).map((f) => `${f.rule}@${f.path}`);
@@ -44,22 +50,34 @@ Deno.test("checkHarness() judges each kind of harness change", async (t) => {
     {
       name: "a pyproject.toml change outside tool.pytest is fine",
       changes: [{ status: "M", path: "pyproject.toml" }],
-      base: { "pyproject.toml": '[project]\nname = "a"\n[tool.pytest.ini_options]\naddopts = "-q"\n' },
-      head: { "pyproject.toml": '[project]\nname = "b"\n[tool.pytest.ini_options]\naddopts = "-q"\n' },
+      base: {
+        "pyproject.toml":
+          '[project]\nname = "a"\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+      },
+      head: {
+        "pyproject.toml":
+          '[project]\nname = "b"\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+      },
       want: [],
     },
     {
       name: "a pyproject.toml change to tool.pytest is a reject",
       changes: [{ status: "M", path: "pyproject.toml" }],
       base: { "pyproject.toml": '[tool.pytest.ini_options]\naddopts = "-q"\n' },
-      head: { "pyproject.toml": '[tool.pytest.ini_options]\naddopts = "-q -p no:randomly --deselect tests/test_a.py"\n' },
+      head: {
+        "pyproject.toml":
+          '[tool.pytest.ini_options]\naddopts = "-q -p no:randomly --deselect tests/test_a.py"\n',
+      },
       want: ["harness.pytest_config_changed@pyproject.toml"],
     },
     {
       name: "a new pytest11 entry point in pyproject.toml is a plugin change",
       changes: [{ status: "M", path: "pyproject.toml" }],
       base: { "pyproject.toml": '[project]\nname = "a"\n' },
-      head: { "pyproject.toml": '[project]\nname = "a"\n[project.entry-points.pytest11]\nx = "x.plugin"\n' },
+      head: {
+        "pyproject.toml":
+          '[project]\nname = "a"\n[project.entry-points.pytest11]\nx = "x.plugin"\n',
+      },
       want: ["harness.plugin_changed@pyproject.toml"],
     },
     {
@@ -75,8 +93,13 @@ Deno.test("checkHarness() judges each kind of harness change", async (t) => {
     {
       name: "a comment or whitespace edit in setup.cfg [tool:pytest] is fine",
       changes: [{ status: "M", path: "setup.cfg" }],
-      base: { "setup.cfg": "[metadata]\nname = a\n[tool:pytest]\naddopts = -q\n" },
-      head: { "setup.cfg": "[metadata]\nname = a\n# tidy\n[tool:pytest]\naddopts =   -q\n" },
+      base: {
+        "setup.cfg": "[metadata]\nname = a\n[tool:pytest]\naddopts = -q\n",
+      },
+      head: {
+        "setup.cfg":
+          "[metadata]\nname = a\n# tidy\n[tool:pytest]\naddopts =   -q\n",
+      },
       want: [],
     },
     {
@@ -141,5 +164,8 @@ Deno.test("checkHarness() reports a module that sets pytest_plugins", () => {
     headModules: head,
     baseModules: NO_MODULES,
   });
-  assertEquals(found.map((f) => [f.rule, f.line]), [["harness.plugin_changed", 3]]);
+  assertEquals(found.map((f) => [f.rule, f.line]), [[
+    "harness.plugin_changed",
+    3,
+  ]]);
 });

@@ -40,7 +40,9 @@ Deno.test("checkSkips() flags only skips added to existing tests", async (t) => 
     {
       name: "an xfail added next to an existing skipif is a reject",
       base: mod(fn("test_a", [{ kind: "skipif", line: 3 }])),
-      head: mod(fn("test_a", [{ kind: "skipif", line: 3 }, { kind: "xfail", line: 4 }])),
+      head: mod(
+        fn("test_a", [{ kind: "skipif", line: 3 }, { kind: "xfail", line: 4 }]),
+      ),
       want: [["tests.skip_added", 4]],
     },
     {

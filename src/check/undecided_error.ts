@@ -1,0 +1,23 @@
+/**
+ * Errors that mean "pawl could not decide" (exit 2), never accept.
+ *
+ * @module
+ */
+
+/** The base commit has no contract pawl can judge against. */
+export class NoContractError extends Error {
+  /** Build the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "NoContractError";
+  }
+}
+
+/** The command line is wrong. */
+export class UsageError extends TypeError {
+  /** Build the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * `pawl demo`: build the sample repository in a temp dir and run the real
+ * gate — tests included — on each agent patch. No network; nothing is
+ * written outside the temp dir.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { parseNow } from "../core/parse_now.ts";
+import type { Verdict } from "../core/verdict.ts";
+import { type IsolationRequest, runCheck } from "../check/run_check.ts";
+import { UsageError } from "../check/undecided_error.ts";
+import { buildSampleRepo } from "../demo/build_sample_repo.ts";
+import type { CliIo } from "./cli_io.ts";
+import { EXIT } from "./exit_code.ts";
+import { createProgress, SILENT_PROGRESS } from "./progress.ts";
+
+/** The sample's fixed orchestrator clock, so the demo is reproducible. */
+export const DEMO_NOW = "2026-11-30T12:00:00Z";
+
+/** Run the demo; exit 0 when every patch was decided, 2 otherwise. */
+export async function demoCommand(
+  args: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: [...args],
+      strict: true,
+      options: {
+        now: { type: "string", default: DEMO_NOW },
+        isolation: { type: "string" },
+        quiet: { type: "boolean", default: false },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError(
+      `${
+        error instanceof Error ? error.message : String(error)
+      }\n\nUsage: pawl demo [--now RFC3339] [--isolation MODE] [--quiet]`,
+    );
+  }
+  const now = parseNow(values.now);
+  const tools = await findTools(io.env["PATH"] ?? "");
+  if (tools.missing.length > 0) {
+    io.err(
+      `pawl demo needs ${tools.missing.join(" and ")}.\n` +
+        "  On Debian/Ubuntu: apt-get install git python3-pytest python3-hypothesis\n" +
+        "  Or use the container: docker run --rm pawl demo\n",
+    );
+    return EXIT.undecided;
+  }
+  let isolation = (values.isolation ?? "auto") as IsolationRequest;
+  let sandboxPath: string | undefined;
+  if (values.isolation === undefined && Deno.uid() !== 0) {
+    isolation = "none";
+    io.err(
+      "Note: pawl is not running as root, so the sample's own tests run without uid isolation " +
+        "(--isolation none). Run as root or in the container for the full sandbox.\n",
+    );
+  } else if (values.isolation === undefined && !tools.systemPython) {
+    // Only a private interpreter (e.g. pyenv under a 0700 home) has pytest:
+    // the sandbox uid cannot use it, so the sample's tests run as you.
+    isolation = "none";
+    sandboxPath = io.env["PATH"];
+    io.err(
+      "Note: the only python3 with pytest and Hypothesis is one an unprivileged uid cannot use, " +
+        "so the sample's own tests run without uid isolation (--isolation none). " +
+        "For the full sandbox: apt-get install python3-pytest python3-hypothesis, or use the container.\n",
+    );
+  }
+  const progress = values.quiet
+    ? SILENT_PROGRESS
+    : createProgress({ terminal: io.terminal, write: io.err });
+  const temp = await Deno.makeTempDir({ prefix: "pawl-demo-" });
+  try {
+    progress.step("building the sample repository");
+    const sample = await buildSampleRepo(`${temp}/invoices`);
+    io.out(
+      `Sample repository: an invoice parser with a human-owned tests/agent_contract.yaml; clock ${now.text}\n` +
+        `Agent patches, each green under plain pytest:\n${
+          sample.patches.map((p) => `  ${p.branch.padEnd(24)} ${p.title}`)
+            .join("\n")
+        }\n\n`,
+    );
+    const rows: string[][] = [];
+    for (const patch of sample.patches) {
+      progress.step(`judging ${patch.branch}`);
+      const verdict = await runCheck({
+        repo: sample.dir,
+        base: sample.base,
+        head: patch.branch,
+        now,
+        allowFixtureRotate: false,
+        isolation,
+        ...(sandboxPath === undefined ? {} : { sandboxPath }),
+        runTests: true,
+        progress: values.quiet ? SILENT_PROGRESS : {
+          ...progress,
+          step: (label) => progress.detail(label),
+        },
+      });
+      rows.push([patch.branch, verdict.decision, ...reason(verdict)]);
+    }
+    progress.end();
+    io.out(table(["patch", "verdict", "rule", "reason"], rows));
+    io.out(
+      "\nEach row ran the real gate: contracts read from git objects, the suite run in the sandbox, findings diffed base → head.\n",
+    );
+    return 0;
+  } finally {
+    progress.end();
+    await Deno.remove(temp, { recursive: true }).catch(() => {});
+  }
+}
+
+/** The deciding rule and its message (first blocking finding), or why it passed. */
+function reason(verdict: Verdict): [string, string] {
+  const blocking = verdict.findings.filter((f) => f.blocking);
+  const first = blocking[0];
+  if (first === undefined) {
+    const t = verdict.tests;
+    return [
+      "-",
+      t === null
+        ? "contract held"
+        : `contract held; ${t.summary.passed} tests passed`,
+    ];
+  }
+  const more = blocking.length > 1 ? ` (+${blocking.length - 1} more)` : "";
+  return [first.rule, `${first.message}${more}`];
+}
+
+function table(header: string[], rows: string[][]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) =>
+    Math.min(
+      i === 3 ? 90 : 40,
+      Math.max(...all.map((r) => (r[i] ?? "").length)),
+    )
+  );
+  const line = (r: string[]) =>
+    r.map((cell, i) => {
+      const w = widths[i] ?? 0;
+      const text = cell.length > w ? `${cell.slice(0, w - 1)}…` : cell;
+      return text.padEnd(w);
+    }).join("  ").trimEnd();
+  return [
+    line(header),
+    line(widths.map((w) => "-".repeat(w))),
+    ...rows.map(line),
+  ]
+    .join("\n") + "\n";
+}
+
+/** The system PATH the sandbox uses by default. */
+const SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+interface Tools {
+  /** Human names of what is missing altogether. */
+  missing: string[];
+  /** Whether python3 on the system PATH has pytest and Hypothesis. */
+  systemPython: boolean;
+}
+
+async function findTools(callerPath: string): Promise<Tools> {
+  const missing: string[] = [];
+  const probe = ["-c", "import pytest, hypothesis"];
+  if (!(await succeeds("git", ["--version"], callerPath))) missing.push("git");
+  const systemPython = await succeeds("python3", probe, SYSTEM_PATH);
+  if (!systemPython && !(await succeeds("python3", probe, callerPath))) {
+    missing.push("python3 with pytest and Hypothesis");
+  }
+  return { missing, systemPython };
+}
+
+async function succeeds(
+  cmd: string,
+  args: string[],
+  path: string,
+): Promise<boolean> {
+  try {
+    const out = await new Deno.Command(cmd, {
+      args,
+      env: { PATH: path, LANG: "C.UTF-8" },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return out.success;
+  } catch {
+    return false;
+  }
+}

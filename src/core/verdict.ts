@@ -1,0 +1,165 @@
+/**
+ * The verdict: the gate's product. Everything in it is derived from the
+ * inputs (repository, revisions, `--now`, flags), so the same inputs give
+ * byte-identical JSON.
+ *
+ * @module
+ */
+import { type Finding, LAYERS } from "./finding.ts";
+import { RULES } from "./rules.ts";
+
+/** The gate's decision. */
+export type Decision = "accept" | "reject";
+
+/** A contract file the decision rests on (read from the base commit). */
+export interface ContractFileRef {
+  /** Repository-relative path. */
+  path: string;
+  /** Which seed layout the file belongs to. */
+  layout: string;
+  /** sha256 of the base commit's bytes. */
+  sha256: string;
+}
+
+/** Counts over the per-test results. */
+export interface TestSummary {
+  /** Test cases reported. */
+  total: number;
+  /** Passed. */
+  passed: number;
+  /** Failed. */
+  failed: number;
+  /** Errored. */
+  errors: number;
+  /** Skipped (xfail excluded). */
+  skipped: number;
+  /** xfailed. */
+  xfailed: number;
+}
+
+/** One registered property's outcome in the run. */
+export interface PropertyResult {
+  /** Contract id. */
+  id: string;
+  /** `passed` or why it did not pass. */
+  outcome: string;
+}
+
+/** One frozen test's reruns. */
+export interface RerunRecord {
+  /** Freeze id. */
+  freeze: string;
+  /** Test the freeze covers, as the contract names it. */
+  test: string;
+  /** pytest node ids that were rerun. */
+  selected: string[];
+  /** Reruns used. */
+  used: number;
+  /** Reruns the freeze allowed. */
+  allowed: number;
+  /** Whether a rerun passed. */
+  passed: boolean;
+}
+
+/** What the test stage observed (absent when the suite was not run). */
+export interface TestsReport {
+  /** Counts. */
+  summary: TestSummary;
+  /** Registered properties, sorted by id. */
+  properties: PropertyResult[];
+  /** Reruns of frozen tests. */
+  reruns: RerunRecord[];
+}
+
+/** The sandbox the suite ran in. */
+export interface IsolationRecord {
+  /** Tier name (`bwrap`, `unshare`, `uid`, `none`). */
+  tier: string;
+  /** Whether the sandbox itself cut the network. */
+  network: string;
+}
+
+/** A signed-off decision about one pull request. */
+export interface Verdict {
+  /** Producer and version. */
+  pawl: { version: string };
+  /** accept or reject. */
+  decision: Decision;
+  /** The orchestrator's clock, as given. */
+  now: string;
+  /** Repository as given on the command line. */
+  repo: string;
+  /** Full base commit id. */
+  base: string;
+  /** Full head commit id. */
+  head: string;
+  /** The contract the decision rests on. */
+  contract: { files: ContractFileRef[]; digest: string };
+  /** Flags that change the judgement. */
+  options: { allowFixtureRotate: boolean; isolation: string };
+  /** Sandbox used for the run, or null when nothing was executed. */
+  isolation: IsolationRecord | null;
+  /** Every finding, sorted; blocking ones decide. */
+  findings: Finding[];
+  /** Test results, or null when the suite was not run. */
+  tests: TestsReport | null;
+}
+
+/** Everything {@linkcode buildVerdict} needs except the findings. */
+export type VerdictInput = Omit<Verdict, "decision" | "findings">;
+
+/**
+ * Assemble a verdict: the decision is `reject` exactly when a blocking
+ * finding exists. Findings are sorted so output is reproducible.
+ *
+ * @example
+ * ```ts
+ * import { buildVerdict } from "./verdict.ts";
+ * import { finding } from "./finding.ts";
+ * const v = buildVerdict([finding("property.removed", "Property \"a\" was removed")], {
+ *   pawl: { version: "0" }, now: "2026-11-30T12:00:00Z", repo: ".", base: "b", head: "h",
+ *   contract: { files: [], digest: "" }, options: { allowFixtureRotate: false, isolation: "auto" },
+ *   isolation: null, tests: null,
+ * });
+ * if (v.decision !== "reject") throw new Error("unexpected");
+ * ```
+ */
+export function buildVerdict(
+  findings: readonly Finding[],
+  input: VerdictInput,
+): Verdict {
+  const sorted = [...findings].sort(compareFindings);
+  const decision: Decision = sorted.some((f) => f.blocking)
+    ? "reject"
+    : "accept";
+  return {
+    pawl: input.pawl,
+    decision,
+    now: input.now,
+    repo: input.repo,
+    base: input.base,
+    head: input.head,
+    contract: input.contract,
+    options: input.options,
+    isolation: input.isolation,
+    findings: sorted,
+    tests: input.tests,
+  };
+}
+
+const RULE_ORDER = new Map(Object.keys(RULES).map((rule, i) => [rule, i]));
+
+/** Blocking first, then layer, then the registry's order (most telling rule first), then place. */
+function compareFindings(a: Finding, b: Finding): number {
+  return Number(b.blocking) - Number(a.blocking) ||
+    LAYERS.indexOf(a.layer) - LAYERS.indexOf(b.layer) ||
+    (RULE_ORDER.get(a.rule) ?? 0) - (RULE_ORDER.get(b.rule) ?? 0) ||
+    cmp(a.path ?? "", b.path ?? "") ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    cmp(a.rule, b.rule) ||
+    cmp(a.message, b.message);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,92 @@
+/**
+ * The terminal report: decision first, then each finding with file:line,
+ * readable in ten seconds.
+ *
+ * @module
+ */
+import type { Verdict } from "../core/verdict.ts";
+
+/** Options for {@linkcode renderText}. */
+export interface RenderTextOptions {
+  /** Use ANSI colours. */
+  color?: boolean;
+}
+
+/**
+ * Render a verdict for people.
+ *
+ * @example
+ * ```ts
+ * import { renderText } from "./render_text.ts";
+ * const text = renderText({
+ *   pawl: { version: "0" }, decision: "accept", now: "2026-11-30T12:00:00Z", repo: ".",
+ *   base: "b".repeat(40), head: "h".repeat(40), contract: { files: [], digest: "" },
+ *   options: { allowFixtureRotate: false, isolation: "auto" }, isolation: null,
+ *   findings: [], tests: null,
+ * });
+ * if (!text.startsWith("ACCEPT")) throw new Error("unexpected");
+ * ```
+ */
+export function renderText(
+  verdict: Verdict,
+  options: RenderTextOptions = {},
+): string {
+  const paint = options.color === true ? ansi : plain;
+  const lines: string[] = [];
+  const blocking = verdict.findings.filter((f) => f.blocking);
+  const notes = verdict.findings.filter((f) => !f.blocking);
+  const head = verdict.decision === "accept"
+    ? paint("ACCEPT", "32")
+    : paint("REJECT", "31");
+  const why = verdict.decision === "accept"
+    ? "the contract held and the tests passed"
+    : `${blocking.length} blocking finding${blocking.length === 1 ? "" : "s"}`;
+  lines.push(
+    `${head}  ${verdict.base.slice(0, 12)}..${
+      verdict.head.slice(0, 12)
+    }  ${why}`,
+  );
+  for (const f of blocking) {
+    lines.push(`  ${paint("✗", "31")} ${where(f)}${f.message} [${f.rule}]`);
+  }
+  for (const f of notes) {
+    lines.push(`  ${paint("•", "33")} ${where(f)}${f.message} [${f.rule}]`);
+  }
+  const t = verdict.tests;
+  if (t !== null) {
+    const s = t.summary;
+    lines.push(
+      `  tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped, ${s.xfailed} xfailed`,
+    );
+    const props = t.properties;
+    const ok = props.filter((p) => p.outcome === "passed").length;
+    lines.push(`  properties: ${ok}/${props.length} passed`);
+    for (const r of t.reruns) {
+      lines.push(
+        `  freeze "${r.freeze}": ${r.used}/${r.allowed} reruns used, ${
+          r.passed ? "passed" : "still failing"
+        }`,
+      );
+    }
+  }
+  const iso = verdict.isolation;
+  lines.push(
+    `  clock ${verdict.now}; sandbox ${
+      iso === null ? "not used" : `${iso.tier} (network ${iso.network})`
+    }; contract ${verdict.contract.digest.slice(0, 19)}`,
+  );
+  return lines.join("\n") + "\n";
+}
+
+function where(f: { path?: string; line?: number }): string {
+  if (f.path === undefined) return "";
+  return f.line === undefined ? `${f.path}: ` : `${f.path}:${f.line}: `;
+}
+
+function ansi(text: string, code: string): string {
+  return `\x1b[1;${code}m${text}\x1b[0m`;
+}
+
+function plain(text: string): string {
+  return text;
+}
