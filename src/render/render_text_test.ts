@@ -1,0 +1,59 @@
+import { equal, match } from "node:assert/strict";
+import { finding } from "../core/finding.ts";
+import { buildVerdict } from "../core/verdict.ts";
+import { renderText } from "./render_text.ts";
+
+const verdict = buildVerdict([
+  finding("freeze.expiry_extended", 'Freeze "f" expiry moved later', {
+    path: "tests/agent_contract.yaml",
+    line: 21,
+  }),
+  finding("config.settings_ignored", "pawl.toml changed", {
+    path: "pawl.toml",
+  }),
+], {
+  pawl: { version: "0" },
+  now: "2026-11-30T12:00:00Z",
+  repo: ".",
+  base: "1".repeat(40),
+  head: "2".repeat(40),
+  contract: { files: [], digest: "sha256:abc" },
+  options: { allowFixtureRotate: false, isolation: "auto" },
+  isolation: { tier: "bwrap", network: "isolated" },
+  tests: {
+    summary: {
+      total: 3,
+      passed: 3,
+      failed: 0,
+      errors: 0,
+      skipped: 0,
+      xfailed: 0,
+    },
+    properties: [{ id: "p", outcome: "passed" }],
+    reruns: [],
+  },
+});
+
+Deno.test("renderText() puts the decision first and each finding at file:line", () => {
+  const text = renderText(verdict);
+  const lines = text.split("\n");
+  match(
+    lines[0] ?? "",
+    /^REJECT  111111111111\.\.222222222222  1 blocking finding$/,
+  );
+  equal(
+    lines[1],
+    '  ✗ tests/agent_contract.yaml:21: Freeze "f" expiry moved later [freeze.expiry_extended]',
+  );
+  equal(lines[2], "  • pawl.toml: pawl.toml changed [config.settings_ignored]");
+  match(text, /tests: 3 passed, 0 failed/);
+  match(text, /sandbox bwrap \(network isolated\)/);
+});
+
+Deno.test("renderText() uses colour only when asked", () => {
+  equal(renderText(verdict).includes("\x1b["), false);
+  equal(
+    renderText(verdict, { color: true }).includes("\x1b[1;31mREJECT"),
+    true,
+  );
+});
