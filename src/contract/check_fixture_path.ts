@@ -10,6 +10,12 @@ import type { Tree, TreeEntry } from "../git/git.ts";
 /** The default fixture root (seed 000). */
 export const DEFAULT_FIXTURE_ROOT = "tests/fixtures";
 
+/**
+ * The root that means "anywhere in the repository" (seed 003, whose
+ * fixtures may live in `testdata/` or any other folder).
+ */
+export const REPOSITORY_ROOT = "";
+
 /** What {@linkcode checkFixturePath} found. */
 export type FixturePathStatus =
   /** A regular (possibly executable) file: safe to hash. */
@@ -23,14 +29,17 @@ export type FixturePathStatus =
 
 /** Options for {@linkcode checkFixturePath}. */
 export interface CheckFixturePathOptions {
-  /** Fixture root, without trailing slash (default `tests/fixtures`). */
+  /**
+   * Fixture root, without trailing slash (default `tests/fixtures`);
+   * {@linkcode REPOSITORY_ROOT} (`""`) allows any path in the repository.
+   */
   root?: string;
 }
 
 /**
  * Classify a fixture path against a tree. Unsafe: empty, absolute (`/x`,
  * `C:x`), backslashes, control characters, empty, `.` or `..` segments, or
- * not strictly inside `root`. Not regular: the entry, or any directory above
+ * not strictly inside `root` (any path is inside {@linkcode REPOSITORY_ROOT}). Not regular: the entry, or any directory above
  * it, is a symlink; or the entry is a directory or submodule.
  *
  * @example
@@ -100,6 +109,7 @@ function pathProblem(path: string, root: string): string | undefined {
   if (segments.includes("..")) return `contains a ".." segment`;
   if (segments.includes(".")) return `contains a "." segment`;
   if (segments.includes("")) return "contains an empty segment";
+  if (root === REPOSITORY_ROOT) return undefined;
   const rootSegments = root.split("/");
   const inside = segments.length > rootSegments.length &&
     rootSegments.every((segment, i) => segments[i] === segment);

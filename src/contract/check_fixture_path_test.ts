@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { EntryKind, Tree, TreeEntry } from "../git/git.ts";
-import { checkFixturePath } from "./check_fixture_path.ts";
+import { checkFixturePath, REPOSITORY_ROOT } from "./check_fixture_path.ts";
 
 function tree(entries: Record<string, EntryKind>): Tree {
   return new Map(
@@ -92,4 +92,29 @@ Deno.test("checkFixturePath() honours another root", () => {
     "ok",
   );
   assert.equal(checkFixturePath("data/golden/a.bin", t).status, "unsafe");
+});
+
+Deno.test("checkFixturePath() allows any folder under the repository root", async (t) => {
+  const t2 = tree({
+    "testdata": "tree",
+    "testdata/a.bin": "file",
+    "top.json": "file",
+    "linked": "symlink",
+  });
+  const cases: [string, string][] = [
+    ["testdata/a.bin", "ok"],
+    ["top.json", "ok"],
+    ["../top.json", "unsafe"],
+    ["/top.json", "unsafe"],
+    ["testdata/../top.json", "unsafe"],
+    ["linked/a.bin", "not_regular"],
+    ["testdata", "not_regular"],
+    ["nothing.json", "missing"],
+  ];
+  for (const [path, status] of cases) {
+    await t.step(`${JSON.stringify(path)} is ${status}`, () => {
+      const options = { root: REPOSITORY_ROOT };
+      assert.equal(checkFixturePath(path, t2, options).status, status);
+    });
+  }
 });

@@ -90,6 +90,38 @@ export const RULES = {
     "property",
     "A registered property was not collected, skipped, xfailed, errored or failed",
   ),
+  "property.source_changed": rule(
+    "property",
+    "A registered property's source hash no longer matches (seed 003)",
+  ),
+  "property.source_mismatch": rule(
+    "property",
+    "A property added by the pull request records a hash that does not match its source",
+  ),
+  "property.below_minimum": rule(
+    "property",
+    "Fewer properties are registered than the policy's minimum",
+  ),
+  "property.policy_loosened": rule(
+    "property",
+    "The property policy was loosened (min_properties lowered or agent additions allowed)",
+  ),
+  "property.addition_forbidden": rule(
+    "property",
+    "The pull request adds a property while the policy forbids agent additions",
+  ),
+  "property.shadowed": rule(
+    "property",
+    "A registered test is defined again later in its module, so pytest runs the later definition",
+  ),
+  "property.private_contract": rule(
+    "property",
+    "A contract added by the pull request names a private function",
+  ),
+  "property.min_trials_lowered": rule(
+    "property",
+    "A contract's min_trials was lowered",
+  ),
   // fixture: content-addressed test data
   "fixture.removed": rule(
     "fixture",
@@ -110,6 +142,15 @@ export const RULES = {
   "fixture.retargeted": rule(
     "fixture",
     "A registered fixture now points at a different path",
+  ),
+  "fixture.rotated": rule(
+    "fixture",
+    "A fixture was rotated under a human's --allow-fixture-rotate",
+    false,
+  ),
+  "fixture.policy_loosened": rule(
+    "fixture",
+    "The fixture policy was loosened (rotation on agent pull requests allowed)",
   ),
   "fixture.self_unlock": rule(
     "fixture",
@@ -135,12 +176,45 @@ export const RULES = {
     "More freezes are active than the cap allows",
   ),
   "freeze.expiry_extended": rule("freeze", "A freeze's expiry moved later"),
+  "freeze.retargeted": rule(
+    "freeze",
+    "A freeze now covers a different test",
+  ),
   "freeze.reruns_raised": rule("freeze", "A freeze's rerun budget was raised"),
   "freeze.cap_raised": rule("freeze", "The freeze cap was raised"),
   "freeze.rerun_used": rule(
     "freeze",
     "A frozen test failed and passed on a budgeted rerun",
     false,
+  ),
+  "freeze.agent_owner": rule(
+    "freeze",
+    "A freeze names the agent as its owner; flakes are a human budget",
+  ),
+  "freeze.body_changed": rule(
+    "freeze",
+    "A frozen test's body changed; a freeze is not a licence to edit the test",
+  ),
+  "freeze.policy_loosened": rule(
+    "freeze",
+    "The freeze policy was loosened (fail_on_expired turned off)",
+  ),
+  "freeze.file_touched": rule(
+    "freeze",
+    "The pull request changed the human-owned flake freeze file",
+  ),
+  "freeze.skip_not_false": rule(
+    "freeze",
+    "A seed freeze does not say skip: false; a freeze that skips is a deleted test",
+  ),
+  // seed: frozen-seed replays and the fresh seed
+  "seed.replay_failed": rule(
+    "seed",
+    "A test failed (or did not run) on an unexpired frozen seed",
+  ),
+  "seed.fresh_failed": rule(
+    "seed",
+    "A test failed on this run's fresh seed",
   ),
   // tests: the suite run
   "tests.failed": rule("tests", "A test failed or errored"),
@@ -164,6 +238,10 @@ export const RULES = {
   "tests.run_failed": rule(
     "tests",
     "The test command failed without reporting a failing test (collection or usage error)",
+  ),
+  "tests.unproven": rule(
+    "tests",
+    "The pull request adds example assertions without adding or strengthening a contract",
   ),
 } as const satisfies Record<string, RuleSpec>;
 

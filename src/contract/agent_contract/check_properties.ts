@@ -9,37 +9,14 @@
 import { type Finding, finding } from "../../core/finding.ts";
 import type { Tree } from "../../git/git.ts";
 import type {
-  HypothesisSettings,
   PythonFunction,
   PythonModule,
   VacuityReason,
 } from "../../python/python_module.ts";
+import { hypothesisExamples, weakenedSettings } from "../weakened_settings.ts";
 import type { AgentContract, ContractProperty } from "./read_agent_contract.ts";
 
-/**
- * Hypothesis' `max_examples` when no `@settings(max_examples=...)` is
- * written. Profiles loaded in a conftest are out of reach of a static
- * check; the harness rules guard conftest changes instead.
- */
-export const HYPOTHESIS_DEFAULT_MAX_EXAMPLES = 100;
-
-/** Hypothesis' default `stateful_step_count`. */
-const DEFAULT_STATEFUL_STEP_COUNT = 50;
-
-/** Settings keywords that never make a test weaker at finding bugs. */
-const HARMLESS_KEYWORDS = new Set([
-  "deadline",
-  "verbosity",
-  "print_blob",
-  "report_multiple_bugs",
-  "database",
-]);
-
-/**
- * The phases that find failures. Dropping `shrink` or `explain` only makes
- * reports less readable, so those are not weakening.
- */
-const FINDING_PHASES = ["explicit", "reuse", "generate", "target"];
+export { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "../weakened_settings.ts";
 
 /** Options for {@linkcode checkProperties}. */
 export interface CheckPropertiesOptions {
@@ -124,6 +101,12 @@ export function checkProperties(
 ): Finding[] {
   const { modules, path } = options;
   const findings: Finding[] = [];
+  // By id, first entry wins (as a linear search would): thousands of
+  // properties must not cost a scan of the base contract each.
+  const baseById = new Map<string, ContractProperty>();
+  for (const p of options.baseContract?.properties ?? []) {
+    if (!baseById.has(p.id)) baseById.set(p.id, p);
+  }
   for (const property of contract.properties) {
     const name = JSON.stringify(property.id);
     const lines = contract.lines;
@@ -175,7 +158,7 @@ export function checkProperties(
         { path: resolved.path, line: fn.vacuity.line },
       ));
     }
-    const examples = examplesOf(fn);
+    const examples = hypothesisExamples(fn);
     const where = { path: resolved.path, line: fn.settings?.line ?? fn.line };
     if (examples.kind === "dynamic") {
       findings.push(finding(
@@ -192,9 +175,15 @@ export function checkProperties(
         where,
       ));
     }
-    const baseFn = baseFunction(property, options);
+    const baseFn = baseFunction(property, baseById, options);
     if (baseFn !== undefined) {
-      findings.push(...weakenedSettings(testName, fn, baseFn, where));
+      for (const detail of weakenedSettings(fn, baseFn)) {
+        findings.push(finding(
+          "property.examples_lowered",
+          `${testName} ${detail}: restore the base settings`,
+          where,
+        ));
+      }
     }
   }
   return findings;
@@ -224,164 +213,11 @@ function resolveModule(
 
 function baseFunction(
   property: ContractProperty,
+  baseById: ReadonlyMap<string, ContractProperty>,
   options: CheckPropertiesOptions,
 ): PythonFunction | undefined {
   if (options.baseModules === undefined) return undefined;
-  const target =
-    options.baseContract?.properties.find((p) => p.id === property.id) ??
-      property;
+  const target = baseById.get(property.id) ?? property;
   return resolveModule(target.module, options.baseModules)?.module.functions
     .get(target.name);
-}
-
-type Examples =
-  | { kind: "known"; count: number; description: string }
-  | { kind: "dynamic" };
-
-function examplesOf(fn: PythonFunction): Examples {
-  if (!fn.usesHypothesis) {
-    return {
-      kind: "known",
-      count: 1,
-      description:
-        "is not a Hypothesis test (no @given), so it runs one example,",
-    };
-  }
-  const settings = fn.settings;
-  if (settings?.maxExamplesDynamic === true) return { kind: "dynamic" };
-  if (settings?.maxExamples !== undefined) {
-    return {
-      kind: "known",
-      count: settings.maxExamples,
-      description: `runs at most ${settings.maxExamples} examples`,
-    };
-  }
-  return {
-    kind: "known",
-    count: HYPOTHESIS_DEFAULT_MAX_EXAMPLES,
-    description:
-      `runs Hypothesis' default of ${HYPOTHESIS_DEFAULT_MAX_EXAMPLES} examples`,
-  };
-}
-
-function weakenedSettings(
-  testName: string,
-  head: PythonFunction,
-  base: PythonFunction,
-  where: { path: string; line: number },
-): Finding[] {
-  const findings: Finding[] = [];
-  const report = (detail: string) =>
-    findings.push(finding(
-      "property.examples_lowered",
-      `${testName} ${detail}: restore the base settings`,
-      where,
-    ));
-  const headExamples = examplesOf(head);
-  const baseExamples = examplesOf(base);
-  if (
-    headExamples.kind === "known" && baseExamples.kind === "known" &&
-    headExamples.count < baseExamples.count
-  ) {
-    report(
-      `lowered its example count from ${baseExamples.count} to ${headExamples.count}`,
-    );
-  }
-  const headKeywords = keywordsOf(head.settings);
-  const baseKeywords = keywordsOf(base.settings);
-  const names = new Set([
-    ...Object.keys(headKeywords),
-    ...Object.keys(baseKeywords),
-  ]);
-  for (const keyword of [...names].sort()) {
-    if (keyword === "max_examples" || HARMLESS_KEYWORDS.has(keyword)) continue;
-    const now = headKeywords[keyword];
-    const before = baseKeywords[keyword];
-    if (now === before) continue;
-    const weakening = isWeakening(keyword, before, now);
-    if (weakening) {
-      report(
-        `changed ${keyword} from ${shown(before)} to ${
-          shown(now)
-        }, which can hide failures`,
-      );
-    }
-  }
-  return findings;
-}
-
-function keywordsOf(
-  settings: HypothesisSettings | undefined,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(settings?.keywords ?? {})) {
-    out[key] = value.trim();
-  }
-  return out;
-}
-
-function shown(text: string | undefined): string {
-  return text === undefined ? "the default" : JSON.stringify(text);
-}
-
-/** Whether changing `keyword` from `before` to `now` (undefined: absent) weakens the test. */
-function isWeakening(
-  keyword: string,
-  before: string | undefined,
-  now: string | undefined,
-): boolean {
-  switch (keyword) {
-    case "phases": {
-      const was = before === undefined
-        ? new Set(FINDING_PHASES)
-        : names(before, "Phase");
-      const is = now === undefined
-        ? new Set(FINDING_PHASES)
-        : names(now, "Phase");
-      if (was === undefined || is === undefined) return true;
-      return FINDING_PHASES.some((phase) => was.has(phase) && !is.has(phase));
-    }
-    case "suppress_health_check": {
-      const was = before === undefined
-        ? new Set<string>()
-        : names(before, "HealthCheck");
-      const is = now === undefined
-        ? new Set<string>()
-        : names(now, "HealthCheck");
-      if (was === undefined || is === undefined) return true;
-      return [...is].some((check) => !was.has(check));
-    }
-    case "derandomize":
-      // A derandomized test ignores the seed pawl injects.
-      return now !== undefined && now !== "False";
-    case "stateful_step_count": {
-      const was = before === undefined
-        ? DEFAULT_STATEFUL_STEP_COUNT
-        : integer(before);
-      const is = now === undefined ? DEFAULT_STATEFUL_STEP_COUNT : integer(now);
-      if (was === undefined || is === undefined) return true;
-      return is < was;
-    }
-    default:
-      // Unknown keywords (parent=, backend=, ...) can change anything.
-      return true;
-  }
-}
-
-/**
- * The member names of `Enum.member` references in a list, tuple or set
- * literal; `undefined` when the text is anything else (a variable, a call),
- * which the caller treats as weakening if it changed.
- */
-function names(text: string, enumName: string): Set<string> | undefined {
-  const member = new RegExp(`\\b${enumName}\\.([A-Za-z_][A-Za-z0-9_]*)`, "g");
-  const found = new Set<string>();
-  for (const match of text.matchAll(member)) found.add(match[1] ?? "");
-  const rest = text.replace(member, "").replace(/[\s,()[\]{}]/g, "");
-  return rest === "" ? found : undefined;
-}
-
-function integer(text: string): number | undefined {
-  const cleaned = text.replaceAll("_", "");
-  return /^\d+$/.test(cleaned) ? Number(cleaned) : undefined;
 }

@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { REVIEW_DAY, SEED_FREEZE } from "./_testing.ts";
+import { frozenSeeds } from "./frozen_seeds.ts";
+import { readFlakeFreeze } from "./read_flake_freeze.ts";
+
+const TEST = "tests/contracts/test_ledger_contracts.py::test_apply_contract";
+
+function freezeFile(...rows: string[]): string {
+  return `freezes:\n${rows.join("")}`;
+}
+
+function row(id: string, fields: Record<string, string> = {}): string {
+  const all: Record<string, string> = {
+    id,
+    test: TEST,
+    seed: "11",
+    "witness_sha256": "ab",
+    owner: "payments",
+    expires: "2026-09-15",
+    reason: "flaky",
+    skip: "false",
+    ...fields,
+  };
+  const lines = Object.entries(all).filter(([, v]) => v !== "").map((
+    [k, v],
+    i,
+  ) => `${i === 0 ? "  - " : "    "}${k}: ${v}\n`);
+  return lines.join("");
+}
+
+Deno.test("frozenSeeds() replays the seed's unexpired freeze", () => {
+  assert.deepEqual(frozenSeeds(readFlakeFreeze(SEED_FREEZE), REVIEW_DAY), {
+    replays: [{
+      id: "F-184",
+      test: TEST,
+      seed: 1725781203,
+      witness: "9c56cc51b374c32ba11507e6e0c2484e",
+    }],
+    nonBlocking: [TEST],
+  });
+});
+
+Deno.test("frozenSeeds() replays only unexpired freezes", async (t) => {
+  const cases: [string, string, string[], string[]][] = [
+    [
+      "an expired freeze",
+      freezeFile(row("F-1", { expires: "2026-09-07" })),
+      [],
+      [],
+    ],
+    [
+      "a freeze expiring today (UTC)",
+      freezeFile(row("F-1", { expires: "2026-09-08" })),
+      ["F-1"],
+      [TEST],
+    ],
+    [
+      "an expired and an unexpired freeze on one test",
+      freezeFile(
+        row("F-1", { expires: "2026-09-01" }),
+        row("F-2", { seed: "12" }),
+      ),
+      ["F-2"],
+      [TEST],
+    ],
+    [
+      "two seeds of one test (two flakes are two rows)",
+      freezeFile(row("F-1"), row("F-2", { seed: "12" })),
+      ["F-1", "F-2"],
+      [TEST],
+    ],
+    [
+      "a freeze with skip: true (replayed, never lenient)",
+      freezeFile(row("F-1", { skip: "true" })),
+      ["F-1"],
+      [],
+    ],
+    [
+      "a freeze without an owner (replayed, never lenient)",
+      freezeFile(row("F-1", { owner: "" })),
+      ["F-1"],
+      [],
+    ],
+    ["no freeze file", "", [], []],
+  ];
+  for (const [name, text, replays, nonBlocking] of cases) {
+    await t.step(name, () => {
+      const plan = frozenSeeds(
+        text === "" ? null : readFlakeFreeze(text),
+        REVIEW_DAY,
+      );
+      assert.deepEqual(plan.replays.map((r) => r.id), replays);
+      assert.deepEqual(plan.nonBlocking, nonBlocking);
+    });
+  }
+});
