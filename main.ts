@@ -10,6 +10,7 @@ import { CHECK_USAGE, checkCommand } from "./src/cli/check_command.ts";
 import { type CliIo, processIo } from "./src/cli/cli_io.ts";
 import { demoCommand } from "./src/cli/demo_command.ts";
 import { EXIT } from "./src/cli/exit_code.ts";
+import { proposeCommand } from "./src/cli/propose_command.ts";
 import { VERSION } from "./src/version.ts";
 
 const USAGE = `pawl ${VERSION} — a merge gate for agent-written pull requests
@@ -18,6 +19,7 @@ Commands:
   check    judge a pull request: contract diff, tests in a sandbox, verdict
   diff     the static rules only; executes nothing from the repository
   demo     run the gate on a built-in sample repository
+  propose  print a candidate contract for a repository that has none
   version  print the version
 
 ${CHECK_USAGE}`;
@@ -36,6 +38,8 @@ export async function main(
         return await checkCommand(rest, io, { runTests: false });
       case "demo":
         return await demoCommand(rest, io);
+      case "propose":
+        return await proposeCommand(rest, io);
       case "version":
       case "--version":
         io.out(`pawl ${VERSION}\n`);

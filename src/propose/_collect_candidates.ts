@@ -1,0 +1,291 @@
+/**
+ * The facts a proposal is made of, gathered from the tree and the parsed
+ * Python files, with a note for everything left out and why.
+ *
+ * @module
+ */
+import {
+  checkFixturePath,
+  DEFAULT_FIXTURE_ROOT,
+} from "../contract/check_fixture_path.ts";
+import { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "../contract/agent_contract/check_properties.ts";
+import { sourceSha256 } from "../contract/invariants/source_sha256.ts";
+import type { Tree } from "../git/git.ts";
+import type {
+  PythonFunction,
+  PythonModule,
+  VacuityReason,
+} from "../python/python_module.ts";
+import { compareText } from "./_compare.ts";
+import { pythonFileRole } from "./_python_file_role.ts";
+import type { ProposalLayout } from "./layout_files.ts";
+
+/** A Hypothesis test that can become a registered property. */
+export interface PropertyCandidate {
+  /** Repository-relative path of the test file. */
+  path: string;
+  /** Dotted module of the test file. */
+  module: string;
+  /** `test_x` or `TestX.test_y`. */
+  name: string;
+  /** 1-based line of the `def`. */
+  line: number;
+  /** Examples Hypothesis runs today. */
+  examples: number;
+  /** Whether `examples` is written (`@settings(max_examples=N)`) or Hypothesis' default. */
+  examplesFrom: "settings" | "default";
+  /** Seed 003's source hash of the function. */
+  sourceSha256: string;
+}
+
+/** A public module-level function (seed 002's step 1). */
+export interface PublicFunctionCandidate {
+  /** Repository-relative path of the module. */
+  path: string;
+  /** Dotted module. */
+  module: string;
+  /** Function name. */
+  name: string;
+  /** 1-based line of the `def`. */
+  line: number;
+}
+
+/** A fixture file and its digest. */
+export interface FixtureCandidate {
+  /** Repository-relative path under `tests/fixtures/`. */
+  path: string;
+  /** Id: the path inside the fixture root. */
+  id: string;
+  /** Lowercase hex SHA-256 of the file's bytes. */
+  sha256: string;
+}
+
+/** What the shell read for a proposal. */
+export interface CollectInput {
+  /** The commit's tree listing. */
+  tree: Tree;
+  /** Analyses of the Python files the reads named, keyed by path. */
+  modules: ReadonlyMap<string, PythonModule>;
+  /** Python files the shell could not read (path → reason, e.g. "it is not valid UTF-8"). */
+  unreadable: ReadonlyMap<string, string>;
+  /** SHA-256 of each fixture the reads named, keyed by path. */
+  fixtureDigests: ReadonlyMap<string, string>;
+}
+
+/** Everything a layout's renderer needs. */
+export interface Candidates {
+  /** Hypothesis tests, by path then line. */
+  properties: PropertyCandidate[];
+  /** Public functions, by path then line. */
+  publicFunctions: PublicFunctionCandidate[];
+  /** Fixtures, by path. */
+  fixtures: FixtureCandidate[];
+  /** One sentence per thing left out: Python files in path order, then fixtures. */
+  notes: string[];
+}
+
+/** Why a test cannot fail, in a clause. */
+const VACUITY: Readonly<Record<VacuityReason, string>> = {
+  "no_assertion": "it asserts nothing",
+  constant: "it asserts only constants",
+  tautology: "it only compares values with themselves",
+};
+
+/** An id pawl's 000 reader accepts (no controls, no surrounding space). */
+const ID = /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u;
+
+/** Python files whose problems the notes name: those the layout looks at. */
+function wantedRole(layout: ProposalLayout): "test" | "source" {
+  return layout === "002" ? "source" : "test";
+}
+
+/** Whether a layout has properties (Hypothesis tests) and fixtures. */
+function hasPropertiesAndFixtures(layout: ProposalLayout): boolean {
+  return layout !== "002";
+}
+
+/**
+ * The Python files the shell must parse for `layout`, sorted: test files
+ * for 000 and 003, public modules for 002.
+ */
+export function pythonReads(tree: Tree, layout: ProposalLayout): string[] {
+  const role = wantedRole(layout);
+  return [...tree.keys()]
+    .filter((path) => {
+      const found = pythonFileRole(path, tree);
+      return found.role === role && found.module !== undefined;
+    })
+    .sort(compareText);
+}
+
+/**
+ * The fixture files the shell must hash for `layout`, sorted: regular
+ * files at safe paths under `tests/fixtures/` (none for 002).
+ */
+export function fixtureReads(tree: Tree, layout: ProposalLayout): string[] {
+  if (!hasPropertiesAndFixtures(layout)) return [];
+  return fixtureEntries(tree)
+    .filter((path) => fixtureProblem(path, tree) === undefined)
+    .sort(compareText);
+}
+
+function fixtureEntries(tree: Tree): string[] {
+  const prefix = `${DEFAULT_FIXTURE_ROOT}/`;
+  return [...tree.values()]
+    .filter((entry) => entry.path.startsWith(prefix) && entry.kind !== "tree")
+    .map((entry) => entry.path);
+}
+
+function fixtureProblem(path: string, tree: Tree): string | undefined {
+  const status = checkFixturePath(path, tree);
+  if (status.status !== "ok") return `the path ${status.reason}`;
+  const id = path.slice(DEFAULT_FIXTURE_ROOT.length + 1);
+  if (!ID.test(id)) {
+    return "its name cannot be a contract id (control characters or surrounding spaces)";
+  }
+  return undefined;
+}
+
+/** Gather candidates and notes for `layout`. */
+export function collectCandidates(
+  input: CollectInput,
+  layout: ProposalLayout,
+): Candidates {
+  const { tree } = input;
+  const notes: string[] = [];
+  const properties: PropertyCandidate[] = [];
+  const publicFunctions: PublicFunctionCandidate[] = [];
+  const role = wantedRole(layout);
+  const paths = [...tree.keys()].sort(compareText);
+  for (const path of paths) {
+    const found = pythonFileRole(path, tree);
+    if (found.role !== role) continue;
+    const file = JSON.stringify(path);
+    if (found.module === undefined) {
+      notes.push(`${file} is not read: ${found.problem ?? "no module name"}`);
+      continue;
+    }
+    const unreadable = input.unreadable.get(path);
+    if (unreadable !== undefined) {
+      notes.push(`${file} is not read: ${unreadable}`);
+      continue;
+    }
+    const module = input.modules.get(path);
+    if (module === undefined) {
+      throw new Error(
+        `Cannot build the proposal: the Python file ${file} was neither analysed nor reported unreadable`,
+      );
+    }
+    if (module.syntaxError !== undefined) {
+      notes.push(
+        `${file} is left out: it has a syntax error at line ${module.syntaxError.line}`,
+      );
+      continue;
+    }
+    const functions = [...module.functions.values()].sort((a, b) =>
+      a.line - b.line || compareText(a.qualname, b.qualname)
+    );
+    for (const fn of functions) {
+      if (role === "source") {
+        if (!fn.qualname.includes(".") && !fn.name.startsWith("_")) {
+          publicFunctions.push({
+            path,
+            module: found.module,
+            name: fn.name,
+            line: fn.line,
+          });
+        }
+        continue;
+      }
+      if (!isHypothesisTest(fn)) continue;
+      const left = propertyProblem(fn, layout);
+      if (left !== undefined) {
+        notes.push(
+          `${file} test ${JSON.stringify(fn.qualname)} is left out: ${left}`,
+        );
+        continue;
+      }
+      const written = fn.settings?.maxExamples;
+      properties.push({
+        path,
+        module: found.module,
+        name: fn.qualname,
+        line: fn.line,
+        examples: written ?? HYPOTHESIS_DEFAULT_MAX_EXAMPLES,
+        examplesFrom: written === undefined ? "default" : "settings",
+        sourceSha256: sourceSha256(fn.source),
+      });
+    }
+  }
+  const fixtures: FixtureCandidate[] = [];
+  if (hasPropertiesAndFixtures(layout)) {
+    for (const path of fixtureEntries(tree).sort(compareText)) {
+      const problem = fixtureProblem(path, tree);
+      if (problem !== undefined) {
+        notes.push(`Fixture ${JSON.stringify(path)} is left out: ${problem}`);
+        continue;
+      }
+      const sha256 = input.fixtureDigests.get(path);
+      if (sha256 === undefined) {
+        throw new Error(
+          `Cannot build the proposal: no digest for the fixture ${
+            JSON.stringify(path)
+          }`,
+        );
+      }
+      fixtures.push({
+        path,
+        id: path.slice(DEFAULT_FIXTURE_ROOT.length + 1),
+        sha256,
+      });
+    }
+  }
+  return { properties, publicFunctions, fixtures, notes };
+}
+
+/**
+ * A test pytest collects by default (`test*` functions, `Test*` classes)
+ * that Hypothesis drives.
+ */
+function isHypothesisTest(fn: PythonFunction): boolean {
+  if (!fn.usesHypothesis || !fn.name.startsWith("test")) return false;
+  const classes = fn.qualname.split(".").slice(0, -1);
+  return classes.every((name) => name.startsWith("Test"));
+}
+
+/** Why a Hypothesis test would not hold as a property today, if it would not. */
+function propertyProblem(
+  fn: PythonFunction,
+  layout: ProposalLayout,
+): string | undefined {
+  const skip = fn.skips[0];
+  if (skip !== undefined) {
+    return `it may not run (${skip.kind} at line ${skip.line})`;
+  }
+  if (fn.vacuity !== undefined) {
+    return `it cannot fail (${
+      VACUITY[fn.vacuity.reason]
+    }, line ${fn.vacuity.line})`;
+  }
+  const settings = fn.settings;
+  if (settings?.maxExamplesDynamic === true) {
+    return `its max_examples cannot be read statically (line ${settings.line}); write an integer literal`;
+  }
+  if (settings?.maxExamples !== undefined && settings.maxExamples < 1) {
+    return `its max_examples is ${settings.maxExamples} (line ${settings.line})`;
+  }
+  if (layout === "003") {
+    if (fn.qualname.includes(".")) {
+      return "it is a method, and seed 003's checker hashes module-level functions only";
+    }
+    if (fn.source.startsWith("async")) {
+      return "it is an async def, and seed 003's checker hashes plain def functions only";
+    }
+    if (fn.shadowedLines !== undefined) {
+      return `it is defined more than once (lines ${
+        [...fn.shadowedLines, fn.line].join(", ")
+      }), and seed 003's checker would hash the first definition, which never runs`;
+    }
+  }
+  return undefined;
+}
