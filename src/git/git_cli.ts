@@ -23,7 +23,7 @@ import {
   parseLsTree,
   parseNameStatus,
 } from "./_parse_git_output.ts";
-import { sha256BlobsWithGit } from "./_sha256_blobs.ts";
+import { sha256BlobsInWorker } from "./_sha256_blobs_in_worker.ts";
 import type { ChangedPath, Git, ReadBlobOptions, Tree } from "./git.ts";
 import { GitError } from "./git_error.ts";
 
@@ -160,7 +160,8 @@ export class GitCli implements Git, AsyncDisposable {
 
   /**
    * SHA-256 of each blob's content (hex), streamed through separate
-   * `git cat-file` processes in parallel. Duplicate oids are hashed once.
+   * `git cat-file` processes in parallel, on a worker thread (so the caller
+   * can parse while it runs). Duplicate oids are hashed once.
    */
   sha256Blobs(oids: readonly string[]): Promise<Map<string, string>> {
     try {
@@ -168,7 +169,7 @@ export class GitCli implements Git, AsyncDisposable {
     } catch (error) {
       return Promise.reject(error);
     }
-    return sha256BlobsWithGit(oids, {
+    return sha256BlobsInWorker(oids, {
       ...this.#process,
       workers: this.#hashWorkers,
     });

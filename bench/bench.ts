@@ -1,0 +1,583 @@
+// deno-lint-ignore-file no-console
+/**
+ * `deno task bench`: pawl's contract stage (what `pawl diff` does after the
+ * clone: read both contracts from git objects, parse the test modules, hash
+ * every fixture, run the static rules) against `sha256sum` over the same
+ * fixture bytes, on a synthetic repository built in a temp dir.
+ *
+ * A benchmark, not a test: it prints numbers and a PASS/OVER line against
+ * the target, and exits 1 only when something crashed. sha256sum and pawl
+ * runs alternate, so a busy machine slows both sides alike.
+ *
+ * ```sh
+ * deno task bench [--properties 3000] [--fixture-mb 300] [--runs 3] [--keep DIR]
+ * ```
+ *
+ * @module
+ */
+import { runCheck } from "../src/check/run_check.ts";
+import type { Progress } from "../src/cli/progress.ts";
+import { parseNow } from "../src/core/parse_now.ts";
+import type { Verdict } from "../src/core/verdict.ts";
+import {
+  buildSyntheticRepo,
+  isSyntheticRepo,
+  readSyntheticRepo,
+  type SyntheticRepo,
+} from "./_build_synthetic_repo.ts";
+
+/** Contract stage / sha256sum must stay at or below this. */
+const TARGET_RATIO = 1.5;
+
+/** The orchestrator clock for every run. */
+const NOW = "2026-11-30T12:00:00Z";
+
+const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
+
+const USAGE = `Usage: deno task bench [options]
+
+  --properties N   registered properties (default 3000, 10 per test module)
+  --fixture-mb M   total fixture size in MiB (default 300)
+  --runs K         measured runs of each side; medians are reported (default 3)
+  --keep DIR       build the repository in DIR and keep it; reuse it when it
+                   was built with the same options
+`;
+
+interface BenchOptions {
+  properties: number;
+  fixtureMib: number;
+  runs: number;
+  keep: string | undefined;
+}
+
+function parseOptions(args: readonly string[]): BenchOptions {
+  const options: BenchOptions = {
+    properties: 3000,
+    fixtureMib: 300,
+    runs: 3,
+    keep: undefined,
+  };
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (flag === "--help" || flag === "-h") {
+      console.log(USAGE);
+      Deno.exit(0);
+    }
+    const value = args[++i];
+    if (value === undefined) throw new Error(`Missing value for "${flag}"`);
+    const count = () => {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1) {
+        throw new Error(`"${flag}" needs a positive integer, not "${value}"`);
+      }
+      return n;
+    };
+    switch (flag) {
+      case "--properties":
+        options.properties = count();
+        break;
+      case "--fixture-mb":
+        options.fixtureMib = count();
+        break;
+      case "--runs":
+        options.runs = count();
+        break;
+      case "--keep":
+        options.keep = value;
+        break;
+      default:
+        throw new Error(`Unknown option "${flag}"\n\n${USAGE}`);
+    }
+  }
+  return options;
+}
+
+// --- one pawl run, timed by its progress steps ------------------------------
+
+/** Milliseconds spent in each part of one `runCheck` call. */
+interface PawlRun {
+  /** "cloning" → "reading contracts" (clone and resolving both revisions). */
+  clone: number;
+  /** "reading contracts" → end of the call. */
+  contract: number;
+  /** "reading contracts" → "parsing test sources". */
+  read: number;
+  /** "parsing test sources" → "hashing". */
+  parse: number;
+  /** "hashing N fixtures" → end of the call (rules and cleanup included). */
+  hash: number;
+  /** The whole call. */
+  total: number;
+  /** This process's peak RSS (bytes) when the contract stage began. */
+  hwmBefore: number | undefined;
+  /** This process's peak RSS (bytes) at the end of the call. */
+  hwmAfter: number | undefined;
+  /** Largest peak RSS (bytes) seen per child command. */
+  children: Map<string, number>;
+  /** Label of the hashing step (carries the fixture count). */
+  hashLabel: string;
+  verdict: Verdict;
+}
+
+/** A {@linkcode Progress} that timestamps each step. */
+class TimedProgress implements Progress {
+  readonly steps: { label: string; at: number }[] = [];
+  hwmAtContract: number | undefined;
+
+  step(label: string): void {
+    const at = performance.now();
+    if (label.startsWith("reading contracts")) this.hwmAtContract = peakRss();
+    this.steps.push({ label, at });
+  }
+  detail(): void {}
+  note(): void {}
+  end(): void {}
+
+  at(prefix: string): { label: string; at: number } {
+    const step = this.steps.find((s) => s.label.startsWith(prefix));
+    if (step === undefined) {
+      throw new Error(`pawl never reported a step starting with "${prefix}"`);
+    }
+    return step;
+  }
+}
+
+async function runPawl(dir: string, repo: SyntheticRepo): Promise<PawlRun> {
+  resetPeakRss();
+  const progress = new TimedProgress();
+  const poller = new ChildMemoryPoller();
+  const start = performance.now();
+  let verdict: Verdict;
+  try {
+    verdict = await runCheck({
+      repo: dir,
+      base: repo.base,
+      head: repo.head,
+      now: parseNow(NOW),
+      allowFixtureRotate: false,
+      isolation: "none",
+      runTests: false,
+      progress,
+    });
+  } finally {
+    await poller.stop();
+  }
+  const end = performance.now();
+  const clone = progress.at("cloning").at;
+  const contract = progress.at("reading contracts").at;
+  const parse = progress.at("parsing test sources").at;
+  const hash = progress.at("hashing");
+  return {
+    clone: contract - clone,
+    contract: end - contract,
+    read: parse - contract,
+    parse: hash.at - parse,
+    hash: end - hash.at,
+    total: end - start,
+    hwmBefore: progress.hwmAtContract,
+    hwmAfter: peakRss(),
+    children: poller.peaks,
+    hashLabel: hash.label,
+    verdict,
+  };
+}
+
+/** `pawl diff` as its own process, the way a user runs it, under `/usr/bin/time`. */
+async function runPawlDiffProcess(
+  dir: string,
+  repo: SyntheticRepo,
+): Promise<{ ms: number; decision: string; maxRss: number } | undefined> {
+  try {
+    await Deno.stat("/usr/bin/time");
+  } catch {
+    return undefined;
+  }
+  const start = performance.now();
+  const out = await new Deno.Command("/usr/bin/time", {
+    args: [
+      "-f",
+      "maxrss_kib=%M",
+      Deno.execPath(),
+      "run",
+      "--allow-all",
+      MAIN_TS,
+      "diff",
+      "--repo",
+      dir,
+      "--base",
+      repo.base,
+      "--head",
+      repo.head,
+      "--now",
+      NOW,
+      "--quiet",
+      "--json",
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - start;
+  const stderr = new TextDecoder().decode(out.stderr);
+  const match = /maxrss_kib=(\d+)/.exec(stderr);
+  let decision: unknown;
+  try {
+    decision = JSON.parse(new TextDecoder().decode(out.stdout)).decision;
+  } catch {
+    // No verdict: reported below.
+  }
+  if (match === null || typeof decision !== "string") {
+    throw new Error(
+      `pawl diff as a subprocess gave no verdict (exit ${out.code}): ${stderr.trim()}`,
+    );
+  }
+  return { ms, decision, maxRss: Number(match[1]) * 1024 };
+}
+
+// --- the references ------------------------------------------------------------
+
+/** `sha256sum` over the fixture files of the work tree. */
+async function runSha256sum(
+  dir: string,
+  paths: readonly string[],
+): Promise<number> {
+  return await timed("sha256sum", ["--", ...paths], dir);
+}
+
+/**
+ * `git cat-file --batch` (one process) over the fixture blobs, output
+ * discarded: the decompression every git-object reader pays before hashing.
+ */
+async function runCatFile(
+  dir: string,
+  paths: readonly string[],
+): Promise<number> {
+  const start = performance.now();
+  const child = new Deno.Command("git", {
+    args: ["-C", dir, "cat-file", "--batch"],
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(paths.map((p) => `HEAD:${p}\n`).join("")),
+  );
+  await writer.close();
+  const out = await child.output();
+  const elapsed = performance.now() - start;
+  if (!out.success) {
+    throw new Error(
+      `git cat-file failed: ${new TextDecoder().decode(out.stderr).trim()}`,
+    );
+  }
+  return elapsed;
+}
+
+async function timed(
+  command: string,
+  args: string[],
+  cwd: string,
+): Promise<number> {
+  const start = performance.now();
+  const out = await new Deno.Command(command, {
+    args,
+    cwd,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const elapsed = performance.now() - start;
+  if (!out.success) {
+    throw new Error(
+      `${command} failed: ${new TextDecoder().decode(out.stderr).trim()}`,
+    );
+  }
+  return elapsed;
+}
+
+// --- memory ------------------------------------------------------------------
+
+/** This process's peak RSS in bytes (`VmHWM`), or undefined off Linux. */
+function peakRss(): number | undefined {
+  try {
+    return statusBytes(Deno.readTextFileSync("/proc/self/status"), "VmHWM");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reset `VmHWM` to the current RSS, so each run's peak is its own. */
+function resetPeakRss(): void {
+  try {
+    Deno.writeTextFileSync("/proc/self/clear_refs", "5");
+  } catch {
+    // Old kernel or no /proc: the peak then covers the whole process.
+  }
+}
+
+function statusBytes(status: string, field: string): number | undefined {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+  return match === null ? undefined : Number(match[1]) * 1024;
+}
+
+/**
+ * Polls `/proc` for this process's descendants (git clone, ls-tree,
+ * cat-file, ...) and keeps the largest `VmHWM` seen per command. Cheap and
+ * approximate: a child that lives less than one interval may be missed.
+ */
+class ChildMemoryPoller {
+  readonly peaks = new Map<string, number>();
+  #timer: ReturnType<typeof setInterval>;
+  #polling: Promise<void> = Promise.resolve();
+
+  constructor(intervalMs = 50) {
+    this.#timer = setInterval(() => {
+      this.#polling = this.#polling.then(() => this.#poll()).catch(() => {});
+    }, intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#polling;
+  }
+
+  async #poll(): Promise<void> {
+    const parents = new Map<number, number>();
+    for await (const entry of Deno.readDir("/proc")) {
+      if (!/^\d+$/.test(entry.name)) continue;
+      try {
+        const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
+        // The command name may hold spaces and parentheses: split after the last ")".
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        parents.set(Number(entry.name), Number(fields[1]));
+      } catch {
+        // Exited meanwhile.
+      }
+    }
+    const isDescendant = (pid: number): boolean => {
+      for (
+        let p = parents.get(pid);
+        p !== undefined && p > 1;
+        p = parents.get(p)
+      ) {
+        if (p === Deno.pid) return true;
+      }
+      return false;
+    };
+    for (const pid of parents.keys()) {
+      if (!isDescendant(pid)) continue;
+      try {
+        const [status, cmdline] = await Promise.all([
+          Deno.readTextFile(`/proc/${pid}/status`),
+          Deno.readTextFile(`/proc/${pid}/cmdline`),
+        ]);
+        const hwm = statusBytes(status, "VmHWM");
+        if (hwm === undefined) continue;
+        const label = commandLabel(cmdline.split("\0"));
+        this.peaks.set(label, Math.max(this.peaks.get(label) ?? 0, hwm));
+      } catch {
+        // Exited meanwhile.
+      }
+    }
+  }
+}
+
+/** `git cat-file`, `git clone`, `sh`…: the program and its git subcommand. */
+function commandLabel(argv: readonly string[]): string {
+  const program = (argv[0] ?? "?").split("/").pop() ?? "?";
+  if (program !== "git") return program;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "-c" || arg === "-C") {
+      i++;
+      continue;
+    }
+    if (!arg.startsWith("-")) return `git ${arg}`;
+  }
+  return "git";
+}
+
+// --- the repository ------------------------------------------------------------
+
+/** The synthetic repository in `dir`, built unless `--keep` already holds it. */
+async function prepareRepo(
+  dir: string,
+  options: BenchOptions,
+): Promise<SyntheticRepo> {
+  const log = (line: string) => console.error(line);
+  const kept = await readSyntheticRepo(dir, options);
+  if (kept !== undefined) {
+    log(`bench: reusing ${dir}`);
+    return kept;
+  }
+  if (options.keep !== undefined) {
+    if (await isSyntheticRepo(dir)) {
+      log(`bench: rebuilding ${dir} (it was built with other options)`);
+      await Deno.remove(dir, { recursive: true });
+    } else if (!(await isEmptyOrMissing(dir))) {
+      throw new Error(
+        `Cannot build in "${dir}": it is not empty and not a repository this benchmark built`,
+      );
+    }
+  }
+  const start = performance.now();
+  const repo = await buildSyntheticRepo(dir, { ...options, onProgress: log });
+  log(`bench: built ${dir} in ${ms(performance.now() - start)}`);
+  return repo;
+}
+
+async function isEmptyOrMissing(dir: string): Promise<boolean> {
+  try {
+    for await (const _ of Deno.readDir(dir)) return false;
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return true;
+    throw error;
+  }
+}
+
+// --- report ------------------------------------------------------------------
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? sorted[mid] as number
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(0)} ms`;
+}
+
+function mib(bytes: number | undefined): string {
+  return bytes === undefined
+    ? "n/a"
+    : `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+}
+
+function describeVerdict(verdict: Verdict): string {
+  const blocking = verdict.findings.filter((f) => f.blocking).length;
+  return `${verdict.decision} (${verdict.findings.length} findings, ${blocking} blocking)`;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(Deno.args);
+  const dir = options.keep ??
+    await Deno.makeTempDir({ prefix: "pawl-bench-" });
+  try {
+    const repo = await prepareRepo(dir, options);
+    const paths = repo.fixturePaths;
+    console.log(
+      `synthetic repo: ${repo.properties} properties in ${repo.modules} test modules, ` +
+        `${paths.length} fixtures, ${mib(repo.fixtureBytes)}; ` +
+        `the head changes 1 module and adds 1 property`,
+    );
+
+    // Warm the page cache for the work tree, as the clone warms it for pawl.
+    await runSha256sum(dir, paths);
+    const sums: number[] = [];
+    const catFiles: number[] = [];
+    const runs: PawlRun[] = [];
+    for (let k = 0; k < options.runs; k++) {
+      console.error(`bench: run ${k + 1}/${options.runs}`);
+      sums.push(await runSha256sum(dir, paths));
+      catFiles.push(await runCatFile(dir, paths));
+      const run = await runPawl(dir, repo);
+      runs.push(run);
+      console.log(
+        `run ${k + 1}: clone ${ms(run.clone)}  contract stage ${
+          ms(run.contract)
+        } ` +
+          `(read ${ms(run.read)}, parse ${ms(run.parse)}, hash+rules ${
+            ms(run.hash)
+          })  ` +
+          `total ${ms(run.total)}  sha256sum ${ms(sums[k] as number)}`,
+      );
+    }
+
+    const last = runs[runs.length - 1] as PawlRun;
+    console.log(`verdict: ${describeVerdict(last.verdict)}`);
+    if (
+      last.verdict.decision !== "accept" || last.verdict.findings.length > 0
+    ) {
+      console.log(
+        "  note: the synthetic head should be a clean accept; these findings mean the run left its intended path:",
+      );
+      for (const f of last.verdict.findings.slice(0, 5)) {
+        console.log(`  ${f.rule} ${f.path ?? ""}:${f.line ?? ""} ${f.message}`);
+      }
+    }
+
+    const of = (pick: (run: PawlRun) => number) => median(runs.map(pick));
+    const contract = of((r) => r.contract);
+    const sum = median(sums);
+    const ratio = contract / sum;
+    console.log(
+      `contract stage: ${ms(contract)}  sha256sum: ${ms(sum)}  ratio: ${
+        ratio.toFixed(2)
+      }x ` +
+        `(target ≤ ${TARGET_RATIO}x) ${
+          ratio <= TARGET_RATIO ? "PASS" : "OVER"
+        }`,
+    );
+    console.log(
+      `  steps: reading contracts ${ms(of((r) => r.read))}, ` +
+        `parsing test sources ${ms(of((r) => r.parse))}, ` +
+        `${last.hashLabel} to the end (rules, cleanup) ${
+          ms(of((r) => r.hash))
+        }`,
+    );
+    console.log(
+      `  reference: git cat-file --batch (1 process) over the fixture blobs: ${
+        ms(median(catFiles))
+      }`,
+    );
+    console.log(`clone: ${ms(of((r) => r.clone))}`);
+    console.log(`total including clone: ${ms(of((r) => r.total))}`);
+    console.log(
+      `peak RSS in this process: ${
+        mib(last.hwmBefore)
+      } at the start of the contract stage, ` +
+        `${mib(last.hwmAfter)} at the end (+${
+          mib((last.hwmAfter ?? 0) - (last.hwmBefore ?? 0))
+        } during a stage that hashed ${mib(repo.fixtureBytes)} of fixtures)`,
+    );
+    const children = [...last.children].sort((a, b) => b[1] - a[1]);
+    if (children.length > 0) {
+      console.log(
+        `peak RSS of child processes (largest seen): ${
+          children.map(([name, bytes]) => `${name} ${mib(bytes)}`).join(", ")
+        }`,
+      );
+    }
+    console.error("bench: pawl diff as a subprocess");
+    const diff = await runPawlDiffProcess(dir, repo);
+    if (diff !== undefined) {
+      console.log(
+        `pawl diff as a subprocess (cold start, clone included): ${
+          ms(diff.ms)
+        }, ${diff.decision}, ` +
+          `peak RSS ${
+            mib(diff.maxRss)
+          } (largest process of its tree); fixtures: ${mib(repo.fixtureBytes)}`,
+      );
+    }
+  } finally {
+    if (options.keep === undefined) {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  }
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (error) {
+    console.error(
+      `bench: ${error instanceof Error ? error.stack : String(error)}`,
+    );
+    Deno.exit(1);
+  }
+}
