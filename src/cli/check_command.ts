@@ -45,6 +45,48 @@ export async function checkCommand(
   io: CliIo,
   options: { runTests: boolean },
 ): Promise<number> {
+  try {
+    return await judgeCommandLine(args, io, options);
+  } catch (error) {
+    // A stale accept must never survive a run that could not decide, not
+    // even one stopped by its own command line (a bad --now, an unknown
+    // option): on exit 2, --out says "undecided".
+    const out = outPath(args);
+    if (out !== undefined) {
+      const message = error instanceof Error ? error.message : String(error);
+      await writeOutputFile(
+        out,
+        JSON.stringify({ decision: "undecided", error: message }, null, 2) +
+          "\n",
+      ).catch(() => {});
+    }
+    throw error;
+  }
+}
+
+/** The `--out` path, found leniently so a command line that does not parse still has one. */
+function outPath(args: readonly string[]): string | undefined {
+  try {
+    const { values } = parseArgs({
+      args: [...args],
+      strict: false,
+      allowPositionals: true,
+      options: { out: { type: "string" } },
+    });
+    const out = values.out;
+    return typeof out === "string" && out !== "" && !out.startsWith("-")
+      ? out
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function judgeCommandLine(
+  args: readonly string[],
+  io: CliIo,
+  options: { runTests: boolean },
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -117,15 +159,6 @@ export async function checkCommand(
     return exitCodeFor(verdict.decision);
   } catch (error) {
     progress.end();
-    if (v.out !== undefined) {
-      // A stale accept must never survive a run that could not decide.
-      const message = error instanceof Error ? error.message : String(error);
-      await writeOutputFile(
-        v.out,
-        JSON.stringify({ decision: "undecided", error: message }, null, 2) +
-          "\n",
-      ).catch(() => {});
-    }
     throw error;
   }
 }

@@ -40,6 +40,13 @@ export interface RunSuiteOptions extends Omit<RunPytestOptions, "select"> {
   freezes?: readonly FreezeRef[];
   /** Export a fresh copy of the head tree (prepared for the sandbox) and return its path; called once per rerun. */
   freshWorkDir: () => Promise<string>;
+  /**
+   * The 1-based line where test `qualname` (`test_x`, `Class.test_x`) is
+   * defined in `file`, read from trusted sources (git objects, never the
+   * tree the tests ran in). Locates failing tests when the report has no
+   * line, as pytest's xunit2 report never has.
+   */
+  testLine?: (file: string, qualname: string) => Promise<number | undefined>;
 }
 
 /** Counts over the full run's cases. */
@@ -105,7 +112,7 @@ export async function runSuite(
   sandbox: Sandbox,
   options: RunSuiteOptions,
 ): Promise<SuiteOutcome> {
-  const { freezes = [], freshWorkDir, ...runOptions } = options;
+  const { freezes = [], freshWorkDir, testLine, ...runOptions } = options;
   const scrub = await scrubber([
     [options.reportDir, "<reports>"],
     [options.workDir, "<tree>"],
@@ -117,8 +124,9 @@ export async function runSuite(
     findings.push(stopped ?? noReportFinding(run, scrub));
     return outcome(findings, [], false, []);
   }
-  const cases = sortCases(
-    run.cases.map((c) => scrubCase(c, scrub)),
+  const cases = await withLines(
+    sortCases(run.cases.map((c) => scrubCase(c, scrub))),
+    testLine,
   );
   const failing = cases.filter((c) =>
     c.outcome === "failed" || c.outcome === "error"
@@ -192,6 +200,32 @@ function outcome(
     summary,
     reruns: [...reruns].sort((a, b) => compare(a.freeze, b.freeze)),
   };
+}
+
+/** Fill in the definition line of each failing case the report left without one. */
+async function withLines(
+  cases: TestCaseResult[],
+  testLine: RunSuiteOptions["testLine"],
+): Promise<TestCaseResult[]> {
+  if (testLine === undefined) return cases;
+  const out: TestCaseResult[] = [];
+  for (const c of cases) {
+    if (
+      c.line !== undefined || c.classname === "" ||
+      (c.outcome !== "failed" && c.outcome !== "error")
+    ) {
+      out.push(c);
+      continue;
+    }
+    const { file, nodeId } = locateCase(c);
+    const qualname = nodeId.split("::").slice(1).join(".").replace(
+      /\[.*$/s,
+      "",
+    );
+    const line = await testLine(file, qualname);
+    out.push(line === undefined ? c : { ...c, line });
+  }
+  return out;
 }
 
 /** Whether a freeze's test reference names this case. */

@@ -139,6 +139,50 @@ Deno.test("runSuite() reports one tests.failed finding per failing test", async 
   });
 });
 
+Deno.test("runSuite() locates failing tests the report gives no line for through testLine", async () => {
+  const asked: string[] = [];
+  const { outcome } = await suite(
+    runs({
+      code: 1,
+      cases: [
+        STEADY,
+        {
+          classname: "tests.test_a.TestK",
+          name: "test_m[2]",
+          outcome: "failed",
+          message: "assert 2 != 2",
+        },
+        { ...FLAKY, outcome: "failed", message: "flaky" },
+        { classname: "tests.test_a", name: "test_gone", outcome: "failed" },
+      ],
+    }, { cases: [{ ...FLAKY, outcome: "failed", message: "flaky" }] }),
+    {
+      freezes: [FREEZE],
+      testLine: (file, qualname) => {
+        asked.push(`${file}::${qualname}`);
+        const lines: Record<string, number> = {
+          "tests/test_a.py::TestK.test_m": 7,
+          "tests/test_r.py::test_report_render_flaky": 3,
+        };
+        return Promise.resolve(lines[`${file}::${qualname}`]);
+      },
+    },
+  );
+  assert.deepEqual(asked.sort(), [
+    "tests/test_a.py::TestK.test_m",
+    "tests/test_a.py::test_gone",
+    "tests/test_r.py::test_report_render_flaky",
+  ], "only failing tests are looked up");
+  assert.deepEqual(
+    outcome.findings.map((f) => [f.rule, f.path, f.line]),
+    [
+      ["tests.failed", "tests/test_a.py", undefined],
+      ["tests.failed", "tests/test_a.py", 7],
+      ["tests.frozen_failed", "tests/test_r.py", 3],
+    ],
+  );
+});
+
 Deno.test("runSuite() gives a frozen failing test its budgeted reruns", async (t) => {
   await t.step(
     "passing on the 2nd of 2 reruns is a non-blocking freeze.rerun_used",

@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { checkCommand } from "./check_command.ts";
+import type { CliIo } from "./cli_io.ts";
+
+const IO: CliIo = { out: () => {}, err: () => {}, env: {}, terminal: false };
+
+Deno.test("checkCommand() leaves an undecided --out when the command line cannot be judged", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl_check_command_" });
+  try {
+    const out = `${dir}/verdict.json`;
+    const base = ["--repo", dir, "--base", "main", "--head", "pr"];
+    const cases: [string, string[]][] = [
+      ["a missing --now", [...base, "--out", out]],
+      ["a malformed --now", [...base, "--now", "yesterday", "--out", out]],
+      ["an unknown option", [...base, `--out=${out}`, "--frobnicate"]],
+      [
+        "an unknown isolation",
+        [
+          ...base,
+          "--now",
+          "2026-11-30T12:00:00Z",
+          "--isolation",
+          "bogus",
+          "--out",
+          out,
+        ],
+      ],
+    ];
+    for (const [name, args] of cases) {
+      await t.step(name, async () => {
+        await Deno.writeTextFile(out, '{"decision": "accept"}');
+        await assert.rejects(checkCommand(args, IO, { runTests: false }));
+        const verdict = JSON.parse(await Deno.readTextFile(out));
+        assert.equal(verdict.decision, "undecided");
+        assert.equal(typeof verdict.error, "string");
+      });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
