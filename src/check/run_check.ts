@@ -1,21 +1,31 @@
 /**
- * The whole job for one pull request: clone, read both contracts from git
- * objects, run the static rules, run the suite in a sandbox, and build the
- * verdict. Hash first, run tests second.
+ * The whole job for one pull request: clone, read every contract layout
+ * present at the base from git objects, run the static rules, run the
+ * suite in a sandbox, and build the verdict. Hash first, run tests second.
  *
  * @module
  */
 import { createHash } from "node:crypto";
-import {
-  type AgentContract,
-  agentContractReads,
-  checkAgentContract,
-  readAgentContract,
-} from "../contract/agent_contract/mod.ts";
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
-import { buildVerdict, type Verdict } from "../core/verdict.ts";
+import {
+  buildVerdict,
+  type ContractFileRef,
+  type FreezeBodyHashRecord,
+  type Verdict,
+} from "../core/verdict.ts";
+import { agentContractDialect } from "../dialect/agent_contract_dialect.ts";
+import type {
+  Dialect,
+  LoadedDialect,
+  StaticInput,
+} from "../dialect/dialect.ts";
+import {
+  invariantsDialect,
+  isInvariantsLoadedDialect,
+} from "../dialect/invariants_dialect.ts";
+import { seedContractsDialect } from "../dialect/seed_contracts_dialect.ts";
 import { BlobTooLargeError } from "../git/git_error.ts";
 import type { Tree } from "../git/git.ts";
 import { cloneRepository } from "../git/clone_repository.ts";
@@ -30,17 +40,24 @@ import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { PythonModule } from "../python/python_module.ts";
 import { readSettings } from "../settings/read_settings.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../settings/settings.ts";
+import type { LedgerRow } from "../seeds/ledger_row.ts";
 import type { Progress } from "../cli/progress.ts";
 import { NoContractError } from "./undecided_error.ts";
+import { readContractBlobs } from "./read_contract_blobs.ts";
 import { runTestStage, type TestStageResult } from "./run_test_stage.ts";
 import { VERSION } from "../version.ts";
 
-/** Where the seed-000 contract lives. */
-export const AGENT_CONTRACT_PATH = "tests/agent_contract.yaml";
+/** Every layout pawl knows, in report order. */
+export const DIALECTS: readonly Dialect[] = [
+  agentContractDialect,
+  invariantsDialect,
+  seedContractsDialect,
+];
+
 /** pawl's own settings file (read from the base commit only). */
 export const SETTINGS_PATH = "pawl.toml";
 
-const CONTRACT_MAX_BYTES = 1024 * 1024;
+const CONFIG_MAX_BYTES = 1024 * 1024;
 const SOURCE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Requested sandbox strength. */
@@ -66,10 +83,18 @@ export interface RunCheckOptions {
   progress: Progress;
   /** Paths the sandbox must hide (the signing key's directory). */
   hiddenPaths?: readonly string[];
-  /** Parent for pawl's temp dir. */
+  /** Parent for pawl's temp dir (default: the system temp dir). */
   tempRoot?: string;
   /** PATH inside the sandbox (default: the system PATH). */
   sandboxPath?: string;
+}
+
+/** A verdict plus the seed-ledger rows of its property runs. */
+export interface CheckResult {
+  /** The verdict. */
+  verdict: Verdict;
+  /** One row per property run (empty when the suite was not run). */
+  ledger: LedgerRow[];
 }
 
 /**
@@ -77,11 +102,15 @@ export interface RunCheckOptions {
  * decide"; every weakening becomes a finding in the returned verdict.
  */
 export async function runCheck(options: RunCheckOptions): Promise<Verdict> {
+  return (await runCheckWithLedger(options)).verdict;
+}
+
+/** {@linkcode runCheck}, also returning the seed-ledger rows. */
+export async function runCheckWithLedger(
+  options: RunCheckOptions,
+): Promise<CheckResult> {
   const { progress } = options;
-  const root = await Deno.makeTempDir({
-    prefix: "pawl-",
-    ...(options.tempRoot === undefined ? {} : { dir: options.tempRoot }),
-  });
+  const root = await makeJobDir(options);
   try {
     // The sandbox uid must traverse root to reach its run dirs, nothing more.
     await Deno.chmod(root, 0o711);
@@ -103,11 +132,39 @@ export async function runCheck(options: RunCheckOptions): Promise<Verdict> {
   }
 }
 
+/**
+ * The job's temp dir. Its name is derived from the inputs so that paths
+ * quoted in test output (which pytest may shorten past any scrubbing) are
+ * the same on every run of the same inputs; a name already taken (a
+ * concurrent run, or anything planted there) falls back to a random one.
+ */
+async function makeJobDir(options: RunCheckOptions): Promise<string> {
+  const parent = (options.tempRoot ?? "/tmp").replace(/(.)\/+$/, "$1");
+  const id = createHash("sha256")
+    .update(
+      JSON.stringify([
+        options.repo,
+        options.base,
+        options.head,
+        options.now.text,
+      ]),
+    )
+    .digest("hex").slice(0, 16);
+  const dir = `${parent}/pawl-${id}`;
+  try {
+    await Deno.mkdir(dir, { mode: 0o700 });
+    return dir;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    return await Deno.makeTempDir({ dir: parent, prefix: "pawl-" });
+  }
+}
+
 async function judge(
   git: GitCli,
   root: string,
   options: RunCheckOptions,
-): Promise<Verdict> {
+): Promise<CheckResult> {
   const { progress } = options;
   const base = await git.resolveCommit(options.base);
   const head = await git.resolveCommit(options.head);
@@ -120,76 +177,78 @@ async function judge(
   ]);
   const findings: Finding[] = [];
 
-  const baseText = await readBaseContract(git, baseTree);
-  const baseContract = readAgentContract(baseText.text, {
-    path: AGENT_CONTRACT_PATH,
-  });
-  const headContract = await readHeadContract(git, headTree, findings);
+  const present = DIALECTS.filter((d) => d.presentIn(baseTree));
+  if (present.length === 0) {
+    const files = DIALECTS.flatMap((d) => d.files).map((f) => `"${f}"`);
+    throw new NoContractError(
+      `Cannot decide: the base commit ${
+        base.slice(0, 12)
+      } has no contract (looked for ${
+        files.join(", ")
+      }); start one with "pawl propose --repo ${options.repo}" and have a human commit it to the base branch`,
+    );
+  }
+  const loaded: LoadedDialect[] = [];
+  for (const dialect of present) {
+    const [baseBlobs, headBlobs] = await Promise.all([
+      readContractBlobs(git, baseTree, dialect.files),
+      readContractBlobs(git, headTree, dialect.files),
+    ]);
+    const one = dialect.load(baseBlobs, headBlobs);
+    loaded.push(one);
+    findings.push(...one.loadFindings);
+  }
   const settings = await readBaseSettings(git, baseTree, headTree, findings);
   const changes = await git.changedPaths(base, head);
 
   progress.step("parsing test sources");
-  const reads = agentContractReads(baseContract, headContract, headTree, {
-    baseTree,
-  });
-  const changedPy = changes.filter((c) => c.path.endsWith(".py"));
-  const parser = await loadPythonParser();
-  // Keyed by blob: a module the patch did not touch is read and parsed once
-  // for both sides (analysis is pure, so sharing the result is safe).
-  const analyzed = new Map<string, PythonModule>();
-  const analyze = async (tree: Tree, paths: Iterable<string>) => {
-    const out = new Map<string, PythonModule>();
-    for (const path of new Set(paths)) {
-      const entry = tree.get(path);
-      if (
-        entry === undefined ||
-        entry.kind !== "file" && entry.kind !== "executable"
-      ) continue;
-      if (entry.size > SOURCE_MAX_BYTES) continue;
-      let module = analyzed.get(entry.oid);
-      if (module === undefined) {
-        const bytes = await git.readBlob(entry.oid, {
-          maxBytes: SOURCE_MAX_BYTES,
-        });
-        module = analyzePython(parser, new TextDecoder().decode(bytes));
-        analyzed.set(entry.oid, module);
-      }
-      out.set(path, module);
-    }
-    return out;
-  };
-  const headModules = await analyze(headTree, [
-    ...reads.modules,
-    ...changedPy.map((c) => c.path),
-  ]);
-  const baseModules = await analyze(baseTree, [
-    ...reads.baseModules,
-    ...changedPy.map((c) => c.path),
-  ]);
-
-  progress.step(`hashing ${reads.fixtures.length} fixtures`);
-  const digests = new Map<string, string>();
-  const oids = new Map<string, string>();
-  for (const path of reads.fixtures) {
+  const reads = loaded.map((l) => l.reads(baseTree, headTree));
+  const changedPy = changes.filter((c) => c.path.endsWith(".py"))
+    .map((c) => c.path);
+  // Hash while parsing: git inflates and a worker hashes the fixtures off
+  // this thread. A failure is awaited below, after the parse.
+  const fixtureOids = new Map<string, string>();
+  for (const path of new Set(reads.flatMap((r) => r.headDigests))) {
     const entry = headTree.get(path);
-    if (entry !== undefined) oids.set(path, entry.oid);
+    if (entry !== undefined) fixtureOids.set(path, entry.oid);
   }
-  const byOid = await git.sha256Blobs([...new Set(oids.values())]);
-  for (const [path, oid] of oids) {
+  const hashing = git.sha256Blobs([...new Set(fixtureOids.values())]);
+  hashing.catch(() => {});
+  const { headModules, baseModules } = await analyzeModules(git, {
+    head: {
+      tree: headTree,
+      paths: [...reads.flatMap((r) => r.headModules), ...changedPy],
+    },
+    base: {
+      tree: baseTree,
+      paths: [...reads.flatMap((r) => r.baseModules), ...changedPy],
+    },
+  }).catch(async (error) => {
+    // Never leave the hashing children running behind an error.
+    await hashing.catch(() => {});
+    throw error;
+  });
+
+  progress.step(`hashing ${fixtureOids.size} files`);
+  const digests = new Map<string, string>();
+  const byOid = await hashing;
+  for (const [path, oid] of fixtureOids) {
     const digest = byOid.get(oid);
     if (digest !== undefined) digests.set(path, digest);
   }
 
-  findings.push(...checkAgentContract({
-    path: AGENT_CONTRACT_PATH,
-    base: baseContract,
-    head: headContract,
-    headTree,
-    digests,
-    modules: headModules,
-    baseModules,
+  const input: StaticInput = {
     now: options.now.epochMs,
-  }));
+    nowText: options.now.text,
+    baseTree,
+    headTree,
+    changes,
+    headModules,
+    baseModules,
+    digests,
+    allowFixtureRotate: options.allowFixtureRotate,
+  };
+  for (const one of loaded) findings.push(...one.check(input));
 
   const configPaths = harnessConfigPaths(changes);
   findings.push(
@@ -211,36 +270,39 @@ async function judge(
       root,
       head,
       settings,
-      base: baseContract,
-      headContract,
+      plans: loaded.map((l) => ({ layout: l.id, plan: l.plan(input) })),
       headTree,
-      headModules,
       now: options.now,
       isolation: options.isolation,
       hiddenPaths: options.hiddenPaths ?? [],
       sandboxPath: options.sandboxPath,
       progress,
-      staticFindings: findings,
     });
     findings.push(...stage.findings);
   }
 
-  const contractFiles = [{
-    path: AGENT_CONTRACT_PATH,
-    layout: "000",
-    sha256: sha256(baseText.bytes),
-  }];
-  return buildVerdict(findings, {
+  const files: ContractFileRef[] = loaded.flatMap((l) => [...l.files]);
+  const freezeBodyHashes: FreezeBodyHashRecord[] = loaded
+    .filter(isInvariantsLoadedDialect)
+    .flatMap((l) =>
+      l.freezeBodyHashes(input).map((h) => ({
+        freeze: h.freeze,
+        bodyHash: h.bodyHash,
+      }))
+    );
+  const verdict = buildVerdict(dedupe(findings), {
     pawl: { version: VERSION },
     now: options.now.text,
     repo: options.repo,
     base,
     head,
     contract: {
-      files: contractFiles,
+      layouts: loaded.map((l) => l.id),
+      files,
       digest: `sha256:${
-        sha256(new TextEncoder().encode(JSON.stringify(contractFiles)))
+        createHash("sha256").update(JSON.stringify(files)).digest("hex")
       }`,
+      freezeBodyHashes,
     },
     options: {
       allowFixtureRotate: options.allowFixtureRotate,
@@ -249,70 +311,64 @@ async function judge(
     isolation: stage?.isolation ?? null,
     tests: stage?.report ?? null,
   });
+  return { verdict, ledger: stage?.ledger ?? [] };
 }
 
-async function readBaseContract(
-  git: GitCli,
-  tree: Tree,
-): Promise<{ text: string; bytes: Uint8Array }> {
-  const entry = tree.get(AGENT_CONTRACT_PATH);
-  if (entry === undefined) {
-    throw new NoContractError(
-      `Cannot decide: the base commit has no contract "${AGENT_CONTRACT_PATH}"; start one with "pawl propose" and have a human commit it to the base branch`,
-    );
-  }
-  if (entry.kind === "symlink") {
-    throw new ContractSyntaxError(
-      AGENT_CONTRACT_PATH,
-      "it is a symlink, which pawl never follows",
-    );
-  }
-  if (entry.kind !== "file" && entry.kind !== "executable") {
-    throw new ContractSyntaxError(
-      AGENT_CONTRACT_PATH,
-      "it is not a regular file",
-    );
-  }
-  const bytes = await readCapped(git, entry.oid, AGENT_CONTRACT_PATH);
-  return { text: decodeStrict(bytes, AGENT_CONTRACT_PATH), bytes };
+/** The same finding from two layouts (e.g. a harness rule) is reported once. */
+function dedupe(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = JSON.stringify([f.rule, f.path, f.line, f.message, f.blocking]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
-async function readHeadContract(
+/** The Python files to analyse in one commit. */
+interface ModuleReads {
+  tree: Tree;
+  paths: readonly string[];
+}
+
+/**
+ * Analyse the head's and the base's Python files. Keyed by blob, so a file
+ * the patch did not touch is read and parsed once for both sides (analysis
+ * is pure, so sharing the result is safe).
+ */
+async function analyzeModules(
   git: GitCli,
-  tree: Tree,
-  findings: Finding[],
-): Promise<AgentContract | null> {
-  const path = AGENT_CONTRACT_PATH;
-  const entry = tree.get(path);
-  if (entry === undefined) {
-    findings.push(finding(
-      "config.contract_removed",
-      `The pull request removes the contract "${path}"; the head is judged against the base copy`,
-      { path },
-    ));
-    return null;
-  }
-  if (entry.kind === "symlink") {
-    findings.push(finding(
-      "config.contract_symlink",
-      `The pull request turns the contract "${path}" into a symlink; pawl never follows it and judges against the base copy`,
-      { path },
-    ));
-    return null;
-  }
-  try {
-    const bytes = await readCapped(git, entry.oid, path);
-    return readAgentContract(decodeStrict(bytes, path), { path });
-  } catch (error) {
-    if (error instanceof ContractSyntaxError) {
-      findings.push(finding("config.contract_invalid", error.message, {
-        path,
-        line: error.line,
-      }));
-      return null;
+  sides: { head: ModuleReads; base: ModuleReads },
+): Promise<{
+  headModules: Map<string, PythonModule>;
+  baseModules: Map<string, PythonModule>;
+}> {
+  const parser = await loadPythonParser();
+  const analyzed = new Map<string, PythonModule>();
+  const analyze = async ({ tree, paths }: ModuleReads) => {
+    const out = new Map<string, PythonModule>();
+    for (const path of new Set(paths)) {
+      const entry = tree.get(path);
+      if (
+        entry === undefined ||
+        entry.kind !== "file" && entry.kind !== "executable"
+      ) continue;
+      if (entry.size > SOURCE_MAX_BYTES) continue;
+      let module = analyzed.get(entry.oid);
+      if (module === undefined) {
+        const bytes = await git.readBlob(entry.oid, {
+          maxBytes: SOURCE_MAX_BYTES,
+        });
+        module = analyzePython(parser, new TextDecoder().decode(bytes));
+        analyzed.set(entry.oid, module);
+      }
+      out.set(path, module);
     }
-    throw error;
-  }
+    return out;
+  };
+  const headModules = await analyze(sides.head);
+  const baseModules = await analyze(sides.base);
+  return { headModules, baseModules };
 }
 
 async function readBaseSettings(
@@ -334,36 +390,25 @@ async function readBaseSettings(
   if (base.kind !== "file" && base.kind !== "executable") {
     throw new ContractSyntaxError(SETTINGS_PATH, "it is not a regular file");
   }
-  const bytes = await readCapped(git, base.oid, SETTINGS_PATH);
-  return readSettings(decodeStrict(bytes, SETTINGS_PATH), {
-    path: SETTINGS_PATH,
-  });
-}
-
-async function readCapped(
-  git: GitCli,
-  oid: string,
-  path: string,
-): Promise<Uint8Array> {
+  let bytes: Uint8Array;
   try {
-    return await git.readBlob(oid, { maxBytes: CONTRACT_MAX_BYTES });
+    bytes = await git.readBlob(base.oid, { maxBytes: CONFIG_MAX_BYTES });
   } catch (error) {
     if (error instanceof BlobTooLargeError) {
       throw new ContractSyntaxError(
-        path,
-        `larger than ${CONTRACT_MAX_BYTES} bytes; refused before parsing`,
+        SETTINGS_PATH,
+        `larger than ${CONFIG_MAX_BYTES} bytes; refused before parsing`,
       );
     }
     throw error;
   }
-}
-
-function decodeStrict(bytes: Uint8Array, path: string): string {
+  let text: string;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new ContractSyntaxError(path, "not valid UTF-8");
+    throw new ContractSyntaxError(SETTINGS_PATH, "not valid UTF-8");
   }
+  return readSettings(text, { path: SETTINGS_PATH });
 }
 
 async function readTexts(
@@ -380,7 +425,7 @@ async function readTexts(
     ) continue;
     try {
       const bytes = await git.readBlob(entry.oid, {
-        maxBytes: CONTRACT_MAX_BYTES,
+        maxBytes: CONFIG_MAX_BYTES,
       });
       out.set(path, new TextDecoder().decode(bytes));
     } catch (error) {
@@ -390,8 +435,4 @@ async function readTexts(
     }
   }
   return out;
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }

@@ -5,7 +5,11 @@
  */
 import { parseArgs } from "node:util";
 import { parseNow } from "../core/parse_now.ts";
-import { type IsolationRequest, runCheck } from "../check/run_check.ts";
+import {
+  type IsolationRequest,
+  runCheckWithLedger,
+} from "../check/run_check.ts";
+import { formatLedger } from "../seeds/ledger_row.ts";
 import { UsageError } from "../check/undecided_error.ts";
 import { renderText } from "../render/render_text.ts";
 import type { CliIo } from "./cli_io.ts";
@@ -32,6 +36,7 @@ Options:
   --allow-fixture-rotate   a human allows fixture rotation in this run
   --isolation MODE         auto (default), bwrap, unshare, uid, or none
   --sandbox-path PATH      PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)
+  --ledger FILE            append one seed-ledger JSON line per property run
   --quiet                  no progress on stderr
   --no-color               plain terminal report
 
@@ -105,6 +110,7 @@ async function judgeCommandLine(
         "sandbox-path": { type: "string" },
         quiet: { type: "boolean", default: false },
         "no-color": { type: "boolean", default: false },
+        ledger: { type: "string" },
       },
     });
   } catch (error) {
@@ -135,7 +141,7 @@ async function judgeCommandLine(
     ? SILENT_PROGRESS
     : createProgress({ terminal: io.terminal, write: io.err });
   try {
-    const verdict = await runCheck({
+    const { verdict, ledger } = await runCheckWithLedger({
       repo: v.repo as string,
       base: v.base as string,
       head: v.head as string,
@@ -147,8 +153,14 @@ async function judgeCommandLine(
       ...(v["sandbox-path"] === undefined
         ? {}
         : { sandboxPath: v["sandbox-path"] }),
+      ...(io.env["TMPDIR"] ? { tempRoot: io.env["TMPDIR"] } : {}),
     });
     progress.end();
+    if (v.ledger !== undefined && ledger.length > 0) {
+      await Deno.writeTextFile(v.ledger, formatLedger(ledger), {
+        append: true,
+      });
+    }
     const json = JSON.stringify(verdict, null, 2) + "\n";
     if (v.out !== undefined) await writeOutputFile(v.out, json);
     if (v.json) {

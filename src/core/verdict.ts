@@ -21,6 +21,26 @@ export interface ContractFileRef {
   sha256: string;
 }
 
+/** Which hash a frozen test's recorded body hash matched (seed 003). */
+export interface FreezeBodyHashRecord {
+  /** Freeze id. */
+  freeze: string;
+  /** `function` (sliced source), `file` (whole file), or `none`. */
+  bodyHash: string;
+}
+
+/** The contract the decision rests on. */
+export interface ContractReport {
+  /** Layouts found at the base commit. */
+  layouts: string[];
+  /** Base contract files with their digests. */
+  files: ContractFileRef[];
+  /** sha256 over the files list. */
+  digest: string;
+  /** Seed 003 freezes: which body hash matched. */
+  freezeBodyHashes: FreezeBodyHashRecord[];
+}
+
 /** Counts over the per-test results. */
 export interface TestSummary {
   /** Test cases reported. */
@@ -39,6 +59,8 @@ export interface TestSummary {
 
 /** One registered property's outcome in the run. */
 export interface PropertyResult {
+  /** Contract layout (`000`, `003`, `002`). */
+  layout: string;
   /** Contract id. */
   id: string;
   /** `passed` or why it did not pass. */
@@ -61,6 +83,28 @@ export interface RerunRecord {
   passed: boolean;
 }
 
+/** One frozen seed's replay. */
+export interface ReplayRecord {
+  /** Freeze id. */
+  freeze: string;
+  /** Test replayed (pytest node id). */
+  test: string;
+  /** The pinned seed. */
+  seed: number;
+  /** Whether the test passed on it. */
+  passed: boolean;
+}
+
+/** Seeds used by the run. */
+export interface SeedsReport {
+  /** The run's fresh seed, derived from (head commit, `--now`). */
+  fresh: number;
+  /** `CONTRACT_TRIALS` on the fresh run, when a contract sets one. */
+  trials: number | null;
+  /** Replays of unexpired frozen seeds. */
+  replays: ReplayRecord[];
+}
+
 /** What the test stage observed (absent when the suite was not run). */
 export interface TestsReport {
   /** Counts. */
@@ -69,6 +113,8 @@ export interface TestsReport {
   properties: PropertyResult[];
   /** Reruns of frozen tests. */
   reruns: RerunRecord[];
+  /** Seeds: the fresh one and the frozen replays. */
+  seeds: SeedsReport;
 }
 
 /** The sandbox the suite ran in. */
@@ -94,7 +140,7 @@ export interface Verdict {
   /** Full head commit id. */
   head: string;
   /** The contract the decision rests on. */
-  contract: { files: ContractFileRef[]; digest: string };
+  contract: ContractReport;
   /** Flags that change the judgement. */
   options: { allowFixtureRotate: boolean; isolation: string };
   /** Sandbox used for the run, or null when nothing was executed. */
@@ -118,7 +164,7 @@ export type VerdictInput = Omit<Verdict, "decision" | "findings">;
  * import { finding } from "./finding.ts";
  * const v = buildVerdict([finding("property.removed", "Property \"a\" was removed")], {
  *   pawl: { version: "0" }, now: "2026-11-30T12:00:00Z", repo: ".", base: "b", head: "h",
- *   contract: { files: [], digest: "" }, options: { allowFixtureRotate: false, isolation: "auto" },
+ *   contract: { layouts: [], files: [], digest: "", freezeBodyHashes: [] }, options: { allowFixtureRotate: false, isolation: "auto" },
  *   isolation: null, tests: null,
  * });
  * if (v.decision !== "reject") throw new Error("unexpected");

@@ -8,7 +8,12 @@ const INPUT: VerdictInput = {
   repo: "./r",
   base: "a".repeat(40),
   head: "b".repeat(40),
-  contract: { files: [], digest: "sha256:x" },
+  contract: {
+    layouts: [],
+    files: [],
+    digest: "sha256:x",
+    freezeBodyHashes: [],
+  },
   options: { allowFixtureRotate: false, isolation: "auto" },
   isolation: null,
   tests: null,

@@ -20,7 +20,7 @@ export interface RenderTextOptions {
  * import { renderText } from "./render_text.ts";
  * const text = renderText({
  *   pawl: { version: "0" }, decision: "accept", now: "2026-11-30T12:00:00Z", repo: ".",
- *   base: "b".repeat(40), head: "h".repeat(40), contract: { files: [], digest: "" },
+ *   base: "b".repeat(40), head: "h".repeat(40), contract: { layouts: [], files: [], digest: "", freezeBodyHashes: [] },
  *   options: { allowFixtureRotate: false, isolation: "auto" }, isolation: null,
  *   findings: [], tests: null,
  * });

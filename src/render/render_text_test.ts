@@ -17,7 +17,12 @@ const verdict = buildVerdict([
   repo: ".",
   base: "1".repeat(40),
   head: "2".repeat(40),
-  contract: { files: [], digest: "sha256:abc" },
+  contract: {
+    layouts: ["000"],
+    files: [],
+    digest: "sha256:abc",
+    freezeBodyHashes: [],
+  },
   options: { allowFixtureRotate: false, isolation: "auto" },
   isolation: { tier: "bwrap", network: "isolated" },
   tests: {
@@ -29,8 +34,9 @@ const verdict = buildVerdict([
       skipped: 0,
       xfailed: 0,
     },
-    properties: [{ id: "p", outcome: "passed" }],
+    properties: [{ layout: "000", id: "p", outcome: "passed" }],
     reruns: [],
+    seeds: { fresh: 7, trials: null, replays: [] },
   },
 });
 

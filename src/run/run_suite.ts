@@ -47,6 +47,11 @@ export interface RunSuiteOptions extends Omit<RunPytestOptions, "select"> {
    * line, as pytest's xunit2 report never has.
    */
   testLine?: (file: string, qualname: string) => Promise<number | undefined>;
+  /**
+   * Tests (names or node ids) whose failure on this run's fresh seed is
+   * reported but does not block: they are under an unexpired seed freeze.
+   */
+  nonBlocking?: readonly string[];
 }
 
 /** Counts over the full run's cases. */
@@ -112,7 +117,13 @@ export async function runSuite(
   sandbox: Sandbox,
   options: RunSuiteOptions,
 ): Promise<SuiteOutcome> {
-  const { freezes = [], freshWorkDir, testLine, ...runOptions } = options;
+  const {
+    freezes = [],
+    freshWorkDir,
+    testLine,
+    nonBlocking = [],
+    ...runOptions
+  } = options;
   const scrub = await scrubber([
     [options.reportDir, "<reports>"],
     [options.workDir, "<tree>"],
@@ -140,7 +151,14 @@ export async function runSuite(
     const freeze = c.classname === ""
       ? undefined
       : active.find((f) => freezeCovers(f, c));
-    if (freeze === undefined) {
+    if (
+      freeze === undefined && c.classname !== "" &&
+      nonBlocking.some((test) =>
+        freezeCovers({ id: "", test, remainingReruns: 0 }, c)
+      )
+    ) {
+      findings.push(freshSeedFinding(c));
+    } else if (freeze === undefined) {
       unfrozen++;
       if (unfrozen <= MAX_FAILED_FINDINGS) findings.push(failedFinding(c));
     } else {
@@ -337,6 +355,20 @@ function rerunFinding(
   );
 }
 
+function freshSeedFinding(c: TestCaseResult): Finding {
+  const location = locateCase(c);
+  const detail = c.message !== undefined ? `: ${firstLine(c.message)}` : "";
+  return finding(
+    "seed.fresh_failed",
+    `Test "${location.nodeId}" failed on this run's fresh seed${detail}; it is under an unexpired seed freeze, so this does not block until the freeze expires`,
+    {
+      path: location.file,
+      ...(c.line !== undefined ? { line: c.line } : {}),
+      blocking: false,
+    },
+  );
+}
+
 function failedFinding(c: TestCaseResult): Finding {
   const location = locateCase(c);
   const detail = c.message !== undefined ? `: ${firstLine(c.message)}` : "";
@@ -471,6 +503,8 @@ async function scrubber(
       out = out.replaceAll(dir, placeholder);
     }
     return out
+      // Object addresses differ on every run (ASLR).
+      .replace(/\b0x[0-9a-fA-F]{6,}\b/g, "0x<address>")
       .replace(/\bin \d+(?:\.\d+)?s\b/g, "in <duration>")
       .replace(/\(\d+:\d\d:\d\d(?:\.\d+)?\)/g, "(<duration>)");
   };

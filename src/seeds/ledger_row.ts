@@ -11,11 +11,11 @@ export interface LedgerRow {
   /** The seed the run used. */
   seed: number;
   /** Trials requested (`CONTRACT_TRIALS`). */
-  trials: number;
+  trials: number | null;
   /** Whether the property held. */
   ok: boolean;
   /** sha256 of the failing input, or null when it held. */
-  witness_sha256: string | null;
+  "witness_sha256": string | null;
   /** The orchestrator's clock as Unix seconds (seed 002's `ts`). */
   ts: number;
   /** Contract layout the property belongs to. */

@@ -19,8 +19,30 @@ export const TestsSettingsSchema = z.strictObject({
   max_processes: z.number().int().min(8).max(65536).default(512),
 });
 
+/** The `[seeds]` table: how seeds reach the tests (seed 002's defaults). */
+export const SeedsSettingsSchema = z.strictObject({
+  /** Environment variable carrying the seed. */
+  env_seed: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default(
+    "CONTRACT_SEED",
+  ),
+  /** Environment variable carrying the trial count. */
+  env_trials: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default(
+    "CONTRACT_TRIALS",
+  ),
+  /** Also pass `--hypothesis-seed=<seed>` to pytest. */
+  hypothesis_seed: z.boolean().default(true),
+  /** Trials for a frozen-seed replay. */
+  replay_trials: z.number().int().min(1).max(1_000_000).default(50),
+});
+
 /** The whole `pawl.toml`. */
 export const SettingsSchema = z.strictObject({
+  seeds: SeedsSettingsSchema.default({
+    env_seed: "CONTRACT_SEED",
+    env_trials: "CONTRACT_TRIALS",
+    hypothesis_seed: true,
+    replay_trials: 50,
+  }),
   tests: TestsSettingsSchema.default({
     runner: "pytest",
     timeout_seconds: 600,

@@ -1,0 +1,279 @@
+/**
+ * Run the real pawl CLI as a subprocess, the way an orchestrator does, and
+ * read back its exit code, output and `--out` verdict.
+ *
+ * @module
+ */
+
+/** The repository root (where `main.ts` is). */
+export const ROOT: string = new URL("..", import.meta.url).pathname.replace(
+  /\/$/,
+  "",
+);
+
+/** The orchestrator clock the tests use unless a case needs another. */
+export const NOW = "2026-11-30T12:00:00Z";
+
+/** The uid pawl drops the tests to (no user `pawl` exists on the test machine). */
+export const SANDBOX_UID = 64123;
+
+/** One finding, as the verdict JSON spells it. */
+export interface FindingJson {
+  layer: string;
+  rule: string;
+  message: string;
+  path?: string;
+  line?: number;
+  blocking: boolean;
+}
+
+/** The parts of the verdict JSON the tests rely on. */
+export interface VerdictJson {
+  decision: "accept" | "reject";
+  now: string;
+  repo: string;
+  base: string;
+  head: string;
+  contract: { files: { path: string; sha256: string }[]; digest: string };
+  options: { allowFixtureRotate: boolean; isolation: string };
+  isolation: { tier: string; network: string } | null;
+  findings: FindingJson[];
+  tests: {
+    summary: Record<string, number>;
+    properties: { id: string; outcome: string }[];
+    reruns: {
+      freeze: string;
+      test: string;
+      selected: string[];
+      used: number;
+      allowed: number;
+      passed: boolean;
+    }[];
+  } | null;
+  pawl: { version: string };
+}
+
+/** What one CLI run produced. */
+export interface PawlResult {
+  /** Exit code. */
+  code: number;
+  /** Standard output. */
+  stdout: string;
+  /** Standard error. */
+  stderr: string;
+  /** The `--out` file's text after the run (undefined when absent or not asked for). */
+  outText: string | undefined;
+  /** `outText` parsed, when it is JSON. */
+  verdict: VerdictJson | undefined;
+  /** The `--out` path used (undefined without one). */
+  outPath: string | undefined;
+  /** Wall-clock milliseconds of the run. */
+  ms: number;
+}
+
+/** Options for {@linkcode pawl}. */
+export interface PawlOptions {
+  /**
+   * `--out`: `true` (default) adds one in a fresh temp dir, a string uses
+   * that path, `false` passes none.
+   */
+  out?: boolean | string;
+  /** Text to put in the `--out` file before the run (a stale verdict). */
+  stale?: string;
+  /** Extra environment for the CLI process. */
+  env?: Record<string, string>;
+  /** The whole environment instead of this process's plus `env`. */
+  clearEnv?: boolean;
+  /** argv prefix to run the CLI through (`setpriv ...`, `/usr/bin/time ...`). */
+  wrapper?: readonly string[];
+  /** The `main.ts` to run (default this repository's). */
+  main?: string;
+  /** Extra `deno run` flags. */
+  denoFlags?: readonly string[];
+  /**
+   * Hold the sandbox lock for the run. Defaults to true for `check` and
+   * `demo`: every pawl run kills all processes of uid 64123 before and after
+   * its tests, so two runs must never overlap, not even from test files
+   * that `deno test --parallel` runs side by side.
+   */
+  exclusive?: boolean;
+}
+
+/**
+ * Run `deno run -A main.ts ...args` and collect the result. The `--out`
+ * file is read after the process ended; its temp dir is removed.
+ */
+export async function pawl(
+  args: readonly string[],
+  options: PawlOptions = {},
+): Promise<PawlResult> {
+  let outDir: string | undefined;
+  let outPath: string | undefined;
+  if (typeof options.out === "string") {
+    outPath = options.out;
+  } else if (options.out !== false) {
+    outDir = await Deno.makeTempDir({ prefix: "pawl-e2e-out-" });
+    outPath = `${outDir}/verdict.json`;
+  }
+  try {
+    if (outPath !== undefined && options.stale !== undefined) {
+      await Deno.writeTextFile(outPath, options.stale);
+    }
+    const argv = [
+      ...(options.wrapper ?? []),
+      Deno.execPath(),
+      "run",
+      "-A",
+      ...(options.denoFlags ?? []),
+      options.main ?? `${ROOT}/main.ts`,
+      ...args,
+      ...(outPath === undefined ? [] : ["--out", outPath]),
+    ];
+    const exclusive = options.exclusive ??
+      (args[0] === "check" || args[0] === "demo");
+    const run = async () => {
+      const started = performance.now();
+      const output = await new Deno.Command(argv[0]!, {
+        args: argv.slice(1),
+        cwd: ROOT,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        ...(options.clearEnv === true
+          ? { clearEnv: true, env: options.env ?? {} }
+          : { env: { NO_COLOR: "1", ...(options.env ?? {}) } }),
+      }).output();
+      return { output, ms: performance.now() - started };
+    };
+    const { output, ms } = exclusive ? await withSandboxLock(run) : await run();
+    let outText: string | undefined;
+    if (outPath !== undefined) {
+      outText = await Deno.readTextFile(outPath).catch(() => undefined);
+    }
+    let verdict: VerdictJson | undefined;
+    try {
+      verdict = outText === undefined ? undefined : JSON.parse(outText);
+    } catch {
+      verdict = undefined;
+    }
+    const decoder = new TextDecoder();
+    return {
+      code: output.code,
+      stdout: decoder.decode(output.stdout),
+      stderr: decoder.decode(output.stderr),
+      outText,
+      verdict,
+      outPath,
+      ms,
+    };
+  } finally {
+    if (outDir !== undefined) await Deno.remove(outDir, { recursive: true });
+  }
+}
+
+/** Options for {@linkcode check}. */
+export interface CheckOptions extends PawlOptions {
+  /** `--now` (default {@linkcode NOW}). */
+  now?: string;
+  /** Base revision (default `main`). */
+  base?: string;
+  /** More CLI arguments. */
+  extra?: readonly string[];
+  /** `check` (default) or `diff`. */
+  command?: "check" | "diff";
+  /** Pass `--quiet` (default true). */
+  quiet?: boolean;
+}
+
+/** `pawl check --repo dir --base main --head head --now NOW --quiet ...extra`. */
+export function check(
+  repo: string,
+  head: string,
+  options: CheckOptions = {},
+): Promise<PawlResult> {
+  return pawl([
+    options.command ?? "check",
+    "--repo",
+    repo,
+    "--base",
+    options.base ?? "main",
+    "--head",
+    head,
+    "--now",
+    options.now ?? NOW,
+    ...(options.quiet === false ? [] : ["--quiet"]),
+    ...(options.extra ?? []),
+  ], options);
+}
+
+/** The blocking findings of a verdict. */
+export function blocking(verdict: VerdictJson | undefined): FindingJson[] {
+  return (verdict?.findings ?? []).filter((f) => f.blocking);
+}
+
+/** Sorted unique rule ids of findings. */
+export function rules(findings: readonly FindingJson[]): string[] {
+  return [...new Set(findings.map((f) => f.rule))].sort();
+}
+
+/** A readable dump of a run, for assertion messages. */
+export function explain(result: PawlResult): string {
+  return `exit ${result.code}\n--- stderr\n${
+    result.stderr.slice(-3000)
+  }\n--- out\n${(result.outText ?? "(none)").slice(0, 6000)}`;
+}
+
+/** Map `items` through `fn` with at most `limit` calls in flight, keeping order. */
+export async function mapPool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, worker),
+  );
+  return results;
+}
+
+/** Live processes of `uid` (pgrep), as "pid command" lines. */
+export async function processesOf(uid: number): Promise<string[]> {
+  const out = await new Deno.Command("pgrep", {
+    args: ["-a", "-u", String(uid)],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").filter((l) =>
+    l.trim() !== ""
+  );
+}
+
+/**
+ * Where the sandbox lock lives: one file per machine, so that every checkout
+ * and every test process running pawl as uid 64123 takes turns.
+ */
+export const SANDBOX_LOCK = `${
+  Deno.env.get("TMPDIR") ?? "/tmp"
+}/pawl-e2e-uid-${SANDBOX_UID}.lock`;
+
+/** Run `fn` holding the exclusive sandbox lock (flock on {@linkcode SANDBOX_LOCK}). */
+export async function withSandboxLock<T>(fn: () => Promise<T>): Promise<T> {
+  using file = await Deno.open(SANDBOX_LOCK, {
+    read: true,
+    write: true,
+    create: true,
+  });
+  await file.lock(true);
+  try {
+    return await fn();
+  } finally {
+    await file.unlock();
+  }
+}

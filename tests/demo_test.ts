@@ -1,0 +1,49 @@
+/**
+ * `pawl demo` runs the real gate on the built-in sample: the honest fix is
+ * accepted and every weakening patch is rejected for the layer it weakens.
+ */
+import assert from "node:assert/strict";
+import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
+import { explain, pawl } from "./_cli.ts";
+
+/** The verdict and rule family each sample patch should get. */
+const EXPECTED: Record<string, { verdict: string; family: string }> = {
+  "agent/honest-fix": { verdict: "accept", family: "-" },
+  "agent/delete-property": { verdict: "reject", family: "property" },
+  "agent/rewrite-fixture": { verdict: "reject", family: "fixture" },
+  "agent/extend-freeze": { verdict: "reject", family: "freeze" },
+  "agent/vacuous-assert": { verdict: "reject", family: "property" },
+  "agent/conftest-hook": { verdict: "reject", family: "harness" },
+};
+
+Deno.test("pawl demo accepts the honest fix and rejects every weakening patch", async () => {
+  const result = await pawl(["demo", "--quiet"], { out: false });
+  assert.equal(result.code, 0, explain(result) + result.stdout);
+  const rows = new Map<string, { verdict: string; rule: string }>();
+  for (const line of result.stdout.split("\n")) {
+    const cells = line.trim().split(/\s{2,}/);
+    const [branch, verdict, rule] = cells;
+    if (branch === undefined || verdict === undefined || rule === undefined) {
+      continue;
+    }
+    if (!/^(accept|reject)$/.test(verdict)) continue;
+    rows.set(branch, { verdict, rule });
+  }
+  assert.deepEqual(
+    [...rows.keys()],
+    SAMPLE_PATCHES.map((p) => p.branch),
+    result.stdout,
+  );
+  for (const patch of SAMPLE_PATCHES) {
+    const expected = EXPECTED[patch.branch];
+    assert.ok(expected !== undefined, `no expectation for ${patch.branch}`);
+    const row = rows.get(patch.branch)!;
+    assert.equal(
+      row.verdict,
+      expected.verdict,
+      `${patch.branch}\n${result.stdout}`,
+    );
+    const family = row.rule === "-" ? "-" : row.rule.split(".")[0];
+    assert.equal(family, expected.family, `${patch.branch}\n${result.stdout}`);
+  }
+});
