@@ -34,13 +34,18 @@ export interface VerdictJson {
   repo: string;
   base: string;
   head: string;
-  contract: { files: { path: string; sha256: string }[]; digest: string };
+  contract: {
+    layouts: string[];
+    files: { path: string; layout: string; sha256: string }[];
+    digest: string;
+    freezeBodyHashes: { freeze: string; bodyHash: string }[];
+  };
   options: { allowFixtureRotate: boolean; isolation: string };
   isolation: { tier: string; network: string } | null;
   findings: FindingJson[];
   tests: {
     summary: Record<string, number>;
-    properties: { id: string; outcome: string }[];
+    properties: { layout: string; id: string; outcome: string }[];
     reruns: {
       freeze: string;
       test: string;
@@ -49,6 +54,11 @@ export interface VerdictJson {
       allowed: number;
       passed: boolean;
     }[];
+    seeds: {
+      fresh: number;
+      trials: number | null;
+      replays: { freeze: string; test: string; seed: number; passed: boolean }[];
+    };
   } | null;
   pawl: { version: string };
 }

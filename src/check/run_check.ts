@@ -176,6 +176,42 @@ async function judge(
     git.listTree(head),
   ]);
   const findings: Finding[] = [];
+  // Start hashing the usual fixture root now, so git inflates and a worker
+  // hashes while the contracts and test sources are parsed on this thread.
+  const early = speculativeDigests(git, headTree);
+  try {
+    return await judgeTrees(git, root, options, {
+      base,
+      head,
+      baseTree,
+      headTree,
+      findings,
+      early,
+    });
+  } catch (error) {
+    // Never leave the hashing children running behind an error.
+    await early.catch(() => {});
+    throw error;
+  }
+}
+
+interface Trees {
+  base: string;
+  head: string;
+  baseTree: Tree;
+  headTree: Tree;
+  findings: Finding[];
+  early: Promise<Map<string, string>>;
+}
+
+async function judgeTrees(
+  git: GitCli,
+  root: string,
+  options: RunCheckOptions,
+  trees: Trees,
+): Promise<CheckResult> {
+  const { progress } = options;
+  const { base, head, baseTree, headTree, findings, early } = trees;
 
   const present = DIALECTS.filter((d) => d.presentIn(baseTree));
   if (present.length === 0) {
@@ -212,7 +248,11 @@ async function judge(
     const entry = headTree.get(path);
     if (entry !== undefined) fixtureOids.set(path, entry.oid);
   }
-  const hashing = git.sha256Blobs([...new Set(fixtureOids.values())]);
+  const hashing = early.then(async (known) => {
+    const rest = [...new Set(fixtureOids.values())].filter((o) => !known.has(o));
+    const more = rest.length === 0 ? new Map() : await git.sha256Blobs(rest);
+    return new Map([...known, ...more]);
+  });
   hashing.catch(() => {});
   const { headModules, baseModules } = await analyzeModules(git, {
     head: {
@@ -312,6 +352,32 @@ async function judge(
     tests: stage?.report ?? null,
   });
   return { verdict, ledger: stage?.ledger ?? [] };
+}
+
+/** The directory most fixtures live in (seed 000's fixture root). */
+const FIXTURE_ROOT = "tests/fixtures/";
+
+/**
+ * Hash every regular file under the fixture root of the head tree before
+ * the contracts say which ones are registered: the bytes must be inflated
+ * and hashed anyway, and this lets it overlap the parsing.
+ */
+function speculativeDigests(
+  git: GitCli,
+  tree: Tree,
+): Promise<Map<string, string>> {
+  const oids = new Set<string>();
+  for (const entry of tree.values()) {
+    if (
+      entry.path.startsWith(FIXTURE_ROOT) &&
+      (entry.kind === "file" || entry.kind === "executable")
+    ) oids.add(entry.oid);
+  }
+  const hashing = oids.size === 0
+    ? Promise.resolve(new Map<string, string>())
+    : git.sha256Blobs([...oids]);
+  hashing.catch(() => {});
+  return hashing;
 }
 
 /** The same finding from two layouts (e.g. a harness rule) is reported once. */
