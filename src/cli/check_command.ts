@@ -16,6 +16,11 @@ import type { CliIo } from "./cli_io.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { createProgress, SILENT_PROGRESS } from "./progress.ts";
 import { writeOutputFile } from "./write_output_file.ts";
+import { readSigningKey, type SigningKey } from "../sign/signing_key.ts";
+import { signVerdict } from "../sign/sign_verdict.ts";
+import { renderSarif } from "../report/render_sarif.ts";
+import { renderJunit } from "../report/render_junit.ts";
+import { renderMarkdown } from "../report/render_markdown.ts";
 
 const ISOLATIONS: readonly IsolationRequest[] = [
   "auto",
@@ -37,6 +42,13 @@ Options:
   --isolation MODE         auto (default), bwrap, unshare, uid, or none
   --sandbox-path PATH      PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)
   --ledger FILE            append one seed-ledger JSON line per property run
+  --key FILE               sign the verdict with this Ed25519 PKCS#8 PEM key
+                           (or env PAWL_SIGNING_KEY holding the PEM)
+  --out-signed FILE        write the signed DSSE envelope (in-toto Statement v1)
+  --sarif FILE             write SARIF 2.1.0 for code-scanning upload
+  --junit FILE             write JUnit XML (one testcase per rule family)
+  --markdown FILE          write the Markdown report (also appended to
+                           $GITHUB_STEP_SUMMARY when that is set)
   --quiet                  no progress on stderr
   --no-color               plain terminal report
 
@@ -111,6 +123,11 @@ async function judgeCommandLine(
         quiet: { type: "boolean", default: false },
         "no-color": { type: "boolean", default: false },
         ledger: { type: "string" },
+        key: { type: "string" },
+        "out-signed": { type: "string" },
+        sarif: { type: "string" },
+        junit: { type: "string" },
+        markdown: { type: "string" },
       },
     });
   } catch (error) {
@@ -137,6 +154,14 @@ async function judgeCommandLine(
       }`,
     );
   }
+  // The key is read before anything from the repository runs, and its
+  // directory is hidden from the sandbox.
+  const signing = await loadSigningKey(v.key, io);
+  if (v["out-signed"] !== undefined && signing === undefined) {
+    throw new UsageError(
+      `"--out-signed" needs a signing key: pass "--key FILE" or set PAWL_SIGNING_KEY`,
+    );
+  }
   const progress = v.quiet
     ? SILENT_PROGRESS
     : createProgress({ terminal: io.terminal, write: io.err });
@@ -154,6 +179,7 @@ async function judgeCommandLine(
         ? {}
         : { sandboxPath: v["sandbox-path"] }),
       ...(io.env["TMPDIR"] ? { tempRoot: io.env["TMPDIR"] } : {}),
+      ...(signing?.path === undefined ? {} : { hiddenPaths: [signing.path] }),
     });
     progress.end();
     if (v.ledger !== undefined && ledger.length > 0) {
@@ -163,6 +189,32 @@ async function judgeCommandLine(
     }
     const json = JSON.stringify(verdict, null, 2) + "\n";
     if (v.out !== undefined) await writeOutputFile(v.out, json);
+    if (signing !== undefined) {
+      const envelope = await signVerdict(verdict, signing.key);
+      if (v["out-signed"] !== undefined) {
+        await writeOutputFile(
+          v["out-signed"],
+          JSON.stringify(envelope, null, 2) + "\n",
+        );
+      }
+    }
+    if (v.sarif !== undefined) {
+      await writeOutputFile(v.sarif, renderSarif(verdict));
+    }
+    if (v.junit !== undefined) {
+      await writeOutputFile(v.junit, renderJunit(verdict));
+    }
+    const summary = io.env["GITHUB_STEP_SUMMARY"];
+    if (v.markdown !== undefined || (summary !== undefined && summary !== "")) {
+      const markdown = renderMarkdown(
+        verdict,
+        signing === undefined ? {} : { keyid: signing.key.keyid },
+      );
+      if (v.markdown !== undefined) await writeOutputFile(v.markdown, markdown);
+      if (summary !== undefined && summary !== "") {
+        await Deno.writeTextFile(summary, markdown, { append: true });
+      }
+    }
     if (v.json) {
       io.out(json);
     } else {
@@ -173,4 +225,39 @@ async function judgeCommandLine(
     progress.end();
     throw error;
   }
+}
+
+/** A signing key and the file it came from (undefined for the environment). */
+interface LoadedKey {
+  key: SigningKey;
+  path: string | undefined;
+}
+
+async function loadSigningKey(
+  path: string | undefined,
+  io: CliIo,
+): Promise<LoadedKey | undefined> {
+  if (path !== undefined) {
+    let pem: string;
+    try {
+      pem = await Deno.readTextFile(path);
+    } catch (error) {
+      throw new UsageError(
+        `Cannot read signing key "${path}": ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      );
+    }
+    // The sandbox hides the key file itself, by its resolved path.
+    return {
+      key: await readSigningKey(pem, path),
+      path: await Deno.realPath(path),
+    };
+  }
+  const pem = io.env["PAWL_SIGNING_KEY"];
+  if (pem === undefined || pem === "") return undefined;
+  return {
+    key: await readSigningKey(pem, "PAWL_SIGNING_KEY"),
+    path: undefined,
+  };
 }
