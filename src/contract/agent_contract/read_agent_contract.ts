@@ -5,14 +5,13 @@
  * @module
  */
 import type { z } from "zod";
+import { schemaIssueError } from "../schema_issue_error.ts";
 import { ContractSyntaxError } from "../contract_syntax_error.ts";
 import {
   parseYamlDocument,
   type YamlDocument,
-  type YamlPath,
 } from "../parse_yaml_document.ts";
 import { agentContractSchema } from "./agent_contract_schema.ts";
-import { formatKeyPath } from "../format_key_path.ts";
 
 /** Where seed 000 keeps its contract. */
 export const AGENT_CONTRACT_PATH = "tests/agent_contract.yaml";
@@ -189,103 +188,5 @@ function issueError(
   doc: YamlDocument,
   issues: readonly z.core.$ZodIssue[],
 ): ContractSyntaxError {
-  const described = issues.map((issue) => describe(issue, doc));
-  // Report the problem nearest the top of the file; ties keep schema order.
-  described.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  const first = described[0];
-  if (first === undefined) {
-    return new ContractSyntaxError(
-      path,
-      "the contract does not match its schema",
-    );
-  }
-  return new ContractSyntaxError(path, first.detail, {
-    line: first.line,
-    key: first.key,
-  });
-}
-
-interface DescribedIssue {
-  detail: string;
-  key: string;
-  line: number | undefined;
-}
-
-function describe(issue: z.core.$ZodIssue, doc: YamlDocument): DescribedIssue {
-  const path = issue.path.filter((p): p is string | number =>
-    typeof p !== "symbol"
-  );
-  if (issue.code === "unrecognized_keys") {
-    const name = issue.keys[0] ?? "";
-    const keyPath = [...path, name];
-    const key = formatKeyPath(keyPath);
-    const more = issue.keys.length > 1
-      ? ` (and ${issue.keys.length - 1} more)`
-      : "";
-    return {
-      detail: `unknown key ${JSON.stringify(key)}${more}`,
-      key,
-      line: nearestLine(doc, keyPath),
-    };
-  }
-  const key = formatKeyPath(path);
-  const line = nearestLine(doc, path);
-  const subject = path.length === 0 ? "the contract" : JSON.stringify(key);
-  const input = issue.input;
-  let detail: string;
-  if (issue.code === "custom" && issue.params?.["detail"] === true) {
-    detail = issue.message;
-  } else if (path.length === 0 && (input === null || input === undefined)) {
-    detail = "the contract is empty";
-  } else if (input === undefined) {
-    detail = `missing key ${JSON.stringify(key)}`;
-  } else if (issue.code === "invalid_type") {
-    detail = `${subject} must be ${expected(issue.expected)}, not ${
-      shown(input)
-    }`;
-  } else if (issue.code === "invalid_value") {
-    detail = `${subject} must be ${
-      issue.values.map((v) => JSON.stringify(v)).join(" or ")
-    }, not ${shown(input)}`;
-  } else if (issue.code === "too_small") {
-    detail = `${subject} must be ${
-      issue.origin === "number" ? "an integer of " : ""
-    }at least ${issue.minimum}, not ${shown(input)}`;
-  } else {
-    detail = `${subject} ${issue.message}`;
-  }
-  return { detail, key, line };
-}
-
-function nearestLine(doc: YamlDocument, path: YamlPath): number | undefined {
-  // A missing key has no line of its own: point at its closest ancestor.
-  for (let n = path.length; n >= 0; n--) {
-    const line = doc.lineOf(path.slice(0, n));
-    if (line !== undefined) return line;
-  }
-  return undefined;
-}
-
-function expected(type: string): string {
-  switch (type) {
-    case "object":
-      return "a mapping";
-    case "array":
-      return "a list";
-    case "string":
-      return "a string";
-    case "number":
-    case "int":
-      return "an integer";
-    default:
-      return `of type ${type}`;
-  }
-}
-
-function shown(input: unknown): string {
-  if (input === null) return "null";
-  if (Array.isArray(input)) return "a list";
-  if (typeof input === "object") return "a mapping";
-  const text = JSON.stringify(input) ?? String(input);
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  return schemaIssueError(path, issues, (keyPath) => doc.lineOf(keyPath));
 }

@@ -303,13 +303,13 @@ Deno.test("readAgentContract() refuses", async (t) => {
       name: "an empty file",
       text: "",
       message:
-        `Cannot read contract "${CONTRACT}": the contract is empty at line 1`,
+        `Cannot read contract "${CONTRACT}": the file is empty at line 1`,
     },
     {
       name: "a list at the top level",
       text: "- version: 1\n",
       message:
-        `Cannot read contract "${CONTRACT}": the contract must be a mapping, not a list at line 1`,
+        `Cannot read contract "${CONTRACT}": the file must be a mapping, not a list at line 1`,
     },
   ];
   for (const c of cases) {
