@@ -10,7 +10,9 @@ import { CHECK_USAGE, checkCommand } from "./src/cli/check_command.ts";
 import { type CliIo, processIo } from "./src/cli/cli_io.ts";
 import { demoCommand } from "./src/cli/demo_command.ts";
 import { EXIT } from "./src/cli/exit_code.ts";
+import { keygenCommand } from "./src/cli/keygen_command.ts";
 import { proposeCommand } from "./src/cli/propose_command.ts";
+import { verifyCommand } from "./src/cli/verify_command.ts";
 import { VERSION } from "./src/version.ts";
 
 const USAGE = `pawl ${VERSION} — a merge gate for agent-written pull requests
@@ -20,6 +22,8 @@ Commands:
   diff     the static rules only; executes nothing from the repository
   demo     run the gate on a built-in sample repository
   propose  print a candidate contract for a repository that has none
+  keygen   write an Ed25519 key pair for signing verdicts (check --key)
+  verify   check a signed verdict against a public key (exit 0 valid, 1 not)
   version  print the version
 
 ${CHECK_USAGE}`;
@@ -40,6 +44,10 @@ export async function main(
         return await demoCommand(rest, io);
       case "propose":
         return await proposeCommand(rest, io);
+      case "keygen":
+        return await keygenCommand(rest, io);
+      case "verify":
+        return await verifyCommand(rest, io);
       case "version":
       case "--version":
         io.out(`pawl ${VERSION}\n`);

@@ -57,7 +57,12 @@ export interface VerdictJson {
     seeds: {
       fresh: number;
       trials: number | null;
-      replays: { freeze: string; test: string; seed: number; passed: boolean }[];
+      replays: {
+        freeze: string;
+        test: string;
+        seed: number;
+        passed: boolean;
+      }[];
     };
   } | null;
   pawl: { version: string };

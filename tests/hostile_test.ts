@@ -409,7 +409,7 @@ Deno.test("pawl check holds the sandbox against hostile tests", async (t) => {
               quiet: false,
               extra: ["--json"],
               env: {
-                PAWL_SIGNING_KEY: h.secret,
+                PAWL_E2E_SECRET: h.secret,
                 GITHUB_TOKEN: `ghp_${h.secret}`,
               },
             });

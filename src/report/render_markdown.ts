@@ -1,20 +1,267 @@
 /**
  * The Markdown report: the sticky PR comment body and the job summary.
  *
+ * Decision first, then the findings table, then what the run observed, so a
+ * reviewer knows in ten seconds whether the pull request may merge and why.
+ * Everything that comes from the repository (messages, paths, test and
+ * property names) is escaped: it cannot break the table, inject HTML,
+ * forge the comment marker or mention anyone.
+ *
  * @module
  */
+import type { Finding } from "../core/finding.ts";
 import type { Verdict } from "../core/verdict.ts";
+
+/** The hidden first line the GitHub publisher finds its sticky comment by. */
+export const MARKDOWN_MARKER = "<!-- pawl:verdict -->";
+
+/** Findings listed in the table before the "and N more" row. */
+export const DEFAULT_MAX_ROWS = 50;
+
+/** Characters of one finding's message kept in the table. */
+export const DEFAULT_MAX_MESSAGE_CHARS = 300;
+
+/** Registered properties named one by one before "and N more". */
+const MAX_LISTED = 20;
 
 /** Options for {@linkcode renderMarkdown}. */
 export interface RenderMarkdownOptions {
   /** The signing key's fingerprint, when the verdict was signed. */
   keyid?: string;
+  /** Findings listed before an "and N more" row (default {@linkcode DEFAULT_MAX_ROWS}). */
+  maxRows?: number;
+  /** Characters kept of each message (default {@linkcode DEFAULT_MAX_MESSAGE_CHARS}). */
+  maxMessageChars?: number;
 }
 
-/** Render a verdict as Markdown. */
+/**
+ * Render a verdict as Markdown: {@linkcode MARKDOWN_MARKER} on the first
+ * line, then the decision with `base..head` and the clock, the findings
+ * table, tests, properties, reruns, seeds, the sandbox tier and, when a
+ * `keyid` is given, how to verify the signature. Pure: the same verdict and
+ * options give the same bytes.
+ *
+ * @example
+ * ```ts
+ * import { MARKDOWN_MARKER, renderMarkdown } from "./render_markdown.ts";
+ * import { buildVerdict } from "../core/verdict.ts";
+ * const verdict = buildVerdict([], {
+ *   pawl: { version: "0.1.0" }, now: "2026-11-30T12:00:00Z", repo: ".", base: "b".repeat(40), head: "h".repeat(40),
+ *   contract: { layouts: [], files: [], digest: "", freezeBodyHashes: [] },
+ *   options: { allowFixtureRotate: false, isolation: "auto" }, isolation: null, tests: null,
+ * });
+ * const [marker, , title] = renderMarkdown(verdict).split("\n");
+ * if (marker !== MARKDOWN_MARKER || title !== "## ✅ pawl: accept") throw new Error("unexpected");
+ * ```
+ */
 export function renderMarkdown(
-  _verdict: Verdict,
-  _options: RenderMarkdownOptions = {},
+  verdict: Verdict,
+  options: RenderMarkdownOptions = {},
 ): string {
-  throw new Error("renderMarkdown is not implemented");
+  const maxRows = Math.max(0, options.maxRows ?? DEFAULT_MAX_ROWS);
+  const maxChars = Math.max(
+    1,
+    options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
+  );
+  const blocking = verdict.findings.filter((f) => f.blocking).length;
+  const notes = verdict.findings.length - blocking;
+  const accept = verdict.decision === "accept";
+  const lines: string[] = [MARKDOWN_MARKER, ""];
+  lines.push(accept ? "## ✅ pawl: accept" : "## ❌ pawl: reject", "");
+  const why = accept
+    ? verdict.tests === null
+      ? "the contract held (static checks only)"
+      : "the contract held and the tests passed"
+    : count(blocking, "blocking finding");
+  lines.push(
+    `${code(`${short(verdict.base)}..${short(verdict.head)}`)} · ${why}${
+      notes > 0 ? ` · ${count(notes, "note")}` : ""
+    } · clock ${code(verdict.now)}`,
+    "",
+  );
+  if (verdict.findings.length === 0) {
+    lines.push("No findings.", "");
+  } else {
+    lines.push(...findingsTable(verdict.findings, maxRows, maxChars), "");
+  }
+  lines.push(...observations(verdict), "");
+  if (options.keyid !== undefined) {
+    lines.push(...verification(verdict, options.keyid), "");
+  }
+  lines.push(footer(verdict));
+  return lines.join("\n") + "\n";
+}
+
+function findingsTable(
+  findings: readonly Finding[],
+  maxRows: number,
+  maxChars: number,
+): string[] {
+  const rows = [
+    "| | Layer | Rule | Where | Message |",
+    "| --- | --- | --- | --- | --- |",
+  ];
+  for (const f of findings.slice(0, maxRows)) {
+    rows.push(
+      `| ${f.blocking ? "❌" : "ℹ️"} | ${inline(f.layer)} | ${code(f.rule)} | ${
+        f.path === undefined
+          ? "—"
+          : code(f.line === undefined ? f.path : `${f.path}:${f.line}`)
+      } | ${inline(truncate(f.message, maxChars))} |`,
+    );
+  }
+  const rest = findings.length - maxRows;
+  if (rest > 0) {
+    const restBlocking = findings.slice(maxRows).filter((f) => f.blocking)
+      .length;
+    rows.push(
+      `| | | | | …and ${rest} more (${restBlocking} blocking): see the verdict JSON |`,
+    );
+  }
+  return rows;
+}
+
+function observations(verdict: Verdict): string[] {
+  const t = verdict.tests;
+  const iso = verdict.isolation;
+  const sandbox = iso === null
+    ? "not used (nothing from the repository ran)"
+    : `${inline(iso.tier)}, network ${inline(iso.network)}`;
+  if (t === null) {
+    return [
+      "- **Tests:** not run (static checks only)",
+      `- **Sandbox:** ${sandbox}`,
+    ];
+  }
+  const s = t.summary;
+  const lines = [
+    `- **Tests:** ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped, ${s.xfailed} xfailed`,
+  ];
+  const passed = t.properties.filter((p) => p.outcome === "passed").length;
+  lines.push(
+    t.properties.length === 0
+      ? "- **Properties:** none registered"
+      : `- **Properties:** ${passed}/${t.properties.length} passed: ${
+        listed(t.properties.map((p) =>
+          `${code(p.id)} ${
+            p.outcome === "passed" ? "✅" : `❌ ${inline(p.outcome)}`
+          }`
+        ))
+      }`,
+  );
+  lines.push(
+    t.reruns.length === 0
+      ? "- **Reruns:** none used"
+      : `- **Reruns:** ${
+        listed(t.reruns.map((r) =>
+          `freeze ${code(r.freeze)} ${r.used}/${r.allowed} used, ${
+            r.passed ? "passed" : "still failing"
+          }`
+        ))
+      }`,
+  );
+  const trials = t.seeds.trials === null ? "" : `, ${t.seeds.trials} trials`;
+  lines.push(
+    `- **Seeds:** fresh ${code(String(t.seeds.fresh))}${trials}; ${
+      t.seeds.replays.length === 0
+        ? "no frozen seeds replayed"
+        : `${count(t.seeds.replays.length, "frozen seed")} replayed: ${
+          listed(t.seeds.replays.map((r) =>
+            `${code(String(r.seed))} (freeze ${code(r.freeze)}) ${
+              r.passed ? "✅" : "❌"
+            }`
+          ))
+        }`
+    }`,
+  );
+  lines.push(`- **Sandbox:** ${sandbox}`);
+  return lines;
+}
+
+function verification(verdict: Verdict, keyid: string): string[] {
+  const command =
+    `pawl verify --key pawl.pub --envelope verdict.dsse.json --head ${verdict.head}`;
+  return [
+    `Signed with key ${code(keyid)}. To verify the signed verdict:`,
+    "",
+    ...fenced(command, "sh"),
+  ];
+}
+
+function footer(verdict: Verdict): string {
+  const layouts = verdict.contract.layouts.length === 0
+    ? ""
+    : ` · layouts ${verdict.contract.layouts.map(inline).join(", ")}`;
+  const digest = verdict.contract.digest === ""
+    ? ""
+    : ` · contract ${code(verdict.contract.digest.slice(0, 19))}`;
+  return `<sub>pawl ${inline(verdict.pawl.version)}${digest}${layouts}</sub>`;
+}
+
+function listed(items: readonly string[]): string {
+  const shown = items.slice(0, MAX_LISTED).join(", ");
+  const rest = items.length - MAX_LISTED;
+  return rest > 0 ? `${shown} and ${rest} more` : shown;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function short(sha: string): string {
+  return sha.slice(0, 12);
+}
+
+function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
+}
+
+/** Control characters other than tab and line breaks, which render as nothing useful. */
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/**
+ * Text from the repository as inline Markdown in a table cell or list item:
+ * HTML-significant characters become entities (so no tag, comment or
+ * marker survives), Markdown punctuation is backslash-escaped, `|` cannot
+ * end the cell, newlines become `<br>`, and `@` cannot mention anyone.
+ */
+function inline(value: string): string {
+  return value.replace(CONTROL, "\ufffd")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/[\\`*_[\]|~]/g, (c) => `\\${c}`)
+    .replace(/@/g, "@&#8203;")
+    .replace(/\r\n|\r|\n/g, "<br>");
+}
+
+/**
+ * A code span, safe inside a table cell: a backtick fence longer than any
+ * run inside, `|` escaped (GFM removes the backslash), newlines as spaces,
+ * and an HTML comment opener broken by a zero-width space so the raw body
+ * holds {@linkcode MARKDOWN_MARKER} only on its first line.
+ */
+function code(value: string): string {
+  const body = value.replace(CONTROL, "\ufffd").replace(/\r\n|\r|\n/g, " ")
+    .replace(/<!--/g, "<\u200b!--")
+    .replace(/\|/g, "\\|");
+  const longest = Math.max(
+    0,
+    ...Array.from(body.matchAll(/`+/g), (m) => m[0].length),
+  );
+  const fence = "`".repeat(longest + 1);
+  const pad = body.startsWith("`") || body.endsWith("`") ? " " : "";
+  return `${fence}${pad}${body}${pad}${fence}`;
+}
+
+/** A fenced code block whose fence no line of `body` can close. */
+function fenced(body: string, info: string): string[] {
+  const longest = Math.max(
+    2,
+    ...Array.from(body.matchAll(/`+/g), (m) => m[0].length),
+  );
+  const fence = "`".repeat(longest + 1);
+  return [`${fence}${info}`, body.replace(CONTROL, "\ufffd"), fence];
 }

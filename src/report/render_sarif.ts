@@ -1,11 +1,339 @@
 /**
  * SARIF 2.1.0 for code-scanning upload.
  *
+ * The log holds one run: `tool.driver` lists every rule in the registry (so
+ * a rule's `ruleIndex` is the same in every log pawl writes), and every
+ * finding is one result whose level comes from the finding's own blocking
+ * flag. Code scanning shows a result only at a file and line, so a finding
+ * without a usable repository-relative path is shown at the first base
+ * contract file, line 1, and its message says so. A finding with a path but
+ * no line is shown at line 1 of its file.
+ *
  * @module
  */
+import { createHash } from "node:crypto";
+import type { Finding } from "../core/finding.ts";
+import { type RuleId, RULES } from "../core/rules.ts";
 import type { Verdict } from "../core/verdict.ts";
 
-/** Render a verdict as a SARIF 2.1.0 log (JSON text). */
-export function renderSarif(_verdict: Verdict): string {
-  throw new Error("renderSarif is not implemented");
+/** The SARIF schema the log declares. */
+export const SARIF_SCHEMA =
+  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+/** Where people read about pawl (the package's registry page). */
+export const PAWL_INFORMATION_URI = "https://jsr.io/@pawl/pawl";
+
+/** The `partialFingerprints` key; the suffix changes whenever the recipe does. */
+export const FINGERPRINT_KEY = "pawl/v1";
+
+/** Where a pathless finding is shown when the verdict names no contract file. */
+export const FALLBACK_PATH = "pawl.toml";
+
+/** Options for {@linkcode renderSarif}. */
+export interface RenderSarifOptions {
+  /**
+   * `versionControlProvenance[0].repositoryUri`, e.g.
+   * `https://github.com/owner/repo`. Derived from the verdict's `repo`
+   * when left out (user names and passwords in a URL are dropped).
+   */
+  repositoryUri?: string;
+  /** `tool.driver.informationUri` (default {@linkcode PAWL_INFORMATION_URI}). */
+  informationUri?: string;
+}
+
+/** SARIF levels pawl writes. */
+export type SarifLevel = "error" | "note";
+
+/** A `reportingDescriptor` as pawl writes it. */
+export interface SarifRule {
+  /** The stable rule id (`property.removed`). */
+  id: string;
+  /** The rule id in PascalCase (`PropertyRemoved`). */
+  name: string;
+  /** The registry's one-line summary. */
+  shortDescription: { text: string };
+  /** The summary with its layer and default. */
+  fullDescription: { text: string };
+  /** `error` for rules that block by default, `note` otherwise. */
+  defaultConfiguration: { level: SarifLevel };
+  /** Tags: `pawl`, the layer, and `blocking` or `advisory`. */
+  properties: { tags: string[] };
+}
+
+/** A `result` as pawl writes it. */
+export interface SarifResult {
+  /** The finding's rule id. */
+  ruleId: string;
+  /** Index of the rule in `tool.driver.rules`. */
+  ruleIndex: number;
+  /** `error` for blocking findings, `note` otherwise. */
+  level: SarifLevel;
+  /** The finding's message (plus a note when it is shown elsewhere). */
+  message: { text: string };
+  /** Exactly one physical location. */
+  locations: SarifLocation[];
+  /** {@linkcode FINGERPRINT_KEY} → stable hash. */
+  partialFingerprints: Record<string, string>;
+  /** The finding's layer and blocking flag, and whether its location is its own. */
+  properties: { layer: string; blocking: boolean; location: "own" | "shown" };
+}
+
+/** A `location` with a repository-relative physical location. */
+export interface SarifLocation {
+  /** Where in the repository. */
+  physicalLocation: {
+    /** Percent-encoded path relative to `%SRCROOT%`. */
+    artifactLocation: { uri: string; uriBaseId: "%SRCROOT%" };
+    /** 1-based line. */
+    region: { startLine: number };
+  };
+}
+
+/**
+ * Render a verdict as a SARIF 2.1.0 log (JSON text, two-space indent,
+ * trailing newline). Pure: the same verdict gives the same bytes.
+ *
+ * @example
+ * ```ts
+ * import { renderSarif } from "./render_sarif.ts";
+ * import { buildVerdict } from "../core/verdict.ts";
+ * import { finding } from "../core/finding.ts";
+ * const verdict = buildVerdict([finding("property.removed", 'Property "a" was removed')], {
+ *   pawl: { version: "0.1.0" }, now: "2026-11-30T12:00:00Z", repo: ".", base: "b".repeat(40), head: "h".repeat(40),
+ *   contract: { layouts: ["000"], files: [{ path: "tests/agent_contract.yaml", layout: "000", sha256: "" }], digest: "", freezeBodyHashes: [] },
+ *   options: { allowFixtureRotate: false, isolation: "auto" }, isolation: null, tests: null,
+ * });
+ * const log = JSON.parse(renderSarif(verdict));
+ * const result = log.runs[0].results[0];
+ * if (result.level !== "error") throw new Error("unexpected");
+ * if (result.locations[0].physicalLocation.artifactLocation.uri !== "tests/agent_contract.yaml") throw new Error("unexpected");
+ * ```
+ */
+export function renderSarif(
+  verdict: Verdict,
+  options: RenderSarifOptions = {},
+): string {
+  const rules = ruleDescriptors(verdict.findings);
+  const index = new Map(rules.map((r, i) => [r.id, i]));
+  const shownAt = verdict.contract.files[0]?.path ?? FALLBACK_PATH;
+  const seen = new Map<string, number>();
+  const results = verdict.findings.map((f) => {
+    const result = sarifResult(f, index.get(f.rule) ?? -1, shownAt);
+    // Identical findings in one run still get distinct fingerprints; the
+    // findings are sorted, so the occurrence number is stable too.
+    const hash = result.partialFingerprints[FINGERPRINT_KEY] ?? "";
+    const n = (seen.get(hash) ?? 0) + 1;
+    seen.set(hash, n);
+    result.partialFingerprints[FINGERPRINT_KEY] = `${hash}:${n}`;
+    return result;
+  });
+  const blocking = verdict.findings.filter((f) => f.blocking).length;
+  const log = {
+    $schema: SARIF_SCHEMA,
+    version: "2.1.0",
+    runs: [{
+      tool: {
+        driver: {
+          name: "pawl",
+          version: verdict.pawl.version,
+          ...(SEMVER.test(verdict.pawl.version)
+            ? { semanticVersion: verdict.pawl.version }
+            : {}),
+          informationUri: options.informationUri ?? PAWL_INFORMATION_URI,
+          rules,
+        },
+      },
+      automationDetails: { id: `pawl/${verdict.head}` },
+      versionControlProvenance: [{
+        repositoryUri: options.repositoryUri ?? repositoryUri(verdict.repo),
+        revisionId: verdict.head,
+        mappedTo: { uriBaseId: "%SRCROOT%" },
+        properties: { base: verdict.base },
+      }],
+      originalUriBaseIds: {
+        "%SRCROOT%": {
+          description: { text: "The repository root at the head commit" },
+        },
+      },
+      invocations: [{
+        executionSuccessful: true,
+        properties: {
+          decision: verdict.decision,
+          blockingFindings: blocking,
+          now: verdict.now,
+          base: verdict.base,
+          head: verdict.head,
+          contractDigest: verdict.contract.digest,
+          layouts: verdict.contract.layouts,
+          isolation: verdict.isolation?.tier ?? null,
+        },
+      }],
+      results,
+    }],
+  };
+  return JSON.stringify(log, null, 2) + "\n";
+}
+
+const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/** Every registry rule, in registry order, then any unknown rule ids the findings use. */
+function ruleDescriptors(findings: readonly Finding[]): SarifRule[] {
+  const out: SarifRule[] = [];
+  for (const [id, spec] of Object.entries(RULES)) {
+    out.push(descriptor(id, spec.layer, spec.blocking, spec.summary));
+  }
+  const unknown = [
+    ...new Set(
+      findings.map((f) => f.rule as string).filter((id) => !(id in RULES)),
+    ),
+  ].sort();
+  for (const id of unknown) {
+    const layer = findings.find((f) => f.rule === id)?.layer ?? "config";
+    out.push(descriptor(id, layer, true, `Rule "${id}"`));
+  }
+  return out;
+}
+
+function descriptor(
+  id: string,
+  layer: string,
+  blocking: boolean,
+  summary: string,
+): SarifRule {
+  return {
+    id,
+    name: pascalCase(id),
+    shortDescription: { text: summary },
+    fullDescription: {
+      text: `${summary} (layer ${layer}; ${
+        blocking ? "blocks a merge" : "advisory"
+      } by default)`,
+    },
+    defaultConfiguration: { level: blocking ? "error" : "note" },
+    properties: { tags: ["pawl", layer, blocking ? "blocking" : "advisory"] },
+  };
+}
+
+function sarifResult(
+  f: Finding,
+  ruleIndex: number,
+  shownAt: string,
+): SarifResult {
+  const path = f.path === undefined ? undefined : repositoryPath(f.path);
+  const message = f.message.trim() === ""
+    ? (RULES[f.rule as RuleId]?.summary ?? f.rule)
+    : f.message;
+  const note = path !== undefined
+    ? ""
+    : f.path === undefined
+    ? ` (shown at "${shownAt}": the finding has no file location)`
+    : ` (shown at "${shownAt}": the finding's path ${
+      JSON.stringify(f.path)
+    } is not repository-relative)`;
+  const line = path !== undefined && f.line !== undefined &&
+      Number.isInteger(f.line) && f.line >= 1
+    ? f.line
+    : 1;
+  return {
+    ruleId: f.rule,
+    ruleIndex,
+    level: f.blocking ? "error" : "note",
+    message: { text: message + note },
+    locations: [{
+      physicalLocation: {
+        artifactLocation: {
+          uri: encodePath(path ?? shownAt),
+          uriBaseId: "%SRCROOT%",
+        },
+        region: { startLine: line },
+      },
+    }],
+    partialFingerprints: { [FINGERPRINT_KEY]: fingerprint(f) },
+    properties: {
+      layer: f.layer,
+      blocking: f.blocking,
+      location: path !== undefined ? "own" : "shown",
+    },
+  };
+}
+
+/**
+ * sha256 over the rule, the path as the finding gives it, and the message
+ * with its volatile parts (digests, numbers, whitespace runs) normalised, so
+ * the same problem keeps its fingerprint when lines move, counts change or
+ * a digest is rewritten again.
+ */
+function fingerprint(f: Finding): string {
+  return createHash("sha256")
+    .update(
+      `${FINGERPRINT_KEY}\0${f.rule}\0${f.path ?? ""}\0${
+        stableMessage(f.message)
+      }`,
+      "utf8",
+    )
+    .digest("hex");
+}
+
+/** The message without the parts that change between runs of the same problem. */
+function stableMessage(message: string): string {
+  return message
+    .replace(/\b0x[0-9a-f]+\b/gi, "<hex>")
+    .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b/gi, "<hex>")
+    .replace(/\d+/g, "#")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The path when it is a usable repository-relative path, else undefined. */
+function repositoryPath(path: string): string | undefined {
+  const clean = path.replace(/^\.\//, "");
+  if (clean === "" || clean.startsWith("/") || clean.includes("\\")) {
+    return undefined;
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(clean)) return undefined;
+  const segments = clean.split("/");
+  if (segments.some((s) => s === "" || s === "." || s === "..")) {
+    return undefined;
+  }
+  return clean;
+}
+
+/** Percent-encode each path segment, keeping the characters a URI path allows as they are. */
+function encodePath(path: string): string {
+  return path.split("/").map((segment) =>
+    encodeURIComponent(segment).replace(
+      /%(24|26|2B|2C|3B|3D|40)/g,
+      (escape) => decodeURIComponent(escape),
+    )
+  ).join("/");
+}
+
+/**
+ * A URI for the repository as given on the command line: URLs without
+ * their credentials, scp-style remotes as `ssh://`, paths as `file:`.
+ */
+function repositoryUri(repo: string): string {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(repo)) {
+    try {
+      const url = new URL(repo);
+      url.username = "";
+      url.password = "";
+      return url.href;
+    } catch {
+      // Not a URL after all: treat it as a path below.
+    }
+  }
+  const scp = /^(?:[^@/:]+@)?([^/:]+):(?!\/\/)(.+)$/.exec(repo);
+  if (scp !== null && !repo.startsWith("/") && !repo.startsWith(".")) {
+    return `ssh://${scp[1]}/${encodePath(scp[2]!.replace(/^\/+/, ""))}`;
+  }
+  if (repo.startsWith("/")) return `file://${encodePath(repo)}`;
+  return `file:${encodePath(repo === "" ? "." : repo)}`;
+}
+
+function pascalCase(id: string): string {
+  return id.split(/[._-]/).filter((part) => part !== "").map((part) =>
+    part[0]!.toUpperCase() + part.slice(1)
+  ).join("");
 }

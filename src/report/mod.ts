@@ -1,0 +1,12 @@
+/**
+ * CI reports of a verdict, each a pure function of it: SARIF 2.1.0 for
+ * code-scanning upload ({@linkcode renderSarif}), JUnit XML for CI test
+ * views with one testcase per rule family ({@linkcode renderJunit}), and the
+ * Markdown of the sticky pull-request comment and the job summary
+ * ({@linkcode renderMarkdown}, found again by {@linkcode MARKDOWN_MARKER}).
+ *
+ * @module
+ */
+export * from "./render_junit.ts";
+export * from "./render_markdown.ts";
+export * from "./render_sarif.ts";

@@ -1,0 +1,214 @@
+import assert from "node:assert/strict";
+import { finding } from "../core/finding.ts";
+import { buildVerdict } from "../core/verdict.ts";
+import {
+  acceptVerdict,
+  HEAD,
+  hostileVerdict,
+  input,
+  longVerdict,
+  mixedFindings,
+  rejectVerdict,
+  staticVerdict,
+} from "./_testing.ts";
+import { MARKDOWN_MARKER, renderMarkdown } from "./render_markdown.ts";
+
+/** The table rows (header and separator included). */
+function tableRows(markdown: string): string[] {
+  return markdown.split("\n").filter((line) => line.startsWith("| "));
+}
+
+/** `|` characters that delimit cells (not backslash-escaped). */
+function cellPipes(row: string): number {
+  let n = 0;
+  for (let i = 0; i < row.length; i++) {
+    if (row[i] !== "|") continue;
+    let slashes = 0;
+    for (let j = i - 1; j >= 0 && row[j] === "\\"; j--) slashes++;
+    if (slashes % 2 === 0) n++;
+  }
+  return n;
+}
+
+Deno.test("renderMarkdown() starts with the marker, then the decision", async (t) => {
+  await t.step("accept", () => {
+    const md = renderMarkdown(acceptVerdict());
+    const lines = md.split("\n");
+    assert.equal(lines[0], MARKDOWN_MARKER);
+    assert.equal(lines[2], "## ✅ pawl: accept");
+    assert.equal(
+      lines[4],
+      "`3f1c2a9b0d11..8e7d6c5b4a39` · the contract held and the tests passed · clock `2026-11-30T12:00:00Z`",
+    );
+    assert.match(md, /\nNo findings\.\n/);
+    assert.equal(tableRows(md).length, 0);
+  });
+
+  await t.step("reject", () => {
+    const md = renderMarkdown(rejectVerdict());
+    const lines = md.split("\n");
+    assert.equal(lines[0], MARKDOWN_MARKER);
+    assert.equal(lines[2], "## ❌ pawl: reject");
+    assert.equal(
+      lines[4],
+      "`3f1c2a9b0d11..8e7d6c5b4a39` · 4 blocking findings · 2 notes · clock `2026-11-30T12:00:00Z`",
+    );
+  });
+
+  await t.step("the marker constant is the hidden comment", () => {
+    assert.equal(MARKDOWN_MARKER, "<!-- pawl:verdict -->");
+  });
+});
+
+Deno.test("renderMarkdown() tabulates findings with layer, rule, place and message", () => {
+  const verdict = rejectVerdict();
+  const rows = tableRows(renderMarkdown(verdict));
+  assert.equal(rows[0], "| | Layer | Rule | Where | Message |");
+  assert.equal(rows.length, 2 + verdict.findings.length);
+  assert.ok(
+    rows.includes(
+      '| ❌ | property | `property.removed` | `tests/agent_contract.yaml:3` | Property "roundtrip\\_stable" was removed or renamed away: restore it |',
+    ),
+  );
+  assert.ok(
+    rows.includes(
+      "| ❌ | tests | `tests.timeout` | — | The test run was stopped at its time limit of 600000 ms |",
+    ),
+  );
+  assert.ok(
+    rows.includes(
+      '| ❌ | harness | `harness.pytest_config_changed` | `pyproject.toml` | The pull request changed pytest configuration "pyproject.toml" |',
+    ),
+  );
+  assert.ok(rows.some((r) => r.startsWith("| ℹ️ | config |")));
+  for (const row of rows) assert.equal(cellPipes(row), 6, row);
+});
+
+Deno.test("renderMarkdown() reports tests, properties, reruns, seeds and the sandbox", async (t) => {
+  await t.step("after a run", () => {
+    const md = renderMarkdown(rejectVerdict());
+    assert.match(
+      md,
+      /\n- \*\*Tests:\*\* 4 passed, 1 failed, 0 errors, 0 skipped, 0 xfailed\n/,
+    );
+    assert.match(
+      md,
+      /\n- \*\*Properties:\*\* 1\/2 passed: `roundtrip_stable` ✅, `total_is_sum` ❌ failed\n/,
+    );
+    assert.match(
+      md,
+      /\n- \*\*Reruns:\*\* freeze `test_report_render_flaky` 1\/2 used, passed\n/,
+    );
+    assert.match(
+      md,
+      /\n- \*\*Seeds:\*\* fresh `1234567`, 50 trials; 1 frozen seed replayed: `42` \(freeze `seed_freeze`\) ✅\n/,
+    );
+    assert.match(md, /\n- \*\*Sandbox:\*\* bwrap, network isolated\n/);
+  });
+
+  await t.step("when nothing ran", () => {
+    const md = renderMarkdown(staticVerdict());
+    assert.match(md, /the contract held \(static checks only\)/);
+    assert.match(md, /\n- \*\*Tests:\*\* not run \(static checks only\)\n/);
+    assert.match(md, /\n- \*\*Sandbox:\*\* not used/);
+    assert.doesNotMatch(md, /Seeds/);
+  });
+});
+
+Deno.test("renderMarkdown() says how to verify the signature only with a keyid", () => {
+  const signed = renderMarkdown(acceptVerdict(), { keyid: "SHA256:AbC+/1" });
+  assert.match(signed, /Signed with key `SHA256:AbC\+\/1`/);
+  assert.ok(
+    signed.includes(
+      `\n\`\`\`sh\npawl verify --key pawl.pub --envelope verdict.dsse.json --head ${HEAD}\n\`\`\`\n`,
+    ),
+  );
+  assert.doesNotMatch(renderMarkdown(acceptVerdict()), /pawl verify/);
+});
+
+Deno.test("renderMarkdown() escapes what the repository wrote", async (t) => {
+  const md = renderMarkdown(hostileVerdict());
+  const rows = tableRows(md);
+
+  await t.step("each finding stays one row of five cells", () => {
+    assert.equal(rows.length, 4);
+    for (const row of rows) assert.equal(cellPipes(row), 6, row);
+  });
+
+  await t.step("no markup, comment or mention survives", () => {
+    assert.doesNotMatch(md, /<script>/);
+    assert.equal(md.split(MARKDOWN_MARKER).length, 2);
+    assert.ok(md.startsWith(MARKDOWN_MARKER + "\n"));
+    assert.doesNotMatch(md, /@octocat/);
+    assert.match(md, /@&#8203;octocat/);
+    assert.match(
+      md,
+      /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; 'x' &gt; y/,
+    );
+    assert.match(md, /\\`tick\\` \\\*\\\*bold\\\*\\\* \\_\\_init\\_\\_/);
+  });
+
+  await t.step("newlines become <br> and control characters U+FFFD", () => {
+    assert.match(md, /y<br>second line\ufffd bell<br>carriage/);
+    // deno-lint-ignore no-control-regex
+    assert.doesNotMatch(md, /[\u0000-\u0008\u000b-\u001f]/);
+  });
+
+  await t.step("a path with a pipe stays inside its code span", () => {
+    assert.ok(rows[2]!.includes("| `tests/test_a\\|b <x>.py:4` |"));
+  });
+
+  await t.step("a path cannot forge the marker inside a code span", () => {
+    const md = renderMarkdown(buildVerdict([
+      finding("tests.failed", "x", { path: "<!-- pawl:verdict -->.py" }),
+    ], input()));
+    assert.equal(md.split(MARKDOWN_MARKER).length, 2);
+  });
+});
+
+Deno.test("renderMarkdown() caps long tables and long messages", async (t) => {
+  await t.step("50 rows, then one row for the rest", () => {
+    const rows = tableRows(renderMarkdown(longVerdict(120)));
+    assert.equal(rows.length, 2 + 50 + 1);
+    assert.equal(
+      rows.at(-1),
+      "| | | | | …and 70 more (70 blocking): see the verdict JSON |",
+    );
+  });
+
+  await t.step("maxRows sets the cap", () => {
+    const rows = tableRows(renderMarkdown(longVerdict(12), { maxRows: 10 }));
+    assert.equal(rows.length, 2 + 10 + 1);
+    assert.match(rows.at(-1)!, /…and 2 more/);
+    assert.equal(
+      tableRows(renderMarkdown(longVerdict(10), { maxRows: 10 })).length,
+      12,
+    );
+  });
+
+  await t.step("a long message is cut with an ellipsis", () => {
+    const md = renderMarkdown(buildVerdict([
+      finding("tests.failed", "x".repeat(1000)),
+    ], input()));
+    assert.ok(md.includes(` | ${"x".repeat(299)}… |`));
+    assert.ok(!md.includes("x".repeat(300)));
+  });
+});
+
+Deno.test("renderMarkdown() is deterministic", () => {
+  const findings = mixedFindings();
+  const once = renderMarkdown(buildVerdict(findings, input()), {
+    keyid: "SHA256:k",
+  });
+  assert.equal(
+    renderMarkdown(buildVerdict(findings, input()), { keyid: "SHA256:k" }),
+    once,
+  );
+  assert.equal(
+    renderMarkdown(buildVerdict([...findings].reverse(), input()), {
+      keyid: "SHA256:k",
+    }),
+    once,
+  );
+  assert.ok(once.endsWith("</sub>\n"));
+});
