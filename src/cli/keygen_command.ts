@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
 import { UsageError } from "../check/undecided_error.ts";
 import { generateKeyPair } from "../sign/generate_key_pair.ts";
 import type { CliIo } from "./cli_io.ts";
@@ -29,35 +29,17 @@ export async function keygenCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        out: { type: "string" },
-        "out-public": { type: "string" },
-        force: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(
-      `${
-        error instanceof Error ? error.message : String(error)
-      }\n\n${KEYGEN_USAGE}`,
-    );
-  }
-  const v = parsed.values;
+  const v = parseCommandArgs(args, {
+    out: { type: "string" },
+    "out-public": { type: "string" },
+    force: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  }, KEYGEN_USAGE);
   if (v.help) {
     io.out(KEYGEN_USAGE);
     return 0;
   }
-  if (v.out === undefined || v.out === "") {
-    throw new UsageError(`Missing required option "--out"\n\n${KEYGEN_USAGE}`);
-  }
-  const privatePath = v.out;
+  const privatePath = requiredOption(v.out, "out", KEYGEN_USAGE);
   const publicPath = v["out-public"] ?? `${privatePath}.pub`;
   if (publicPath === privatePath) {
     throw new UsageError(

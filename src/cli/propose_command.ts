@@ -5,8 +5,8 @@
  *
  * @module
  */
+import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { UsageError } from "../check/undecided_error.ts";
 import { cloneRepository } from "../git/clone_repository.ts";
 import { BlobTooLargeError } from "../git/git_error.ts";
@@ -54,39 +54,20 @@ export async function proposeCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        repo: { type: "string" },
-        rev: { type: "string", default: "HEAD" },
-        layout: { type: "string", default: "000" },
-        write: { type: "boolean", default: false },
-        force: { type: "boolean", default: false },
-        quiet: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(
-      `${
-        error instanceof Error ? error.message : String(error)
-      }\n\n${PROPOSE_USAGE}`,
-    );
-  }
-  const v = parsed.values;
+  const v = parseCommandArgs(args, {
+    repo: { type: "string" },
+    rev: { type: "string", default: "HEAD" },
+    layout: { type: "string", default: "000" },
+    write: { type: "boolean", default: false },
+    force: { type: "boolean", default: false },
+    quiet: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  }, PROPOSE_USAGE);
   if (v.help) {
     io.out(PROPOSE_USAGE);
     return 0;
   }
-  if (v.repo === undefined || v.repo === "") {
-    throw new UsageError(
-      `Missing required option "--repo"\n\n${PROPOSE_USAGE}`,
-    );
-  }
+  const repo = requiredOption(v.repo, "repo", PROPOSE_USAGE);
   if (!isProposalLayout(v.layout)) {
     throw new UsageError(
       `Unknown layout "${v.layout}": expected one of ${
@@ -99,7 +80,7 @@ export async function proposeCommand(
   }
   const layout = v.layout;
   // Refuse before the (possibly slow) clone.
-  const workTree = v.write ? await workTreeOf(v.repo) : undefined;
+  const workTree = v.write ? await workTreeOf(repo) : undefined;
   const progress = v.quiet
     ? SILENT_PROGRESS
     : createProgress({ terminal: io.terminal, write: io.err });
@@ -108,8 +89,8 @@ export async function proposeCommand(
   let commit: string;
   const root = await Deno.makeTempDir({ prefix: "pawl-propose-" });
   try {
-    progress.step(`cloning ${v.repo}`);
-    const git = await cloneRepository(v.repo, {
+    progress.step(`cloning ${repo}`);
+    const git = await cloneRepository(repo, {
       dest: `${root}/repo.git`,
       revisions: [v.rev],
       onProgress: (line) => progress.detail(line),

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseCommandArgs } from "./parse_command_args.ts";
 import { UsageError } from "../check/undecided_error.ts";
 import { verifyEnvelope, type VerifyResult } from "../sign/verify_envelope.ts";
 import type { CliIo } from "./cli_io.ts";
@@ -50,28 +50,13 @@ export async function verifyCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        key: { type: "string" },
-        envelope: { type: "string" },
-        head: { type: "string" },
-        json: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(
-      `${
-        error instanceof Error ? error.message : String(error)
-      }\n\n${VERIFY_USAGE}`,
-    );
-  }
-  const v = parsed.values;
+  const v = parseCommandArgs(args, {
+    key: { type: "string" },
+    envelope: { type: "string" },
+    head: { type: "string" },
+    json: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  }, VERIFY_USAGE);
   if (v.help) {
     io.out(VERIFY_USAGE);
     return VERIFY_EXIT.valid;
