@@ -943,7 +943,7 @@ Deno.test("a hostile test suite cannot reach the signing key, by path, environme
 
     await t.step(
       "--key world-readable where the sandbox can see it, hidden by pawl",
-      async (t) => {
+      async () => {
         // Hiding a file needs a mount namespace (bwrap or unshare), which
         // the test prerequisites install; without one this must fail, not
         // pass quietly.

@@ -11,6 +11,7 @@ import { type Finding, finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import {
   buildVerdict,
+  type ClockRecord,
   type ContractFileRef,
   type FreezeBodyHashRecord,
   type Verdict,
@@ -87,6 +88,20 @@ export interface RunCheckOptions {
   tempRoot?: string;
   /** PATH inside the sandbox (default: the system PATH). */
   sandboxPath?: string;
+  /**
+   * Fetch only `base` and `head` (full commit ids) and `refs`, one commit
+   * deep, instead of copying the whole repository (a pull request).
+   */
+  shallow?: boolean;
+  /** Refs to fetch by name besides the usual ones (e.g. `refs/pull/7/head`). */
+  refs?: readonly string[];
+  /**
+   * Environment for git's transports only (e.g. `GIT_CONFIG_COUNT`/`KEY`/
+   * `VALUE` carrying an `http.extraHeader`); never reaches the sandbox.
+   */
+  gitEnv?: Readonly<Record<string, string>>;
+  /** Where `now` came from, when not `--now` (recorded in the verdict). */
+  clock?: ClockRecord;
 }
 
 /** A verdict plus the seed-ledger rows of its property runs. */
@@ -119,6 +134,15 @@ export async function runCheckWithLedger(
       dest: `${root}/repo.git`,
       revisions: [options.base, options.head],
       onProgress: (line) => progress.detail(line),
+      ...(options.shallow === undefined ? {} : { shallow: options.shallow }),
+      ...(options.refs === undefined ? {} : { refs: options.refs }),
+      ...(options.gitEnv === undefined ? {} : { env: options.gitEnv }),
+      onFetched: (stats) =>
+        progress.step(
+          `fetched ${stats.objects} objects (${formatBytes(stats.bytes)})${
+            stats.shallow ? ", one commit deep" : ""
+          }`,
+        ),
     });
     // Tests run as another uid and must not read pawl's clone.
     await Deno.chmod(`${root}/repo.git`, 0o700);
@@ -130,6 +154,13 @@ export async function runCheckWithLedger(
   } finally {
     await Deno.remove(root, { recursive: true }).catch(() => {});
   }
+}
+
+/** `bytes` as B, KiB or MiB with one decimal. */
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /**
@@ -249,7 +280,9 @@ async function judgeTrees(
     if (entry !== undefined) fixtureOids.set(path, entry.oid);
   }
   const hashing = early.then(async (known) => {
-    const rest = [...new Set(fixtureOids.values())].filter((o) => !known.has(o));
+    const rest = [...new Set(fixtureOids.values())].filter((o) =>
+      !known.has(o)
+    );
     const more = rest.length === 0 ? new Map() : await git.sha256Blobs(rest);
     return new Map([...known, ...more]);
   });
@@ -333,6 +366,7 @@ async function judgeTrees(
   const verdict = buildVerdict(dedupe(findings), {
     pawl: { version: VERSION },
     now: options.now.text,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     repo: options.repo,
     base,
     head,

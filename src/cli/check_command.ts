@@ -4,7 +4,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { parseNow } from "../core/parse_now.ts";
+import { type Instant, parseNow } from "../core/parse_now.ts";
+import type { ClockRecord, Verdict } from "../core/verdict.ts";
 import {
   type IsolationRequest,
   runCheckWithLedger,
@@ -21,6 +22,23 @@ import { signVerdict } from "../sign/sign_verdict.ts";
 import { renderSarif } from "../report/render_sarif.ts";
 import { renderJunit } from "../report/render_junit.ts";
 import { renderMarkdown } from "../report/render_markdown.ts";
+import { GitError } from "../git/git_error.ts";
+import type { Progress } from "./progress.ts";
+import {
+  buildPublication,
+  createGitHubClient,
+  DEFAULT_API_URL,
+  EVENT_CLOCK_FIELD,
+  formatPullRequestRef,
+  gitAuthEnv,
+  type GitHub,
+  type Outcome,
+  publishVerdict,
+  type PullRequestRef,
+  pullRequestSource,
+  readEvent,
+  resolvePullRequest,
+} from "../github/mod.ts";
 
 const ISOLATIONS: readonly IsolationRequest[] = [
   "auto",
@@ -33,9 +51,18 @@ const ISOLATIONS: readonly IsolationRequest[] = [
 /** Usage text for `check` and `diff`. */
 export const CHECK_USAGE = `Usage:
   pawl check --repo <path|url> --base <rev> --head <rev> --now <RFC3339> [options]
-  pawl diff  --repo <path|url> --base <rev> --head <rev> --now <RFC3339> [options]
+  pawl check --pr <OWNER/REPO#N|PR URL> --now <RFC3339> [options]
+  pawl check --now <RFC3339> | --now-from event     (GitHub Actions pull_request event)
+  pawl diff  ...the same forms: static rules only
 
 Options:
+  --pr REF                 a GitHub pull request: OWNER/REPO#N or its URL; base and
+                           head are the commit ids the API reports
+  --now-from SOURCE        flag (default: --now) or event: the event payload's
+                           pull_request.updated_at (recorded in the verdict)
+  --publish, --no-publish  publish to the pull request (check run "pawl", commit
+                           status, one sticky comment); default: when the pull
+                           request came from GitHub and GITHUB_TOKEN is set
   --out FILE               write the verdict as JSON
   --json                   print the verdict JSON on stdout (logs stay on stderr)
   --allow-fixture-rotate   a human allows fixture rotation in this run
@@ -54,6 +81,9 @@ Options:
 
 Exit codes: 0 accept, 1 reject, 2 could not decide.
 "diff" runs every static rule and executes nothing from the repository.
+Environment: GITHUB_TOKEN, GITHUB_API_URL (GitHub Enterprise), and in Actions
+GITHUB_EVENT_PATH, GITHUB_EVENT_NAME, GITHUB_REPOSITORY. Publishing failures are
+reported on stderr and never change the exit code.
 `;
 
 /** Run `pawl check` (runTests) or `pawl diff` (static only). */
@@ -62,9 +92,11 @@ export async function checkCommand(
   io: CliIo,
   options: { runTests: boolean },
 ): Promise<number> {
+  const github: GitHubState = {};
   try {
-    return await judgeCommandLine(args, io, options);
-  } catch (error) {
+    return await judgeCommandLine(args, io, { ...options, github });
+  } catch (caught) {
+    const error = withTokenHint(caught, github);
     // A stale accept must never survive a run that could not decide, not
     // even one stopped by its own command line (a bad --now, an unknown
     // option): on exit 2, --out says "undecided".
@@ -77,6 +109,8 @@ export async function checkCommand(
           "\n",
       ).catch(() => {});
     }
+    // The pull request hears that pawl could not decide (never an accept).
+    await publishUndecided(github, error, io);
     throw error;
   }
 }
@@ -102,7 +136,7 @@ function outPath(args: readonly string[]): string | undefined {
 async function judgeCommandLine(
   args: readonly string[],
   io: CliIo,
-  options: { runTests: boolean },
+  options: { runTests: boolean; github: GitHubState },
 ): Promise<number> {
   let parsed;
   try {
@@ -128,6 +162,10 @@ async function judgeCommandLine(
         sarif: { type: "string" },
         junit: { type: "string" },
         markdown: { type: "string" },
+        pr: { type: "string" },
+        "now-from": { type: "string" },
+        publish: { type: "boolean", default: false },
+        "no-publish": { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -138,14 +176,22 @@ async function judgeCommandLine(
     );
   }
   const v = parsed.values;
-  for (const key of ["repo", "base", "head"] as const) {
-    if (v[key] === undefined || v[key] === "") {
-      throw new UsageError(
-        `Missing required option "--${key}"\n\n${CHECK_USAGE}`,
-      );
+  const progress = v.quiet
+    ? SILENT_PROGRESS
+    : createProgress({ terminal: io.terminal, write: io.err });
+  // A pull request from GitHub (--pr or the Actions event) brings its own
+  // repository, commits and, with --now-from event, clock.
+  const pull = await openPullRequest(v, io, progress, options.github);
+  if (pull === undefined) {
+    for (const key of ["repo", "base", "head"] as const) {
+      if (v[key] === undefined || v[key] === "") {
+        throw new UsageError(
+          `Missing required option "--${key}"\n\n${CHECK_USAGE}`,
+        );
+      }
     }
   }
-  const now = parseNow(v.now);
+  const now = pull?.now ?? parseNow(v.now);
   const isolation = v.isolation as IsolationRequest;
   if (!ISOLATIONS.includes(isolation)) {
     throw new UsageError(
@@ -162,14 +208,15 @@ async function judgeCommandLine(
       `"--out-signed" needs a signing key: pass "--key FILE" or set PAWL_SIGNING_KEY`,
     );
   }
-  const progress = v.quiet
-    ? SILENT_PROGRESS
-    : createProgress({ terminal: io.terminal, write: io.err });
   try {
     const { verdict, ledger } = await runCheckWithLedger({
-      repo: v.repo as string,
-      base: v.base as string,
-      head: v.head as string,
+      ...(pull === undefined
+        ? {
+          repo: v.repo as string,
+          base: v.base as string,
+          head: v.head as string,
+        }
+        : pull.checkOptions),
       now,
       allowFixtureRotate: v["allow-fixture-rotate"],
       isolation,
@@ -220,6 +267,11 @@ async function judgeCommandLine(
     } else {
       io.out(renderText(verdict, { color: io.terminal && !v["no-color"] }));
     }
+    await publishVerdictOf(options.github, verdict, {
+      io,
+      ...(signing === undefined ? {} : { keyid: signing.key.keyid }),
+    });
+    progress.end();
     return exitCodeFor(verdict.decision);
   } catch (error) {
     progress.end();
@@ -260,4 +312,331 @@ async function loadSigningKey(
     key: await readSigningKey(pem, "PAWL_SIGNING_KEY"),
     path: undefined,
   };
+}
+
+/**
+ * What is known about a GitHub pull request while a run goes on, so that
+ * a run that cannot decide still reports on it.
+ */
+interface GitHubState {
+  /** The API client. */
+  client?: GitHub;
+  /** The token, to mask it in anything printed. */
+  token?: string;
+  /** Whether to publish. */
+  publish?: boolean;
+  /** The pull request. */
+  ref?: PullRequestRef;
+  /** Its head commit, once known. */
+  headSha?: string;
+  /** Progress sink of the run. */
+  progress?: Progress;
+}
+
+/** The parsed command line, as far as GitHub is concerned. */
+interface GitHubFlags {
+  repo?: string | undefined;
+  base?: string | undefined;
+  head?: string | undefined;
+  now?: string | undefined;
+  pr?: string | undefined;
+  "now-from"?: string | undefined;
+  publish?: boolean | undefined;
+  "no-publish"?: boolean | undefined;
+}
+
+/** A pull request from GitHub, ready to judge. */
+interface OpenedPullRequest {
+  /** What {@linkcode runCheckWithLedger} needs to clone and judge it. */
+  checkOptions: {
+    repo: string;
+    base: string;
+    head: string;
+    shallow: boolean;
+    refs: string[];
+    gitEnv: Record<string, string>;
+    clock?: ClockRecord;
+  };
+  /** The clock, when it came from the event. */
+  now?: Instant;
+}
+
+/**
+ * Find and read the pull request when it comes from GitHub (`--pr`, or
+ * the Actions event when neither `--pr` nor `--repo` is given); undefined
+ * for a plain `--repo` run. Fills `state` as things become known.
+ */
+async function openPullRequest(
+  v: GitHubFlags,
+  io: CliIo,
+  progress: Progress,
+  state: GitHubState,
+): Promise<OpenedPullRequest | undefined> {
+  if (v.publish && v["no-publish"]) {
+    throw new UsageError(`"--publish" and "--no-publish" exclude each other`);
+  }
+  const nowFrom = v["now-from"] ?? "flag";
+  if (nowFrom !== "flag" && nowFrom !== "event") {
+    throw new UsageError(
+      `Unknown clock source "${nowFrom}": expected "flag" (--now) or "event"`,
+    );
+  }
+  if (nowFrom === "event" && v.now !== undefined) {
+    throw new UsageError(
+      `"--now" and "--now-from event" exclude each other: the clock is one or the other`,
+    );
+  }
+  const source = pullRequestSource({
+    pr: v.pr,
+    repoGiven: v.repo !== undefined,
+    env: io.env,
+  });
+  if (source === undefined) {
+    if (v.publish) {
+      throw new UsageError(
+        `"--publish" needs a pull request from GitHub: pass "--pr OWNER/REPO#N" or run in a GitHub Actions pull_request workflow`,
+      );
+    }
+    if (nowFrom === "event") {
+      throw new UsageError(
+        `"--now-from event" needs a GitHub Actions event: GITHUB_EVENT_PATH and GITHUB_REPOSITORY are not set (or "--repo" was given)`,
+      );
+    }
+    return undefined;
+  }
+  for (const key of ["repo", "base", "head"] as const) {
+    if (v[key] !== undefined) {
+      throw new UsageError(
+        `"--${key}" cannot be combined with a pull request from GitHub: its repository and commits come from ${
+          source.kind === "flag" ? '"--pr"' : "the Actions event"
+        }`,
+      );
+    }
+  }
+  const token = io.env["GITHUB_TOKEN"] || undefined;
+  if (v.publish && token === undefined) {
+    throw new UsageError(`"--publish" needs a token: set GITHUB_TOKEN`);
+  }
+  const apiUrl = io.env["GITHUB_API_URL"] || DEFAULT_API_URL;
+  // Tuning knobs (the tests shrink every wait): milliseconds per second
+  // of backoff, rate-limit wait and write spacing; per-request time limit.
+  const knob = (name: string) => {
+    const value = Number(io.env[name] || NaN);
+    return Number.isFinite(value) && value > 0 ? value : undefined;
+  };
+  const retryBaseMs = knob("PAWL_GITHUB_RETRY_BASE_MS");
+  const timeoutMs = knob("PAWL_GITHUB_TIMEOUT_MS");
+  const client = createGitHubClient({
+    ...(token === undefined ? {} : { token }),
+    apiUrl,
+    ...(retryBaseMs === undefined ? {} : { retryBaseMs }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    onWait: (message) => progress.note(message),
+  });
+  Object.assign(state, {
+    client,
+    publish: token !== undefined && !v["no-publish"],
+    progress,
+    ...(token === undefined ? {} : { token }),
+  });
+  try {
+    progress.step(
+      source.kind === "flag"
+        ? `reading pull request ${
+          formatPullRequestRef(source.ref)
+        } from ${apiUrl}`
+        : `reading the ${
+          source.context.eventName ?? "pull_request"
+        } event ${source.context.eventPath}`,
+    );
+    const resolved = await resolvePullRequest(source, {
+      github: client,
+      readTextFile: (path) => Deno.readTextFile(path),
+      onKnown: (known) => {
+        state.ref = known.ref;
+        if (known.headSha !== undefined) state.headSha = known.headSha;
+      },
+    });
+    let now: Instant | undefined;
+    let clock: ClockRecord | undefined;
+    if (nowFrom === "event") {
+      const event = resolved.event ?? await eventFor(resolved.ref, io);
+      now = parseNow(
+        event.updatedAt,
+        `"${EVENT_CLOCK_FIELD}" of the event payload`,
+      );
+      clock = { source: "event", field: EVENT_CLOCK_FIELD };
+    }
+    const pr = resolved.pullRequest;
+    progress.step(
+      `judging ${formatPullRequestRef(resolved.ref)}: base ${
+        resolved.baseSha.slice(0, 12)
+      } (${pr.base.ref}), head ${resolved.headSha.slice(0, 12)} (${
+        pr.fromFork ? `${pr.head.repo ?? "a deleted fork"}:` : ""
+      }${pr.head.ref})`,
+    );
+    return {
+      checkOptions: {
+        repo: pr.base.cloneUrl,
+        base: resolved.baseSha,
+        head: resolved.headSha,
+        shallow: true,
+        // A fork's head commit is in the base repository only under this ref.
+        refs: [`refs/pull/${resolved.ref.number}/head`],
+        gitEnv: gitAuthEnv(pr.base.cloneUrl, token),
+        ...(clock === undefined ? {} : { clock }),
+      },
+      ...(now === undefined ? {} : { now }),
+    };
+  } catch (error) {
+    progress.end();
+    throw error;
+  }
+}
+
+/** The Actions event of `--pr` runs with `--now-from event`; it must be about the same pull request. */
+async function eventFor(ref: PullRequestRef, io: CliIo) {
+  const source = pullRequestSource({
+    pr: undefined,
+    repoGiven: false,
+    env: io.env,
+  });
+  if (source?.kind !== "event") {
+    throw new UsageError(
+      `"--now-from event" needs a GitHub Actions event: GITHUB_EVENT_PATH and GITHUB_REPOSITORY are not set`,
+    );
+  }
+  const event = await readEvent(source.context, (p) => Deno.readTextFile(p));
+  if (
+    formatPullRequestRef(event.ref).toLowerCase() !==
+      formatPullRequestRef(ref).toLowerCase()
+  ) {
+    throw new UsageError(
+      `"--now-from event" reads the clock of ${
+        formatPullRequestRef(event.ref)
+      }'s event, but "--pr" is ${formatPullRequestRef(ref)}`,
+    );
+  }
+  return event;
+}
+
+/** Publish a verdict when the run is publishing; failures go to stderr only. */
+async function publishVerdictOf(
+  state: GitHubState,
+  verdict: Verdict,
+  options: { io: CliIo; keyid?: string },
+): Promise<void> {
+  if (!state.publish) return;
+  let markdown: string;
+  try {
+    markdown = renderMarkdown(
+      verdict,
+      options.keyid === undefined ? {} : { keyid: options.keyid },
+    );
+  } catch (error) {
+    options.io.err(
+      `pawl: cannot render the pull request comment: ${describe(error)}\n`,
+    );
+    markdown = `## pawl: ${verdict.decision}\n`;
+  }
+  await publish(state, { kind: "verdict", verdict, markdown }, options.io);
+}
+
+/** Tell the pull request that pawl could not decide (exit 2). */
+async function publishUndecided(
+  state: GitHubState,
+  error: unknown,
+  io: CliIo,
+): Promise<void> {
+  if (!state.publish) return;
+  if (state.headSha === undefined) {
+    io.err(
+      `pawl: nothing published to GitHub: the pull request's head commit is not known\n`,
+    );
+    return;
+  }
+  await publish(
+    state,
+    { kind: "undecided", reason: describe(error), headSha: state.headSha },
+    io,
+  );
+}
+
+/**
+ * Send one outcome. Never throws: a failure to publish is reported on
+ * stderr and changes neither the decision nor the exit code.
+ */
+async function publish(
+  state: GitHubState,
+  outcome: Outcome,
+  io: CliIo,
+): Promise<void> {
+  const { client, ref } = state;
+  if (client === undefined || ref === undefined) return;
+  const mask = (text: string) =>
+    state.token === undefined ? text : text.replaceAll(state.token, "***");
+  const name = formatPullRequestRef(ref);
+  try {
+    state.progress?.step(`publishing to ${name}`);
+    const report = await publishVerdict(
+      client,
+      { repo: { owner: ref.owner, repo: ref.repo }, number: ref.number },
+      buildPublication(outcome),
+    );
+    const done = [
+      report.checkRun === undefined
+        ? undefined
+        : `check run ${report.checkRun.id}`,
+      report.status ? "commit status" : undefined,
+      report.comment === undefined
+        ? undefined
+        : `comment ${report.comment.id} ${report.comment.action}`,
+    ].filter((part) => part !== undefined);
+    if (done.length > 0) {
+      state.progress?.step(`published to ${name}: ${done.join(", ")}`);
+    }
+    for (const error of report.errors) {
+      io.err(`pawl: could not publish to GitHub: ${mask(error.message)}\n`);
+    }
+    if (report.errors.length > 0) {
+      io.err(
+        `pawl: publishing to ${name} failed in part; the decision and the exit code are unchanged\n`,
+      );
+    }
+  } catch (error) {
+    io.err(`pawl: could not publish to GitHub: ${mask(describe(error))}\n`);
+  } finally {
+    state.progress?.end();
+  }
+}
+
+/**
+ * A git failure to fetch a pull request's repository that looks like
+ * missing access gets the permission the token needs added to its message.
+ */
+function withTokenHint(error: unknown, state: GitHubState): unknown {
+  if (
+    state.ref === undefined || !(error instanceof GitError) ||
+    !/^Cannot (?:clone|fetch)/.test(error.message) ||
+    !/authentication|could not read username|403|401|not found|terminal prompts disabled/i
+      .test(error.message)
+  ) return error;
+  const slug = `${state.ref.owner}/${state.ref.repo}`;
+  return new GitError(
+    `${error.message}: ${
+      state.token === undefined
+        ? `set GITHUB_TOKEN to a token that can read "${slug}"`
+        : `the token (GITHUB_TOKEN) needs "contents: read" on "${slug}"`
+    }`,
+    {
+      args: error.args,
+      stderr: error.stderr,
+      ...(error.exitCode === undefined ? {} : { exitCode: error.exitCode }),
+      cause: error,
+    },
+  );
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -125,6 +125,18 @@ export interface IsolationRecord {
   network: string;
 }
 
+/**
+ * Where the verdict's clock came from, when it was not `--now`: `event`
+ * means the GitHub Actions event payload, `field` names the payload field
+ * (`pull_request.updated_at`). A verdict without it used `--now`.
+ */
+export interface ClockRecord {
+  /** `flag` (`--now`) or `event` (the Actions event payload). */
+  source: "flag" | "event";
+  /** The payload field read, for `event`. */
+  field?: string;
+}
+
 /** A signed-off decision about one pull request. */
 export interface Verdict {
   /** Producer and version. */
@@ -133,6 +145,8 @@ export interface Verdict {
   decision: Decision;
   /** The orchestrator's clock, as given. */
   now: string;
+  /** Where `now` came from; absent when it was `--now`. */
+  clock?: ClockRecord;
   /** Repository as given on the command line. */
   repo: string;
   /** Full base commit id. */
@@ -182,6 +196,7 @@ export function buildVerdict(
     pawl: input.pawl,
     decision,
     now: input.now,
+    ...(input.clock === undefined ? {} : { clock: input.clock }),
     repo: input.repo,
     base: input.base,
     head: input.head,

@@ -33,6 +33,40 @@ export interface CloneRepositoryOptions {
   env?: Readonly<Record<string, string>>;
   /** `PATH` for git; defaults to this process's `PATH`. */
   path?: string;
+  /**
+   * Fetch only the commits `revisions` name by full id, plus `refs`, one
+   * commit deep (a shallow clone), instead of copying every ref with its
+   * history: what a pull request's base and head need. The gate compares
+   * two trees and never walks history, so depth 1 is enough. Servers must
+   * allow fetching a reachable commit by id (GitHub and GitHub Enterprise
+   * do; git's protocol v2 does, so `file://` and a local path do); when the
+   * shallow fetch fails the full copy is made instead.
+   *
+   * No partial clone (`--filter=blob:none`): the gate reads nearly every
+   * blob of the head anyway (the test export, fixture hashes), a lazy
+   * fetch would cost one round trip per blob from inside `git cat-file` and
+   * `git archive`, would need the credentials and the network during the
+   * judgement, and a `file://` server ignores filters unless it sets
+   * `uploadpack.allowFilter`.
+   */
+  shallow?: boolean;
+  /**
+   * Refs to fetch by name besides `revisions` (e.g. `refs/pull/7/head`,
+   * where a fork's head commit lives in the base repository).
+   */
+  refs?: readonly string[];
+  /** Called once after fetching with the size of what the clone holds. */
+  onFetched?: (stats: CloneStats) => void;
+}
+
+/** How much a clone holds after fetching (from `git count-objects -v`). */
+export interface CloneStats {
+  /** Objects, loose and packed. */
+  objects: number;
+  /** Bytes on disk of those objects (git counts KiB). */
+  bytes: number;
+  /** Whether the shallow fetch was used. */
+  shallow: boolean;
 }
 
 /** Refs copied from the source besides what `git clone --bare` brings. */
@@ -99,35 +133,41 @@ export async function cloneRepository(
       ...(onStderrLine === undefined ? {} : { onStderrLine }),
     });
 
-  const clone = await run([
-    "clone",
-    "--bare",
-    "--no-hardlinks",
-    "--template=",
-    ...uploadPack,
-    ...progress,
-    "--",
-    location,
-    dest,
-  ]);
-  if (clone.code !== 0) {
-    throw redacted(`Cannot clone ${quote(display)}`, clone, source);
-  }
-  const fetch = await run(
-    [
-      "fetch",
-      "--no-tags",
-      "--no-write-fetch-head",
-      ...uploadPack,
-      ...progress,
-      "--end-of-options",
+  const shallow = options.shallow === true &&
+    await fetchShallow(run, {
+      dest,
       location,
-      ...REFSPECS,
-    ],
-    dest,
-  );
-  if (fetch.code !== 0) {
-    throw redacted(`Cannot fetch refs of ${quote(display)}`, fetch, source);
+      uploadPack,
+      progress,
+      revisions: options.revisions ?? [],
+      refs: options.refs ?? [],
+    });
+  if (!shallow) {
+    await copyEverything(run, { dest, location, uploadPack, progress, source });
+    // Named refs that the usual namespaces do not cover.
+    for (const ref of options.refs ?? []) {
+      const refspec = refspecFor(ref);
+      if (refspec === undefined || REFSPECS.some((r) => coveredBy(r, ref))) {
+        continue;
+      }
+      const fetched = await run([
+        "fetch",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--quiet",
+        ...uploadPack,
+        "--end-of-options",
+        location,
+        refspec,
+      ], dest);
+      if (fetched.code !== 0) {
+        throw redacted(
+          `Cannot fetch ${quote(ref)} of ${quote(display)}`,
+          fetched,
+          source,
+        );
+      }
+    }
   }
   try {
     await Deno.mkdir(`${dest}/info`, { recursive: true });
@@ -164,11 +204,107 @@ export async function cloneRepository(
       }
       await git.resolveCommit(rev);
     }
+    if (options.onFetched !== undefined) {
+      options.onFetched({ ...(await countObjects(run, dest)), shallow });
+    }
   } catch (error) {
     await git.close();
     throw error;
   }
   return git;
+}
+
+/** What the fetch helpers need. */
+interface FetchContext {
+  dest: string;
+  location: string;
+  uploadPack: readonly string[];
+  progress: readonly string[];
+}
+
+type Run = (args: string[], gitDir?: string) => Promise<GitOutput>;
+
+/**
+ * `git init` plus one depth-1 fetch of the given commit ids and refs.
+ * Returns false (after emptying `dest`) when the server refused.
+ */
+async function fetchShallow(
+  run: Run,
+  context: FetchContext & {
+    revisions: readonly string[];
+    refs: readonly string[];
+  },
+): Promise<boolean> {
+  const { dest, location, uploadPack, progress } = context;
+  const refspecs = [
+    ...new Set([
+      ...context.revisions.filter((rev) => FULL_ID.test(rev)),
+      ...context.refs,
+    ]),
+  ].map(refspecFor).filter((r): r is string => r !== undefined);
+  if (refspecs.length === 0) return false;
+  const init = await run(["init", "--bare", "--quiet", "--template=", dest]);
+  if (init.code === 0) {
+    const fetch = await run(
+      [
+        "fetch",
+        "--depth=1",
+        "--no-tags",
+        "--no-write-fetch-head",
+        ...uploadPack,
+        ...progress,
+        "--end-of-options",
+        location,
+        ...refspecs,
+      ],
+      dest,
+    );
+    if (fetch.code === 0) return true;
+  }
+  // Start again from an empty destination with the full copy.
+  for await (const entry of Deno.readDir(dest)) {
+    await Deno.remove(`${dest}/${entry.name}`, { recursive: true });
+  }
+  return false;
+}
+
+/** `git clone --bare` plus every ref namespace pawl resolves revisions in. */
+async function copyEverything(
+  run: Run,
+  context: FetchContext & { source: string },
+): Promise<void> {
+  const { dest, location, uploadPack, progress, source } = context;
+  const display = redact(source);
+  const clone = await run([
+    "clone",
+    "--bare",
+    "--no-hardlinks",
+    "--template=",
+    ...uploadPack,
+    ...progress,
+    "--",
+    location,
+    dest,
+  ]);
+  if (clone.code !== 0) {
+    throw redacted(`Cannot clone ${quote(display)}`, clone, source);
+  }
+  const fetch = await run(
+    [
+      "fetch",
+      "--no-tags",
+      "--no-write-fetch-head",
+      ...uploadPack,
+      ...progress,
+      "--end-of-options",
+      location,
+      ...REFSPECS,
+    ],
+    dest,
+  );
+  if (fetch.code !== 0) {
+    throw redacted(`Cannot fetch refs of ${quote(display)}`, fetch, source);
+  }
 }
 
 /**
@@ -186,9 +322,38 @@ function isLocal(location: string): boolean {
     location.toLowerCase().startsWith("file://");
 }
 
+/** A full SHA-1 or SHA-256 commit id. */
+const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Whether the wildcard refspec `refspec` already copies `ref`. */
+function coveredBy(refspec: string, ref: string): boolean {
+  const source = refspec.replace(/^\+/, "").split(":")[0] ?? "";
+  return source.endsWith("*") && ref.startsWith(source.slice(0, -1));
+}
+
+/** Objects and bytes in the clone, from `git count-objects -v`. */
+async function countObjects(
+  run: Run,
+  dest: string,
+): Promise<{ objects: number; bytes: number }> {
+  const out = await run(["count-objects", "-v"], dest);
+  const values = new Map<string, number>();
+  for (const line of new TextDecoder().decode(out.stdout).split("\n")) {
+    const [key, value] = line.split(": ");
+    if (key !== undefined && value !== undefined) {
+      values.set(key.trim(), Number(value));
+    }
+  }
+  const get = (key: string) => values.get(key) ?? 0;
+  return {
+    objects: get("count") + get("in-pack"),
+    bytes: (get("size") + get("size-pack")) * 1024,
+  };
+}
+
 /** A refspec that would bring `rev` into the clone, if it names one thing. */
 function refspecFor(rev: string): string | undefined {
-  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(rev)) {
+  if (FULL_ID.test(rev)) {
     return `+${rev}:refs/pawl/revisions/${rev}`;
   }
   if (
