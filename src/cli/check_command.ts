@@ -22,6 +22,7 @@ import { signVerdict } from "../sign/sign_verdict.ts";
 import { renderSarif } from "../report/render_sarif.ts";
 import { renderJunit } from "../report/render_junit.ts";
 import { renderMarkdown } from "../report/render_markdown.ts";
+import { renderUndecided } from "../report/render_undecided.ts";
 import { GitError } from "../git/git_error.ts";
 import type { Progress } from "./progress.ts";
 import {
@@ -100,14 +101,23 @@ export async function checkCommand(
     // A stale accept must never survive a run that could not decide, not
     // even one stopped by its own command line (a bad --now, an unknown
     // option): on exit 2, --out says "undecided".
-    const out = outPath(args);
-    if (out !== undefined) {
-      const message = error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
+    const paths = reportPaths(args);
+    if (paths.out !== undefined) {
       await writeOutputFile(
-        out,
+        paths.out,
         JSON.stringify({ decision: "undecided", error: message }, null, 2) +
           "\n",
       ).catch(() => {});
+    }
+    // Likewise every report file asked for, so a stale "accept" comment or
+    // SARIF upload cannot outlive this run.
+    const undecided = renderUndecided(message);
+    for (const kind of ["sarif", "junit", "markdown"] as const) {
+      const path = paths[kind];
+      if (path !== undefined) {
+        await writeOutputFile(path, undecided[kind]).catch(() => {});
+      }
     }
     // The pull request hears that pawl could not decide (never an accept).
     await publishUndecided(github, error, io);
@@ -115,22 +125,34 @@ export async function checkCommand(
   }
 }
 
-/** The `--out` path, found leniently so a command line that does not parse still has one. */
-function outPath(args: readonly string[]): string | undefined {
+/** Output paths, found leniently so a command line that does not parse still has them. */
+function reportPaths(
+  args: readonly string[],
+): Partial<Record<"out" | "sarif" | "junit" | "markdown", string>> {
+  const out: Partial<Record<"out" | "sarif" | "junit" | "markdown", string>> =
+    {};
   try {
     const { values } = parseArgs({
       args: [...args],
       strict: false,
       allowPositionals: true,
-      options: { out: { type: "string" } },
+      options: {
+        out: { type: "string" },
+        sarif: { type: "string" },
+        junit: { type: "string" },
+        markdown: { type: "string" },
+      },
     });
-    const out = values.out;
-    return typeof out === "string" && out !== "" && !out.startsWith("-")
-      ? out
-      : undefined;
+    for (const kind of ["out", "sarif", "junit", "markdown"] as const) {
+      const path = values[kind];
+      if (typeof path === "string" && path !== "" && !path.startsWith("-")) {
+        out[kind] = path;
+      }
+    }
   } catch {
-    return undefined;
+    // Nothing recognisable: nothing to overwrite.
   }
+  return out;
 }
 
 async function judgeCommandLine(

@@ -39,3 +39,55 @@ Deno.test("checkCommand() leaves an undecided --out when the command line cannot
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("checkCommand() rewrites every requested report when it cannot decide", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl_check_command_" });
+  try {
+    const paths = {
+      sarif: `${dir}/pawl.sarif`,
+      junit: `${dir}/pawl.xml`,
+      markdown: `${dir}/pawl.md`,
+    };
+    for (const path of Object.values(paths)) {
+      await Deno.writeTextFile(path, "stale: accept");
+    }
+    await assert.rejects(
+      checkCommand(
+        [
+          "--repo",
+          dir,
+          "--base",
+          "main",
+          "--head",
+          "pr",
+          "--now",
+          "yesterday",
+          "--sarif",
+          paths.sarif,
+          "--junit",
+          paths.junit,
+          "--markdown",
+          paths.markdown,
+        ],
+        IO,
+        { runTests: false },
+      ),
+    );
+    const sarif = JSON.parse(await Deno.readTextFile(paths.sarif));
+    assert.equal(sarif.version, "2.1.0");
+    assert.equal(sarif.runs[0].invocations[0].executionSuccessful, false);
+    assert.equal(sarif.runs[0].invocations[0].properties.decision, "undecided");
+    assert.match(
+      await Deno.readTextFile(paths.junit),
+      /<error message="pawl could not decide: Cannot read --now/,
+    );
+    const markdown = await Deno.readTextFile(paths.markdown);
+    assert.match(
+      markdown,
+      /^<!-- pawl:verdict -->\n## ⚠️ pawl could not decide/,
+    );
+    assert.doesNotMatch(markdown, /stale/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
