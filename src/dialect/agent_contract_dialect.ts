@@ -50,7 +50,10 @@ export const agentContractDialect: Dialect = {
     const loadFindings: Finding[] = [];
     const headText = headContractText(base, head, path, loadFindings);
     let headContract: AgentContract | null = null;
-    if (typeof headText === "string") {
+    if (headText === baseText) {
+      // The usual pull request leaves the contract alone: parse it once.
+      headContract = baseContract;
+    } else if (typeof headText === "string") {
       try {
         headContract = readAgentContract(headText, { path });
       } catch (error) {
