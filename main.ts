@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { auditCommand } from "./src/cli/audit_command.ts";
 import { CHECK_USAGE, checkCommand } from "./src/cli/check_command.ts";
 import { type CliIo, processIo } from "./src/cli/cli_io.ts";
 import { demoCommand } from "./src/cli/demo_command.ts";
@@ -20,6 +21,7 @@ const USAGE = `pawl ${VERSION} — a merge gate for agent-written pull requests
 Commands:
   check    judge a pull request: contract diff, tests in a sandbox, verdict
   diff     the static rules only; executes nothing from the repository
+  audit    judge past pull requests of a GitHub repository; report (audit --help)
   demo     run the gate on a built-in sample repository
   propose  print a candidate contract for a repository that has none
   keygen   write an Ed25519 key pair for signing verdicts (check --key)
@@ -40,6 +42,8 @@ export async function main(
         return await checkCommand(rest, io, { runTests: true });
       case "diff":
         return await checkCommand(rest, io, { runTests: false });
+      case "audit":
+        return await auditCommand(rest, io);
       case "demo":
         return await demoCommand(rest, io);
       case "propose":

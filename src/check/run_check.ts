@@ -102,6 +102,14 @@ export interface RunCheckOptions {
   gitEnv?: Readonly<Record<string, string>>;
   /** Where `now` came from, when not `--now` (recorded in the verdict). */
   clock?: ClockRecord;
+  /**
+   * The uid the tests run as (default: user `pawl`'s, else 64123). Every
+   * run kills all processes of its sandbox uid before and after it, so
+   * judgements that overlap in time must each have their own.
+   */
+  sandboxUid?: number;
+  /** The gid the tests run as (default: user `pawl`'s with the default uid, else the uid). */
+  sandboxGid?: number;
 }
 
 /** A verdict plus the seed-ledger rows of its property runs. */
@@ -349,6 +357,8 @@ async function judgeTrees(
       isolation: options.isolation,
       hiddenPaths: options.hiddenPaths ?? [],
       sandboxPath: options.sandboxPath,
+      sandboxUid: options.sandboxUid,
+      sandboxGid: options.sandboxGid,
       progress,
     });
     findings.push(...stage.findings);

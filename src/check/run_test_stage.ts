@@ -68,6 +68,10 @@ export interface TestStageOptions {
   hiddenPaths: readonly string[];
   /** PATH inside the sandbox, when not the default system PATH. */
   sandboxPath?: string | undefined;
+  /** The uid the tests run as, when not the sandbox's default. */
+  sandboxUid?: number | undefined;
+  /** The gid the tests run as, when not the sandbox's default. */
+  sandboxGid?: number | undefined;
   /** Progress sink. */
   progress: Progress;
 }
@@ -102,6 +106,8 @@ export async function runTestStage(
   const sandbox = await ProcessSandbox.create({
     requested: options.isolation,
     hiddenPaths: [...options.hiddenPaths, `${options.root}/repo.git`],
+    ...(options.sandboxUid === undefined ? {} : { uid: options.sandboxUid }),
+    ...(options.sandboxGid === undefined ? {} : { gid: options.sandboxGid }),
   });
   let runs = 0;
   const freshWorkDir = async (): Promise<string> => {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { clientFromEnv } from "../github/client_from_env.ts";
 import { parseArgs } from "node:util";
 import { type Instant, parseNow } from "../core/parse_now.ts";
 import type { ClockRecord, Verdict } from "../core/verdict.ts";
@@ -27,8 +28,6 @@ import { GitError } from "../git/git_error.ts";
 import type { Progress } from "./progress.ts";
 import {
   buildPublication,
-  createGitHubClient,
-  DEFAULT_API_URL,
   EVENT_CLOCK_FIELD,
   formatPullRequestRef,
   gitAuthEnv,
@@ -435,24 +434,10 @@ async function openPullRequest(
       );
     }
   }
-  const token = io.env["GITHUB_TOKEN"] || undefined;
-  if (v.publish && token === undefined) {
+  if (v.publish && !io.env["GITHUB_TOKEN"]) {
     throw new UsageError(`"--publish" needs a token: set GITHUB_TOKEN`);
   }
-  const apiUrl = io.env["GITHUB_API_URL"] || DEFAULT_API_URL;
-  // Tuning knobs (the tests shrink every wait): milliseconds per second
-  // of backoff, rate-limit wait and write spacing; per-request time limit.
-  const knob = (name: string) => {
-    const value = Number(io.env[name] || NaN);
-    return Number.isFinite(value) && value > 0 ? value : undefined;
-  };
-  const retryBaseMs = knob("PAWL_GITHUB_RETRY_BASE_MS");
-  const timeoutMs = knob("PAWL_GITHUB_TIMEOUT_MS");
-  const client = createGitHubClient({
-    ...(token === undefined ? {} : { token }),
-    apiUrl,
-    ...(retryBaseMs === undefined ? {} : { retryBaseMs }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  const { client, apiUrl, token } = clientFromEnv(io.env, {
     onWait: (message) => progress.note(message),
   });
   Object.assign(state, {

@@ -127,13 +127,18 @@ export interface IsolationRecord {
 
 /**
  * Where the verdict's clock came from, when it was not `--now`: `event`
- * means the GitHub Actions event payload, `field` names the payload field
- * (`pull_request.updated_at`). A verdict without it used `--now`.
+ * means the GitHub Actions event payload, `merged-at` and `created-at` the
+ * pull request's own timestamps as the API reported them (`pawl audit
+ * --now-from`); `field` names the field read (`pull_request.updated_at`,
+ * `pull_request.merged_at`). A verdict without it used `--now`.
  */
 export interface ClockRecord {
-  /** `flag` (`--now`) or `event` (the Actions event payload). */
-  source: "flag" | "event";
-  /** The payload field read, for `event`. */
+  /**
+   * `flag` (`--now`), `event` (the Actions event payload), or the pull
+   * request's `merged-at` / `created-at` (an audit of past pull requests).
+   */
+  source: "flag" | "event" | "merged-at" | "created-at";
+  /** The field read, for every source but `flag`. */
   field?: string;
 }
 

@@ -114,7 +114,28 @@ export interface GitHub {
   ): Promise<{ id: number }>;
   /** Replace a comment's body. */
   updateIssueComment(repo: RepoRef, id: number, body: string): Promise<void>;
+  /**
+   * The raw pull request objects of a repository (`GET
+   * /repos/{o}/{r}/pulls`), every page. Optional because only `pawl audit`
+   * lists, and in-memory fakes that serve a publisher need not; the octokit
+   * adapter always has it.
+   */
+  listPullRequests?(
+    repo: RepoRef,
+    options?: ListPullRequestsOptions,
+  ): Promise<unknown[]>;
 }
+
+/** Options for {@linkcode GitHub.listPullRequests}. */
+export interface ListPullRequestsOptions {
+  /** Which pull requests: `all` (the default), `open` or `closed` (merged ones included). */
+  state?: "all" | "open" | "closed";
+  /** Told after each page with the number of pull requests listed so far. */
+  onPage?: (listed: number) => void;
+}
+
+/** The octokit adapter: a {@linkcode GitHub} that can always list pull requests. */
+export type GitHubClient = GitHub & Required<Pick<GitHub, "listPullRequests">>;
 
 /**
  * A GitHub request failed for good (after any retries): the message says
@@ -174,6 +195,7 @@ const PERMISSIONS = {
   checks: '"checks: write"',
   statuses: '"statuses: write"',
   readComments: '"pull-requests: read" (or "issues: read")',
+  listPulls: '"pull-requests: read"',
   writeComments: '"pull-requests: write" (or "issues: write")',
 } as const;
 
@@ -187,7 +209,9 @@ const PERMISSIONS = {
  * const pr = await github.getPullRequest({ owner: "octo", repo: "widgets", number: 7 });
  * ```
  */
-export function createGitHubClient(options: GitHubClientOptions = {}): GitHub {
+export function createGitHubClient(
+  options: GitHubClientOptions = {},
+): GitHubClient {
   const apiUrl = (options.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, "");
   const base = options.retryBaseMs ?? 1000;
   const maxWait = options.maxRateLimitWaitSeconds ?? 300;
@@ -321,6 +345,31 @@ export function createGitHubClient(options: GitHubClientOptions = {}): GitHub {
         )(error);
       }
       return comments;
+    },
+    async listPullRequests(repo, list = {}) {
+      const pulls: unknown[] = [];
+      const pages = octokit.paginate.iterator(
+        "GET /repos/{owner}/{repo}/pulls",
+        {
+          ...repo,
+          state: list.state ?? "all",
+          sort: "created",
+          direction: "desc",
+          "per_page": 100,
+        },
+      );
+      try {
+        for await (const page of pages) {
+          pulls.push(...(page.data as unknown[]));
+          list.onPage?.(pulls.length);
+        }
+      } catch (error) {
+        fail(
+          `list the pull requests of "${repoSlug(repo)}"`,
+          PERMISSIONS.listPulls,
+        )(error);
+      }
+      return pulls;
     },
     async createIssueComment(repo, issue, body) {
       const response = await octokit.request(

@@ -15,3 +15,4 @@ export * from "./read_actions_event.ts";
 export * from "./resolve_pull_request.ts";
 export * from "./git_auth_env.ts";
 export * from "./publish_verdict.ts";
+export * from "./client_from_env.ts";

@@ -10,3 +10,4 @@
 export * from "./render_junit.ts";
 export * from "./render_markdown.ts";
 export * from "./render_sarif.ts";
+export * from "./markdown_text.ts";

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { markdownInline, withoutControls } from "./markdown_text.ts";
 import type { Finding } from "../core/finding.ts";
 import type { Verdict } from "../core/verdict.ts";
 
@@ -103,11 +104,13 @@ function findingsTable(
   ];
   for (const f of findings.slice(0, maxRows)) {
     rows.push(
-      `| ${f.blocking ? "❌" : "ℹ️"} | ${inline(f.layer)} | ${code(f.rule)} | ${
+      `| ${f.blocking ? "❌" : "ℹ️"} | ${markdownInline(f.layer)} | ${
+        code(f.rule)
+      } | ${
         f.path === undefined
           ? "—"
           : code(f.line === undefined ? f.path : `${f.path}:${f.line}`)
-      } | ${inline(truncate(f.message, maxChars))} |`,
+      } | ${markdownInline(truncate(f.message, maxChars))} |`,
     );
   }
   const rest = findings.length - maxRows;
@@ -126,7 +129,7 @@ function observations(verdict: Verdict): string[] {
   const iso = verdict.isolation;
   const sandbox = iso === null
     ? "not used (nothing from the repository ran)"
-    : `${inline(iso.tier)}, network ${inline(iso.network)}`;
+    : `${markdownInline(iso.tier)}, network ${markdownInline(iso.network)}`;
   if (t === null) {
     return [
       "- **Tests:** not run (static checks only)",
@@ -144,7 +147,7 @@ function observations(verdict: Verdict): string[] {
       : `- **Properties:** ${passed}/${t.properties.length} passed: ${
         listed(t.properties.map((p) =>
           `${code(p.id)} ${
-            p.outcome === "passed" ? "✅" : `❌ ${inline(p.outcome)}`
+            p.outcome === "passed" ? "✅" : `❌ ${markdownInline(p.outcome)}`
           }`
         ))
       }`,
@@ -191,11 +194,15 @@ function verification(verdict: Verdict, keyid: string): string[] {
 function footer(verdict: Verdict): string {
   const layouts = verdict.contract.layouts.length === 0
     ? ""
-    : ` · layouts ${verdict.contract.layouts.map(inline).join(", ")}`;
+    : ` · layouts ${
+      verdict.contract.layouts.map((l) => markdownInline(l)).join(", ")
+    }`;
   const digest = verdict.contract.digest === ""
     ? ""
     : ` · contract ${code(verdict.contract.digest.slice(0, 19))}`;
-  return `<sub>pawl ${inline(verdict.pawl.version)}${digest}${layouts}</sub>`;
+  return `<sub>pawl ${
+    markdownInline(verdict.pawl.version)
+  }${digest}${layouts}</sub>`;
 }
 
 function listed(items: readonly string[]): string {
@@ -217,26 +224,6 @@ function truncate(text: string, max: number): string {
   return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
 }
 
-/** Control characters other than tab and line breaks, which render as nothing useful. */
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-
-/**
- * Text from the repository as inline Markdown in a table cell or list item:
- * HTML-significant characters become entities (so no tag, comment or
- * marker survives), Markdown punctuation is backslash-escaped, `|` cannot
- * end the cell, newlines become `<br>`, and `@` cannot mention anyone.
- */
-function inline(value: string): string {
-  return value.replace(CONTROL, "\ufffd")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/[\\`*_[\]|~]/g, (c) => `\\${c}`)
-    .replace(/@/g, "@&#8203;")
-    .replace(/\r\n|\r|\n/g, "<br>");
-}
-
 /**
  * A code span, safe inside a table cell: a backtick fence longer than any
  * run inside, `|` escaped (GFM removes the backslash), newlines as spaces,
@@ -244,7 +231,7 @@ function inline(value: string): string {
  * holds {@linkcode MARKDOWN_MARKER} only on its first line.
  */
 function code(value: string): string {
-  const body = value.replace(CONTROL, "\ufffd").replace(/\r\n|\r|\n/g, " ")
+  const body = withoutControls(value).replace(/\r\n|\r|\n/g, " ")
     .replace(/<!--/g, "<\u200b!--")
     .replace(/\|/g, "\\|");
   const longest = Math.max(
@@ -263,5 +250,5 @@ function fenced(body: string, info: string): string[] {
     ...Array.from(body.matchAll(/`+/g), (m) => m[0].length),
   );
   const fence = "`".repeat(longest + 1);
-  return [`${fence}${info}`, body.replace(CONTROL, "\ufffd"), fence];
+  return [`${fence}${info}`, body, fence];
 }
