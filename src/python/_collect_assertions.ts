@@ -50,16 +50,16 @@ export function collectAssertions(
   aliases: ImportAliases,
 ): Assertion[] {
   const found: Assertion[] = [];
-  walk(body, (node) => {
-    if (node !== body && NESTED_SCOPES.has(node.type)) return false;
+  walk(body, (node, _parent, type) => {
+    if (node !== body && NESTED_SCOPES.has(type)) return false;
     const line = node.startPosition.row + 1;
-    if (node.type === "assert_statement") {
+    if (type === "assert_statement") {
       const test = realChildren(node)[0];
       if (test !== undefined) found.push({ ...assertStatement(test), line });
-    } else if (node.type === "call") {
+    } else if (type === "call") {
       const assertion = assertingCall(node, aliases);
       if (assertion !== undefined) found.push({ ...assertion, line });
-    } else if (node.type === "raise_statement" && raisesAssertionError(node)) {
+    } else if (type === "raise_statement" && raisesAssertionError(node)) {
       found.push({ verdict: "real", line, example: false });
     }
   });

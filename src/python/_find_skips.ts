@@ -64,19 +64,21 @@ export function findSkips(
   const marks = options.marks ?? true;
   const enterDefinitions = options.enterDefinitions ?? true;
   const found: SkipMarker[] = [];
-  walk(root, (node, parent) => {
-    if (!enterDefinitions && node !== root && NESTED_SCOPES.has(node.type)) {
+  walk(root, (node, parent, type, parentType) => {
+    if (!enterDefinitions && node !== root && NESTED_SCOPES.has(type)) {
       return false;
     }
-    if (node.type !== "identifier" && node.type !== "attribute") return;
-    if (parent !== null && NOT_REFERENCES.has(parent.type)) return false;
+    if (type !== "identifier" && type !== "attribute") return;
+    if (parentType !== undefined && NOT_REFERENCES.has(parentType)) {
+      return false;
+    }
     if (
-      parent?.type === "keyword_argument" &&
-      sameNode(parent.childForFieldName("name"), node)
+      parentType === "keyword_argument" &&
+      sameNode(parent?.childForFieldName("name"), node)
     ) {
       return false;
     }
-    const kind = skipKind(node, parent, aliases, marks);
+    const kind = skipKind(node, type, parent, parentType, aliases, marks);
     if (kind !== undefined) {
       found.push({ kind, line: node.startPosition.row + 1 });
     }
@@ -88,19 +90,21 @@ export function findSkips(
 
 function skipKind(
   reference: Node,
+  type: string,
   parent: Node | null,
+  parentType: string | undefined,
   aliases: ImportAliases,
   marks: boolean,
 ): SkipKind | undefined {
-  const name = aliases.canonical(reference);
+  const name = aliases.canonical(reference, type);
   if (name === undefined) return undefined;
   if (marks) {
     const kind = MARKS.get(name);
     if (kind !== undefined) return kind;
   }
-  const called = parent?.type === "call" &&
-    sameNode(parent.childForFieldName("function"), reference);
-  const raised = parent?.type === "raise_statement";
+  const called = parentType === "call" &&
+    sameNode(parent?.childForFieldName("function"), reference);
+  const raised = parentType === "raise_statement";
   if (!called && !raised) return undefined;
   if (called && name.endsWith(".skipTest")) return "skip";
   return CALLS.get(name);

@@ -2,6 +2,30 @@ import type { Node } from "web-tree-sitter";
 import { realChildren } from "./_real_children.ts";
 import { walk } from "./_walk.ts";
 
+/**
+ * Node types that can hold an import statement in a tree without syntax
+ * errors (from the grammar's `node-types.json`): the module, blocks, and
+ * compound statements and their clauses.
+ */
+const STATEMENT_CONTAINERS: ReadonlySet<string> = new Set([
+  "module",
+  "block",
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "for_statement",
+  "while_statement",
+  "try_statement",
+  "except_clause",
+  "finally_clause",
+  "with_statement",
+  "match_statement",
+  "case_clause",
+  "function_definition",
+  "class_definition",
+  "decorated_definition",
+]);
+
 /** Prefixes of names worth following through a module-level assignment. */
 const MARK_PREFIXES = ["pytest.mark.", "mark.", "unittest."];
 
@@ -20,11 +44,15 @@ export class ImportAliases {
   /** Collect the imports of a parsed module. */
   static fromModule(root: Node): ImportAliases {
     const aliases = new ImportAliases();
-    walk(root, (node) => {
-      if (node.type === "import_statement") aliases.#addImport(node);
-      else if (node.type === "import_from_statement") {
+    // Without syntax errors an import is a statement, so only nodes that
+    // can hold statements need entering; recovered trees are walked whole.
+    const valid = !root.hasError;
+    walk(root, (node, _parent, type) => {
+      if (type === "import_statement") aliases.#addImport(node);
+      else if (type === "import_from_statement") {
         aliases.#addFromImport(node);
-      }
+      } else if (STATEMENT_CONTAINERS.has(type)) return true;
+      return !valid;
     });
     for (const statement of realChildren(root)) {
       aliases.#addMarkAlias(statement);
@@ -35,9 +63,10 @@ export class ImportAliases {
   /**
    * The dotted name an identifier or attribute chain stands for, e.g.
    * `pytest.mark.skip`; undefined for anything else (calls, subscripts).
+   * Pass `type` when the caller has already read `node.type`.
    */
-  canonical(node: Node): string | undefined {
-    const dotted = dottedName(node);
+  canonical(node: Node, type: string = node.type): string | undefined {
+    const dotted = dottedName(node, type);
     if (dotted === undefined) return undefined;
     const dot = dotted.indexOf(".");
     const head = dot === -1 ? dotted : dotted.slice(0, dot);
@@ -96,12 +125,12 @@ export class ImportAliases {
 }
 
 /** `a.b.c` for an identifier or attribute chain, else undefined. */
-function dottedName(node: Node): string | undefined {
-  if (node.type === "identifier") return node.text;
-  if (node.type !== "attribute") return undefined;
+function dottedName(node: Node, type: string): string | undefined {
+  if (type === "identifier") return node.text;
+  if (type !== "attribute") return undefined;
   const object = node.childForFieldName("object");
   const attribute = node.childForFieldName("attribute");
   if (object === null || attribute === null) return undefined;
-  const base = dottedName(object);
+  const base = dottedName(object, object.type);
   return base === undefined ? undefined : `${base}.${attribute.text}`;
 }

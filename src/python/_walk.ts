@@ -3,22 +3,38 @@ import type { Node } from "web-tree-sitter";
 /**
  * Visit `root` and its descendants in document order, each with its parent
  * (`null` for `root`); cheaper than `node.parent`, which tree-sitter finds
- * by searching down from the root. `visit` returns `false` to skip a node's
- * descendants. An explicit stack, because long operator chains nest deeper
- * than a recursive walk should go.
+ * by searching down from the root. `visit` also gets the node's type and
+ * its parent's (`undefined` for `root`), read once per node: every
+ * `node.type` is a call into the parser's memory. `visit` returns `false`
+ * to skip a node's descendants. An explicit stack, because long operator
+ * chains nest deeper than a recursive walk should go.
  */
 export function walk(
   root: Node,
-  visit: (node: Node, parent: Node | null) => boolean | void,
+  visit: (
+    node: Node,
+    parent: Node | null,
+    type: string,
+    parentType: string | undefined,
+  ) => boolean | void,
 ): void {
-  const stack: [Node, Node | null][] = [[root, null]];
-  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
-    const [node, parent] = entry;
-    if (visit(node, parent) === false) continue;
+  const nodes: Node[] = [root];
+  const parents: (Node | null)[] = [null];
+  const parentTypes: (string | undefined)[] = [undefined];
+  while (nodes.length > 0) {
+    const node = nodes.pop() as Node;
+    const parent = parents.pop() as Node | null;
+    const parentType = parentTypes.pop();
+    const type = node.type;
+    if (visit(node, parent, type, parentType) === false) continue;
     const children = node.children;
     for (let i = children.length - 1; i >= 0; i--) {
       const child = children[i];
-      if (child !== null && child !== undefined) stack.push([child, node]);
+      if (child !== null && child !== undefined) {
+        nodes.push(child);
+        parents.push(node);
+        parentTypes.push(type);
+      }
     }
   }
 }

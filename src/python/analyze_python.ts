@@ -96,11 +96,9 @@ class ModuleReader {
   ): { pytestmark: SkipMarker[]; pytestPluginsLine?: number } {
     const pytestmark: SkipMarker[] = [];
     let pytestPluginsLine: number | undefined;
-    walk(container, (node) => {
-      if (node !== container && NESTED_SCOPES.has(node.type)) return false;
-      if (node.type !== "assignment" && node.type !== "augmented_assignment") {
-        return;
-      }
+    walk(container, (node, _parent, type) => {
+      if (node !== container && NESTED_SCOPES.has(type)) return false;
+      if (type !== "assignment" && type !== "augmented_assignment") return;
       const names = assignedNames(node);
       if (names.includes("pytest_plugins")) {
         pytestPluginsLine ??= node.startPosition.row + 1;
