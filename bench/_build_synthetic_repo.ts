@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { commitAll, fixedGit } from "../src/demo/fixed_git.ts";
 import { createHash } from "node:crypto";
 
 /** Bumped whenever the generated content changes, so `--keep` rebuilds. */
@@ -91,7 +92,7 @@ export async function buildSyntheticRepo(
 ): Promise<SyntheticRepo> {
   const { onProgress } = options;
   await Deno.mkdir(dir, { recursive: true });
-  await git(dir, ["init", "-q", "-b", "main"]);
+  await fixedGit(dir, ["init", "-q", "-b", "main"]);
 
   const moduleCount = Math.max(
     1,
@@ -137,10 +138,10 @@ export async function buildSyntheticRepo(
   onProgress(
     `building synthetic repo: git add + commit (base, ${mib(total)} MiB)`,
   );
-  await commit(dir, "Base: synthetic properties and fixtures");
+  await commitAll(dir, "Base: synthetic properties and fixtures");
 
   // Head: strengthen one property and add one, in the same module.
-  await git(dir, ["checkout", "-q", "-b", "agent"]);
+  await fixedGit(dir, ["checkout", "-q", "-b", "agent"]);
   const changed = modules[Math.floor(modules.length / 2)] as ModulePlan;
   const first = changed.properties[0] as PropertyPlan;
   first.maxExamples += 10;
@@ -162,7 +163,7 @@ export async function buildSyntheticRepo(
     renderContract([...baseProperties, added], fixtures),
   );
   onProgress("building synthetic repo: git commit (head)");
-  await commit(dir, "Head: strengthen one property and add one");
+  await commitAll(dir, "Head: strengthen one property and add one");
 
   const repo: SyntheticRepo = {
     format: FORMAT,
@@ -488,38 +489,4 @@ async function writeText(dir: string, path: string, text: string) {
   const full = `${dir}/${path}`;
   await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
   await Deno.writeTextFile(full, text);
-}
-
-async function commit(dir: string, message: string): Promise<void> {
-  await git(dir, ["add", "-A"]);
-  await git(dir, ["commit", "-q", "--no-verify", "-m", message]);
-}
-
-/** Fixed identity and dates (stable commit ids); no system or global config. */
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: "Bench Author",
-  GIT_AUTHOR_EMAIL: "bench@example.invalid",
-  GIT_COMMITTER_NAME: "Bench Author",
-  GIT_COMMITTER_EMAIL: "bench@example.invalid",
-  GIT_AUTHOR_DATE: "2026-11-01T09:00:00Z",
-  GIT_COMMITTER_DATE: "2026-11-01T09:00:00Z",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-};
-
-async function git(dir: string, args: string[]): Promise<void> {
-  const out = await new Deno.Command("git", {
-    args: ["-C", dir, "-c", "commit.gpgsign=false", ...args],
-    env: GIT_ENV,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    throw new Error(
-      `Cannot build the synthetic repository: git ${args[0]} failed: ${
-        new TextDecoder().decode(out.stderr).trim()
-      }`,
-    );
-  }
 }

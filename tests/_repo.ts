@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { commitAll, FIXED_GIT_ENV, fixedGit } from "../src/demo/fixed_git.ts";
 import { createHash } from "node:crypto";
 import { sampleBaseFiles } from "../src/demo/build_sample_repo.ts";
 
@@ -47,16 +48,7 @@ export interface TestRepo extends AsyncDisposable {
 }
 
 /** The environment every git command of the helpers runs with. */
-export const GIT_ENV: Readonly<Record<string, string>> = {
-  GIT_AUTHOR_NAME: "Pawl Test",
-  GIT_AUTHOR_EMAIL: "pawl-test@example.invalid",
-  GIT_COMMITTER_NAME: "Pawl Test",
-  GIT_COMMITTER_EMAIL: "pawl-test@example.invalid",
-  GIT_AUTHOR_DATE: "2026-11-01T09:00:00Z",
-  GIT_COMMITTER_DATE: "2026-11-01T09:00:00Z",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-};
+export const GIT_ENV: Readonly<Record<string, string>> = FIXED_GIT_ENV;
 
 /** The sample base with its contract, as the default base of the tests. */
 export function defaultBaseFiles(): Record<string, string> {
@@ -212,35 +204,7 @@ async function writeFiles(
   }
 }
 
-async function commitAll(dir: string, message: string): Promise<void> {
-  await git(dir, ["add", "-A"]);
-  await git(dir, [
-    "commit",
-    "-q",
-    "--no-verify",
-    "--allow-empty",
-    "-m",
-    message,
-  ]);
-}
-
 /** Run git in `dir` with the fixed identity and no user configuration; returns stdout. */
-export async function git(
-  dir: string,
-  args: readonly string[],
-): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args: ["-C", dir, "-c", "commit.gpgsign=false", ...args],
-    env: GIT_ENV,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  if (!out.success) {
-    throw new Error(
-      `git ${args.join(" ")} failed: ${decoder.decode(out.stderr).trim()}`,
-    );
-  }
-  return decoder.decode(out.stdout);
+export function git(dir: string, args: readonly string[]): Promise<string> {
+  return fixedGit(dir, args);
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { commitAll, fixedGit } from "./fixed_git.ts";
 import {
   BASE_CONTRACT,
   BASE_FILES,
@@ -48,20 +49,20 @@ export async function buildSampleRepo(
 ): Promise<SampleRepo> {
   const patches = options.patches ?? SAMPLE_PATCHES;
   await Deno.mkdir(dir, { recursive: true });
-  await git(dir, ["init", "-q", "-b", "main"]);
+  await fixedGit(dir, ["init", "-q", "-b", "main"]);
   const base = sampleBaseFiles();
   await writeFiles(dir, base);
-  await commit(dir, "Base: invoice parser with a human-owned contract");
+  await commitAll(dir, "Base: invoice parser with a human-owned contract");
   for (const patch of patches) {
-    await git(dir, ["checkout", "-q", "-b", patch.branch, "main"]);
+    await fixedGit(dir, ["checkout", "-q", "-b", patch.branch, "main"]);
     const edits: Record<string, string | null> = {};
     for (const [path, edit] of Object.entries(patch.files)) {
       edits[path] = typeof edit === "function" ? edit(base[path] ?? "") : edit;
     }
     await writeFiles(dir, edits);
-    await commit(dir, patch.title);
+    await commitAll(dir, patch.title);
   }
-  await git(dir, ["checkout", "-q", "main"]);
+  await fixedGit(dir, ["checkout", "-q", "main"]);
   return { dir, base: "main", patches };
 }
 
@@ -77,38 +78,5 @@ async function writeFiles(
     }
     await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
     await Deno.writeTextFile(full, text);
-  }
-}
-
-async function commit(dir: string, message: string): Promise<void> {
-  await git(dir, ["add", "-A"]);
-  await git(dir, ["commit", "-q", "--no-verify", "-m", message]);
-}
-
-const FIXED_ENV = {
-  GIT_AUTHOR_NAME: "Sample Author",
-  GIT_AUTHOR_EMAIL: "author@example.invalid",
-  GIT_COMMITTER_NAME: "Sample Author",
-  GIT_COMMITTER_EMAIL: "author@example.invalid",
-  GIT_AUTHOR_DATE: "2026-11-01T09:00:00Z",
-  GIT_COMMITTER_DATE: "2026-11-01T09:00:00Z",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-};
-
-async function git(dir: string, args: string[]): Promise<void> {
-  const out = await new Deno.Command("git", {
-    args: ["-C", dir, "-c", "commit.gpgsign=false", ...args],
-    env: FIXED_ENV,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    throw new Error(
-      `Cannot build the sample repository: git ${args[0]} failed: ${
-        new TextDecoder().decode(out.stderr).trim()
-      }`,
-    );
   }
 }
