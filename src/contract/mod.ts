@@ -23,3 +23,4 @@ export * from "./parse_rfc3339.ts";
 export * from "./parse_yaml_document.ts";
 export * from "./schema_issue_error.ts";
 export * from "./weakened_settings.ts";
+export * from "./refuse_oversize.ts";

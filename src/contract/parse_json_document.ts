@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { refuseOversize } from "./refuse_oversize.ts";
 import { ContractSyntaxError } from "./contract_syntax_error.ts";
 import { formatKeyPath } from "./format_key_path.ts";
 import type { YamlPath } from "./parse_yaml_document.ts";
@@ -53,15 +54,7 @@ export function parseJsonDocument(
   path: string,
   options: ParseJsonDocumentOptions = {},
 ): JsonDocument {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_JSON_BYTES;
-  // A UTF-16 code unit is never more than one UTF-8 byte short, so the
-  // length test refuses huge input without walking it.
-  if (text.length > maxBytes || utf8Length(text) > maxBytes) {
-    throw new ContractSyntaxError(
-      path,
-      `the file is larger than the ${maxBytes}-byte limit`,
-    );
-  }
+  refuseOversize(text, path, options.maxBytes ?? DEFAULT_MAX_JSON_BYTES);
   const reader = new JsonReader(text, path);
   const value = reader.document();
   const offsets = reader.offsets;
@@ -272,20 +265,6 @@ class JsonReader {
       { line, column },
     );
   }
-}
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff) {
-      bytes += 4; // a surrogate pair: 4 bytes for two units
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 function pathKey(path: YamlPath): string {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { refuseOversize } from "./refuse_oversize.ts";
 import {
   isAlias,
   isMap,
@@ -66,15 +67,7 @@ export function parseYamlDocument(
   path: string,
   options: ParseYamlDocumentOptions = {},
 ): YamlDocument {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_YAML_BYTES;
-  // A UTF-16 code unit is never more than one UTF-8 byte short, so the
-  // length test refuses huge input without walking it.
-  if (text.length > maxBytes || utf8Length(text) > maxBytes) {
-    throw new ContractSyntaxError(
-      path,
-      `the file is larger than the ${maxBytes}-byte limit`,
-    );
-  }
+  refuseOversize(text, path, options.maxBytes ?? DEFAULT_MAX_YAML_BYTES);
   const lineCounter = new LineCounter();
   let doc;
   try {
@@ -152,20 +145,6 @@ export function parseYamlDocument(
         : lineCounter.linePos(offset).line;
     },
   };
-}
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff) {
-      bytes += 4; // a surrogate pair: 4 bytes for two units
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 function offsetOf(node: unknown, keyPath: YamlPath): number | undefined {
