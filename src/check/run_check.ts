@@ -353,6 +353,7 @@ async function judgeTrees(
       settings,
       plans: loaded.map((l) => ({ layout: l.id, plan: l.plan(input) })),
       headTree,
+      headModules,
       now: options.now,
       isolation: options.isolation,
       hiddenPaths: options.hiddenPaths ?? [],

@@ -60,6 +60,8 @@ export interface TestStageOptions {
   plans: readonly { layout: DialectId; plan: TestPlan }[];
   /** Head tree listing. */
   headTree: Tree;
+  /** Head analyses the static stage already made, keyed by path. */
+  headModules?: ReadonlyMap<string, PythonModule>;
   /** The clock. */
   now: Instant;
   /** Requested sandbox strength. */
@@ -120,7 +122,11 @@ export async function runTestStage(
   };
   // Test sources are read from git objects (never from a tree the tests
   // ran in), each file parsed once.
-  const modules = new Map<string, Promise<PythonModule | undefined>>();
+  const modules = new Map<string, Promise<PythonModule | undefined>>(
+    [...(options.headModules ?? [])].map((
+      [path, m],
+    ) => [path, Promise.resolve(m)]),
+  );
   const headModule = (file: string) => {
     let module = modules.get(file);
     if (module === undefined) {
