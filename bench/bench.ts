@@ -112,6 +112,8 @@ interface PawlRun {
   hwmBefore: number | undefined;
   /** This process's peak RSS (bytes) at the end of the call. */
   hwmAfter: number | undefined;
+  /** CPU spent during the contract stage, or undefined off Linux. */
+  cpu: CpuTimes | undefined;
   /** Largest peak RSS (bytes) seen per child command. */
   children: Map<string, number>;
   /** Label of the hashing step (carries the fixture count). */
@@ -123,10 +125,14 @@ interface PawlRun {
 class TimedProgress implements Progress {
   readonly steps: { label: string; at: number }[] = [];
   hwmAtContract: number | undefined;
+  cpuAtContract: CpuTimes | undefined;
 
   step(label: string): void {
     const at = performance.now();
-    if (label.startsWith("reading contracts")) this.hwmAtContract = peakRss();
+    if (label.startsWith("reading contracts")) {
+      this.hwmAtContract = peakRss();
+      this.cpuAtContract = cpuTimes();
+    }
     this.steps.push({ label, at });
   }
   detail(): void {}
@@ -163,6 +169,8 @@ async function runPawl(dir: string, repo: SyntheticRepo): Promise<PawlRun> {
     await poller.stop();
   }
   const end = performance.now();
+  const cpuEnd = cpuTimes();
+  const cpuStart = progress.cpuAtContract;
   const clone = progress.at("cloning").at;
   const contract = progress.at("reading contracts").at;
   const parse = progress.at("parsing test sources").at;
@@ -176,6 +184,10 @@ async function runPawl(dir: string, repo: SyntheticRepo): Promise<PawlRun> {
     total: end - start,
     hwmBefore: progress.hwmAtContract,
     hwmAfter: peakRss(),
+    cpu: cpuStart === undefined || cpuEnd === undefined ? undefined : {
+      self: cpuEnd.self - cpuStart.self,
+      children: cpuEnd.children - cpuStart.children,
+    },
     children: poller.peaks,
     hashLabel: hash.label,
     verdict,
@@ -295,6 +307,34 @@ async function timed(
   }
   return elapsed;
 }
+
+// --- CPU -----------------------------------------------------------------------
+
+/** CPU milliseconds (user + system). */
+interface CpuTimes {
+  /** All threads of this process (main thread and workers). */
+  self: number;
+  /** Child processes this process has waited for (git). */
+  children: number;
+}
+
+/** This process's CPU times from `/proc/self/stat`, or undefined off Linux. */
+function cpuTimes(): CpuTimes | undefined {
+  let stat: string;
+  try {
+    stat = Deno.readTextFileSync("/proc/self/stat");
+  } catch {
+    return undefined;
+  }
+  // Split after the command name (which may hold spaces); the first field
+  // left is the 3rd (state). utime, stime, cutime, cstime are 14-17.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ms = (n: number) => Number(fields[n - 3] ?? 0) * 1000 / CLOCK_TICKS;
+  return { self: ms(14) + ms(15), children: ms(16) + ms(17) };
+}
+
+/** `sysconf(_SC_CLK_TCK)`, 100 on the Linux platforms Deno supports. */
+const CLOCK_TICKS = 100;
 
 // --- memory ------------------------------------------------------------------
 
@@ -534,6 +574,16 @@ async function main(): Promise<void> {
         ms(median(catFiles))
       }`,
     );
+    const cpus = runs.map((r) => r.cpu);
+    if (cpus.every((c) => c !== undefined)) {
+      console.log(
+        `  CPU during the contract stage: pawl ${
+          ms(median(cpus.map((c) => c.self)))
+        } (all threads), git ${
+          ms(median(cpus.map((c) => c.children)))
+        } (child processes); ${navigator.hardwareConcurrency} cores`,
+      );
+    }
     console.log(`clone: ${ms(of((r) => r.clone))}`);
     console.log(`total including clone: ${ms(of((r) => r.total))}`);
     console.log(
