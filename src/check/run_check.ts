@@ -442,10 +442,14 @@ interface ModuleReads {
   paths: readonly string[];
 }
 
+/** Test sources read ahead of the one being parsed. */
+const READ_AHEAD = 16;
+
 /**
  * Analyse the head's and the base's Python files. Keyed by blob, so a file
  * the patch did not touch is read and parsed once for both sides (analysis
- * is pure, so sharing the result is safe).
+ * is pure, so sharing the result is safe). Blobs are requested a few ahead
+ * of the parse, so git reads the next ones while this thread parses.
  */
 async function analyzeModules(
   git: GitCli,
@@ -455,31 +459,39 @@ async function analyzeModules(
   baseModules: Map<string, PythonModule>;
 }> {
   const parser = await loadPythonParser();
-  const analyzed = new Map<string, PythonModule>();
-  const analyze = async ({ tree, paths }: ModuleReads) => {
-    const out = new Map<string, PythonModule>();
-    for (const path of new Set(paths)) {
-      const entry = tree.get(path);
-      if (
-        entry === undefined ||
-        entry.kind !== "file" && entry.kind !== "executable"
-      ) continue;
-      if (entry.size > SOURCE_MAX_BYTES) continue;
-      let module = analyzed.get(entry.oid);
-      if (module === undefined) {
-        const bytes = await git.readBlob(entry.oid, {
-          maxBytes: SOURCE_MAX_BYTES,
-        });
-        module = analyzePython(parser, new TextDecoder().decode(bytes));
-        analyzed.set(entry.oid, module);
-      }
-      out.set(path, module);
-    }
-    return out;
+  const wanted = (reads: ModuleReads) =>
+    [...new Set(reads.paths)].flatMap((path) => {
+      const entry = reads.tree.get(path);
+      return entry !== undefined &&
+          (entry.kind === "file" || entry.kind === "executable") &&
+          entry.size <= SOURCE_MAX_BYTES
+        ? [{ path, oid: entry.oid }]
+        : [];
+    });
+  const head = wanted(sides.head);
+  const base = wanted(sides.base);
+  const oids = [...new Set([...head, ...base].map((w) => w.oid))];
+  const reads = new Map<string, Promise<Uint8Array>>();
+  const request = (index: number) => {
+    const oid = oids[index];
+    if (oid === undefined) return;
+    const bytes = git.readBlob(oid, { maxBytes: SOURCE_MAX_BYTES });
+    // Awaited in order below; an early failure must not go unobserved.
+    bytes.catch(() => {});
+    reads.set(oid, bytes);
   };
-  const headModules = await analyze(sides.head);
-  const baseModules = await analyze(sides.base);
-  return { headModules, baseModules };
+  for (let i = 0; i < READ_AHEAD; i++) request(i);
+  const analyzed = new Map<string, PythonModule>();
+  const decoder = new TextDecoder();
+  for (const [index, oid] of oids.entries()) {
+    request(index + READ_AHEAD);
+    const bytes = await (reads.get(oid) as Promise<Uint8Array>);
+    reads.delete(oid);
+    analyzed.set(oid, analyzePython(parser, decoder.decode(bytes)));
+  }
+  const byPath = (list: { path: string; oid: string }[]) =>
+    new Map(list.map((w) => [w.path, analyzed.get(w.oid) as PythonModule]));
+  return { headModules: byPath(head), baseModules: byPath(base) };
 }
 
 async function readBaseSettings(

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import process from "node:process";
 import { ContractSyntaxError } from "./contract_syntax_error.ts";
 import { parseYamlDocument } from "./parse_yaml_document.ts";
 
@@ -100,6 +101,24 @@ Deno.test("parseYamlDocument() refuses", async (t) => {
       detail: /^anchors are not allowed/,
     },
     {
+      name: "an anchor on a map key",
+      text: "a: 1\n&k b: 2\n",
+      detail: /^anchors are not allowed \(found "&k"\)$/,
+      line: 2,
+    },
+    {
+      name: "an alias deep in a list of maps, before a later anchor",
+      text: "items:\n  - a: 1\n  - b: [1, *x]\n  - c: &y 3\n",
+      detail: /^aliases are not allowed \(found "\*x"\)$/,
+      line: 3,
+    },
+    {
+      name: "the first of two anchors in document order",
+      text: "items:\n  - &first a\n  - b: &second 2\n",
+      detail: /^anchors are not allowed \(found "&first"\)$/,
+      line: 2,
+    },
+    {
       name: "an alias to an undefined anchor",
       text: "b: *nowhere\n",
       detail: /^aliases are not allowed \(found "\*nowhere"\)$/,
@@ -171,4 +190,13 @@ Deno.test("parseYamlDocument() refuses oversized input before parsing it", () =>
 Deno.test("parseYamlDocument() turns a parser stack overflow on deep nesting into a ContractSyntaxError", () => {
   const error = refusal("[".repeat(100_000) + "]".repeat(100_000));
   assert.match(error.detail, /^invalid YAML: /);
+});
+
+Deno.test("parseYamlDocument() leaves process.env as it found it", () => {
+  const live = process.env;
+  parseYamlDocument("a: 1\n", PATH);
+  assert.equal(process.env, live);
+  assert.throws(() => parseYamlDocument("a: [1\n", PATH));
+  assert.equal(process.env, live);
+  assert.equal(process.env.PATH, Deno.env.get("PATH"));
 });

@@ -70,8 +70,10 @@ export async function readObjectHeader(
 }
 
 /**
- * A long-lived `git cat-file --batch` for single reads. Requests are
- * queued, so concurrent callers are answered one at a time, in order.
+ * A long-lived `git cat-file --batch` for single reads. Each request is
+ * written as soon as it is made and answers are read in order, so callers
+ * that ask for many blobs at once get them pipelined: git works on the
+ * next one while this process reads (or parses) the last.
  */
 export class CatFileProcess {
   #child: Deno.ChildProcess;
@@ -79,6 +81,7 @@ export class CatFileProcess {
   #reader: BatchReader;
   #stderr: Promise<string>;
   #queue: Promise<unknown> = Promise.resolve();
+  #writes: Promise<void> = Promise.resolve();
   #broken: GitError | undefined;
   #closing: Promise<void> | undefined;
   #encoder = new TextEncoder();
@@ -100,6 +103,10 @@ export class CatFileProcess {
         new GitError(`Cannot read blob "${oid}": the repository is closed`),
       );
     }
+    // A failed write surfaces as a missing answer on the read side.
+    this.#writes = this.#writes
+      .then(() => this.#writer.write(this.#encoder.encode(`${oid}\n`)))
+      .catch(() => undefined);
     const result = this.#queue.then(() => this.#readBlob(oid, maxBytes));
     this.#queue = result.catch(() => undefined);
     return result;
@@ -110,7 +117,6 @@ export class CatFileProcess {
     let header: ObjectHeader | null;
     let bytes: Uint8Array | undefined;
     try {
-      await this.#writer.write(this.#encoder.encode(`${oid}\n`));
       header = await readObjectHeader(this.#reader, oid, "read blob");
       if (header !== null) {
         if (header.type === "blob" && header.size <= maxBytes) {
@@ -158,6 +164,7 @@ export class CatFileProcess {
 
   async #close(): Promise<void> {
     await this.#queue;
+    await this.#writes;
     try {
       await this.#writer.close();
     } catch {

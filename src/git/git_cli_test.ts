@@ -1,4 +1,4 @@
-import { deepEqual, equal, ok, rejects } from "node:assert/strict";
+import { deepEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import {
   BINARY,
@@ -245,6 +245,36 @@ Deno.test("GitCli reads a cloned repository through git objects", async (t) => {
           await gitCli.readBlob(oidOf("subst.txt")),
           text("commit $Format:%H$\n"),
         );
+      },
+    );
+
+    await t.step(
+      "readBlob() keeps pipelined requests in sync past missing objects and trees",
+      async () => {
+        const missing = "0123456789012345678901234567890123456789";
+        const requests = Array.from(
+          { length: 40 },
+          (_, i) => [oidOf("README.md"), missing, oidOf("bin")][i % 3],
+        ) as string[];
+        const results = await Promise.allSettled(
+          requests.map((oid) => gitCli.readBlob(oid)),
+        );
+        for (const [i, result] of results.entries()) {
+          if (i % 3 === 0) {
+            deepEqual(
+              result,
+              { status: "fulfilled", value: text("# sample\n") },
+            );
+          } else {
+            equal(result.status, "rejected");
+            const reason = (result as PromiseRejectedResult).reason;
+            ok(reason instanceof GitError);
+            match(
+              reason.message,
+              i % 3 === 1 ? /object not found$/ : /object is a tree$/,
+            );
+          }
+        }
       },
     );
 
