@@ -52,15 +52,17 @@ export function collectAssertions(
   const found: Assertion[] = [];
   walk(body, (node, _parent, type) => {
     if (node !== body && NESTED_SCOPES.has(type)) return false;
-    const line = node.startPosition.row + 1;
+    const line = () => node.startPosition.row + 1;
     if (type === "assert_statement") {
       const test = realChildren(node)[0];
-      if (test !== undefined) found.push({ ...assertStatement(test), line });
+      if (test !== undefined) {
+        found.push({ ...assertStatement(test), line: line() });
+      }
     } else if (type === "call") {
       const assertion = assertingCall(node, aliases);
-      if (assertion !== undefined) found.push({ ...assertion, line });
+      if (assertion !== undefined) found.push({ ...assertion, line: line() });
     } else if (type === "raise_statement" && raisesAssertionError(node)) {
-      found.push({ verdict: "real", line, example: false });
+      found.push({ verdict: "real", line: line(), example: false });
     }
   });
   return found;

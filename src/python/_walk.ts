@@ -8,6 +8,12 @@ import type { Node } from "web-tree-sitter";
  * `node.type` is a call into the parser's memory. `visit` returns `false`
  * to skip a node's descendants. An explicit stack, because long operator
  * chains nest deeper than a recursive walk should go.
+ *
+ * Only named nodes are visited unless `anonymous` is set: punctuation,
+ * keywords and operators are leaves that no caller looks for, and skipping
+ * them halves the nodes fetched from the parser's memory. (A missing token
+ * that tree-sitter inserted to recover from a syntax error may be
+ * anonymous; a walk looking for those needs `anonymous`.)
  */
 export function walk(
   root: Node,
@@ -17,6 +23,7 @@ export function walk(
     type: string,
     parentType: string | undefined,
   ) => boolean | void,
+  { anonymous = false }: { anonymous?: boolean } = {},
 ): void {
   const nodes: Node[] = [root];
   const parents: (Node | null)[] = [null];
@@ -27,7 +34,7 @@ export function walk(
     const parentType = parentTypes.pop();
     const type = node.type;
     if (visit(node, parent, type, parentType) === false) continue;
-    const children = node.children;
+    const children = anonymous ? node.children : node.namedChildren;
     for (let i = children.length - 1; i >= 0; i--) {
       const child = children[i];
       if (child !== null && child !== undefined) {

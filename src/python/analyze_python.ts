@@ -249,16 +249,20 @@ function firstSyntaxError(
 ): { line: number; column: number } | undefined {
   if (!root.hasError) return undefined;
   let found: { line: number; column: number } | undefined;
-  walk(root, (node) => {
-    if (found !== undefined) return false;
-    if (node.isError || node.isMissing) {
-      found = {
-        line: node.startPosition.row + 1,
-        column: node.startPosition.column + 1,
-      };
-      return false;
-    }
-    return node.hasError;
-  });
+  walk(
+    root,
+    (node) => {
+      if (found !== undefined) return false;
+      if (node.isError || node.isMissing) {
+        found = {
+          line: node.startPosition.row + 1,
+          column: node.startPosition.column + 1,
+        };
+        return false;
+      }
+      return node.hasError;
+    },
+    { anonymous: true },
+  );
   return found;
 }

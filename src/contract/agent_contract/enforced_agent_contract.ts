@@ -76,15 +76,10 @@ function mergeFixtures(
   head: readonly ContractFixture[],
   base: readonly ContractFixture[],
 ): ContractFixture[] {
-  const out = [...head];
-  for (const fixture of base) {
-    const repeated = head.some((f) =>
-      f.path === fixture.path &&
-      f.sha256.toLowerCase() === fixture.sha256.toLowerCase()
-    );
-    if (!repeated) out.push(fixture);
-  }
-  return out;
+  const key = (f: ContractFixture) =>
+    JSON.stringify([f.path, f.sha256.toLowerCase()]);
+  const inHead = new Set(head.map(key));
+  return [...head, ...base.filter((fixture) => !inHead.has(key(fixture)))];
 }
 
 function tightenFreeze(
