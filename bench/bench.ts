@@ -114,7 +114,7 @@ interface PawlRun {
   hwmAfter: number | undefined;
   /** CPU spent during the contract stage, or undefined off Linux. */
   cpu: CpuTimes | undefined;
-  /** Largest peak RSS (bytes) seen per child command. */
+  /** Largest peak RSS (bytes) seen per child command (memory runs only). */
   children: Map<string, number>;
   /** Label of the hashing step (carries the fixture count). */
   hashLabel: string;
@@ -148,10 +148,19 @@ class TimedProgress implements Progress {
   }
 }
 
-async function runPawl(dir: string, repo: SyntheticRepo): Promise<PawlRun> {
+/**
+ * One in-process run. `pollChildren` samples the child processes' memory
+ * from `/proc` every 50 ms on this thread; that costs the stage CPU, so
+ * timed runs leave it off and a separate run measures memory.
+ */
+async function runPawl(
+  dir: string,
+  repo: SyntheticRepo,
+  { pollChildren }: { pollChildren: boolean },
+): Promise<PawlRun> {
   resetPeakRss();
   const progress = new TimedProgress();
-  const poller = new ChildMemoryPoller();
+  const poller = pollChildren ? new ChildMemoryPoller() : undefined;
   const start = performance.now();
   let verdict: Verdict;
   try {
@@ -166,7 +175,7 @@ async function runPawl(dir: string, repo: SyntheticRepo): Promise<PawlRun> {
       progress,
     });
   } finally {
-    await poller.stop();
+    await poller?.stop();
   }
   const end = performance.now();
   const cpuEnd = cpuTimes();
@@ -188,7 +197,7 @@ async function runPawl(dir: string, repo: SyntheticRepo): Promise<PawlRun> {
       self: cpuEnd.self - cpuStart.self,
       children: cpuEnd.children - cpuStart.children,
     },
-    children: poller.peaks,
+    children: poller?.peaks ?? new Map(),
     hashLabel: hash.label,
     verdict,
   };
@@ -524,7 +533,7 @@ async function main(): Promise<void> {
       console.error(`bench: run ${k + 1}/${options.runs}`);
       sums.push(await runSha256sum(dir, paths));
       catFiles.push(await runCatFile(dir, paths));
-      const run = await runPawl(dir, repo);
+      const run = await runPawl(dir, repo, { pollChildren: false });
       runs.push(run);
       console.log(
         `run ${k + 1}: clone ${ms(run.clone)}  contract stage ${
@@ -586,15 +595,17 @@ async function main(): Promise<void> {
     }
     console.log(`clone: ${ms(of((r) => r.clone))}`);
     console.log(`total including clone: ${ms(of((r) => r.total))}`);
+    console.error("bench: one more run, untimed, sampling child memory");
+    const memory = await runPawl(dir, repo, { pollChildren: true });
     console.log(
       `peak RSS in this process: ${
-        mib(last.hwmBefore)
+        mib(memory.hwmBefore)
       } at the start of the contract stage, ` +
-        `${mib(last.hwmAfter)} at the end (+${
-          mib((last.hwmAfter ?? 0) - (last.hwmBefore ?? 0))
+        `${mib(memory.hwmAfter)} at the end (+${
+          mib((memory.hwmAfter ?? 0) - (memory.hwmBefore ?? 0))
         } during a stage that hashed ${mib(repo.fixtureBytes)} of fixtures)`,
     );
-    const children = [...last.children].sort((a, b) => b[1] - a[1]);
+    const children = [...memory.children].sort((a, b) => b[1] - a[1]);
     if (children.length > 0) {
       console.log(
         `peak RSS of child processes (largest seen): ${
