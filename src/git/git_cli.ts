@@ -31,8 +31,11 @@ import { GitError } from "./git_error.ts";
 export interface GitCliOptions {
   /** `PATH` for git and tar; defaults to this process's `PATH`. */
   path?: string;
-  /** Number of `git cat-file` processes {@linkcode GitCli.sha256Blobs} uses; default 2. */
-  hashWorkers?: number;
+  /**
+   * Worker threads {@linkcode GitCli.sha256Blobs} uses. Default: one per
+   * core but one (left for the caller, which parses meanwhile), 1 to 4.
+   */
+  hashThreads?: number;
 }
 
 /**
@@ -56,7 +59,7 @@ export class GitCli implements Git, AsyncDisposable {
   /** Absolute path of the git directory. */
   readonly gitDir: string;
   #process: GitProcessOptions;
-  #hashWorkers: number;
+  #hashThreads: number;
   #catFile: CatFileProcess | undefined;
   #closed = false;
 
@@ -69,7 +72,10 @@ export class GitCli implements Git, AsyncDisposable {
       home: this.gitDir,
       path: options.path ?? defaultPath(),
     };
-    this.#hashWorkers = Math.max(1, Math.floor(options.hashWorkers ?? 2));
+    this.#hashThreads = Math.max(
+      1,
+      Math.floor(options.hashThreads ?? defaultHashThreads()),
+    );
   }
 
   #assertOpen(action: string): void {
@@ -159,9 +165,10 @@ export class GitCli implements Git, AsyncDisposable {
   }
 
   /**
-   * SHA-256 of each blob's content (hex), streamed through separate
-   * `git cat-file` processes in parallel, on a worker thread (so the caller
-   * can parse while it runs). Duplicate oids are hashed once.
+   * SHA-256 of each blob's content (hex), streamed on worker threads (so
+   * the caller can parse while it runs). Loose blobs and blobs stored whole
+   * in a pack are read from the object store directly; the rest come
+   * through `git cat-file`. Duplicate oids are hashed once.
    */
   sha256Blobs(oids: readonly string[]): Promise<Map<string, string>> {
     try {
@@ -171,7 +178,7 @@ export class GitCli implements Git, AsyncDisposable {
     }
     return sha256BlobsInWorker(oids, {
       ...this.#process,
-      workers: this.#hashWorkers,
+      workers: this.#hashThreads,
     });
   }
 
@@ -320,4 +327,9 @@ async function emptyDirectory(dest: string, action: string): Promise<string> {
     throw new GitError(`Cannot ${action}: destination is not empty`);
   }
   return target;
+}
+
+/** One hashing thread per core but one, at least 1 and at most 4. */
+function defaultHashThreads(): number {
+  return Math.min(4, Math.max(1, navigator.hardwareConcurrency - 1));
 }

@@ -504,8 +504,12 @@ Deno.test("GitCli.sha256Blobs() streams large blobs across chunk boundaries", as
     await writeFiles(work, files);
     await git(work, "add", "-A");
     await git(work, "commit", "-q", "-m", "sizes");
-    for (const workers of [1, 3]) {
-      await using gitCli = new GitCli(`${work}/.git`, { hashWorkers: workers });
+    // Loose objects first, then the same blobs packed.
+    for (
+      const [threads, pack] of [[1, false], [3, false], [2, true]] as const
+    ) {
+      if (pack) await git(work, "repack", "-a", "-d", "-q");
+      await using gitCli = new GitCli(`${work}/.git`, { hashThreads: threads });
       const tree = await gitCli.listTree("HEAD");
       const oids = Object.keys(files).map((path) => tree.get(path)?.oid ?? "");
       const digests = await gitCli.sha256Blobs(oids);
@@ -513,7 +517,7 @@ Deno.test("GitCli.sha256Blobs() streams large blobs across chunk boundaries", as
         equal(
           digests.get(tree.get(path)?.oid ?? ""),
           sha256(bytes),
-          `${path} with ${workers}`,
+          `${path} with ${threads} threads${pack ? ", packed" : ""}`,
         );
         deepEqual(await gitCli.readBlob(tree.get(path)?.oid ?? ""), bytes);
       }

@@ -1,0 +1,348 @@
+/**
+ * SHA-256 of blobs read straight from the clone's object store, without a
+ * `git cat-file` in between: no pipe to copy every byte through, and zlib
+ * runs in this thread. Loose blobs and whole (undeltified) blob entries of
+ * packs are read here, for SHA-1 repositories; anything else (deltas,
+ * SHA-256 repositories, a pack this reader does not understand) is left to
+ * git, and so is any object that fails a check.
+ *
+ * The checks make this read the bytes git reads for the id: a pack entry's
+ * stored bytes, from its offset to the next entry's, must match the CRC32
+ * that `git index-pack` recorded next to the id when it indexed the pack
+ * (so a wrong offset or a wrong end is caught), no bytes may follow its
+ * zlib stream, and the inflated size must be the one its header declares;
+ * a loose object is the regular file named by its id, with a
+ * `blob <size>` header, exactly that many bytes and nothing after them.
+ * Like git, this does not hash the content with SHA-1 again: the object
+ * store was written by git, which did.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { crc32 } from "node:zlib";
+import { PACK_HEADER_BYTES, PackIndex } from "./_pack_index.ts";
+
+/** Pack object type of a blob (gitformat-pack(5)). */
+const BLOB = 3;
+/** Stored (compressed) bytes read per step. */
+const CHUNK = 128 * 1024;
+/**
+ * Pack indexes larger than this (over two million objects) are left to
+ * git: each hashing worker holds the index it reads in memory.
+ */
+const MAX_INDEX_BYTES = 64 * 1024 * 1024;
+
+interface Pack {
+  index: PackIndex;
+  file: Deno.FsFile;
+}
+
+/** A loose object's header: `blob <decimal size>\0` at most this long. */
+const MAX_LOOSE_HEADER = 32;
+const SHA1_OID = /^[0-9a-f]{40}$/;
+
+/** The object store of one git directory, open for reading blobs. */
+export class StoredBlobs {
+  #objects: string;
+  #packs: Pack[];
+  #buffer: Uint8Array<ArrayBuffer> = new Uint8Array(CHUNK);
+
+  private constructor(objects: string, packs: Pack[]) {
+    this.#objects = objects;
+    this.#packs = packs;
+  }
+
+  /**
+   * Open every readable pack under `gitDir/objects/pack`. Packs whose
+   * index or header is not understood are skipped (git reads those).
+   */
+  static async open(gitDir: string): Promise<StoredBlobs> {
+    const dir = `${gitDir}/objects/pack`;
+    const packs: Pack[] = [];
+    let names: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(dir)) {
+        if (entry.isFile && /^pack-[0-9a-f]+\.idx$/.test(entry.name)) {
+          names.push(entry.name);
+        }
+      }
+    } catch {
+      // No pack directory: nothing is packed.
+    }
+    names = names.sort();
+    try {
+      for (const name of names) {
+        const pack = await openPack(`${dir}/${name}`);
+        if (pack !== undefined) packs.push(pack);
+      }
+    } catch (error) {
+      for (const pack of packs) pack.file.close();
+      throw error;
+    }
+    return new StoredBlobs(`${gitDir}/objects`, packs);
+  }
+
+  /** Number of packs this reader uses. */
+  get packCount(): number {
+    return this.#packs.length;
+  }
+
+  /**
+   * Hex SHA-256 of blob `oid`'s content, or undefined when it is neither a
+   * loose blob nor a whole blob entry in one of the packs, or when it fails
+   * verification.
+   */
+  async sha256(oid: string): Promise<string | undefined> {
+    if (!SHA1_OID.test(oid)) return undefined;
+    for (const pack of this.#packs) {
+      const entry = pack.index.find(oid);
+      if (entry === undefined) continue;
+      const digest = await this.#hashEntry(pack, entry.offset, entry.crc32);
+      if (digest !== undefined) return digest;
+    }
+    return await this.#hashLoose(oid);
+  }
+
+  /** Close the pack files. */
+  close(): void {
+    for (const pack of this.#packs) {
+      try {
+        pack.file.close();
+      } catch {
+        // Already closed.
+      }
+    }
+    this.#packs = [];
+  }
+
+  async #hashEntry(
+    pack: Pack,
+    offset: number,
+    expectedCrc: number,
+  ): Promise<string | undefined> {
+    const end = pack.index.endOf(offset);
+    const head = this.#read(pack.file, offset, Math.min(16, end - offset));
+    const header = entryHeader(head);
+    if (header === undefined || header.type !== BLOB) return undefined;
+    // Read now: `head` is a view of the buffer the next read reuses.
+    let crc = crc32(head.subarray(0, header.length));
+    const sha256 = createHash("sha256");
+    let inflated = 0;
+    const ended = await this.#inflate(
+      pack.file,
+      offset + header.length,
+      end,
+      (chunk) => {
+        inflated += chunk.length;
+        if (inflated > header.size) return false;
+        sha256.update(chunk);
+        return true;
+      },
+      (stored) => {
+        crc = crc32(stored, crc);
+      },
+    );
+    if (!ended || inflated !== header.size) return undefined;
+    if (crc >>> 0 !== expectedCrc) return undefined;
+    return sha256.digest("hex");
+  }
+
+  /** A loose object is a zlib stream of `<type> <size>\0<content>`. */
+  async #hashLoose(oid: string): Promise<string | undefined> {
+    const path = `${this.#objects}/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    const file = openRegularFile(path);
+    if (file === undefined) return undefined;
+    try {
+      const sha256 = createHash("sha256");
+      let header = new Uint8Array(0);
+      let size: number | undefined;
+      let content = 0;
+      const ended = await this.#inflate(
+        file,
+        0,
+        Number.POSITIVE_INFINITY,
+        (chunk) => {
+          let body = chunk;
+          if (size === undefined) {
+            const joined = new Uint8Array(header.length + chunk.length);
+            joined.set(header);
+            joined.set(chunk, header.length);
+            const nul = joined.subarray(0, MAX_LOOSE_HEADER).indexOf(0);
+            if (nul < 0) {
+              header = joined;
+              return joined.length < MAX_LOOSE_HEADER;
+            }
+            const match = /^blob (0|[1-9][0-9]{0,15})$/.exec(
+              new TextDecoder().decode(joined.subarray(0, nul)),
+            );
+            if (match === null) return false;
+            size = Number(match[1]);
+            body = joined.subarray(nul + 1);
+          }
+          content += body.length;
+          if (content > size) return false;
+          sha256.update(body);
+          return true;
+        },
+      );
+      if (!ended || size === undefined || content !== size) return undefined;
+      return sha256.digest("hex");
+    } finally {
+      file.close();
+    }
+  }
+
+  /**
+   * Inflate the zlib stream in `file` from `start` up to `end` (or its end
+   * of file), passing each inflated chunk to `onChunk`, which returns false
+   * to stop, and each stored chunk to `onStored`. True when the input was
+   * all consumed without error and `onChunk` never stopped it.
+   */
+  async #inflate(
+    file: Deno.FsFile,
+    start: number,
+    end: number,
+    onChunk: (chunk: Uint8Array) => boolean,
+    onStored?: (chunk: Uint8Array) => void,
+  ): Promise<boolean> {
+    // "deflate" is the zlib format git uses. The stream errors on bytes
+    // after the end of the compressed data; the callers' size and CRC32
+    // checks catch a stream cut short.
+    const stream = new DecompressionStream("deflate");
+    const writer = stream.writable.getWriter();
+    const reader = stream.readable.getReader();
+    const reading = (async () => {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) return true;
+        if (!onChunk(value)) {
+          await reader.cancel();
+          return false;
+        }
+      }
+    })().catch(() => false);
+    const writing = (async () => {
+      let position = start;
+      while (position < end) {
+        const bytes = this.#read(
+          file,
+          position,
+          Math.min(CHUNK, end - position),
+        );
+        if (bytes.length === 0) break;
+        position += bytes.length;
+        onStored?.(bytes);
+        // write() settles once the chunk has been through the decompressor,
+        // so the buffer can be reused for the next read.
+        await writer.write(bytes);
+      }
+      await writer.close();
+    })().catch(() => writer.abort().catch(() => {}));
+    const [ended] = await Promise.all([reading, writing]);
+    return ended;
+  }
+
+  /**
+   * Up to `length` bytes at `position` (fewer only at end of file), read
+   * synchronously: this runs on a hashing worker, where nothing else waits
+   * for the event loop, and a read from the page cache is cheaper than the
+   * round trip through the runtime's thread pool an async read costs.
+   */
+  #read(
+    file: Deno.FsFile,
+    position: number,
+    length: number,
+  ): Uint8Array<ArrayBuffer> {
+    const target = this.#buffer.subarray(0, length);
+    file.seekSync(position, Deno.SeekMode.Start);
+    let filled = 0;
+    while (filled < length) {
+      const count = file.readSync(target.subarray(filled));
+      if (count === null) break;
+      filled += count;
+    }
+    return target.subarray(0, filled);
+  }
+}
+
+/**
+ * `path` opened for reading if it is a regular file (not a symlink), else
+ * undefined. Synchronous, like {@linkcode StoredBlobs}' reads: one call per
+ * loose object, where an async call would cost a thread-pool round trip.
+ */
+function openRegularFile(path: string): Deno.FsFile | undefined {
+  try {
+    if (!Deno.lstatSync(path).isFile) return undefined;
+    return Deno.openSync(path, { read: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An entry's type and inflated size: 3 type bits and a little-endian
+ * base-128 size, 4 bits in the first byte and 7 in each next one.
+ */
+function entryHeader(
+  bytes: Uint8Array,
+): { type: number; size: number; length: number } | undefined {
+  let byte = bytes[0];
+  if (byte === undefined) return undefined;
+  const type = (byte >> 4) & 7;
+  let size = byte & 15;
+  let shift = 4;
+  let length = 1;
+  while (byte & 0x80) {
+    byte = bytes[length];
+    // Past 2^53 sizes are not exact numbers; no real blob is that big.
+    if (byte === undefined || shift > 46) return undefined;
+    size += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+    length++;
+  }
+  return { type, size, length };
+}
+
+async function openPack(idxPath: string): Promise<Pack | undefined> {
+  const packPath = idxPath.replace(/\.idx$/, ".pack");
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(packPath, { read: true });
+  } catch {
+    return undefined;
+  }
+  try {
+    const [packInfo, idxInfo] = await Promise.all([
+      file.stat(),
+      Deno.lstat(idxPath),
+    ]);
+    if (
+      !packInfo.isFile || !idxInfo.isFile || idxInfo.size > MAX_INDEX_BYTES
+    ) {
+      file.close();
+      return undefined;
+    }
+    const index = PackIndex.parse(await Deno.readFile(idxPath), packInfo.size);
+    const header = new Uint8Array(PACK_HEADER_BYTES);
+    let filled = 0;
+    while (filled < header.length) {
+      const count = await file.read(header.subarray(filled));
+      if (count === null) break;
+      filled += count;
+    }
+    const view = new DataView(header.buffer);
+    if (
+      index === undefined || filled < header.length ||
+      new TextDecoder().decode(header.subarray(0, 4)) !== "PACK" ||
+      (view.getUint32(4) !== 2 && view.getUint32(4) !== 3) ||
+      view.getUint32(8) !== index.count
+    ) {
+      file.close();
+      return undefined;
+    }
+    return { index, file };
+  } catch {
+    file.close();
+    return undefined;
+  }
+}
