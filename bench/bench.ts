@@ -486,6 +486,29 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
   }
 }
 
+/**
+ * How the repository stores its objects, loose or in packs:
+ * pawl's clone of a local path copies them as they are, and loose and
+ * packed blobs are read by different code.
+ */
+async function describeObjects(objects: string): Promise<string> {
+  let loose = 0;
+  let packs = 0;
+  for await (const entry of Deno.readDir(objects)) {
+    if (/^[0-9a-f]{2}$/.test(entry.name) && entry.isDirectory) {
+      for await (const _ of Deno.readDir(`${objects}/${entry.name}`)) loose++;
+    }
+  }
+  try {
+    for await (const entry of Deno.readDir(`${objects}/pack`)) {
+      if (entry.name.endsWith(".pack")) packs++;
+    }
+  } catch {
+    // No pack directory.
+  }
+  return `${loose} loose, ${packs} pack${packs === 1 ? "" : "s"}`;
+}
+
 // --- report ------------------------------------------------------------------
 
 function median(values: readonly number[]): number {
@@ -523,6 +546,7 @@ async function main(): Promise<void> {
         `${paths.length} fixtures, ${mib(repo.fixtureBytes)}; ` +
         `the head changes 1 module and adds 1 property`,
     );
+    console.log(`objects: ${await describeObjects(`${dir}/.git/objects`)}`);
 
     // Warm the page cache for the work tree, as the clone warms it for pawl.
     await runSha256sum(dir, paths);
