@@ -19,13 +19,15 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { crc32 } from "node:zlib";
+import { crc32, createInflate, type Inflate } from "node:zlib";
 import { PACK_HEADER_BYTES, PackIndex } from "./_pack_index.ts";
 
 /** Pack object type of a blob (gitformat-pack(5)). */
 const BLOB = 3;
 /** Stored (compressed) bytes read per step. */
-const CHUNK = 128 * 1024;
+const CHUNK = 64 * 1024;
+/** Largest inflated chunk zlib hands back. */
+const INFLATED_CHUNK = 64 * 1024;
 /**
  * Pack indexes larger than this (over two million objects) are left to
  * git: each hashing worker holds the index it reads in memory.
@@ -195,8 +197,8 @@ export class StoredBlobs {
   /**
    * Inflate the zlib stream in `file` from `start` up to `end` (or its end
    * of file), passing each inflated chunk to `onChunk`, which returns false
-   * to stop, and each stored chunk to `onStored`. True when the input was
-   * all consumed without error and `onChunk` never stopped it.
+   * to stop, and each stored chunk to `onStored`. True when the zlib stream
+   * ended exactly at the end of the input and `onChunk` never stopped it.
    */
   async #inflate(
     file: Deno.FsFile,
@@ -205,41 +207,36 @@ export class StoredBlobs {
     onChunk: (chunk: Uint8Array) => boolean,
     onStored?: (chunk: Uint8Array) => void,
   ): Promise<boolean> {
-    // "deflate" is the zlib format git uses. The stream errors on bytes
-    // after the end of the compressed data; the callers' size and CRC32
-    // checks catch a stream cut short.
-    const stream = new DecompressionStream("deflate");
-    const writer = stream.writable.getWriter();
-    const reader = stream.readable.getReader();
-    const reading = (async () => {
-      while (true) {
-        const { value, done } = await reader.read();
-        if (done) return true;
-        if (!onChunk(value)) {
-          await reader.cancel();
-          return false;
+    // Output comes in chunks of at most INFLATED_CHUNK bytes, however well
+    // the input compresses, so memory stays flat for any blob size.
+    const inflate = createInflate({ chunkSize: INFLATED_CHUNK });
+    let stopped = false;
+    const finished = new Promise<boolean>((resolve) => {
+      inflate.on("data", (chunk: Uint8Array) => {
+        if (stopped) return;
+        if (!onChunk(chunk)) {
+          stopped = true;
+          inflate.destroy();
         }
-      }
-    })().catch(() => false);
-    const writing = (async () => {
-      let position = start;
-      while (position < end) {
-        const bytes = this.#read(
-          file,
-          position,
-          Math.min(CHUNK, end - position),
-        );
-        if (bytes.length === 0) break;
-        position += bytes.length;
-        onStored?.(bytes);
-        // write() settles once the chunk has been through the decompressor,
-        // so the buffer can be reused for the next read.
-        await writer.write(bytes);
-      }
-      await writer.close();
-    })().catch(() => writer.abort().catch(() => {}));
-    const [ended] = await Promise.all([reading, writing]);
-    return ended;
+      });
+      inflate.on("end", () => resolve(!stopped));
+      inflate.on("close", () => resolve(false));
+      inflate.on("error", () => resolve(false));
+    });
+    let position = start;
+    while (position < end && !inflate.destroyed) {
+      const bytes = this.#read(file, position, Math.min(CHUNK, end - position));
+      if (bytes.length === 0) break;
+      position += bytes.length;
+      onStored?.(bytes);
+      // zlib may hold the chunk after write() returns: hand it a copy, not
+      // the buffer the next read reuses.
+      if (!inflate.write(bytes.slice())) await drained(inflate);
+    }
+    if (!inflate.destroyed) inflate.end();
+    // zlib stops at the end of its stream and drops what follows; git
+    // refuses an object with bytes after it, and so does this.
+    return await finished && inflate.bytesWritten === position - start;
   }
 
   /**
@@ -263,6 +260,19 @@ export class StoredBlobs {
     }
     return target.subarray(0, filled);
   }
+}
+
+/** Until `inflate` wants more input, or is closed. */
+function drained(inflate: Inflate): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      inflate.off("drain", done);
+      inflate.off("close", done);
+      resolve();
+    };
+    inflate.on("drain", done);
+    inflate.on("close", done);
+  });
 }
 
 /**
