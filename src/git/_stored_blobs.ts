@@ -277,8 +277,9 @@ function drained(inflate: Inflate): Promise<void> {
 
 /**
  * `path` opened for reading if it is a regular file (not a symlink), else
- * undefined. Synchronous, like {@linkcode StoredBlobs}' reads: one call per
- * loose object, where an async call would cost a thread-pool round trip.
+ * undefined. Synchronous, like {@linkcode StoredBlobs}' reads: it runs once
+ * per loose object, where an async call would cost a thread-pool round
+ * trip each time.
  */
 function openRegularFile(path: string): Deno.FsFile | undefined {
   try {
@@ -315,12 +316,8 @@ function entryHeader(
 
 async function openPack(idxPath: string): Promise<Pack | undefined> {
   const packPath = idxPath.replace(/\.idx$/, ".pack");
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(packPath, { read: true });
-  } catch {
-    return undefined;
-  }
+  const file = openRegularFile(packPath);
+  if (file === undefined) return undefined;
   try {
     const [packInfo, idxInfo] = await Promise.all([
       file.stat(),

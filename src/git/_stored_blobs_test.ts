@@ -227,11 +227,29 @@ Deno.test("StoredBlobs skips packs and objects it cannot trust the shape of", as
       }
     });
 
+    await t.step("a pack that is a symlink", async () => {
+      await git(work, "repack", "-a", "-d", "-q");
+      await git(work, "prune-packed");
+      const packDir = `${gitDir}/objects/pack`;
+      const pack = (await Array.fromAsync(Deno.readDir(packDir)))
+        .find((e) => e.name.endsWith(".pack"))?.name as string;
+      const real = `${work}/../moved.pack`;
+      await Deno.rename(`${packDir}/${pack}`, real);
+      await Deno.symlink(real, `${packDir}/${pack}`);
+      const store = await StoredBlobs.open(gitDir);
+      try {
+        equal(store.packCount, 0);
+        equal(await store.sha256(text), undefined);
+      } finally {
+        store.close();
+        await Deno.remove(`${packDir}/${pack}`);
+        await Deno.rename(real, `${packDir}/${pack}`);
+      }
+    });
+
     await t.step(
       "a pack index that is not a version-2 SHA-1 index",
       async () => {
-        await git(work, "repack", "-a", "-d", "-q");
-        await git(work, "prune-packed");
         const packDir = `${gitDir}/objects/pack`;
         const idxName = (await Array.fromAsync(Deno.readDir(packDir)))
           .find((e) => e.name.endsWith(".idx"))?.name as string;
