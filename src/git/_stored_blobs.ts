@@ -250,16 +250,27 @@ export class StoredBlobs {
     position: number,
     length: number,
   ): Uint8Array<ArrayBuffer> {
-    const target = this.#buffer.subarray(0, length);
-    file.seekSync(position, Deno.SeekMode.Start);
-    let filled = 0;
-    while (filled < length) {
-      const count = file.readSync(target.subarray(filled));
-      if (count === null) break;
-      filled += count;
-    }
-    return target.subarray(0, filled);
+    return readAt(file, position, this.#buffer.subarray(0, length));
   }
+}
+
+/**
+ * Fill `target` from `position` in `file` (less only at end of file) and
+ * return the filled part. Synchronous: see {@linkcode StoredBlobs}' reads.
+ */
+function readAt(
+  file: Deno.FsFile,
+  position: number,
+  target: Uint8Array<ArrayBuffer>,
+): Uint8Array<ArrayBuffer> {
+  file.seekSync(position, Deno.SeekMode.Start);
+  let filled = 0;
+  while (filled < target.length) {
+    const count = file.readSync(target.subarray(filled));
+    if (count === null) break;
+    filled += count;
+  }
+  return target.subarray(0, filled);
 }
 
 /** Until `inflate` wants more input, or is closed. */
@@ -315,41 +326,37 @@ function entryHeader(
 }
 
 async function openPack(idxPath: string): Promise<Pack | undefined> {
-  const packPath = idxPath.replace(/\.idx$/, ".pack");
-  const file = openRegularFile(packPath);
+  const file = openRegularFile(idxPath.replace(/\.idx$/, ".pack"));
   if (file === undefined) return undefined;
-  try {
-    const [packInfo, idxInfo] = await Promise.all([
-      file.stat(),
-      Deno.lstat(idxPath),
-    ]);
-    if (
-      !packInfo.isFile || !idxInfo.isFile || idxInfo.size > MAX_INDEX_BYTES
-    ) {
-      file.close();
-      return undefined;
-    }
-    const index = PackIndex.parse(await Deno.readFile(idxPath), packInfo.size);
-    const header = new Uint8Array(PACK_HEADER_BYTES);
-    let filled = 0;
-    while (filled < header.length) {
-      const count = await file.read(header.subarray(filled));
-      if (count === null) break;
-      filled += count;
-    }
-    const view = new DataView(header.buffer);
-    if (
-      index === undefined || filled < header.length ||
-      new TextDecoder().decode(header.subarray(0, 4)) !== "PACK" ||
-      (view.getUint32(4) !== 2 && view.getUint32(4) !== 3) ||
-      view.getUint32(8) !== index.count
-    ) {
-      file.close();
-      return undefined;
-    }
-    return { index, file };
-  } catch {
+  const index = await readIndex(idxPath, file).catch(() => undefined);
+  if (index === undefined) {
     file.close();
     return undefined;
   }
+  return { index, file };
+}
+
+/**
+ * The index at `idxPath` when it is a regular file of bounded size that
+ * parses and agrees with the header of `pack` ("PACK", version 2 or 3,
+ * the same object count).
+ */
+async function readIndex(
+  idxPath: string,
+  pack: Deno.FsFile,
+): Promise<PackIndex | undefined> {
+  const info = await Deno.lstat(idxPath);
+  if (!info.isFile || info.size > MAX_INDEX_BYTES) return undefined;
+  const { size } = await pack.stat();
+  const index = PackIndex.parse(await Deno.readFile(idxPath), size);
+  const header = readAt(pack, 0, new Uint8Array(PACK_HEADER_BYTES));
+  if (index === undefined || header.length < PACK_HEADER_BYTES) {
+    return undefined;
+  }
+  const view = new DataView(header.buffer, header.byteOffset);
+  const version = view.getUint32(4);
+  return new TextDecoder().decode(header.subarray(0, 4)) === "PACK" &&
+      (version === 2 || version === 3) && view.getUint32(8) === index.count
+    ? index
+    : undefined;
 }
