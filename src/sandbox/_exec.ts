@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { SandboxCleanupError } from "./sandbox_errors.ts";
 
 /** Where system tools are looked up; /usr/local is left out on purpose. */
 export const SYSTEM_DIRS: readonly string[] = [
@@ -117,6 +118,34 @@ export async function killProcessGroup(pgid: number): Promise<void> {
       stderr: "null",
     }).spawn();
     await child.status;
+  }
+}
+
+/**
+ * SIGKILL every process of `uid`, as that uid (`kill -1` reaches exactly
+ * the processes it may signal, in every pid namespace below ours), until
+ * /proc shows none alive. Throws {@linkcode SandboxCleanupError} when some
+ * survive repeated attempts.
+ */
+export async function sweepUid(
+  uid: number,
+  gid: number,
+  tools: { setpriv: string; kill: string },
+): Promise<void> {
+  for (let attempt = 1;; attempt++) {
+    await runCaptured(tools.setpriv, [
+      `--reuid=${uid}`,
+      `--regid=${gid}`,
+      "--clear-groups",
+      "--",
+      tools.kill,
+      "-KILL", // procps kill(1) mis-parses "-s KILL -1" and "-- -1"
+      "-1",
+    ], { timeoutMs: 10_000 });
+    const live = await liveProcessesOf(uid);
+    if (live.length === 0) return;
+    if (attempt >= 20) throw new SandboxCleanupError(uid, live.length);
+    await delay(5 * attempt);
   }
 }
 

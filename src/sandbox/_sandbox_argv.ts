@@ -85,7 +85,9 @@ export function buildSandboxArgv(plan: SandboxPlan): string[] {
     plan.tools.prlimit,
     `--nproc=${limits.maxProcesses}`,
     `--fsize=${limits.maxFileBytes}`,
-    `--cpu=${limits.cpuSeconds}`,
+    // The soft limit kills with SIGXCPU; were the hard limit the same, the
+    // kernel would send SIGKILL, which reads as a kill from outside.
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     `--nofile=${limits.maxOpenFiles}`,
     "--core=0",
     "--",

@@ -5,7 +5,9 @@
  * unprivileged uid with no supplementary groups, an exact environment,
  * rlimits on processes, file size, CPU and open files, a wall-clock limit and
  * a bounded output buffer, and kills every process of that uid after each
- * run; `FakeSandbox` stands in for it in other components' unit tests.
+ * run. `leaseSandboxUid` gives each judgement a uid of its own from a range,
+ * under a lock the kernel drops when the holder dies; `FakeSandbox` stands
+ * in for the sandbox in other components' unit tests.
  *
  * @module
  */
@@ -21,6 +23,18 @@ export {
   ProcessSandbox,
   type ProcessSandboxOptions,
 } from "./process_sandbox.ts";
+export {
+  DEFAULT_SANDBOX_UIDS,
+  DEFAULT_UID_LOCK_DIR,
+  DEFAULT_UID_WAIT_MS,
+  leaseSandboxUid,
+  type LeaseSandboxUidOptions,
+  parseUidRange,
+  sandboxLeaseFrom,
+  type SandboxLeaseSettings,
+  type UidLease,
+  type UidRange,
+} from "./lease_uid.ts";
 export {
   FakeSandbox,
   type FakeSandboxHandler,

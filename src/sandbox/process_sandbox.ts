@@ -12,10 +12,9 @@ import {
   DEFAULT_TMP_BYTES,
 } from "./_defaults.ts";
 import {
-  delay,
   killProcessGroup,
-  liveProcessesOf,
   runCaptured,
+  sweepUid,
   SYSTEM_DIRS,
 } from "./_exec.ts";
 import { OutputCollector } from "./_output_collector.ts";
@@ -39,8 +38,8 @@ import type {
   SandboxResult,
 } from "./sandbox.ts";
 import {
-  SandboxCleanupError,
   SandboxCommandError,
+  SandboxInterruptedError,
   SandboxUnavailableError,
 } from "./sandbox_errors.ts";
 
@@ -280,6 +279,10 @@ export class ProcessSandbox implements Sandbox {
     await this.#drain(pumps, readers);
     if (cleanupFailed) throw cleanupError;
     if (callbackFailed) throw callbackError;
+    const outside = stopping === undefined ? outsideSignal(status) : undefined;
+    if (outside !== undefined) {
+      throw new SandboxInterruptedError(command.argv[0] ?? "", outside);
+    }
     const decoder = new TextDecoder();
     return {
       code: status.signal === null ? status.code : null,
@@ -292,36 +295,24 @@ export class ProcessSandbox implements Sandbox {
     };
   }
 
-  /** Kill the command's process group, then every process of the uid. */
+  /**
+   * Kill the command's process group, then every process of the uid. The
+   * group holds bwrap (or unshare) and, under bwrap, the pid namespace's
+   * init, whose death ends the namespace and everything in it; the uid
+   * sweep then catches anything that lived outside it.
+   */
   async #kill(pid: number): Promise<void> {
     await killProcessGroup(pid);
     await this.#sweep();
   }
 
-  /**
-   * SIGKILL every process of the sandbox uid, as that uid (`kill -1` reaches
-   * exactly the processes it may signal, in every pid namespace below ours),
-   * until /proc shows none alive.
-   */
+  /** SIGKILL every process of the sandbox uid ({@linkcode sweepUid}). */
   async #sweep(): Promise<void> {
     if (this.isolation.tier === "none") return;
-    const setpriv = required(this.#tools.setpriv, "setpriv");
-    const kill = required(this.#tools.kill, "kill");
-    for (let attempt = 1;; attempt++) {
-      await runCaptured(setpriv, [
-        `--reuid=${this.#uid}`,
-        `--regid=${this.#gid}`,
-        "--clear-groups",
-        "--",
-        kill,
-        "-KILL", // procps kill(1) mis-parses "-s KILL -1" and "-- -1"
-        "-1",
-      ], { timeoutMs: 10_000 });
-      const live = await liveProcessesOf(this.#uid);
-      if (live.length === 0) return;
-      if (attempt >= 20) throw new SandboxCleanupError(this.#uid, live.length);
-      await delay(5 * attempt);
-    }
+    await sweepUid(this.#uid, this.#gid, {
+      setpriv: required(this.#tools.setpriv, "setpriv"),
+      kill: required(this.#tools.kill, "kill"),
+    });
   }
 
   /** Finish reading; give up on pipes still held open after the grace period. */
@@ -343,6 +334,30 @@ export class ProcessSandbox implements Sandbox {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * Signals that end a run from outside: an administrator, a supervisor, the
+ * out-of-memory killer. pawl's own limits are told apart by the caller
+ * (pawl knows when it killed) or die of other signals (SIGXCPU, SIGXFSZ).
+ */
+const OUTSIDE_SIGNALS: ReadonlyMap<number, string> = new Map([
+  [9, "SIGKILL"],
+  [15, "SIGTERM"],
+]);
+
+/**
+ * The signal that killed a run pawl did not stop, when it is one from
+ * outside: the top process's own death, or the 128+N exit status with
+ * which bubblewrap (and a shell) report the death of the command.
+ */
+function outsideSignal(status: Deno.CommandStatus): string | undefined {
+  if (status.signal !== null) {
+    return [...OUTSIDE_SIGNALS.values()].includes(status.signal)
+      ? status.signal
+      : undefined;
+  }
+  return status.code > 128 ? OUTSIDE_SIGNALS.get(status.code - 128) : undefined;
 }
 
 function resolveLimits(

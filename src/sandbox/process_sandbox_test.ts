@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { ProcessSandbox } from "./process_sandbox.ts";
 import type { IsolationRequest } from "./probe_isolation.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
-import { SandboxCommandError } from "./sandbox_errors.ts";
+import { liveProcessesOf } from "./_exec.ts";
+import {
+  SandboxCommandError,
+  SandboxInterruptedError,
+} from "./sandbox_errors.ts";
 
 /**
  * The uid these tests sandbox as. Not pawl's default (64123): every run
@@ -414,6 +418,52 @@ Deno.test("ProcessSandbox (none) runs as pawl itself, still under the limits", a
     assert.equal((await Deno.stat(`${fx.work}/big`)).size, 4096);
   });
 });
+
+// Under unshare(1) a signal death of the command comes back as exit code 1
+// ("sigprocmask unblock failed"), so only bwrap's 128+N status and the uid
+// tier's own signal are asserted here.
+for (const requested of ["auto", "uid"] as const) {
+  Deno.test(`ProcessSandbox (${requested}) cannot decide when the tests are killed from outside`, async (t) => {
+    await withFixture(async (fx) => {
+      const sandbox = await sandboxFor(requested, fx);
+      for (const signal of ["SIGKILL", "SIGTERM"] as const) {
+        await t.step(signal, async () => {
+          let killed = false;
+          const run = sandbox.run(sh(fx, "echo started; exec sleep 1000", {
+            limits: { timeoutMs: 20_000 },
+            onOutput: () => {
+              if (killed) return;
+              killed = true;
+              // Stands in for an administrator or the out-of-memory killer.
+              void liveProcessesOf(UID).then((pids) => {
+                for (const pid of pids) Deno.kill(pid, signal);
+              });
+            },
+          }));
+          await assert.rejects(
+            run,
+            (error: unknown) =>
+              error instanceof SandboxInterruptedError &&
+              error.signal === signal &&
+              /"sh" was killed by SIG[A-Z]+, which pawl did not send/.test(
+                error.message,
+              ),
+          );
+          assert.deepEqual(await survivors(UID), []);
+        });
+      }
+      await t.step(
+        "the control: pawl's own timeout stays a result",
+        async () => {
+          const result = await sandbox.run(sh(fx, "exec sleep 1000", {
+            limits: { timeoutMs: 300 },
+          }));
+          assert.equal(result.timedOut, true);
+        },
+      );
+    });
+  });
+}
 
 Deno.test("ProcessSandbox runs one command at a time, so a run's cleanup cannot kill another", async () => {
   await withFixture(async (fx) => {

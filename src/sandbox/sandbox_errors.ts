@@ -69,3 +69,63 @@ export class SandboxCleanupError extends Error {
     this.survivors = survivors;
   }
 }
+
+/**
+ * A sandbox uid range (`--sandbox-uids`, `PAWL_SANDBOX_UIDS`) that does not
+ * read as `FIRST-LAST`: a usage error.
+ */
+export class SandboxUidRangeError extends TypeError {
+  /** Create the error with a sentence-case message. */
+  constructor(message: string) {
+    super(message);
+    this.name = "SandboxUidRangeError";
+  }
+}
+
+/**
+ * Every uid of the range was leased by other pawl runs for the whole wait,
+ * so this judgement has no uid of its own to run the tests as.
+ */
+export class SandboxUidsBusyError extends Error {
+  /** First uid of the range. */
+  readonly first: number;
+  /** Last uid of the range. */
+  readonly last: number;
+
+  /** Create the error for the range `first`–`last` and its lock directory. */
+  constructor(
+    range: { first: number; last: number },
+    lockDir: string,
+    waitedMs: number,
+  ) {
+    const count = range.last - range.first + 1;
+    const wider = `${range.first}-${range.first + Math.max(2 * count, 64) - 1}`;
+    super(
+      `Cannot lease a sandbox uid: all ${count} of ${range.first}-${range.last} are held by other pawl runs (locks in "${lockDir}") and none came free within ${
+        Math.round(waitedMs / 1000)
+      } s; widen the range with "--sandbox-uids ${wider}" or PAWL_SANDBOX_UIDS=${wider} (uids no one else uses), or run fewer judgements at once`,
+    );
+    this.name = "SandboxUidsBusyError";
+    this.first = range.first;
+    this.last = range.last;
+  }
+}
+
+/**
+ * The tests were killed by a signal pawl did not send (another process, an
+ * administrator, the kernel's out-of-memory killer): the run says nothing
+ * about the pull request.
+ */
+export class SandboxInterruptedError extends Error {
+  /** The signal's name, e.g. `SIGKILL`. */
+  readonly signal: string;
+
+  /** Create the error for `program` killed by `signal`. */
+  constructor(program: string, signal: string) {
+    super(
+      `Cannot judge the test run: "${program}" was killed by ${signal}, which pawl did not send (another process, an administrator or the out-of-memory killer), so the run says nothing about the pull request; run it again`,
+    );
+    this.name = "SandboxInterruptedError";
+    this.signal = signal;
+  }
+}

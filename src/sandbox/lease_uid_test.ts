@@ -1,0 +1,381 @@
+import assert from "node:assert/strict";
+import { liveProcessesOf } from "./_exec.ts";
+import {
+  DEFAULT_SANDBOX_UIDS,
+  leaseSandboxUid,
+  type LeaseSandboxUidOptions,
+  parseUidRange,
+  sandboxLeaseFrom,
+} from "./lease_uid.ts";
+import {
+  SandboxUidRangeError,
+  SandboxUidsBusyError,
+  SandboxUnavailableError,
+} from "./sandbox_errors.ts";
+
+/**
+ * uids of these tests: clear of pawl's default range, of the end-to-end
+ * tests' range and of every other test's fixed uid, because a lease kills
+ * whatever runs as the uid it takes.
+ */
+const FIRST = 64300;
+const SECOND = 64301;
+
+const LEASE_MODULE = new URL("./lease_uid.ts", import.meta.url).href;
+
+async function withLockDir(
+  fn: (dir: string) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "pawl-lease-test-" });
+  try {
+    await Deno.chmod(root, 0o755);
+    await fn(`${root}/uids`);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+function options(
+  dir: string,
+  first: number,
+  last: number,
+  extra: Partial<LeaseSandboxUidOptions> = {},
+): LeaseSandboxUidOptions {
+  return { range: { first, last }, lockDir: dir, waitMs: 0, ...extra };
+}
+
+/** Another process (a real Deno) holding the lease on `uid` until its stdin closes. */
+async function holder(dir: string, uid: number) {
+  const script = `
+    import { leaseSandboxUid } from ${JSON.stringify(LEASE_MODULE)};
+    const lease = await leaseSandboxUid({
+      range: { first: ${uid}, last: ${uid} },
+      lockDir: ${JSON.stringify(dir)},
+      waitMs: 0,
+    });
+    console.log(lease.uid);
+    for await (const _ of Deno.stdin.readable) { /* hold until stdin closes */ }
+    await lease.release();
+  `;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", script],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const first = await reader.read();
+  reader.releaseLock();
+  assert.equal(new TextDecoder().decode(first.value).trim(), String(uid));
+  const writer = child.stdin.getWriter();
+  return {
+    child,
+    /** Let it release and exit normally. */
+    async stop(): Promise<void> {
+      await writer.close();
+      await child.status;
+      await child.stdout.cancel();
+    },
+    /** Kill it with SIGKILL, as a crash would. */
+    async crash(): Promise<void> {
+      child.kill("SIGKILL");
+      await child.status;
+      await writer.close().catch(() => {});
+      await child.stdout.cancel();
+    },
+  };
+}
+
+Deno.test("parseUidRange() reads FIRST-LAST and refuses anything else", async (t) => {
+  const good: [string, number, number][] = [
+    ["64200-64263", 64200, 64263],
+    ["64200", 64200, 64200],
+    [" 1-2 ", 1, 2],
+    ["4294967294", 4294967294, 4294967294],
+  ];
+  for (const [text, first, last] of good) {
+    await t.step(`reads "${text}"`, () => {
+      assert.deepEqual(parseUidRange(text, "--sandbox-uids"), { first, last });
+    });
+  }
+  for (
+    const text of [
+      "",
+      "abc",
+      "0-5",
+      "0",
+      "10-9",
+      "1-4294967295",
+      "64200-",
+      "-64200",
+      "64200..64263",
+      "64200-64263-64300",
+      "1e5",
+    ]
+  ) {
+    await t.step(`refuses "${text}"`, () => {
+      assert.throws(
+        () => parseUidRange(text, "--sandbox-uids"),
+        (error: unknown) =>
+          error instanceof SandboxUidRangeError &&
+          error.message.startsWith(
+            `Cannot read --sandbox-uids "${text}": expected "FIRST-LAST"`,
+          ),
+      );
+    });
+  }
+});
+
+Deno.test("sandboxLeaseFrom() takes the flag, else PAWL_SANDBOX_UIDS, else the default", async (t) => {
+  await t.step("the flag wins", () => {
+    assert.deepEqual(
+      sandboxLeaseFrom("10-20", { PAWL_SANDBOX_UIDS: "30-40" }),
+      { range: { first: 10, last: 20 } },
+    );
+  });
+  await t.step("then the environment", () => {
+    assert.deepEqual(
+      sandboxLeaseFrom(undefined, {
+        PAWL_SANDBOX_UIDS: "30-40",
+        PAWL_SANDBOX_LOCK_DIR: "/var/lock/pawl",
+        PAWL_SANDBOX_UID_WAIT: "5",
+      }),
+      {
+        range: { first: 30, last: 40 },
+        lockDir: "/var/lock/pawl",
+        waitMs: 5000,
+      },
+    );
+  });
+  await t.step("then the default range", () => {
+    assert.deepEqual(sandboxLeaseFrom(undefined, { PAWL_SANDBOX_UIDS: "" }), {
+      range: { ...DEFAULT_SANDBOX_UIDS },
+    });
+    assert.equal(DEFAULT_SANDBOX_UIDS.first, 64123);
+  });
+  await t.step("bad values are usage errors naming their source", () => {
+    for (
+      const [env, pattern] of [
+        [{ PAWL_SANDBOX_UIDS: "many" }, /PAWL_SANDBOX_UIDS "many"/],
+        [{ PAWL_SANDBOX_UID_WAIT: "soon" }, /PAWL_SANDBOX_UID_WAIT "soon"/],
+        [{ PAWL_SANDBOX_LOCK_DIR: "run/pawl" }, /PAWL_SANDBOX_LOCK_DIR/],
+      ] as const
+    ) {
+      assert.throws(
+        () => sandboxLeaseFrom(undefined, env),
+        (e: unknown) =>
+          e instanceof SandboxUidRangeError && pattern.test(e.message),
+      );
+    }
+    assert.throws(
+      () => sandboxLeaseFrom("5-", {}, "--sandbox-uid"),
+      /Cannot read --sandbox-uid "5-"/,
+    );
+  });
+});
+
+Deno.test("leaseSandboxUid() leases each uid to one holder at a time", async () => {
+  await withLockDir(async (dir) => {
+    const a = await leaseSandboxUid(options(dir, FIRST, SECOND));
+    assert.equal(a.uid, FIRST);
+    assert.equal(a.gid, FIRST);
+    assert.equal(a.lockPath, `${await Deno.realPath(dir)}/${FIRST}.lock`);
+    const info = await Deno.stat(a.lockPath);
+    assert.equal(info.uid, 0);
+    assert.equal((info.mode ?? 0) & 0o777, 0o644);
+    assert.equal(((await Deno.stat(dir)).mode ?? 0) & 0o777, 0o755);
+    {
+      await using b = await leaseSandboxUid(options(dir, FIRST, SECOND));
+      assert.equal(b.uid, SECOND);
+      await assert.rejects(
+        leaseSandboxUid(options(dir, FIRST, SECOND)),
+        SandboxUidsBusyError,
+      );
+    }
+    // `await using` gave SECOND back; FIRST is still held.
+    const c = await leaseSandboxUid(options(dir, FIRST, SECOND));
+    assert.equal(c.uid, SECOND);
+    await a.release();
+    await a.release();
+    const d = await leaseSandboxUid(options(dir, FIRST, SECOND));
+    assert.equal(d.uid, FIRST);
+    await c.release();
+    await d.release();
+  });
+});
+
+Deno.test("leaseSandboxUid() never chooses a uid another live process holds", async () => {
+  await withLockDir(async (dir) => {
+    const other = await holder(dir, FIRST);
+    try {
+      const lease = await leaseSandboxUid(options(dir, FIRST, SECOND));
+      assert.equal(lease.uid, SECOND);
+      await lease.release();
+      await assert.rejects(
+        leaseSandboxUid(options(dir, FIRST, FIRST, { waitMs: 300 })),
+        (error: unknown) => {
+          assert.ok(error instanceof SandboxUidsBusyError);
+          assert.match(
+            error.message,
+            new RegExp(
+              `^Cannot lease a sandbox uid: all 1 of ${FIRST}-${FIRST} are held by other pawl runs \\(locks in ".*"\\) and none came free within 0 s; widen the range with "--sandbox-uids ${FIRST}-${
+                FIRST + 63
+              }" or PAWL_SANDBOX_UIDS=${FIRST}-${FIRST + 63}`,
+            ),
+          );
+          return true;
+        },
+      );
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
+Deno.test("leaseSandboxUid() waits with backoff for a uid that comes free", async () => {
+  await withLockDir(async (dir) => {
+    const other = await holder(dir, FIRST);
+    const waits: string[] = [];
+    const pending = leaseSandboxUid(
+      options(dir, FIRST, FIRST, {
+        waitMs: 20_000,
+        onWait: (m) => waits.push(m),
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await other.stop();
+    const lease = await pending;
+    assert.equal(lease.uid, FIRST);
+    assert.deepEqual(waits, [
+      `every sandbox uid of ${FIRST}-${FIRST} is in use by other pawl runs; waiting up to 20 s for one`,
+    ]);
+    await lease.release();
+  });
+});
+
+Deno.test("leaseSandboxUid() reuses a crashed holder's uid at once, killing what it left running", async () => {
+  await withLockDir(async (dir) => {
+    const other = await holder(dir, FIRST);
+    // A test process the crashed run left behind, still running as the uid.
+    const leftover = new Deno.Command("setpriv", {
+      args: [
+        `--reuid=${FIRST}`,
+        `--regid=${FIRST}`,
+        "--clear-groups",
+        "--",
+        "sleep",
+        "1000",
+      ],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      await other.crash();
+      assert.deepEqual(await liveProcessesOf(FIRST), [leftover.pid]);
+      const started = performance.now();
+      const lease = await leaseSandboxUid(options(dir, FIRST, FIRST));
+      assert.ok(performance.now() - started < 5000);
+      assert.equal(lease.uid, FIRST);
+      assert.equal((await leftover.status).signal, "SIGKILL");
+      assert.deepEqual(await liveProcessesOf(FIRST), []);
+      await lease.release();
+    } finally {
+      try {
+        leftover.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+      await leftover.status;
+    }
+  });
+});
+
+Deno.test("leaseSandboxUid() takes user pawl's group for pawl's uid", async () => {
+  await withLockDir(async (dir) => {
+    const passwd = await Deno.makeTempFile({ prefix: "pawl-lease-passwd-" });
+    try {
+      await Deno.writeTextFile(
+        passwd,
+        `pawl:x:${FIRST}:${SECOND + 5}::/nonexistent:/usr/sbin/nologin\n`,
+      );
+      const a = await leaseSandboxUid(
+        options(dir, FIRST, SECOND, { passwdPath: passwd }),
+      );
+      const b = await leaseSandboxUid(
+        options(dir, FIRST, SECOND, { passwdPath: passwd }),
+      );
+      assert.deepEqual([a.uid, a.gid], [FIRST, SECOND + 5]);
+      assert.deepEqual([b.uid, b.gid], [SECOND, SECOND]);
+      await a.release();
+      await b.release();
+    } finally {
+      await Deno.remove(passwd);
+    }
+  });
+});
+
+Deno.test("leaseSandboxUid() refuses a lock directory or file others could tamper with", async (t) => {
+  const cases: [string, (dir: string) => Promise<void>, RegExp][] = [
+    [
+      "a directory writable by others",
+      async (dir) => {
+        await Deno.mkdir(dir);
+        await Deno.chmod(dir, 0o777);
+      },
+      /is not safe: ".*\/uids" must be a directory owned by root that only root can write/,
+    ],
+    ["a directory writable by its group", async (dir) => {
+      await Deno.mkdir(dir);
+      await Deno.chmod(dir, 0o775);
+    }, /is not safe/],
+    ["a directory owned by another uid", async (dir) => {
+      await Deno.mkdir(dir);
+      await Deno.chown(dir, FIRST, FIRST);
+    }, /is not safe/],
+    ["a parent writable by others without the sticky bit", async (dir) => {
+      await Deno.chmod(dir.replace(/\/uids$/, ""), 0o777);
+    }, /others cannot write/],
+    ["a lock file owned by another uid", async (dir) => {
+      await Deno.mkdir(dir);
+      await Deno.writeTextFile(`${dir}/${FIRST}.lock`, "");
+      await Deno.chown(`${dir}/${FIRST}.lock`, FIRST, FIRST);
+    }, /the lock file ".*\/64300\.lock" is not a regular file owned by root/],
+    ["a lock file writable by others", async (dir) => {
+      await Deno.mkdir(dir);
+      await Deno.writeTextFile(`${dir}/${FIRST}.lock`, "");
+      await Deno.chmod(`${dir}/${FIRST}.lock`, 0o666);
+    }, /the lock file/],
+    ["a lock file that is a symlink", async (dir) => {
+      await Deno.mkdir(dir);
+      await Deno.symlink("/etc/passwd", `${dir}/${FIRST}.lock`);
+    }, /the lock file/],
+  ];
+  for (const [name, arrange, pattern] of cases) {
+    await t.step(name, async () => {
+      await withLockDir(async (dir) => {
+        await arrange(dir);
+        await assert.rejects(
+          leaseSandboxUid(options(dir, FIRST, FIRST)),
+          (e: unknown) =>
+            e instanceof SandboxUnavailableError && pattern.test(e.message),
+        );
+      });
+    });
+  }
+  await t.step("a relative directory", async () => {
+    await assert.rejects(
+      leaseSandboxUid(options("run/pawl", FIRST, FIRST)),
+      /lock directory "run\/pawl" is not absolute/,
+    );
+  });
+});
+
+Deno.test("leaseSandboxUid() refuses when pawl is not root", async () => {
+  await withLockDir(async (dir) => {
+    await assert.rejects(
+      leaseSandboxUid(options(dir, FIRST, FIRST, { currentUid: 1000 })),
+      /pawl runs as uid 1000 and only root can switch to the sandbox uid; .*--isolation none/,
+    );
+  });
+});
