@@ -14,8 +14,12 @@ export const ROOT: string = new URL("..", import.meta.url).pathname.replace(
 /** The orchestrator clock the tests use unless a case needs another. */
 export const NOW = "2026-11-30T12:00:00Z";
 
-/** The uid pawl drops the tests to (no user `pawl` exists on the test machine). */
-export const SANDBOX_UID = 64123;
+/**
+ * The uids every CLI run here leases its sandbox uid from (PAWL_SANDBOX_UIDS):
+ * clear of pawl's default range, so checkouts whose pawl still runs every
+ * test as 64123 can share the machine, and of the unit tests' uids.
+ */
+export const E2E_SANDBOX_UIDS = "64200-64263";
 
 /** One finding, as the verdict JSON spells it. */
 export interface FindingJson {
@@ -105,13 +109,6 @@ export interface PawlOptions {
   main?: string;
   /** Extra `deno run` flags. */
   denoFlags?: readonly string[];
-  /**
-   * Hold the sandbox lock for the run. Defaults to true for `check` and
-   * `demo`: every pawl run kills all processes of uid 64123 before and after
-   * its tests, so two runs must never overlap, not even from test files
-   * that `deno test --parallel` runs side by side.
-   */
-  exclusive?: boolean;
 }
 
 /**
@@ -144,23 +141,26 @@ export async function pawl(
       ...args,
       ...(outPath === undefined ? [] : ["--out", outPath]),
     ];
-    const exclusive = options.exclusive ??
-      (args[0] === "check" || args[0] === "demo");
-    const run = async () => {
-      const started = performance.now();
-      const output = await new Deno.Command(argv[0]!, {
-        args: argv.slice(1),
-        cwd: ROOT,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        ...(options.clearEnv === true
-          ? { clearEnv: true, env: options.env ?? {} }
-          : { env: { NO_COLOR: "1", ...(options.env ?? {}) } }),
-      }).output();
-      return { output, ms: performance.now() - started };
-    };
-    const { output, ms } = exclusive ? await withSandboxLock(run) : await run();
+    // Each run leases a sandbox uid of its own, so runs from test files
+    // that `deno test --parallel` runs side by side may overlap.
+    const started = performance.now();
+    const output = await new Deno.Command(argv[0]!, {
+      args: argv.slice(1),
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      ...(options.clearEnv === true
+        ? { clearEnv: true, env: options.env ?? {} }
+        : {
+          env: {
+            NO_COLOR: "1",
+            PAWL_SANDBOX_UIDS: E2E_SANDBOX_UIDS,
+            ...(options.env ?? {}),
+          },
+        }),
+    }).output();
+    const ms = performance.now() - started;
     let outText: string | undefined;
     if (outPath !== undefined) {
       outText = await Deno.readTextFile(outPath).catch(() => undefined);
@@ -268,27 +268,4 @@ export async function processesOf(uid: number): Promise<string[]> {
   return new TextDecoder().decode(out.stdout).split("\n").filter((l) =>
     l.trim() !== ""
   );
-}
-
-/**
- * Where the sandbox lock lives: one file per machine, so that every checkout
- * and every test process running pawl as uid 64123 takes turns.
- */
-export const SANDBOX_LOCK = `${
-  Deno.env.get("TMPDIR") ?? "/tmp"
-}/pawl-e2e-uid-${SANDBOX_UID}.lock`;
-
-/** Run `fn` holding the exclusive sandbox lock (flock on {@linkcode SANDBOX_LOCK}). */
-export async function withSandboxLock<T>(fn: () => Promise<T>): Promise<T> {
-  using file = await Deno.open(SANDBOX_LOCK, {
-    read: true,
-    write: true,
-    create: true,
-  });
-  await file.lock(true);
-  try {
-    return await fn();
-  } finally {
-    await file.unlock();
-  }
 }

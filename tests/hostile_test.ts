@@ -16,8 +16,6 @@ import {
   type PawlResult,
   processesOf,
   rules,
-  SANDBOX_UID,
-  withSandboxLock,
 } from "./_cli.ts";
 import {
   buildRepo,
@@ -343,24 +341,25 @@ function listen(): {
 }
 
 /**
- * Run pawl on `branch` and then list the sandbox uid's processes (after
- * `settle` ms), all under the sandbox lock, so no other run's processes are
- * mistaken for leftovers of this one.
+ * The one uid these runs lease (PAWL_SANDBOX_UIDS): no other test's, so
+ * every process of it after a run is that run's leftover. The runs here are
+ * sequential; a lease of one uid would make overlapping ones take turns.
  */
-function judge(
+const HOSTILE_UID = 64264;
+
+/** Run pawl on `branch` and then list the sandbox uid's processes (after `settle` ms). */
+async function judge(
   repo: TestRepo,
   branch: string,
   options: CheckOptions = {},
   settle = 0,
 ): Promise<PawlResult & { leftovers: string[] }> {
-  return withSandboxLock(async () => {
-    const result = await check(repo.dir, branch, {
-      ...options,
-      exclusive: false,
-    });
-    await new Promise((resolve) => setTimeout(resolve, settle));
-    return { ...result, leftovers: await processesOf(SANDBOX_UID) };
+  const result = await check(repo.dir, branch, {
+    ...options,
+    env: { ...options.env, PAWL_SANDBOX_UIDS: String(HOSTILE_UID) },
   });
+  await new Promise((resolve) => setTimeout(resolve, settle));
+  return { ...result, leftovers: await processesOf(HOSTILE_UID) };
 }
 
 function assertNoLeftovers(result: { leftovers: string[] }): void {

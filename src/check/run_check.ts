@@ -42,6 +42,7 @@ import type { PythonModule } from "../python/python_module.ts";
 import { readSettings } from "../settings/read_settings.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../settings/settings.ts";
 import type { LedgerRow } from "../seeds/ledger_row.ts";
+import type { SandboxLeaseSettings } from "../sandbox/lease_uid.ts";
 import type { Progress } from "../cli/progress.ts";
 import { NoContractError } from "./undecided_error.ts";
 import { readContractBlobs } from "./read_contract_blobs.ts";
@@ -103,11 +104,14 @@ export interface RunCheckOptions {
   /** Where `now` came from, when not `--now` (recorded in the verdict). */
   clock?: ClockRecord;
   /**
-   * The uid the tests run as (default: user `pawl`'s, else 64123). Every
-   * run kills all processes of its sandbox uid before and after it, so
-   * judgements that overlap in time must each have their own.
+   * The uid the tests run as, already held by the caller (default: one
+   * leased for this judgement, see `sandboxLease`). Every run kills all
+   * processes of its sandbox uid before and after it, so judgements that
+   * overlap in time must each have their own.
    */
   sandboxUid?: number;
+  /** The range (and lock directory, wait) the judgement's uid is leased from. */
+  sandboxLease?: SandboxLeaseSettings;
   /** The gid the tests run as (default: user `pawl`'s with the default uid, else the uid). */
   sandboxGid?: number;
 }
@@ -360,6 +364,7 @@ async function judgeTrees(
       sandboxPath: options.sandboxPath,
       sandboxUid: options.sandboxUid,
       sandboxGid: options.sandboxGid,
+      sandboxLease: options.sandboxLease,
       progress,
     });
     findings.push(...stage.findings);

@@ -35,6 +35,10 @@ import {
 } from "../run/run_pytest.ts";
 import { type FreezeRef, runSuite } from "../run/run_suite.ts";
 import { casesFor, casesForNodeId } from "../run/test_id.ts";
+import {
+  leaseSandboxUid,
+  type SandboxLeaseSettings,
+} from "../sandbox/lease_uid.ts";
 import { ProcessSandbox } from "../sandbox/process_sandbox.ts";
 import type { SandboxLimits } from "../sandbox/sandbox.ts";
 import { extractWitness, witnessSha256 } from "../seeds/extract_witness.ts";
@@ -74,6 +78,8 @@ export interface TestStageOptions {
   sandboxUid?: number | undefined;
   /** The gid the tests run as, when not the sandbox's default. */
   sandboxGid?: number | undefined;
+  /** Where to lease the judgement's uid from, when `sandboxUid` is not given. */
+  sandboxLease?: SandboxLeaseSettings | undefined;
   /** Progress sink. */
   progress: Progress;
 }
@@ -105,9 +111,19 @@ export async function runTestStage(
   options: TestStageOptions,
 ): Promise<TestStageResult> {
   const { progress, settings, plans } = options;
+  // This judgement's own uid, held until its last run has ended; a caller
+  // that passes `sandboxUid` holds one itself.
+  await using lease =
+    options.sandboxUid !== undefined || options.isolation === "none"
+      ? undefined
+      : await leaseSandboxUid({
+        ...options.sandboxLease,
+        onWait: (message) => progress.note(message),
+      });
   const sandbox = await ProcessSandbox.create({
     requested: options.isolation,
     hiddenPaths: [...options.hiddenPaths, `${options.root}/repo.git`],
+    ...(lease === undefined ? {} : { uid: lease.uid, gid: lease.gid }),
     ...(options.sandboxUid === undefined ? {} : { uid: options.sandboxUid }),
     ...(options.sandboxGid === undefined ? {} : { gid: options.sandboxGid }),
   });

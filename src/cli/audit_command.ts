@@ -50,9 +50,11 @@ import { EXIT } from "./exit_code.ts";
 import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
 import { createProgress, type Progress, SILENT_PROGRESS } from "./progress.ts";
 import { writeOutputFile } from "./write_output_file.ts";
-
-/** The first sandbox uid when `--sandbox-uid` is not given (the container's `pawl` user). */
-export const DEFAULT_AUDIT_SANDBOX_UID = 64123;
+import { readSandboxLease } from "./read_sandbox_lease.ts";
+import {
+  leaseSandboxUid,
+  type SandboxLeaseSettings,
+} from "../sandbox/lease_uid.ts";
 
 /** Pull requests judged at once when `--concurrency` is not given. */
 export const DEFAULT_AUDIT_CONCURRENCY = 2;
@@ -101,10 +103,12 @@ Options:
   --static             the static rules only, as "pawl diff" (executes nothing)
   --isolation MODE     auto (default), bwrap, unshare, uid, or none
   --sandbox-path PATH  PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)
-  --sandbox-uid UID    the first worker's sandbox uid (default ${DEFAULT_AUDIT_SANDBOX_UID});
-                       worker i runs its tests as UID+i, so keep that range
-                       free of anything else (every run kills all processes
-                       of its uid)
+  --sandbox-uids RANGE FIRST-LAST: the uids each judgement leases its own
+                       from (default env PAWL_SANDBOX_UIDS, else 64123-64186);
+                       keep them free of anything else (every run kills all
+                       processes of its uid)
+  --sandbox-uid UID    the same as --sandbox-uids UID-(UID+N-1) for
+                       --concurrency N
   --json               print audit.json on stdout
   --quiet              no progress on stderr
 
@@ -139,10 +143,8 @@ export async function auditCommand(
     static: { type: "boolean", default: false },
     isolation: { type: "string", default: "auto" },
     "sandbox-path": { type: "string" },
-    "sandbox-uid": {
-      type: "string",
-      default: String(DEFAULT_AUDIT_SANDBOX_UID),
-    },
+    "sandbox-uid": { type: "string" },
+    "sandbox-uids": { type: "string" },
     json: { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -170,12 +172,21 @@ export async function auditCommand(
     1,
     MAX_CONCURRENCY,
   );
-  const baseUid = readInteger(
-    v["sandbox-uid"],
-    "--sandbox-uid",
-    1,
-    0xfffffffe - concurrency,
-  );
+  if (v["sandbox-uid"] !== undefined && v["sandbox-uids"] !== undefined) {
+    throw new UsageError(
+      `"--sandbox-uid" and "--sandbox-uids" exclude each other: pass the range with "--sandbox-uids FIRST-LAST"`,
+    );
+  }
+  const sandboxLease = v["sandbox-uid"] === undefined
+    ? readSandboxLease(v["sandbox-uids"], io.env)
+    : readSandboxLease(
+      `${v["sandbox-uid"]}-${
+        readInteger(v["sandbox-uid"], "--sandbox-uid", 1, 0xfffffffe) +
+        concurrency - 1
+      }`,
+      io.env,
+      "--sandbox-uid",
+    );
   const isolation = v.isolation as IsolationRequest;
   if (!ISOLATIONS.includes(isolation)) {
     throw new UsageError(
@@ -252,12 +263,11 @@ export async function auditCommand(
         );
       }
     };
-    await runPool(jobs, { concurrency }, async (job, worker) => {
-      const uid = baseUid + worker;
+    await runPool(jobs, { concurrency }, async (job) => {
       running.add(job.pr.number);
       show();
       const outcome = await judge(job, {
-        uid,
+        sandboxLease,
         runTests: !v.static,
         isolation,
         token,
@@ -281,7 +291,7 @@ export async function auditCommand(
       if (record.decision === "undecided") tally.undecided += 1;
       show(
         `#${job.pr.number}: ${record.decision}${
-          v.static || isolation === "none" ? "" : `, sandbox uid ${uid}`
+          outcome.uid === undefined ? "" : `, sandbox uid ${outcome.uid}`
         }`,
       );
     });
@@ -418,7 +428,7 @@ interface Job {
 
 /** How a worker judges. */
 interface JudgeOptions {
-  uid: number;
+  sandboxLease: SandboxLeaseSettings;
   runTests: boolean;
   isolation: IsolationRequest;
   token: string | undefined;
@@ -432,9 +442,16 @@ interface JudgeOptions {
  * in the worker's own sandbox uid. Never throws: anything that stops a
  * decision is the record's reason.
  */
-async function judge(job: Job, options: JudgeOptions): Promise<AuditOutcome> {
+async function judge(
+  job: Job,
+  options: JudgeOptions,
+): Promise<AuditOutcome & { uid?: number }> {
   const { pr, chosen } = job;
   try {
+    // The judgement's own sandbox uid, held until its last test run ends.
+    await using lease = options.runTests && options.isolation !== "none"
+      ? await leaseSandboxUid(options.sandboxLease)
+      : undefined;
     const { verdict } = await runCheckWithLedger({
       repo: pr.base.cloneUrl,
       base: pr.base.sha,
@@ -451,13 +468,19 @@ async function judge(job: Job, options: JudgeOptions): Promise<AuditOutcome> {
       isolation: options.isolation,
       runTests: options.runTests,
       progress: SILENT_PROGRESS,
-      sandboxUid: options.uid,
+      ...(lease === undefined
+        ? {}
+        : { sandboxUid: lease.uid, sandboxGid: lease.gid }),
       ...(options.sandboxPath === undefined
         ? {}
         : { sandboxPath: options.sandboxPath }),
       ...(options.tempRoot === undefined ? {} : { tempRoot: options.tempRoot }),
     });
-    return { kind: "verdict", verdict };
+    return {
+      kind: "verdict",
+      verdict,
+      ...(lease === undefined ? {} : { uid: lease.uid }),
+    };
   } catch (error) {
     return {
       kind: "undecided",

@@ -147,6 +147,18 @@ Deno.test("auditCommand() refuses a command line it cannot run, before asking Gi
       /--sandbox-uid "root"/,
     ],
     [
+      "a bad --sandbox-uids",
+      [...base, "--sandbox-uids", "64200-"],
+      UsageError,
+      /--sandbox-uids "64200-": expected "FIRST-LAST"/,
+    ],
+    [
+      "--sandbox-uid with --sandbox-uids",
+      [...base, "--sandbox-uid", "64200", "--sandbox-uids", "64200-64201"],
+      UsageError,
+      /"--sandbox-uid" and "--sandbox-uids" exclude each other/,
+    ],
+    [
       "an unknown isolation",
       [...base, "--isolation", "bogus"],
       UsageError,

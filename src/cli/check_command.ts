@@ -13,6 +13,7 @@ import {
 } from "../check/run_check.ts";
 import { formatLedger } from "../seeds/ledger_row.ts";
 import { UsageError } from "../check/undecided_error.ts";
+import { readSandboxLease } from "./read_sandbox_lease.ts";
 import { renderText } from "../render/render_text.ts";
 import type { CliIo } from "./cli_io.ts";
 import { exitCodeFor } from "./exit_code.ts";
@@ -68,6 +69,8 @@ Options:
   --allow-fixture-rotate   a human allows fixture rotation in this run
   --isolation MODE         auto (default), bwrap, unshare, uid, or none
   --sandbox-path PATH      PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)
+  --sandbox-uids RANGE     FIRST-LAST: the uids each run leases its own from
+                           (default env PAWL_SANDBOX_UIDS, else 64123-64186)
   --ledger FILE            append one seed-ledger JSON line per property run
   --key FILE               sign the verdict with this Ed25519 PKCS#8 PEM key
                            (or env PAWL_SIGNING_KEY holding the PEM)
@@ -175,6 +178,7 @@ async function judgeCommandLine(
         "allow-fixture-rotate": { type: "boolean", default: false },
         isolation: { type: "string", default: "auto" },
         "sandbox-path": { type: "string" },
+        "sandbox-uids": { type: "string" },
         quiet: { type: "boolean", default: false },
         "no-color": { type: "boolean", default: false },
         ledger: { type: "string" },
@@ -221,6 +225,7 @@ async function judgeCommandLine(
       }`,
     );
   }
+  const sandboxLease = readSandboxLease(v["sandbox-uids"], io.env);
   // The key is read before anything from the repository runs, and its
   // directory is hidden from the sandbox.
   const signing = await loadSigningKey(v.key, io);
@@ -246,6 +251,7 @@ async function judgeCommandLine(
       ...(v["sandbox-path"] === undefined
         ? {}
         : { sandboxPath: v["sandbox-path"] }),
+      sandboxLease,
       ...(io.env["TMPDIR"] ? { tempRoot: io.env["TMPDIR"] } : {}),
       ...(signing?.path === undefined ? {} : { hiddenPaths: [signing.path] }),
     });

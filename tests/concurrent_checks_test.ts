@@ -1,0 +1,147 @@
+/**
+ * Many judgements on one machine at once: six `pawl check` runs of six
+ * different real repositories (honest and weakening pull requests, real
+ * sandboxed pytest), started together, must give the verdicts the same six
+ * give one after another, round after round. Each run leases a sandbox uid
+ * of its own, so no run's cleanup can kill another's tests.
+ */
+import assert from "node:assert/strict";
+import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
+import {
+  blocking,
+  check,
+  explain,
+  type PawlResult,
+  processesOf,
+  rules,
+} from "./_cli.ts";
+import { buildRepo, edit, type FileEdit, type TestRepo } from "./_repo.ts";
+
+/** This file's own uids: as many as the runs, so none waits for a lease. */
+const FIRST_UID = 64270;
+const UIDS = `${FIRST_UID}-${FIRST_UID + 5}`;
+
+const ROUNDS = 3;
+
+function patch(branch: string): Record<string, FileEdit> {
+  return SAMPLE_PATCHES.find((p) => p.branch === branch)!.files;
+}
+
+/** One repository per pull request, with the decision and rules it must get. */
+const CASES: {
+  name: string;
+  files: Record<string, FileEdit>;
+  decision: "accept" | "reject";
+  rules: string[];
+}[] = [
+  {
+    name: "an honest fix with a new property",
+    files: patch("agent/honest-fix"),
+    decision: "accept",
+    rules: [],
+  },
+  {
+    name: "an added passing test",
+    files: {
+      "tests/test_misc.py":
+        "from payments.parser import total_cents\n\n\ndef test_total_of_nothing_is_zero():\n    assert total_cents([]) == 0\n",
+    },
+    decision: "accept",
+    rules: [],
+  },
+  {
+    name: "a parser change that breaks a property",
+    files: {
+      "payments/parser.py": edit(
+        'raise ParseError("empty input")',
+        'return Invoice("", 0)',
+      ),
+    },
+    decision: "reject",
+    rules: ["property.not_passed", "tests.failed"],
+  },
+  {
+    name: "an added failing test",
+    files: {
+      "tests/test_misc.py": "def test_misc():\n    assert 2 + 2 == 5\n",
+    },
+    decision: "reject",
+    rules: ["tests.failed"],
+  },
+  {
+    name: "a conftest hook that reports every test as passed",
+    files: patch("agent/conftest-hook"),
+    decision: "reject",
+    rules: ["harness.conftest_changed"],
+  },
+  {
+    name: "a property turned vacuous",
+    files: patch("agent/vacuous-assert"),
+    decision: "reject",
+    rules: ["property.vacuous"],
+  },
+];
+
+/** The comparable part of a run: exit code and the whole verdict file. */
+function outcome(result: PawlResult): string {
+  return `exit ${result.code}\n${result.outText ?? "(no verdict)"}`;
+}
+
+Deno.test("six concurrent pawl check runs give the verdicts of six sequential ones, round after round", async (t) => {
+  const repos: TestRepo[] = [];
+  try {
+    for (const c of CASES) {
+      repos.push(await buildRepo({ heads: { "agent/pr": c.files } }));
+    }
+    const run = (repo: TestRepo) =>
+      check(repo.dir, "agent/pr", { env: { PAWL_SANDBOX_UIDS: UIDS } });
+
+    const sequential: PawlResult[] = [];
+    for (const repo of repos) sequential.push(await run(repo));
+
+    await t.step("one after another, each verdict is the expected one", () => {
+      for (const [i, c] of CASES.entries()) {
+        const result = sequential[i]!;
+        assert.equal(result.verdict?.decision, c.decision, explain(result));
+        assert.equal(result.code, c.decision === "accept" ? 0 : 1);
+        const found = rules(blocking(result.verdict));
+        for (const rule of c.rules) {
+          assert.ok(
+            found.includes(rule),
+            `${c.name}: ${rule}\n${explain(result)}`,
+          );
+        }
+        assert.ok(!found.includes("tests.no_report"), explain(result));
+      }
+    });
+
+    for (let round = 1; round <= ROUNDS; round++) {
+      await t.step(
+        `round ${round}: all six at once decide the same`,
+        async () => {
+          const started = performance.now();
+          const results = await Promise.all(repos.map(run));
+          const wall = performance.now() - started;
+          for (const [i, c] of CASES.entries()) {
+            assert.equal(
+              outcome(results[i]!),
+              outcome(sequential[i]!),
+              `${c.name} (round ${round})\n${explain(results[i]!)}`,
+            );
+          }
+          // They did overlap: together they took less than one after another.
+          const alone = results.reduce((sum, r) => sum + r.ms, 0);
+          assert.ok(wall < alone, `wall ${wall} ms, summed ${alone} ms`);
+        },
+      );
+    }
+
+    await t.step("no test process outlives its run", async () => {
+      for (let uid = FIRST_UID; uid <= FIRST_UID + 5; uid++) {
+        assert.deepEqual(await processesOf(uid), [], `uid ${uid}`);
+      }
+    });
+  } finally {
+    for (const repo of repos) await repo[Symbol.asyncDispose]();
+  }
+});
