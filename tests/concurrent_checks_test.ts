@@ -16,6 +16,7 @@ import {
   rules,
 } from "./_cli.ts";
 import { buildRepo, edit, type FileEdit, type TestRepo } from "./_repo.ts";
+import { leaseSandboxUid } from "../src/sandbox/lease_uid.ts";
 
 /** This file's own uids: as many as the runs, so none waits for a lease. */
 const FIRST_UID = 64270;
@@ -144,4 +145,30 @@ Deno.test("six concurrent pawl check runs give the verdicts of six sequential on
   } finally {
     for (const repo of repos) await repo[Symbol.asyncDispose]();
   }
+});
+
+Deno.test("pawl check whose every sandbox uid is held elsewhere cannot decide, and says how to widen the range", async () => {
+  const uid = FIRST_UID + 6;
+  await using repo = await buildRepo({
+    heads: { "agent/pr": CASES[1]!.files },
+  });
+  // Another judgement holds the range's only uid for the whole wait.
+  await using _held = await leaseSandboxUid({
+    range: { first: uid, last: uid },
+    waitMs: 0,
+  });
+  const result = await check(repo.dir, "agent/pr", {
+    env: { PAWL_SANDBOX_UIDS: String(uid), PAWL_SANDBOX_UID_WAIT: "1" },
+  });
+  assert.equal(result.code, 2, explain(result));
+  assert.equal(result.verdict?.decision as string, "undecided");
+  assert.match(
+    result.stderr,
+    new RegExp(
+      `^pawl: could not decide: Cannot lease a sandbox uid: all 1 of ${uid}-${uid} are held by other pawl runs \\(locks in "/run/pawl/uids"\\) and none came free within 1 s; widen the range with "--sandbox-uids ${uid}-${
+        uid + 63
+      }" or PAWL_SANDBOX_UIDS=${uid}-${uid + 63}`,
+      "m",
+    ),
+  );
 });

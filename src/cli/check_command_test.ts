@@ -25,6 +25,18 @@ Deno.test("checkCommand() leaves an undecided --out when the command line cannot
           out,
         ],
       ],
+      [
+        "a bad --sandbox-uids",
+        [
+          ...base,
+          "--now",
+          "2026-11-30T12:00:00Z",
+          "--sandbox-uids",
+          "64200-64100",
+          "--out",
+          out,
+        ],
+      ],
     ];
     for (const [name, args] of cases) {
       await t.step(name, async () => {

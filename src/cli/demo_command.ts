@@ -13,6 +13,7 @@ import { UsageError } from "../check/undecided_error.ts";
 import { buildSampleRepo } from "../demo/build_sample_repo.ts";
 import type { CliIo } from "./cli_io.ts";
 import { EXIT } from "./exit_code.ts";
+import { readSandboxLease } from "./read_sandbox_lease.ts";
 import { createProgress, SILENT_PROGRESS } from "./progress.ts";
 
 /** The sample's fixed orchestrator clock, so the demo is reproducible. */
@@ -51,6 +52,7 @@ export async function demoCommand(
     );
     return EXIT.undecided;
   }
+  const sandboxLease = readSandboxLease(undefined, io.env);
   let isolation = (values.isolation ?? "auto") as IsolationRequest;
   let sandboxPath: string | undefined;
   if (values.isolation === undefined && Deno.uid() !== 0) {
@@ -95,6 +97,7 @@ export async function demoCommand(
         allowFixtureRotate: false,
         isolation,
         ...(sandboxPath === undefined ? {} : { sandboxPath }),
+        sandboxLease,
         runTests: true,
         progress: values.quiet ? SILENT_PROGRESS : {
           ...progress,
