@@ -253,8 +253,11 @@ async function tryLockUid(
     read: true,
     write: true,
     create: true,
-    mode: 0o644,
+    mode: 0o600,
   });
+  // Readable by root only: flock(2) needs no write access, so a test
+  // running as some uid could otherwise hold other runs' locks.
+  if (((await file.stat()).mode ?? 0) & 0o077) await Deno.chmod(path, 0o600);
   let locked = false;
   try {
     locked = await file.tryLock(true);
@@ -266,7 +269,7 @@ async function tryLockUid(
 
 /**
  * An existing lock file must be a regular file of root's that nobody else
- * may write. Only root can create one in the checked directory, so nothing
+ * may write (it is made root-only readable once open). Only root can create one in the checked directory, so nothing
  * can appear between this check and the open.
  */
 async function checkLockFile(path: string): Promise<void> {

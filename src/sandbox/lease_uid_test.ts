@@ -182,7 +182,7 @@ Deno.test("leaseSandboxUid() leases each uid to one holder at a time", async () 
     assert.equal(a.lockPath, `${await Deno.realPath(dir)}/${FIRST}.lock`);
     const info = await Deno.stat(a.lockPath);
     assert.equal(info.uid, 0);
-    assert.equal((info.mode ?? 0) & 0o777, 0o644);
+    assert.equal((info.mode ?? 0) & 0o777, 0o600);
     assert.equal(((await Deno.stat(dir)).mode ?? 0) & 0o777, 0o755);
     {
       await using b = await leaseSandboxUid(options(dir, FIRST, SECOND));
@@ -201,6 +201,19 @@ Deno.test("leaseSandboxUid() leases each uid to one holder at a time", async () 
     assert.equal(d.uid, FIRST);
     await c.release();
     await d.release();
+  });
+});
+
+Deno.test("leaseSandboxUid() makes a lock file root-only readable, so no sandbox uid can lock it", async () => {
+  await withLockDir(async (dir) => {
+    await Deno.mkdir(dir);
+    await Deno.writeTextFile(`${dir}/${FIRST}.lock`, "", { mode: 0o644 });
+    await Deno.chmod(`${dir}/${FIRST}.lock`, 0o644);
+    await using lease = await leaseSandboxUid(options(dir, FIRST, FIRST));
+    assert.equal(
+      ((await Deno.stat(lease.lockPath)).mode ?? 0) & 0o777,
+      0o600,
+    );
   });
 });
 
