@@ -68,13 +68,18 @@ export interface SandboxPlan {
   dropBoundingSet: boolean;
 }
 
-/** Mounts over hidden paths inside unshare's private mount namespace. */
+/**
+ * Mounts over hidden paths inside unshare's private mount namespace, then
+ * runs the command as a child rather than exec'ing it: the shell stays the
+ * namespace's pid 1 (as root, out of the tests' reach) and turns a signal
+ * death of the command into exit status 128+N, which unshare(1) passes on.
+ */
 export const UNSHARE_HIDE_SCRIPT = [
   "m=$1; n=$2; shift 2",
   'while [ "$n" -gt 0 ]; do "$m" -t tmpfs -o mode=0755,size=65536 pawl-hidden "$1" || exit 125; shift; n=$((n - 1)); done',
   "n=$1; shift",
   'while [ "$n" -gt 0 ]; do "$m" --bind /dev/null "$1" || exit 125; shift; n=$((n - 1)); done',
-  'exec "$@"',
+  '"$@"',
 ].join("\n");
 
 /** The full argv (program first) running `plan.argv` at `plan.tier`. */

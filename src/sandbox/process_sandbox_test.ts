@@ -421,10 +421,7 @@ Deno.test("ProcessSandbox (none) runs as pawl itself, still under the limits", a
   });
 });
 
-// Under unshare(1) a signal death of the command comes back as exit code 1
-// ("sigprocmask unblock failed"), so only bwrap's 128+N status and the uid
-// tier's own signal are asserted here.
-for (const requested of ["auto", "uid"] as const) {
+for (const requested of TIERS) {
   Deno.test(`ProcessSandbox (${requested}) cannot decide when the tests are killed from outside`, async (t) => {
     await withFixture(async (fx) => {
       const sandbox = await sandboxFor(requested, fx);
