@@ -172,3 +172,41 @@ Deno.test("pawl check whose every sandbox uid is held elsewhere cannot decide, a
     ),
   );
 });
+
+Deno.test("pawl check whose tests are killed from outside cannot decide, and names the signal", async () => {
+  const uid = FIRST_UID + 7;
+  await using repo = await buildRepo({
+    heads: {
+      "agent/pr": {
+        "tests/test_slow.py":
+          "import time\n\n\ndef test_slow():\n    time.sleep(60)\n",
+      },
+    },
+  });
+  const running = check(repo.dir, "agent/pr", {
+    env: { PAWL_SANDBOX_UIDS: String(uid) },
+  });
+  // Stands in for an administrator or the out-of-memory killer: SIGKILL
+  // whatever runs as the run's uid once pytest is in the slow test.
+  let killed = 0;
+  for (let i = 0; i < 600 && killed === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const line of await processesOf(uid)) {
+      if (!line.includes("pytest")) continue;
+      try {
+        Deno.kill(Number(line.split(" ")[0]), "SIGKILL");
+        killed++;
+      } catch {
+        // it ended on its own meanwhile
+      }
+    }
+  }
+  const result = await running;
+  assert.ok(killed > 0, "pytest never ran");
+  assert.equal(result.code, 2, explain(result));
+  assert.equal(result.verdict?.decision as string, "undecided");
+  assert.match(
+    result.stderr,
+    /pawl: could not decide: Cannot judge the test run: "[^"]+" was killed by SIGKILL, which pawl did not send/,
+  );
+});
