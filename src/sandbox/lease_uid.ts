@@ -37,6 +37,13 @@ export const DEFAULT_SANDBOX_UIDS: Readonly<UidRange> = Object.freeze({
 /** Where the per-uid lock files live when no directory is given. */
 export const DEFAULT_UID_LOCK_DIR = "/run/pawl/uids";
 
+/**
+ * Where they live when no directory is given and /run is read-only (a
+ * container started with `--read-only` and a tmpfs /tmp): every pawl there
+ * meets the same read-only /run, so all of them agree on this one.
+ */
+export const READ_ONLY_RUN_LOCK_DIR = "/tmp/pawl-uids";
+
 /** How long to wait for a free uid when no wait is given: 60 s. */
 export const DEFAULT_UID_WAIT_MS = 60_000;
 
@@ -122,7 +129,11 @@ export function sandboxLeaseFrom(
 export interface LeaseSandboxUidOptions {
   /** The uids to choose from (default {@linkcode DEFAULT_SANDBOX_UIDS}). */
   range?: UidRange | undefined;
-  /** Directory of the lock files (default {@linkcode DEFAULT_UID_LOCK_DIR}); created 0755 when missing. */
+  /**
+   * Directory of the lock files, created 0755 when missing (default
+   * {@linkcode DEFAULT_UID_LOCK_DIR}, or {@linkcode READ_ONLY_RUN_LOCK_DIR}
+   * where that cannot be created because /run is read-only).
+   */
   lockDir?: string | undefined;
   /** How long to wait for a free uid, in milliseconds (default 60 s). */
   waitMs?: number | undefined;
@@ -182,7 +193,7 @@ export async function leaseSandboxUid(
     );
   }
   const sweep = { setpriv: tools.setpriv, kill: tools.kill };
-  const dir = await safeLockDir(lockDir);
+  const dir = await safeLockDir(lockDir, options.lockDir === undefined);
   const pawl = findPasswdUser(await readPasswd(options.passwdPath), "pawl");
 
   const started = performance.now();
@@ -293,7 +304,10 @@ async function checkLockFile(path: string): Promise<void> {
  * what is inside: a world-writable ancestor must be sticky, the directory
  * itself may not be writable by group or others. Returns its real path.
  */
-async function safeLockDir(dir: string): Promise<string> {
+async function safeLockDir(
+  dir: string,
+  isDefault: boolean,
+): Promise<string> {
   if (!dir.startsWith("/")) {
     throw new SandboxUnavailableError(
       `Cannot lease a sandbox uid: the lock directory "${dir}" is not absolute`,
@@ -302,6 +316,9 @@ async function safeLockDir(dir: string): Promise<string> {
   try {
     await Deno.mkdir(dir, { recursive: true, mode: 0o755 });
   } catch (error) {
+    if (isDefault && (error as { code?: unknown }).code === "EROFS") {
+      return await safeLockDir(READ_ONLY_RUN_LOCK_DIR, false);
+    }
     throw new SandboxUnavailableError(
       `Cannot lease a sandbox uid: cannot create the lock directory "${dir}": ${
         error instanceof Error ? error.message : String(error)

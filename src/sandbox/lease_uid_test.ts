@@ -20,6 +20,7 @@ import {
  */
 const FIRST = 64300;
 const SECOND = 64301;
+const THIRD = 64302;
 
 const LEASE_MODULE = new URL("./lease_uid.ts", import.meta.url).href;
 
@@ -391,4 +392,48 @@ Deno.test("leaseSandboxUid() refuses when pawl is not root", async () => {
       /pawl runs as uid 1000 and only root can switch to the sandbox uid; .*--isolation none/,
     );
   });
+});
+
+Deno.test("leaseSandboxUid() keeps its locks in /tmp/pawl-uids where /run is read-only", async () => {
+  // A read-only container: an empty read-only /run, a private /tmp.
+  const script = `
+    import { leaseSandboxUid } from ${JSON.stringify(LEASE_MODULE)};
+    const lease = await leaseSandboxUid({
+      range: { first: ${THIRD}, last: ${THIRD} },
+      waitMs: 0,
+    });
+    console.log(lease.lockPath);
+    await lease.release();
+  `;
+  const out = await new Deno.Command("bwrap", {
+    args: [
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--tmpfs",
+      "/tmp",
+      "--tmpfs",
+      "/run",
+      "--remount-ro",
+      "/run",
+      "--unshare-pid",
+      "--die-with-parent",
+      "--",
+      Deno.execPath(),
+      "eval",
+      script,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  assert.equal(out.code, 0, decoder.decode(out.stderr));
+  assert.equal(
+    decoder.decode(out.stdout).trim(),
+    `/tmp/pawl-uids/${THIRD}.lock`,
+  );
 });

@@ -30,6 +30,7 @@ export {
   leaseSandboxUid,
   type LeaseSandboxUidOptions,
   parseUidRange,
+  READ_ONLY_RUN_LOCK_DIR,
   sandboxLeaseFrom,
   type SandboxLeaseSettings,
   type UidLease,
