@@ -13,7 +13,7 @@ import {
 } from "../check/run_check.ts";
 import { formatLedger } from "../seeds/ledger_row.ts";
 import { UsageError } from "../check/undecided_error.ts";
-import { renderText } from "../render/render_text.ts";
+import { renderText } from "../report/render_text.ts";
 import type { CliIo } from "./cli_io.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { createProgress, SILENT_PROGRESS } from "./progress.ts";

@@ -19,7 +19,7 @@ export * from "./contract_syntax_error.ts";
 export * from "./format_key_path.ts";
 export * from "./invariants/mod.ts";
 export * from "./parse_json_document.ts";
-export * from "./parse_rfc3339.ts";
+export * from "../core/parse_rfc3339.ts";
 export * from "./parse_yaml_document.ts";
 export * from "./schema_issue_error.ts";
 export * from "./weakened_settings.ts";

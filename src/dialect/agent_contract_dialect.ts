@@ -12,7 +12,7 @@ import {
   readAgentContract,
 } from "../contract/agent_contract/mod.ts";
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
-import { parseRfc3339 } from "../contract/parse_rfc3339.ts";
+import { parseRfc3339 } from "../core/parse_rfc3339.ts";
 import type { Finding } from "../core/finding.ts";
 import type { Tree } from "../git/git.ts";
 import {

@@ -30,7 +30,7 @@
  * @module
  */
 import { z } from "zod";
-import { parseRfc3339 } from "../parse_rfc3339.ts";
+import { parseRfc3339 } from "../../core/parse_rfc3339.ts";
 
 const ID = /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u;
 const IDENTIFIER = "[A-Za-z_][A-Za-z0-9_]*";

@@ -5,7 +5,7 @@
  * @module
  */
 import { type Finding, finding } from "../../core/finding.ts";
-import { parseRfc3339 } from "../parse_rfc3339.ts";
+import { parseRfc3339 } from "../../core/parse_rfc3339.ts";
 import type { AgentContract } from "./read_agent_contract.ts";
 
 /** Options for {@linkcode diffAgentContract}. */

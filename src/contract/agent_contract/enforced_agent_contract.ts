@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseRfc3339 } from "../parse_rfc3339.ts";
+import { parseRfc3339 } from "../../core/parse_rfc3339.ts";
 import {
   type AgentContract,
   type ContractFixture,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseRfc3339 } from "../parse_rfc3339.ts";
+import { parseRfc3339 } from "../../core/parse_rfc3339.ts";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
