@@ -8,7 +8,10 @@
  */
 import { type Finding, finding } from "../../core/finding.ts";
 import type { Tree } from "../../git/git.ts";
-import { checkFixturePath, REPOSITORY_ROOT } from "../check_fixture_path.ts";
+import {
+  checkFixturePath,
+  REPOSITORY_ROOT,
+} from "../../contract/check_fixture_path.ts";
 import type { ContractSides } from "./invariants_contract.ts";
 import { type FixtureLock, FIXTURES_LOCK } from "./read_fixture_lock.ts";
 

@@ -7,8 +7,11 @@
  */
 import { parse, TomlError } from "smol-toml";
 import { z } from "zod";
-import { ContractSyntaxError } from "../contract_syntax_error.ts";
-import { type LineOf, schemaIssueError } from "../schema_issue_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
+import {
+  type LineOf,
+  schemaIssueError,
+} from "../../contract/schema_issue_error.ts";
 import { tomlKeyLines } from "./_toml_key_lines.ts";
 import {
   DOTTED_MODULE,

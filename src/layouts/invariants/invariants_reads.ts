@@ -4,7 +4,10 @@
  * @module
  */
 import type { Tree } from "../../git/git.ts";
-import { checkFixturePath, REPOSITORY_ROOT } from "../check_fixture_path.ts";
+import {
+  checkFixturePath,
+  REPOSITORY_ROOT,
+} from "../../contract/check_fixture_path.ts";
 import { fixtureLockEntries } from "./check_fixture_lock.ts";
 import { effectiveFreezes } from "./effective_freezes.ts";
 import type { InvariantsContract } from "./invariants_contract.ts";

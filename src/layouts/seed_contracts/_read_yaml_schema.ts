@@ -7,13 +7,13 @@
  * @module
  */
 import type { z } from "zod";
-import { schemaIssueError } from "../schema_issue_error.ts";
-import { ContractSyntaxError } from "../contract_syntax_error.ts";
+import { schemaIssueError } from "../../contract/schema_issue_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import {
   parseYamlDocument,
   type YamlDocument,
   type YamlPath,
-} from "../parse_yaml_document.ts";
+} from "../../contract/parse_yaml_document.ts";
 
 /** Options for {@linkcode readYamlSchema}. */
 export interface ReadYamlSchemaOptions {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ContractSyntaxError } from "../contract_syntax_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { CONTRACT, INVOICE_SHA, SEED_CONTRACT } from "./_testing.ts";
 import { readAgentContract } from "./read_agent_contract.ts";
 

@@ -5,8 +5,11 @@
  * @module
  */
 import { z } from "zod";
-import { parseJsonDocument } from "../parse_json_document.ts";
-import { type LineOf, schemaIssueError } from "../schema_issue_error.ts";
+import { parseJsonDocument } from "../../contract/parse_json_document.ts";
+import {
+  type LineOf,
+  schemaIssueError,
+} from "../../contract/schema_issue_error.ts";
 
 /** Where seed 003 keeps its fixture digests. */
 export const FIXTURES_LOCK = "fixtures.lock";

@@ -11,7 +11,7 @@ import type {
   PythonModule,
   VacuityReason,
 } from "../../python/python_module.ts";
-import { weakenedSettings } from "../weakened_settings.ts";
+import { weakenedSettings } from "../../contract/weakened_settings.ts";
 import type { ContractSides } from "./invariants_contract.ts";
 import {
   INVARIANTS_TOML,

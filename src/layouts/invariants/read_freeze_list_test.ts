@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ContractSyntaxError } from "../contract_syntax_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { readFreezeList } from "./read_freeze_list.ts";
 
 /** Seed 003's example freeze list, verbatim. */

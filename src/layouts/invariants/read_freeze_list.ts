@@ -6,8 +6,11 @@
  * @module
  */
 import { z } from "zod";
-import { parseYamlDocument } from "../parse_yaml_document.ts";
-import { type LineOf, schemaIssueError } from "../schema_issue_error.ts";
+import { parseYamlDocument } from "../../contract/parse_yaml_document.ts";
+import {
+  type LineOf,
+  schemaIssueError,
+} from "../../contract/schema_issue_error.ts";
 import { duplicateIds } from "./_schema.ts";
 import { expiresOnEnd } from "./expires_on.ts";
 

@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
-import { sourceSha256 } from "../contract/invariants/source_sha256.ts";
-import type { Finding } from "../core/finding.ts";
-import type { Tree, TreeEntry } from "../git/git.ts";
-import { analyzePython } from "../python/analyze_python.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
+import { sourceSha256 } from "./source_sha256.ts";
+import type { Finding } from "../../core/finding.ts";
+import type { Tree, TreeEntry } from "../../git/git.ts";
+import { analyzePython } from "../../python/analyze_python.ts";
 import {
   loadPythonParser,
   type PythonParser,
-} from "../python/load_python_parser.ts";
-import type { PythonModule } from "../python/python_module.ts";
-import type { ContractBlob, StaticInput, TestPlan } from "./dialect.ts";
+} from "../../python/load_python_parser.ts";
+import type { PythonModule } from "../../python/python_module.ts";
+import type { ContractBlob, StaticInput, TestPlan } from "../dialect.ts";
 import {
   invariantsDialect,
   isInvariantsLoadedDialect,

@@ -10,17 +10,17 @@ import {
   checkAgentContract,
   enforcedAgentContract,
   readAgentContract,
-} from "../contract/agent_contract/mod.ts";
-import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
-import { parseRfc3339 } from "../core/parse_rfc3339.ts";
-import type { Finding } from "../core/finding.ts";
-import type { Tree } from "../git/git.ts";
+} from "./mod.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
+import { parseRfc3339 } from "../../core/parse_rfc3339.ts";
+import type { Finding } from "../../core/finding.ts";
+import type { Tree } from "../../git/git.ts";
 import {
   baseContractText,
   contractFileRefs,
   headContractText,
   invalidHeadContract,
-} from "./contract_text.ts";
+} from "../contract_text.ts";
 import type {
   ContractBlobs,
   Dialect,
@@ -28,7 +28,7 @@ import type {
   PlannedRerun,
   StaticInput,
   TestPlan,
-} from "./dialect.ts";
+} from "../dialect.ts";
 
 /** Where seed 000's contract lives. */
 export const AGENT_CONTRACT_FILE = "tests/agent_contract.yaml";

@@ -6,7 +6,7 @@
  */
 import { type Finding, finding } from "../../core/finding.ts";
 import type { Tree } from "../../git/git.ts";
-import { checkFixturePath } from "../check_fixture_path.ts";
+import { checkFixturePath } from "../../contract/check_fixture_path.ts";
 import type { AgentContract } from "./read_agent_contract.ts";
 
 /** Options for {@linkcode checkFixtures}. */

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
-import type { ChangedPath, EntryKind, Tree, TreeEntry } from "../git/git.ts";
-import { analyzePython } from "../python/analyze_python.ts";
-import { loadPythonParser } from "../python/load_python_parser.ts";
-import type { PythonModule } from "../python/python_module.ts";
-import type { ContractBlob, StaticInput, TestPlan } from "./dialect.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
+import type { ChangedPath, EntryKind, Tree, TreeEntry } from "../../git/git.ts";
+import { analyzePython } from "../../python/analyze_python.ts";
+import { loadPythonParser } from "../../python/load_python_parser.ts";
+import type { PythonModule } from "../../python/python_module.ts";
+import type { ContractBlob, StaticInput, TestPlan } from "../dialect.ts";
 import { seedContractsDialect } from "./seed_contracts_dialect.ts";
 
 const parser = await loadPythonParser();

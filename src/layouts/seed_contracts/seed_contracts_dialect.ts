@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import {
   checkSeedContracts,
   CONTRACTS_PATH,
@@ -20,15 +20,15 @@ import {
   readFlakeFreeze,
   type SeedContracts,
   seedContractsReads,
-} from "../contract/seed_contracts/mod.ts";
-import type { Finding } from "../core/finding.ts";
-import type { Tree } from "../git/git.ts";
+} from "./mod.ts";
+import type { Finding } from "../../core/finding.ts";
+import type { Tree } from "../../git/git.ts";
 import {
   baseContractText,
   contractFileRefs,
   headContractText,
   invalidHeadContract,
-} from "./contract_text.ts";
+} from "../contract_text.ts";
 import type {
   ContractBlob,
   ContractBlobs,
@@ -36,7 +36,7 @@ import type {
   LoadedDialect,
   StaticInput,
   TestPlan,
-} from "./dialect.ts";
+} from "../dialect.ts";
 
 /** A `contracts.yml` with no contracts: what a commit without the file holds. */
 const NO_CONTRACTS: SeedContracts = {

@@ -8,7 +8,10 @@
  */
 import type { Tree } from "../../git/git.ts";
 import type { PythonModule } from "../../python/python_module.ts";
-import { checkFixturePath, REPOSITORY_ROOT } from "../check_fixture_path.ts";
+import {
+  checkFixturePath,
+  REPOSITORY_ROOT,
+} from "../../contract/check_fixture_path.ts";
 import type { FrozenTest } from "./read_freeze_list.ts";
 import { sourceSha256 } from "./source_sha256.ts";
 

@@ -5,12 +5,12 @@
  * @module
  */
 import type { z } from "zod";
-import { schemaIssueError } from "../schema_issue_error.ts";
-import { ContractSyntaxError } from "../contract_syntax_error.ts";
+import { schemaIssueError } from "../../contract/schema_issue_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import {
   parseYamlDocument,
   type YamlDocument,
-} from "../parse_yaml_document.ts";
+} from "../../contract/parse_yaml_document.ts";
 import { agentContractSchema } from "./agent_contract_schema.ts";
 
 /** Where seed 000 keeps its contract. */

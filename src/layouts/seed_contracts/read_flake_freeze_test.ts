@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ContractSyntaxError } from "../contract_syntax_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { SEED_FREEZE } from "./_testing.ts";
 import { FREEZE_KEYS } from "./flake_freeze_schema.ts";
 import { FLAKE_FREEZE_PATH, readFlakeFreeze } from "./read_flake_freeze.ts";

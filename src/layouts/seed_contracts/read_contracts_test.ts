@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ContractSyntaxError } from "../contract_syntax_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { SEED_CONTRACTS } from "./_testing.ts";
 import { CONTRACTS_PATH, readContracts } from "./read_contracts.ts";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import {
   checkInvariants,
   type ContractSides,
@@ -19,22 +19,22 @@ import {
   readFixtureLock,
   readFreezeList,
   readPropertyRegistry,
-} from "../contract/invariants/mod.ts";
-import type { Finding } from "../core/finding.ts";
-import type { Tree } from "../git/git.ts";
+} from "./mod.ts";
+import type { Finding } from "../../core/finding.ts";
+import type { Tree } from "../../git/git.ts";
 import {
   baseContractText,
   contractFileRefs,
   headContractText,
   invalidHeadContract,
-} from "./contract_text.ts";
+} from "../contract_text.ts";
 import type {
   ContractBlobs,
   Dialect,
   LoadedDialect,
   StaticInput,
   TestPlan,
-} from "./dialect.ts";
+} from "../dialect.ts";
 
 /** Seed 003's files, in the order the layout is described. */
 export const INVARIANTS_FILES: readonly string[] = [

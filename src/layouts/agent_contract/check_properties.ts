@@ -13,10 +13,13 @@ import type {
   PythonModule,
   VacuityReason,
 } from "../../python/python_module.ts";
-import { hypothesisExamples, weakenedSettings } from "../weakened_settings.ts";
+import {
+  hypothesisExamples,
+  weakenedSettings,
+} from "../../contract/weakened_settings.ts";
 import type { AgentContract, ContractProperty } from "./read_agent_contract.ts";
 
-export { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "../weakened_settings.ts";
+export { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "../../contract/weakened_settings.ts";
 
 /** Options for {@linkcode checkProperties}. */
 export interface CheckPropertiesOptions {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ContractSyntaxError } from "../contract_syntax_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { readPropertyRegistry } from "./read_property_registry.ts";
 
 const A = "a".repeat(64);

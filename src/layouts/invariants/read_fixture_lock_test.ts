@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ContractSyntaxError } from "../contract_syntax_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { readFixtureLock } from "./read_fixture_lock.ts";
 
 const E = "e".repeat(64);
