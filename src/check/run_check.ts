@@ -17,7 +17,6 @@ import {
   type Verdict,
 } from "../core/verdict.ts";
 import type { LoadedDialect, StaticInput } from "../layouts/dialect.ts";
-import { isInvariantsLoadedDialect } from "../layouts/invariants/invariants_dialect.ts";
 import { DIALECTS } from "../layouts/mod.ts";
 import { BlobTooLargeError } from "../git/git_error.ts";
 import type { Tree } from "../git/git.ts";
@@ -351,14 +350,9 @@ async function judgeTrees(
   }
 
   const files: ContractFileRef[] = loaded.flatMap((l) => [...l.files]);
-  const freezeBodyHashes: FreezeBodyHashRecord[] = loaded
-    .filter(isInvariantsLoadedDialect)
-    .flatMap((l) =>
-      l.freezeBodyHashes(input).map((h) => ({
-        freeze: h.freeze,
-        bodyHash: h.bodyHash,
-      }))
-    );
+  const freezeBodyHashes: FreezeBodyHashRecord[] = loaded.flatMap((l) =>
+    l.verdictFacts(input).freezeBodyHashes
+  );
   const verdict = buildVerdict(dedupe(findings), {
     pawl: { version: VERSION },
     now: options.now.text,

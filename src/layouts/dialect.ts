@@ -7,7 +7,7 @@
  * @module
  */
 import type { Finding } from "../core/finding.ts";
-import type { ContractFileRef } from "../core/verdict.ts";
+import type { ContractFileRef, FreezeBodyHashRecord } from "../core/verdict.ts";
 import type { ChangedPath, Tree } from "../git/git.ts";
 import type { PythonModule } from "../python/python_module.ts";
 
@@ -108,6 +108,18 @@ export interface TestPlan {
   trials?: number;
 }
 
+/**
+ * What a layout adds to the verdict's contract report beyond its files;
+ * a layout that adds nothing returns {@linkcode NO_VERDICT_FACTS}.
+ */
+export interface VerdictFacts {
+  /** Seed 003 freezes: which body hash each frozen test matched. */
+  freezeBodyHashes: readonly FreezeBodyHashRecord[];
+}
+
+/** The verdict facts of a layout that adds nothing to the verdict. */
+export const NO_VERDICT_FACTS: VerdictFacts = { freezeBodyHashes: [] };
+
 /** A dialect whose base (and, if valid, head) contract was read. */
 export interface LoadedDialect {
   /** Which layout. */
@@ -122,6 +134,8 @@ export interface LoadedDialect {
   check(input: StaticInput): Finding[];
   /** What the test stage must run and see pass. */
   plan(input: StaticInput): TestPlan;
+  /** The layout's additions to the verdict. */
+  verdictFacts(input: StaticInput): VerdictFacts;
 }
 
 /** A layout pawl can detect and load. */

@@ -28,7 +28,9 @@ import type {
   PlannedRerun,
   StaticInput,
   TestPlan,
+  VerdictFacts,
 } from "../dialect.ts";
+import { NO_VERDICT_FACTS } from "../dialect.ts";
 
 /** Where seed 000's contract lives. */
 export const AGENT_CONTRACT_FILE = "tests/agent_contract.yaml";
@@ -121,6 +123,9 @@ function loadedAgentContract(
         replays: [],
         nonBlocking: [],
       };
+    },
+    verdictFacts(): VerdictFacts {
+      return NO_VERDICT_FACTS;
     },
   };
 }

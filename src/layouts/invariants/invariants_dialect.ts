@@ -10,7 +10,6 @@ import {
   type ContractSides,
   FIXTURES_LOCK,
   FREEZE_YML,
-  type FreezeBodyHash,
   freezeBodyHashes,
   INVARIANTS_TOML,
   type InvariantsContract,
@@ -34,6 +33,7 @@ import type {
   LoadedDialect,
   StaticInput,
   TestPlan,
+  VerdictFacts,
 } from "../dialect.ts";
 
 /** Seed 003's files, in the order the layout is described. */
@@ -42,40 +42,6 @@ export const INVARIANTS_FILES: readonly string[] = [
   FIXTURES_LOCK,
   FREEZE_YML,
 ];
-
-/**
- * Seed 003 loaded for one pull request. Beyond {@linkcode LoadedDialect},
- * it tells which body each freeze's `body_sha256` matched, so the verdict
- * can say whether a freeze pins its test function or only its file.
- */
-export interface InvariantsLoadedDialect extends LoadedDialect {
-  /** Which layout. */
-  id: "003";
-  /**
-   * For every enforced freeze with a test and a body hash: `function`
-   * (the sliced test function matched), `file` (the whole file's bytes
-   * matched, as the seed's runnable checker hashes), or `none` (neither;
-   * also a blocking `freeze.body_changed` finding).
-   */
-  freezeBodyHashes(input: StaticInput): FreezeBodyHash[];
-}
-
-/**
- * Whether a loaded dialect is seed 003's, which reports freeze body hashes.
- *
- * @example
- * ```ts
- * import { invariantsDialect, isInvariantsLoadedDialect } from "./invariants_dialect.ts";
- * const text = "policy:\n  max_frozen: 1\n";
- * const blobs = new Map([["freeze.yml", { kind: "file" as const, text, bytes: new TextEncoder().encode(text) }]]);
- * if (!isInvariantsLoadedDialect(invariantsDialect.load(blobs, blobs))) throw new Error();
- * ```
- */
-export function isInvariantsLoadedDialect(
-  loaded: LoadedDialect,
-): loaded is InvariantsLoadedDialect {
-  return loaded.id === "003" && "freezeBodyHashes" in loaded;
-}
 
 /**
  * Seed 003's dialect. The layout is present when any of its three files is;
@@ -97,7 +63,7 @@ export const invariantsDialect: Dialect = {
   presentIn(tree: Tree): boolean {
     return INVARIANTS_FILES.some((path) => tree.has(path));
   },
-  load(base: ContractBlobs, head: ContractBlobs): InvariantsLoadedDialect {
+  load(base: ContractBlobs, head: ContractBlobs): LoadedDialect {
     if (!INVARIANTS_FILES.some((path) => base.has(path))) {
       throw new ContractSyntaxError(
         INVARIANTS_TOML,
@@ -140,7 +106,7 @@ export const invariantsDialect: Dialect = {
 function loadedInvariants(
   contract: InvariantsContract,
   extra: Pick<LoadedDialect, "files" | "loadFindings">,
-): InvariantsLoadedDialect {
+): LoadedDialect {
   return {
     id: "003",
     ...extra,
@@ -160,8 +126,22 @@ function loadedInvariants(
         nonBlocking: [],
       };
     },
-    freezeBodyHashes(input: StaticInput): FreezeBodyHash[] {
-      return freezeBodyHashes(contract.freezes, input);
+    /**
+     * Which body each freeze's `body_sha256` matched, for every enforced
+     * freeze with a test and a body hash: `function` (the sliced test
+     * function), `file` (the whole file's bytes, as the seed's runnable
+     * checker hashes), or `none` (neither; also a blocking
+     * `freeze.body_changed` finding).
+     */
+    verdictFacts(input: StaticInput): VerdictFacts {
+      return {
+        freezeBodyHashes: freezeBodyHashes(contract.freezes, input).map((
+          h,
+        ) => ({
+          freeze: h.freeze,
+          bodyHash: h.bodyHash,
+        })),
+      };
     },
   };
 }

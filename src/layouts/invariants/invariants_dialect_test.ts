@@ -11,10 +11,7 @@ import {
 } from "../../python/load_python_parser.ts";
 import type { PythonModule } from "../../python/python_module.ts";
 import type { ContractBlob, StaticInput, TestPlan } from "../dialect.ts";
-import {
-  invariantsDialect,
-  isInvariantsLoadedDialect,
-} from "./invariants_dialect.ts";
+import { invariantsDialect } from "./invariants_dialect.ts";
 
 // ---------------------------------------------------------------------------
 // A small repository model: Python sources, fixtures and the three contract
@@ -306,7 +303,7 @@ interface GateResult {
   loadFindings: readonly Finding[];
   findings: Finding[];
   plan: TestPlan;
-  bodyHashes: { freeze: string; test: string; bodyHash: string }[];
+  bodyHashes: readonly { freeze: string; bodyHash: string }[];
   reads: { headModules: readonly string[]; headDigests: readonly string[] };
 }
 
@@ -353,12 +350,11 @@ async function gate(
     })),
     allowFixtureRotate: options.allowFixtureRotate ?? false,
   };
-  assert.ok(isInvariantsLoadedDialect(loaded));
   return {
     loadFindings: loaded.loadFindings,
     findings: loaded.check(input),
     plan: loaded.plan(input),
-    bodyHashes: loaded.freezeBodyHashes(input),
+    bodyHashes: loaded.verdictFacts(input).freezeBodyHashes,
     reads,
   };
 }
@@ -402,7 +398,6 @@ const ROWS: Row[] = [
       assert.deepEqual(result.plan.deselect, [DST]);
       assert.deepEqual(result.bodyHashes, [{
         freeze: "test_billing_test_timezone_dst",
-        test: DST,
         bodyHash: "function",
       }]);
     },

@@ -36,7 +36,9 @@ import type {
   LoadedDialect,
   StaticInput,
   TestPlan,
+  VerdictFacts,
 } from "../dialect.ts";
+import { NO_VERDICT_FACTS } from "../dialect.ts";
 
 /** A `contracts.yml` with no contracts: what a commit without the file holds. */
 const NO_CONTRACTS: SeedContracts = {
@@ -199,6 +201,9 @@ function loadedSeedContracts(parts: LoadedParts): LoadedDialect {
         plan.trials = Math.max(...contracts.map((c) => c.minTrials));
       }
       return plan;
+    },
+    verdictFacts(): VerdictFacts {
+      return NO_VERDICT_FACTS;
     },
   };
 }
