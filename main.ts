@@ -8,10 +8,21 @@
  */
 import { type CliIo, processIo } from "./src/cli/cli_io.ts";
 import { EXIT } from "./src/cli/exit_code.ts";
+import {
+  parseCommandArgs,
+  UsageError,
+  usageErrorText,
+  wantsHelp,
+} from "./src/cli/parse_command_args.ts";
 import { VERSION } from "./src/version.ts";
 
-/** A command's code, loaded only when the command runs. */
-type Run = (args: readonly string[], io: CliIo) => Promise<number>;
+/** A command's code and its usage text, loaded only when the command is used. */
+interface LoadedCommand {
+  /** What `pawl COMMAND --help` prints. */
+  usage: string;
+  /** Run the command with the arguments after its name; the exit code. */
+  run(args: readonly string[], io: CliIo): Promise<number>;
+}
 
 /**
  * Every command, with the line `pawl --help` shows for it. Each loads its
@@ -19,49 +30,67 @@ type Run = (args: readonly string[], io: CliIo) => Promise<number>;
  * GitHub client, the Python parser nor the signing code.
  */
 const COMMANDS: Readonly<
-  Record<string, { summary: string; load(): Promise<Run> }>
+  Record<string, { summary: string; load(): Promise<LoadedCommand> }>
 > = {
   check: {
     summary: "judge a pull request: contract diff, tests in a sandbox, verdict",
     load: async () => {
-      const { checkCommand } = await import("./src/cli/check_command.ts");
-      return (args, io) => checkCommand(args, io, { runTests: true });
+      const m = await import("./src/cli/check_command.ts");
+      return {
+        usage: m.CHECK_USAGE,
+        run: (args, io) => m.checkCommand(args, io, { runTests: true }),
+      };
     },
   },
   diff: {
     summary: "the static rules only; executes nothing from the repository",
     load: async () => {
-      const { checkCommand } = await import("./src/cli/check_command.ts");
-      return (args, io) => checkCommand(args, io, { runTests: false });
+      const m = await import("./src/cli/check_command.ts");
+      return {
+        usage: m.CHECK_USAGE,
+        run: (args, io) => m.checkCommand(args, io, { runTests: false }),
+      };
     },
   },
   audit: {
     summary: "judge past pull requests of a GitHub repository; report",
-    load: async () => (await import("./src/cli/audit_command.ts")).auditCommand,
+    load: async () => {
+      const m = await import("./src/cli/audit_command.ts");
+      return { usage: m.AUDIT_USAGE, run: m.auditCommand };
+    },
   },
   demo: {
     summary: "run the gate on a built-in sample repository",
-    load: async () => (await import("./src/cli/demo_command.ts")).demoCommand,
+    load: async () => {
+      const m = await import("./src/cli/demo_command.ts");
+      return { usage: m.DEMO_USAGE, run: m.demoCommand };
+    },
   },
   propose: {
     summary: "print a candidate contract for a repository that has none",
-    load: async () =>
-      (await import("./src/cli/propose_command.ts")).proposeCommand,
+    load: async () => {
+      const m = await import("./src/cli/propose_command.ts");
+      return { usage: m.PROPOSE_USAGE, run: m.proposeCommand };
+    },
   },
   keygen: {
     summary: "write an Ed25519 key pair for signing verdicts (check --key)",
-    load: async () =>
-      (await import("./src/cli/keygen_command.ts")).keygenCommand,
+    load: async () => {
+      const m = await import("./src/cli/keygen_command.ts");
+      return { usage: m.KEYGEN_USAGE, run: m.keygenCommand };
+    },
   },
   verify: {
     summary:
       "check a signed verdict against a public key (exit 0 valid, 1 not)",
-    load: async () =>
-      (await import("./src/cli/verify_command.ts")).verifyCommand,
+    load: async () => {
+      const m = await import("./src/cli/verify_command.ts");
+      return { usage: m.VERIFY_USAGE, run: m.verifyCommand };
+    },
   },
   version: {
     summary: "print the version",
-    load: () => Promise.resolve(versionCommand),
+    load: () => Promise.resolve({ usage: VERSION_USAGE, run: versionCommand }),
   },
 };
 
@@ -77,8 +106,14 @@ ${
     .join("\n")
 }
 
-"pawl COMMAND --help" prints a command's options.
-Exit codes: 0 accept, 1 reject, 2 could not decide.
+"pawl COMMAND --help" prints a command's usage and options.
+Exit codes: 0 accept, 1 reject, 2 could not decide or a usage error.
+`;
+
+const VERSION_USAGE = `Usage:
+  pawl version
+
+Prints pawl's version ("pawl --version" does the same).
 `;
 
 /** Run pawl with `args`; returns the exit code. */
@@ -86,26 +121,34 @@ export async function main(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const [name, ...rest] = args;
-  switch (name) {
-    case "--version":
-      return await versionCommand(rest, io);
+  const [requested, ...rest] = args;
+  switch (requested) {
     case undefined:
     case "help":
     case "--help":
     case "-h":
       io.out(USAGE);
-      return name === undefined ? EXIT.undecided : 0;
+      return requested === undefined ? EXIT.undecided : 0;
   }
+  const name = requested === "--version" ? "version" : requested;
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
     io.err(`pawl: unknown command "${name}"\n\n${USAGE}`);
     return EXIT.undecided;
   }
+  let loaded: LoadedCommand | undefined;
   try {
-    const run = await command.load();
-    return await run(rest, io);
+    loaded = await command.load();
+    if (wantsHelp(rest)) {
+      io.out(loaded.usage);
+      return 0;
+    }
+    return await loaded.run(rest, io);
   } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(usageErrorText(name, error.message, loaded?.usage));
+      return EXIT.undecided;
+    }
     const message = error instanceof Error ? error.message : String(error);
     io.err(`pawl: could not decide: ${message}\n`);
     if (io.env["PAWL_DEBUG"] === "1" && error instanceof Error) {
@@ -116,7 +159,8 @@ export async function main(
 }
 
 /** `pawl version`: print the version. */
-function versionCommand(_args: readonly string[], io: CliIo): Promise<number> {
+function versionCommand(args: readonly string[], io: CliIo): Promise<number> {
+  parseCommandArgs(args, {});
   io.out(`pawl ${VERSION}\n`);
   return Promise.resolve(0);
 }
