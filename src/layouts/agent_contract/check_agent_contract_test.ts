@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Layer } from "../../core/finding.ts";
+import type { Layer } from "../../core/rules.ts";
 import type { EntryKind } from "../../git/git.ts";
 import type { PythonModule } from "../../python/python_module.ts";
 import {

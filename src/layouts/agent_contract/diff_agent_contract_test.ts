@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { Layer } from "../../core/finding.ts";
+import type { Layer } from "../../core/rules.ts";
 import { agentContract, CONTRACT, SEED_CONTRACT, sha } from "./_testing.ts";
 import { diffAgentContract } from "./diff_agent_contract.ts";
 import {
