@@ -203,6 +203,25 @@ Deno.test("no import runs back up the layers", async () => {
   );
 });
 
+/** Folders that may use a contract layout only through the registry and the Dialect interface. */
+const LAYOUT_BLIND = ["check", "gate", "cli", "audit", "serve"];
+
+Deno.test("the orchestrator names no layout: it imports only src/layouts/mod.ts and dialect.ts", async () => {
+  const graph = await importGraph();
+  const named: string[] = [];
+  for (const [from, targets] of graph) {
+    if (!LAYOUT_BLIND.includes(topOf(from))) continue;
+    for (const to of targets) {
+      if (topOf(to) !== "layouts") continue;
+      if (to === "src/layouts/mod.ts" || to === "src/layouts/dialect.ts") {
+        continue;
+      }
+      named.push(`${from} -> ${to}`);
+    }
+  }
+  assert.deepEqual(named, []);
+});
+
 Deno.test("no import circles between files of src/", async () => {
   const found = circles(await importGraph()).map((c) => c.join(" <-> "));
   assert.deepEqual(

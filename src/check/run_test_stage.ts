@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { modulePath } from "../layouts/agent_contract/check_properties.ts";
+import { modulePath } from "../contract/module_path.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import type {

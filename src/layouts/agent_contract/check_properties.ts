@@ -7,7 +7,6 @@
  * @module
  */
 import { type Finding, finding } from "../../core/finding.ts";
-import type { Tree } from "../../git/git.ts";
 import type {
   PythonFunction,
   PythonModule,
@@ -18,12 +17,13 @@ import {
   weakenedSettings,
 } from "../../contract/weakened_settings.ts";
 import type { AgentContract, ContractProperty } from "./read_agent_contract.ts";
+import { modulePathCandidates } from "../../contract/module_path.ts";
 
 export { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "../../contract/weakened_settings.ts";
 
 /** Options for {@linkcode checkProperties}. */
 export interface CheckPropertiesOptions {
-  /** Head analyses of every file {@linkcode modulePath} resolved, keyed by path. */
+  /** Head analyses of every file `modulePath` resolved, keyed by path. */
   modules: ReadonlyMap<string, PythonModule>;
   /** Base analyses, keyed by path, to detect settings weakened in the patch. */
   baseModules?: ReadonlyMap<string, PythonModule>;
@@ -31,41 +31,6 @@ export interface CheckPropertiesOptions {
   baseContract?: AgentContract;
   /** Repository-relative path of the contract file, for findings. */
   path: string;
-}
-
-/**
- * The candidate files of a dotted module, in Python's own lookup order: a
- * regular package (`a/b/c/__init__.py`) wins over a module (`a/b/c.py`).
- *
- * @example
- * ```ts
- * import { modulePathCandidates } from "./check_properties.ts";
- * if (modulePathCandidates("a.b").join() !== "a/b/__init__.py,a/b.py") throw new Error();
- * ```
- */
-export function modulePathCandidates(module: string): [string, string] {
-  const base = module.split(".").join("/");
-  return [`${base}/__init__.py`, `${base}.py`];
-}
-
-/**
- * The file a dotted module resolves to in `tree`, or `undefined`. Only
- * regular files count: a symlinked module (or one under a symlinked
- * directory, which a git tree does not list) is not resolved.
- *
- * @example
- * ```ts
- * import { modulePath } from "./check_properties.ts";
- * const path = "tests/properties/test_parse.py";
- * const tree = new Map([[path, { path, kind: "file" as const, oid: "1", size: 9 }]]);
- * if (modulePath("tests.properties.test_parse", tree) !== path) throw new Error();
- * ```
- */
-export function modulePath(module: string, tree: Tree): string | undefined {
-  return modulePathCandidates(module).find((candidate) => {
-    const kind = tree.get(candidate)?.kind;
-    return kind === "file" || kind === "executable";
-  });
 }
 
 /**

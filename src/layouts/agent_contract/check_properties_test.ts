@@ -7,13 +7,10 @@ import {
   type PyFunctionOptions,
   pyModule,
   SEED_CONTRACT,
-  treeOf,
 } from "./_testing.ts";
 import {
   checkProperties,
   HYPOTHESIS_DEFAULT_MAX_EXAMPLES,
-  modulePath,
-  modulePathCandidates,
 } from "./check_properties.ts";
 import {
   type ContractProperty,
@@ -402,29 +399,4 @@ Deno.test("checkProperties() mentions a syntax error when the test is not found"
     path: CONTRACT,
   });
   assert.match(findings[0]?.message ?? "", /syntax error at line 3/);
-});
-
-Deno.test("modulePath() resolves dotted modules like Python does", async (t) => {
-  const cases: [
-    string,
-    Record<string, "file" | "symlink">,
-    string | undefined,
-  ][] = [
-    ["a.b.c", { "a/b/c.py": "file" }, "a/b/c.py"],
-    ["a.b.c", { "a/b/c/__init__.py": "file" }, "a/b/c/__init__.py"],
-    [
-      "a.b.c",
-      { "a/b/c.py": "file", "a/b/c/__init__.py": "file" },
-      "a/b/c/__init__.py",
-    ],
-    ["a.b.c", { "a/b/c.py": "symlink" }, undefined],
-    ["a.b.c", { "a/b/d.py": "file" }, undefined],
-    ["test_top", { "test_top.py": "file" }, "test_top.py"],
-  ];
-  for (const [module, files, expected] of cases) {
-    await t.step(`${module} in ${Object.keys(files).join(", ")}`, () => {
-      assert.equal(modulePath(module, treeOf(files)), expected);
-    });
-  }
-  assert.deepEqual(modulePathCandidates("x"), ["x/__init__.py", "x.py"]);
 });
