@@ -13,7 +13,8 @@ import { ROOT } from "./_cli.ts";
 /**
  * What each top-level folder of `src/` may import, besides itself. The
  * functional core (`core`) imports nothing; the readers and rules
- * (`contract`, `layouts`) import no shell; `cli` is the top.
+ * (`contract`, `layouts`) import no shell; `cli` is the top. A folder may
+ * be listed before it exists.
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "version.ts": [],
@@ -47,6 +48,44 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "report",
     "version.ts",
   ],
+  // The pipeline as a library (what check/ becomes): every stage's ports
+  // and outputs, nothing of the command line.
+  gate: [
+    "core",
+    "contract",
+    "layouts",
+    "git",
+    "harness",
+    "python",
+    "run",
+    "sandbox",
+    "seeds",
+    "settings",
+    "sign",
+    "report",
+    "github",
+    "version.ts",
+  ],
+  // A long-running service: the pipeline behind a listener, no command line.
+  serve: [
+    "core",
+    "contract",
+    "layouts",
+    "git",
+    "harness",
+    "python",
+    "run",
+    "sandbox",
+    "seeds",
+    "settings",
+    "sign",
+    "report",
+    "github",
+    "audit",
+    "check",
+    "gate",
+    "version.ts",
+  ],
   cli: [
     "core",
     "contract",
@@ -65,6 +104,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "audit",
     "demo",
     "check",
+    "gate",
+    "serve",
     "version.ts",
   ],
 };
