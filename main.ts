@@ -6,67 +6,149 @@
  *
  * @module
  */
-import { auditCommand } from "./src/cli/audit_command.ts";
-import { CHECK_USAGE, checkCommand } from "./src/cli/check_command.ts";
 import { type CliIo, processIo } from "./src/cli/cli_io.ts";
-import { demoCommand } from "./src/cli/demo_command.ts";
 import { EXIT } from "./src/cli/exit_code.ts";
-import { keygenCommand } from "./src/cli/keygen_command.ts";
-import { proposeCommand } from "./src/cli/propose_command.ts";
-import { verifyCommand } from "./src/cli/verify_command.ts";
+import {
+  parseCommandArgs,
+  UsageError,
+  usageErrorText,
+  wantsHelp,
+} from "./src/cli/parse_command_args.ts";
 import { VERSION } from "./src/version.ts";
+
+/** A command's code and its usage text, loaded only when the command is used. */
+interface LoadedCommand {
+  /** What `pawl COMMAND --help` prints. */
+  usage: string;
+  /** Run the command with the arguments after its name; the exit code. */
+  run(args: readonly string[], io: CliIo): Promise<number>;
+}
+
+/**
+ * Every command, with the line `pawl --help` shows for it. Each loads its
+ * module on first use, so `pawl version` and `pawl --help` load neither the
+ * GitHub client, the Python parser nor the signing code.
+ */
+const COMMANDS: Readonly<
+  Record<string, { summary: string; load(): Promise<LoadedCommand> }>
+> = {
+  check: {
+    summary: "judge a pull request: contract diff, tests in a sandbox, verdict",
+    load: async () => {
+      const m = await import("./src/cli/check_command.ts");
+      return {
+        usage: m.CHECK_USAGE,
+        run: (args, io) => m.checkCommand(args, io, { runTests: true }),
+      };
+    },
+  },
+  diff: {
+    summary: "the static rules only; executes nothing from the repository",
+    load: async () => {
+      const m = await import("./src/cli/check_command.ts");
+      return {
+        usage: m.CHECK_USAGE,
+        run: (args, io) => m.checkCommand(args, io, { runTests: false }),
+      };
+    },
+  },
+  audit: {
+    summary: "judge past pull requests of a GitHub repository; report",
+    load: async () => {
+      const m = await import("./src/cli/audit_command.ts");
+      return { usage: m.AUDIT_USAGE, run: m.auditCommand };
+    },
+  },
+  demo: {
+    summary: "run the gate on a built-in sample repository",
+    load: async () => {
+      const m = await import("./src/cli/demo_command.ts");
+      return { usage: m.DEMO_USAGE, run: m.demoCommand };
+    },
+  },
+  propose: {
+    summary: "print a candidate contract for a repository that has none",
+    load: async () => {
+      const m = await import("./src/cli/propose_command.ts");
+      return { usage: m.PROPOSE_USAGE, run: m.proposeCommand };
+    },
+  },
+  keygen: {
+    summary: "write an Ed25519 key pair for signing verdicts (check --key)",
+    load: async () => {
+      const m = await import("./src/cli/keygen_command.ts");
+      return { usage: m.KEYGEN_USAGE, run: m.keygenCommand };
+    },
+  },
+  verify: {
+    summary:
+      "check a signed verdict against a public key (exit 0 valid, 1 not)",
+    load: async () => {
+      const m = await import("./src/cli/verify_command.ts");
+      return { usage: m.VERIFY_USAGE, run: m.verifyCommand };
+    },
+  },
+  version: {
+    summary: "print the version",
+    load: () => Promise.resolve({ usage: VERSION_USAGE, run: versionCommand }),
+  },
+};
 
 const USAGE = `pawl ${VERSION} — a merge gate for agent-written pull requests
 
-Commands:
-  check    judge a pull request: contract diff, tests in a sandbox, verdict
-  diff     the static rules only; executes nothing from the repository
-  audit    judge past pull requests of a GitHub repository; report (audit --help)
-  demo     run the gate on a built-in sample repository
-  propose  print a candidate contract for a repository that has none
-  keygen   write an Ed25519 key pair for signing verdicts (check --key)
-  verify   check a signed verdict against a public key (exit 0 valid, 1 not)
-  version  print the version
+Usage: pawl COMMAND [options]
 
-${CHECK_USAGE}`;
+Commands:
+${
+  Object.entries(COMMANDS).map(([name, c]) =>
+    `  ${name.padEnd(8)} ${c.summary}`
+  )
+    .join("\n")
+}
+
+"pawl COMMAND --help" prints a command's usage and options.
+Exit codes: 0 accept, 1 reject, 2 could not decide or a usage error.
+`;
+
+const VERSION_USAGE = `Usage:
+  pawl version
+
+Prints pawl's version ("pawl --version" does the same).
+`;
 
 /** Run pawl with `args`; returns the exit code. */
 export async function main(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const [command, ...rest] = args;
+  const [requested, ...rest] = args;
+  switch (requested) {
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      io.out(USAGE);
+      return requested === undefined ? EXIT.undecided : 0;
+  }
+  const name = requested === "--version" ? "version" : requested;
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (command === undefined) {
+    io.err(`pawl: unknown command "${name}"\n\n${USAGE}`);
+    return EXIT.undecided;
+  }
+  let loaded: LoadedCommand | undefined;
   try {
-    switch (command) {
-      case "check":
-        return await checkCommand(rest, io, { runTests: true });
-      case "diff":
-        return await checkCommand(rest, io, { runTests: false });
-      case "audit":
-        return await auditCommand(rest, io);
-      case "demo":
-        return await demoCommand(rest, io);
-      case "propose":
-        return await proposeCommand(rest, io);
-      case "keygen":
-        return await keygenCommand(rest, io);
-      case "verify":
-        return await verifyCommand(rest, io);
-      case "version":
-      case "--version":
-        io.out(`pawl ${VERSION}\n`);
-        return 0;
-      case undefined:
-      case "help":
-      case "--help":
-      case "-h":
-        io.out(USAGE);
-        return command === undefined ? EXIT.undecided : 0;
-      default:
-        io.err(`pawl: unknown command "${command}"\n\n${USAGE}`);
-        return EXIT.undecided;
+    loaded = await command.load();
+    if (wantsHelp(rest)) {
+      io.out(loaded.usage);
+      return 0;
     }
+    return await loaded.run(rest, io);
   } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(usageErrorText(name, error.message, loaded?.usage));
+      return EXIT.undecided;
+    }
     const message = error instanceof Error ? error.message : String(error);
     io.err(`pawl: could not decide: ${message}\n`);
     if (io.env["PAWL_DEBUG"] === "1" && error instanceof Error) {
@@ -74,6 +156,13 @@ export async function main(
     }
     return EXIT.undecided;
   }
+}
+
+/** `pawl version`: print the version. */
+function versionCommand(args: readonly string[], io: CliIo): Promise<number> {
+  parseCommandArgs(args, {});
+  io.out(`pawl ${VERSION}\n`);
+  return Promise.resolve(0);
 }
 
 if (import.meta.main) {

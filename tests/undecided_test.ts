@@ -52,11 +52,29 @@ const BASES = {
   },
 };
 
-/** Assert exit 2, "could not decide" on stderr, and an undecided --out. */
-function assertUndecided(result: PawlResult, pattern?: RegExp): void {
+/**
+ * Assert exit 2, "could not decide" (or, for a command line pawl cannot
+ * follow, "usage error" and where the usage is) on stderr, and an undecided
+ * --out.
+ */
+function assertUndecided(
+  result: PawlResult,
+  pattern?: RegExp,
+  usage = false,
+): void {
   const why = explain(result);
   assert.equal(result.code, 2, why);
-  assert.match(result.stderr, /could not decide/, why);
+  if (usage) {
+    assert.match(result.stderr, /^pawl check: usage error: /m, why);
+    assert.match(
+      result.stderr,
+      /^Run "pawl check --help" for its usage\.$/m,
+      why,
+    );
+    assert.doesNotMatch(result.stderr, /could not decide/, why);
+  } else {
+    assert.match(result.stderr, /could not decide/, why);
+  }
   assert.doesNotMatch(result.stdout, /"decision": "accept"/, why);
   assert.ok(result.verdict !== undefined, `--out is not JSON\n${why}`);
   assert.equal(result.verdict.decision, "undecided", why);
@@ -74,6 +92,8 @@ interface Case {
   args: string[];
   /** Must appear on stderr and in the --out error. */
   patterns: RegExp[];
+  /** A command line pawl cannot follow: reported as a usage error. */
+  usage?: boolean;
 }
 
 function args(repo: string, overrides: Record<string, string | null> = {}) {
@@ -184,19 +204,29 @@ Deno.test("pawl check exits 2 with an undecided --out for whatever it cannot dec
       group: "the command line",
       name: "an unknown option",
       args: [...args(repo.dir), "--frobnicate"],
-      patterns: [/frobnicate/],
+      patterns: [/Unknown option '--frobnicate'/],
+      usage: true,
+    },
+    {
+      group: "the command line",
+      name: "a repeated --now",
+      args: [...args(repo.dir), "--now", "2026-12-01T00:00:00Z"],
+      patterns: [/"--now" is given more than once/],
+      usage: true,
     },
     {
       group: "the command line",
       name: "an unknown --isolation",
       args: [...args(repo.dir), "--isolation", "bogus"],
       patterns: [/bogus/],
+      usage: true,
     },
     {
       group: "the command line",
       name: "a missing --repo",
       args: args(repo.dir, { repo: null }),
       patterns: [/--repo/],
+      usage: true,
     },
     // The only case that gets as far as the sandbox.
     {
@@ -224,8 +254,10 @@ Deno.test("pawl check exits 2 with an undecided --out for whatever it cannot dec
         if (c.group !== group) continue;
         await t.step(c.name, () => {
           const result = results[i]!;
-          assertUndecided(result);
-          for (const pattern of c.patterns) assertUndecided(result, pattern);
+          assertUndecided(result, undefined, c.usage);
+          for (const pattern of c.patterns) {
+            assertUndecided(result, pattern, c.usage);
+          }
           assert.ok(result.ms < 30_000, `took ${result.ms} ms`);
         });
       }

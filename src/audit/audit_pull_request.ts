@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { parseRfc3339 } from "../contract/parse_rfc3339.ts";
+import { parseRfc3339 } from "../core/parse_rfc3339.ts";
 import {
   type PullRequest,
   PullRequestDataError,

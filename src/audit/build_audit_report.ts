@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { parseRfc3339 } from "../contract/parse_rfc3339.ts";
+import { parseRfc3339 } from "../core/parse_rfc3339.ts";
 import type { AuditDecision, AuditRecord } from "./audit_record.ts";
 import type { AuditClock } from "./choose_clock.ts";
 

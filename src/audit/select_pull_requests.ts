@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseRfc3339 } from "../contract/parse_rfc3339.ts";
+import { parseRfc3339 } from "../core/parse_rfc3339.ts";
 import type { Instant } from "../core/parse_now.ts";
 import {
   inPullRequestRanges,

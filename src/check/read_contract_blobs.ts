@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ContractBlob, ContractBlobs } from "../dialect/dialect.ts";
+import type { ContractBlob, ContractBlobs } from "../layouts/dialect.ts";
 import type { Git, Tree } from "../git/git.ts";
 
 /** Contract files larger than this are refused before parsing. */

@@ -16,17 +16,8 @@ import {
   type FreezeBodyHashRecord,
   type Verdict,
 } from "../core/verdict.ts";
-import { agentContractDialect } from "../dialect/agent_contract_dialect.ts";
-import type {
-  Dialect,
-  LoadedDialect,
-  StaticInput,
-} from "../dialect/dialect.ts";
-import {
-  invariantsDialect,
-  isInvariantsLoadedDialect,
-} from "../dialect/invariants_dialect.ts";
-import { seedContractsDialect } from "../dialect/seed_contracts_dialect.ts";
+import type { LoadedDialect, StaticInput } from "../layouts/dialect.ts";
+import { DIALECTS } from "../layouts/mod.ts";
 import { BlobTooLargeError } from "../git/git_error.ts";
 import type { Tree } from "../git/git.ts";
 import { cloneRepository } from "../git/clone_repository.ts";
@@ -48,13 +39,6 @@ import { NoContractError } from "./undecided_error.ts";
 import { readContractBlobs } from "./read_contract_blobs.ts";
 import { runTestStage, type TestStageResult } from "./run_test_stage.ts";
 import { VERSION } from "../version.ts";
-
-/** Every layout pawl knows, in report order. */
-export const DIALECTS: readonly Dialect[] = [
-  agentContractDialect,
-  invariantsDialect,
-  seedContractsDialect,
-];
 
 /** pawl's own settings file (read from the base commit only). */
 export const SETTINGS_PATH = "pawl.toml";
@@ -371,14 +355,9 @@ async function judgeTrees(
   }
 
   const files: ContractFileRef[] = loaded.flatMap((l) => [...l.files]);
-  const freezeBodyHashes: FreezeBodyHashRecord[] = loaded
-    .filter(isInvariantsLoadedDialect)
-    .flatMap((l) =>
-      l.freezeBodyHashes(input).map((h) => ({
-        freeze: h.freeze,
-        bodyHash: h.bodyHash,
-      }))
-    );
+  const freezeBodyHashes: FreezeBodyHashRecord[] = loaded.flatMap((l) =>
+    l.verdictFacts(input).freezeBodyHashes
+  );
   const verdict = buildVerdict(dedupe(findings), {
     pawl: { version: VERSION },
     now: options.now.text,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { modulePath } from "../contract/agent_contract/check_properties.ts";
+import { modulePath } from "../contract/module_path.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import type {
@@ -20,7 +20,7 @@ import type {
   PlannedProperty,
   PlannedReplay,
   TestPlan,
-} from "../dialect/dialect.ts";
+} from "../layouts/dialect.ts";
 import type { Tree } from "../git/git.ts";
 import type { GitCli } from "../git/git_cli.ts";
 import { analyzePython } from "../python/analyze_python.ts";

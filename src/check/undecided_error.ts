@@ -12,12 +12,3 @@ export class NoContractError extends Error {
     this.name = "NoContractError";
   }
 }
-
-/** The command line is wrong. */
-export class UsageError extends TypeError {
-  /** Build the error. */
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}

@@ -38,7 +38,7 @@ import {
   type IsolationRequest,
   runCheckWithLedger,
 } from "../check/run_check.ts";
-import { UsageError } from "../check/undecided_error.ts";
+import { UsageError } from "./parse_command_args.ts";
 import { parseNow } from "../core/parse_now.ts";
 import {
   gitAuthEnv,
@@ -148,12 +148,12 @@ export async function auditCommand(
     json: { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
-  }, AUDIT_USAGE);
+  });
   if (v.help) {
     io.out(AUDIT_USAGE);
     return 0;
   }
-  const slug = requiredOption(v.repo, "repo", AUDIT_USAGE);
+  const slug = requiredOption(v.repo, "repo");
   const repo = readRepo(slug);
   if (v.prs === undefined && v.since === undefined) {
     throw new UsageError(
@@ -343,7 +343,7 @@ async function auditReportCommand(
     json: { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
-  }, AUDIT_USAGE);
+  });
   if (v.help) {
     io.out(AUDIT_USAGE);
     return 0;

@@ -5,7 +5,7 @@ import {
   buildAuditRecord,
   readAuditPullRequest,
 } from "../audit/mod.ts";
-import { UsageError } from "../check/undecided_error.ts";
+import { UsageError } from "./parse_command_args.ts";
 import { ClockError } from "../core/parse_now.ts";
 import { buildVerdict } from "../core/verdict.ts";
 import { finding } from "../core/finding.ts";

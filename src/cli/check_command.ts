@@ -12,9 +12,9 @@ import {
   runCheckWithLedger,
 } from "../check/run_check.ts";
 import { formatLedger } from "../seeds/ledger_row.ts";
-import { UsageError } from "../check/undecided_error.ts";
+import { parseCommandArgs, UsageError } from "./parse_command_args.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
-import { renderText } from "../render/render_text.ts";
+import { renderText } from "../report/render_text.ts";
 import type { CliIo } from "./cli_io.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { createProgress, SILENT_PROGRESS } from "./progress.ts";
@@ -162,45 +162,30 @@ async function judgeCommandLine(
   io: CliIo,
   options: { runTests: boolean; github: GitHubState },
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        repo: { type: "string" },
-        base: { type: "string" },
-        head: { type: "string" },
-        now: { type: "string" },
-        out: { type: "string" },
-        json: { type: "boolean", default: false },
-        "allow-fixture-rotate": { type: "boolean", default: false },
-        isolation: { type: "string", default: "auto" },
-        "sandbox-path": { type: "string" },
-        "sandbox-uids": { type: "string" },
-        quiet: { type: "boolean", default: false },
-        "no-color": { type: "boolean", default: false },
-        ledger: { type: "string" },
-        key: { type: "string" },
-        "out-signed": { type: "string" },
-        sarif: { type: "string" },
-        junit: { type: "string" },
-        markdown: { type: "string" },
-        pr: { type: "string" },
-        "now-from": { type: "string" },
-        publish: { type: "boolean", default: false },
-        "no-publish": { type: "boolean", default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(
-      `${
-        error instanceof Error ? error.message : String(error)
-      }\n\n${CHECK_USAGE}`,
-    );
-  }
-  const v = parsed.values;
+  const v = parseCommandArgs(args, {
+    repo: { type: "string" },
+    base: { type: "string" },
+    head: { type: "string" },
+    now: { type: "string" },
+    out: { type: "string" },
+    json: { type: "boolean", default: false },
+    "allow-fixture-rotate": { type: "boolean", default: false },
+    isolation: { type: "string", default: "auto" },
+    "sandbox-path": { type: "string" },
+    "sandbox-uids": { type: "string" },
+    quiet: { type: "boolean", default: false },
+    "no-color": { type: "boolean", default: false },
+    ledger: { type: "string" },
+    key: { type: "string" },
+    "out-signed": { type: "string" },
+    sarif: { type: "string" },
+    junit: { type: "string" },
+    markdown: { type: "string" },
+    pr: { type: "string" },
+    "now-from": { type: "string" },
+    publish: { type: "boolean", default: false },
+    "no-publish": { type: "boolean", default: false },
+  });
   const progress = v.quiet
     ? SILENT_PROGRESS
     : createProgress({ terminal: io.terminal, write: io.err });

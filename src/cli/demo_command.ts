@@ -5,11 +5,10 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { parseNow } from "../core/parse_now.ts";
 import type { Verdict } from "../core/verdict.ts";
 import { type IsolationRequest, runCheck } from "../check/run_check.ts";
-import { UsageError } from "../check/undecided_error.ts";
+import { parseCommandArgs } from "./parse_command_args.ts";
 import { buildSampleRepo } from "../demo/build_sample_repo.ts";
 import type { CliIo } from "./cli_io.ts";
 import { EXIT } from "./exit_code.ts";
@@ -19,29 +18,33 @@ import { createProgress, SILENT_PROGRESS } from "./progress.ts";
 /** The sample's fixed orchestrator clock, so the demo is reproducible. */
 export const DEMO_NOW = "2026-11-30T12:00:00Z";
 
+/** Usage text for `demo`. */
+export const DEMO_USAGE = `Usage:
+  pawl demo [--now RFC3339] [--isolation MODE] [--quiet]
+
+Builds a sample repository (an invoice parser with a human-owned
+tests/agent_contract.yaml) in a temporary directory and runs the real gate,
+tests included, on each of its agent patches. Needs git and a python3 with
+pytest and Hypothesis; nothing is written outside the temporary directory.
+
+Options:
+  --now T           the clock (default ${DEMO_NOW})
+  --isolation MODE  auto (default), bwrap, unshare, uid, or none
+  --quiet           no progress on stderr
+
+Exit codes: 0 every patch was decided, 2 one could not be.
+`;
+
 /** Run the demo; exit 0 when every patch was decided, 2 otherwise. */
 export async function demoCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      args: [...args],
-      strict: true,
-      options: {
-        now: { type: "string", default: DEMO_NOW },
-        isolation: { type: "string" },
-        quiet: { type: "boolean", default: false },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError(
-      `${
-        error instanceof Error ? error.message : String(error)
-      }\n\nUsage: pawl demo [--now RFC3339] [--isolation MODE] [--quiet]`,
-    );
-  }
+  const values = parseCommandArgs(args, {
+    now: { type: "string", default: DEMO_NOW },
+    isolation: { type: "string" },
+    quiet: { type: "boolean", default: false },
+  });
   const now = parseNow(values.now);
   const tools = await findTools(io.env["PATH"] ?? "");
   if (tools.missing.length > 0) {

@@ -4,7 +4,7 @@
  * @module
  */
 import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
-import { UsageError } from "../check/undecided_error.ts";
+import { UsageError } from "./parse_command_args.ts";
 import { generateKeyPair } from "../sign/generate_key_pair.ts";
 import type { CliIo } from "./cli_io.ts";
 
@@ -34,12 +34,12 @@ export async function keygenCommand(
     "out-public": { type: "string" },
     force: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
-  }, KEYGEN_USAGE);
+  });
   if (v.help) {
     io.out(KEYGEN_USAGE);
     return 0;
   }
-  const privatePath = requiredOption(v.out, "out", KEYGEN_USAGE);
+  const privatePath = requiredOption(v.out, "out");
   const publicPath = v["out-public"] ?? `${privatePath}.pub`;
   if (publicPath === privatePath) {
     throw new UsageError(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { UsageError } from "../check/undecided_error.ts";
+import { UsageError } from "./parse_command_args.ts";
 import { readPublicKey } from "../sign/public_key.ts";
 import { readSigningKey } from "../sign/signing_key.ts";
 import type { CliIo } from "./cli_io.ts";

@@ -7,7 +7,7 @@
  */
 import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
 import { join } from "node:path";
-import { UsageError } from "../check/undecided_error.ts";
+import { UsageError } from "./parse_command_args.ts";
 import { cloneRepository } from "../git/clone_repository.ts";
 import { BlobTooLargeError } from "../git/git_error.ts";
 import type { Git } from "../git/git.ts";
@@ -62,12 +62,12 @@ export async function proposeCommand(
     force: { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
-  }, PROPOSE_USAGE);
+  });
   if (v.help) {
     io.out(PROPOSE_USAGE);
     return 0;
   }
-  const repo = requiredOption(v.repo, "repo", PROPOSE_USAGE);
+  const repo = requiredOption(v.repo, "repo");
   if (!isProposalLayout(v.layout)) {
     throw new UsageError(
       `Unknown layout "${v.layout}": expected one of ${

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { UsageError } from "../check/undecided_error.ts";
+import { UsageError } from "./parse_command_args.ts";
 import { FakeGit } from "../git/fake_git.ts";
 import type { CliIo } from "./cli_io.ts";
 import {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { UsageError } from "../check/undecided_error.ts";
+import { UsageError } from "./parse_command_args.ts";
 import {
   sandboxLeaseFrom,
   type SandboxLeaseSettings,

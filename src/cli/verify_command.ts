@@ -5,7 +5,7 @@
  * @module
  */
 import { parseCommandArgs } from "./parse_command_args.ts";
-import { UsageError } from "../check/undecided_error.ts";
+import { UsageError } from "./parse_command_args.ts";
 import { verifyEnvelope, type VerifyResult } from "../sign/verify_envelope.ts";
 import type { CliIo } from "./cli_io.ts";
 
@@ -56,7 +56,7 @@ export async function verifyCommand(
     head: { type: "string" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
-  }, VERIFY_USAGE);
+  });
   if (v.help) {
     io.out(VERIFY_USAGE);
     return VERIFY_EXIT.valid;
@@ -64,7 +64,7 @@ export async function verifyCommand(
   for (const option of ["key", "envelope"] as const) {
     if (v[option] === undefined || v[option] === "") {
       throw new UsageError(
-        `Missing required option "--${option}"\n\n${VERIFY_USAGE}`,
+        `Missing required option "--${option}"`,
       );
     }
   }

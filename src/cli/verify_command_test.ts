@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { UsageError } from "../check/undecided_error.ts";
+import { UsageError } from "./parse_command_args.ts";
 import { buildVerdict } from "../core/verdict.ts";
 import { generateKeyPair } from "../sign/generate_key_pair.ts";
 import { signVerdict } from "../sign/sign_verdict.ts";

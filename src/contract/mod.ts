@@ -4,22 +4,19 @@
  * duplicate-free YAML with source lines), {@linkcode ContractSyntaxError}
  * (the one "cannot decide" error of every reader), RFC 3339 instants
  * ({@linkcode parseRfc3339}) and fixture path hygiene
- * ({@linkcode checkFixturePath}); each contract dialect has its own folder,
- * starting with seed 000's `tests/agent_contract.yaml` in `agent_contract/`
- * and seed 003's `invariants.toml`, `fixtures.lock` and `freeze.yml` in
- * `invariants/`. Strict JSON with lines ({@linkcode parseJsonDocument}),
+ * ({@linkcode checkFixturePath}); each contract layout has its own folder
+ * under `src/layouts/`, which builds on these. Strict JSON with lines ({@linkcode parseJsonDocument}),
  * schema issues as errors ({@linkcode schemaIssueError}) and Hypothesis
  * settings comparisons ({@linkcode weakenedSettings}) are shared too.
  *
  * @module
  */
-export * from "./agent_contract/mod.ts";
 export * from "./check_fixture_path.ts";
 export * from "./contract_syntax_error.ts";
 export * from "./format_key_path.ts";
-export * from "./invariants/mod.ts";
+export * from "./module_path.ts";
 export * from "./parse_json_document.ts";
-export * from "./parse_rfc3339.ts";
+export * from "../core/parse_rfc3339.ts";
 export * from "./parse_yaml_document.ts";
 export * from "./schema_issue_error.ts";
 export * from "./weakened_settings.ts";

@@ -4,28 +4,7 @@
  *
  * @module
  */
-import { type RuleId, RULES } from "./rules.ts";
-
-/** The contract layer a finding belongs to. */
-export type Layer =
-  | "property"
-  | "fixture"
-  | "freeze"
-  | "seed"
-  | "tests"
-  | "config"
-  | "harness";
-
-/** Every layer, in report order. */
-export const LAYERS: readonly Layer[] = [
-  "config",
-  "harness",
-  "property",
-  "fixture",
-  "freeze",
-  "seed",
-  "tests",
-];
+import { type Layer, type RuleId, RULES } from "./rules.ts";
 
 /** One reason for the decision, with a location where one is known. */
 export interface Finding {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { parseRfc3339 } from "../contract/parse_rfc3339.ts";
+import { parseRfc3339 } from "./parse_rfc3339.ts";
 
 /** An instant given on the command line, kept as written and as epoch ms. */
 export interface Instant {

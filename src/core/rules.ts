@@ -4,7 +4,26 @@
  *
  * @module
  */
-import type { Layer } from "./finding.ts";
+/** The contract layer a finding belongs to. */
+export type Layer =
+  | "property"
+  | "fixture"
+  | "freeze"
+  | "seed"
+  | "tests"
+  | "config"
+  | "harness";
+
+/** Every layer, in report order. */
+export const LAYERS: readonly Layer[] = [
+  "config",
+  "harness",
+  "property",
+  "fixture",
+  "freeze",
+  "seed",
+  "tests",
+];
 
 /** What a rule protects, and whether breaking it blocks a merge by default. */
 export interface RuleSpec {

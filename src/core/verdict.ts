@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { type Finding, LAYERS } from "./finding.ts";
-import { RULES } from "./rules.ts";
+import type { Finding } from "./finding.ts";
+import { LAYERS, RULES } from "./rules.ts";
 
 /** The gate's decision. */
 export type Decision = "accept" | "reject";

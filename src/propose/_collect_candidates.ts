@@ -8,8 +8,8 @@ import {
   checkFixturePath,
   DEFAULT_FIXTURE_ROOT,
 } from "../contract/check_fixture_path.ts";
-import { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "../contract/agent_contract/check_properties.ts";
-import { sourceSha256 } from "../contract/invariants/source_sha256.ts";
+import { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "../layouts/agent_contract/check_properties.ts";
+import { sourceSha256 } from "../layouts/invariants/source_sha256.ts";
 import type { Tree } from "../git/git.ts";
 import type {
   PythonFunction,

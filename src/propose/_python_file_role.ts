@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { modulePathCandidates } from "../contract/agent_contract/check_properties.ts";
+import { modulePathCandidates } from "../contract/module_path.ts";
 import type { Tree } from "../git/git.ts";
 
 /** Python's hard keywords: a path segment spelled like one cannot be imported. */

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { parse as parseToml } from "smol-toml";
 import { analyzePython } from "../python/analyze_python.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
-import { sourceSha256 } from "../contract/invariants/source_sha256.ts";
+import { sourceSha256 } from "../layouts/invariants/source_sha256.ts";
 import { buildProposal } from "./build_proposal.ts";
 import { COMMIT } from "./_testing.ts";
 import type { TreeEntry } from "../git/git.ts";

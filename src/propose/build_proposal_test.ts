@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { parse as parseToml } from "smol-toml";
-import { readAgentContract } from "../contract/agent_contract/read_agent_contract.ts";
+import { readAgentContract } from "../layouts/agent_contract/read_agent_contract.ts";
 import { parseYamlDocument } from "../contract/parse_yaml_document.ts";
-import { sourceSha256 } from "../contract/invariants/source_sha256.ts";
-import { readFixtureLock } from "../contract/invariants/read_fixture_lock.ts";
-import { readFreezeList } from "../contract/invariants/read_freeze_list.ts";
-import { readPropertyRegistry } from "../contract/invariants/read_property_registry.ts";
-import { readContracts } from "../contract/seed_contracts/read_contracts.ts";
-import { readFlakeFreeze } from "../contract/seed_contracts/read_flake_freeze.ts";
+import { sourceSha256 } from "../layouts/invariants/source_sha256.ts";
+import { readFixtureLock } from "../layouts/invariants/read_fixture_lock.ts";
+import { readFreezeList } from "../layouts/invariants/read_freeze_list.ts";
+import { readPropertyRegistry } from "../layouts/invariants/read_property_registry.ts";
+import { readContracts } from "../layouts/seed_contracts/read_contracts.ts";
+import { readFlakeFreeze } from "../layouts/seed_contracts/read_flake_freeze.ts";
 import { COMMIT, inputFor, lines, type TestFile } from "./_testing.ts";
 import { buildProposal, type Proposal } from "./build_proposal.ts";
 

@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { type Finding, type Layer, LAYERS } from "../core/finding.ts";
+import type { Finding } from "../core/finding.ts";
+import { type Layer, LAYERS } from "../core/rules.ts";
 import type { Verdict } from "../core/verdict.ts";
 
 /**

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { finding, LAYERS } from "../core/finding.ts";
+import { finding } from "../core/finding.ts";
+import { LAYERS } from "../core/rules.ts";
 import { buildVerdict, type Verdict } from "../core/verdict.ts";
 import { parseJunit } from "../run/parse_junit.ts";
 import {

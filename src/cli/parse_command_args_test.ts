@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import {
+  parseCommandArgs,
+  requiredOption,
+  UsageError,
+  usageErrorText,
+  wantsHelp,
+} from "./parse_command_args.ts";
+
+const OPTIONS = {
+  now: { type: "string" },
+  label: { type: "string", multiple: true },
+  json: { type: "boolean", default: false },
+} as const;
+
+Deno.test("parseCommandArgs() reads a command line that fits", () => {
+  const v = parseCommandArgs(
+    ["--now", "2026-11-30T12:00:00Z", "--label", "a", "--label=b", "--json"],
+    OPTIONS,
+  );
+  assert.equal(v.now, "2026-11-30T12:00:00Z");
+  assert.deepEqual(v.label, ["a", "b"]);
+  assert.equal(v.json, true);
+  // A flag given twice says the same thing twice.
+  assert.equal(parseCommandArgs(["--json", "--json"], OPTIONS).json, true);
+});
+
+Deno.test("parseCommandArgs() refuses what does not fit as a UsageError", async (t) => {
+  const cases: [string, string[], RegExp][] = [
+    ["an unknown option", ["--frob"], /^Unknown option '--frob'$/],
+    ["a positional", ["x"], /^Unexpected argument 'x'/],
+    ["a missing value", ["--now"], /--now/],
+    [
+      "a repeated single-valued option",
+      ["--now", "a", "--now=b"],
+      /^Option "--now" is given more than once; it takes one value$/,
+    ],
+  ];
+  for (const [name, args, message] of cases) {
+    await t.step(name, () => {
+      assert.throws(() => parseCommandArgs(args, OPTIONS), (error) => {
+        assert.ok(error instanceof UsageError, String(error));
+        assert.match(error.message, message);
+        return true;
+      });
+    });
+  }
+  assert.throws(() => requiredOption(undefined, "repo"), UsageError);
+  assert.throws(() => requiredOption("", "repo"), /"--repo"/);
+  assert.equal(requiredOption("r", "repo"), "r");
+});
+
+Deno.test("wantsHelp() sees --help and -h anywhere before --", () => {
+  assert.equal(wantsHelp(["--help"]), true);
+  assert.equal(wantsHelp(["--repo", ".", "-h"]), true);
+  assert.equal(wantsHelp(["--repo", "."]), false);
+  assert.equal(wantsHelp(["--", "--help"]), false);
+  assert.equal(wantsHelp(["--helpful"]), false);
+});
+
+Deno.test("usageErrorText() names the command, the problem and where the usage is", () => {
+  const usage = "Usage:\n  pawl x --y\n";
+  const expected = 'pawl x: usage error: Missing required option "--y"\n' +
+    'Run "pawl x --help" for its usage.\n';
+  assert.equal(
+    usageErrorText("x", 'Missing required option "--y"', usage),
+    expected,
+  );
+  // A message that still carries the whole usage is shown without it.
+  assert.equal(
+    usageErrorText("x", `Missing required option "--y"\n\n${usage}`, usage),
+    expected,
+  );
+  assert.equal(
+    usageErrorText("x", 'Missing required option "--y"'),
+    expected,
+  );
+});

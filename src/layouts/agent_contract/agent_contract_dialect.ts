@@ -1,0 +1,131 @@
+/**
+ * Seed 000's layout: one `tests/agent_contract.yaml` with properties,
+ * fixtures and budgeted freezes.
+ *
+ * @module
+ */
+import {
+  type AgentContract,
+  agentContractReads,
+  checkAgentContract,
+  enforcedAgentContract,
+  readAgentContract,
+} from "./mod.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
+import { parseRfc3339 } from "../../core/parse_rfc3339.ts";
+import type { Finding } from "../../core/finding.ts";
+import type { Tree } from "../../git/git.ts";
+import {
+  baseContractText,
+  contractFileRefs,
+  headContractText,
+  invalidHeadContract,
+} from "../contract_text.ts";
+import type {
+  ContractBlobs,
+  Dialect,
+  LoadedDialect,
+  PlannedRerun,
+  StaticInput,
+  TestPlan,
+  VerdictFacts,
+} from "../dialect.ts";
+import { NO_VERDICT_FACTS } from "../dialect.ts";
+
+/** Where seed 000's contract lives. */
+export const AGENT_CONTRACT_FILE = "tests/agent_contract.yaml";
+
+/** Seed 000's dialect. */
+export const agentContractDialect: Dialect = {
+  id: "000",
+  files: [AGENT_CONTRACT_FILE],
+  presentIn(tree: Tree): boolean {
+    return tree.has(AGENT_CONTRACT_FILE);
+  },
+  load(base: ContractBlobs, head: ContractBlobs): LoadedDialect {
+    const path = AGENT_CONTRACT_FILE;
+    const baseText = baseContractText(base, path);
+    if (baseText === undefined) {
+      throw new ContractSyntaxError(path, "the base commit has no such file");
+    }
+    const baseContract = readAgentContract(baseText, { path });
+    const loadFindings: Finding[] = [];
+    const headText = headContractText(base, head, path, loadFindings);
+    let headContract: AgentContract | null = null;
+    if (headText === baseText) {
+      // The usual pull request leaves the contract alone: parse it once.
+      headContract = baseContract;
+    } else if (typeof headText === "string") {
+      try {
+        headContract = readAgentContract(headText, { path });
+      } catch (error) {
+        if (!(error instanceof ContractSyntaxError)) throw error;
+        invalidHeadContract(error, loadFindings);
+      }
+    }
+    return loadedAgentContract(baseContract, headContract, {
+      files: contractFileRefs("000", base, [path]),
+      loadFindings,
+    });
+  },
+};
+
+function loadedAgentContract(
+  base: AgentContract,
+  head: AgentContract | null,
+  extra: Pick<LoadedDialect, "files" | "loadFindings">,
+): LoadedDialect {
+  return {
+    id: "000",
+    ...extra,
+    reads(baseTree: Tree, headTree: Tree) {
+      const r = agentContractReads(base, head, headTree, { baseTree });
+      return {
+        headModules: r.modules,
+        baseModules: r.baseModules,
+        headDigests: r.fixtures,
+      };
+    },
+    check(input: StaticInput): Finding[] {
+      return checkAgentContract({
+        path: AGENT_CONTRACT_FILE,
+        base,
+        head,
+        headTree: input.headTree,
+        digests: input.digests,
+        modules: input.headModules,
+        baseModules: input.baseModules,
+        now: input.now,
+      });
+    },
+    plan(input: StaticInput): TestPlan {
+      const enforced = enforcedAgentContract(base, head);
+      const reruns: PlannedRerun[] = [];
+      for (const f of enforced.freezes) {
+        const expires = parseRfc3339(f.expires);
+        if (expires === undefined || expires <= input.now) continue;
+        if (f.remainingReruns <= 0) continue;
+        if (f.owner.trim() === "" || f.reason.trim() === "") continue;
+        reruns.push({
+          id: f.id,
+          test: f.id,
+          remainingReruns: f.remainingReruns,
+        });
+      }
+      return {
+        properties: enforced.properties.map((p) => ({
+          id: p.id,
+          module: p.module,
+          name: p.name,
+        })),
+        reruns,
+        deselect: [],
+        replays: [],
+        nonBlocking: [],
+      };
+    },
+    verdictFacts(): VerdictFacts {
+      return NO_VERDICT_FACTS;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The shared reading step of this folder's two YAML files: strict YAML,
+ * then a strict zod schema, with the first schema problem turned into a
+ * {@linkcode ContractSyntaxError} that names the file, the key path and the
+ * line.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { schemaIssueError } from "../../contract/schema_issue_error.ts";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
+import {
+  parseYamlDocument,
+  type YamlDocument,
+  type YamlPath,
+} from "../../contract/parse_yaml_document.ts";
+
+/** Options for {@linkcode readYamlSchema}. */
+export interface ReadYamlSchemaOptions {
+  /** Repository-relative path, for messages. */
+  path: string;
+  /** Refuse files larger than this many bytes (default 1 MiB). */
+  maxBytes?: number | undefined;
+  /** What an empty document means (default: the schema sees `null`). */
+  emptyValue?: unknown;
+}
+
+/** A validated document and its source lines. */
+export interface ReadYamlSchemaResult<T> {
+  /** The validated value. */
+  data: T;
+  /** The parsed document, for line lookups. */
+  doc: YamlDocument;
+}
+
+/** Parse `text` as YAML and validate it with `schema`; throws `ContractSyntaxError`. */
+export function readYamlSchema<S extends z.ZodType>(
+  text: string,
+  schema: S,
+  options: ReadYamlSchemaOptions,
+): ReadYamlSchemaResult<z.output<S>> {
+  const { path } = options;
+  const doc = parseYamlDocument(
+    text,
+    path,
+    options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes },
+  );
+  const value = doc.value === null && "emptyValue" in options
+    ? options.emptyValue
+    : doc.value;
+  const result = schema.safeParse(value, { reportInput: true });
+  if (!result.success) throw issueError(path, doc, result.error.issues);
+  return { data: result.data, doc };
+}
+
+/** The 1-based line of `path`, or of its closest ancestor that exists. */
+export function nearestLine(
+  doc: YamlDocument,
+  path: YamlPath,
+): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const line = doc.lineOf(path.slice(0, n));
+    if (line !== undefined) return line;
+  }
+  return undefined;
+}
+
+function issueError(
+  path: string,
+  doc: YamlDocument,
+  issues: readonly z.core.$ZodIssue[],
+): ContractSyntaxError {
+  return schemaIssueError(path, issues, (keyPath) => doc.lineOf(keyPath));
+}
