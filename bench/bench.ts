@@ -15,8 +15,9 @@
  *
  * @module
  */
-import { runCheck } from "../src/check/run_check.ts";
-import type { Progress } from "../src/cli/progress.ts";
+import { judgePullRequest } from "../src/gate/judge_pull_request.ts";
+import { realGatePorts } from "../src/gate/real_gate_ports.ts";
+import type { Progress } from "../src/core/progress.ts";
 import { parseNow } from "../src/core/parse_now.ts";
 import type { Verdict } from "../src/core/verdict.ts";
 import {
@@ -94,7 +95,7 @@ function parseOptions(args: readonly string[]): BenchOptions {
 
 // --- one pawl run, timed by its progress steps ------------------------------
 
-/** Milliseconds spent in each part of one `runCheck` call. */
+/** Milliseconds spent in each part of one `judgePullRequest` call. */
 interface PawlRun {
   /** "cloning" → "reading contracts" (clone and resolving both revisions). */
   clone: number;
@@ -164,7 +165,7 @@ async function runPawl(
   const start = performance.now();
   let verdict: Verdict;
   try {
-    verdict = await runCheck({
+    ({ verdict } = await judgePullRequest({
       repo: dir,
       base: repo.base,
       head: repo.head,
@@ -172,8 +173,7 @@ async function runPawl(
       allowFixtureRotate: false,
       isolation: "none",
       runTests: false,
-      progress,
-    });
+    }, realGatePorts({ progress })));
   } finally {
     await poller?.stop();
   }

@@ -5,8 +5,10 @@
  * request, and the report folded from every record of an output directory
  * — `audit.json`, `audit.md` and a self-contained `audit.html` with
  * decisions and the most common weakening rules over time. Everything
- * here is pure; the shell (`src/cli/audit_command.ts`) lists, judges and
- * writes.
+ * here is pure except the audit's shell: `runAudit` lists, judges each pull
+ * request through the gate and writes the records (`plan_audit_jobs.ts`)
+ * and the report (`write_audit_report.ts`); `src/cli/audit_command.ts`
+ * only maps the flags and prints.
  *
  * @module
  */
@@ -24,3 +26,6 @@ export * from "./render_audit_json.ts";
 export * from "./render_audit_markdown.ts";
 export * from "./render_audit_html.ts";
 export * from "./run_pool.ts";
+export * from "./plan_audit_jobs.ts";
+export * from "./write_audit_report.ts";
+export * from "./run_audit.ts";

@@ -1,80 +1,42 @@
 /**
  * `pawl audit`: judge a range of past pull requests of a GitHub
  * repository, each at a clock the auditor chooses, with a bounded pool of
- * workers that each own a sandbox uid; one record per pull request in the
+ * workers, each judgement in a sandbox uid of its own; one record per pull request in the
  * output directory, then the report built from every record there.
  * `pawl audit report` rebuilds only the report (after shards were copied
- * together). Audits never publish to GitHub.
+ * together). Audits never publish to GitHub. This file maps the flags to
+ * `runAudit`'s options and ports and prints.
  *
  * @module
  */
-import { clientFromEnv } from "../github/client_from_env.ts";
 import {
-  type AuditOutcome,
-  type AuditPullRequest,
   type AuditRecord,
-  AuditRecordError,
-  auditRecordFileName,
-  auditRecordNumber,
-  buildAuditRecord,
-  buildAuditReport,
-  chooseClock,
-  type ChosenClock,
-  type ClockPlan,
-  isRecordCurrent,
+  auditReportLine,
   parsePullRequestNumbers,
   parseShard,
   parseSince,
-  readAuditRecord,
-  readPullRequestList,
-  renderAuditHtml,
   renderAuditJson,
-  renderAuditMarkdown,
-  runPool,
-  selectPullRequests,
+  runAudit,
+  writeAuditReport,
 } from "../audit/mod.ts";
-import type { AuditReport } from "../audit/build_audit_report.ts";
-import {
-  type IsolationRequest,
-  runCheckWithLedger,
-} from "../check/run_check.ts";
-import { UsageError } from "./parse_command_args.ts";
-import { parseNow } from "../core/parse_now.ts";
-import {
-  gitAuthEnv,
-  parsePullRequestRef,
-  type RepoRef,
-} from "../github/mod.ts";
+import { realGatePorts } from "../gate/real_gate_ports.ts";
+import { clientFromEnv } from "../github/client_from_env.ts";
 import type { CliIo } from "./cli_io.ts";
 import { EXIT } from "./exit_code.ts";
-import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
-import { createProgress, type Progress, SILENT_PROGRESS } from "./progress.ts";
-import { writeOutputFile } from "./write_output_file.ts";
-import { readSandboxLease } from "./read_sandbox_lease.ts";
 import {
-  leaseSandboxUid,
-  type SandboxLeaseSettings,
-} from "../sandbox/lease_uid.ts";
+  parseCommandArgs,
+  requiredOption,
+  UsageError,
+} from "./parse_command_args.ts";
+import { readSandboxLease } from "./read_sandbox_lease.ts";
+import { createProgress, SILENT_PROGRESS } from "./progress.ts";
+import { readIsolation } from "./read_isolation.ts";
+import { readClockPlan, readInteger, readRepo } from "./_audit_flags.ts";
 
 /** Pull requests judged at once when `--concurrency` is not given. */
 export const DEFAULT_AUDIT_CONCURRENCY = 2;
 
 const MAX_CONCURRENCY = 64;
-
-const ISOLATIONS: readonly IsolationRequest[] = [
-  "auto",
-  "bwrap",
-  "unshare",
-  "uid",
-  "none",
-];
-
-/** The report's files, in the output directory. */
-const REPORT_FILES = {
-  json: "audit.json",
-  markdown: "audit.md",
-  html: "audit.html",
-} as const;
 
 /** Usage text for `audit`. */
 export const AUDIT_USAGE = `Usage:
@@ -165,7 +127,7 @@ export async function auditCommand(
     : parsePullRequestNumbers(v.prs);
   const since = v.since === undefined ? undefined : parseSince(v.since);
   const shard = v.shard === undefined ? undefined : parseShard(v.shard);
-  const plan = readClockPlan(v.now, v["now-from"]);
+  const plan = readClockPlan(v.now, v["now-from"], AUDIT_USAGE);
   const concurrency = readInteger(
     v.concurrency,
     "--concurrency",
@@ -187,14 +149,7 @@ export async function auditCommand(
       io.env,
       "--sandbox-uid",
     );
-  const isolation = v.isolation as IsolationRequest;
-  if (!ISOLATIONS.includes(isolation)) {
-    throw new UsageError(
-      `Unknown isolation "${v.isolation}": expected one of ${
-        ISOLATIONS.join(", ")
-      }`,
-    );
-  }
+  const isolation = readIsolation(v.isolation);
   const outDir = v["out-dir"].replace(/(.)\/+$/, "$1");
   const progress = v.quiet
     ? SILENT_PROGRESS
@@ -205,100 +160,36 @@ export async function auditCommand(
   const mask = (text: string) =>
     token === undefined ? text : text.replaceAll(token, "***");
   try {
-    progress.step(`listing the pull requests of ${slug} from ${apiUrl}`);
-    const listed = await client.listPullRequests(repo, {
-      state: "all",
-      onPage: (n) => progress.detail(`${n} listed`),
-    });
-    const list = readPullRequestList(listed, `the GitHub API for "${slug}"`);
-    for (const message of list.unreadable) {
-      progress.note(`left out of the audit: ${message}`);
-    }
-    const selected = selectPullRequests(list.pulls, {
+    const run = await runAudit({
+      slug,
+      repo,
       ...(numbers === undefined ? {} : { numbers }),
       ...(since === undefined ? {} : { since }),
       ...(shard === undefined ? {} : { shard }),
-    });
-    const found = new Set(list.pulls.map((p) => p.number));
-    for (const range of numbers ?? []) {
-      if (range.first === range.last && !found.has(range.first)) {
-        progress.note(
-          `pull request #${range.first} is not in the list of ${slug}`,
-        );
-      }
-    }
-
-    await Deno.mkdir(outDir, { recursive: true });
-    const { records, jobs, reused } = await planJobs(selected, {
-      slug,
       plan,
       outDir,
+      concurrency,
       force: v.force,
       retryUndecided: v["retry-undecided"],
+      runTests: !v.static,
+      isolation,
+      sandboxPath: v["sandbox-path"],
+      token,
+      terminal: io.terminal,
+    }, {
+      github: client,
+      apiUrl,
       progress,
-    });
-    progress.step(
-      `${selected.length} pull requests selected${
-        shard === undefined ? "" : ` (shard ${shard.index}/${shard.count})`
-      }, ${reused} already recorded; judging ${jobs.length}, ${
-        Math.min(concurrency, Math.max(1, jobs.length))
-      } at a time`,
-    );
-
-    const tally = { done: 0, reject: 0, undecided: 0 };
-    const running = new Set<number>();
-    // A terminal gets one live line with what is running; a CI log one
-    // line per pull request judged, saying which and in which sandbox uid.
-    const show = (judged?: string) => {
-      const summary =
-        `judged ${tally.done}/${jobs.length}, ${tally.reject} rejected, ${tally.undecided} undecided`;
-      if (!io.terminal) {
-        if (judged !== undefined) progress.step(`${summary} (${judged})`);
-        return;
-      }
-      progress.step(summary);
-      if (running.size > 0) {
-        progress.detail(
-          `judging ${[...running].map((n) => `#${n}`).join(", ")}`,
-        );
-      }
-    };
-    await runPool(jobs, { concurrency }, async (job) => {
-      running.add(job.pr.number);
-      show();
-      const outcome = await judge(job, {
-        sandboxLease,
-        runTests: !v.static,
-        isolation,
-        token,
-        mask,
-        ...(v["sandbox-path"] === undefined
-          ? {}
-          : { sandboxPath: v["sandbox-path"] }),
+      mask,
+      // Each judgement leases its own sandbox uid from the range.
+      gate: realGatePorts({
+        sandbox: { lease: sandboxLease },
         ...(io.env["TMPDIR"] ? { tempRoot: io.env["TMPDIR"] } : {}),
-      });
-      const record = buildAuditRecord(
-        slug,
-        job.pr,
-        job.chosen.clock,
-        outcome,
-      );
-      await writeRecord(job.path, record);
-      records.set(job.pr.number, record);
-      running.delete(job.pr.number);
-      tally.done += 1;
-      if (record.decision === "reject") tally.reject += 1;
-      if (record.decision === "undecided") tally.undecided += 1;
-      show(
-        `#${job.pr.number}: ${record.decision}${
-          outcome.uid === undefined ? "" : `, sandbox uid ${outcome.uid}`
-        }`,
-      );
+      }),
     });
-
-    const report = await writeReport(outDir);
     progress.end();
-    const mine = selected.map((pr) => records.get(pr.number)!);
+    const { selected, report } = run;
+    const mine = selected.map((pr) => run.records.get(pr.number)!);
     const count = (d: AuditRecord["decision"]) =>
       mine.filter((r) => r.decision === d).length;
     if (v.json) {
@@ -307,11 +198,11 @@ export async function auditCommand(
       io.out(
         `pawl audit ${slug}: ${selected.length} pull requests selected${
           shard === undefined ? "" : ` (shard ${shard.index}/${shard.count})`
-        }, ${jobs.length} judged now, ${reused} from earlier runs\n` +
+        }, ${run.judged} judged now, ${run.reused} from earlier runs\n` +
           `  ${count("accept")} accept, ${count("reject")} reject, ${
             count("undecided")
           } undecided, ${count("skipped")} skipped\n` +
-          reportLine(outDir, report),
+          auditReportLine(outDir, report),
       );
     }
     for (const record of mine) {
@@ -323,7 +214,7 @@ export async function auditCommand(
         );
       }
     }
-    return count("undecided") > 0 || list.unreadable.length > 0
+    return count("undecided") > 0 || run.unreadable.length > 0
       ? EXIT.undecided
       : 0;
   } catch (error) {
@@ -349,294 +240,18 @@ async function auditReportCommand(
     return 0;
   }
   const outDir = v["out-dir"].replace(/(.)\/+$/, "$1");
-  const report = await writeReport(outDir, { requireRecords: true });
+  const report = await writeAuditReport(outDir, { requireRecords: true });
   const c = report.counts;
   if (v.json) {
     io.out(renderAuditJson(report));
   } else {
     io.out(
       `pawl audit report: ${c.total} pull requests: ${c.accept} accept, ${c.reject} reject, ${c.undecided} undecided, ${c.skipped} skipped\n` +
-        reportLine(outDir, report),
+        auditReportLine(outDir, report),
     );
   }
   if (!v.quiet) {
     for (const message of report.unreadable) io.err(`pawl: ${message}\n`);
   }
   return c.undecided > 0 || report.unreadable.length > 0 ? EXIT.undecided : 0;
-}
-
-/** What an audit run still has to do. */
-interface Plan {
-  /** Records already settled: kept from earlier runs or skipped now. */
-  records: Map<number, AuditRecord>;
-  /** Pull requests to judge. */
-  jobs: Job[];
-  /** How many records were kept from earlier runs. */
-  reused: number;
-}
-
-/**
- * Keep every record that already answers the question (unless forced),
- * record the pull requests the clock skips, and list the rest to judge.
- */
-async function planJobs(
-  selected: readonly AuditPullRequest[],
-  options: {
-    slug: string;
-    plan: ClockPlan;
-    outDir: string;
-    force: boolean;
-    retryUndecided: boolean;
-    progress: Progress;
-  },
-): Promise<Plan> {
-  const records = new Map<number, AuditRecord>();
-  const jobs: Job[] = [];
-  let reused = 0;
-  for (const pr of selected) {
-    const chosen = chooseClock(pr, options.plan);
-    const path = `${options.outDir}/${auditRecordFileName(pr.number)}`;
-    const earlier = await readRecordFile(path, options.progress);
-    if (
-      !options.force && earlier !== undefined &&
-      isRecordCurrent(earlier, options.slug, pr, chosen.clock, {
-        retryUndecided: options.retryUndecided,
-      })
-    ) {
-      records.set(pr.number, earlier);
-      reused += 1;
-    } else if (chosen.kind === "skip") {
-      const record = buildAuditRecord(options.slug, pr, chosen.clock, {
-        kind: "skipped",
-        reason: chosen.reason,
-      });
-      await writeRecord(path, record);
-      records.set(pr.number, record);
-    } else {
-      jobs.push({ pr, chosen, path });
-    }
-  }
-  return { records, jobs, reused };
-}
-
-/** One pull request to judge. */
-interface Job {
-  pr: AuditPullRequest;
-  chosen: Extract<ChosenClock, { kind: "judge" }>;
-  path: string;
-}
-
-/** How a worker judges. */
-interface JudgeOptions {
-  sandboxLease: SandboxLeaseSettings;
-  runTests: boolean;
-  isolation: IsolationRequest;
-  token: string | undefined;
-  mask: (text: string) => string;
-  sandboxPath?: string;
-  tempRoot?: string;
-}
-
-/**
- * Judge one pull request as `pawl check --pr` would, at the chosen clock,
- * in the worker's own sandbox uid. Never throws: anything that stops a
- * decision is the record's reason.
- */
-async function judge(
-  job: Job,
-  options: JudgeOptions,
-): Promise<AuditOutcome & { uid?: number }> {
-  const { pr, chosen } = job;
-  try {
-    // The judgement's own sandbox uid, held until its last test run ends.
-    await using lease = options.runTests && options.isolation !== "none"
-      ? await leaseSandboxUid(options.sandboxLease)
-      : undefined;
-    const { verdict } = await runCheckWithLedger({
-      repo: pr.base.cloneUrl,
-      base: pr.base.sha,
-      head: pr.head.sha,
-      shallow: true,
-      // A fork's head commit is in the base repository only under this ref.
-      refs: [`refs/pull/${pr.number}/head`],
-      gitEnv: gitAuthEnv(pr.base.cloneUrl, options.token),
-      now: chosen.now,
-      ...(chosen.verdictClock === undefined
-        ? {}
-        : { clock: chosen.verdictClock }),
-      allowFixtureRotate: false,
-      isolation: options.isolation,
-      runTests: options.runTests,
-      progress: SILENT_PROGRESS,
-      ...(lease === undefined
-        ? {}
-        : { sandboxUid: lease.uid, sandboxGid: lease.gid }),
-      ...(options.sandboxPath === undefined
-        ? {}
-        : { sandboxPath: options.sandboxPath }),
-      ...(options.tempRoot === undefined ? {} : { tempRoot: options.tempRoot }),
-    });
-    return {
-      kind: "verdict",
-      verdict,
-      ...(lease === undefined ? {} : { uid: lease.uid }),
-    };
-  } catch (error) {
-    return {
-      kind: "undecided",
-      reason: options.mask(
-        error instanceof Error ? error.message : String(error),
-      ),
-    };
-  }
-}
-
-/**
- * The record at `path`, or undefined when there is none or it is not a
- * complete record (then it is judged again).
- */
-async function readRecordFile(
-  path: string,
-  progress: Progress,
-): Promise<AuditRecord | undefined> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-  try {
-    return readAuditRecord(text, path);
-  } catch (error) {
-    if (!(error instanceof AuditRecordError)) throw error;
-    progress.note(`judging again: ${error.message}`);
-    return undefined;
-  }
-}
-
-async function writeRecord(path: string, record: AuditRecord): Promise<void> {
-  await writeOutputFile(path, JSON.stringify(record, null, 2) + "\n");
-}
-
-/**
- * Build the report from every record in `outDir` and write its three
- * files; with `requireRecords`, a directory without a single record file
- * is an error and nothing is written.
- */
-async function writeReport(
-  outDir: string,
-  options: { requireRecords?: boolean } = {},
-): Promise<AuditReport> {
-  const records: AuditRecord[] = [];
-  const unreadable: string[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = await Array.fromAsync(Deno.readDir(outDir));
-  } catch (error) {
-    throw new UsageError(
-      `Cannot build the audit report: cannot read the directory "${outDir}": ${
-        error instanceof Error ? error.message : String(error)
-      }`,
-    );
-  }
-  for (const entry of entries) {
-    if (!entry.isFile || auditRecordNumber(entry.name) === undefined) continue;
-    const path = `${outDir}/${entry.name}`;
-    try {
-      records.push(readAuditRecord(await Deno.readTextFile(path), path));
-    } catch (error) {
-      if (!(error instanceof AuditRecordError)) throw error;
-      unreadable.push(error.message);
-    }
-  }
-  if (
-    options.requireRecords === true && records.length + unreadable.length === 0
-  ) {
-    throw new UsageError(
-      `Cannot build the audit report: "${outDir}" holds no audit records ("pr-<N>.json")`,
-    );
-  }
-  const report = buildAuditReport(records, { unreadable });
-  await writeOutputFile(
-    `${outDir}/${REPORT_FILES.json}`,
-    renderAuditJson(report),
-  );
-  await writeOutputFile(
-    `${outDir}/${REPORT_FILES.markdown}`,
-    renderAuditMarkdown(report),
-  );
-  await writeOutputFile(
-    `${outDir}/${REPORT_FILES.html}`,
-    renderAuditHtml(report),
-  );
-  return report;
-}
-
-function reportLine(outDir: string, report: AuditReport): string {
-  return `report (${report.counts.total} records): ${
-    Object.values(REPORT_FILES).map((f) => `${outDir}/${f}`).join(", ")
-  }\n`;
-}
-
-/** `OWNER/REPO`, checked as `--pr` checks it. */
-function readRepo(slug: string): RepoRef {
-  if (!/^[^/#\s]+\/[^/#\s]+$/.test(slug)) {
-    throw new UsageError(
-      `Cannot read --repo "${slug}": expected "OWNER/REPO" of a GitHub repository`,
-    );
-  }
-  try {
-    const { owner, repo } = parsePullRequestRef(`${slug}#1`);
-    return { owner, repo };
-  } catch (error) {
-    throw new UsageError(
-      `Cannot read --repo "${slug}": ${
-        error instanceof Error
-          ? error.message.replace(/^Cannot read pull request "[^"]*": /, "")
-          : String(error)
-      }`,
-    );
-  }
-}
-
-/** The clock plan from `--now` / `--now-from`: exactly one of them. */
-function readClockPlan(
-  now: string | undefined,
-  nowFrom: string | undefined,
-): ClockPlan {
-  if (nowFrom === undefined) {
-    if (now === undefined) {
-      throw new UsageError(
-        `Cannot decide without a clock: pass "--now <RFC3339>" or "--now-from merged-at" (or "created-at")\n\n${AUDIT_USAGE}`,
-      );
-    }
-    return { source: "flag", now: parseNow(now) };
-  }
-  if (nowFrom !== "merged-at" && nowFrom !== "created-at") {
-    throw new UsageError(
-      `Unknown clock source "${nowFrom}": expected "merged-at" or "created-at"`,
-    );
-  }
-  if (now !== undefined) {
-    throw new UsageError(
-      `"--now" and "--now-from ${nowFrom}" exclude each other: the clock is one or the other`,
-    );
-  }
-  return { source: nowFrom };
-}
-
-function readInteger(
-  text: string,
-  name: string,
-  min: number,
-  max: number,
-): number {
-  const value = Number(text);
-  if (!/^[0-9]+$/.test(text) || value < min || value > max) {
-    throw new UsageError(
-      `Cannot read ${name} "${text}": expected a whole number from ${min} to ${max}`,
-    );
-  }
-  return value;
 }

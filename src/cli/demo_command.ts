@@ -7,7 +7,9 @@
  */
 import { parseNow } from "../core/parse_now.ts";
 import type { Verdict } from "../core/verdict.ts";
-import { type IsolationRequest, runCheck } from "../check/run_check.ts";
+import { judgePullRequest } from "../gate/judge_pull_request.ts";
+import { realGatePorts } from "../gate/real_gate_ports.ts";
+import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
 import { parseCommandArgs } from "./parse_command_args.ts";
 import { buildSampleRepo } from "../demo/build_sample_repo.ts";
 import type { CliIo } from "./cli_io.ts";
@@ -92,21 +94,25 @@ export async function demoCommand(
     const rows: string[][] = [];
     for (const patch of sample.patches) {
       progress.step(`judging ${patch.branch}`);
-      const verdict = await runCheck({
-        repo: sample.dir,
-        base: sample.base,
-        head: patch.branch,
-        now,
-        allowFixtureRotate: false,
-        isolation,
-        ...(sandboxPath === undefined ? {} : { sandboxPath }),
-        sandboxLease,
-        runTests: true,
-        progress: values.quiet ? SILENT_PROGRESS : {
-          ...progress,
-          step: (label) => progress.detail(label),
+      const { verdict } = await judgePullRequest(
+        {
+          repo: sample.dir,
+          base: sample.base,
+          head: patch.branch,
+          now,
+          allowFixtureRotate: false,
+          isolation,
+          ...(sandboxPath === undefined ? {} : { sandboxPath }),
+          runTests: true,
         },
-      });
+        realGatePorts({
+          progress: values.quiet ? SILENT_PROGRESS : {
+            ...progress,
+            step: (label) => progress.detail(label),
+          },
+          sandbox: { lease: sandboxLease },
+        }),
+      );
       rows.push([patch.branch, verdict.decision, ...reason(verdict)]);
     }
     progress.end();

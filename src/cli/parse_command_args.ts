@@ -8,15 +8,9 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "../core/usage_error.ts";
 
-/** The command line is wrong (exit 2, reported as a usage error). */
-export class UsageError extends TypeError {
-  /** Build the error. */
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+export { UsageError } from "../core/usage_error.ts";
 
 /** The option table of one command. */
 export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;

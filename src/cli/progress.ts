@@ -5,25 +5,9 @@
  * @module
  */
 
-/** Receives step announcements from the shell. */
-export interface Progress {
-  /** A new step started. */
-  step(label: string): void;
-  /** Detail inside the current step (shown live on a terminal, dropped in logs). */
-  detail(text: string): void;
-  /** A message that should always be shown. */
-  note(text: string): void;
-  /** The whole job ended; clear any live line. */
-  end(): void;
-}
+import type { Progress } from "../core/progress.ts";
 
-/** A progress sink that discards everything (tests, `--quiet`). */
-export const SILENT_PROGRESS: Progress = {
-  step() {},
-  detail() {},
-  note() {},
-  end() {},
-};
+export { type Progress, SILENT_PROGRESS } from "../core/progress.ts";
 
 /** Options for {@linkcode createProgress}. */
 export interface CreateProgressOptions {

@@ -296,6 +296,11 @@ export class FakeGit implements Git {
     }
   }
 
+  /** Whether {@linkcode FakeGit.close} was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Mark the fake closed; later calls throw, like the real one. */
   close(): Promise<void> {
     this.#closed = true;

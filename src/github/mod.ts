@@ -16,3 +16,6 @@ export * from "./resolve_pull_request.ts";
 export * from "./git_auth_env.ts";
 export * from "./publish_verdict.ts";
 export * from "./client_from_env.ts";
+export * from "./pull_request_checkout.ts";
+export * from "./open_pull_request.ts";
+export * from "./with_token_hint.ts";

@@ -52,6 +52,8 @@ export class FakeSandbox implements Sandbox {
   readonly commands: SandboxCommand[] = [];
   /** Every directory passed to `prepareDir`, in order. */
   readonly preparedDirs: string[] = [];
+  /** Whether {@linkcode FakeSandbox.close} was called. */
+  closed = false;
   #handler: FakeSandboxHandler;
 
   /** Create a fake whose runs end as `handler` says. */
@@ -64,6 +66,12 @@ export class FakeSandbox implements Sandbox {
   /** Record `dir`; ownership is not changed. */
   prepareDir(dir: string): Promise<void> {
     this.preparedDirs.push(dir);
+    return Promise.resolve();
+  }
+
+  /** Record that the owner released the sandbox. */
+  close(): Promise<void> {
+    this.closed = true;
     return Promise.resolve();
   }
 

@@ -21,3 +21,4 @@ export * from "./sign_verdict.ts";
 export * from "./signing_key.ts";
 export * from "./statement.ts";
 export * from "./verify_envelope.ts";
+export * from "./load_signing_key.ts";

@@ -1,5 +1,5 @@
 /**
- * Errors that mean "pawl could not decide" (exit 2), never accept.
+ * The base has nothing to judge against: "could not decide" (exit 2).
  *
  * @module
  */

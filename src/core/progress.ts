@@ -1,0 +1,27 @@
+/**
+ * The progress port: long steps announce themselves here. The CLI's
+ * adapter (`cli/progress.ts`) prints them on stderr; a service may log or
+ * drop them.
+ *
+ * @module
+ */
+
+/** Receives step announcements from a long job. */
+export interface Progress {
+  /** A new step started. */
+  step(label: string): void;
+  /** Detail inside the current step (shown live on a terminal, dropped in logs). */
+  detail(text: string): void;
+  /** A message that should always be shown. */
+  note(text: string): void;
+  /** The whole job ended; clear any live line. */
+  end(): void;
+}
+
+/** A progress sink that discards everything (tests, `--quiet`). */
+export const SILENT_PROGRESS: Progress = {
+  step() {},
+  detail() {},
+  note() {},
+  end() {},
+};

@@ -1,0 +1,186 @@
+/**
+ * Whether each registered property passed, decided from the runs' cases:
+ * a property passes only when it passed in the full suite and again when
+ * the properties ran on their own (a report forged elsewhere in the suite
+ * cannot vouch for it).
+ *
+ * @module
+ */
+import { type Finding, finding } from "../core/finding.ts";
+import type { PropertyResult } from "../core/verdict.ts";
+import {
+  evaluateProperty,
+  type PropertyOutcome,
+} from "../run/evaluate_property.ts";
+import type { TestCaseResult } from "../run/parse_junit.ts";
+import type { PytestRun } from "../run/run_pytest.ts";
+import { casesFor } from "../run/test_id.ts";
+import { extractWitness, witnessSha256 } from "../seeds/extract_witness.ts";
+import type { LedgerRow } from "../seeds/ledger_row.ts";
+import type { LocatedProperty } from "./locate_properties.ts";
+
+/** The runs a property is judged from. */
+export interface PropertyEvidence {
+  /** Cases of the full suite run. */
+  suite: readonly TestCaseResult[];
+  /** The properties-on-their-own run, or null when it did not run. */
+  alone: PytestRun | null;
+}
+
+/** What the judgement records besides the outcome. */
+export interface PropertyContext {
+  /** The fresh seed both runs used. */
+  seed: number;
+  /** `CONTRACT_TRIALS` of both runs. */
+  trials: number | null;
+  /** The clock as Unix seconds (the ledger's `ts`). */
+  ts: number;
+  /** Node ids under an unexpired seed freeze: a failure does not block. */
+  nonBlocking: ReadonlySet<string>;
+}
+
+/** One property's judgement. */
+export interface PropertyJudgement {
+  /** For the verdict. */
+  result: PropertyResult;
+  /** The ledger row (none for a property missing at head). */
+  row?: LedgerRow;
+  /** Why it did not pass (none when it passed, or is missing: that is a static finding already). */
+  finding?: Finding;
+}
+
+/** Every property's judgement, gathered for the verdict. */
+export interface PropertiesJudgement {
+  /** Results sorted by layout, then id. */
+  properties: PropertyResult[];
+  /** Findings, in plan order. */
+  findings: Finding[];
+  /** Ledger rows, in plan order. */
+  ledger: LedgerRow[];
+}
+
+/**
+ * Judge every located property.
+ *
+ * @example
+ * ```ts
+ * import { judgeProperties } from "./judge_properties.ts";
+ * const judged = judgeProperties([{
+ *   layout: "000", id: "p", module: "tests.test_p", name: "test_p",
+ *   file: "tests/test_p.py", line: 1, nodeId: "tests/test_p.py::test_p",
+ * }], { suite: [], alone: null }, {
+ *   seed: 1, trials: null, ts: 0, nonBlocking: new Set(),
+ * });
+ * if (judged.properties[0]?.outcome !== "not_collected") throw new Error();
+ * ```
+ */
+export function judgeProperties(
+  located: readonly LocatedProperty[],
+  evidence: PropertyEvidence,
+  context: PropertyContext,
+): PropertiesJudgement {
+  const properties: PropertyResult[] = [];
+  const findings: Finding[] = [];
+  const ledger: LedgerRow[] = [];
+  for (const prop of located) {
+    const one = judgeProperty(prop, evidence, context);
+    properties.push(one.result);
+    if (one.row !== undefined) ledger.push(one.row);
+    if (one.finding !== undefined) findings.push(one.finding);
+  }
+  properties.sort((a, b) => compare(a.layout, b.layout) || compare(a.id, b.id));
+  return { properties, findings, ledger };
+}
+
+/** Judge one located property. */
+export function judgeProperty(
+  prop: LocatedProperty,
+  evidence: PropertyEvidence,
+  context: PropertyContext,
+): PropertyJudgement {
+  if (prop.nodeId === undefined) {
+    // Already a property.module_missing / test_missing finding.
+    return { result: { layout: prop.layout, id: prop.id, outcome: "missing" } };
+  }
+  const { seed } = context;
+  const ref = { module: prop.module, name: prop.name };
+  const inSuite = evaluateProperty(evidence.suite, ref);
+  const { alone } = evidence;
+  const aloneCases = alone === null || stopped(alone) ? [] : alone.cases ?? [];
+  const onItsOwn = alone === null
+    ? "not_collected"
+    : evaluateProperty(aloneCases, ref);
+  const outcome = inSuite !== "passed" ? inSuite : onItsOwn;
+  const result: PropertyResult = {
+    layout: prop.layout,
+    id: prop.id,
+    outcome,
+  };
+  const failing = outcome === "passed"
+    ? undefined
+    : casesFor(evidence.suite, ref).concat(casesFor(aloneCases, ref)).find((
+      c,
+    ) => c.outcome !== "passed");
+  const row: LedgerRow = {
+    seed,
+    trials: context.trials,
+    ok: outcome === "passed",
+    "witness_sha256": outcome === "passed"
+      ? null
+      : witnessSha256(extractWitness(failing?.message ?? outcome)),
+    ts: context.ts,
+    layout: prop.layout,
+    id: prop.id,
+    kind: "fresh",
+  };
+  if (outcome === "passed") return { result, row };
+  const where = {
+    path: prop.file,
+    ...(prop.line === undefined ? {} : { line: prop.line }),
+  };
+  const why = inSuite !== "passed"
+    ? describeOutcome(inSuite)
+    : `it passed in the full run but ${
+      describeOutcome(onItsOwn)
+    } when the properties ran on their own, so the full run's report cannot be trusted`;
+  return {
+    result,
+    row,
+    finding: context.nonBlocking.has(prop.nodeId)
+      ? finding(
+        "seed.fresh_failed",
+        `Property "${prop.id}" (${prop.nodeId}) did not pass on this run's fresh seed ${seed}: ${why}; it is under an unexpired seed freeze, so this does not block until the freeze expires`,
+        { ...where, blocking: false },
+      )
+      : finding(
+        "property.not_passed",
+        `Property "${prop.id}" (${prop.nodeId}) did not pass on seed ${seed}: ${why}`,
+        where,
+      ),
+  };
+}
+
+/** A run stopped by its own limits says nothing about the tests it did not reach. */
+function stopped(run: PytestRun): boolean {
+  return run.result.timedOut || run.result.outputExceeded;
+}
+
+/** An outcome other than `passed`, as the clause of a finding. */
+export function describeOutcome(outcome: PropertyOutcome): string {
+  switch (outcome) {
+    case "not_collected":
+      return "it was not collected or was deselected";
+    case "skipped":
+      return "it was skipped";
+    case "xfailed":
+      return "it was marked xfail";
+    case "error":
+      return "it errored";
+    default:
+      return "it failed";
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,214 @@
+import assert from "node:assert/strict";
+import type { TestCaseResult } from "../run/parse_junit.ts";
+import type { PytestRun } from "../run/run_pytest.ts";
+import type { SandboxResult } from "../sandbox/sandbox.ts";
+import { extractWitness, witnessSha256 } from "../seeds/extract_witness.ts";
+import {
+  describeOutcome,
+  judgeProperties,
+  judgeProperty,
+  type PropertyContext,
+} from "./judge_properties.ts";
+import type { LocatedProperty } from "./locate_properties.ts";
+
+const PROP: LocatedProperty = {
+  layout: "000",
+  id: "parse_rejects_empty",
+  module: "tests.properties.test_parse",
+  name: "test_empty_input_raises",
+  file: "tests/properties/test_parse.py",
+  line: 7,
+  nodeId: "tests/properties/test_parse.py::test_empty_input_raises",
+};
+
+const CONTEXT: PropertyContext = {
+  seed: 42,
+  trials: 80,
+  ts: 1796040000,
+  nonBlocking: new Set(),
+};
+
+function cases(
+  outcome: TestCaseResult["outcome"],
+  message?: string,
+): TestCaseResult[] {
+  return [{
+    classname: PROP.module,
+    name: PROP.name,
+    outcome,
+    ...(message === undefined ? {} : { message }),
+  }];
+}
+
+function run(
+  found: TestCaseResult[] | null,
+  result: Partial<SandboxResult> = {},
+): PytestRun {
+  return {
+    result: {
+      code: 0,
+      signal: null,
+      timedOut: false,
+      outputExceeded: false,
+      outputHead: "",
+      outputTail: "",
+      outputBytes: 0,
+      ...result,
+    },
+    cases: found,
+  };
+}
+
+Deno.test("judgeProperty() passes a property only when it passed in the suite and on its own", () => {
+  const judged = judgeProperty(PROP, {
+    suite: cases("passed"),
+    alone: run(cases("passed")),
+  }, CONTEXT);
+  assert.deepEqual(judged.result, {
+    layout: "000",
+    id: "parse_rejects_empty",
+    outcome: "passed",
+  });
+  assert.equal(judged.finding, undefined);
+  assert.deepEqual(judged.row, {
+    seed: 42,
+    trials: 80,
+    ok: true,
+    "witness_sha256": null,
+    ts: 1796040000,
+    layout: "000",
+    id: "parse_rejects_empty",
+    kind: "fresh",
+  });
+});
+
+Deno.test("judgeProperty() rejects a property that failed in the suite, quoting the suite's outcome", () => {
+  const judged = judgeProperty(PROP, {
+    suite: cases("failed", "Falsifying example: parse('')"),
+    alone: run(cases("passed")),
+  }, CONTEXT);
+  assert.equal(judged.result.outcome, "failed");
+  assert.equal(judged.finding?.rule, "property.not_passed");
+  assert.equal(
+    judged.finding?.message,
+    `Property "parse_rejects_empty" (${PROP.nodeId}) did not pass on seed 42: it failed`,
+  );
+  assert.equal(judged.finding?.path, PROP.file);
+  assert.equal(judged.finding?.line, 7);
+  assert.equal(judged.finding?.blocking, true);
+  assert.equal(judged.row?.ok, false);
+  assert.equal(
+    judged.row?.witness_sha256,
+    witnessSha256(extractWitness("Falsifying example: parse('')")),
+  );
+});
+
+Deno.test("judgeProperty() distrusts a suite pass the property does not repeat on its own", async (t) => {
+  const table: {
+    name: string;
+    alone: PytestRun | null;
+    outcome: string;
+    clause: string;
+  }[] = [
+    {
+      name: "failed on its own",
+      alone: run(cases("failed", "boom")),
+      outcome: "failed",
+      clause: "it failed",
+    },
+    {
+      name: "not run on its own",
+      alone: null,
+      outcome: "not_collected",
+      clause: "it was not collected or was deselected",
+    },
+    {
+      name: "the run on its own hit its time limit",
+      alone: run(cases("passed"), { timedOut: true }),
+      outcome: "not_collected",
+      clause: "it was not collected or was deselected",
+    },
+    {
+      name: "the run on its own flooded its output",
+      alone: run(cases("passed"), { outputExceeded: true }),
+      outcome: "not_collected",
+      clause: "it was not collected or was deselected",
+    },
+    {
+      name: "skipped on its own",
+      alone: run(cases("skipped")),
+      outcome: "skipped",
+      clause: "it was skipped",
+    },
+  ];
+  for (const row of table) {
+    await t.step(row.name, () => {
+      const judged = judgeProperty(PROP, {
+        suite: cases("passed"),
+        alone: row.alone,
+      }, CONTEXT);
+      assert.equal(judged.result.outcome, row.outcome);
+      assert.equal(
+        judged.finding?.message,
+        `Property "parse_rejects_empty" (${PROP.nodeId}) did not pass on seed 42: it passed in the full run but ${row.clause} when the properties ran on their own, so the full run's report cannot be trusted`,
+      );
+      assert.equal(judged.row?.ok, false);
+    });
+  }
+});
+
+Deno.test("judgeProperty() reports a failure under an unexpired seed freeze without blocking", () => {
+  const judged = judgeProperty(PROP, {
+    suite: cases("failed"),
+    alone: null,
+  }, { ...CONTEXT, nonBlocking: new Set([PROP.nodeId as string]) });
+  assert.equal(judged.finding?.rule, "seed.fresh_failed");
+  assert.equal(judged.finding?.blocking, false);
+  assert.match(
+    judged.finding?.message ?? "",
+    /fresh seed 42: it failed; it is under an unexpired seed freeze, so this does not block until the freeze expires$/,
+  );
+});
+
+Deno.test("judgeProperty() records a property missing at head without a row or a finding", () => {
+  const judged = judgeProperty(
+    { ...PROP, nodeId: undefined, line: undefined },
+    { suite: cases("passed"), alone: null },
+    CONTEXT,
+  );
+  assert.deepEqual(judged, {
+    result: { layout: "000", id: "parse_rejects_empty", outcome: "missing" },
+  });
+});
+
+Deno.test("judgeProperties() sorts the results by layout and id and keeps findings in plan order", () => {
+  const other: LocatedProperty = {
+    ...PROP,
+    layout: "002",
+    id: "a_first",
+    name: "test_other",
+    nodeId: "tests/properties/test_parse.py::test_other",
+  };
+  const judged = judgeProperties([other, PROP], {
+    suite: [],
+    alone: null,
+  }, CONTEXT);
+  assert.deepEqual(
+    judged.properties.map((p) => `${p.layout}/${p.id}`),
+    ["000/parse_rejects_empty", "002/a_first"],
+  );
+  assert.deepEqual(judged.findings.map((f) => f.message.split(" (")[0]), [
+    'Property "a_first"',
+    'Property "parse_rejects_empty"',
+  ]);
+  assert.deepEqual(judged.ledger.map((r) => r.id), [
+    "a_first",
+    "parse_rejects_empty",
+  ]);
+});
+
+Deno.test("describeOutcome() names every outcome but passed", () => {
+  assert.equal(describeOutcome("xfailed"), "it was marked xfail");
+  assert.equal(describeOutcome("error"), "it errored");
+  assert.equal(describeOutcome("failed"), "it failed");
+});

@@ -1,0 +1,264 @@
+import assert from "node:assert/strict";
+import { parseNow } from "../core/parse_now.ts";
+import { SILENT_PROGRESS } from "../core/progress.ts";
+import { sampleBaseFiles } from "../demo/build_sample_repo.ts";
+import type { CloneRepositoryOptions } from "../git/clone_repository.ts";
+import { type FakeCommitFiles, FakeGit } from "../git/fake_git.ts";
+import {
+  FakeSandbox,
+  type FakeSandboxHandler,
+} from "../sandbox/fake_sandbox.ts";
+import type { SandboxCommand } from "../sandbox/sandbox.ts";
+import { FakeWorkspace } from "./fake_workspace.ts";
+import type { GatePorts, SandboxRequest } from "./gate_ports.ts";
+import type { JudgeOptions } from "./judge_options.ts";
+import { judgePullRequest } from "./judge_pull_request.ts";
+import { NoContractError } from "./no_contract_error.ts";
+
+const NOW = parseNow("2026-11-30T12:00:00Z");
+
+const PARSE = {
+  classname: "tests.properties.test_parse",
+  name: "test_empty_input_raises",
+};
+const CODEC = {
+  classname: "tests.properties.test_codec",
+  name: "test_decode_encode_identity",
+};
+const SUITE = [
+  PARSE,
+  CODEC,
+  { classname: "tests.test_invoices", name: "test_fixture_invoices_parse" },
+  { classname: "tests.test_invoices", name: "test_report_render_flaky" },
+];
+
+interface Case {
+  classname: string;
+  name: string;
+  failure?: string;
+}
+
+/** A pytest-shaped xunit2 report. */
+function junit(cases: readonly Case[]): string {
+  const body = cases.map((c) =>
+    `<testcase classname="${c.classname}" name="${c.name}" time="0.001">${
+      c.failure === undefined
+        ? ""
+        : `<failure message="${c.failure}">trace</failure>`
+    }</testcase>`
+  ).join("");
+  return `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" tests="${cases.length}">${body}</testsuite></testsuites>`;
+}
+
+/** Whether the command selects node ids (the properties on their own). */
+function selects(command: SandboxCommand): boolean {
+  return command.argv.some((a) => a.includes("::"));
+}
+
+/** Answer each run with a report of `cases(command)`, written where pytest would. */
+function reporting(
+  cases: (command: SandboxCommand) => readonly Case[],
+): FakeSandboxHandler {
+  return async (command) => {
+    const flag = command.argv.find((a) => a.startsWith("--junitxml="));
+    if (flag === undefined) throw new Error("no --junitxml in the command");
+    const found = cases(command);
+    await Deno.writeTextFile(flag.slice("--junitxml=".length), junit(found));
+    return { code: found.some((c) => c.failure !== undefined) ? 1 : 0 };
+  };
+}
+
+interface Harness {
+  ports: GatePorts;
+  git: FakeGit;
+  sandbox: FakeSandbox;
+  workspace: () => FakeWorkspace;
+  clones: { source: string; options: CloneRepositoryOptions }[];
+  requests: SandboxRequest[];
+}
+
+function harness(
+  head: FakeCommitFiles,
+  handler: FakeSandboxHandler,
+  base: FakeCommitFiles = sampleBaseFiles(),
+): Harness {
+  const git = new FakeGit({ commits: { main: base, "pr-head": head } });
+  const sandbox = new FakeSandbox(handler);
+  const clones: Harness["clones"] = [];
+  const requests: SandboxRequest[] = [];
+  let opened: FakeWorkspace | undefined;
+  return {
+    git,
+    sandbox,
+    clones,
+    requests,
+    workspace: () => {
+      if (opened === undefined) throw new Error("no workspace was opened");
+      return opened;
+    },
+    ports: {
+      clone: (source, options) => {
+        clones.push({ source, options });
+        return Promise.resolve(git);
+      },
+      sandbox: (request) => {
+        requests.push(request);
+        return Promise.resolve(sandbox);
+      },
+      workspace: async (name) => (opened = await FakeWorkspace.open(name)),
+      progress: SILENT_PROGRESS,
+    },
+  };
+}
+
+function options(extra: Partial<JudgeOptions> = {}): JudgeOptions {
+  return {
+    repo: "https://example.test/shop.git",
+    base: "main",
+    head: "pr-head",
+    now: NOW,
+    allowFixtureRotate: false,
+    isolation: "auto",
+    runTests: true,
+    hiddenPaths: ["/etc/pawl"],
+    ...extra,
+  };
+}
+
+const HONEST = {
+  ...sampleBaseFiles(),
+  "README.md": "# invoices\n\nNow with a changelog.\n",
+};
+
+Deno.test("judgePullRequest() accepts an honest pull request after every stage ran", async () => {
+  const h = harness(
+    HONEST,
+    reporting((c) => selects(c) ? [PARSE, CODEC] : SUITE),
+  );
+  const [base, head] = [
+    await h.git.resolveCommit("main"),
+    await h.git.resolveCommit("pr-head"),
+  ];
+  const { verdict, ledger } = await judgePullRequest(options(), h.ports);
+
+  assert.equal(verdict.decision, "accept", JSON.stringify(verdict.findings));
+  assert.deepEqual(verdict.findings, []);
+  assert.equal(verdict.base, base);
+  assert.equal(verdict.head, head);
+  assert.deepEqual(verdict.contract.layouts, ["000"]);
+  assert.deepEqual(verdict.isolation, { tier: "none", network: "inherited" });
+  assert.deepEqual(verdict.tests?.properties, [
+    { layout: "000", id: "parse_rejects_empty", outcome: "passed" },
+    { layout: "000", id: "roundtrip_stable", outcome: "passed" },
+  ]);
+  assert.equal(verdict.tests?.summary.total, 4);
+  assert.deepEqual(ledger.map((r) => [r.id, r.ok, r.kind]), [
+    ["parse_rejects_empty", true, "fresh"],
+    ["roundtrip_stable", true, "fresh"],
+  ]);
+
+  // Clone: both revisions, into the workspace.
+  const workspace = h.workspace();
+  assert.equal(h.clones.length, 1);
+  assert.equal(h.clones[0]?.source, "https://example.test/shop.git");
+  assert.deepEqual(h.clones[0]?.options.revisions, ["main", "pr-head"]);
+  assert.equal(h.clones[0]?.options.dest, `${workspace.root}/repo.git`);
+  assert.match(workspace.name, /^pawl-[0-9a-f]{16}$/);
+  // Test stage: one sandbox, hiding the clone and the given paths; the
+  // suite, then the properties on their own, each in a fresh export.
+  assert.deepEqual(h.requests, [{
+    isolation: "auto",
+    hiddenPaths: ["/etc/pawl", `${workspace.root}/repo.git`],
+  }]);
+  assert.equal(h.sandbox.commands.length, 2);
+  assert.equal(selects(h.sandbox.commands[0] as SandboxCommand), false);
+  assert.deepEqual(
+    h.sandbox.commands[1]?.argv.filter((a) => a.includes("::")),
+    [
+      "tests/properties/test_codec.py::test_decode_encode_identity",
+      "tests/properties/test_parse.py::test_empty_input_raises",
+    ],
+  );
+  assert.deepEqual(workspace.made, ["reports", "work-1", "work-2"]);
+  assert.deepEqual(
+    h.sandbox.commands.map((c) => c.cwd),
+    [`${workspace.root}/work-1`, `${workspace.root}/work-2`],
+  );
+  // Everything released.
+  assert.equal(h.sandbox.closed, true);
+  assert.equal(h.git.closed, true);
+  assert.equal(workspace.removed, true);
+});
+
+Deno.test("judgePullRequest() rejects a property that passes in the suite but not on its own", async () => {
+  const h = harness(
+    HONEST,
+    reporting((c) =>
+      selects(c) ? [PARSE, { ...CODEC, failure: "Falsifying example" }] : SUITE
+    ),
+  );
+  const { verdict, ledger } = await judgePullRequest(options(), h.ports);
+  assert.equal(verdict.decision, "reject");
+  assert.deepEqual(verdict.findings.map((f) => f.rule), [
+    "property.not_passed",
+  ]);
+  assert.match(
+    verdict.findings[0]?.message ?? "",
+    /^Property "roundtrip_stable" \(tests\/properties\/test_codec\.py::test_decode_encode_identity\) did not pass on seed \d+: it passed in the full run but it failed when the properties ran on their own/,
+  );
+  assert.deepEqual(ledger.map((r) => [r.id, r.ok]), [
+    ["parse_rejects_empty", true],
+    ["roundtrip_stable", false],
+  ]);
+});
+
+Deno.test("judgePullRequest() with runTests false judges statically and never asks for a sandbox", async () => {
+  const head = { ...sampleBaseFiles() } as Record<string, string>;
+  delete head["tests/properties/test_codec.py"];
+  const h = harness(head, () => {
+    throw new Error("nothing may run");
+  });
+  const { verdict, ledger } = await judgePullRequest(
+    options({ runTests: false }),
+    h.ports,
+  );
+  assert.equal(verdict.decision, "reject");
+  assert.ok(
+    verdict.findings.some((f) => f.rule === "property.module_missing"),
+    JSON.stringify(verdict.findings),
+  );
+  assert.equal(verdict.tests, null);
+  assert.equal(verdict.isolation, null);
+  assert.deepEqual(ledger, []);
+  assert.deepEqual(h.requests, []);
+  assert.deepEqual(h.workspace().made, []);
+  assert.equal(h.workspace().removed, true);
+});
+
+Deno.test("judgePullRequest() cannot decide without a contract at base, and cleans up", async () => {
+  const h = harness(HONEST, () => ({}), { "README.md": "# nothing\n" });
+  await assert.rejects(
+    judgePullRequest(options(), h.ports),
+    (error) =>
+      error instanceof NoContractError &&
+      /^Cannot decide: the base commit [0-9a-f]{12} has no contract/.test(
+        error.message,
+      ),
+  );
+  assert.deepEqual(h.requests, []);
+  assert.equal(h.git.closed, true);
+  assert.equal(h.workspace().removed, true);
+});
+
+Deno.test("judgePullRequest() closes the sandbox when a test run throws", async () => {
+  const h = harness(HONEST, () => {
+    throw new Error("the sandbox broke");
+  });
+  await assert.rejects(
+    judgePullRequest(options(), h.ports),
+    /the sandbox broke/,
+  );
+  assert.equal(h.sandbox.closed, true);
+  assert.equal(h.git.closed, true);
+  assert.equal(h.workspace().removed, true);
+});

@@ -1,0 +1,66 @@
+/**
+ * Stage 2: every contract layout present at the base, loaded from git
+ * objects on both sides, with the base's settings and the changed paths.
+ *
+ * @module
+ */
+import type { Finding } from "../core/finding.ts";
+import type { LoadedDialect } from "../layouts/dialect.ts";
+import type { ChangedPath, Git } from "../git/git.ts";
+import type { Settings } from "../settings/settings.ts";
+import { DIALECTS } from "../layouts/mod.ts";
+import { NoContractError } from "./no_contract_error.ts";
+import type { Commits } from "./read_commits.ts";
+import { readBaseSettings } from "./read_base_settings.ts";
+import { readContractBlobs } from "./read_contract_blobs.ts";
+
+/** The contracts a pull request is judged against. */
+export interface Contracts {
+  /** Each layout present at base, in report order. */
+  loaded: LoadedDialect[];
+  /** The base's settings. */
+  settings: Settings;
+  /** Paths that differ base → head. */
+  changes: ChangedPath[];
+  /** Findings from reading the head side and the settings. */
+  findings: Finding[];
+}
+
+/**
+ * Load every layout present at base. Throws {@linkcode NoContractError}
+ * when there is none; a base contract that cannot be read throws
+ * `ContractSyntaxError`.
+ */
+export async function loadContracts(
+  git: Git,
+  commits: Commits,
+  options: { repo: string },
+): Promise<Contracts> {
+  const { base, head, baseTree, headTree } = commits;
+  const present = DIALECTS.filter((d) => d.presentIn(baseTree));
+  if (present.length === 0) {
+    const files = DIALECTS.flatMap((d) => d.files).map((f) => `"${f}"`);
+    throw new NoContractError(
+      `Cannot decide: the base commit ${
+        base.slice(0, 12)
+      } has no contract (looked for ${
+        files.join(", ")
+      }); start one with "pawl propose --repo ${options.repo}" and have a human commit it to the base branch`,
+    );
+  }
+  const findings: Finding[] = [];
+  const loaded: LoadedDialect[] = [];
+  for (const dialect of present) {
+    const [baseBlobs, headBlobs] = await Promise.all([
+      readContractBlobs(git, baseTree, dialect.files),
+      readContractBlobs(git, headTree, dialect.files),
+    ]);
+    const one = dialect.load(baseBlobs, headBlobs);
+    loaded.push(one);
+    findings.push(...one.loadFindings);
+  }
+  const settings = await readBaseSettings(git, { baseTree, headTree });
+  findings.push(...settings.findings);
+  const changes = await git.changedPaths(base, head);
+  return { loaded, settings: settings.settings, changes, findings };
+}

@@ -1,0 +1,33 @@
+/**
+ * The outputs of a run that could not decide (exit 2).
+ *
+ * @module
+ */
+import { renderUndecided } from "../../report/render_undecided.ts";
+import type { OutputPaths } from "./write_outputs.ts";
+import { writeOutputFile } from "./write_output_file.ts";
+
+/**
+ * A stale accept must never survive a run that could not decide: the
+ * verdict file says "undecided", and so does every report file asked for,
+ * so a stale "accept" comment or SARIF upload cannot outlive this run.
+ * Never throws; a file that cannot be written is left as it is.
+ */
+export async function writeUndecidedOutputs(
+  reason: string,
+  paths: Pick<OutputPaths, "out" | "sarif" | "junit" | "markdown">,
+): Promise<void> {
+  if (paths.out !== undefined) {
+    await writeOutputFile(
+      paths.out,
+      JSON.stringify({ decision: "undecided", error: reason }, null, 2) + "\n",
+    ).catch(() => {});
+  }
+  const undecided = renderUndecided(reason);
+  for (const kind of ["sarif", "junit", "markdown"] as const) {
+    const path = paths[kind];
+    if (path !== undefined) {
+      await writeOutputFile(path, undecided[kind]).catch(() => {});
+    }
+  }
+}

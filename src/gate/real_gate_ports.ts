@@ -1,0 +1,117 @@
+/**
+ * The real adapters of the gate's ports: git on disk, the process
+ * sandbox, temp dirs.
+ *
+ * @module
+ */
+import { type Progress, SILENT_PROGRESS } from "../core/progress.ts";
+import { cloneRepository } from "../git/clone_repository.ts";
+import {
+  leaseSandboxUid,
+  type SandboxLeaseSettings,
+} from "../sandbox/lease_uid.ts";
+import { ProcessSandbox } from "../sandbox/process_sandbox.ts";
+import type {
+  CloneRepository,
+  GatePorts,
+  SandboxFactory,
+} from "./gate_ports.ts";
+import { tempWorkspaces } from "./temp_workspace.ts";
+
+/** Options for {@linkcode realGatePorts}. */
+export interface RealGatePortsOptions {
+  /** Progress sink (default: silent). */
+  progress?: Progress;
+  /** Parent for the temp dirs (default `/tmp`). */
+  tempRoot?: string;
+  /** Options for {@linkcode processSandboxes}. */
+  sandbox?: ProcessSandboxesOptions;
+}
+
+/** The ports of a judgement on this machine. */
+export function realGatePorts(options: RealGatePortsOptions = {}): GatePorts {
+  const progress = options.progress ?? SILENT_PROGRESS;
+  return {
+    clone: cloneWithGit,
+    sandbox: processSandboxes({
+      onWait: (message) => progress.note(message),
+      ...options.sandbox,
+    }),
+    workspace: tempWorkspaces(
+      options.tempRoot === undefined ? {} : { parent: options.tempRoot },
+    ),
+    progress,
+  };
+}
+
+/**
+ * Clone with the git CLI; the clone is then made private, because the
+ * tests run as another uid and must not read it.
+ */
+export const cloneWithGit: CloneRepository = async (source, options) => {
+  const git = await cloneRepository(source, options);
+  try {
+    await Deno.chmod(options.dest, 0o700);
+  } catch (error) {
+    await git.close();
+    throw error;
+  }
+  return git;
+};
+
+/** Options for {@linkcode processSandboxes}. */
+export interface ProcessSandboxesOptions {
+  /**
+   * The uid the tests run as, already held by the caller; without it each
+   * judgement leases its own (see `lease`). Every run kills all processes
+   * of its sandbox uid before and after it, so judgements that overlap in
+   * time must each have their own.
+   */
+  uid?: number;
+  /** The gid the tests run as (default: user `pawl`'s with the default uid, else the uid). */
+  gid?: number;
+  /** The range (and lock directory, wait) each judgement's uid is leased from. */
+  lease?: SandboxLeaseSettings;
+  /** Told when every uid is busy and the lease starts waiting. */
+  onWait?: (message: string) => void;
+}
+
+/**
+ * The sandbox factory over {@linkcode ProcessSandbox}: the one place a
+ * judgement's sandbox is created. Unless the caller holds a uid (or asks
+ * for no isolation), each sandbox leases its own uid, held until the
+ * sandbox is closed.
+ */
+export function processSandboxes(
+  options: ProcessSandboxesOptions = {},
+): SandboxFactory {
+  return async (request) => {
+    const lease = options.uid !== undefined || request.isolation === "none"
+      ? undefined
+      : await leaseSandboxUid({
+        ...options.lease,
+        ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
+      });
+    let sandbox: ProcessSandbox;
+    try {
+      sandbox = await ProcessSandbox.create({
+        requested: request.isolation,
+        hiddenPaths: request.hiddenPaths,
+        ...(lease === undefined ? {} : { uid: lease.uid, gid: lease.gid }),
+        ...(options.uid === undefined ? {} : { uid: options.uid }),
+        ...(options.gid === undefined ? {} : { gid: options.gid }),
+      });
+    } catch (error) {
+      await lease?.release();
+      throw error;
+    }
+    return {
+      isolation: sandbox.isolation,
+      prepareDir: (dir) => sandbox.prepareDir(dir),
+      run: (command) => sandbox.run(command),
+      close: async () => {
+        await lease?.release();
+      },
+    };
+  };
+}

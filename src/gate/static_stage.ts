@@ -1,0 +1,120 @@
+/**
+ * Stage 3: the static rules. Every layout's rules and the harness rules
+ * over both trees, the parsed test sources and the fixture digests;
+ * nothing from the repository runs.
+ *
+ * @module
+ */
+import type { Finding } from "../core/finding.ts";
+import type { Instant } from "../core/parse_now.ts";
+import type { Progress } from "../core/progress.ts";
+import type { StaticInput } from "../layouts/dialect.ts";
+import type { Git } from "../git/git.ts";
+import {
+  checkHarness,
+  checkSkips,
+  harnessConfigPaths,
+} from "../harness/mod.ts";
+import { analyzeModules } from "./analyze_modules.ts";
+import type { Contracts } from "./load_contracts.ts";
+import type { Commits } from "./read_commits.ts";
+import { readConfigTexts } from "./read_config_texts.ts";
+
+/** What the static stage found, and what it read for the later stages. */
+export interface StaticResult {
+  /** What every layout's rules looked at (its plan and verdict parts read it too). */
+  input: StaticInput;
+  /** Static findings (after the contracts' load findings). */
+  findings: Finding[];
+}
+
+/** Options for {@linkcode staticStage}. */
+export interface StaticStageOptions {
+  /** The clock. */
+  now: Instant;
+  /** A human allows fixture rotation in this run. */
+  allowFixtureRotate: boolean;
+  /** Digests already under way by blob id ({@linkcode hashFixtureRoot}). */
+  early: Promise<Map<string, string>>;
+  /** Progress sink. */
+  progress: Progress;
+}
+
+/** Run the static rules of every loaded layout and the harness rules. */
+export async function staticStage(
+  git: Git,
+  inputs: { commits: Commits; contracts: Contracts },
+  options: StaticStageOptions,
+): Promise<StaticResult> {
+  const { progress } = options;
+  const { baseTree, headTree } = inputs.commits;
+  const { loaded, changes } = inputs.contracts;
+  progress.step("parsing test sources");
+  const reads = loaded.map((l) => l.reads(baseTree, headTree));
+  const changedPy = changes.filter((c) => c.path.endsWith(".py"))
+    .map((c) => c.path);
+  // Hash while parsing: git inflates and a worker hashes the fixtures off
+  // this thread. A failure is awaited below, after the parse.
+  const fixtureOids = new Map<string, string>();
+  for (const path of new Set(reads.flatMap((r) => r.headDigests))) {
+    const entry = headTree.get(path);
+    if (entry !== undefined) fixtureOids.set(path, entry.oid);
+  }
+  const hashing = options.early.then(async (known) => {
+    const rest = [...new Set(fixtureOids.values())].filter((o) =>
+      !known.has(o)
+    );
+    const more = rest.length === 0 ? new Map() : await git.sha256Blobs(rest);
+    return new Map([...known, ...more]);
+  });
+  hashing.catch(() => {});
+  const { headModules, baseModules } = await analyzeModules(git, {
+    head: {
+      tree: headTree,
+      paths: [...reads.flatMap((r) => r.headModules), ...changedPy],
+    },
+    base: {
+      tree: baseTree,
+      paths: [...reads.flatMap((r) => r.baseModules), ...changedPy],
+    },
+  }).catch(async (error) => {
+    // Never leave the hashing children running behind an error.
+    await hashing.catch(() => {});
+    throw error;
+  });
+
+  progress.step(`hashing ${fixtureOids.size} files`);
+  const digests = new Map<string, string>();
+  const byOid = await hashing;
+  for (const [path, oid] of fixtureOids) {
+    const digest = byOid.get(oid);
+    if (digest !== undefined) digests.set(path, digest);
+  }
+
+  const input: StaticInput = {
+    now: options.now.epochMs,
+    nowText: options.now.text,
+    baseTree,
+    headTree,
+    changes,
+    headModules,
+    baseModules,
+    digests,
+    allowFixtureRotate: options.allowFixtureRotate,
+  };
+  const findings: Finding[] = [];
+  for (const one of loaded) findings.push(...one.check(input));
+  const configPaths = harnessConfigPaths(changes);
+  findings.push(
+    ...checkHarness(changes, {
+      texts: {
+        base: await readConfigTexts(git, baseTree, configPaths),
+        head: await readConfigTexts(git, headTree, configPaths),
+      },
+      headModules,
+      baseModules,
+    }),
+    ...checkSkips(changes, { headModules, baseModules }),
+  );
+  return { input, findings };
+}
