@@ -119,3 +119,83 @@ Deno.test("runAudit() judges the selected pull requests through the gate's ports
     await Deno.remove(outDir, { recursive: true });
   }
 });
+
+Deno.test("runAudit() runs each judgement's tests in a sandbox of its own and logs its uid", async () => {
+  const outDir = await Deno.makeTempDir({ prefix: "pawl_run_audit_" });
+  try {
+    const steps: string[] = [];
+    let made = 0;
+    let closed = 0;
+    const gate: GatePorts = {
+      clone: () => Promise.resolve(git()),
+      sandbox: () => {
+        made += 1;
+        const sandbox = new FakeSandbox(async (command) => {
+          // The suite and the properties on their own both pass.
+          const flag = command.argv.find((a) => a.startsWith("--junitxml="));
+          const cases = [
+            ["tests.properties.test_parse", "test_empty_input_raises"],
+            ["tests.properties.test_codec", "test_decode_encode_identity"],
+          ].map(([classname, name]) =>
+            `<testcase classname="${classname}" name="${name}" time="0.001" />`
+          ).join("");
+          await Deno.writeTextFile(
+            flag!.slice("--junitxml=".length),
+            `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" tests="2">${cases}</testsuite></testsuites>`,
+          );
+          return {};
+        }, {
+          isolation: {
+            tier: "uid",
+            network: "inherited",
+            uid: 64200 + made,
+            gid: 64200 + made,
+            notes: [],
+          },
+        });
+        return Promise.resolve(Object.assign(sandbox, {
+          close: () => {
+            closed += 1;
+            return Promise.resolve();
+          },
+        }));
+      },
+      workspace: (name) => FakeWorkspace.open(name),
+      progress: SILENT_PROGRESS,
+    };
+    const run = await runAudit({
+      slug: "o/r",
+      repo: { owner: "o", repo: "r" },
+      plan: { source: "merged-at" },
+      numbers: [{ first: 1, last: 1 }],
+      outDir,
+      concurrency: 1,
+      force: false,
+      retryUndecided: false,
+      runTests: true,
+      isolation: "auto",
+      token: undefined,
+      terminal: false,
+    }, {
+      github: {
+        listPullRequests: () =>
+          Promise.resolve([pullRequest(1, HONEST, "2026-11-30T11:30:00Z")]),
+      },
+      apiUrl: "https://api.github.com",
+      progress: { ...SILENT_PROGRESS, step: (label) => steps.push(label) },
+      gate,
+      mask: (text) => text,
+    });
+    assert.equal(run.records.get(1)?.decision, "accept");
+    assert.equal(made, 1);
+    assert.equal(closed, 1);
+    assert.ok(
+      steps.includes(
+        "judged 1/1, 0 rejected, 0 undecided (#1: accept, sandbox uid 64201)",
+      ),
+      steps.join("\n"),
+    );
+  } finally {
+    await Deno.remove(outDir, { recursive: true });
+  }
+});
