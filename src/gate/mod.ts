@@ -5,6 +5,9 @@
  * for temp dirs, progress) and returns the verdict with its seed-ledger
  * rows. {@linkcode realGatePorts} gives the ports of this machine; tests
  * pass `FakeGit`, `FakeSandbox` and {@linkcode FakeWorkspace} instead.
+ * `outputs/` writes a judgement wherever it goes (files, the signed
+ * envelope, GitHub). A command or a service calls these; nothing here reads
+ * a command line.
  *
  * @module
  */
