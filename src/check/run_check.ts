@@ -505,6 +505,7 @@ async function readBaseSettings(
       throw new ContractSyntaxError(
         SETTINGS_PATH,
         `larger than ${CONFIG_MAX_BYTES} bytes; refused before parsing`,
+        { subject: "settings" },
       );
     }
     throw error;
@@ -513,7 +514,9 @@ async function readBaseSettings(
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new ContractSyntaxError(SETTINGS_PATH, "not valid UTF-8");
+    throw new ContractSyntaxError(SETTINGS_PATH, "not valid UTF-8", {
+      subject: "settings",
+    });
   }
   return readSettings(text, { path: SETTINGS_PATH });
 }
