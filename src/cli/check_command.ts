@@ -19,8 +19,8 @@ import type { CliIo } from "./cli_io.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { createProgress, SILENT_PROGRESS } from "./progress.ts";
 import { writeOutputFile } from "./write_output_file.ts";
+import { writeSignedOutputs } from "./write_signed_outputs.ts";
 import { readSigningKey, type SigningKey } from "../sign/signing_key.ts";
-import { signVerdict } from "../sign/sign_verdict.ts";
 import { renderSarif } from "../report/render_sarif.ts";
 import { renderJunit } from "../report/render_junit.ts";
 import { renderMarkdown } from "../report/render_markdown.ts";
@@ -75,6 +75,8 @@ Options:
   --key FILE               sign the verdict with this Ed25519 PKCS#8 PEM key
                            (or env PAWL_SIGNING_KEY holding the PEM)
   --out-signed FILE        write the signed DSSE envelope (in-toto Statement v1)
+  --out-test-result FILE   also write the verdict as a signed in-toto test-result
+                           statement (check only: diff runs no tests)
   --sarif FILE             write SARIF 2.1.0 for code-scanning upload
   --junit FILE             write JUnit XML (one testcase per rule family)
   --markdown FILE          write the Markdown report (also appended to
@@ -178,6 +180,7 @@ async function judgeCommandLine(
     ledger: { type: "string" },
     key: { type: "string" },
     "out-signed": { type: "string" },
+    "out-test-result": { type: "string" },
     sarif: { type: "string" },
     junit: { type: "string" },
     markdown: { type: "string" },
@@ -219,6 +222,18 @@ async function judgeCommandLine(
       `"--out-signed" needs a signing key: pass "--key FILE" or set PAWL_SIGNING_KEY`,
     );
   }
+  if (v["out-test-result"] !== undefined) {
+    if (!options.runTests) {
+      throw new UsageError(
+        `"--out-test-result" needs a test run: pawl diff runs no tests, so there is no test result to sign; use pawl check`,
+      );
+    }
+    if (signing === undefined) {
+      throw new UsageError(
+        `"--out-test-result" needs a signing key: pass "--key FILE" or set PAWL_SIGNING_KEY`,
+      );
+    }
+  }
   try {
     const { verdict, ledger } = await runCheckWithLedger({
       ...(pull === undefined
@@ -249,13 +264,10 @@ async function judgeCommandLine(
     const json = JSON.stringify(verdict, null, 2) + "\n";
     if (v.out !== undefined) await writeOutputFile(v.out, json);
     if (signing !== undefined) {
-      const envelope = await signVerdict(verdict, signing.key);
-      if (v["out-signed"] !== undefined) {
-        await writeOutputFile(
-          v["out-signed"],
-          JSON.stringify(envelope, null, 2) + "\n",
-        );
-      }
+      await writeSignedOutputs(verdict, signing.key, {
+        verdict: v["out-signed"],
+        testResult: v["out-test-result"],
+      });
     }
     if (v.sarif !== undefined) {
       await writeOutputFile(v.sarif, renderSarif(verdict));
