@@ -48,13 +48,17 @@ ENV DENO_DIR=/deno-dir DENO_NO_UPDATE_CHECK=1 NO_COLOR=1
 COPY --from=deps /app ./
 COPY main.ts ./
 COPY src ./src
+COPY tools/action_entrypoint.ts ./tools/
 # Run once at build time so the V8 code cache in DENO_DIR is warm: a cold
 # `pawl version` then skips compiling every module again. --cached-only
 # proves that nothing is fetched after stage 1.
 RUN deno run --cached-only --frozen --allow-all /app/main.ts version \
+ && deno cache --cached-only --frozen /app/tools/action_entrypoint.ts \
  && printf '#!/bin/sh\nexec deno run --cached-only --frozen --allow-all /app/main.ts "$@"\n' \
       >/usr/local/bin/pawl \
- && chmod 0755 /usr/local/bin/pawl
+ && printf '#!/bin/sh\nexec deno run --cached-only --frozen --allow-all /app/tools/action_entrypoint.ts "$@"\n' \
+      >/usr/local/bin/pawl-action \
+ && chmod 0755 /usr/local/bin/pawl /usr/local/bin/pawl-action
 
 # --allow-all: the sandbox scans /proc to kill every process of the test uid,
 # which Deno grants only with all permissions; and running the tests through
