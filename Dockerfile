@@ -53,7 +53,6 @@ COPY tools/action_entrypoint.ts ./tools/
 # `pawl version` then skips compiling every module again. --cached-only
 # proves that nothing is fetched after stage 1.
 RUN deno run --cached-only --frozen --allow-all /app/main.ts version \
- && deno cache --cached-only --frozen /app/tools/action_entrypoint.ts \
  && printf '#!/bin/sh\nexec deno run --cached-only --frozen --allow-all /app/main.ts "$@"\n' \
       >/usr/local/bin/pawl \
  && printf '#!/bin/sh\nexec deno run --cached-only --frozen --allow-all /app/tools/action_entrypoint.ts "$@"\n' \

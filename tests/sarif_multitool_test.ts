@@ -16,7 +16,7 @@ import { check, explain, NOW, pawl, ROOT } from "./_cli.ts";
 import { buildRepo, type TestRepo } from "./_repo.ts";
 
 const MULTITOOL =
-  `${ROOT}/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool`;
+  `${ROOT}/tools/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool`;
 
 interface MultitoolResult {
   ruleId: string;
@@ -36,7 +36,7 @@ async function multitool(
   // It looks for its schema and configuration beside itself.
   for (const name of ["sarif-2.1.0.json", "default.configuration.xml"]) {
     await Deno.copyFile(
-      `${ROOT}/node_modules/@microsoft/sarif-multitool-linux/${name}`,
+      `${ROOT}/tools/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/${name}`,
       `${dir}/${name}`,
     );
   }

@@ -33,7 +33,7 @@ chmod 1777 "$work/tmp"
 deno run --allow-all tools/make_sample_repo.ts "$work/repo/sample" >/dev/null
 
 mnt=$(podman image mount "$image")
-export PAWL_SMOKE_MNT="$mnt" PAWL_SMOKE_WORK="$work"
+export PAWL_SMOKE_MNT="$mnt" PAWL_SMOKE_WORK="$work" PAWL_SMOKE_PROGRAM PAWL_SMOKE_INPUTS
 
 # Runs one pawl command inside the image; prints its exit code.
 cat >"$work/in_image.sh" <<'INNER'
@@ -48,7 +48,7 @@ mount -o remount,bind,ro "$m/mnt"
 status=0
 chroot "$m" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   HOME=/root DENO_DIR=/deno-dir DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
-  /usr/local/bin/pawl "$@" || status=$?
+  ${PAWL_SMOKE_INPUTS-} "/usr/local/bin/${PAWL_SMOKE_PROGRAM:-pawl}" "$@" || status=$?
 echo "$status" >"$PAWL_SMOKE_WORK/status"
 INNER
 
@@ -101,4 +101,8 @@ run 0 "pawl verify" verify --key /tmp/pawl.key.pub \
   --envelope /tmp/verdict.dsse.json --head "$head"
 run 1 "pawl verify (wrong head)" verify --key /tmp/pawl.key.pub \
   --envelope /tmp/verdict.dsse.json --head "$(git -C "$work/repo/sample" rev-parse main)"
+# The GitHub Action's entry script is in the image and maps its inputs.
+PAWL_SMOKE_PROGRAM=pawl-action PAWL_SMOKE_INPUTS="INPUT_COMMAND=merge GITHUB_OUTPUT=/tmp/github_output" \
+  run 2 "pawl-action (bad input: undecided)"
+grep -qx "decision=undecided" "$work/tmp/github_output"
 echo "image smoke: $image passed"

@@ -16,7 +16,7 @@ import { renderSarif } from "./render_sarif.ts";
 import { renderUndecided } from "./render_undecided.ts";
 
 const SCHEMA_PATH = new URL(
-  "../../node_modules/@microsoft/sarif-multitool-linux/sarif-2.1.0.json",
+  "../../tools/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/sarif-2.1.0.json",
   import.meta.url,
 );
 
