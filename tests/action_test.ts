@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
-import { ROOT, withSandboxLock } from "./_cli.ts";
+import { E2E_SANDBOX_UIDS, ROOT } from "./_cli.ts";
 import { makeBareRemote, startFakeGitHub } from "./_fake_github.ts";
 import { buildRepo, type TestRepo } from "./_repo.ts";
 
@@ -28,7 +28,6 @@ interface ActionRun {
 
 async function runAction(
   env: Record<string, string>,
-  options: { exclusive?: boolean } = {},
 ): Promise<ActionRun> {
   const outputPath = `${env["GITHUB_WORKSPACE"]}/../github_output`;
   await Deno.writeTextFile(outputPath, "");
@@ -41,6 +40,8 @@ async function runAction(
         PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
         HOME: Deno.env.get("HOME") ?? "/root",
         NO_COLOR: "1",
+        // Each run leases its own sandbox uid from the end-to-end range.
+        PAWL_SANDBOX_UIDS: E2E_SANDBOX_UIDS,
         GITHUB_OUTPUT: outputPath,
         ...env,
       },
@@ -48,9 +49,7 @@ async function runAction(
       stdout: "piped",
       stderr: "piped",
     }).output();
-  const out = options.exclusive === false
-    ? await run()
-    : await withSandboxLock(run);
+  const out = await run();
   const outputs: Record<string, string> = {};
   for (const line of (await Deno.readTextFile(outputPath)).split("\n")) {
     const eq = line.indexOf("=");
@@ -198,7 +197,6 @@ Deno.test("the action's entry script judges the event's pull request and writes 
             INPUT_NOW: "2026-11-30T12:00:00Z",
             INPUT_PUBLISH: "false",
           }),
-          { exclusive: false },
         );
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.outputs["decision"], "accept");
@@ -213,7 +211,6 @@ Deno.test("the action's entry script judges the event's pull request and writes 
     await t.step("a bad input is undecided, exit 2", async () => {
       const r = await runAction(
         await runner(7, { INPUT_COMMAND: "merge" }),
-        { exclusive: false },
       );
       assert.equal(r.code, 2);
       assert.equal(r.outputs["decision"], "undecided");

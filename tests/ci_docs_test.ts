@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { parse as parseYaml } from "yaml";
 import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
-import { NOW, ROOT, withSandboxLock } from "./_cli.ts";
+import { E2E_SANDBOX_UIDS, NOW, ROOT } from "./_cli.ts";
 import { makeBareRemote, startFakeGitHub } from "./_fake_github.ts";
 import { buildRepo, git, type TestRepo } from "./_repo.ts";
 
@@ -79,21 +79,21 @@ async function bash(
   script: string,
   env: Record<string, string>,
 ): Promise<ScriptRun> {
-  const out = await withSandboxLock(() =>
-    new Deno.Command("bash", {
-      args: ["-e", "-o", "pipefail", "-c", script],
-      cwd: w.checkout,
-      clearEnv: true,
-      env: {
-        PATH: `${w.bin}:/usr/local/bin:/usr/bin:/bin`,
-        HOME: Deno.env.get("HOME") ?? "/root",
-        ...env,
-      },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output()
-  );
+  const out = await new Deno.Command("bash", {
+    args: ["-e", "-o", "pipefail", "-c", script],
+    cwd: w.checkout,
+    clearEnv: true,
+    env: {
+      PATH: `${w.bin}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: Deno.env.get("HOME") ?? "/root",
+      // Each pawl run leases its own sandbox uid from the end-to-end range.
+      PAWL_SANDBOX_UIDS: E2E_SANDBOX_UIDS,
+      ...env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
   const decoder = new TextDecoder();
   return {
     code: out.code,

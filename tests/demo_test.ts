@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
 import { demoCommand } from "../src/cli/demo_command.ts";
-import { explain, pawl, withSandboxLock } from "./_cli.ts";
+import { E2E_SANDBOX_UIDS, explain, pawl } from "./_cli.ts";
 
 /** The verdict and rule family each sample patch should get. */
 const EXPECTED: Record<string, { verdict: string; family: string }> = {
@@ -52,15 +52,16 @@ Deno.test("pawl demo accepts the honest fix and rejects every weakening patch", 
 Deno.test("pawl demo on a 120-column terminal: header on its own line, rows within the width, advice whole", async () => {
   // stdout and stderr as one terminal would show them, in order.
   const screen: { stream: "out" | "err"; text: string }[] = [];
-  const code = await withSandboxLock(() =>
-    demoCommand([], {
-      out: (text) => screen.push({ stream: "out", text }),
-      err: (text) => screen.push({ stream: "err", text }),
-      env: { PATH: Deno.env.get("PATH") ?? "" },
-      terminal: true,
-      columns: 120,
-    })
-  );
+  const code = await demoCommand([], {
+    out: (text) => screen.push({ stream: "out", text }),
+    err: (text) => screen.push({ stream: "err", text }),
+    env: {
+      PATH: Deno.env.get("PATH") ?? "",
+      PAWL_SANDBOX_UIDS: E2E_SANDBOX_UIDS,
+    },
+    terminal: true,
+    columns: 120,
+  });
   assert.equal(code, 0);
   const header = screen.findIndex((w) =>
     w.text.startsWith("Sample repository:")

@@ -34,6 +34,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   propose: ["core", "contract", "layouts", "git", "python"],
   audit: ["core", "github", "report", "version.ts"],
   demo: ["core", "git"],
+  // The GitHub Action's inputs as a command line: pure, imports nothing.
+  action: [],
   check: [
     "core",
     "contract",

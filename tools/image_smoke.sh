@@ -9,13 +9,6 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-# The image's sandbox uid is 64123, the uid pawl's own end-to-end tests use:
-# take the same machine-wide lock so neither kills the other's processes.
-lock=/tmp/pawl-e2e-uid-64123.lock
-if [ -z "${PAWL_SMOKE_LOCKED-}" ] && command -v flock >/dev/null 2>&1; then
-  PAWL_SMOKE_LOCKED=1 exec flock "$lock" sh "$0" "$@"
-fi
-
 image=${1:-localhost/pawl:ci}
 now=2026-11-30T12:00:00Z
 work=$(mktemp -d /tmp/pawl-image-smoke-XXXXXX)
@@ -48,6 +41,7 @@ mount -o remount,bind,ro "$m/mnt"
 status=0
 chroot "$m" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   HOME=/root DENO_DIR=/deno-dir DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
+  PAWL_SANDBOX_UIDS=64330-64337 \
   ${PAWL_SMOKE_INPUTS-} "/usr/local/bin/${PAWL_SMOKE_PROGRAM:-pawl}" "$@" || status=$?
 echo "$status" >"$PAWL_SMOKE_WORK/status"
 INNER
