@@ -35,6 +35,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // The audit's shell judges each pull request through the gate.
   audit: ["core", "gate", "github", "report", "version.ts"],
   demo: ["core", "git"],
+  // The GitHub Action's inputs as a command line: pure, imports nothing.
+  action: [],
   check: [
     "core",
     "contract",

@@ -2,8 +2,9 @@
 # Make sure the machine has what pawl's own test suite runs for real:
 # git, bubblewrap (the strongest sandbox tier) and a python3 with pytest and
 # Hypothesis that an unprivileged uid can use (Debian's packages, not a
-# pyenv under a private home). Installs only what is missing, only as root,
-# and only through the system package manager.
+# pyenv under a private home), and the pinned SARIF Multitool from npm.
+# Installs only what is missing; system packages only as root and only
+# through the system package manager.
 set -eu
 
 missing=""
@@ -12,6 +13,14 @@ command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
 if ! PATH=/usr/local/bin:/usr/bin:/bin python3 -c 'import pytest, hypothesis' >/dev/null 2>&1; then
   missing="$missing python3 python3-pytest python3-hypothesis"
 fi
+# Microsoft's SARIF Multitool (pinned by tools/sarif-multitool/package-lock.json)
+# validates pawl's SARIF; it is a test tool only, so it is not in deno.json.
+multitool_dir="$(dirname "$0")/sarif-multitool"
+if [ ! -x "$multitool_dir/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" ]; then
+  echo "test prerequisites: installing the SARIF Multitool (npm ci)" >&2
+  npm ci --prefix "$multitool_dir" --no-audit --no-fund --silent >/dev/null
+fi
+
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then

@@ -57,6 +57,8 @@ Options:
   --key FILE               sign the verdict with this Ed25519 PKCS#8 PEM key
                            (or env PAWL_SIGNING_KEY holding the PEM)
   --out-signed FILE        write the signed DSSE envelope (in-toto Statement v1)
+  --out-test-result FILE   also write the verdict as a signed in-toto test-result
+                           statement (check only: diff runs no tests)
   --sarif FILE             write SARIF 2.1.0 for code-scanning upload
   --junit FILE             write JUnit XML (one testcase per rule family)
   --markdown FILE          write the Markdown report (also appended to
@@ -87,6 +89,7 @@ const CHECK_OPTIONS = {
   ledger: { type: "string" },
   key: { type: "string" },
   "out-signed": { type: "string" },
+  "out-test-result": { type: "string" },
   sarif: { type: "string" },
   junit: { type: "string" },
   markdown: { type: "string" },
@@ -185,6 +188,18 @@ async function judgeCommandLine(
       `"--out-signed" needs a signing key: pass "--key FILE" or set PAWL_SIGNING_KEY`,
     );
   }
+  if (v["out-test-result"] !== undefined) {
+    if (!options.runTests) {
+      throw new UsageError(
+        `"--out-test-result" needs a test run: pawl diff runs no tests, so there is no test result to sign; use pawl check`,
+      );
+    }
+    if (signing === undefined) {
+      throw new UsageError(
+        `"--out-test-result" needs a signing key: pass "--key FILE" or set PAWL_SIGNING_KEY`,
+      );
+    }
+  }
   try {
     const judgement = await judgePullRequest(
       {
@@ -210,6 +225,7 @@ async function judgeCommandLine(
     await writeOutputs(judgement, {
       out: v.out,
       outSigned: v["out-signed"],
+      outTestResult: v["out-test-result"],
       ledger: v.ledger,
       sarif: v.sarif,
       junit: v.junit,

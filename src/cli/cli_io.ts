@@ -15,6 +15,8 @@ export interface CliIo {
   env: Readonly<Record<string, string>>;
   /** Whether stderr is an interactive terminal (progress, colour). */
   terminal: boolean;
+  /** The width of stdout when it is a terminal, for tables. */
+  columns?: number | undefined;
 }
 
 /** Build the real IO from the process. */
@@ -25,6 +27,7 @@ export function processIo(): CliIo {
     err: (text) => writeAll(Deno.stderr, encoder.encode(text)),
     env: Deno.env.toObject(),
     terminal: Deno.stderr.isTerminal(),
+    columns: Deno.stdout.isTerminal() ? Deno.consoleSize().columns : undefined,
   };
 }
 

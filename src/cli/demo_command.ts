@@ -16,6 +16,7 @@ import type { CliIo } from "./cli_io.ts";
 import { EXIT } from "./exit_code.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
 import { createProgress, SILENT_PROGRESS } from "./progress.ts";
+import { type DemoRow, formatDemoTable } from "./_demo_table.ts";
 
 /** The sample's fixed orchestrator clock, so the demo is reproducible. */
 export const DEMO_NOW = "2026-11-30T12:00:00Z";
@@ -84,6 +85,8 @@ export async function demoCommand(
   try {
     progress.step("building the sample repository");
     const sample = await buildSampleRepo(`${temp}/invoices`);
+    // Clear the live progress line first, so the header starts a line.
+    progress.end();
     io.out(
       `Sample repository: an invoice parser with a human-owned tests/agent_contract.yaml; clock ${now.text}\n` +
         `Agent patches, each green under plain pytest:\n${
@@ -91,7 +94,7 @@ export async function demoCommand(
             .join("\n")
         }\n\n`,
     );
-    const rows: string[][] = [];
+    const rows: DemoRow[] = [];
     for (const patch of sample.patches) {
       progress.step(`judging ${patch.branch}`);
       const { verdict } = await judgePullRequest(
@@ -113,10 +116,16 @@ export async function demoCommand(
           sandbox: { lease: sandboxLease },
         }),
       );
-      rows.push([patch.branch, verdict.decision, ...reason(verdict)]);
+      const [rule, why] = reason(verdict);
+      rows.push({
+        patch: patch.branch,
+        verdict: verdict.decision,
+        rule,
+        reason: why,
+      });
     }
     progress.end();
-    io.out(table(["patch", "verdict", "rule", "reason"], rows));
+    io.out(formatDemoTable(rows, io.columns));
     io.out(
       "\nEach row ran the real gate: contracts read from git objects, the suite run in the sandbox, findings diffed base → head.\n",
     );
@@ -142,28 +151,6 @@ function reason(verdict: Verdict): [string, string] {
   }
   const more = blocking.length > 1 ? ` (+${blocking.length - 1} more)` : "";
   return [first.rule, `${first.message}${more}`];
-}
-
-function table(header: string[], rows: string[][]): string {
-  const all = [header, ...rows];
-  const widths = header.map((_, i) =>
-    Math.min(
-      i === 3 ? 90 : 40,
-      Math.max(...all.map((r) => (r[i] ?? "").length)),
-    )
-  );
-  const line = (r: string[]) =>
-    r.map((cell, i) => {
-      const w = widths[i] ?? 0;
-      const text = cell.length > w ? `${cell.slice(0, w - 1)}…` : cell;
-      return text.padEnd(w);
-    }).join("  ").trimEnd();
-  return [
-    line(header),
-    line(widths.map((w) => "-".repeat(w))),
-    ...rows.map(line),
-  ]
-    .join("\n") + "\n";
 }
 
 /** The system PATH the sandbox uses by default. */

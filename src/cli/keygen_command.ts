@@ -101,6 +101,8 @@ async function createFile(
     throw new UsageError(`Cannot write key "${path}": ${message(error)}`);
   }
   try {
+    // The open mode is narrowed by the umask; the key pair's modes are not.
+    await Deno.chmod(path, mode);
     await writeAll(file, new TextEncoder().encode(text));
     await file.sync();
   } catch (error) {

@@ -15,6 +15,15 @@ export interface ContractSyntaxErrorOptions {
   key?: string | undefined;
   /** The underlying error, if any. */
   cause?: unknown;
+  /** What the file is, for the message (default `contract`; `settings` for `pawl.toml`). */
+  subject?: string | undefined;
+  /**
+   * Put ` at line N` right after this text of `detail` (e.g. the quoted
+   * key) instead of at the end.
+   */
+  lineAfter?: string | undefined;
+  /** A last clause after the line, e.g. `did you mean "min_examples"?`. */
+  hint?: string | undefined;
 }
 
 /**
@@ -50,8 +59,19 @@ export class ContractSyntaxError extends SyntaxError {
     options: ContractSyntaxErrorOptions = {},
   ) {
     const where = options.line === undefined ? "" : ` at line ${options.line}`;
+    const after = options.lineAfter === undefined
+      ? -1
+      : detail.indexOf(options.lineAfter);
+    const located = after < 0
+      ? `${detail}${where}`
+      : `${detail.slice(0, after + options.lineAfter!.length)}${where}${
+        detail.slice(after + options.lineAfter!.length)
+      }`;
+    const hint = options.hint === undefined ? "" : `; ${options.hint}`;
     super(
-      `Cannot read contract ${JSON.stringify(path)}: ${detail}${where}`,
+      `Cannot read ${options.subject ?? "contract"} ${
+        JSON.stringify(path)
+      }: ${located}${hint}`,
       options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.name = "ContractSyntaxError";

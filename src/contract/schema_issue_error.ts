@@ -6,11 +6,19 @@
  */
 import type { z } from "zod";
 import { ContractSyntaxError } from "./contract_syntax_error.ts";
+import { didYouMean } from "./did_you_mean.ts";
 import { formatKeyPath } from "./format_key_path.ts";
+import { knownKeys } from "./known_keys.ts";
 import type { YamlPath } from "./parse_yaml_document.ts";
 
 /** The 1-based line of a key path in a file, `undefined` when unknown. */
 export type LineOf = (path: YamlPath) => number | undefined;
+
+/** Options for {@linkcode schemaIssueError}. */
+export interface SchemaIssueErrorOptions {
+  /** The schema the issues came from: an unknown key gets a "did you mean". */
+  schema?: z.ZodType | undefined;
+}
 
 /**
  * A {@linkcode ContractSyntaxError} for the issue nearest the top of the
@@ -34,8 +42,13 @@ export function schemaIssueError(
   path: string,
   issues: readonly z.core.$ZodIssue[],
   lineOf: LineOf,
+  options: SchemaIssueErrorOptions = {},
 ): ContractSyntaxError {
-  const described = issues.map((issue) => describe(issue, lineOf));
+  const all = issues.map((issue) => describe(issue, lineOf, options));
+  // A misspelt key also makes the key it was meant to be "missing": the
+  // misspelling is the problem to report.
+  const meant = new Set(all.map((d) => d.meant).filter((k) => k !== undefined));
+  const described = all.filter((d) => !(d.missing && meant.has(d.key)));
   // Report the problem nearest the top of the file; ties keep schema order.
   described.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   const first = described[0];
@@ -45,6 +58,7 @@ export function schemaIssueError(
   return new ContractSyntaxError(path, first.detail, {
     line: first.line,
     key: first.key,
+    hint: first.hint,
   });
 }
 
@@ -52,9 +66,18 @@ interface DescribedIssue {
   detail: string;
   key: string;
   line: number | undefined;
+  hint?: string | undefined;
+  /** The key path an unknown key was probably meant to be. */
+  meant?: string | undefined;
+  /** The issue is a missing key. */
+  missing?: boolean;
 }
 
-function describe(issue: z.core.$ZodIssue, lineOf: LineOf): DescribedIssue {
+function describe(
+  issue: z.core.$ZodIssue,
+  lineOf: LineOf,
+  options: SchemaIssueErrorOptions,
+): DescribedIssue {
   const path = issue.path.filter((p): p is string | number =>
     typeof p !== "symbol"
   );
@@ -65,10 +88,15 @@ function describe(issue: z.core.$ZodIssue, lineOf: LineOf): DescribedIssue {
     const more = issue.keys.length > 1
       ? ` (and ${issue.keys.length - 1} more)`
       : "";
+    const near = options.schema === undefined
+      ? undefined
+      : didYouMean(name, knownKeys(options.schema, path));
     return {
       detail: `unknown key ${JSON.stringify(key)}${more}`,
       key,
       line: nearestLine(lineOf, keyPath),
+      hint: near === undefined ? undefined : `did you mean "${near}"?`,
+      meant: near === undefined ? undefined : formatKeyPath([...path, near]),
     };
   }
   const key = formatKeyPath(path);
@@ -81,7 +109,12 @@ function describe(issue: z.core.$ZodIssue, lineOf: LineOf): DescribedIssue {
   } else if (path.length === 0 && (input === null || input === undefined)) {
     detail = "the file is empty";
   } else if (input === undefined) {
-    detail = `missing key ${JSON.stringify(key)}`;
+    return {
+      detail: `missing key ${JSON.stringify(key)}`,
+      key,
+      line,
+      missing: true,
+    };
   } else if (issue.code === "invalid_type") {
     detail = `${subject} must be ${expected(issue.expected)}, not ${
       shown(input)

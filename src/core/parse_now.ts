@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { explainRfc3339 } from "./explain_rfc3339.ts";
 import { parseRfc3339 } from "./parse_rfc3339.ts";
 
 /** An instant given on the command line, kept as written and as epoch ms. */
@@ -42,7 +43,9 @@ export function parseNow(text: string | undefined, what = "--now"): Instant {
   const epochMs = parseRfc3339(text);
   if (epochMs === undefined) {
     throw new ClockError(
-      `Cannot read ${what} "${text}": expected an RFC 3339 timestamp with a date, a time and an offset, such as "2026-11-30T12:00:00Z"`,
+      `Cannot read ${what} "${text}": ${
+        explainRfc3339(text) ?? "it is not an RFC 3339 timestamp"
+      }; expected one such as "2026-11-30T12:00:00Z"`,
     );
   }
   return { text, epochMs };

@@ -37,3 +37,14 @@ Deno.test("parseNow() refuses anything that is not a full instant", async (t) =>
     });
   }
 });
+
+Deno.test("parseNow() says which part of a malformed --now is wrong", () => {
+  throws(
+    () => parseNow("2026-13-30T12:00:00Z"),
+    {
+      name: "ClockError",
+      message:
+        'Cannot read --now "2026-13-30T12:00:00Z": the month 13 is out of range (01-12); expected one such as "2026-11-30T12:00:00Z"',
+    },
+  );
+});

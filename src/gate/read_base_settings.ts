@@ -44,7 +44,9 @@ export async function readBaseSettings(
   }
   if (base === undefined) return { settings: DEFAULT_SETTINGS, findings };
   if (base.kind !== "file" && base.kind !== "executable") {
-    throw new ContractSyntaxError(SETTINGS_PATH, "it is not a regular file");
+    throw new ContractSyntaxError(SETTINGS_PATH, "it is not a regular file", {
+      subject: "settings",
+    });
   }
   let bytes: Uint8Array;
   try {
@@ -54,6 +56,7 @@ export async function readBaseSettings(
       throw new ContractSyntaxError(
         SETTINGS_PATH,
         `larger than ${CONFIG_MAX_BYTES} bytes; refused before parsing`,
+        { subject: "settings" },
       );
     }
     throw error;
@@ -62,7 +65,9 @@ export async function readBaseSettings(
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new ContractSyntaxError(SETTINGS_PATH, "not valid UTF-8");
+    throw new ContractSyntaxError(SETTINGS_PATH, "not valid UTF-8", {
+      subject: "settings",
+    });
   }
   return {
     settings: readSettings(text, { path: SETTINGS_PATH }),

@@ -25,7 +25,11 @@ export async function readContractBlobs(
     } else if (entry.kind !== "file" && entry.kind !== "executable") {
       out.set(path, { kind: "other" });
     } else if (entry.size > CONTRACT_MAX_BYTES) {
-      out.set(path, { kind: "oversize", size: entry.size });
+      out.set(path, {
+        kind: "oversize",
+        size: entry.size,
+        limit: CONTRACT_MAX_BYTES,
+      });
     } else {
       const bytes = await git.readBlob(entry.oid, {
         maxBytes: CONTRACT_MAX_BYTES,

@@ -105,7 +105,9 @@ function blobProblem(blob: ContractBlob): string | undefined {
     case "other":
       return "it is not a regular file";
     case "oversize":
-      return `it is ${blob.size} bytes, over the contract size cap; refused before parsing`;
+      return `it is ${blob.size} bytes, over the ${blob.limit}-byte (${
+        blob.limit / 1024 / 1024
+      } MiB) cap on contract files; refused before parsing`;
     case "file":
       return blob.text === null ? "it is not valid UTF-8" : undefined;
   }

@@ -22,8 +22,8 @@ export type ContractBlob =
   | { kind: "symlink" }
   /** A directory or submodule at the contract path. */
   | { kind: "other" }
-  /** Larger than the contract size cap; not read. */
-  | { kind: "oversize"; size: number };
+  /** Larger than the contract size cap (`limit` bytes); not read. */
+  | { kind: "oversize"; size: number; limit: number };
 
 /** Contract files of one commit, keyed by path (absent = not in the tree). */
 export type ContractBlobs = ReadonlyMap<string, ContractBlob>;

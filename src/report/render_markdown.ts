@@ -71,7 +71,7 @@ export function renderMarkdown(
   lines.push(accept ? "## ✅ pawl: accept" : "## ❌ pawl: reject", "");
   const why = accept
     ? verdict.tests === null
-      ? "the contract held (static checks only)"
+      ? "the contract held in the static checks; no tests were run"
       : "the contract held and the tests passed"
     : count(blocking, "blocking finding");
   lines.push(
@@ -132,7 +132,7 @@ function observations(verdict: Verdict): string[] {
     : `${markdownInline(iso.tier)}, network ${markdownInline(iso.network)}`;
   if (t === null) {
     return [
-      "- **Tests:** not run (static checks only)",
+      "- **Tests:** not run: the tests, the registered properties and the frozen seeds are judged only by `pawl check`; these were static checks only",
       `- **Sandbox:** ${sandbox}`,
     ];
   }

@@ -108,8 +108,15 @@ Deno.test("renderMarkdown() reports tests, properties, reruns, seeds and the san
 
   await t.step("when nothing ran", () => {
     const md = renderMarkdown(staticVerdict());
-    assert.match(md, /the contract held \(static checks only\)/);
-    assert.match(md, /\n- \*\*Tests:\*\* not run \(static checks only\)\n/);
+    assert.match(
+      md,
+      /the contract held in the static checks; no tests were run/,
+    );
+    assert.doesNotMatch(md, /tests passed/);
+    assert.match(
+      md,
+      /\n- \*\*Tests:\*\* not run: the tests, the registered properties and the frozen seeds are judged only by `pawl check`; these were static checks only\n/,
+    );
     assert.match(md, /\n- \*\*Sandbox:\*\* not used/);
     assert.doesNotMatch(md, /Seeds/);
   });

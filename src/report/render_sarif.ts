@@ -20,9 +20,6 @@ import type { Verdict } from "../core/verdict.ts";
 export const SARIF_SCHEMA =
   "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
-/** Where people read about pawl (the package's registry page). */
-export const PAWL_INFORMATION_URI = "https://jsr.io/@pawl/pawl";
-
 /** The `partialFingerprints` key; the suffix changes whenever the recipe does. */
 export const FINGERPRINT_KEY = "pawl/v1";
 
@@ -34,10 +31,15 @@ export interface RenderSarifOptions {
   /**
    * `versionControlProvenance[0].repositoryUri`, e.g.
    * `https://github.com/owner/repo`. Derived from the verdict's `repo`
-   * when left out (user names and passwords in a URL are dropped).
+   * when left out (user names and passwords in a URL are dropped); a
+   * relative local path has no URI, so the log then has no
+   * `versionControlProvenance` (SARIF1002: `file:.` is not a valid URI).
    */
   repositoryUri?: string;
-  /** `tool.driver.informationUri` (default {@linkcode PAWL_INFORMATION_URI}). */
+  /**
+   * `tool.driver.informationUri`: where people read about pawl. Left out
+   * unless given, rather than pointing somewhere that is not pawl's.
+   */
   informationUri?: string;
 }
 
@@ -56,6 +58,8 @@ export interface SarifRule {
   fullDescription: { text: string };
   /** `error` for rules that block by default, `note` otherwise. */
   defaultConfiguration: { level: SarifLevel };
+  /** What the rule checks and what to do (GitHub code scanning requires it: GH2012). */
+  help: { text: string; markdown: string };
   /** Tags: `pawl`, the layer, and `blocking` or `advisory`. */
   properties: { tags: string[] };
 }
@@ -128,6 +132,7 @@ export function renderSarif(
     return result;
   });
   const blocking = verdict.findings.filter((f) => f.blocking).length;
+  const repository = options.repositoryUri ?? repositoryUri(verdict.repo);
   const log = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -139,17 +144,21 @@ export function renderSarif(
           ...(SEMVER.test(verdict.pawl.version)
             ? { semanticVersion: verdict.pawl.version }
             : {}),
-          informationUri: options.informationUri ?? PAWL_INFORMATION_URI,
+          ...(options.informationUri === undefined
+            ? {}
+            : { informationUri: options.informationUri }),
           rules,
         },
       },
       automationDetails: { id: `pawl/${verdict.head}` },
-      versionControlProvenance: [{
-        repositoryUri: options.repositoryUri ?? repositoryUri(verdict.repo),
-        revisionId: verdict.head,
-        mappedTo: { uriBaseId: "%SRCROOT%" },
-        properties: { base: verdict.base },
-      }],
+      ...(repository === undefined ? {} : {
+        versionControlProvenance: [{
+          repositoryUri: repository,
+          revisionId: verdict.head,
+          mappedTo: { uriBaseId: "%SRCROOT%" },
+          properties: { base: verdict.base },
+        }],
+      }),
       originalUriBaseIds: {
         "%SRCROOT%": {
           description: { text: "The repository root at the head commit" },
@@ -210,6 +219,16 @@ function descriptor(
       } by default)`,
     },
     defaultConfiguration: { level: blocking ? "error" : "note" },
+    help: {
+      text:
+        `${summary}. pawl reports it as rule "${id}" in layer "${layer}"; it ${
+          blocking ? "blocks the merge" : "is advisory and does not block"
+        }. The message says what changed and where.`,
+      markdown:
+        `**${summary}.** pawl reports it as rule \`${id}\` in layer \`${layer}\`; it ${
+          blocking ? "**blocks the merge**" : "is advisory and does not block"
+        }. The message says what changed and where.`,
+    },
     properties: { tags: ["pawl", layer, blocking ? "blocking" : "advisory"] },
   };
 }
@@ -311,9 +330,10 @@ function encodePath(path: string): string {
 
 /**
  * A URI for the repository as given on the command line: URLs without
- * their credentials, scp-style remotes as `ssh://`, paths as `file:`.
+ * their credentials, scp-style remotes as `ssh://`, absolute paths as
+ * `file:///`; a relative path has none.
  */
-function repositoryUri(repo: string): string {
+function repositoryUri(repo: string): string | undefined {
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(repo)) {
     try {
       const url = new URL(repo);
@@ -329,7 +349,7 @@ function repositoryUri(repo: string): string {
     return `ssh://${scp[1]}/${encodePath(scp[2]!.replace(/^\/+/, ""))}`;
   }
   if (repo.startsWith("/")) return `file://${encodePath(repo)}`;
-  return `file:${encodePath(repo === "" ? "." : repo)}`;
+  return undefined;
 }
 
 function pascalCase(id: string): string {

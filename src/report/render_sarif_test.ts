@@ -40,7 +40,8 @@ function assertValidSarif(log: Json): void {
   const driver = run.tool.driver;
   assert.equal(driver.name, "pawl");
   assert.equal(typeof driver.version, "string");
-  assert.doesNotThrow(() => new URL(driver.informationUri));
+  // Only a URI someone gave: pawl has no page of its own to point at.
+  assert.equal(driver.informationUri, undefined);
   assert.ok(Array.isArray(driver.rules));
   const ids = new Set<string>();
   for (const rule of driver.rules) {
@@ -52,9 +53,11 @@ function assertValidSarif(log: Json): void {
     assert.ok(rule.fullDescription.text.length > 0);
     assert.ok(LEVELS.has(rule.defaultConfiguration.level));
     assert.ok(Array.isArray(rule.properties.tags));
+    assert.ok(rule.help.text.length > 0);
+    assert.ok(rule.help.markdown.length > 0);
   }
   assert.match(run.automationDetails.id, /^pawl\/.+/);
-  for (const vcs of run.versionControlProvenance) {
+  for (const vcs of run.versionControlProvenance ?? []) {
     assert.doesNotThrow(() => new URL(vcs.repositoryUri));
     assert.match(vcs.revisionId, /^\S+$/);
   }
@@ -325,8 +328,6 @@ Deno.test("renderSarif() derives a repository URI without credentials", async (t
     },
     { repo: "git@github.com:o/r.git", uri: "ssh://github.com/o/r.git" },
     { repo: "/srv/repos/my repo", uri: "file:///srv/repos/my%20repo" },
-    { repo: "./some-repo", uri: "file:./some-repo" },
-    { repo: ".", uri: "file:." },
   ];
   for (const c of cases) {
     await t.step(c.repo, () => {
@@ -336,6 +337,16 @@ Deno.test("renderSarif() derives a repository URI without credentials", async (t
         c.uri,
       );
     });
+  }
+  for (const repo of ["./some-repo", ".", "some-repo"]) {
+    await t.step(
+      `${repo}: a relative path has no URI, so no provenance`,
+      () => {
+        const log = sarif(buildVerdict([], input({ repo })));
+        assert.equal(log.runs[0].versionControlProvenance, undefined);
+        assert.equal(log.runs[0].automationDetails.id, `pawl/${HEAD}`);
+      },
+    );
   }
   await t.step("an explicit repositoryUri wins", () => {
     const log = sarif(acceptVerdict(), {

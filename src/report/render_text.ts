@@ -39,7 +39,9 @@ export function renderText(
     ? paint("ACCEPT", "32")
     : paint("REJECT", "31");
   const why = verdict.decision === "accept"
-    ? "the contract held and the tests passed"
+    ? verdict.tests === null
+      ? "the contract held in the static checks; no tests were run"
+      : "the contract held and the tests passed"
     : `${blocking.length} blocking finding${blocking.length === 1 ? "" : "s"}`;
   lines.push(
     `${head}  ${verdict.base.slice(0, 12)}..${
@@ -53,7 +55,12 @@ export function renderText(
     lines.push(`  ${paint("•", "33")} ${where(f)}${f.message} [${f.rule}]`);
   }
   const t = verdict.tests;
-  if (t !== null) {
+  if (t === null) {
+    lines.push(
+      "  not checked: the tests, the registered properties and the frozen seeds did not run " +
+        "(static checks only; nothing from the repository was executed; pawl check runs them)",
+    );
+  } else {
     const s = t.summary;
     lines.push(
       `  tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped, ${s.xfailed} xfailed`,
@@ -72,7 +79,9 @@ export function renderText(
   const iso = verdict.isolation;
   lines.push(
     `  clock ${verdict.now}; sandbox ${
-      iso === null ? "not used" : `${iso.tier} (network ${iso.network})`
+      iso === null
+        ? "not used (nothing ran)"
+        : `${iso.tier} (network ${iso.network})`
     }; contract ${verdict.contract.digest.slice(0, 19)}`,
   );
   return lines.join("\n") + "\n";

@@ -63,3 +63,34 @@ Deno.test("renderText() uses colour only when asked", () => {
     true,
   );
 });
+
+Deno.test("renderText() says what a static-only run (pawl diff) did not do", () => {
+  const staticOnly = buildVerdict([], {
+    pawl: { version: "0" },
+    now: "2026-11-30T12:00:00Z",
+    repo: ".",
+    base: "1".repeat(40),
+    head: "2".repeat(40),
+    contract: {
+      layouts: ["000"],
+      files: [],
+      digest: "sha256:abc",
+      freezeBodyHashes: [],
+    },
+    options: { allowFixtureRotate: false, isolation: "auto" },
+    isolation: null,
+    tests: null,
+  });
+  const lines = renderText(staticOnly).split("\n");
+  equal(
+    lines[0],
+    "ACCEPT  111111111111..222222222222  the contract held in the static checks; no tests were run",
+  );
+  equal(
+    lines[1],
+    "  not checked: the tests, the registered properties and the frozen seeds did not run " +
+      "(static checks only; nothing from the repository was executed; pawl check runs them)",
+  );
+  match(lines[2] ?? "", /sandbox not used \(nothing ran\)/);
+  equal(renderText(staticOnly).includes("tests passed"), false);
+});

@@ -7,11 +7,14 @@
  */
 import { VERSION } from "../version.ts";
 import { MARKDOWN_MARKER } from "./render_markdown.ts";
-import { SARIF_SCHEMA } from "./render_sarif.ts";
+import { FALLBACK_PATH, SARIF_SCHEMA } from "./render_sarif.ts";
+
+/** The rule of the one result an undecided SARIF log holds. */
+export const UNDECIDED_RULE = "pawl.undecided";
 
 /** The three report formats for an undecided run. */
 export interface UndecidedReports {
-  /** SARIF 2.1.0: one run, no results, an error notification. */
+  /** SARIF 2.1.0: one run, one error-level result, an error notification. */
   sarif: string;
   /** JUnit XML: one errored testcase. */
   junit: string;
@@ -30,12 +33,48 @@ export interface UndecidedReports {
  * ```
  */
 export function renderUndecided(reason: string): UndecidedReports {
+  // A result, not just a notification: code scanning shows results and
+  // blocks on error-level ones, so an undecided run must never look clean.
   const sarif = {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
     runs: [{
-      tool: { driver: { name: "pawl", version: VERSION, rules: [] } },
-      results: [],
+      tool: {
+        driver: {
+          name: "pawl",
+          version: VERSION,
+          rules: [{
+            id: UNDECIDED_RULE,
+            name: "Undecided",
+            shortDescription: { text: "pawl could not decide" },
+            fullDescription: {
+              text:
+                "pawl could not decide on the pull request (bad arguments, an unreadable base contract, a git failure, no test runner or no sandbox); nothing was accepted",
+            },
+            defaultConfiguration: { level: "error" },
+            help: {
+              text:
+                "pawl could not decide, so the pull request is not accepted. The message names the cause; fix it and run pawl again.",
+              markdown:
+                "pawl **could not decide**, so the pull request is not accepted. The message names the cause; fix it and run pawl again.",
+            },
+            properties: { tags: ["pawl", "undecided", "blocking"] },
+          }],
+        },
+      },
+      results: [{
+        ruleId: UNDECIDED_RULE,
+        ruleIndex: 0,
+        level: "error",
+        message: { text: `pawl could not decide: ${reason}` },
+        locations: [{
+          physicalLocation: {
+            artifactLocation: { uri: FALLBACK_PATH, uriBaseId: "%SRCROOT%" },
+            region: { startLine: 1 },
+          },
+        }],
+        properties: { decision: "undecided" },
+      }],
       invocations: [{
         executionSuccessful: false,
         toolExecutionNotifications: [{

@@ -22,6 +22,7 @@ import {
 } from "./_setup.ts";
 import type { IsolationReport, IsolationTier } from "./sandbox.ts";
 import { SandboxUnavailableError } from "./sandbox_errors.ts";
+import { describeMissingTools } from "./_tool_packages.ts";
 
 export { SandboxUnavailableError } from "./sandbox_errors.ts";
 
@@ -168,7 +169,7 @@ async function tryTier(
   const { tools } = context;
   const missing = REQUIRED[tier].filter((name) => tools[name] === undefined);
   if (missing.length > 0) {
-    return `"${missing.join('", "')}" not found in ${context.dirs.join(", ")}`;
+    return describeMissingTools(missing, context.dirs);
   }
   const prlimit = tools.prlimit!;
   const env = tools.env!;

@@ -7,6 +7,7 @@
 import { parse as parseToml, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
+import { describeSettingsIssue } from "./_settings_issue.ts";
 import { type Settings, SettingsSchema } from "./settings.ts";
 
 /** Options for {@linkcode readSettings}. */
@@ -35,26 +36,47 @@ export function readSettings(
     raw = parseToml(text);
   } catch (error) {
     if (error instanceof TomlError) {
-      throw new ContractSyntaxError(path, firstLine(error.message), {
-        line: error.line,
-        column: error.column,
-      });
+      throw new ContractSyntaxError(
+        path,
+        `not valid TOML: ${firstLine(error.message)}`,
+        {
+          line: error.line,
+          column: error.column,
+          subject: "settings",
+        },
+      );
     }
     throw error;
   }
   const parsed = SettingsSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-  const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
-  const keyPath = [...issue.path.map(String), ...keys.slice(0, 1)];
-  const line = tomlKeyLine(text, keyPath);
-  const what = issue.code === "unrecognized_keys"
-    ? `unknown key "${keyPath.join(".")}"`
-    : `key "${keyPath.join(".")}": ${issue.message}`;
-  throw new ContractSyntaxError(path, what, {
-    line,
-    key: keyPath.join("."),
+  // The problem nearest the top of the file comes first.
+  const issues = parsed.error.issues.map((issue) => {
+    const described = describeSettingsIssue(
+      issue as z.core.$ZodIssue,
+      SettingsSchema,
+      raw,
+    );
+    return { ...described, line: nearestKeyLine(text, described.path) };
   });
+  issues.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
+  const first = issues[0]!;
+  throw new ContractSyntaxError(path, first.detail, {
+    line: first.line,
+    key: first.key,
+    subject: "settings",
+    lineAfter: first.keyText,
+    hint: first.hint,
+  });
+}
+
+/** The line of `keyPath`, or of its closest ancestor table. */
+function nearestKeyLine(text: string, keyPath: string[]): number | undefined {
+  for (let n = keyPath.length; n > 0; n--) {
+    const line = tomlKeyLine(text, keyPath.slice(0, n));
+    if (line !== undefined) return line;
+  }
+  return undefined;
 }
 
 function firstLine(message: string): string {

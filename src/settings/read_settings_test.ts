@@ -47,3 +47,68 @@ Deno.test("readSettings() names the file, the key and the line of a problem", as
     });
   }
 });
+
+Deno.test("readSettings() calls its problems settings problems, in words for people", async (t) => {
+  const cases: [string, string, string][] = [
+    [
+      "a string where a number goes",
+      '[seeds]\nreplay_trials = 5\n[tests]\ntimeout_seconds = "60"\n',
+      'Cannot read settings "pawl.toml": key "tests.timeout_seconds" at line 4 must be a number, got a string',
+    ],
+    [
+      "a fraction",
+      "[tests]\ntimeout_seconds = 1.5\n",
+      'Cannot read settings "pawl.toml": key "tests.timeout_seconds" at line 2 must be a whole number, got 1.5',
+    ],
+    [
+      "too small",
+      "[tests]\nmax_processes = 2\n",
+      'Cannot read settings "pawl.toml": key "tests.max_processes" at line 2 must be at least 8, got 2',
+    ],
+    [
+      "too big",
+      "[tests]\ntimeout_seconds = 90000\n",
+      'Cannot read settings "pawl.toml": key "tests.timeout_seconds" at line 2 must be at most 86400, got 90000',
+    ],
+    [
+      "an unknown runner",
+      '[tests]\nrunner = "jest"\n',
+      'Cannot read settings "pawl.toml": key "tests.runner" at line 2 must be "pytest" or "deno", got "jest"',
+    ],
+    [
+      "a bad variable name",
+      '[seeds]\nenv_seed = "1SEED"\n',
+      'Cannot read settings "pawl.toml": key "seeds.env_seed" at line 2 must be an environment variable name (letters, digits and "_", not starting with a digit), got "1SEED"',
+    ],
+    [
+      "a misspelt key",
+      "[tests]\ntimout_seconds = 60\n",
+      'Cannot read settings "pawl.toml": unknown key "tests.timout_seconds" at line 2; did you mean "timeout_seconds"?',
+    ],
+    [
+      "a misspelt table",
+      "[test]\ntimeout_seconds = 60\n",
+      'Cannot read settings "pawl.toml": unknown key "test" at line 1; did you mean "tests"?',
+    ],
+    [
+      "an unrelated key",
+      '[tests]\ncolour = "red"\n',
+      'Cannot read settings "pawl.toml": unknown key "tests.colour" at line 2',
+    ],
+    [
+      "broken TOML",
+      "[tests\n",
+      'Cannot read settings "pawl.toml": not valid TOML: ',
+    ],
+  ];
+  for (const [name, text, message] of cases) {
+    await t.step(name, () => {
+      throws(() => readSettings(text), (e: unknown) => {
+        if (!(e instanceof ContractSyntaxError)) return false;
+        if (name === "broken TOML") return e.message.startsWith(message);
+        equal(e.message, message);
+        return true;
+      });
+    });
+  }
+});

@@ -5,13 +5,27 @@
  * @module
  */
 
-/** Write `text` to `path` via a sibling temp file and a rename. */
+/** Options for {@linkcode writeOutputFile}. */
+export interface WriteOutputFileOptions {
+  /**
+   * The file's mode, whatever the umask (default 0644: reports are read by
+   * later CI steps that may run as another user, such as a SARIF upload).
+   */
+  mode?: number;
+}
+
+/**
+ * Write `text` to `path` via a temp file in the same directory (the one the
+ * user named) and a rename; the file ends up with `options.mode`.
+ */
 export async function writeOutputFile(
   path: string,
   text: string,
+  options: WriteOutputFileOptions = {},
 ): Promise<void> {
   const slash = path.lastIndexOf("/");
   const dir = slash < 0 ? "." : path.slice(0, slash) || "/";
+  // makeTempFile creates the file 0600; the rename keeps the mode set here.
   const temp = await Deno.makeTempFile({
     dir,
     prefix: ".pawl-",
@@ -19,6 +33,7 @@ export async function writeOutputFile(
   });
   try {
     await Deno.writeTextFile(temp, text);
+    await Deno.chmod(temp, options.mode ?? 0o644);
     await Deno.rename(temp, path);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});

@@ -9,6 +9,7 @@ import { renderJunit } from "../../report/render_junit.ts";
 import { renderMarkdown } from "../../report/render_markdown.ts";
 import { renderSarif } from "../../report/render_sarif.ts";
 import { formatLedger } from "../../seeds/ledger_row.ts";
+import { signTestResult } from "../../sign/sign_test_result.ts";
 import { signVerdict } from "../../sign/sign_verdict.ts";
 import type { SigningKey } from "../../sign/signing_key.ts";
 import { writeOutputFile } from "./write_output_file.ts";
@@ -19,6 +20,8 @@ export interface OutputPaths {
   out?: string | undefined;
   /** The signed DSSE envelope (needs a key). */
   outSigned?: string | undefined;
+  /** The in-toto test-result statement in its own signed envelope (needs a key). */
+  outTestResult?: string | undefined;
   /** One seed-ledger JSON line per property run, appended. */
   ledger?: string | undefined;
   /** SARIF 2.1.0. */
@@ -62,6 +65,13 @@ export async function writeOutputs(
     const envelope = await signVerdict(verdict, signing);
     await writeOutputFile(
       paths.outSigned,
+      JSON.stringify(envelope, null, 2) + "\n",
+    );
+  }
+  if (signing !== undefined && paths.outTestResult !== undefined) {
+    const envelope = await signTestResult(verdict, signing);
+    await writeOutputFile(
+      paths.outTestResult,
       JSON.stringify(envelope, null, 2) + "\n",
     );
   }

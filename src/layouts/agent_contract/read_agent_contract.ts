@@ -188,5 +188,7 @@ function issueError(
   doc: YamlDocument,
   issues: readonly z.core.$ZodIssue[],
 ): ContractSyntaxError {
-  return schemaIssueError(path, issues, (keyPath) => doc.lineOf(keyPath));
+  return schemaIssueError(path, issues, (keyPath) => doc.lineOf(keyPath), {
+    schema: agentContractSchema,
+  });
 }

@@ -86,7 +86,9 @@ export function readFixtureLock(
   );
   const result = lockSchema.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
-    throw schemaIssueError(path, result.error.issues, (p) => doc.lineOf(p));
+    throw schemaIssueError(path, result.error.issues, (p) => doc.lineOf(p), {
+      schema: lockSchema,
+    });
   }
   const file = result.data;
   return {

@@ -160,7 +160,9 @@ export function readFreezeList(
   );
   const result = freezeListSchema.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
-    throw schemaIssueError(path, result.error.issues, (p) => doc.lineOf(p));
+    throw schemaIssueError(path, result.error.issues, (p) => doc.lineOf(p), {
+      schema: freezeListSchema,
+    });
   }
   const file = result.data;
   return {

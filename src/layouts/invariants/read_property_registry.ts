@@ -144,7 +144,9 @@ export function readPropertyRegistry(
   const lineOf = tomlKeyLines(text);
   const result = registrySchema.safeParse(value, { reportInput: true });
   if (!result.success) {
-    throw schemaIssueError(path, result.error.issues, lineOf);
+    throw schemaIssueError(path, result.error.issues, lineOf, {
+      schema: registrySchema,
+    });
   }
   const file = result.data;
   return {

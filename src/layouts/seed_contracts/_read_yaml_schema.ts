@@ -49,7 +49,7 @@ export function readYamlSchema<S extends z.ZodType>(
     ? options.emptyValue
     : doc.value;
   const result = schema.safeParse(value, { reportInput: true });
-  if (!result.success) throw issueError(path, doc, result.error.issues);
+  if (!result.success) throw issueError(path, doc, result.error.issues, schema);
   return { data: result.data, doc };
 }
 
@@ -69,6 +69,9 @@ function issueError(
   path: string,
   doc: YamlDocument,
   issues: readonly z.core.$ZodIssue[],
+  schema: z.ZodType,
 ): ContractSyntaxError {
-  return schemaIssueError(path, issues, (keyPath) => doc.lineOf(keyPath));
+  return schemaIssueError(path, issues, (keyPath) => doc.lineOf(keyPath), {
+    schema,
+  });
 }
