@@ -1,7 +1,8 @@
 #!/bin/sh
 # Make sure the machine has what pawl's own test suite runs for real:
 # git, bubblewrap (the strongest sandbox tier) and a python3 with pytest and
-# Hypothesis that an unprivileged uid can use (Debian's packages, not a
+# Hypothesis that an unprivileged uid can use, and PostgreSQL for the serve
+# queue's tests (Debian's packages, not a
 # pyenv under a private home). Installs only what is missing, only as root,
 # and only through the system package manager.
 set -eu
@@ -12,6 +13,8 @@ command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
 if ! PATH=/usr/local/bin:/usr/bin:/bin python3 -c 'import pytest, hypothesis' >/dev/null 2>&1; then
   missing="$missing python3 python3-pytest python3-hypothesis"
 fi
+# The serve tests start a PostgreSQL server of their own.
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing="$missing postgresql"
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
