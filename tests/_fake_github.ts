@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { createHmac } from "node:crypto";
 import { basename, dirname } from "node:path";
 
 /** One request the fake received. */
@@ -252,6 +253,29 @@ export class FakeGitHub implements AsyncDisposable {
           fork: false,
         },
       },
+    };
+  }
+
+  /**
+   * The `pull_request` webhook payload GitHub sends for a pull request
+   * this fake serves (`action`: opened, synchronize, …).
+   */
+  pullRequestEvent(
+    fullName: string,
+    number: number,
+    options: { action: string; installationId?: number },
+  ): Record<string, unknown> {
+    const pr = this.pullRequestJson(fullName, number);
+    const base = pr["base"] as { repo: Record<string, unknown> };
+    return {
+      action: options.action,
+      number,
+      "pull_request": pr,
+      repository: base.repo,
+      ...(options.installationId === undefined
+        ? {}
+        : { installation: { id: options.installationId } }),
+      sender: { login: "agent-bot[bot]" },
     };
   }
 
@@ -667,6 +691,43 @@ export class FakeGitHub implements AsyncDisposable {
     }
     return new Response(bytes.slice(split + skip), { status, headers });
   }
+}
+
+/** Options for {@linkcode sendWebhook}. */
+export interface SendWebhookOptions {
+  /** The webhook secret the body is signed with. */
+  secret: string;
+  /** `X-GitHub-Event`. */
+  event: string;
+  /** `X-GitHub-Delivery` (default a random UUID). */
+  deliveryId?: string;
+  /** Send this `X-Hub-Signature-256` instead of the right one (`null`: none). */
+  signature?: string | null;
+}
+
+/**
+ * POST `payload` to a webhook receiver the way GitHub does: JSON body,
+ * `X-GitHub-Event`, `X-GitHub-Delivery` and `X-Hub-Signature-256`
+ * (HMAC-SHA256 of the body under the secret).
+ */
+export async function sendWebhook(
+  url: string,
+  payload: unknown,
+  options: SendWebhookOptions,
+): Promise<{ status: number; body: string }> {
+  const body = typeof payload === "string" ? payload : JSON.stringify(payload);
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": "GitHub-Hookshot/fake",
+    "x-github-event": options.event,
+    "x-github-delivery": options.deliveryId ?? crypto.randomUUID(),
+  };
+  const signature = options.signature === undefined
+    ? `sha256=${createHmac("sha256", options.secret).update(body).digest("hex")}`
+    : options.signature;
+  if (signature !== null) headers["x-hub-signature-256"] = signature;
+  const response = await fetch(url, { method: "POST", headers, body });
+  return { status: response.status, body: await response.text() };
 }
 
 /** Start a fake GitHub (same as {@linkcode FakeGitHub.start}). */
