@@ -723,7 +723,9 @@ export async function sendWebhook(
     "x-github-delivery": options.deliveryId ?? crypto.randomUUID(),
   };
   const signature = options.signature === undefined
-    ? `sha256=${createHmac("sha256", options.secret).update(body).digest("hex")}`
+    ? `sha256=${
+      createHmac("sha256", options.secret).update(body).digest("hex")
+    }`
     : options.signature;
   if (signature !== null) headers["x-hub-signature-256"] = signature;
   const response = await fetch(url, { method: "POST", headers, body });
