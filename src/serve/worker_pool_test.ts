@@ -199,8 +199,10 @@ Deno.test("WorkerPool discards the result of a job superseded while it ran", asy
     release();
     await until(
       "discarded",
-      async () =>
-        metrics.value("pawl_serve_jobs_total", 'outcome="discarded"') === 1,
+      () =>
+        Promise.resolve(
+          metrics.value("pawl_serve_jobs_total", 'outcome="discarded"') === 1,
+        ),
     );
     assert.deepEqual(published, ["c"]);
   });
