@@ -1,0 +1,98 @@
+/**
+ * The {@linkcode Judge} over the pipeline of `pawl check --pr`: clone the
+ * base repository (the installation token authenticates git, only its
+ * transport sees it), judge base and head in the pipeline's own fresh temp
+ * dir and sandbox, with the delivery's timestamp as the clock, recorded
+ * in the verdict as the event field it came from. The one file to change
+ * when the pipeline gets its library entry point.
+ *
+ * @module
+ */
+import {
+  type IsolationRequest,
+  runCheckWithLedger,
+} from "../check/run_check.ts";
+import { SILENT_PROGRESS } from "../cli/progress.ts";
+import { parseNow } from "../core/parse_now.ts";
+import { GitError } from "../git/git_error.ts";
+import { gitAuthEnv } from "../github/git_auth_env.ts";
+import type { Outcome } from "../github/publish_verdict.ts";
+import { renderMarkdown } from "../report/render_markdown.ts";
+import { signVerdict } from "../sign/sign_verdict.ts";
+import type { SigningKey } from "../sign/signing_key.ts";
+import type { Judge } from "./judge.ts";
+import { TransientError } from "./judge.ts";
+
+/** Options for {@linkcode createPipelineJudge}. */
+export interface PipelineJudgeOptions {
+  /** Sandbox strength (default `auto`). */
+  isolation?: IsolationRequest;
+  /** Parent of each judgement's temp dir. */
+  tempRoot?: string;
+  /** PATH inside the sandbox. */
+  sandboxPath?: string;
+  /** Signs each verdict; its envelope is written to `verdictDir`. */
+  signing?: { key: SigningKey; path?: string };
+  /** Where signed envelopes go (`<owner>/<repo>/<head>.dsse.json`). */
+  verdictDir?: string;
+}
+
+/** Build the judge. */
+export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
+  return async (job, context) => {
+    const now = parseNow(job.now, `"${job.clockField}" of the event payload`);
+    let result;
+    try {
+      result = await runCheckWithLedger({
+        repo: job.cloneUrl,
+        base: job.baseSha,
+        head: job.headSha,
+        now,
+        clock: { source: "event", field: job.clockField },
+        allowFixtureRotate: false,
+        isolation: options.isolation ?? "auto",
+        runTests: true,
+        progress: SILENT_PROGRESS,
+        shallow: true,
+        // A fork's head commit is in the base repository only under this ref.
+        refs: [`refs/pull/${job.number}/head`],
+        gitEnv: gitAuthEnv(job.cloneUrl, context.token),
+        ...(options.tempRoot === undefined
+          ? {}
+          : { tempRoot: options.tempRoot }),
+        ...(options.sandboxPath === undefined
+          ? {}
+          : { sandboxPath: options.sandboxPath }),
+        ...(options.signing?.path === undefined
+          ? {}
+          : { hiddenPaths: [options.signing.path] }),
+      });
+    } catch (error) {
+      if (
+        error instanceof GitError &&
+        /^Cannot (?:clone|fetch)/.test(error.message)
+      ) {
+        throw new TransientError(error.message, { cause: error });
+      }
+      throw error;
+    }
+    const { verdict } = result;
+    const keyid = options.signing?.key.keyid;
+    if (options.signing !== undefined && options.verdictDir !== undefined) {
+      const envelope = await signVerdict(verdict, options.signing.key);
+      const dir = `${options.verdictDir}/${job.owner}/${job.repo}`
+        .toLowerCase();
+      await Deno.mkdir(dir, { recursive: true });
+      await Deno.writeTextFile(
+        `${dir}/${job.headSha}.dsse.json`,
+        JSON.stringify(envelope, null, 2) + "\n",
+      );
+    }
+    const outcome: Outcome = {
+      kind: "verdict",
+      verdict,
+      markdown: renderMarkdown(verdict, keyid === undefined ? {} : { keyid }),
+    };
+    return outcome;
+  };
+}
