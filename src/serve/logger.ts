@@ -45,10 +45,11 @@ export function createLogger(options: LoggerOptions): Logger {
   const clock = options.clock ?? (() => new Date());
   return {
     log(event, fields = {}) {
+      // The event name wins over a field of the same name.
       let line = JSON.stringify({
         time: clock().toISOString(),
-        event,
         ...fields,
+        event,
       });
       for (const secret of secrets) {
         line = line.replaceAll(secret, "***")

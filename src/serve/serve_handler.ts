@@ -77,7 +77,7 @@ export function createServeHandler(
       metrics.rejection("too_large");
       log("webhook.refused", {
         delivery,
-        event,
+        githubEvent: event,
         reason: "too_large",
         maxBytes: max,
       });
@@ -91,7 +91,11 @@ export function createServeHandler(
       )
     ) {
       metrics.rejection("signature");
-      log("webhook.refused", { delivery, event, reason: "signature" });
+      log("webhook.refused", {
+        delivery,
+        githubEvent: event,
+        reason: "signature",
+      });
       return text(401, "bad or missing X-Hub-Signature-256\n");
     }
     let payload: unknown;
@@ -103,7 +107,7 @@ export function createServeHandler(
       metrics.rejection("invalid");
       log("webhook.refused", {
         delivery,
-        event,
+        githubEvent: event,
         reason: "invalid",
         detail: "not JSON",
       });
@@ -112,14 +116,18 @@ export function createServeHandler(
     const parsed = parseDelivery(event, delivery, payload);
     if (parsed.kind === "ignored") {
       metrics.delivery("ignored");
-      log("webhook.ignored", { delivery, event, reason: parsed.reason });
+      log("webhook.ignored", {
+        delivery,
+        githubEvent: event,
+        reason: parsed.reason,
+      });
       return new Response(null, { status: 204 });
     }
     if (parsed.kind === "invalid") {
       metrics.rejection("invalid");
       log("webhook.refused", {
         delivery,
-        event,
+        githubEvent: event,
         reason: "invalid",
         detail: parsed.reason,
       });
@@ -135,7 +143,7 @@ export function createServeHandler(
         metrics.delivery(result.status);
         log("webhook.accepted", {
           delivery,
-          event: job.event,
+          githubEvent: job.event,
           job: result.id,
           result: result.status,
           ...(result.superseded.length === 0
@@ -148,7 +156,7 @@ export function createServeHandler(
       metrics.rejection("unavailable");
       log("webhook.failed", {
         delivery,
-        event,
+        githubEvent: event,
         error: error instanceof Error ? error.message : String(error),
       });
       return text(503, "the queue is unavailable; redeliver later\n");

@@ -184,7 +184,7 @@ export class WorkerPool {
       let outcome: Outcome | undefined = job.outcome;
       if (job.state === "running") {
         jobLog("job.started", {
-          event: job.spec.event,
+          githubEvent: job.spec.event,
           delivery: job.spec.deliveryId,
           attempt: job.attempts,
           now: job.spec.now,
