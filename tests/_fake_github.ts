@@ -314,6 +314,11 @@ export class FakeGitHub implements AsyncDisposable {
     this.#injections.push({ ...injection, times: injection.times ?? 1 });
   }
 
+  /** Drop every pending injection (an outage ends). */
+  clearInjections(): void {
+    this.#injections = [];
+  }
+
   /** Inject a primary rate limit (403, `x-ratelimit-remaining: 0`) resetting in `resetInSeconds`. */
   injectRateLimit(
     match: Pick<Injection, "method" | "path" | "times">,

@@ -2,7 +2,8 @@
  * The {@linkcode Publish} over pawl's GitHub publisher, made idempotent per
  * head commit: an existing check run named "pawl" on the head is updated
  * rather than a second one created, the sticky comment is updated, and
- * the commit status is set to the same value. "Could not decide" is a
+ * each part (check run, status, comment) is sent only once the one
+ * before it succeeded. "Could not decide" is a
  * failing check run here, so a required check blocks the merge.
  *
  * @module
@@ -50,9 +51,28 @@ export function createGitHubPublish(
       retry: { enabled: false },
       throttle: { enabled: false },
     });
+    // Each part runs only when the one before it succeeded, so a retry
+    // after a failure repeats no part that was already posted.
+    let failed: unknown;
+    const unlessFailed = <A extends unknown[], R>(
+      call: (...args: A) => Promise<R>,
+    ) =>
+    async (...args: A): Promise<R> => {
+      if (failed !== undefined) {
+        throw new Error("Not attempted: an earlier part failed");
+      }
+      try {
+        return await call(...args);
+      } catch (error) {
+        failed = error;
+        throw error;
+      }
+    };
     const once: GitHub = {
       ...client,
-      async createCheckRun(repo, request) {
+      createStatus: unlessFailed(client.createStatus),
+      listIssueComments: unlessFailed(client.listIssueComments),
+      createCheckRun: unlessFailed(async (repo, request) => {
         const conclusion = request.conclusion === "neutral"
           ? "failure"
           : request.conclusion;
@@ -89,13 +109,16 @@ export function createGitHubPublish(
           id: Number(updated.data.id),
           htmlUrl: updated.data.html_url ?? "",
         };
-      },
+      }),
     };
     const report = await publishVerdict(
       once,
       { repo: { owner: job.owner, repo: job.repo }, number: job.number },
       buildPublication(outcome),
     );
+    if (failed !== undefined) {
+      throw failed instanceof Error ? failed : new Error(String(failed));
+    }
     if (report.errors.length > 0) {
       throw new Error(report.errors.map((e) => e.message).join("; "));
     }

@@ -219,14 +219,13 @@ export class WorkerPool {
           error: describe(error),
           retryAt: new Date(runAfter).toISOString(),
         });
-        await queue.release(job.id, worker, {
-          runAfter,
-          error: describe(error),
-        });
+        await this.#persist(() =>
+          queue.release(job.id, worker, { runAfter, error: describe(error) })
+        );
         return;
       }
       this.#publishFailures.delete(job.id);
-      if (!await queue.markPublished(job.id, worker)) {
+      if (!await this.#persist(() => queue.markPublished(job.id, worker))) {
         jobLog("job.publish_unrecorded", {
           reason: "the lease was lost after publishing",
         });
@@ -280,10 +279,9 @@ export class WorkerPool {
           attempt: job.attempts,
           retryAt: new Date(runAfter).toISOString(),
         });
-        await queue.release(job.id, worker, {
-          runAfter,
-          error: describe(error),
-        });
+        await this.#persist(() =>
+          queue.release(job.id, worker, { runAfter, error: describe(error) })
+        );
         return undefined;
       }
       return undecided(
@@ -293,6 +291,22 @@ export class WorkerPool {
       );
     } finally {
       metrics.duration((performance.now() - started) / 1000);
+    }
+  }
+
+  /**
+   * Run a queue write, retrying for a while when the queue is unreachable
+   * (a database restart), so finished work is not thrown away.
+   */
+  async #persist(write: () => Promise<boolean>): Promise<boolean> {
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (attempt >= 30) throw error;
+        this.#options.log("queue.retry", { error: describe(error), attempt });
+        await new Promise((r) => setTimeout(r, 250));
+      }
     }
   }
 
