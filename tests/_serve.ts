@@ -101,7 +101,13 @@ export async function spawnServe(
     }),
   ]);
   const status = child.status.then(async (s) => {
-    await pumps.catch(() => {});
+    // Children of a killed server (a test run) may hold its pipes open.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      pumps.catch(() => {}),
+      new Promise((r) => timer = setTimeout(r, 1000)),
+    ]);
+    clearTimeout(timer);
     listening.reject(new Error(`pawl serve exited (${s.code}):\n${stderr}`));
     return s;
   });

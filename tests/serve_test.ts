@@ -16,6 +16,7 @@ import {
 } from "./_fake_github.ts";
 import { buildRepo } from "./_repo.ts";
 import { type AppKeys, makeAppKeys, spawnServe, until } from "./_serve.ts";
+import { startTestPostgres } from "../src/serve/_test_postgres.ts";
 
 const SECRET = "serve-e2e-webhook-secret-0123456789";
 const APP_ID = 4242;
@@ -194,49 +195,56 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
   });
 });
 
-Deno.test("pawl serve killed with SIGKILL mid-job takes the job up again after its lease and publishes it once", async () => {
-  await withSandboxLock(async () => {
-    const { repo, remote, sha } = await world();
-    await using _repo = repo;
-    await using _remote = remote;
-    const keys = makeAppKeys();
-    await using gh = fakeApp(keys, remote.gitDir);
-    gh.addPullRequest("o/r", {
-      number: 2,
-      baseSha: sha.main,
-      headSha: sha.weaken,
-    });
-    const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
-    try {
-      const env = await serveEnv(gh, keys, dataDir, {
-        PAWL_SERVE_LEASE_SECONDS: "2",
+for (const backend of ["sqlite", "postgres"] as const) {
+  Deno.test(`pawl serve (${backend} queue) killed with SIGKILL mid-job takes the job up again after its lease and publishes it once`, async () => {
+    await using pg = backend === "postgres"
+      ? await startTestPostgres()
+      : undefined;
+    await withSandboxLock(async () => {
+      const { repo, remote, sha } = await world();
+      await using _repo = repo;
+      await using _remote = remote;
+      const keys = makeAppKeys();
+      await using gh = fakeApp(keys, remote.gitDir);
+      gh.addPullRequest("o/r", {
+        number: 2,
+        baseSha: sha.main,
+        headSha: sha.weaken,
       });
-      {
-        await using first = await spawnServe(env);
-        const answer = await sendWebhook(
-          `${first.url}/webhook`,
-          gh.pullRequestEvent("o/r", 2, {
-            action: "synchronize",
-            installationId: INSTALLATION,
-          }),
-          { secret: SECRET, event: "pull_request" },
+      const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+      try {
+        const env = await serveEnv(gh, keys, dataDir, {
+          PAWL_SERVE_LEASE_SECONDS: "2",
+        });
+        {
+          await using first = await spawnServe(env);
+          const answer = await sendWebhook(
+            `${first.url}/webhook`,
+            gh.pullRequestEvent("o/r", 2, {
+              action: "synchronize",
+              installationId: INSTALLATION,
+            }),
+            { secret: SECRET, event: "pull_request" },
+          );
+          assert.equal(answer.status, 202);
+          await first.waitForLog((l) => l.event === "job.started");
+          first.kill("SIGKILL");
+          assert.equal((await first.status).signal, "SIGKILL");
+        }
+        assert.equal(gh.checkRuns.length, 0);
+        await using second = await spawnServe(env);
+        const done = await second.waitForLog((l) =>
+          l.event === "job.published"
         );
-        assert.equal(answer.status, 202);
-        await first.waitForLog((l) => l.event === "job.started");
-        first.kill("SIGKILL");
-        assert.equal((await first.status).signal, "SIGKILL");
+        assert.equal(done.decision, "reject");
+        const started = second.logs.find((l) => l.event === "job.started");
+        assert.equal(started?.attempt, 2);
+        assert.equal(gh.checkRuns.length, 1);
+        assert.equal(gh.checkRuns[0]!.conclusion, "failure");
+        assert.equal(gh.comments.length, 1);
+      } finally {
+        await Deno.remove(dataDir, { recursive: true });
       }
-      assert.equal(gh.checkRuns.length, 0);
-      await using second = await spawnServe(env);
-      const done = await second.waitForLog((l) => l.event === "job.published");
-      assert.equal(done.decision, "reject");
-      const started = second.logs.find((l) => l.event === "job.started");
-      assert.equal(started?.attempt, 2);
-      assert.equal(gh.checkRuns.length, 1);
-      assert.equal(gh.checkRuns[0]!.conclusion, "failure");
-      assert.equal(gh.comments.length, 1);
-    } finally {
-      await Deno.remove(dataDir, { recursive: true });
-    }
+    });
   });
-});
+}
