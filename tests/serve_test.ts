@@ -197,6 +197,7 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
 
 for (const backend of ["sqlite", "postgres"] as const) {
   Deno.test(`pawl serve (${backend} queue) killed with SIGKILL mid-job takes the job up again after its lease and publishes it once`, async () => {
+    // deno-lint-ignore no-unused-vars -- used below; the rule misses "await using" read in closures
     await using pg = backend === "postgres"
       ? await startTestPostgres()
       : undefined;
