@@ -108,6 +108,16 @@ export async function openPostgresQueue(
           return { status: "duplicate", id, superseded: [] };
         }
         if (stale) return { status: "stale", id, superseded: [] };
+        if (options.rerequest) {
+          // A re-run of commits never seen before: another job of the pull
+          // request in progress may be about newer commits, so it wins.
+          const busy = (await c.query(
+            `SELECT 1 FROM pawl_jobs WHERE pull = $1
+               AND state IN ('queued', 'running', 'judged')`,
+            [pull],
+          )).rowCount;
+          if ((busy ?? 0) > 0) return { status: "stale", id, superseded: [] };
+        }
         const superseded = (await c.query(
           `UPDATE pawl_jobs SET state = 'superseded', lease_owner = NULL
              WHERE pull = $1 AND state IN ('queued', 'running') RETURNING id`,

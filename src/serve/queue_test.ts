@@ -243,6 +243,29 @@ const cases: [string, (q: JobQueue) => Promise<void>][] = [
       );
     },
   ],
+  [
+    "a rerequest of unseen commits never supersedes a job in progress",
+    async (q) => {
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const rerun = await q.enqueue(spec(1, "b", "2026-11-30T12:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(rerun.status, "stale");
+      assert.equal(
+        (await q.claim("w1", { now: T0, ...LEASE }))?.spec.headSha,
+        "c".repeat(40),
+      );
+      const other = await q.enqueue(spec(2, "b", "2026-11-30T12:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(other.status, "queued");
+    },
+  ],
   ["concurrent claimers take every job exactly once", async (q) => {
     for (let n = 1; n <= 24; n++) {
       await q.enqueue(spec(n, "b", "2026-11-30T10:00:00Z"), {

@@ -166,7 +166,7 @@ Deno.test("serve handler queues the events it judges once and acknowledges the r
             "head_sha": "c".repeat(40),
             "updated_at": "2026-11-30T12:00:00Z",
             "pull_requests": [{
-              number: 7,
+              number: 8,
               base: { sha: "a".repeat(40) },
               head: { sha: "c".repeat(40) },
             }],

@@ -98,6 +98,18 @@ export function openSqliteQueue(path: string): JobQueue {
           return { status: "duplicate", id, superseded: [] };
         }
         if (stale) return { status: "stale", id, superseded: [] };
+        if (options.rerequest) {
+          // A re-run of commits never seen before: another job of the pull
+          // request in progress may be about newer commits, so it wins.
+          const busy = one(
+            `SELECT 1 AS busy FROM jobs WHERE pull = ?
+               AND state IN ('queued', 'running', 'judged')`,
+            pull,
+          );
+          if (busy !== undefined) {
+            return { status: "stale", id, superseded: [] };
+          }
+        }
         const superseded = db.prepare(
           "SELECT id FROM jobs WHERE pull = ? AND state IN ('queued', 'running')",
         ).all(pull).map((r) => String(r["id"]));
