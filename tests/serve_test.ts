@@ -5,6 +5,7 @@
  * repositories and real pytest runs through the pipeline of `pawl check`.
  */
 import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
 import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
 import { MARKDOWN_MARKER } from "../src/report/render_markdown.ts";
 import { withSandboxLock } from "./_cli.ts";
@@ -102,7 +103,19 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
     });
     const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
     try {
-      await using server = await spawnServe(await serveEnv(gh, keys, dataDir));
+      const signingKey = `${dataDir}-signing.pem`;
+      await Deno.writeTextFile(
+        signingKey,
+        generateKeyPairSync("ed25519").privateKey.export({
+          type: "pkcs8",
+          format: "pem",
+        }).toString(),
+      );
+      await using server = await spawnServe(
+        await serveEnv(gh, keys, dataDir, {
+          PAWL_SIGNING_KEY_FILE: signingKey,
+        }),
+      );
       const hook = `${server.url}/webhook`;
       const event = (n: number, action = "opened") =>
         gh.pullRequestEvent("o/r", n, { action, installationId: INSTALLATION });
@@ -189,6 +202,52 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
       server.kill("SIGTERM");
       assert.equal((await server.status).code, 0);
       assert.ok(server.logs.some((l) => l.event === "serve.stopped"));
+    } finally {
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("pawl serve on SIGTERM mid-job gives the job back within its grace, and the next server publishes it once", async () => {
+  await withSandboxLock(async () => {
+    const { repo, remote, sha } = await world();
+    await using _repo = repo;
+    await using _remote = remote;
+    const keys = makeAppKeys();
+    await using gh = fakeApp(keys, remote.gitDir);
+    gh.addPullRequest("o/r", {
+      number: 1,
+      baseSha: sha.main,
+      headSha: sha.honest,
+    });
+    const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+    try {
+      const env = await serveEnv(gh, keys, dataDir, {
+        PAWL_SERVE_SHUTDOWN_GRACE_SECONDS: "0",
+      });
+      {
+        await using first = await spawnServe(env);
+        await sendWebhook(
+          `${first.url}/webhook`,
+          gh.pullRequestEvent("o/r", 1, {
+            action: "opened",
+            installationId: INSTALLATION,
+          }),
+          { secret: SECRET, event: "pull_request" },
+        );
+        await first.waitForLog((l) => l.event === "job.started");
+        first.kill("SIGTERM");
+        assert.equal((await first.status).code, 0);
+        assert.ok(
+          first.logs.some((l) => l.event === "job.released"),
+          first.stderr(),
+        );
+      }
+      assert.equal(gh.checkRuns.length, 0);
+      await using second = await spawnServe(env);
+      const done = await second.waitForLog((l) => l.event === "job.published");
+      assert.equal(done.decision, "accept");
+      assert.equal(gh.checkRuns.length, 1);
     } finally {
       await Deno.remove(dataDir, { recursive: true });
     }
