@@ -12,7 +12,6 @@ import {
   type IsolationRequest,
   runCheckWithLedger,
 } from "../check/run_check.ts";
-import { SILENT_PROGRESS } from "../cli/progress.ts";
 import { parseNow } from "../core/parse_now.ts";
 import { GitError } from "../git/git_error.ts";
 import { gitAuthEnv } from "../github/git_auth_env.ts";
@@ -52,7 +51,13 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
         allowFixtureRotate: false,
         isolation: options.isolation ?? "auto",
         runTests: true,
-        progress: SILENT_PROGRESS,
+        // The pipeline's steps become log lines of the job; live detail is dropped.
+        progress: {
+          step: (label) => context.log("job.step", { step: label }),
+          detail: () => {},
+          note: (text) => context.log("job.note", { note: text }),
+          end: () => {},
+        },
         shallow: true,
         // A fork's head commit is in the base repository only under this ref.
         refs: [`refs/pull/${job.number}/head`],
