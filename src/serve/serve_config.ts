@@ -27,7 +27,7 @@ export interface ServeConfig {
   dataDir: string;
   /** `postgres://…` for the shared queue; undefined for SQLite in `dataDir`. */
   queueUrl: string | undefined;
-  /** Concurrent judgements. */
+  /** Concurrent judgements (default 1). */
   workers: number;
   /** Lease length, seconds. */
   leaseSeconds: number;
@@ -231,7 +231,9 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
       "workers",
       "PAWL_SERVE_WORKERS",
       file.workers,
-      2,
+      // One until every judgement leases its own sandbox uid: two at once
+      // on one uid would kill each other's tests.
+      1,
       (n) => Number.isInteger(n) && n >= 1,
     ),
     leaseSeconds: number(
