@@ -12,7 +12,7 @@ import type { Outcome } from "../src/github/publish_verdict.ts";
 import type { Judge } from "../src/serve/judge.ts";
 import { resolveServeConfig } from "../src/serve/serve_config.ts";
 import { type RunningServe, startServe } from "../src/serve/start_serve.ts";
-import { startTestPostgres } from "../src/serve/_test_postgres.ts";
+import { startTestPostgres } from "./_postgres.ts";
 import {
   type FakeGitHub,
   sendWebhook,

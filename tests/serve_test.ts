@@ -17,7 +17,7 @@ import {
 } from "./_fake_github.ts";
 import { buildRepo } from "./_repo.ts";
 import { type AppKeys, makeAppKeys, spawnServe, until } from "./_serve.ts";
-import { startTestPostgres } from "../src/serve/_test_postgres.ts";
+import { startTestPostgres } from "./_postgres.ts";
 
 const SECRET = "serve-e2e-webhook-secret-0123456789";
 const APP_ID = 4242;

@@ -6,7 +6,7 @@ import type { JobSpec } from "./job.ts";
 import { openPostgresQueue } from "./postgres_queue.ts";
 import type { JobQueue } from "./queue.ts";
 import { openSqliteQueue } from "./sqlite_queue.ts";
-import { startTestPostgres } from "./_test_postgres.ts";
+import { startTestPostgres } from "../../tests/_postgres.ts";
 
 const LEASE = { leaseMs: 1000 };
 const T0 = 1_000_000;
