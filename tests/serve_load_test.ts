@@ -4,8 +4,8 @@
  * against 4 workers, with the real server, queue, App tokens and
  * publisher, a fake GitHub, and a judge that reads each head's verdict
  * from the repository (`verdict.txt` at the head commit), so the right
- * answer is known. Once with SQLite and a GitHub outage, once with
- * PostgreSQL restarted mid-run.
+ * answer is known. Once with SQLite and a GitHub outage, once with two
+ * replicas sharing PostgreSQL, restarted mid-run.
  */
 import assert from "node:assert/strict";
 import type { Outcome } from "../src/github/publish_verdict.ts";
@@ -217,6 +217,7 @@ function deliveries(gh: FakeGitHub, pushes: Push[]) {
 
 async function runLoad(options: {
   queueUrl?: string;
+  replicas?: number;
   judgeMs?: number;
   during?: (ctx: { gh: FakeGitHub; serve: RunningServe }) => Promise<void>;
 }) {
@@ -254,20 +255,30 @@ async function runLoad(options: {
       PAWL_SERVE_LEASE_SECONDS: "3",
     },
   });
-  const serve = await startServe(config, {
-    judge: repositoryJudge(gitDir, calls, options.judgeMs ?? 0),
-    write: (line) => lines.push(line),
-    env: { PAWL_GITHUB_RETRY_BASE_MS: "5" },
-  });
+  // Replicas share the queue (PostgreSQL); each has its own 4 workers' worth split.
+  const replicas: RunningServe[] = [];
+  for (let r = 0; r < (options.replicas ?? 1); r++) {
+    replicas.push(
+      await startServe(
+        { ...config, workers: 4 / (options.replicas ?? 1) },
+        {
+          judge: repositoryJudge(gitDir, calls, options.judgeMs ?? 0),
+          write: (line) => lines.push(line),
+          env: { PAWL_GITHUB_RETRY_BASE_MS: "5" },
+        },
+      ),
+    );
+  }
+  const serve = replicas[0]!;
   try {
-    const url = `http://127.0.0.1:${serve.port}/`;
+    const urls = replicas.map((r) => `http://127.0.0.1:${r.port}/`);
     const answers: number[] = [];
     // Eight senders at a time.
     for (let i = 0; i < list.length; i += 8) {
       answers.push(
         ...await Promise.all(
-          list.slice(i, i + 8).map(async (d) =>
-            (await sendWebhook(url, d.payload, {
+          list.slice(i, i + 8).map(async (d, j) =>
+            (await sendWebhook(urls[(i + j) % urls.length]!, d.payload, {
               secret: d.forged ? "forged" : SECRET,
               event: d.event,
               ...(d.id === undefined ? {} : { deliveryId: d.id }),
@@ -351,15 +362,20 @@ async function runLoad(options: {
     const token = gh.issuedTokens[0]!.token;
     assert.ok(lines.every((l) => !l.includes(token) && !l.includes(SECRET)));
     assert.equal(
-      serve.metrics.value(
-        "pawl_serve_webhook_rejections_total",
-        'reason="signature"',
+      replicas.reduce(
+        (sum, r) =>
+          sum +
+          r.metrics.value(
+            "pawl_serve_webhook_rejections_total",
+            'reason="signature"',
+          ),
+        0,
       ),
       40,
     );
     return { calls, judgedPerHead, lines, gh };
   } finally {
-    await serve.shutdown();
+    for (const r of replicas) await r.shutdown();
     await Deno.remove(parent, { recursive: true });
   }
 }
@@ -388,10 +404,11 @@ Deno.test("pawl serve judges 200 deliveries with 4 workers: each newest head onc
   );
 });
 
-Deno.test("pawl serve with PostgreSQL recovers from a database restart without losing queued jobs", async () => {
+Deno.test("two pawl serve replicas on one PostgreSQL queue recover from a database restart without losing queued jobs", async () => {
   await using pg = await startTestPostgres();
   const { lines } = await runLoad({
     queueUrl: pg.url,
+    replicas: 2,
     judgeMs: 150,
     during: async ({ serve }) => {
       const counts = await serve.queue.counts();
@@ -408,4 +425,10 @@ Deno.test("pawl serve with PostgreSQL recovers from a database restart without l
     ),
     "the restart was not noticed",
   );
+  // Both replicas took jobs from the shared queue.
+  const servers = new Set(
+    lines.map((l) => JSON.parse(l)).filter((l) => l.event === "job.published")
+      .map((l) => String(l.worker).split("/")[0]),
+  );
+  assert.equal(servers.size, 2);
 });
