@@ -16,7 +16,6 @@ import { parseArgs } from "node:util";
 import { buildSampleRepo } from "../src/demo/build_sample_repo.ts";
 import { resolveServeConfig } from "../src/serve/serve_config.ts";
 import { startServe } from "../src/serve/start_serve.ts";
-import { withSandboxLock } from "../tests/_cli.ts";
 import {
   makeBareRemote,
   sendWebhook,
@@ -80,7 +79,7 @@ export async function serveBench(args: readonly string[]): Promise<void> {
     let judged = 0;
     const started = performance.now();
     try {
-      await withSandboxLock(async () => {
+      await (async () => {
         for (let round = 0; round < rounds; round++) {
           const sent = new Map<string, number>();
           for (const [i, patch] of sample.patches.entries()) {
@@ -121,7 +120,7 @@ export async function serveBench(args: readonly string[]): Promise<void> {
           }
           gh.comments.length = 0;
         }
-      });
+      })();
     } finally {
       await serve.shutdown();
     }

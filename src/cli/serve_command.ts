@@ -25,7 +25,7 @@ Options:
   --port N           listen port (default 8080; PAWL_SERVE_PORT)
   --data-dir DIR     SQLite queue and signed verdicts (default ./pawl-data)
   --queue-url URL    PostgreSQL queue shared by replicas (PAWL_SERVE_QUEUE_URL)
-  --workers N        concurrent judgements (default 1; PAWL_SERVE_WORKERS)
+  --workers N        concurrent judgements (default 2; PAWL_SERVE_WORKERS)
   --config FILE      TOML file with the same settings (PAWL_SERVE_CONFIG)
 
 Secrets, from a variable or the file its *_FILE variable names:

@@ -18,6 +18,11 @@ import { gitAuthEnv } from "../github/git_auth_env.ts";
 import type { Outcome } from "../github/publish_verdict.ts";
 import { renderMarkdown } from "../report/render_markdown.ts";
 import { signVerdict } from "../sign/sign_verdict.ts";
+import type { SandboxLeaseSettings } from "../sandbox/lease_uid.ts";
+import {
+  SandboxInterruptedError,
+  SandboxUidsBusyError,
+} from "../sandbox/sandbox_errors.ts";
 import type { SigningKey } from "../sign/signing_key.ts";
 import type { Judge } from "./judge.ts";
 import { TransientError } from "./judge.ts";
@@ -34,6 +39,8 @@ export interface PipelineJudgeOptions {
   signing?: { key: SigningKey; path?: string };
   /** Where signed envelopes go (`<owner>/<repo>/<head>.dsse.json`). */
   verdictDir?: string;
+  /** The range each judgement leases its sandbox uid from. */
+  sandboxLease?: SandboxLeaseSettings;
 }
 
 /** Build the judge. */
@@ -65,6 +72,9 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
         ...(options.tempRoot === undefined
           ? {}
           : { tempRoot: options.tempRoot }),
+        ...(options.sandboxLease === undefined
+          ? {}
+          : { sandboxLease: options.sandboxLease }),
         ...(options.sandboxPath === undefined
           ? {}
           : { sandboxPath: options.sandboxPath }),
@@ -73,9 +83,13 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
           : { hiddenPaths: [options.signing.path] }),
       });
     } catch (error) {
+      // Worth another attempt: the clone failed, the tests were killed from
+      // outside (the run says nothing), or every sandbox uid was busy.
       if (
-        error instanceof GitError &&
-        /^Cannot (?:clone|fetch)/.test(error.message)
+        (error instanceof GitError &&
+          /^Cannot (?:clone|fetch)/.test(error.message)) ||
+        error instanceof SandboxInterruptedError ||
+        error instanceof SandboxUidsBusyError
       ) {
         throw new TransientError(error.message, { cause: error });
       }

@@ -27,7 +27,7 @@ export interface ServeConfig {
   dataDir: string;
   /** `postgres://…` for the shared queue; undefined for SQLite in `dataDir`. */
   queueUrl: string | undefined;
-  /** Concurrent judgements (default 1). */
+  /** Concurrent judgements (default 2), each with its own leased sandbox uid. */
   workers: number;
   /** Lease length, seconds. */
   leaseSeconds: number;
@@ -231,9 +231,7 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
       "workers",
       "PAWL_SERVE_WORKERS",
       file.workers,
-      // One until every judgement leases its own sandbox uid: two at once
-      // on one uid would kill each other's tests.
-      1,
+      2,
       (n) => Number.isInteger(n) && n >= 1,
     ),
     leaseSeconds: number(

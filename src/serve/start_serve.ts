@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { sandboxLeaseFrom } from "../sandbox/lease_uid.ts";
 import { readSigningKey } from "../sign/signing_key.ts";
 import { VERSION } from "../version.ts";
 import { createAppTokens } from "./app_auth.ts";
@@ -91,6 +92,9 @@ export async function startServe(
       ? { path: await Deno.realPath(config.signingKey.path) }
       : {}),
   };
+  const env = options.env ?? {};
+  // Each judgement leases its own sandbox uid (PAWL_SANDBOX_UIDS, …).
+  const sandboxLease = sandboxLeaseFrom(undefined, env);
   await Deno.mkdir(config.dataDir, { recursive: true });
   const queue = config.queueUrl === undefined
     ? openSqliteQueue(`${config.dataDir}/queue.db`)
@@ -108,12 +112,12 @@ export async function startServe(
       log("app.token_issued", { installation: installationId });
     },
   });
-  const env = options.env ?? {};
   const retryBaseMs = Number(env["PAWL_GITHUB_RETRY_BASE_MS"] || NaN);
   const pool = new WorkerPool({
     queue,
     judge: options.judge ?? createPipelineJudge({
       isolation: config.isolation,
+      sandboxLease,
       ...(config.tempDir === undefined ? {} : { tempRoot: config.tempDir }),
       ...(signing === undefined
         ? {}

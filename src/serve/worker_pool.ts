@@ -25,7 +25,7 @@ export interface WorkerPoolOptions {
   judge: Judge;
   /** Publishes an outcome. */
   publish: Publish;
-  /** How many jobs at once (default 1). */
+  /** How many jobs at once (default 2). */
   concurrency?: number;
   /** This process's name in leases (default a random id). */
   name?: string;
@@ -67,7 +67,7 @@ export class WorkerPool {
   /** Start the workers. */
   start(): void {
     const name = this.#options.name ?? crypto.randomUUID().slice(0, 8);
-    for (let i = 0; i < (this.#options.concurrency ?? 1); i++) {
+    for (let i = 0; i < (this.#options.concurrency ?? 2); i++) {
       this.#loops.push(this.#loop(`${name}/${i}`));
     }
   }
