@@ -79,48 +79,46 @@ export async function serveBench(args: readonly string[]): Promise<void> {
     let judged = 0;
     const started = performance.now();
     try {
-      await (async () => {
-        for (let round = 0; round < rounds; round++) {
-          const sent = new Map<string, number>();
-          for (const [i, patch] of sample.patches.entries()) {
-            const number = round * 100 + i + 1;
-            const head = await sha(patch.branch);
-            await remote.setRef(`refs/pull/${number}/head`, head);
-            // Each round a new clock, so each round is a new judgement.
-            gh.addPullRequest("demo/invoices", {
-              number,
-              baseSha: base,
-              headSha: head,
-              updatedAt: `2026-11-30T1${round}:00:00Z`,
-            });
-            sent.set(`${number}`, performance.now());
-            const answer = await sendWebhook(
-              `http://127.0.0.1:${serve.port}/`,
-              gh.pullRequestEvent("demo/invoices", number, {
-                action: "opened",
-                installationId: 1,
-              }),
-              { secret: SECRET, event: "pull_request" },
-            );
-            if (answer.status !== 202) {
-              throw new Error(`delivery refused: ${answer.status}`);
-            }
+      for (let round = 0; round < rounds; round++) {
+        const sent = new Map<string, number>();
+        for (const [i, patch] of sample.patches.entries()) {
+          const number = round * 100 + i + 1;
+          const head = await sha(patch.branch);
+          await remote.setRef(`refs/pull/${number}/head`, head);
+          // Each round a new clock, so each round is a new judgement.
+          gh.addPullRequest("demo/invoices", {
+            number,
+            baseSha: base,
+            headSha: head,
+            updatedAt: `2026-11-30T1${round}:00:00Z`,
+          });
+          sent.set(`${number}`, performance.now());
+          const answer = await sendWebhook(
+            `http://127.0.0.1:${serve.port}/`,
+            gh.pullRequestEvent("demo/invoices", number, {
+              action: "opened",
+              installationId: 1,
+            }),
+            { secret: SECRET, event: "pull_request" },
+          );
+          if (answer.status !== 202) {
+            throw new Error(`delivery refused: ${answer.status}`);
           }
-          const seen = new Set<number>();
-          while (seen.size < sample.patches.length) {
-            for (const comment of gh.comments) {
-              if (seen.has(comment.id) || !sent.has(`${comment.issue}`)) {
-                continue;
-              }
-              seen.add(comment.id);
-              latencies.push(performance.now() - sent.get(`${comment.issue}`)!);
-              judged++;
-            }
-            await new Promise((r) => setTimeout(r, 20));
-          }
-          gh.comments.length = 0;
         }
-      })();
+        const seen = new Set<number>();
+        while (seen.size < sample.patches.length) {
+          for (const comment of gh.comments) {
+            if (seen.has(comment.id) || !sent.has(`${comment.issue}`)) {
+              continue;
+            }
+            seen.add(comment.id);
+            latencies.push(performance.now() - sent.get(`${comment.issue}`)!);
+            judged++;
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        gh.comments.length = 0;
+      }
     } finally {
       await serve.shutdown();
     }
