@@ -21,6 +21,12 @@ import { startTestPostgres } from "./_postgres.ts";
 const SECRET = "serve-e2e-webhook-secret-0123456789";
 const APP_ID = 4242;
 const INSTALLATION = 77;
+/**
+ * The servers' sandbox uids: clear of pawl's default range (where checkouts
+ * whose pawl still runs every test as 64123 kill that uid's processes) and
+ * of the other tests' uids.
+ */
+const SERVE_SANDBOX_UIDS = "64320-64335";
 
 const patch = (branch: string) => {
   const found = SAMPLE_PATCHES.find((p) => p.branch === branch);
@@ -77,6 +83,7 @@ async function serveEnv(
     PAWL_SERVE_WORKERS: "1",
     PAWL_SERVE_BACKOFF_SECONDS: "0.2",
     PAWL_GITHUB_RETRY_BASE_MS: "5",
+    PAWL_SANDBOX_UIDS: SERVE_SANDBOX_UIDS,
     ...extra,
   };
 }
