@@ -88,6 +88,13 @@ const COMMANDS: Readonly<
       return { usage: m.VERIFY_USAGE, run: m.verifyCommand };
     },
   },
+  serve: {
+    summary: "the GitHub App webhook server that judges every pull request",
+    load: async () => {
+      const m = await import("./src/cli/serve_command.ts");
+      return { usage: m.SERVE_USAGE, run: m.serveCommand };
+    },
+  },
   version: {
     summary: "print the version",
     load: () => Promise.resolve({ usage: VERSION_USAGE, run: versionCommand }),

@@ -658,7 +658,12 @@ async function main(): Promise<void> {
 
 if (import.meta.main) {
   try {
-    await main();
+    if (Deno.args[0] === "serve") {
+      const { serveBench } = await import("./serve_bench.ts");
+      await serveBench(Deno.args.slice(1));
+    } else {
+      await main();
+    }
   } catch (error) {
     console.error(
       `bench: ${error instanceof Error ? error.stack : String(error)}`,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { createHmac, createPublicKey, verify } from "node:crypto";
 import { basename, dirname } from "node:path";
 
 /** One request the fake received. */
@@ -85,6 +86,34 @@ export interface FakeGitHubOptions {
   apiPrefix?: string;
   /** Largest page size served (GitHub's is 100). */
   maxPerPage?: number;
+  /**
+   * Act as a GitHub App's host: `POST /app/installations/{id}/access_tokens`
+   * verifies the App's JWT (RS256) with `publicKeyPem` and issues tokens
+   * that the API and git then accept (besides `token`).
+   */
+  app?: FakeAppOptions;
+}
+
+/** The GitHub App the fake knows. */
+export interface FakeAppOptions {
+  /** The App id (the JWT's `iss`). */
+  id: number;
+  /** The App's public key, PEM. */
+  publicKeyPem: string;
+  /** Installation ids that exist. */
+  installations: number[];
+  /** How long an issued token lasts (default one hour). */
+  tokenTtlMs?: number;
+}
+
+/** An installation token the fake issued. */
+export interface FakeIssuedToken {
+  /** The token. */
+  token: string;
+  /** Its installation. */
+  installationId: number;
+  /** `Date.now()` after which it is refused. */
+  expiresAt: number;
 }
 
 /** A stored check run. */
@@ -155,6 +184,8 @@ export class FakeGitHub implements AsyncDisposable {
   readonly statuses: FakeStatus[] = [];
   /** Issue comments (all repositories). */
   readonly comments: FakeComment[] = [];
+  /** Installation tokens issued (App mode). */
+  readonly issuedTokens: FakeIssuedToken[] = [];
 
   #server: Deno.HttpServer<Deno.NetAddr>;
   #options: FakeGitHubOptions;
@@ -255,9 +286,37 @@ export class FakeGitHub implements AsyncDisposable {
     };
   }
 
+  /**
+   * The `pull_request` webhook payload GitHub sends for a pull request
+   * this fake serves (`action`: opened, synchronize, …).
+   */
+  pullRequestEvent(
+    fullName: string,
+    number: number,
+    options: { action: string; installationId?: number },
+  ): Record<string, unknown> {
+    const pr = this.pullRequestJson(fullName, number);
+    const base = pr["base"] as { repo: Record<string, unknown> };
+    return {
+      action: options.action,
+      number,
+      "pull_request": pr,
+      repository: base.repo,
+      ...(options.installationId === undefined
+        ? {}
+        : { installation: { id: options.installationId } }),
+      sender: { login: "agent-bot[bot]" },
+    };
+  }
+
   /** Inject a failure or delay. */
   inject(injection: Injection): void {
     this.#injections.push({ ...injection, times: injection.times ?? 1 });
+  }
+
+  /** Drop every pending injection (an outage ends). */
+  clearInjections(): void {
+    this.#injections = [];
   }
 
   /** Inject a primary rate limit (403, `x-ratelimit-remaining: 0`) resetting in `resetInSeconds`. */
@@ -399,6 +458,7 @@ export class FakeGitHub implements AsyncDisposable {
       }
     }
     if (req.isGit) return await this.#git(method, url, req);
+    if (path.startsWith("/app/")) return this.#app(method, path, req.headers);
     if (!this.#authorized(req.headers["authorization"], "api")) {
       return json(401, {
         message: "Bad credentials",
@@ -412,12 +472,64 @@ export class FakeGitHub implements AsyncDisposable {
     const token = kind === "git"
       ? this.#options.gitToken ?? this.#options.token
       : this.#options.token;
+    if (this.#options.app !== undefined) {
+      if (header === undefined) return false;
+      const given = kind === "git"
+        ? /^Basic (.*)$/.exec(header)?.[1]
+        : /^(?:token|bearer) (.*)$/i.exec(header)?.[1];
+      const plain = kind === "git" && given !== undefined
+        ? atob(given).replace(/^x-access-token:/, "")
+        : given;
+      const now = Date.now();
+      if (
+        this.issuedTokens.some((t) => t.token === plain && t.expiresAt > now)
+      ) return true;
+      if (token === undefined) return false;
+    }
     if (token === undefined) return true;
     if (header === undefined) return false;
     if (kind === "git") {
       return header === `Basic ${btoa(`x-access-token:${token}`)}`;
     }
     return /^(?:token|bearer) (.*)$/i.exec(header)?.[1] === token;
+  }
+
+  /** `POST /app/installations/{id}/access_tokens`, authenticated by the App's JWT. */
+  #app(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+  ): Response {
+    const app = this.#options.app;
+    const match = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
+    if (app === undefined || match === null || method !== "POST") {
+      return notFound();
+    }
+    const jwt = /^bearer (.+)$/i.exec(headers["authorization"] ?? "")?.[1];
+    const problem = jwt === undefined
+      ? "no JWT"
+      : checkAppJwt(jwt, app.id, app.publicKeyPem);
+    if (problem !== undefined) {
+      return json(401, {
+        message: `A JSON web token could not be decoded: ${problem}`,
+      });
+    }
+    const installationId = Number(match[1]);
+    if (!app.installations.includes(installationId)) return notFound();
+    const expiresAt = Date.now() + (app.tokenTtlMs ?? 3_600_000);
+    const token = `ghs_${crypto.randomUUID().replaceAll("-", "")}`;
+    this.issuedTokens.push({ token, installationId, expiresAt });
+    return json(201, {
+      token,
+      "expires_at": new Date(expiresAt).toISOString().replace(/\.\d+Z$/, "Z"),
+      permissions: {
+        checks: "write",
+        statuses: "write",
+        "pull_requests": "write",
+        contents: "read",
+      },
+      "repository_selection": "all",
+    });
   }
 
   #rest(method: string, url: URL, path: string, body: unknown): Response {
@@ -429,7 +541,11 @@ export class FakeGitHub implements AsyncDisposable {
     const rest = parts.slice(3);
     const route = `${method} ${
       rest.map((p, i) =>
-        /^\d+$/.test(p) ? ":n" : rest[0] === "statuses" && i === 1 ? ":sha" : p
+        (rest[0] === "statuses" || rest[0] === "commits") && i === 1
+          ? ":sha"
+          : /^\d+$/.test(p)
+          ? ":n"
+          : p
       ).join("/")
     }`;
     const n = Number(rest.find((p) => /^\d+$/.test(p)));
@@ -467,6 +583,14 @@ export class FakeGitHub implements AsyncDisposable {
         }
         this.checkRuns.push(run);
         return json(201, this.#checkRunJson(run));
+      }
+      case "GET commits/:sha/check-runs": {
+        const name = url.searchParams.get("check_name");
+        const runs = this.checkRuns.filter((r) =>
+          r.repo === fullName.toLowerCase() && r.headSha === rest[1] &&
+          (name === null || r.name === name)
+        ).reverse().map((r) => this.#checkRunJson(r));
+        return json(200, { "total_count": runs.length, "check_runs": runs });
       }
       case "PATCH check-runs/:n": {
         const run = this.checkRuns.find((r) => r.id === n);
@@ -669,6 +793,45 @@ export class FakeGitHub implements AsyncDisposable {
   }
 }
 
+/** Options for {@linkcode sendWebhook}. */
+export interface SendWebhookOptions {
+  /** The webhook secret the body is signed with. */
+  secret: string;
+  /** `X-GitHub-Event`. */
+  event: string;
+  /** `X-GitHub-Delivery` (default a random UUID). */
+  deliveryId?: string;
+  /** Send this `X-Hub-Signature-256` instead of the right one (`null`: none). */
+  signature?: string | null;
+}
+
+/**
+ * POST `payload` to a webhook receiver the way GitHub does: JSON body,
+ * `X-GitHub-Event`, `X-GitHub-Delivery` and `X-Hub-Signature-256`
+ * (HMAC-SHA256 of the body under the secret).
+ */
+export async function sendWebhook(
+  url: string,
+  payload: unknown,
+  options: SendWebhookOptions,
+): Promise<{ status: number; body: string }> {
+  const body = typeof payload === "string" ? payload : JSON.stringify(payload);
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": "GitHub-Hookshot/fake",
+    "x-github-event": options.event,
+    "x-github-delivery": options.deliveryId ?? crypto.randomUUID(),
+  };
+  const signature = options.signature === undefined
+    ? `sha256=${
+      createHmac("sha256", options.secret).update(body).digest("hex")
+    }`
+    : options.signature;
+  if (signature !== null) headers["x-hub-signature-256"] = signature;
+  const response = await fetch(url, { method: "POST", headers, body });
+  return { status: response.status, body: await response.text() };
+}
+
 /** Start a fake GitHub (same as {@linkcode FakeGitHub.start}). */
 export function startFakeGitHub(options: FakeGitHubOptions = {}): FakeGitHub {
   return FakeGitHub.start(options);
@@ -732,6 +895,51 @@ export async function makeBareRemote(
     await remote.setRef(`refs/pull/${number}/head`, rev);
   }
   return remote;
+}
+
+/** Why the App JWT is not acceptable, or undefined when it is. */
+function checkAppJwt(
+  jwt: string,
+  appId: number,
+  publicKeyPem: string,
+): string | undefined {
+  const parts = jwt.split(".");
+  if (parts.length !== 3) return "not three parts";
+  const decode = (part: string) =>
+    JSON.parse(
+      new TextDecoder().decode(
+        Uint8Array.from(
+          atob(part.replaceAll("-", "+").replaceAll("_", "/")),
+          (c) => c.charCodeAt(0),
+        ),
+      ),
+    );
+  let header, claims;
+  try {
+    header = decode(parts[0]!);
+    claims = decode(parts[1]!);
+  } catch {
+    return "not JSON";
+  }
+  if (header.alg !== "RS256") return `algorithm ${header.alg}`;
+  const signature = Uint8Array.from(
+    atob(parts[2]!.replaceAll("-", "+").replaceAll("_", "/")),
+    (c) => c.charCodeAt(0),
+  );
+  const ok = verify(
+    "RSA-SHA256",
+    new TextEncoder().encode(`${parts[0]}.${parts[1]}`),
+    createPublicKey(publicKeyPem),
+    signature,
+  );
+  if (!ok) return "bad signature";
+  if (String(claims.iss) !== String(appId)) return `issuer ${claims.iss}`;
+  const now = Math.floor(Date.now() / 1000);
+  if (typeof claims.exp !== "number" || claims.exp < now) return "expired";
+  if (typeof claims.iat !== "number" || claims.iat > now + 60) {
+    return "issued in the future";
+  }
+  return undefined;
 }
 
 function json(

@@ -2,9 +2,9 @@
 # Make sure the machine has what pawl's own test suite runs for real:
 # git, bubblewrap (the strongest sandbox tier) and a python3 with pytest and
 # Hypothesis that an unprivileged uid can use (Debian's packages, not a
-# pyenv under a private home), and the pinned SARIF Multitool from npm.
-# Installs only what is missing; system packages only as root and only
-# through the system package manager.
+# pyenv under a private home), PostgreSQL for the serve queue's tests, and
+# the pinned SARIF Multitool from npm. Installs only what is missing; system
+# packages only as root and only through the system package manager.
 set -eu
 
 missing=""
@@ -13,6 +13,8 @@ command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
 if ! PATH=/usr/local/bin:/usr/bin:/bin python3 -c 'import pytest, hypothesis' >/dev/null 2>&1; then
   missing="$missing python3 python3-pytest python3-hypothesis"
 fi
+# The serve tests start a PostgreSQL server of their own.
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing="$missing postgresql"
 # Microsoft's SARIF Multitool (pinned by tools/sarif-multitool/package-lock.json)
 # validates pawl's SARIF; it is a test tool only, so it is not in deno.json.
 multitool_dir="$(dirname "$0")/sarif-multitool"

@@ -1,0 +1,100 @@
+/**
+ * `pawl serve`: the GitHub App webhook server that judges every pull
+ * request of the installations it serves (docs/serve.md).
+ *
+ * @module
+ */
+import { resolveServeConfig, ServeConfigError } from "../serve/serve_config.ts";
+import { startServe } from "../serve/start_serve.ts";
+import type { CliIo } from "./cli_io.ts";
+import { parseCommandArgs, UsageError } from "./parse_command_args.ts";
+
+/** Usage text for `serve`. */
+export const SERVE_USAGE = `Usage:
+  pawl serve [--host ADDR] [--port N] [--data-dir DIR] [--queue-url postgres://…]
+             [--workers N] [--config FILE]
+
+Receives a GitHub App's webhooks (pull_request opened/synchronize/reopened/
+ready_for_review, check_run and check_suite rerequested), queues each pull
+request at its base and head commits once, judges it like "pawl check --pr"
+with the delivery's timestamp as the clock, and publishes the check run
+"pawl", a commit status and one sticky comment.
+
+Options:
+  --host ADDR        listen address (default 127.0.0.1; PAWL_SERVE_HOST)
+  --port N           listen port (default 8080; PAWL_SERVE_PORT)
+  --data-dir DIR     SQLite queue and signed verdicts (default ./pawl-data)
+  --queue-url URL    PostgreSQL queue shared by replicas (PAWL_SERVE_QUEUE_URL)
+  --workers N        concurrent judgements (default 2; PAWL_SERVE_WORKERS)
+  --config FILE      TOML file with the same settings (PAWL_SERVE_CONFIG)
+
+Secrets, from a variable or the file its *_FILE variable names:
+  PAWL_SERVE_WEBHOOK_SECRET   the App's webhook secret (required)
+  PAWL_SERVE_APP_ID, PAWL_SERVE_PRIVATE_KEY   the App id and private key (PEM)
+  PAWL_SIGNING_KEY            Ed25519 key that signs each verdict (optional)
+Endpoints: POST / (or /webhook), GET /healthz, /readyz, /metrics.
+SIGTERM: stop accepting, let running jobs finish within
+PAWL_SERVE_SHUTDOWN_GRACE_SECONDS (default 30), give the rest back.
+`;
+
+/** Run `pawl serve` until SIGTERM or SIGINT; returns the exit code. */
+export async function serveCommand(
+  args: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  const v = parseCommandArgs(args, {
+    host: { type: "string" },
+    port: { type: "string" },
+    "data-dir": { type: "string" },
+    "queue-url": { type: "string" },
+    workers: { type: "string" },
+    config: { type: "string" },
+  });
+  const configPath = v.config ?? (io.env["PAWL_SERVE_CONFIG"] || undefined);
+  let file: { path: string; text: string } | undefined;
+  if (configPath !== undefined) {
+    try {
+      file = { path: configPath, text: await Deno.readTextFile(configPath) };
+    } catch (error) {
+      throw new UsageError(
+        `Cannot read serve config "${configPath}": ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      );
+    }
+  }
+  let config;
+  try {
+    const flags: Record<string, string> = {};
+    for (
+      const key of ["host", "port", "data-dir", "queue-url", "workers"] as const
+    ) {
+      const value = v[key];
+      if (typeof value === "string") flags[key] = value;
+    }
+    config = resolveServeConfig({
+      flags,
+      env: io.env,
+      ...(file === undefined ? {} : { file }),
+    });
+  } catch (error) {
+    if (error instanceof ServeConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  const running = await startServe(config, { write: io.err, env: io.env });
+  io.out(
+    `pawl serve: listening on http://${running.hostname}:${running.port}\n`,
+  );
+  const stopped = Promise.withResolvers<void>();
+  const stop = () => stopped.resolve();
+  Deno.addSignalListener("SIGTERM", stop);
+  Deno.addSignalListener("SIGINT", stop);
+  try {
+    await stopped.promise;
+    await running.shutdown();
+  } finally {
+    Deno.removeSignalListener("SIGTERM", stop);
+    Deno.removeSignalListener("SIGINT", stop);
+  }
+  return 0;
+}

@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
+import { startFakeGitHub } from "../../tests/_fake_github.ts";
+import { createAppTokens } from "./app_auth.ts";
+
+const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+/** GitHub hands out PKCS#1 keys ("BEGIN RSA PRIVATE KEY"). */
+const PRIVATE_PEM = keys.privateKey.export({ type: "pkcs1", format: "pem" })
+  .toString();
+const PUBLIC_PEM = keys.publicKey.export({ type: "spki", format: "pem" })
+  .toString();
+
+Deno.test("createAppTokens() trades the App's JWT for installation tokens and reuses each until shortly before it expires", async () => {
+  await using github = startFakeGitHub({
+    app: {
+      id: 321,
+      publicKeyPem: PUBLIC_PEM,
+      installations: [1, 2],
+      tokenTtlMs: 10 * 60_000,
+    },
+  });
+  let now = Date.now();
+  const tokens = createAppTokens({
+    appId: 321,
+    privateKey: PRIVATE_PEM,
+    apiUrl: github.url,
+    renewBeforeMs: 5 * 60_000,
+    clock: () => now,
+  });
+  const one = await tokens(1);
+  assert.match(one, /^ghs_/);
+  assert.equal(await tokens(1), one);
+  const two = await tokens(2);
+  assert.notEqual(two, one);
+  assert.equal(github.issuedTokens.length, 2);
+  now += 6 * 60_000;
+  const renewed = await tokens(1);
+  assert.notEqual(renewed, one);
+  assert.equal(github.issuedTokens.length, 3);
+  await assert.rejects(tokens(99));
+});
+
+Deno.test("the fake GitHub refuses a JWT signed with another key", async () => {
+  const other = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  await using github = startFakeGitHub({
+    app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
+  });
+  const tokens = createAppTokens({
+    appId: 321,
+    privateKey: other.privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString(),
+    apiUrl: github.url,
+  });
+  await assert.rejects(tokens(1), /401|JSON web token/);
+  assert.equal(github.issuedTokens.length, 0);
+});

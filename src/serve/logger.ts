@@ -1,0 +1,65 @@
+/**
+ * Structured logs: one JSON object per line, with every configured secret
+ * masked wherever it appears.
+ *
+ * @module
+ */
+
+/** Writes one event. */
+export type Log = (event: string, fields?: Record<string, unknown>) => void;
+
+/** Options for {@linkcode createLogger}. */
+export interface LoggerOptions {
+  /** Writes one line (with its newline). */
+  write: (line: string) => void;
+  /** Text that must never appear (secrets, tokens); grows with {@linkcode Logger.mask}. */
+  secrets?: readonly string[];
+  /** The time stamp (the server's clock; logs are not decisions). */
+  clock?: () => Date;
+}
+
+/** A logger and the set of secrets it masks. */
+export interface Logger {
+  /** Write one event. */
+  log: Log;
+  /** Never print `secret` from now on (an installation token, once issued). */
+  mask(secret: string): void;
+}
+
+/**
+ * Build a logger.
+ *
+ * @example
+ * ```ts
+ * import { createLogger } from "./logger.ts";
+ * const lines: string[] = [];
+ * const { log } = createLogger({ write: (l) => lines.push(l), secrets: ["hunter2"] });
+ * log("job.failed", { error: "token hunter2 refused" });
+ * if (lines[0]!.includes("hunter2")) throw new Error("leaked");
+ * ```
+ */
+export function createLogger(options: LoggerOptions): Logger {
+  const secrets = new Set(
+    (options.secrets ?? []).filter((s) => s.length >= 4),
+  );
+  const clock = options.clock ?? (() => new Date());
+  return {
+    log(event, fields = {}) {
+      // The event name wins over a field of the same name.
+      let line = JSON.stringify({
+        time: clock().toISOString(),
+        ...fields,
+        event,
+      });
+      for (const secret of secrets) {
+        line = line.replaceAll(secret, "***")
+          .replaceAll(JSON.stringify(secret).slice(1, -1), "***");
+      }
+      line = line.replace(/gh[sopu]_[A-Za-z0-9_]{8,}/g, "***");
+      options.write(line + "\n");
+    },
+    mask(secret) {
+      if (secret.length >= 4) secrets.add(secret);
+    },
+  };
+}

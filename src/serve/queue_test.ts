@@ -1,0 +1,343 @@
+import assert from "node:assert/strict";
+// @ts-types="@types/pg"
+import pgClient from "pg";
+import type { Outcome } from "../github/publish_verdict.ts";
+import type { JobSpec } from "./job.ts";
+import { openPostgresQueue } from "./postgres_queue.ts";
+import type { JobQueue } from "./queue.ts";
+import { openSqliteQueue } from "./sqlite_queue.ts";
+import { startTestPostgres } from "../../tests/_postgres.ts";
+
+const LEASE = { leaseMs: 1000 };
+const T0 = 1_000_000;
+
+function spec(number: number, head: string, now: string): JobSpec {
+  return {
+    owner: "Octo",
+    repo: "widgets",
+    number,
+    baseSha: "a".repeat(40),
+    headSha: head.repeat(40).slice(0, 40),
+    cloneUrl: "file:///nowhere",
+    now,
+    clockField: "pull_request.updated_at",
+    event: "pull_request.synchronize",
+    deliveryId: `d-${number}-${head}`,
+  };
+}
+
+function undecided(head: string): Outcome {
+  return { kind: "undecided", reason: "Cannot clone", headSha: head };
+}
+
+const cases: [string, (q: JobQueue) => Promise<void>][] = [
+  ["a redelivered event queues nothing", async (q) => {
+    const s = spec(1, "b", "2026-11-30T10:00:00Z");
+    assert.equal(
+      (await q.enqueue(s, { now: T0, rerequest: false })).status,
+      "queued",
+    );
+    assert.equal(
+      (await q.enqueue(s, { now: T0, rerequest: false })).status,
+      "duplicate",
+    );
+    assert.equal((await q.list()).length, 1);
+  }],
+  ["a claimed job is claimed by nobody else", async (q) => {
+    await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+      now: T0,
+      rerequest: false,
+    });
+    const job = await q.claim("w1", { now: T0, ...LEASE });
+    assert.equal(job?.state, "running");
+    assert.equal(job?.attempts, 1);
+    assert.equal(await q.claim("w2", { now: T0 + 10, ...LEASE }), undefined);
+  }],
+  [
+    "a newer push supersedes a queued job, and the older event is then stale",
+    async (q) => {
+      const old = spec(1, "b", "2026-11-30T10:00:00Z");
+      const newer = spec(1, "c", "2026-11-30T10:05:00Z");
+      await q.enqueue(old, { now: T0, rerequest: false });
+      const result = await q.enqueue(newer, { now: T0, rerequest: false });
+      assert.equal(result.status, "queued");
+      assert.equal(result.superseded.length, 1);
+      assert.equal(
+        (await q.enqueue(spec(1, "d", "2026-11-30T09:00:00Z"), {
+          now: T0,
+          rerequest: false,
+        })).status,
+        "stale",
+      );
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      assert.equal(job?.spec.headSha, newer.headSha);
+      assert.equal(await q.claim("w1", { now: T0, ...LEASE }), undefined);
+    },
+  ],
+  [
+    "a running job superseded by a newer push cannot record its outcome",
+    async (q) => {
+      const old = spec(1, "b", "2026-11-30T10:00:00Z");
+      await q.enqueue(old, { now: T0, rerequest: false });
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.equal(
+        await q.recordOutcome(job!.id, "w1", undecided(old.headSha), {
+          now: T0,
+          ...LEASE,
+        }),
+        false,
+      );
+      assert.equal((await q.get(job!.id))?.state, "superseded");
+      const next = await q.claim("w2", { now: T0, ...LEASE });
+      assert.equal(next?.spec.headSha, "c".repeat(40));
+    },
+  ],
+  [
+    "a job whose lease expires is claimed again, and its first worker is refused",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const first = await q.claim("w1", { now: T0, ...LEASE });
+      assert.equal(
+        await q.heartbeat(first!.id, "w1", { now: T0 + 900, ...LEASE }),
+        true,
+      );
+      assert.equal(
+        await q.claim("w2", { now: T0 + 1500, ...LEASE }),
+        undefined,
+      );
+      const again = await q.claim("w2", { now: T0 + 2000, ...LEASE });
+      assert.equal(again?.id, first?.id);
+      assert.equal(again?.attempts, 2);
+      assert.equal(
+        await q.heartbeat(first!.id, "w1", { now: T0 + 2001, ...LEASE }),
+        false,
+      );
+      assert.equal(
+        await q.recordOutcome(first!.id, "w1", undecided("b"), {
+          now: T0 + 2001,
+          ...LEASE,
+        }),
+        false,
+      );
+      assert.equal(
+        await q.recordOutcome(first!.id, "w2", undecided("b"), {
+          now: T0 + 2001,
+          ...LEASE,
+        }),
+        true,
+      );
+    },
+  ],
+  [
+    "a judged job whose worker died is published by the next, not judged again",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const first = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(first!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      const again = await q.claim("w2", { now: T0 + 5000, ...LEASE });
+      assert.equal(again?.state, "judged");
+      assert.equal(again?.attempts, 1);
+      assert.deepEqual(again?.outcome, undecided("b"));
+      assert.equal(await q.markPublished(again!.id, "w1"), false);
+      assert.equal(await q.markPublished(again!.id, "w2"), true);
+      assert.equal(
+        await q.claim("w2", { now: T0 + 99999, ...LEASE }),
+        undefined,
+      );
+      assert.equal((await q.counts()).published, 1);
+    },
+  ],
+  ["a released job waits for its backoff", async (q) => {
+    await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+      now: T0,
+      rerequest: false,
+    });
+    const job = await q.claim("w1", { now: T0, ...LEASE });
+    assert.equal(
+      await q.release(job!.id, "w1", {
+        runAfter: T0 + 500,
+        error: "Cannot clone",
+      }),
+      true,
+    );
+    assert.equal(await q.claim("w1", { now: T0 + 499, ...LEASE }), undefined);
+    const again = await q.claim("w1", { now: T0 + 500, ...LEASE });
+    assert.equal(again?.lastError, "Cannot clone");
+    assert.equal(again?.attempts, 2);
+  }],
+  [
+    "a newer job of a pull request waits while an older one publishes",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      await q.enqueue(spec(2, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const other = await q.claim("w2", { now: T0, ...LEASE });
+      assert.equal(other?.spec.number, 2);
+      assert.equal(await q.claim("w2", { now: T0, ...LEASE }), undefined);
+      await q.markPublished(old!.id, "w1");
+      assert.equal(
+        (await q.claim("w2", { now: T0, ...LEASE }))?.spec.headSha,
+        "c".repeat(40),
+      );
+    },
+  ],
+  [
+    "a rerequest runs a finished could-not-decide again, never a verdict",
+    async (q) => {
+      const s = spec(1, "b", "2026-11-30T10:00:00Z");
+      await q.enqueue(s, { now: T0, rerequest: false });
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided(s.headSha), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.markPublished(job!.id, "w1");
+      assert.equal(
+        (await q.enqueue(s, { now: T0, rerequest: false })).status,
+        "duplicate",
+      );
+      assert.equal(
+        (await q.enqueue(s, { now: T0, rerequest: true })).status,
+        "requeued",
+      );
+      const again = await q.claim("w1", { now: T0, ...LEASE });
+      assert.equal(again?.state, "running");
+      assert.equal(again?.outcome, undefined);
+      const verdict = {
+        kind: "verdict",
+        verdict: { decision: "accept" },
+        markdown: "",
+      } as unknown as Outcome;
+      await q.recordOutcome(again!.id, "w1", verdict, { now: T0, ...LEASE });
+      await q.markPublished(again!.id, "w1");
+      assert.equal(
+        (await q.enqueue(s, { now: T0, rerequest: true })).status,
+        "duplicate",
+      );
+    },
+  ],
+  [
+    "a rerequest of unseen commits never supersedes a job in progress",
+    async (q) => {
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const rerun = await q.enqueue(spec(1, "b", "2026-11-30T12:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(rerun.status, "stale");
+      assert.equal(
+        (await q.claim("w1", { now: T0, ...LEASE }))?.spec.headSha,
+        "c".repeat(40),
+      );
+      const other = await q.enqueue(spec(2, "b", "2026-11-30T12:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(other.status, "queued");
+    },
+  ],
+  ["concurrent claimers take every job exactly once", async (q) => {
+    for (let n = 1; n <= 24; n++) {
+      await q.enqueue(spec(n, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+    }
+    const taken: string[] = [];
+    await Promise.all(Array.from({ length: 6 }, async (_, w) => {
+      while (true) {
+        const job = await q.claim(`w${w}`, { now: T0, ...LEASE });
+        if (job === undefined) return;
+        taken.push(job.id);
+      }
+    }));
+    assert.equal(taken.length, 24);
+    assert.equal(new Set(taken).size, 24);
+  }],
+];
+
+Deno.test("SQLite queue", async (t) => {
+  for (const [name, body] of cases) {
+    await t.step(name, async () => {
+      const dir = await Deno.makeTempDir({ prefix: "pawl-queue-" });
+      const q = openSqliteQueue(`${dir}/queue.db`);
+      try {
+        await body(q);
+      } finally {
+        await q.close();
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("PostgreSQL queue", async (t) => {
+  await using pg = await startTestPostgres();
+  let n = 0;
+  for (const [name, body] of cases) {
+    await t.step(name, async () => {
+      // A database per case, on the one server.
+      const db = `case_${++n}`;
+      const client = new pgClient.Client({ connectionString: pg.url });
+      await client.connect();
+      await client.query(`CREATE DATABASE ${db}`);
+      await client.end();
+      const q = await openPostgresQueue(
+        pg.url.replace(/\/postgres$/, `/${db}`),
+      );
+      try {
+        await body(q);
+      } finally {
+        await q.close();
+      }
+    });
+  }
+});
+
+Deno.test("PostgreSQL queue keeps its jobs across a server restart", async () => {
+  await using pg = await startTestPostgres();
+  const q = await openPostgresQueue(pg.url);
+  try {
+    await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+      now: T0,
+      rerequest: false,
+    });
+    await pg.stop();
+    assert.equal(await q.ping(), false);
+    await pg.start();
+    assert.equal(await q.ping(), true);
+    assert.equal((await q.claim("w1", { now: T0, ...LEASE }))?.spec.number, 1);
+  } finally {
+    await q.close();
+  }
+});

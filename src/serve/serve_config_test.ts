@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { resolveServeConfig, ServeConfigError } from "./serve_config.ts";
+
+const SECRET = { PAWL_SERVE_WEBHOOK_SECRET: "s3cret-value" };
+
+Deno.test("resolveServeConfig() takes flags over variables over the file", () => {
+  const config = resolveServeConfig({
+    flags: { port: "9000" },
+    env: { ...SECRET, PAWL_SERVE_PORT: "9100", PAWL_SERVE_WORKERS: "3" },
+    file: {
+      path: "serve.toml",
+      text:
+        'port = 9200\nworkers = 5\nhost = "0.0.0.0"\nqueue_url = "postgres://db/pawl"\n',
+    },
+  });
+  assert.equal(config.port, 9000);
+  assert.equal(config.workers, 3);
+  assert.equal(config.host, "0.0.0.0");
+  assert.equal(config.queueUrl, "postgres://db/pawl");
+  assert.deepEqual(config.webhookSecret, {
+    kind: "value",
+    value: "s3cret-value",
+    from: "PAWL_SERVE_WEBHOOK_SECRET",
+  });
+});
+
+Deno.test("resolveServeConfig() has defaults for one machine", () => {
+  const config = resolveServeConfig({ flags: {}, env: SECRET });
+  assert.equal(config.host, "127.0.0.1");
+  assert.equal(config.port, 8080);
+  assert.equal(config.queueUrl, undefined);
+  assert.equal(config.appId, undefined);
+  assert.equal(config.apiUrl, "https://api.github.com");
+});
+
+Deno.test("resolveServeConfig() reads secrets from files named by variables or keys", () => {
+  const config = resolveServeConfig({
+    flags: {},
+    env: {
+      PAWL_SERVE_WEBHOOK_SECRET_FILE: "/run/secret",
+      PAWL_SERVE_APP_ID: "12",
+    },
+    file: { path: "serve.toml", text: 'private_key_file = "/run/key.pem"\n' },
+  });
+  assert.deepEqual(config.webhookSecret, {
+    kind: "file",
+    path: "/run/secret",
+    from: "PAWL_SERVE_WEBHOOK_SECRET_FILE",
+  });
+  assert.equal(config.privateKey?.kind, "file");
+  assert.equal(config.appId, 12);
+});
+
+Deno.test("resolveServeConfig() refuses what it cannot use, naming where it came from", async (t) => {
+  const cases: [string, Parameters<typeof resolveServeConfig>[0], RegExp][] = [
+    ["no webhook secret", { flags: {}, env: {} }, /webhook secret/],
+    ["an App id without a key", {
+      flags: {},
+      env: { ...SECRET, PAWL_SERVE_APP_ID: "5" },
+    }, /private key/],
+    ["a key without an App id", {
+      flags: {},
+      env: { ...SECRET, PAWL_SERVE_PRIVATE_KEY: "pem" },
+    }, /PAWL_SERVE_APP_ID/],
+    [
+      "a bad port",
+      { flags: { port: "http" }, env: SECRET },
+      /Bad value "http" for --port/,
+    ],
+    ["a bad worker count", {
+      flags: {},
+      env: { ...SECRET, PAWL_SERVE_WORKERS: "0" },
+    }, /PAWL_SERVE_WORKERS/],
+    ["an unknown key in the file", {
+      flags: {},
+      env: SECRET,
+      file: { path: "serve.toml", text: "wrokers = 2\n" },
+    }, /Cannot read serve config "serve\.toml": unknown key "wrokers"/],
+    ["a wrong type in the file", {
+      flags: {},
+      env: SECRET,
+      file: { path: "serve.toml", text: 'port = "x"\n' },
+    }, /"serve\.toml": bad value for key "port"/],
+    ["a queue URL that is not PostgreSQL", {
+      flags: { "queue-url": "mysql://x" },
+      env: SECRET,
+    }, /--queue-url/],
+    ["an unknown isolation", {
+      flags: {},
+      env: { ...SECRET, PAWL_SERVE_ISOLATION: "vm" },
+    }, /Unknown isolation "vm"/],
+  ];
+  for (const [name, input, message] of cases) {
+    await t.step(name, () => {
+      assert.throws(
+        () => resolveServeConfig(input),
+        (e) => e instanceof ServeConfigError && message.test(e.message),
+      );
+    });
+  }
+});

@@ -1,0 +1,205 @@
+import assert from "node:assert/strict";
+import { sendWebhook } from "../../tests/_fake_github.ts";
+import { createLogger } from "./logger.ts";
+import { Metrics } from "./metrics.ts";
+import { createServeHandler } from "./serve_handler.ts";
+import { openSqliteQueue } from "./sqlite_queue.ts";
+
+const SECRET = "webhook-secret-for-tests";
+
+function pullEvent(action: string, head = "b") {
+  return {
+    action,
+    number: 7,
+    "pull_request": {
+      number: 7,
+      state: "open",
+      "updated_at": "2026-11-30T11:00:00Z",
+      base: { sha: "a".repeat(40), ref: "main" },
+      head: { sha: head.repeat(40), ref: "feature" },
+    },
+    repository: { "full_name": "octo/widgets", "clone_url": "file:///x" },
+    installation: { id: 42 },
+  };
+}
+
+async function withServer(
+  body: (ctx: {
+    url: string;
+    metrics: Metrics;
+    lines: string[];
+    jobs: () => Promise<number>;
+  }) => Promise<void>,
+  options: { maxBodyBytes?: number } = {},
+) {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-serve-handler-" });
+  const queue = openSqliteQueue(`${dir}/queue.db`);
+  const metrics = new Metrics();
+  const lines: string[] = [];
+  const { log } = createLogger({
+    write: (l) => lines.push(l),
+    secrets: [SECRET],
+  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    createServeHandler({
+      secret: SECRET,
+      queue,
+      metrics,
+      log,
+      clock: () => 1000,
+      accepting: () => true,
+      ...options,
+    }),
+  );
+  try {
+    await body({
+      url: `http://127.0.0.1:${server.addr.port}`,
+      metrics,
+      lines,
+      jobs: async () => (await queue.list()).length,
+    });
+  } finally {
+    await server.shutdown();
+    await queue.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("serve handler refuses a bad or missing signature and queues nothing", async () => {
+  await withServer(async ({ url, metrics, jobs, lines }) => {
+    for (
+      const signature of [
+        null,
+        "sha256=" + "0".repeat(64),
+        "sha1=abc",
+        "garbage",
+      ]
+    ) {
+      const answer = await sendWebhook(`${url}/webhook`, pullEvent("opened"), {
+        secret: SECRET,
+        event: "pull_request",
+        signature,
+      });
+      assert.equal(answer.status, 401);
+    }
+    const forged = await sendWebhook(`${url}/webhook`, pullEvent("opened"), {
+      secret: "not-the-secret",
+      event: "pull_request",
+    });
+    assert.equal(forged.status, 401);
+    assert.equal(await jobs(), 0);
+    assert.equal(
+      metrics.value(
+        "pawl_serve_webhook_rejections_total",
+        'reason="signature"',
+      ),
+      5,
+    );
+    assert.ok(lines.every((l) => !l.includes(SECRET)));
+  });
+});
+
+Deno.test("serve handler checks the signature before parsing the body", async () => {
+  await withServer(async ({ url, metrics }) => {
+    const answer = await sendWebhook(`${url}/webhook`, "{not json", {
+      secret: "wrong",
+      event: "pull_request",
+    });
+    assert.equal(answer.status, 401);
+    const signed = await sendWebhook(`${url}/webhook`, "{not json", {
+      secret: SECRET,
+      event: "pull_request",
+    });
+    assert.equal(signed.status, 400);
+    assert.equal(
+      metrics.value("pawl_serve_webhook_rejections_total", 'reason="invalid"'),
+      1,
+    );
+  });
+});
+
+Deno.test("serve handler refuses a body over the limit with 413", async () => {
+  await withServer(async ({ url, jobs }) => {
+    const event = { ...pullEvent("opened"), padding: "x".repeat(5000) };
+    const answer = await sendWebhook(`${url}/webhook`, event, {
+      secret: SECRET,
+      event: "pull_request",
+    });
+    assert.equal(answer.status, 413);
+    assert.equal(await jobs(), 0);
+  }, { maxBodyBytes: 4096 });
+});
+
+Deno.test("serve handler queues the events it judges once and acknowledges the rest", async (t) => {
+  await withServer(async ({ url, jobs }) => {
+    const send = (event: string, payload: unknown) =>
+      sendWebhook(`${url}/webhook`, payload, { secret: SECRET, event });
+    await t.step("pull_request opened is queued", async () => {
+      const answer = await send("pull_request", pullEvent("opened"));
+      assert.equal(answer.status, 202);
+      assert.equal(JSON.parse(answer.body).jobs[0].result, "queued");
+    });
+    await t.step("its redelivery is a duplicate", async () => {
+      const answer = await send("pull_request", pullEvent("opened"));
+      assert.equal(JSON.parse(answer.body).jobs[0].result, "duplicate");
+    });
+    await t.step("events pawl does not judge get 204", async () => {
+      for (
+        const [event, payload] of [
+          ["pull_request", pullEvent("labeled")],
+          ["pull_request", pullEvent("closed")],
+          ["push", { ref: "refs/heads/main" }],
+          ["ping", { zen: "Keep it simple." }],
+          ["check_run", { action: "created", check_run: {} }],
+        ] as const
+      ) {
+        assert.equal((await send(event, payload)).status, 204, `${event}`);
+      }
+    });
+    await t.step(
+      "check_suite rerequested names its pull requests",
+      async () => {
+        const answer = await send("check_suite", {
+          action: "rerequested",
+          "check_suite": {
+            "head_sha": "c".repeat(40),
+            "updated_at": "2026-11-30T12:00:00Z",
+            "pull_requests": [{
+              number: 8,
+              base: { sha: "a".repeat(40) },
+              head: { sha: "c".repeat(40) },
+            }],
+          },
+          repository: { "full_name": "octo/widgets", "clone_url": "file:///x" },
+        });
+        assert.equal(answer.status, 202);
+        assert.equal(JSON.parse(answer.body).jobs[0].result, "queued");
+      },
+    );
+    await t.step("a payload without a clock is refused", async () => {
+      const event = pullEvent("synchronize", "d");
+      delete (event.pull_request as Record<string, unknown>)["updated_at"];
+      assert.equal((await send("pull_request", event)).status, 400);
+    });
+    assert.equal(await jobs(), 2);
+  });
+});
+
+Deno.test("serve handler answers the operations endpoints", async () => {
+  await withServer(async ({ url }) => {
+    assert.equal(await (await fetch(`${url}/healthz`)).text(), "ok\n");
+    assert.equal((await fetch(`${url}/readyz`)).status, 200);
+    await sendWebhook(`${url}/webhook`, pullEvent("opened"), {
+      secret: "x",
+      event: "pull_request",
+    });
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    assert.match(
+      metrics,
+      /^pawl_serve_webhook_rejections_total\{reason="signature"\} 1$/m,
+    );
+    assert.match(metrics, /^pawl_serve_queue_depth\{state="queued"\} 0$/m);
+    assert.match(metrics, /^pawl_serve_judgement_duration_seconds_count 0$/m);
+  });
+});

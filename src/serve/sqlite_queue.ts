@@ -1,0 +1,257 @@
+/**
+ * The embedded {@linkcode JobQueue}: one SQLite file (`node:sqlite`) in
+ * the data directory, for one server on one machine.
+ *
+ * @module
+ */
+import { DatabaseSync } from "node:sqlite";
+import type { Outcome } from "../github/publish_verdict.ts";
+import {
+  jobId,
+  type JobRecord,
+  type JobSpec,
+  type JobState,
+  pullKey,
+} from "./job.ts";
+import type {
+  ClaimedJob,
+  EnqueueOptions,
+  EnqueueResult,
+  JobQueue,
+  LeaseOptions,
+} from "./queue.ts";
+import { emptyCounts, eventMs, type JobRow, recordOf } from "./_rows.ts";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS jobs (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  pull TEXT NOT NULL,
+  event_ms INTEGER NOT NULL,
+  spec TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  run_after INTEGER NOT NULL DEFAULT 0,
+  lease_owner TEXT,
+  lease_until INTEGER NOT NULL DEFAULT 0,
+  outcome TEXT,
+  last_error TEXT
+);
+CREATE INDEX IF NOT EXISTS jobs_pull ON jobs (pull, state);
+CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state, run_after);
+`;
+
+/** Open (creating) the queue in the SQLite file `path`. */
+export function openSqliteQueue(path: string): JobQueue {
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = FULL");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec(SCHEMA);
+  const tx = <T>(body: () => T): T => {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = body();
+      db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    }
+  };
+  const one = (sql: string, ...params: (string | number | null)[]) =>
+    db.prepare(sql).get(...params) as Record<string, unknown> | undefined;
+  const run = (sql: string, ...params: (string | number | null)[]) =>
+    Number(db.prepare(sql).run(...params).changes);
+
+  return {
+    enqueue(spec: JobSpec, options: EnqueueOptions): Promise<EnqueueResult> {
+      const id = jobId(spec);
+      const pull = pullKey(spec);
+      const at = eventMs(spec.now);
+      return Promise.resolve(tx((): EnqueueResult => {
+        const newest = one(
+          "SELECT max(event_ms) AS ms FROM jobs WHERE pull = ? AND id <> ?",
+          pull,
+          id,
+        )?.["ms"];
+        const stale = typeof newest === "number" && newest > at;
+        const existing = one(
+          "SELECT state, outcome FROM jobs WHERE id = ?",
+          id,
+        );
+        if (existing !== undefined) {
+          const undecided = existing["state"] === "published" &&
+            typeof existing["outcome"] === "string" &&
+            JSON.parse(existing["outcome"]).kind === "undecided";
+          if (options.rerequest && undecided && !stale) {
+            run(
+              `UPDATE jobs SET state = 'queued', attempts = 0, outcome = NULL, last_error = NULL,
+                 run_after = ?, lease_owner = NULL, lease_until = 0, spec = ?, event_ms = max(event_ms, ?) WHERE id = ?`,
+              options.now,
+              JSON.stringify(spec),
+              at,
+              id,
+            );
+            return { status: "requeued", id, superseded: [] };
+          }
+          return { status: "duplicate", id, superseded: [] };
+        }
+        if (stale) return { status: "stale", id, superseded: [] };
+        if (options.rerequest) {
+          // A re-run of commits never seen before: another job of the pull
+          // request in progress may be about newer commits, so it wins.
+          const busy = one(
+            `SELECT 1 AS busy FROM jobs WHERE pull = ?
+               AND state IN ('queued', 'running', 'judged')`,
+            pull,
+          );
+          if (busy !== undefined) {
+            return { status: "stale", id, superseded: [] };
+          }
+        }
+        const superseded = db.prepare(
+          "SELECT id FROM jobs WHERE pull = ? AND state IN ('queued', 'running')",
+        ).all(pull).map((r) => String(r["id"]));
+        run(
+          `UPDATE jobs SET state = 'superseded', lease_owner = NULL
+             WHERE pull = ? AND state IN ('queued', 'running')`,
+          pull,
+        );
+        run(
+          `INSERT INTO jobs (id, pull, event_ms, spec, state, run_after)
+             VALUES (?, ?, ?, ?, 'queued', ?)`,
+          id,
+          pull,
+          at,
+          JSON.stringify(spec),
+          options.now,
+        );
+        return { status: "queued", id, superseded };
+      }));
+    },
+    claim(
+      worker: string,
+      options: LeaseOptions,
+    ): Promise<ClaimedJob | undefined> {
+      const { now } = options;
+      return Promise.resolve(tx(() => {
+        const row = one(
+          `SELECT id, state FROM jobs j
+             WHERE ((j.state = 'queued' AND j.run_after <= ?)
+                 OR (j.state IN ('running', 'judged') AND j.lease_until < ?))
+               AND NOT EXISTS (SELECT 1 FROM jobs k WHERE k.pull = j.pull AND k.id <> j.id
+                   AND k.state IN ('running', 'judged') AND k.lease_until >= ?)
+             ORDER BY j.seq LIMIT 1`,
+          now,
+          now,
+          now,
+        );
+        if (row === undefined) return undefined;
+        run(
+          `UPDATE jobs SET
+             state = CASE WHEN state = 'judged' THEN 'judged' ELSE 'running' END,
+             attempts = attempts + CASE WHEN state = 'judged' THEN 0 ELSE 1 END,
+             lease_owner = ?, lease_until = ? WHERE id = ?`,
+          worker,
+          now + options.leaseMs,
+          String(row["id"]),
+        );
+        return recordOf(
+          one(
+            "SELECT * FROM jobs WHERE id = ?",
+            String(row["id"]),
+          ) as unknown as JobRow,
+        ) as ClaimedJob;
+      }));
+    },
+    heartbeat(id, worker, options) {
+      return Promise.resolve(
+        run(
+          `UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?
+             AND state IN ('running', 'judged')`,
+          options.now + options.leaseMs,
+          id,
+          worker,
+        ) > 0,
+      );
+    },
+    release(id, worker, options) {
+      return Promise.resolve(
+        run(
+          `UPDATE jobs SET
+             state = CASE WHEN state = 'judged' THEN 'judged' ELSE 'queued' END,
+             run_after = ?, lease_until = ?, lease_owner = NULL, last_error = ?
+             WHERE id = ? AND lease_owner = ? AND state IN ('running', 'judged')`,
+          options.runAfter,
+          options.runAfter,
+          options.error,
+          id,
+          worker,
+        ) > 0,
+      );
+    },
+    recordOutcome(
+      id: string,
+      worker: string,
+      outcome: Outcome,
+      options: LeaseOptions,
+    ) {
+      return Promise.resolve(
+        run(
+          `UPDATE jobs SET state = 'judged', outcome = ?, lease_until = ?
+             WHERE id = ? AND lease_owner = ? AND state = 'running'`,
+          JSON.stringify(outcome),
+          options.now + options.leaseMs,
+          id,
+          worker,
+        ) > 0,
+      );
+    },
+    markPublished(id, worker) {
+      return Promise.resolve(
+        run(
+          `UPDATE jobs SET state = 'published', lease_owner = NULL, lease_until = 0
+             WHERE id = ? AND lease_owner = ? AND state = 'judged'`,
+          id,
+          worker,
+        ) > 0,
+      );
+    },
+    get(id): Promise<JobRecord | undefined> {
+      const row = one("SELECT * FROM jobs WHERE id = ?", id);
+      return Promise.resolve(
+        row === undefined ? undefined : recordOf(row as unknown as JobRow),
+      );
+    },
+    list() {
+      return Promise.resolve(
+        db.prepare("SELECT * FROM jobs ORDER BY seq").all().map((row) =>
+          recordOf(row as unknown as JobRow)
+        ),
+      );
+    },
+    counts() {
+      const counts = emptyCounts();
+      for (
+        const row of db.prepare(
+          "SELECT state, count(*) AS n FROM jobs GROUP BY state",
+        ).all()
+      ) {
+        counts[row["state"] as JobState] = Number(row["n"]);
+      }
+      return Promise.resolve(counts);
+    },
+    ping() {
+      try {
+        return Promise.resolve(one("SELECT 1 AS ok")?.["ok"] === 1);
+      } catch {
+        return Promise.resolve(false);
+      }
+    },
+    close() {
+      db.close();
+      return Promise.resolve();
+    },
+  };
+}

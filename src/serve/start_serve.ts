@@ -1,0 +1,191 @@
+/**
+ * Wire `pawl serve` together: the queue, the App's tokens, the workers,
+ * and the HTTP server; stop gracefully on request.
+ *
+ * @module
+ */
+import { sandboxLeaseFrom } from "../sandbox/lease_uid.ts";
+import { readSigningKey } from "../sign/signing_key.ts";
+import { VERSION } from "../version.ts";
+import { createAppTokens } from "./app_auth.ts";
+import type { Judge, Publish } from "./judge.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { Metrics } from "./metrics.ts";
+import { openPostgresQueue } from "./postgres_queue.ts";
+import type { JobQueue } from "./queue.ts";
+import type { SecretSource, ServeConfig } from "./serve_config.ts";
+import { createServeHandler } from "./serve_handler.ts";
+import { openSqliteQueue } from "./sqlite_queue.ts";
+import { WorkerPool } from "./worker_pool.ts";
+import { createPipelineJudge } from "./_judge_with_pipeline.ts";
+import { createGitHubPublish } from "./_publish_with_github.ts";
+
+/** Options for {@linkcode startServe}. */
+export interface StartServeOptions {
+  /** The judge (default: the pipeline of `pawl check --pr`). */
+  judge?: Judge;
+  /** The publisher (default: check run, status, sticky comment). */
+  publish?: Publish;
+  /** Where log lines go (default stderr). */
+  write?: (line: string) => void;
+  /** The environment (publishing knobs). */
+  env?: Readonly<Record<string, string>>;
+}
+
+/** A running server. */
+export interface RunningServe {
+  /** Bound address. */
+  hostname: string;
+  /** Bound port. */
+  port: number;
+  /** The queue (tests, operations). */
+  queue: JobQueue;
+  /** Counters. */
+  metrics: Metrics;
+  /** Stop accepting, finish or release running jobs, close. */
+  shutdown(): Promise<void>;
+}
+
+/** Read a secret from its variable or file. */
+export async function readSecret(source: SecretSource): Promise<string> {
+  if (source.kind === "value") return source.value;
+  try {
+    return await Deno.readTextFile(source.path);
+  } catch (error) {
+    throw new Error(
+      `Cannot read the file named by ${source.from} ("${source.path}"): ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+  }
+}
+
+/** Start serving. */
+export async function startServe(
+  config: ServeConfig,
+  options: StartServeOptions = {},
+): Promise<RunningServe> {
+  const secret = (await readSecret(config.webhookSecret!)).trim();
+  const privateKey = config.privateKey === undefined
+    ? undefined
+    : await readSecret(config.privateKey);
+  const token = config.token === undefined
+    ? undefined
+    : (await readSecret(config.token)).trim();
+  const signingPem = config.signingKey === undefined
+    ? undefined
+    : await readSecret(config.signingKey);
+  const logger: Logger = createLogger({
+    write: options.write ??
+      ((line) => Deno.stderr.writeSync(new TextEncoder().encode(line))),
+    secrets: [
+      secret,
+      ...(privateKey === undefined ? [] : [privateKey.trim()]),
+      ...(token === undefined ? [] : [token]),
+      ...(signingPem === undefined ? [] : [signingPem.trim()]),
+    ],
+  });
+  const { log } = logger;
+  const signing = signingPem === undefined ? undefined : {
+    key: await readSigningKey(signingPem, config.signingKey!.from),
+    ...(config.signingKey?.kind === "file"
+      ? { path: await Deno.realPath(config.signingKey.path) }
+      : {}),
+  };
+  const env = options.env ?? {};
+  // Each judgement leases its own sandbox uid (PAWL_SANDBOX_UIDS, …).
+  const sandboxLease = sandboxLeaseFrom(undefined, env);
+  await Deno.mkdir(config.dataDir, { recursive: true });
+  const queue = config.queueUrl === undefined
+    ? openSqliteQueue(`${config.dataDir}/queue.db`)
+    : await openPostgresQueue(config.queueUrl, {
+      onError: (error) =>
+        log("queue.connection_error", { error: error.message }),
+    });
+  const metrics = new Metrics();
+  const tokens = config.appId === undefined ? undefined : createAppTokens({
+    appId: config.appId,
+    privateKey: privateKey!,
+    apiUrl: config.apiUrl,
+    onToken: (issued, installationId) => {
+      logger.mask(issued);
+      log("app.token_issued", { installation: installationId });
+    },
+  });
+  const retryBaseMs = Number(env["PAWL_GITHUB_RETRY_BASE_MS"] || NaN);
+  const pool = new WorkerPool({
+    queue,
+    judge: options.judge ?? createPipelineJudge({
+      isolation: config.isolation,
+      sandboxLease,
+      ...(config.tempDir === undefined ? {} : { tempRoot: config.tempDir }),
+      ...(signing === undefined
+        ? {}
+        : { signing, verdictDir: `${config.dataDir}/verdicts` }),
+    }),
+    publish: options.publish ?? createGitHubPublish(
+      Number.isFinite(retryBaseMs) && retryBaseMs > 0 ? { retryBaseMs } : {},
+    ),
+    concurrency: config.workers,
+    leaseMs: config.leaseSeconds * 1000,
+    maxAttempts: config.maxAttempts,
+    backoffMs: config.backoffSeconds * 1000,
+    pollMs: Math.min(1000, config.leaseSeconds * 250),
+    apiUrl: config.apiUrl,
+    token: (installationId) => {
+      if (tokens !== undefined) {
+        if (installationId === undefined) {
+          return Promise.reject(
+            new Error("the delivery names no App installation"),
+          );
+        }
+        return tokens(installationId);
+      }
+      return Promise.resolve(token);
+    },
+    log,
+    metrics,
+  });
+  let accepting = true;
+  const server = Deno.serve(
+    { hostname: config.host, port: config.port, onListen: () => {} },
+    createServeHandler({
+      secret,
+      queue,
+      metrics,
+      log,
+      maxBodyBytes: config.maxBodyBytes,
+      clock: Date.now,
+      onQueued: () => pool.wake(),
+      accepting: () => accepting,
+    }),
+  );
+  pool.start();
+  log("serve.started", {
+    host: server.addr.hostname,
+    port: server.addr.port,
+    queue: config.queueUrl === undefined ? "sqlite" : "postgres",
+    workers: config.workers,
+    app: config.appId ?? null,
+    signing: signing?.key.keyid ?? null,
+    version: VERSION,
+  });
+  let stopping: Promise<void> | undefined;
+  return {
+    hostname: server.addr.hostname,
+    port: server.addr.port,
+    queue,
+    metrics,
+    shutdown() {
+      stopping ??= (async () => {
+        accepting = false;
+        log("serve.stopping", { graceSeconds: config.shutdownGraceSeconds });
+        await server.shutdown();
+        await pool.stop(config.shutdownGraceSeconds * 1000);
+        await queue.close();
+        log("serve.stopped", {});
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import assert from "node:assert/strict";
+import type { Outcome } from "../github/publish_verdict.ts";
+import type { JobSpec } from "./job.ts";
+import { type Judge, type Publish, TransientError } from "./judge.ts";
+import { createLogger } from "./logger.ts";
+import { Metrics } from "./metrics.ts";
+import type { JobQueue } from "./queue.ts";
+import { openSqliteQueue } from "./sqlite_queue.ts";
+import { WorkerPool, type WorkerPoolOptions } from "./worker_pool.ts";
+
+function spec(
+  number: number,
+  head: string,
+  now = "2026-11-30T10:00:00Z",
+): JobSpec {
+  return {
+    owner: "octo",
+    repo: "widgets",
+    number,
+    baseSha: "a".repeat(40),
+    headSha: head.repeat(40).slice(0, 40),
+    cloneUrl: "file:///nowhere",
+    now,
+    clockField: "pull_request.updated_at",
+    event: "pull_request.opened",
+    deliveryId: `d-${number}-${head}`,
+  };
+}
+
+/** A verdict computed from the job alone: even pull requests are accepted. */
+function verdictFor(job: JobSpec): Outcome {
+  return {
+    kind: "verdict",
+    verdict: {
+      decision: job.number % 2 === 0 ? "accept" : "reject",
+      head: job.headSha,
+    } as never,
+    markdown: `pawl: ${job.headSha}`,
+  };
+}
+
+async function withPool(
+  parts: { judge: Judge; publish: Publish } & Partial<WorkerPoolOptions>,
+  body: (
+    ctx: {
+      queue: JobQueue;
+      pool: WorkerPool;
+      metrics: Metrics;
+      lines: string[];
+    },
+  ) => Promise<void>,
+) {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
+  const queue = openSqliteQueue(`${dir}/queue.db`);
+  const metrics = new Metrics();
+  const lines: string[] = [];
+  const { log } = createLogger({ write: (l) => lines.push(l) });
+  const pool = new WorkerPool({
+    queue,
+    concurrency: 3,
+    leaseMs: 300,
+    pollMs: 20,
+    backoffMs: 20,
+    maxAttempts: 3,
+    log,
+    metrics,
+    ...parts,
+  });
+  pool.start();
+  try {
+    await body({ queue, pool, metrics, lines });
+  } finally {
+    await pool.stop(1000);
+    await queue.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function until(what: string, test: () => Promise<boolean>, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!await test()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const allPublished = (queue: JobQueue, n: number) => async () =>
+  (await queue.counts()).published === n;
+
+Deno.test("WorkerPool judges and publishes every job exactly once", async () => {
+  const judged: string[] = [];
+  const published: string[] = [];
+  await withPool({
+    judge: (job) => {
+      judged.push(job.headSha);
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (job, outcome) => {
+      assert.equal(outcome.kind, "verdict");
+      published.push(job.headSha);
+      return Promise.resolve();
+    },
+  }, async ({ queue, pool, metrics }) => {
+    for (const n of [1, 2, 3, 4, 5, 6]) {
+      await queue.enqueue(spec(n, "b"), { now: Date.now(), rerequest: false });
+    }
+    pool.wake();
+    await until("all published", allPublished(queue, 6));
+    assert.equal(judged.length, 6);
+    assert.equal(published.length, 6);
+    assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="accept"'), 3);
+    assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="reject"'), 3);
+  });
+});
+
+Deno.test("WorkerPool retries a transient failure, then gives up as could not decide", async () => {
+  const attempts = new Map<number, number>();
+  const outcomes = new Map<number, Outcome>();
+  await withPool({
+    judge: (job, ctx) => {
+      attempts.set(job.number, ctx.attempt);
+      if (job.number === 1 && ctx.attempt < 2) {
+        throw new TransientError("Cannot clone: 502");
+      }
+      if (job.number === 2) throw new TransientError("Cannot clone: 502");
+      if (job.number === 3) throw new Error("Cannot decide: no contract");
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (job, outcome) => {
+      outcomes.set(job.number, outcome);
+      return Promise.resolve();
+    },
+  }, async ({ queue }) => {
+    for (const n of [1, 2, 3]) {
+      await queue.enqueue(spec(n, "b"), { now: Date.now(), rerequest: false });
+    }
+    await until("all published", allPublished(queue, 3));
+    assert.equal(attempts.get(1), 2);
+    assert.equal(outcomes.get(1)?.kind, "verdict");
+    assert.equal(attempts.get(2), 3);
+    const two = outcomes.get(2);
+    assert.equal(two?.kind, "undecided");
+    assert.match(
+      two?.kind === "undecided" ? two.reason : "",
+      /^Gave up after 3 attempts: Cannot clone: 502$/,
+    );
+    assert.equal(attempts.get(3), 1);
+    assert.deepEqual(outcomes.get(3), {
+      kind: "undecided",
+      reason: "Cannot decide: no contract",
+      headSha: "b".repeat(40),
+    });
+  });
+});
+
+Deno.test("WorkerPool publishes again after GitHub failed, without judging again", async () => {
+  let judged = 0;
+  let calls = 0;
+  await withPool({
+    judge: (job) => {
+      judged++;
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: () => {
+      calls++;
+      if (calls <= 3) throw new Error("GitHub answered 502");
+      return Promise.resolve();
+    },
+  }, async ({ queue, metrics }) => {
+    await queue.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(queue, 1));
+    assert.equal(judged, 1);
+    assert.equal(calls, 4);
+    assert.equal(metrics.value("pawl_serve_publish_failures_total"), 3);
+  });
+});
+
+Deno.test("WorkerPool discards the result of a job superseded while it ran", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  const published: string[] = [];
+  await withPool({
+    judge: async (job) => {
+      if (job.headSha.startsWith("b")) await gate;
+      return verdictFor(job);
+    },
+    publish: (job) => {
+      published.push(job.headSha[0]!);
+      return Promise.resolve();
+    },
+  }, async ({ queue, metrics }) => {
+    await queue.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
+    await until("running", async () => (await queue.counts()).running === 1);
+    await queue.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+      now: Date.now(),
+      rerequest: false,
+    });
+    await until("newer published", allPublished(queue, 1));
+    release();
+    await until(
+      "discarded",
+      () =>
+        Promise.resolve(
+          metrics.value("pawl_serve_jobs_total", 'outcome="discarded"') === 1,
+        ),
+    );
+    assert.deepEqual(published, ["c"]);
+  });
+});
+
+Deno.test("WorkerPool.stop() gives a job still running back to the queue", async () => {
+  await withPool({
+    judge: () => new Promise(() => {}),
+    publish: () => Promise.resolve(),
+    leaseMs: 60_000,
+  }, async ({ queue, pool }) => {
+    await queue.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
+    await until("running", async () => (await queue.counts()).running === 1);
+    await pool.stop(50);
+    const [job] = await queue.list();
+    assert.equal(job?.state, "queued");
+    assert.equal(job?.lastError, "The server shut down during the job");
+  });
+});

@@ -1,0 +1,311 @@
+/**
+ * `pawl serve` end to end: the real server as a subprocess, a fake GitHub
+ * (a real HTTP server on 127.0.0.1 acting as the App's host, the REST API
+ * and git's smart HTTP) sending signed and forged webhooks, real git
+ * repositories and real pytest runs through the pipeline of `pawl check`.
+ */
+import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
+import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
+import { MARKDOWN_MARKER } from "../src/report/render_markdown.ts";
+import {
+  type FakeGitHub,
+  makeBareRemote,
+  sendWebhook,
+  startFakeGitHub,
+} from "./_fake_github.ts";
+import { buildRepo } from "./_repo.ts";
+import { type AppKeys, makeAppKeys, spawnServe, until } from "./_serve.ts";
+import { startTestPostgres } from "./_postgres.ts";
+
+const SECRET = "serve-e2e-webhook-secret-0123456789";
+const APP_ID = 4242;
+const INSTALLATION = 77;
+/**
+ * The servers' sandbox uids: clear of pawl's default range (where checkouts
+ * whose pawl still runs every test as 64123 kill that uid's processes) and
+ * of the other tests' uids.
+ */
+const SERVE_SANDBOX_UIDS = "64320-64335";
+
+const patch = (branch: string) => {
+  const found = SAMPLE_PATCHES.find((p) => p.branch === branch);
+  if (found === undefined) throw new Error(`No sample patch "${branch}"`);
+  return found.files;
+};
+
+async function world() {
+  const repo = await buildRepo({
+    heads: {
+      "pr/honest": patch("agent/honest-fix"),
+      "pr/weaken": patch("agent/delete-property"),
+    },
+  });
+  const remote = await makeBareRemote(repo.dir, {
+    1: "pr/honest",
+    2: "pr/weaken",
+  });
+  const sha = {
+    main: await repo.commit("main"),
+    honest: await repo.commit("pr/honest"),
+    weaken: await repo.commit("pr/weaken"),
+  };
+  return { repo, remote, sha };
+}
+
+function fakeApp(keys: AppKeys, gitDir: string): FakeGitHub {
+  const gh = startFakeGitHub({
+    token: "never-handed-out",
+    app: {
+      id: APP_ID,
+      publicKeyPem: keys.publicKeyPem,
+      installations: [INSTALLATION],
+    },
+  });
+  gh.addRepository("o/r", { gitDir, cloneVia: "http" });
+  return gh;
+}
+
+async function serveEnv(
+  gh: FakeGitHub,
+  keys: AppKeys,
+  dataDir: string,
+  extra: Record<string, string> = {},
+) {
+  const keyFile = `${dataDir}-app.pem`;
+  await Deno.writeTextFile(keyFile, keys.privateKeyPem);
+  return {
+    GITHUB_API_URL: gh.url,
+    PAWL_SERVE_WEBHOOK_SECRET: SECRET,
+    PAWL_SERVE_APP_ID: String(APP_ID),
+    PAWL_SERVE_PRIVATE_KEY_FILE: keyFile,
+    PAWL_SERVE_DATA_DIR: dataDir,
+    PAWL_SERVE_WORKERS: "1",
+    PAWL_SERVE_BACKOFF_SECONDS: "0.2",
+    PAWL_GITHUB_RETRY_BASE_MS: "5",
+    PAWL_SANDBOX_UIDS: SERVE_SANDBOX_UIDS,
+    ...extra,
+  };
+}
+
+Deno.test("pawl serve judges each pull request of a signed webhook once, with the delivery's clock, and publishes once", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 1,
+    baseSha: sha.main,
+    headSha: sha.honest,
+    updatedAt: "2026-11-30T11:00:00Z",
+  });
+  gh.addPullRequest("o/r", {
+    number: 2,
+    baseSha: sha.main,
+    headSha: sha.weaken,
+    updatedAt: "2026-11-30T11:30:00Z",
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  try {
+    const signingKey = `${dataDir}-signing.pem`;
+    await Deno.writeTextFile(
+      signingKey,
+      generateKeyPairSync("ed25519").privateKey.export({
+        type: "pkcs8",
+        format: "pem",
+      }).toString(),
+    );
+    await using server = await spawnServe(
+      await serveEnv(gh, keys, dataDir, {
+        PAWL_SIGNING_KEY_FILE: signingKey,
+      }),
+    );
+    const hook = `${server.url}/webhook`;
+    const event = (n: number, action = "opened") =>
+      gh.pullRequestEvent("o/r", n, { action, installationId: INSTALLATION });
+    const forged = await sendWebhook(hook, event(1), {
+      secret: "guessed",
+      event: "pull_request",
+    });
+    assert.equal(forged.status, 401);
+    const unsigned = await sendWebhook(hook, event(1), {
+      secret: SECRET,
+      event: "pull_request",
+      signature: null,
+    });
+    assert.equal(unsigned.status, 401);
+    const first = await sendWebhook(hook, event(1), {
+      secret: SECRET,
+      event: "pull_request",
+      deliveryId: "d1",
+    });
+    assert.equal(first.status, 202, first.body);
+    assert.equal(JSON.parse(first.body).jobs[0].result, "queued");
+    // GitHub's redelivery of the same delivery, and a reopen of the same commits.
+    const again = await sendWebhook(hook, event(1), {
+      secret: SECRET,
+      event: "pull_request",
+      deliveryId: "d1",
+    });
+    assert.equal(JSON.parse(again.body).jobs[0].result, "duplicate");
+    const reopened = await sendWebhook(hook, event(1, "reopened"), {
+      secret: SECRET,
+      event: "pull_request",
+    });
+    assert.equal(JSON.parse(reopened.body).jobs[0].result, "duplicate");
+    await sendWebhook(hook, event(2), {
+      secret: SECRET,
+      event: "pull_request",
+    });
+    await until(
+      "both published",
+      () => server.logs.filter((l) => l.event === "job.published").length === 2,
+    );
+    assert.equal(
+      gh.checkRuns.length,
+      2,
+      JSON.stringify(gh.checkRuns.map((r) => r.headSha)),
+    );
+    const honest = gh.checkRuns.find((r) => r.headSha === sha.honest);
+    const weaken = gh.checkRuns.find((r) => r.headSha === sha.weaken);
+    assert.equal(honest?.conclusion, "success", honest?.summary);
+    assert.equal(weaken?.conclusion, "failure", weaken?.summary);
+    // The clock is each delivery's own timestamp, recorded as such.
+    assert.match(
+      honest!.summary,
+      /`2026-11-30T11:00:00Z` \(from event field `pull_request\.updated_at`\)/,
+    );
+    assert.match(
+      weaken!.summary,
+      /`2026-11-30T11:30:00Z` \(from event field `pull_request\.updated_at`\)/,
+    );
+    assert.equal(
+      gh.comments.filter((c) => c.body.startsWith(MARKDOWN_MARKER)).length,
+      2,
+    );
+    assert.equal(gh.statuses.length, 2);
+    // One installation token, used for the clone and the API, never logged.
+    assert.equal(gh.issuedTokens.length, 1);
+    const token = gh.issuedTokens[0]!.token;
+    assert.ok(
+      gh.requests.some((r) => r.path.startsWith("/git/") && r.status === 200),
+    );
+    assert.ok(!server.stderr().includes(token), "token in the log");
+    assert.ok(!server.stderr().includes(SECRET), "secret in the log");
+    assert.ok(!server.stderr().includes("PRIVATE KEY"), "key in the log");
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    assert.match(
+      metrics,
+      /^pawl_serve_webhook_rejections_total\{reason="signature"\} 2$/m,
+    );
+    assert.match(metrics, /^pawl_serve_jobs_total\{outcome="accept"\} 1$/m);
+    assert.match(metrics, /^pawl_serve_jobs_total\{outcome="reject"\} 1$/m);
+    assert.match(metrics, /^pawl_serve_queue_depth\{state="published"\} 2$/m);
+    // One per attempt: a run killed from outside (another pawl on the machine) is tried again.
+    assert.match(
+      metrics,
+      /^pawl_serve_judgement_duration_seconds_count [2-9]$/m,
+    );
+    server.kill("SIGTERM");
+    assert.equal((await server.status).code, 0);
+    assert.ok(server.logs.some((l) => l.event === "serve.stopped"));
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("pawl serve on SIGTERM mid-job gives the job back within its grace, and the next server publishes it once", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 1,
+    baseSha: sha.main,
+    headSha: sha.honest,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  try {
+    const env = await serveEnv(gh, keys, dataDir, {
+      PAWL_SERVE_SHUTDOWN_GRACE_SECONDS: "0",
+    });
+    {
+      await using first = await spawnServe(env);
+      await sendWebhook(
+        `${first.url}/webhook`,
+        gh.pullRequestEvent("o/r", 1, {
+          action: "opened",
+          installationId: INSTALLATION,
+        }),
+        { secret: SECRET, event: "pull_request" },
+      );
+      await first.waitForLog((l) => l.event === "job.started");
+      first.kill("SIGTERM");
+      assert.equal((await first.status).code, 0);
+      assert.ok(
+        first.logs.some((l) => l.event === "job.released"),
+        first.stderr(),
+      );
+    }
+    assert.equal(gh.checkRuns.length, 0);
+    await using second = await spawnServe(env);
+    const done = await second.waitForLog((l) => l.event === "job.published");
+    assert.equal(done.decision, "accept");
+    assert.equal(gh.checkRuns.length, 1);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+for (const backend of ["sqlite", "postgres"] as const) {
+  Deno.test(`pawl serve (${backend} queue) killed with SIGKILL mid-job takes the job up again after its lease and publishes it once`, async () => {
+    // deno-lint-ignore no-unused-vars -- used below; the rule misses "await using" read in closures
+    await using pg = backend === "postgres"
+      ? await startTestPostgres()
+      : undefined;
+    const { repo, remote, sha } = await world();
+    await using _repo = repo;
+    await using _remote = remote;
+    const keys = makeAppKeys();
+    await using gh = fakeApp(keys, remote.gitDir);
+    gh.addPullRequest("o/r", {
+      number: 2,
+      baseSha: sha.main,
+      headSha: sha.weaken,
+    });
+    const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+    try {
+      const env = await serveEnv(gh, keys, dataDir, {
+        PAWL_SERVE_LEASE_SECONDS: "2",
+      });
+      {
+        await using first = await spawnServe(env);
+        const answer = await sendWebhook(
+          `${first.url}/webhook`,
+          gh.pullRequestEvent("o/r", 2, {
+            action: "synchronize",
+            installationId: INSTALLATION,
+          }),
+          { secret: SECRET, event: "pull_request" },
+        );
+        assert.equal(answer.status, 202);
+        await first.waitForLog((l) => l.event === "job.started");
+        first.kill("SIGKILL");
+        assert.equal((await first.status).signal, "SIGKILL");
+      }
+      assert.equal(gh.checkRuns.length, 0);
+      await using second = await spawnServe(env);
+      const done = await second.waitForLog((l) => l.event === "job.published");
+      assert.equal(done.decision, "reject", JSON.stringify(done));
+      const started = second.logs.find((l) => l.event === "job.started");
+      assert.equal(started?.attempt, 2);
+      assert.equal(gh.checkRuns.length, 1);
+      assert.equal(gh.checkRuns[0]!.conclusion, "failure");
+      assert.equal(gh.comments.length, 1);
+    } finally {
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  });
+}
