@@ -78,7 +78,7 @@ Deno.test("parseDelivery() refuses a handled event it cannot judge", async (t) =
       [
         "a clock that is not RFC 3339",
         pull({ "updated_at": "yesterday" }),
-        /RFC 3339/,
+        /"pull_request\.updated_at" of the event payload "yesterday": it does not start with a date/,
       ],
       [
         "no repository",
