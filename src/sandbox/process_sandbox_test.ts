@@ -3,17 +3,20 @@ import { ProcessSandbox } from "./process_sandbox.ts";
 import type { IsolationRequest } from "./probe_isolation.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
 import { liveProcessesOf } from "./_exec.ts";
+import { leaseSandboxUid } from "./lease_uid.ts";
 import {
   SandboxCommandError,
   SandboxInterruptedError,
 } from "./sandbox_errors.ts";
 
 /**
- * The uid these tests sandbox as. Not pawl's default (64123): every run
- * kills all processes of its uid, and end-to-end tests may be running the
- * CLI with the default at the same time.
+ * The uid these tests sandbox as, leased as pawl leases one (held until the
+ * test process exits): every run kills all processes of its uid, and the
+ * same tests may be running from another checkout at the same time. Clear
+ * of pawl's default range and of the end-to-end tests' uids.
  */
-const UID = 64181;
+const UID = (await leaseSandboxUid({ range: { first: 64310, last: 64339 } }))
+  .uid;
 const KEY = "-----BEGIN PRIVATE KEY----- pawl-test-key-material";
 const PATH = "/usr/local/bin:/usr/bin:/bin";
 
