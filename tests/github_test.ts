@@ -661,7 +661,7 @@ Deno.test("GitHub failures: retried on 5xx and rate limits, otherwise reported o
   );
 });
 
-Deno.test("when pawl cannot decide, the pull request gets a neutral check run, an error status and the reason", async (t) => {
+Deno.test("when pawl cannot decide, the pull request gets a failing check run, an error status and the reason", async (t) => {
   const { repo, sha } = await buildWorld();
   await using _repo = repo;
   await using remote = await makeBareRemote(repo.dir, { 4: "pr/no-contract" });
@@ -680,7 +680,7 @@ Deno.test("when pawl cannot decide, the pull request gets a neutral check run, a
     );
     assert.match(result.stderr, /could not decide: .*has no contract/);
     assert.equal(gh.checkRuns.length, 1);
-    assert.equal(gh.checkRuns[0]!.conclusion, "neutral");
+    assert.equal(gh.checkRuns[0]!.conclusion, "failure");
     assert.equal(gh.checkRuns[0]!.title, "Could not decide");
     assert.match(gh.checkRuns[0]!.summary, /has no contract/);
     assert.equal(gh.statuses[0]?.state, "error");
@@ -705,7 +705,7 @@ Deno.test("when pawl cannot decide, the pull request gets a neutral check run, a
       result.stderr,
       /could not decide: Cannot clone .*: the token \(GITHUB_TOKEN\) needs "contents: read" on "o\/r"/,
     );
-    assert.equal(gh.checkRuns[0]?.conclusion, "neutral");
+    assert.equal(gh.checkRuns[0]?.conclusion, "failure");
     assert.match(
       gh.statuses[0]?.description ?? "",
       /contents: read|Cannot clone/,

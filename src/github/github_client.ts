@@ -55,8 +55,8 @@ export interface CreateCheckRunRequest {
   name: string;
   /** The commit judged. */
   headSha: string;
-  /** `success`, `failure`, or `neutral` when pawl could not decide. */
-  conclusion: "success" | "failure" | "neutral";
+  /** `success` for an accept; `failure` for a reject and when pawl could not decide. */
+  conclusion: "success" | "failure";
   /** Title, summary and the first annotations. */
   output: CheckRunOutput;
 }

@@ -76,7 +76,8 @@ export interface Publication {
 
 /**
  * Build the requests for `outcome`: conclusion `success`/`failure`
- * (`neutral` with the reason when pawl could not decide), a summary
+ * (`failure` with the reason when pawl could not decide: GitHub counts a
+ * `neutral` check as passing, and could-not-decide must block), a summary
  * table, an annotation at `file:line` for every finding with a path
  * (`failure` if blocking, else `notice`), a status of at most 140
  * characters, and the comment body with the hidden marker.
@@ -85,7 +86,7 @@ export interface Publication {
  * ```ts
  * import { buildPublication } from "./publish_verdict.ts";
  * const p = buildPublication({ kind: "undecided", reason: "Cannot decide: no contract", headSha: "b".repeat(40) });
- * if (p.checkRun.create.conclusion !== "neutral" || p.status.request.state !== "error") {
+ * if (p.checkRun.create.conclusion !== "failure" || p.status.request.state !== "error") {
  *   throw new Error("unexpected");
  * }
  * ```
@@ -250,7 +251,8 @@ function undecidedPublication(
       create: {
         name: CHECK_NAME,
         headSha: outcome.headSha,
-        conclusion: "neutral",
+        // Not "neutral": branch protection counts neutral as passing.
+        conclusion: "failure",
         output: { title, summary, annotations: [] },
       },
       updates: [],

@@ -174,12 +174,12 @@ Deno.test("buildPublication() says where the clock came from", () => {
   );
 });
 
-Deno.test("buildPublication() reports could-not-decide as neutral with the reason", () => {
+Deno.test("buildPublication() reports could-not-decide as a failing check run with the reason", () => {
   const reason = `Cannot decide: the base commit has no contract ${
     "x".repeat(300)
   }`;
   const p = buildPublication({ kind: "undecided", reason, headSha: HEAD });
-  assert.equal(p.checkRun.create.conclusion, "neutral");
+  assert.equal(p.checkRun.create.conclusion, "failure");
   assert.equal(p.checkRun.create.output.title, "Could not decide");
   assert.ok(p.checkRun.create.output.summary.includes("has no contract"));
   assert.equal(p.status.request.state, "error");

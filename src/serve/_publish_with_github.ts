@@ -73,9 +73,7 @@ export function createGitHubPublish(
       createStatus: unlessFailed(client.createStatus),
       listIssueComments: unlessFailed(client.listIssueComments),
       createCheckRun: unlessFailed(async (repo, request) => {
-        const conclusion = request.conclusion === "neutral"
-          ? "failure"
-          : request.conclusion;
+        const { conclusion } = request;
         const listed = await octokit.request(
           "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
           { ...repo, ref: request.headSha, "check_name": CHECK_NAME },
