@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { DEFAULT_UID_LOCK_DIR } from "../src/sandbox/lease_uid.ts";
 
 /** The repository root (where `main.ts` is). */
 export const ROOT: string = new URL("..", import.meta.url).pathname.replace(
@@ -258,14 +259,42 @@ export async function mapPool<T, R>(
   return results;
 }
 
-/** Live processes of `uid` (pgrep), as "pid command" lines. */
+/** Live (not zombie) processes of `uid`, as "pid command" lines. */
 export async function processesOf(uid: number): Promise<string[]> {
-  const out = await new Deno.Command("pgrep", {
-    args: ["-a", "-u", String(uid)],
+  const out = await new Deno.Command("ps", {
+    args: ["-u", String(uid), "-o", "pid=,stat=,args="],
     stdout: "piped",
     stderr: "null",
   }).output();
-  return new TextDecoder().decode(out.stdout).split("\n").filter((l) =>
-    l.trim() !== ""
-  );
+  const lines: string[] = [];
+  for (const line of new TextDecoder().decode(out.stdout).split("\n")) {
+    const match = /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    if (match === null || match[2]!.startsWith("Z")) continue;
+    lines.push(`${match[1]} ${match[3]}`);
+  }
+  return lines;
+}
+
+/**
+ * Processes of the uids `first`..`last` that outlived their runs: each uid
+ * is looked at while holding its lease lock (as pawl takes it), so a run
+ * from another checkout that is using the uid right now is waited for
+ * rather than mistaken for a leftover.
+ */
+export async function leftoversOf(
+  first: number,
+  last: number,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (let uid = first; uid <= last; uid++) {
+    using lock = await Deno.open(`${DEFAULT_UID_LOCK_DIR}/${uid}.lock`, {
+      read: true,
+      write: true,
+      create: true,
+      mode: 0o600,
+    });
+    await lock.lock(true);
+    found.push(...(await processesOf(uid)).map((p) => `uid ${uid}: ${p}`));
+  }
+  return found;
 }

@@ -11,16 +11,23 @@ import {
   blocking,
   check,
   explain,
+  leftoversOf,
+  NOW,
   type PawlResult,
   processesOf,
   rules,
 } from "./_cli.ts";
+import { freshSeed } from "../src/seeds/fresh_seed.ts";
 import { buildRepo, edit, type FileEdit, type TestRepo } from "./_repo.ts";
 import { leaseSandboxUid } from "../src/sandbox/lease_uid.ts";
 
-/** This file's own uids: as many as the runs, so none waits for a lease. */
+/**
+ * This file's own uids: twice as many as the runs, so the same test running
+ * from another checkout at the same time rarely makes one wait for a lease.
+ */
 const FIRST_UID = 64270;
-const UIDS = `${FIRST_UID}-${FIRST_UID + 5}`;
+const LAST_UID = FIRST_UID + 11;
+const UIDS = `${FIRST_UID}-${LAST_UID}`;
 
 const ROUNDS = 3;
 
@@ -83,27 +90,6 @@ const CASES: {
   },
 ];
 
-/**
- * Live processes of `uid` as ps(1) shows them, zombies left out: a killed
- * test's zombie may wait a moment for the machine's init to reap it. Asked
- * again for up to two seconds: a process still alive then is a leftover.
- */
-async function survivors(uid: number): Promise<string[]> {
-  let live: string[] = [];
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const out = await new Deno.Command("ps", {
-      args: ["-u", String(uid), "-o", "pid=,stat=,args="],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    live = new TextDecoder().decode(out.stdout).split("\n")
-      .filter((line) => line.trim() !== "" && !/^\s*\d+\s+Z/.test(line));
-    if (live.length === 0) return [];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return live;
-}
-
 /** The comparable part of a run: exit code and the whole verdict file. */
 function outcome(result: PawlResult): string {
   return `exit ${result.code}\n${result.outText ?? "(no verdict)"}`;
@@ -159,9 +145,7 @@ Deno.test("six concurrent pawl check runs give the verdicts of six sequential on
     }
 
     await t.step("no test process outlives its run", async () => {
-      for (let uid = FIRST_UID; uid <= FIRST_UID + 5; uid++) {
-        assert.deepEqual(await survivors(uid), [], `uid ${uid}`);
-      }
+      assert.deepEqual(await leftoversOf(FIRST_UID, LAST_UID), []);
     });
   } finally {
     for (const repo of repos) await repo[Symbol.asyncDispose]();
@@ -169,14 +153,14 @@ Deno.test("six concurrent pawl check runs give the verdicts of six sequential on
 });
 
 Deno.test("pawl check whose every sandbox uid is held elsewhere cannot decide, and says how to widen the range", async () => {
-  const uid = FIRST_UID + 6;
+  const uid = LAST_UID + 1;
   await using repo = await buildRepo({
     heads: { "agent/pr": CASES[1]!.files },
   });
   // Another judgement holds the range's only uid for the whole wait.
   await using _held = await leaseSandboxUid({
     range: { first: uid, last: uid },
-    waitMs: 0,
+    waitMs: 120_000,
   });
   const result = await check(repo.dir, "agent/pr", {
     env: { PAWL_SANDBOX_UIDS: String(uid), PAWL_SANDBOX_UID_WAIT: "1" },
@@ -195,25 +179,32 @@ Deno.test("pawl check whose every sandbox uid is held elsewhere cannot decide, a
 });
 
 Deno.test("pawl check whose tests are killed from outside cannot decide, and names the signal", async () => {
-  const uid = FIRST_UID + 7;
+  const uid = LAST_UID + 2;
+  // A token of its own makes the head commit, and so the run's fresh seed
+  // on pytest's command line, tell this run from the same test's run in
+  // another checkout (which may lease the same uid before or after it).
+  const token = crypto.randomUUID();
   await using repo = await buildRepo({
     heads: {
       "agent/pr": {
         "tests/test_slow.py":
-          "import time\n\n\ndef test_slow():\n    time.sleep(60)\n",
+          `import time\n\nTOKEN = "${token}"\n\n\ndef test_slow():\n    time.sleep(60)\n`,
       },
     },
   });
+  const seed = freshSeed(await repo.commit("agent/pr"), NOW);
   const running = check(repo.dir, "agent/pr", {
     env: { PAWL_SANDBOX_UIDS: String(uid) },
   });
   // Stands in for an administrator or the out-of-memory killer: SIGKILL
   // whatever runs as the run's uid once pytest is in the slow test.
   let killed = 0;
-  for (let i = 0; i < 600 && killed === 0; i++) {
+  for (let i = 0; i < 1500 && killed === 0; i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     for (const line of await processesOf(uid)) {
-      if (!line.includes("pytest")) continue;
+      if (
+        !line.includes(`pytest`) || !line.includes(`--hypothesis-seed=${seed} `)
+      ) continue;
       try {
         Deno.kill(Number(line.split(" ")[0]), "SIGKILL");
         killed++;

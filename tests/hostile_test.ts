@@ -13,8 +13,8 @@ import {
   check,
   type CheckOptions,
   explain,
+  leftoversOf,
   type PawlResult,
-  processesOf,
   rules,
 } from "./_cli.ts";
 import {
@@ -341,13 +341,13 @@ function listen(): {
 }
 
 /**
- * The one uid these runs lease (PAWL_SANDBOX_UIDS): no other test's, so
- * every process of it after a run is that run's leftover. The runs here are
- * sequential; a lease of one uid would make overlapping ones take turns.
+ * The uids these runs lease (PAWL_SANDBOX_UIDS): no other test's, so every
+ * process of them after a run is a leftover (looked at under each uid's
+ * lease lock, since the same tests may run from another checkout).
  */
-const HOSTILE_UID = 64264;
+const HOSTILE_UIDS = { first: 64264, last: 64269 };
 
-/** Run pawl on `branch` and then list the sandbox uid's processes (after `settle` ms). */
+/** Run pawl on `branch` and then list the sandbox uids' processes (after `settle` ms). */
 async function judge(
   repo: TestRepo,
   branch: string,
@@ -356,10 +356,16 @@ async function judge(
 ): Promise<PawlResult & { leftovers: string[] }> {
   const result = await check(repo.dir, branch, {
     ...options,
-    env: { ...options.env, PAWL_SANDBOX_UIDS: String(HOSTILE_UID) },
+    env: {
+      ...options.env,
+      PAWL_SANDBOX_UIDS: `${HOSTILE_UIDS.first}-${HOSTILE_UIDS.last}`,
+    },
   });
   await new Promise((resolve) => setTimeout(resolve, settle));
-  return { ...result, leftovers: await processesOf(HOSTILE_UID) };
+  return {
+    ...result,
+    leftovers: await leftoversOf(HOSTILE_UIDS.first, HOSTILE_UIDS.last),
+  };
 }
 
 function assertNoLeftovers(result: { leftovers: string[] }): void {
