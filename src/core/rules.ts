@@ -59,6 +59,14 @@ export const RULES = {
     "The head changed pawl.toml; only the base copy is used",
     false,
   ),
+  "config.settings_changed": rule(
+    "config",
+    "The head changed pawl.toml in a way pawl cannot show only strengthens the gate",
+  ),
+  "config.ci_changed": rule(
+    "config",
+    "The head changed a CI workflow that runs pawl",
+  ),
   // harness: what decides that a test passed
   "harness.conftest_changed": rule(
     "harness",
@@ -71,6 +79,35 @@ export const RULES = {
   "harness.plugin_changed": rule(
     "harness",
     "A file that loads or shadows test plugins or the test framework changed",
+  ),
+  "harness.init_changed": rule(
+    "harness",
+    "A package __init__.py on the way to a test module changed beyond comments and docstrings",
+  ),
+  "harness.startup_changed": rule(
+    "harness",
+    "A sitecustomize.py or usercustomize.py, which runs at interpreter start-up, changed",
+  ),
+  "harness.bytecode_added": rule(
+    "harness",
+    "The head commits Python bytecode (__pycache__, .pyc, .pyo) that Python could run instead of the source",
+  ),
+  "harness.stdlib_shadowed": rule(
+    "harness",
+    "A new top-level module in a path root shadows a standard-library module",
+  ),
+  "harness.package_shadowed": rule(
+    "harness",
+    "A new top-level module in a path root shadows an installed package the project does not own",
+  ),
+  "harness.code_probes_tests": rule(
+    "harness",
+    "Code under test imports test-framework internals or looks for the test harness",
+  ),
+  "harness.module_names_fallback": rule(
+    "harness",
+    "No interpreter was available, so a built-in list of module names was used",
+    false,
   ),
   // property: registered invariants
   "property.removed": rule(
@@ -132,6 +169,30 @@ export const RULES = {
   "property.shadowed": rule(
     "property",
     "A registered test is defined again later in its module, so pytest runs the later definition",
+  ),
+  "property.rebound": rule(
+    "property",
+    "A registered test's name is rebound after its def, so pytest runs something else",
+  ),
+  "property.strategy_narrowed": rule(
+    "property",
+    "A registered test's @given strategies changed in a way pawl cannot show is a widening",
+  ),
+  "property.settings_weakened": rule(
+    "property",
+    "A registered test's Hypothesis settings (through an alias, a parent or a profile) were weakened",
+  ),
+  "property.decorator_changed": rule(
+    "property",
+    "A decorator of a registered test was added, removed or changed (or an @example removed)",
+  ),
+  "property.assume_added": rule(
+    "property",
+    "assume() or reject() was added to a registered test or a helper it calls",
+  ),
+  "property.contract_code_changed": rule(
+    "property",
+    "Module-level code or a helper a contract test calls changed (seed 002)",
   ),
   "property.private_contract": rule(
     "property",

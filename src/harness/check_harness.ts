@@ -1,14 +1,29 @@
 /**
  * The pull request may not change what "passed" means: conftest hooks,
- * pytest configuration, plugins, and modules that shadow the test framework.
+ * `__init__.py` files on the way to a test, start-up files, bytecode,
+ * pytest configuration, plugins, and new top-level modules that shadow the
+ * standard library or a package the project does not own.
  *
  * @module
  */
 import { parse as parseToml } from "smol-toml";
 import { type Finding, finding } from "../core/finding.ts";
 import type { PythonModule } from "../python/python_module.ts";
-import type { ChangedPath } from "../git/git.ts";
+import type { ChangedPath, Tree } from "../git/git.ts";
 import { iniSection } from "./_ini_section.ts";
+import {
+  FALLBACK_INSTALLED_MODULES,
+  FALLBACK_STDLIB_MODULES,
+} from "./fallback_module_names.ts";
+import { isGateConfigPath } from "./check_gate_config.ts";
+import {
+  configuredPythonpath,
+  isTestSide,
+  packagingNames,
+  topLevelName,
+  topLevelNames,
+  treeLayout,
+} from "./harness_paths.ts";
 
 /** File texts at base and head for the paths the harness rules inspect. */
 export interface HarnessTexts {
@@ -18,60 +33,78 @@ export interface HarnessTexts {
   head: ReadonlyMap<string, string>;
 }
 
+/** Module names of the interpreter the tests run with. */
+export interface ModuleNames {
+  /** `sys.stdlib_module_names`. */
+  stdlib: ReadonlySet<string>;
+  /** Top-level names of installed distributions (`importlib.metadata.packages_distributions()`). */
+  installed: ReadonlySet<string>;
+  /** The interpreter asked, or `null` when the built-in fallback lists were used. */
+  interpreter: string | null;
+}
+
+/** The names used when no interpreter can be asked. */
+export const FALLBACK_MODULE_NAMES: ModuleNames = {
+  stdlib: FALLBACK_STDLIB_MODULES,
+  installed: FALLBACK_INSTALLED_MODULES,
+  interpreter: null,
+};
+
 /** Input of {@linkcode checkHarness}. */
 export interface CheckHarnessOptions {
-  /** Config file texts (`pyproject.toml`, `setup.cfg`, `tox.ini`) that changed. */
+  /**
+   * Texts at base and head of the config files {@linkcode harnessConfigPaths}
+   * names (the root `pyproject.toml`, `setup.cfg`, `pytest.ini`, `tox.ini`
+   * always; others when they changed).
+   */
   texts: HarnessTexts;
   /** Analyses of changed Python files at head (keyed by path). */
   headModules: ReadonlyMap<string, PythonModule>;
   /** Analyses of changed Python files at base (keyed by path). */
   baseModules: ReadonlyMap<string, PythonModule>;
+  /** Base tree (default: empty). */
+  baseTree?: Tree;
+  /** Head tree (default: empty). */
+  headTree?: Tree;
+  /** The sandbox interpreter's module names (default: {@linkcode FALLBACK_MODULE_NAMES}). */
+  moduleNames?: ModuleNames;
+  /** Paths of the registered test modules. */
+  registered?: readonly string[];
 }
 
-/**
- * Module names that pytest or Hypothesis import; a file or package by one of
- * these names anywhere in the tree can shadow the real framework once its
- * directory lands on `sys.path` (pytest's default "prepend" import mode).
- */
-export const HARNESS_MODULES: ReadonlySet<string> = new Set([
-  "pytest",
-  "_pytest",
-  "py",
-  "pluggy",
-  "iniconfig",
-  "hypothesis",
-  "_hypothesis_pytestplugin",
-  "_hypothesis_ftz_detector",
-  "_hypothesis_globals",
-  "sitecustomize",
-  "usercustomize",
-  "xdist",
-  "packaging",
-  "exceptiongroup",
-  "tomli",
-  "attr",
-  "attrs",
-  "sortedcontainers",
-]);
+/** Root config files read on every run: they name the project's packages and path roots. */
+const ROOT_CONFIGS = ["pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini"];
 
 /** Paths the shell must read at base and head to run the config rules. */
 export function harnessConfigPaths(changes: readonly ChangedPath[]): string[] {
-  return changes.map((c) => c.path).filter((p) => {
-    const name = basename(p);
-    return name === "pyproject.toml" || name === "setup.cfg" ||
-      name === "tox.ini";
-  });
+  const out = new Set(ROOT_CONFIGS);
+  for (const c of changes) {
+    const name = basename(c.path);
+    if (
+      name === "pyproject.toml" || name === "setup.cfg" || name === "tox.ini" ||
+      isGateConfigPath(c.path)
+    ) out.add(c.path);
+  }
+  return [...out];
 }
 
 /**
- * Judge the harness changes of a pull request.
+ * Judge the harness changes of a pull request. Files that run before any
+ * test (conftest files, `__init__.py` in a directory that holds or is
+ * above a test file, `sitecustomize.py`/`usercustomize.py`) may change
+ * only in comments and docstrings; `.pth` files and committed bytecode
+ * never; a new top-level module in a path root (the root, `src/`, the
+ * configured `pythonpath`, each test file's rootdir) may not take the name
+ * of a standard-library module or of an installed package the project
+ * does not own (its own packages: top-level names at base and what its
+ * packaging metadata names).
  *
  * @example
  * ```ts
  * import { checkHarness } from "./check_harness.ts";
  * const findings = checkHarness([{ status: "A", path: "tests/conftest.py" }], {
  *   texts: { base: new Map(), head: new Map() },
- *   headModules: new Map(),
+ *   headModules: new Map([["tests/conftest.py", { functions: new Map(), tokens: { texts: ["x"], lines: [1] } }]]),
  *   baseModules: new Map(),
  * });
  * if (findings[0]?.rule !== "harness.conftest_changed") throw new Error("unexpected");
@@ -82,16 +115,35 @@ export function checkHarness(
   options: CheckHarnessOptions,
 ): Finding[] {
   const out: Finding[] = [];
+  const baseTree = options.baseTree ?? new Map();
+  const headTree = options.headTree ?? new Map();
+  const names = options.moduleNames ?? FALLBACK_MODULE_NAMES;
+  const pythonpath = configuredPythonpath(options.texts.base);
+  const registered = options.registered ?? [];
+  const headLayout = treeLayout(headTree, { pythonpath, registered });
+  const baseLayout = treeLayout(baseTree, { pythonpath, registered });
+  const roots = new Set([...headLayout.pathRoots, ...baseLayout.pathRoots]);
+  const owned = new Set([
+    ...topLevelNames(baseTree, roots),
+    ...packagingNames(options.texts.base),
+  ]);
+  let shadowChecked = false;
+  const atBase = new Map<string, Set<string>>();
   for (const change of changes) {
     const { path } = change;
     const name = basename(path);
     const verb = VERBS[change.status];
     if (name === "conftest.py") {
-      out.push(finding(
-        "harness.conftest_changed",
-        `The pull request ${verb} "${path}": conftest hooks decide what "passed" means and are human-owned`,
-        { path, line: firstLine(change, options.headModules) },
-      ));
+      const line = realChange(change, options);
+      if (line !== null) {
+        out.push(finding(
+          "harness.conftest_changed",
+          `The pull request ${verb} "${path}"${
+            lineText(line)
+          }: conftest hooks decide what "passed" means and are human-owned`,
+          { path, line },
+        ));
+      }
       continue;
     }
     if (name === "pytest.ini" || name === ".pytest.ini") {
@@ -116,28 +168,172 @@ export function checkHarness(
       ));
       continue;
     }
-    const shadow = shadowedModule(path);
-    if (shadow !== undefined && change.status !== "D") {
-      out.push(finding(
-        "harness.plugin_changed",
-        `The pull request ${verb} "${path}", which can shadow the "${shadow}" module the test harness imports`,
-        { path },
-      ));
+    if (isBytecode(path)) {
+      if (change.status !== "D") {
+        out.push(finding(
+          "harness.bytecode_added",
+          `The pull request ${verb} bytecode "${path}": Python can run it instead of the source pawl read; commit sources only`,
+          { path },
+        ));
+      }
       continue;
     }
+    if (name === "sitecustomize.py" || name === "usercustomize.py") {
+      const line = realChange(change, options);
+      if (line !== null) {
+        out.push(finding(
+          "harness.startup_changed",
+          `The pull request ${verb} "${path}"${
+            lineText(line)
+          }: it runs at interpreter start-up, before any test`,
+          { path, line },
+        ));
+      }
+      continue;
+    }
+    if (name === "__init__.py") {
+      const dir = path.slice(0, Math.max(0, path.length - name.length - 1));
+      if (headLayout.testDirs.has(dir) || baseLayout.testDirs.has(dir)) {
+        const line = realChange(change, options);
+        if (line !== null) {
+          out.push(finding(
+            "harness.init_changed",
+            `The pull request ${verb} "${path}"${
+              lineText(line)
+            }: it runs before the tests below it are collected, so beyond comments and docstrings it is human-owned`,
+            { path, line },
+          ));
+          continue;
+        }
+      }
+    }
+    if (change.status === "A" || change.status === "T") {
+      shadowChecked ||= [...roots].some((root) =>
+        topLevelName(path, root) !== undefined
+      );
+      const shadow = shadowing(path, roots, {
+        baseTree,
+        names,
+        owned,
+        atBase,
+      });
+      if (shadow !== undefined) {
+        out.push(finding(
+          shadow.stdlib
+            ? "harness.stdlib_shadowed"
+            : "harness.package_shadowed",
+          `The pull request added "${path}", a top-level module "${shadow.name}" on the tests' import path that shadows the ${
+            shadow.stdlib ? "standard-library" : "installed"
+          } module of that name${
+            names.interpreter === null
+              ? " (by pawl's built-in list of names: no interpreter was available)"
+              : ""
+          }: rename it`,
+          { path },
+        ));
+        continue;
+      }
+    }
     if (path.endsWith(".py")) {
-      const head = options.headModules.get(path)?.pytestPluginsLine;
-      const base = options.baseModules.get(path)?.pytestPluginsLine;
-      if (head !== undefined || base !== undefined) {
+      const head = options.headModules.get(path);
+      const base = options.baseModules.get(path);
+      if (
+        head?.pytestPluginsLine !== undefined ||
+        base?.pytestPluginsLine !== undefined
+      ) {
         out.push(finding(
           "harness.plugin_changed",
           `The pull request ${verb} "${path}", which loads pytest plugins through "pytest_plugins"`,
-          { path, line: head ?? base },
+          { path, line: head?.pytestPluginsLine ?? base?.pytestPluginsLine },
+        ));
+        continue;
+      }
+      const testSide = isTestSide(path, headLayout) ||
+        isTestSide(path, baseLayout);
+      const writes = head?.dynamicWrites ?? [];
+      if (testSide && writes.length > (base?.dynamicWrites ?? []).length) {
+        const last = writes[writes.length - 1] as {
+          line: number;
+          detail: string;
+        };
+        out.push(finding(
+          "harness.plugin_changed",
+          `The pull request ${verb} "${path}", which writes module globals in a way pawl cannot resolve ("${last.detail}"): it can set "pytest_plugins" or rebind a test`,
+          { path, line: last.line },
         ));
       }
     }
   }
+  if (names.interpreter === null && shadowChecked) {
+    out.push(finding(
+      "harness.module_names_fallback",
+      "No Python interpreter was available to list the standard-library and installed module names, so pawl judged new top-level modules by its built-in lists",
+    ));
+  }
   return out;
+}
+
+function lineText(line: number | undefined): string {
+  return line === undefined ? "" : ` (first change at line ${line})`;
+}
+
+/** Whether a path is Python bytecode. */
+function isBytecode(path: string): boolean {
+  return path.split("/").includes("__pycache__") || /\.py[co]$/.test(path);
+}
+
+/**
+ * The head line of the first change beyond comments and docstrings;
+ * `null` when there is none; `undefined` when a change is real but has no
+ * head line (a deletion).
+ */
+function realChange(
+  change: ChangedPath,
+  options: CheckHarnessOptions,
+): number | undefined | null {
+  const head = options.headModules.get(change.path)?.tokens;
+  const base = options.baseModules.get(change.path)?.tokens;
+  const baseTexts = change.status === "A" ? [] : base?.texts;
+  const headTexts = change.status === "D" ? [] : head?.texts;
+  if (baseTexts === undefined || headTexts === undefined) {
+    // Not parsed (too large, not text): it cannot be shown harmless.
+    return change.status === "D" ? undefined : 1;
+  }
+  const length = Math.min(baseTexts.length, headTexts.length);
+  for (let i = 0; i < length; i++) {
+    if (baseTexts[i] !== headTexts[i]) return head?.lines[i];
+  }
+  if (baseTexts.length === headTexts.length) return null;
+  if (change.status === "D") return undefined;
+  return head?.lines[length] ?? head?.lines[length - 1] ?? 1;
+}
+
+/** A new top-level module that shadows a standard-library or foreign installed module. */
+function shadowing(
+  path: string,
+  roots: ReadonlySet<string>,
+  context: {
+    baseTree: Tree;
+    names: ModuleNames;
+    owned: ReadonlySet<string>;
+    atBase: Map<string, Set<string>>;
+  },
+): { name: string; stdlib: boolean } | undefined {
+  for (const root of roots) {
+    const name = topLevelName(path, root);
+    if (name === undefined) continue;
+    let atBase = context.atBase.get(root);
+    if (atBase === undefined) {
+      atBase = topLevelNames(context.baseTree, [root]);
+      context.atBase.set(root, atBase);
+    }
+    if (atBase.has(name)) continue;
+    if (context.names.stdlib.has(name)) return { name, stdlib: true };
+    if (context.names.installed.has(name) && !context.owned.has(name)) {
+      return { name, stdlib: false };
+    }
+  }
+  return undefined;
 }
 
 const VERBS: Record<ChangedPath["status"], string> = {
@@ -146,20 +342,6 @@ const VERBS: Record<ChangedPath["status"], string> = {
   D: "deleted",
   T: "changed the type of",
 };
-
-function firstLine(
-  change: ChangedPath,
-  modules: ReadonlyMap<string, PythonModule>,
-): number | undefined {
-  if (change.status === "D") return undefined;
-  const mod = modules.get(change.path);
-  if (mod === undefined) return undefined;
-  let line: number | undefined;
-  for (const fn of mod.functions.values()) {
-    if (line === undefined || fn.line < line) line = fn.line;
-  }
-  return line;
-}
 
 function checkConfigFile(
   path: string,
@@ -260,14 +442,4 @@ function stable(value: unknown): string {
 
 function basename(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
-}
-
-function shadowedModule(path: string): string | undefined {
-  // Only Python sources can shadow a module; `packaging/debian/rules` cannot.
-  if (!path.endsWith(".py")) return undefined;
-  for (const segment of path.split("/")) {
-    const stem = segment.endsWith(".py") ? segment.slice(0, -3) : segment;
-    if (HARNESS_MODULES.has(stem)) return stem;
-  }
-  return undefined;
 }

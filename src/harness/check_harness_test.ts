@@ -1,7 +1,10 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { ChangedPath } from "../git/git.ts";
 import type { PythonModule } from "../python/python_module.ts";
-import { checkHarness } from "./check_harness.ts";
+import { checkHarness, type ModuleNames } from "./check_harness.ts";
+import type { Tree } from "../git/git.ts";
+import { analyzePython } from "../python/analyze_python.ts";
+import { loadPythonParser } from "../python/load_python_parser.ts";
 
 const NO_MODULES = new Map<string, PythonModule>();
 
@@ -117,25 +120,9 @@ Deno.test("checkHarness() judges each kind of harness change", async (t) => {
       want: ["harness.pytest_config_changed@tox.ini"],
     },
     {
-      name: "a module shadowing hypothesis is a plugin change",
-      changes: [{ status: "A", path: "tests/hypothesis/__init__.py" }],
-      want: ["harness.plugin_changed@tests/hypothesis/__init__.py"],
-    },
-    {
-      name: "a top-level pytest.py is a plugin change",
-      changes: [{ status: "A", path: "pytest.py" }],
-      want: ["harness.plugin_changed@pytest.py"],
-    },
-    {
-      name: "sitecustomize.py and .pth files are plugin changes",
-      changes: [
-        { status: "A", path: "sitecustomize.py" },
-        { status: "A", path: "lib/evil.pth" },
-      ],
-      want: [
-        "harness.plugin_changed@sitecustomize.py",
-        "harness.plugin_changed@lib/evil.pth",
-      ],
+      name: ".pth files are plugin changes",
+      changes: [{ status: "A", path: "lib/evil.pth" }],
+      want: ["harness.plugin_changed@lib/evil.pth"],
     },
     {
       name: "ordinary source and test edits are not harness changes",
@@ -168,4 +155,237 @@ Deno.test("checkHarness() reports a module that sets pytest_plugins", () => {
     "harness.plugin_changed",
     3,
   ]]);
+});
+
+const parser = await loadPythonParser();
+
+const NAMES: ModuleNames = {
+  stdlib: new Set(["random", "json", "os"]),
+  installed: new Set(["hypothesis", "pytest", "attr", "attrs"]),
+  interpreter: "/usr/bin/python3",
+};
+
+function treeOf(paths: readonly string[]): Tree {
+  return new Map(
+    paths.map((
+      path,
+    ) => [path, { path, kind: "file" as const, oid: path, size: 1 }]),
+  );
+}
+
+/** Analyse every `.py` text of one side. */
+function analysed(files: Record<string, string>): Map<string, PythonModule> {
+  return new Map(
+    Object.entries(files).filter(([p]) => p.endsWith(".py")).map((
+      [p, text],
+    ) => [p, analyzePython(parser, text)]),
+  );
+}
+
+Deno.test("checkHarness() classifies files by what runs before a test", async (t) => {
+  const cases: {
+    name: string;
+    base: Record<string, string>;
+    head: Record<string, string>;
+    texts?: Record<string, string>;
+    want: string[];
+  }[] = [
+    {
+      name: "a docstring added to tests/__init__.py is fine",
+      base: {
+        "tests/__init__.py": "",
+        "tests/test_a.py": "def test_a(): assert f()\n",
+      },
+      head: {
+        "tests/__init__.py": '"""The tests."""\n# note\n',
+        "tests/test_a.py": "def test_a(): assert f()\n",
+      },
+      want: [],
+    },
+    {
+      name: "code in tests/__init__.py is a reject at its line",
+      base: {
+        "tests/__init__.py": "",
+        "tests/test_a.py": "def test_a(): assert f()\n",
+      },
+      head: {
+        "tests/__init__.py":
+          '"""Doc."""\nimport payments\npayments.f = lambda: 1\n',
+        "tests/test_a.py": "def test_a(): assert f()\n",
+      },
+      want: ["harness.init_changed@tests/__init__.py:2"],
+    },
+    {
+      name: "an __init__.py above a test file inside the package is harness",
+      base: {
+        "pkg/__init__.py": "X = 1\n",
+        "pkg/tests/__init__.py": "",
+        "pkg/tests/test_a.py": "def test_a(): assert 1 == f()\n",
+      },
+      head: {
+        "pkg/__init__.py": "X = 1\nimport sys\n",
+        "pkg/tests/__init__.py": "",
+        "pkg/tests/test_a.py": "def test_a(): assert 1 == f()\n",
+      },
+      want: ["harness.init_changed@pkg/__init__.py:2"],
+    },
+    {
+      name: "an __init__.py of the code under test beside tests/ is code",
+      base: {
+        "src/attr/__init__.py": "from ._make import attrs\n",
+        "tests/test_a.py": "",
+      },
+      head: {
+        "src/attr/__init__.py": "from ._make import attrs, define\n",
+        "tests/test_a.py": "",
+      },
+      want: [],
+    },
+    {
+      name: "a conftest comment is fine, a conftest hook is not",
+      base: { "conftest.py": "# setup\nX = 1\n" },
+      head: {
+        "conftest.py":
+          "# set-up\nX = 1\n\ndef pytest_runtest_makereport(item, call):\n    pass\n",
+      },
+      want: ["harness.conftest_changed@conftest.py:4"],
+    },
+    {
+      name: "a new stdlib-named module at the root is a reject",
+      base: { "payments/__init__.py": "" },
+      head: {
+        "payments/__init__.py": "",
+        "random.py": "def random(): return 0.5\n",
+      },
+      want: ["harness.stdlib_shadowed@random.py"],
+    },
+    {
+      name: "a new package shadowing hypothesis in a test rootdir is a reject",
+      base: { "tests/test_a.py": "" },
+      head: {
+        "tests/test_a.py": "",
+        "tests/hypothesis/__init__.py": "given = lambda *a: lambda f: f\n",
+      },
+      want: ["harness.package_shadowed@tests/hypothesis/__init__.py"],
+    },
+    {
+      name: "a stdlib name inside a package is not top-level",
+      base: { "tests/__init__.py": "", "tests/test_a.py": "" },
+      head: {
+        "tests/__init__.py": "",
+        "tests/test_a.py": "",
+        "tests/json.py": "X = 1\n",
+      },
+      want: [],
+    },
+    {
+      name:
+        "the project's own attr package is code, even where attr is installed",
+      base: {
+        "src/attr/__init__.py": "",
+        "src/attr/_make.py": "X = 1\n",
+        "tests/test_a.py": "",
+      },
+      head: {
+        "src/attr/__init__.py": "",
+        "src/attr/_make.py": "X = 2\n",
+        "src/attr/_next.py": "Y = 1\n",
+        "tests/test_a.py": "",
+      },
+      want: [],
+    },
+    {
+      name: "a new package named by the packaging metadata is the project's",
+      base: { "src/attr/__init__.py": "", "tests/test_a.py": "" },
+      head: {
+        "src/attr/__init__.py": "",
+        "src/attrs/__init__.py": "from attr import *\n",
+        "tests/test_a.py": "",
+      },
+      texts: { "pyproject.toml": '[project]\nname = "attrs"\n' },
+      want: [],
+    },
+    {
+      name: "committed bytecode is a reject",
+      base: { "tests/test_a.py": "" },
+      head: {
+        "tests/test_a.py": "",
+        "tests/__pycache__/test_a.cpython-311-pytest-7.2.1.pyc": "",
+        "lib/x.pyo": "",
+      },
+      want: [
+        "harness.bytecode_added@tests/__pycache__/test_a.cpython-311-pytest-7.2.1.pyc",
+        "harness.bytecode_added@lib/x.pyo",
+      ],
+    },
+    {
+      name: "sitecustomize.py anywhere is a reject",
+      base: {},
+      head: { "sitecustomize.py": "import os\n" },
+      want: ["harness.startup_changed@sitecustomize.py:1"],
+    },
+    {
+      name:
+        "pytest_plugins through globals() in a test module is a plugin change",
+      base: { "tests/test_a.py": "def test_a(): assert f()\n" },
+      head: {
+        "tests/test_a.py":
+          'globals()["pytest_" + "plugins"] = ["evil"]\ndef test_a(): assert f()\n',
+      },
+      want: ["harness.plugin_changed@tests/test_a.py:1"],
+    },
+    {
+      name: "pytest_plugins through setattr on the module is a plugin change",
+      base: { "tests/test_a.py": "def test_a(): assert f()\n" },
+      head: {
+        "tests/test_a.py":
+          'import sys\nsetattr(sys.modules[__name__], "pytest_plugins", ["evil"])\ndef test_a(): assert f()\n',
+      },
+      want: ["harness.plugin_changed@tests/test_a.py:2"],
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const paths = new Set([...Object.keys(c.base), ...Object.keys(c.head)]);
+      const changes: ChangedPath[] = [];
+      for (const path of [...paths].sort()) {
+        const before = c.base[path];
+        const after = c.head[path];
+        if (before === after) continue;
+        changes.push({
+          status: before === undefined ? "A" : after === undefined ? "D" : "M",
+          path,
+        });
+      }
+      const found = checkHarness(changes, {
+        texts: {
+          base: new Map(Object.entries(c.texts ?? {})),
+          head: new Map(Object.entries(c.texts ?? {})),
+        },
+        headModules: analysed(c.head),
+        baseModules: analysed(c.base),
+        baseTree: treeOf(Object.keys(c.base)),
+        headTree: treeOf(Object.keys(c.head)),
+        moduleNames: NAMES,
+      });
+      assertEquals(
+        found.map((f) =>
+          `${f.rule}@${f.path}${f.line === undefined ? "" : `:${f.line}`}`
+        ).sort(),
+        [...c.want].sort(),
+      );
+    });
+  }
+});
+
+Deno.test("checkHarness() says when it used its built-in module names", () => {
+  const found = checkHarness([{ status: "A", path: "random.py" }], {
+    texts: { base: new Map(), head: new Map() },
+    headModules: NO_MODULES,
+    baseModules: NO_MODULES,
+  });
+  assertEquals(found.map((f) => [f.rule, f.blocking]), [
+    ["harness.stdlib_shadowed", true],
+    ["harness.module_names_fallback", false],
+  ]);
 });

@@ -53,6 +53,19 @@ export function collectAssertions(
   walk(body, (node, _parent, type) => {
     if (node !== body && NESTED_SCOPES.has(type)) return false;
     const line = () => node.startPosition.row + 1;
+    if (type === "try_statement" && swallowsFailures(node, aliases)) {
+      // The body's assertions cannot fail the test; handlers and `else`
+      // still can (a `finally` that returns swallows those too).
+      for (const clause of realChildren(node)) {
+        if (clause.type === "block") continue;
+        if (clause.type !== "finally_clause" && finallyReturns(node)) continue;
+        found.push(...collectAssertions(clause, aliases));
+      }
+      return false;
+    }
+    if (type === "with_statement" && suppressingWith(node, aliases)) {
+      return false;
+    }
     if (type === "assert_statement") {
       const test = realChildren(node)[0];
       if (test !== undefined) {
@@ -188,6 +201,137 @@ function isReflexiveAssertion(name: string): boolean {
   const lower = name.toLowerCase();
   return name === "assertIs" ||
     (lower.includes("equal") && !lower.includes("not"));
+}
+
+/** Exception names that catch a failed assertion. */
+const CATCHES_ASSERTION = new Set([
+  "AssertionError",
+  "Exception",
+  "BaseException",
+  "builtins.AssertionError",
+  "builtins.Exception",
+  "builtins.BaseException",
+]);
+
+/** Whether an `except` clause type expression catches `AssertionError`. */
+function catchesAssertion(
+  clause: Node,
+  aliases: ImportAliases,
+): boolean {
+  const children = realChildren(clause).filter((c) => c.type !== "block");
+  let value = children[0];
+  if (value === undefined) return true; // bare `except:`
+  if (value.type === "as_pattern") value = realChildren(value)[0];
+  if (value === undefined) return true;
+  const node = unwrapParentheses(value);
+  const names = node.type === "tuple" || node.type === "list"
+    ? realChildren(node)
+    : [node];
+  return names.some((name) => {
+    const canonical = aliases.canonical(unwrapParentheses(name));
+    // A name pawl cannot resolve (a variable holding a tuple) may catch it.
+    if (canonical === undefined) return true;
+    return CATCHES_ASSERTION.has(canonical) ||
+      CATCHES_ASSERTION.has(canonical.slice(canonical.lastIndexOf(".") + 1));
+  });
+}
+
+/** Whether a block re-raises (any `raise`, or a `fail(...)` call). */
+function reRaises(block: Node, aliases: ImportAliases): boolean {
+  let found = false;
+  walk(block, (node, _parent, type) => {
+    if (found) return false;
+    if (node !== block && NESTED_SCOPES.has(type)) return false;
+    if (type === "raise_statement") found = true;
+    if (type === "call") {
+      const callee = node.childForFieldName("function");
+      const canonical = callee === null ? undefined : aliases.canonical(callee);
+      if (
+        canonical === "pytest.fail" ||
+        (callee !== null && calleeName(callee) === "fail")
+      ) found = true;
+    }
+  });
+  return found;
+}
+
+/** A `finally` that returns, breaks or continues discards any exception. */
+function finallyReturns(tryStatement: Node): boolean {
+  const clause = realChildren(tryStatement).find((c) =>
+    c.type === "finally_clause"
+  );
+  if (clause === undefined) return false;
+  let found = false;
+  walk(clause, (node, _parent, type) => {
+    if (found || (node !== clause && NESTED_SCOPES.has(type))) return false;
+    if (
+      type === "return_statement" || type === "break_statement" ||
+      type === "continue_statement"
+    ) found = true;
+  });
+  return found;
+}
+
+/** A `try` whose handlers swallow a failed assertion without re-raising. */
+function swallowsFailures(tryStatement: Node, aliases: ImportAliases): boolean {
+  if (finallyReturns(tryStatement)) return true;
+  return realChildren(tryStatement).some((clause) => {
+    if (
+      clause.type !== "except_clause" && clause.type !== "except_group_clause"
+    ) {
+      return false;
+    }
+    if (!catchesAssertion(clause, aliases)) return false;
+    const block = realChildren(clause).find((c) => c.type === "block");
+    return block === undefined || !reRaises(block, aliases);
+  });
+}
+
+/** Context managers that swallow (or expect) a failed assertion. */
+const SUPPRESSING = new Set([
+  "contextlib.suppress",
+  "suppress",
+  "pytest.raises",
+]);
+
+/**
+ * `with suppress(AssertionError):` or `with pytest.raises(AssertionError):`:
+ * the assertions inside cannot fail the test (the second even passes only
+ * when they fail).
+ */
+function suppressingWith(statement: Node, aliases: ImportAliases): boolean {
+  const clause = realChildren(statement).find((c) => c.type === "with_clause");
+  if (clause === undefined) return false;
+  return realChildren(clause).some((item) => {
+    let value = realChildren(item)[0];
+    if (value?.type === "as_pattern") value = realChildren(value)[0];
+    if (value === undefined || value.type !== "call") return false;
+    const callee = value.childForFieldName("function");
+    const canonical = callee === null ? undefined : aliases.canonical(callee);
+    if (canonical === undefined || !SUPPRESSING.has(canonical)) return false;
+    const args = value.childForFieldName("arguments");
+    const first = args === null
+      ? undefined
+      : realChildren(args).find((a) => a.type !== "keyword_argument");
+    if (first === undefined) return canonical !== "pytest.raises";
+    const types = unwrapParentheses(first);
+    const names = types.type === "tuple" ? realChildren(types) : [types];
+    if (canonical !== "pytest.raises") {
+      return realChildren(args as Node).some((arg) =>
+        catchesNames([arg], aliases)
+      );
+    }
+    return catchesNames(names, aliases);
+  });
+}
+
+function catchesNames(names: Node[], aliases: ImportAliases): boolean {
+  return names.some((name) => {
+    const canonical = aliases.canonical(unwrapParentheses(name));
+    if (canonical === undefined) return false;
+    return CATCHES_ASSERTION.has(canonical) ||
+      CATCHES_ASSERTION.has(canonical.slice(canonical.lastIndexOf(".") + 1));
+  });
 }
 
 function raisesAssertionError(statement: Node): boolean {

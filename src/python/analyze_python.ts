@@ -20,6 +20,14 @@ import { lastToken } from "./_last_token.ts";
 import { realChildren } from "./_real_children.ts";
 import { NESTED_SCOPES } from "./_nested_scopes.ts";
 import { walk } from "./_walk.ts";
+import { SignificantTokens } from "./_significant_tokens.ts";
+import {
+  assumeLines,
+  envReads,
+  identifiersIn,
+  moduleFacts,
+} from "./_module_facts.ts";
+import { pythonExpr } from "./_python_expr.ts";
 
 const GIVEN = new Set(["given", "hypothesis.given"]);
 const SETTINGS = new Set(["settings", "hypothesis.settings"]);
@@ -78,9 +86,24 @@ class ModuleReader {
       }),
     ];
     this.#readDefinitions(this.#root, "", moduleSkips);
-    const module: PythonModule = { functions: this.#functions };
-    if (scope.pytestPluginsLine !== undefined) {
-      module.pytestPluginsLine = scope.pytestPluginsLine;
+    const tokens = new SignificantTokens(this.#root);
+    const facts = moduleFacts(this.#root, this.#aliases, tokens);
+    const module: PythonModule = {
+      functions: this.#functions,
+      bindings: facts.bindings,
+      dynamicWrites: facts.dynamicWrites,
+      definitions: facts.definitions,
+      moduleCode: facts.moduleCode,
+      profileCalls: facts.profileCalls,
+      probes: facts.probes,
+      tokens: { texts: tokens.texts, lines: tokens.lines },
+    };
+    const pluginsLine = [
+      scope.pytestPluginsLine,
+      facts.bindings.get("pytest_plugins")?.[0]?.line,
+    ].filter((line): line is number => line !== undefined);
+    if (pluginsLine.length > 0) {
+      module.pytestPluginsLine = Math.min(...pluginsLine);
     }
     const error = firstSyntaxError(this.#root);
     if (error !== undefined) module.syntaxError = error;
@@ -174,7 +197,11 @@ class ModuleReader {
       const expression = realChildren(decorator)[0];
       if (expression === undefined) continue;
       const decoratorLine = decorator.startPosition.row + 1;
-      decorators.push({ text: this.#textOf(expression), line: decoratorLine });
+      decorators.push({
+        text: this.#textOf(expression),
+        line: decoratorLine,
+        expr: pythonExpr(expression, this.#aliases),
+      });
       const callee = expression.type === "call"
         ? expression.childForFieldName("function")
         : expression;
@@ -214,6 +241,17 @@ class ModuleReader {
         assertions.filter((assertion) => assertion.example).length,
     };
     if (settings !== undefined) fn.settings = settings;
+    if (body !== null) {
+      fn.assumes = assumeLines(body, this.#aliases);
+      fn.envReads = envReads(body, this.#aliases);
+      const locals = localNames(definition);
+      fn.refs = [
+        ...new Set([
+          ...identifiersIn(body),
+          ...decoratorNodes.flatMap((d) => identifiersIn(d)),
+        ]),
+      ].filter((name) => !locals.has(name));
+    }
     const vacuity = vacuityOf(assertions, line);
     if (vacuity !== undefined) fn.vacuity = vacuity;
     return fn;
@@ -232,6 +270,35 @@ function vacuityOf(
   }
   // Only `constant` and `tautology` remain; a mix reports the first one.
   return { reason: first.verdict as VacuityReason, line: first.line };
+}
+
+/** Parameters and names a function body assigns: not references to module names. */
+function localNames(definition: Node): Set<string> {
+  const out = new Set<string>();
+  const parameters = definition.childForFieldName("parameters");
+  if (parameters !== null) {
+    walk(parameters, (node, _p, type) => {
+      if (type === "identifier") out.add(node.text);
+      if (type === "default" || type === "type") return false;
+    });
+  }
+  const body = definition.childForFieldName("body");
+  if (body === null) return out;
+  walk(body, (node, _p, type) => {
+    if (node !== body && NESTED_SCOPES.has(type)) return false;
+    const left = type === "assignment" || type === "augmented_assignment" ||
+        type === "for_statement" || type === "for_in_clause"
+      ? node.childForFieldName("left")
+      : type === "as_pattern_target" || type === "named_expression"
+      ? node.firstNamedChild
+      : null;
+    if (left === null) return;
+    walk(left, (target, _q, t) => {
+      if (t === "identifier") out.add(target.text);
+      if (t === "attribute" || t === "subscript") return false;
+    });
+  });
+  return out;
 }
 
 /** Names bound by an assignment's target: `x`, or each name of `x, y`. */

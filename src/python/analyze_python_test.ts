@@ -356,10 +356,15 @@ Deno.test("analyzePython() records decorators as written, outermost first", () =
     "async def test_x(x):",
     "    assert x",
   ));
-  assert.deepEqual(fn.decorators, [
+  assert.deepEqual(fn.decorators.map(({ text, line }) => ({ text, line })), [
     { text: 'pytest.mark.parametrize(\n    "x", [1, 2])', line: 2 },
     { text: "slow", line: 4 },
   ]);
+  assert.deepEqual(fn.decorators[1]?.expr, {
+    type: "name",
+    line: 4,
+    text: "slow",
+  });
   assert.equal(fn.line, 5);
   assert.ok(fn.source.startsWith("async def test_x"));
 });

@@ -14,12 +14,94 @@ export type VacuityReason =
   /** Every assertion compares an expression with itself (`assert x == x`). */
   | "tautology";
 
+/**
+ * An expression copied out of the parse tree: leaves keep their text,
+ * identifiers and attribute chains become `name` leaves holding the dotted
+ * name the imports make of them (`st.just` → `hypothesis.strategies.just`).
+ */
+export interface PythonExpr {
+  /** tree-sitter node type, `name` for a resolved name, `opaque` when too large. */
+  type: string;
+  /** 1-based line. */
+  line: number;
+  /** Leaf text. */
+  text?: string;
+  /** Children (named and anonymous, comments dropped), for inner nodes. */
+  children?: PythonExpr[];
+}
+
+/** How a name is bound at module (or class) level. */
+export type BindingKind =
+  | "def"
+  | "class"
+  | "assign"
+  | "import"
+  | "del"
+  | "global"
+  | "dynamic";
+
+/** One binding of a module-level (or class-level) name. */
+export interface PythonBinding {
+  /** What binds it. */
+  kind: BindingKind;
+  /** 1-based line. */
+  line: number;
+}
+
+/** What a module-level name stands for after the module ran. */
+export interface PythonDefinition {
+  /** The last binding's kind. */
+  kind: BindingKind;
+  /** 1-based line of the last binding. */
+  line: number;
+  /** Structure of every binding statement of the name (comments and docstrings ignored). */
+  key: string;
+  /** The right-hand side when the name has exactly one plain assignment. */
+  expr?: PythonExpr;
+  /** Module-level names the bindings refer to. */
+  refs: string[];
+  /** `from module import name` (module may start with dots), for an import binding. */
+  from?: { module: string; name: string };
+  /** Lines of `assume()` / `reject()` calls, for a function. */
+  assumes?: number[];
+}
+
+/** One module-level statement that is not a definition, import or docstring. */
+export interface ModuleStatement {
+  /** Structure of the statement (comments and docstrings ignored). */
+  key: string;
+  /** 1-based line. */
+  line: number;
+}
+
+/** A `settings.register_profile(...)` or `settings.load_profile(...)` call. */
+export interface ProfileCall {
+  /** Which call. */
+  kind: "register" | "load";
+  /** 1-based line. */
+  line: number;
+  /** The call. */
+  expr: PythonExpr;
+}
+
+/** Something a module does that only makes sense when it looks for the test harness. */
+export interface HarnessProbe {
+  /** Import of the framework, a module-name probe, an env read, the report, the stack. */
+  kind: "import" | "module_name" | "env" | "report" | "stack";
+  /** What exactly, e.g. `_pytest.config` or `PYTEST_CURRENT_TEST`. */
+  detail: string;
+  /** 1-based line. */
+  line: number;
+}
+
 /** A decorator as written, with its location. */
 export interface PythonDecorator {
   /** Source text without the leading `@`, e.g. `settings(max_examples=40)`. */
   text: string;
   /** 1-based line. */
   line: number;
+  /** The expression, for structural comparison. */
+  expr?: PythonExpr;
 }
 
 /** Hypothesis `@settings(...)` values that can be read statically. */
@@ -79,6 +161,12 @@ export interface PythonFunction {
    * definition and the earlier ones never run.
    */
   shadowedLines?: number[];
+  /** Lines of `assume()` / `reject()` calls in the body. */
+  assumes?: number[];
+  /** Names the body and decorators use that are not bound inside the function. */
+  refs?: string[];
+  /** Environment variable names the body reads (`?` for one not written as a literal). */
+  envReads?: string[];
 }
 
 /** The analysis of one Python file. */
@@ -92,4 +180,18 @@ export interface PythonModule {
    * 1-based column (counted in UTF-16 code units).
    */
   syntaxError?: { line: number; column: number };
+  /** Every binding of each module-level name and `Class.name`, in order. */
+  bindings?: ReadonlyMap<string, readonly PythonBinding[]>;
+  /** Writes to module globals pawl cannot resolve to a name (`globals().update(...)`, star imports). */
+  dynamicWrites?: readonly { line: number; detail: string }[];
+  /** Module-level names and what they stand for. */
+  definitions?: ReadonlyMap<string, PythonDefinition>;
+  /** Module-level statements other than definitions, imports, plain assignments and docstrings. */
+  moduleCode?: readonly ModuleStatement[];
+  /** Hypothesis profile calls anywhere in the file. */
+  profileCalls?: readonly ProfileCall[];
+  /** Harness probes anywhere in the file. */
+  probes?: readonly HarnessProbe[];
+  /** The tokens without comments and docstrings, with their lines. */
+  tokens?: { texts: readonly string[]; lines: readonly number[] };
 }

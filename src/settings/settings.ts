@@ -35,8 +35,24 @@ export const SeedsSettingsSchema = z.strictObject({
   replay_trials: z.number().int().min(1).max(1_000_000).default(50),
 });
 
+/** The `[harness]` table: what the harness rules allow. */
+export const HarnessSettingsSchema = z.strictObject({
+  /**
+   * Paths (a file, or a directory ending in `/`) outside the test-side
+   * tree that may import pytest or Hypothesis and look for the harness:
+   * a pytest plugin or Hypothesis strategies the project ships.
+   */
+  test_support: z.array(
+    z.string().min(1).refine(
+      (p) => !p.startsWith("/") && !p.split("/").includes(".."),
+      'must be a relative path without ".."',
+    ),
+  ).default([]),
+});
+
 /** The whole `pawl.toml`. */
 export const SettingsSchema = z.strictObject({
+  harness: HarnessSettingsSchema.default({ test_support: [] }),
   seeds: SeedsSettingsSchema.default({
     env_seed: "CONTRACT_SEED",
     env_trials: "CONTRACT_TRIALS",

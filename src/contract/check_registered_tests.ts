@@ -1,0 +1,685 @@
+/**
+ * What pytest will run for a registered test, compared base → head in
+ * every layout: the binding of its name (the last one wins), its
+ * decorators (`@given` strategies, `@settings` through aliases and
+ * parents, `@example`s, anything else), `assume()` calls in it and its
+ * helpers, Hypothesis profiles in the test-side tree, and, for seed 002's
+ * contract tests, the module-level code and helpers the test relies on.
+ *
+ * @module
+ */
+import { type Finding, finding } from "../core/finding.ts";
+import type { Tree } from "../git/git.ts";
+import type {
+  PythonDecorator,
+  PythonExpr,
+  PythonFunction,
+  PythonModule,
+} from "../python/python_module.ts";
+import { exprKey } from "../python/_python_expr.ts";
+import {
+  type Difference,
+  ExprComparison,
+  numberOf,
+  type Placed,
+  textOf,
+} from "./_compare_exprs.ts";
+import { type Located, type NameSide, resolveName } from "./_resolve_names.ts";
+import { weakenedSettings } from "./weakened_settings.ts";
+
+/** A registered test, from any layout's plan. */
+export interface RegisteredTest {
+  /** Layout id (`000`, `003`, `002`). */
+  layout: string;
+  /** Contract id. */
+  id: string;
+  /** Dotted module. */
+  module: string;
+  /** `test_x` or `Class.test_x`. */
+  name: string;
+}
+
+/** Options for {@linkcode checkRegisteredTests}. */
+export interface CheckRegisteredTestsOptions {
+  /** Base analyses (registered modules and changed files). */
+  baseModules: ReadonlyMap<string, PythonModule>;
+  /** Head analyses (registered modules and changed files). */
+  headModules: ReadonlyMap<string, PythonModule>;
+  /** Base tree. */
+  baseTree: Tree;
+  /** Head tree. */
+  headTree: Tree;
+  /** Whether a path is on the test side (profiles there are judged). */
+  isTestSide: (path: string) => boolean;
+}
+
+const GIVEN = new Set(["hypothesis.given", "given"]);
+const SETTINGS = new Set(["hypothesis.settings", "settings"]);
+const EXAMPLE = new Set(["hypothesis.example", "example"]);
+
+/** Settings keywords that never make a search weaker. */
+const HARMLESS = new Set([
+  "deadline",
+  "verbosity",
+  "print_blob",
+  "report_multiple_bugs",
+]);
+
+/**
+ * Judge every registered test that exists at both base and head.
+ *
+ * @example
+ * ```ts
+ * import { checkRegisteredTests } from "./check_registered_tests.ts";
+ * const findings = checkRegisteredTests([], {
+ *   baseModules: new Map(), headModules: new Map(), baseTree: new Map(),
+ *   headTree: new Map(), isTestSide: () => true,
+ * });
+ * if (findings.length !== 0) throw new Error();
+ * ```
+ */
+export function checkRegisteredTests(
+  tests: readonly RegisteredTest[],
+  options: CheckRegisteredTestsOptions,
+): Finding[] {
+  const base: NameSide = {
+    modules: options.baseModules,
+    tree: options.baseTree,
+  };
+  const head: NameSide = {
+    modules: options.headModules,
+    tree: options.headTree,
+  };
+  const out: Finding[] = [];
+  const done = new Set<string>();
+  for (const test of tests) {
+    const key = `${test.layout}:${test.module}:${test.name}`;
+    if (done.has(key)) continue;
+    done.add(key);
+    const headAt = locate(head, test.module);
+    const headFn = headAt?.module.functions.get(test.name);
+    if (headAt === undefined || headFn === undefined) continue;
+    const baseAt = locate(base, test.module);
+    const baseFn = baseAt?.module.functions.get(test.name);
+    const label = `Property "${test.id}" test "${test.name}"`;
+    out.push(...rebinding(label, test.name, headAt, headFn, baseAt));
+    if (baseAt === undefined || baseFn === undefined) continue;
+    const comparison = new ExprComparison(base, head);
+    out.push(
+      ...decorators(label, { comparison, baseAt, headAt, baseFn, headFn }),
+      ...assumes(label, { baseAt, headAt, baseFn, headFn }),
+    );
+    if (test.layout === "002") {
+      out.push(
+        ...contractCode(label, { comparison, baseAt, headAt, baseFn, headFn }),
+      );
+    }
+  }
+  out.push(...profiles(options));
+  return out;
+}
+
+function locate(side: NameSide, module: string): Located | undefined {
+  const stem = module.split(".").join("/");
+  for (const path of [`${stem}/__init__.py`, `${stem}.py`]) {
+    const found = side.modules.get(path);
+    const kind = side.tree.get(path)?.kind;
+    if (found !== undefined && (kind === "file" || kind === "executable")) {
+      return { path, module: found };
+    }
+  }
+  return undefined;
+}
+
+/** Why the name pytest collects may not be the `def` pawl read. */
+function rebindingReasons(
+  name: string,
+  at: Located,
+  fn: PythonFunction,
+): { line: number; why: string }[] {
+  const reasons: { line: number; why: string }[] = [];
+  const bindings = at.module.bindings;
+  if (bindings === undefined) return reasons;
+  const dot = name.lastIndexOf(".");
+  const names = dot === -1 ? [name] : [name, name.slice(0, dot)];
+  for (const bound of names) {
+    const list = bindings.get(bound) ?? [];
+    const own = bound === name ? "def" : "class";
+    let lastOwn = -1;
+    list.forEach((b, i) => {
+      if (b.kind === own) lastOwn = i;
+    });
+    list.forEach((b, i) => {
+      if (b.kind === "global") {
+        reasons.push({
+          line: b.line,
+          why:
+            `"${bound}" is rebound through globals, setattr or a global statement at line ${b.line}`,
+        });
+      } else if (i > lastOwn && b.kind !== own) {
+        reasons.push({
+          line: b.line,
+          why: `"${bound}" is rebound by ${
+            KIND_TEXT[b.kind]
+          } at line ${b.line}, after the ${own} at line ${
+            list[lastOwn]?.line ?? fn.line
+          }`,
+        });
+      }
+    });
+  }
+  for (const write of at.module.dynamicWrites ?? []) {
+    reasons.push({
+      line: write.line,
+      why:
+        `"${write.detail}" at line ${write.line} writes module globals pawl cannot resolve`,
+    });
+  }
+  return reasons;
+}
+
+const KIND_TEXT: Record<string, string> = {
+  def: "a def",
+  class: "a class",
+  assign: "an assignment",
+  import: "an import",
+  del: "a del statement",
+  global: "a global write",
+  dynamic: "a dynamic write",
+};
+
+function rebinding(
+  label: string,
+  name: string,
+  headAt: Located,
+  headFn: PythonFunction,
+  baseAt: Located | undefined,
+): Finding[] {
+  const head = rebindingReasons(name, headAt, headFn);
+  if (head.length === 0) return [];
+  const baseFn = baseAt?.module.functions.get(name);
+  const baseCount = baseAt === undefined || baseFn === undefined
+    ? 0
+    : rebindingReasons(name, baseAt, baseFn).length;
+  // The base already rebinds it the same number of times: not this patch.
+  if (head.length <= baseCount) return [];
+  const first = head[0] as { line: number; why: string };
+  return [finding(
+    "property.rebound",
+    `${label} is not what pytest runs: ${first.why}; pytest collects the last binding of the name, so keep the def as its only binding`,
+    { path: headAt.path, line: first.line },
+  )];
+}
+
+interface Pair {
+  baseAt: Located;
+  headAt: Located;
+  baseFn: PythonFunction;
+  headFn: PythonFunction;
+}
+
+interface ComparedPair extends Pair {
+  comparison: ExprComparison;
+}
+
+type DecoratorKind = "given" | "settings" | "example" | "other";
+
+interface ResolvedDecorator {
+  kind: DecoratorKind;
+  placed: Placed;
+  line: number;
+  text: string;
+}
+
+/** Follow a decorator through module-level aliases to what it calls. */
+function resolveDecorator(
+  side: NameSide,
+  at: Located,
+  decorator: PythonDecorator,
+): ResolvedDecorator {
+  let placed: Placed = {
+    expr: decorator.expr ??
+      { type: "opaque", line: decorator.line, text: decorator.text },
+    at,
+  };
+  for (let depth = 0; depth < 8 && placed.expr.type === "name"; depth++) {
+    const resolved = resolveName(side, placed.at, placed.expr.text ?? "");
+    if (resolved?.definition.expr === undefined) break;
+    placed = { expr: resolved.definition.expr, at: resolved.at };
+  }
+  const callee = placed.expr.type === "call"
+    ? placed.expr.children?.[0]
+    : placed.expr;
+  const name = callee?.type === "name" ? callee.text ?? "" : "";
+  const kind: DecoratorKind = GIVEN.has(name)
+    ? "given"
+    : SETTINGS.has(name)
+    ? "settings"
+    : EXAMPLE.has(name)
+    ? "example"
+    : "other";
+  return { kind, placed, line: decorator.line, text: decorator.text };
+}
+
+function decorators(label: string, pair: ComparedPair): Finding[] {
+  const base: NameSide = sideOf(pair, "base");
+  const head: NameSide = sideOf(pair, "head");
+  const b = pair.baseFn.decorators.map((d) =>
+    resolveDecorator(base, pair.baseAt, d)
+  );
+  const h = pair.headFn.decorators.map((d) =>
+    resolveDecorator(head, pair.headAt, d)
+  );
+  const out: Finding[] = [];
+  const at = (line: number, path = pair.headAt.path) => ({ path, line });
+  // @given: one each; the head's strategies must be at least as wide.
+  const bGiven = b.filter((d) => d.kind === "given");
+  const hGiven = h.filter((d) => d.kind === "given");
+  if (bGiven.length === 1 && hGiven.length === 1) {
+    const diff = pair.comparison.compare(
+      (bGiven[0] as ResolvedDecorator).placed,
+      (hGiven[0] as ResolvedDecorator).placed,
+      "widening",
+    );
+    if (diff !== undefined) {
+      out.push(finding(
+        "property.strategy_narrowed",
+        `${label} draws from strategies pawl cannot show are at least as wide as the base's: ${diff.why}; restore the base strategies or widen them`,
+        at(diff.line, diff.path),
+      ));
+    }
+  } else if (bGiven.length !== hGiven.length || bGiven.length > 1) {
+    const diff = bGiven.length === hGiven.length &&
+      bGiven.every((d, i) =>
+        pair.comparison.compare(
+          d.placed,
+          (hGiven[i] as ResolvedDecorator).placed,
+          "equal",
+        ) === undefined
+      );
+    if (!diff) {
+      out.push(finding(
+        "property.strategy_narrowed",
+        `${label} changed its @given decorators from ${bGiven.length} to ${hGiven.length}: restore the base's`,
+        at(hGiven[0]?.line ?? pair.headFn.line),
+      ));
+    }
+  }
+  // @settings: resolved through aliases and parents.
+  const bSettings = b.filter((d) => d.kind === "settings");
+  const hSettings = h.filter((d) => d.kind === "settings");
+  const settingsDiff = compareSettings(bSettings, hSettings, pair);
+  if (settingsDiff !== undefined) {
+    out.push(finding(
+      "property.settings_weakened",
+      `${label} has weaker Hypothesis settings: ${settingsDiff.why}; restore the base settings`,
+      at(settingsDiff.line, settingsDiff.path),
+    ));
+  }
+  // @example: removals weaken, additions only add cases.
+  const hExamples = h.filter((d) => d.kind === "example").map((d) =>
+    exprKey(d.placed.expr)
+  );
+  for (const removed of b.filter((d) => d.kind === "example")) {
+    const index = hExamples.indexOf(exprKey(removed.placed.expr));
+    if (index === -1) {
+      out.push(finding(
+        "property.decorator_changed",
+        `${label} lost its @${removed.text} (base line ${removed.line}): explicit examples may be added, never removed`,
+        at(pair.headFn.decorators[0]?.line ?? pair.headFn.line),
+      ));
+    } else hExamples.splice(index, 1);
+  }
+  // Anything else: the same decorators, resolved the same way.
+  const bOther = b.filter((d) => d.kind === "other");
+  const hOther = h.filter((d) => d.kind === "other");
+  const unmatched = [...bOther];
+  for (const decorator of hOther) {
+    const index = unmatched.findIndex((candidate) =>
+      pair.comparison.compare(candidate.placed, decorator.placed, "equal") ===
+        undefined
+    );
+    if (index === -1) {
+      out.push(finding(
+        "property.decorator_changed",
+        `${label} has a decorator @${decorator.text} the base does not have (or changed its definition): a decorator can replace the test, so it is human-owned`,
+        at(decorator.line),
+      ));
+    } else unmatched.splice(index, 1);
+  }
+  for (const removed of unmatched) {
+    out.push(finding(
+      "property.decorator_changed",
+      `${label} lost its decorator @${removed.text} (base line ${removed.line}): restore it`,
+      at(pair.headFn.line),
+    ));
+  }
+  return out;
+}
+
+function sideOf(pair: ComparedPair, which: "base" | "head"): NameSide {
+  return pair.comparison.sides()[which];
+}
+
+/** `settings(...)` keywords after following positional parents; `undefined` when something is not resolvable. */
+function settingsKeywords(
+  side: NameSide,
+  placed: Placed,
+  depth = 0,
+): Map<string, PythonExpr> | undefined {
+  if (depth > 8) return undefined;
+  let current = placed;
+  for (let i = 0; i < 8 && current.expr.type === "name"; i++) {
+    const resolved = resolveName(side, current.at, current.expr.text ?? "");
+    if (resolved?.definition.expr === undefined) return undefined;
+    current = { expr: resolved.definition.expr, at: resolved.at };
+  }
+  const expr = current.expr;
+  if (expr.type !== "call") return undefined;
+  const callee = expr.children?.[0];
+  if (callee?.type !== "name" || !SETTINGS.has(callee.text ?? "")) {
+    return undefined;
+  }
+  const out = new Map<string, PythonExpr>();
+  for (const arg of expr.children?.[1]?.children ?? []) {
+    if (arg.children === undefined && /^[,()]$/.test(arg.text ?? "")) continue;
+    if (arg.type === "keyword_argument") {
+      const name = arg.children?.[0]?.text;
+      const value = arg.children?.[2];
+      if (name === undefined || value === undefined) return undefined;
+      out.set(name, value);
+    } else if (arg.type === "list_splat" || arg.type === "dictionary_splat") {
+      return undefined;
+    } else {
+      const parent = settingsKeywords(
+        side,
+        { expr: arg, at: current.at },
+        depth + 1,
+      );
+      if (parent === undefined) return undefined;
+      for (const [k, v] of parent) if (!out.has(k)) out.set(k, v);
+    }
+  }
+  return out;
+}
+
+function compareSettings(
+  b: ResolvedDecorator[],
+  h: ResolvedDecorator[],
+  pair: ComparedPair,
+): Difference | undefined {
+  const base = sideOf(pair, "base");
+  const head = sideOf(pair, "head");
+  const where = (
+    d: ResolvedDecorator | undefined,
+    why: string,
+  ): Difference => ({
+    path: pair.headAt.path,
+    line: d?.line ?? pair.headFn.line,
+    why,
+  });
+  if (b.length > 1 || h.length > 1) {
+    const same = b.length === h.length &&
+      b.every((d, i) =>
+        pair.comparison.compare(
+          d.placed,
+          (h[i] as ResolvedDecorator).placed,
+          "equal",
+        ) === undefined
+      );
+    return same
+      ? undefined
+      : where(h[0], "more than one @settings decorator changed");
+  }
+  const bd = b[0];
+  const hd = h[0];
+  if (bd === undefined && hd === undefined) return undefined;
+  if (
+    bd !== undefined && hd !== undefined &&
+    pair.comparison.compare(bd.placed, hd.placed, "equal") === undefined
+  ) {
+    return undefined;
+  }
+  const bk = bd === undefined
+    ? new Map<string, PythonExpr>()
+    : settingsKeywords(base, bd.placed);
+  const hk = hd === undefined
+    ? new Map<string, PythonExpr>()
+    : settingsKeywords(head, hd.placed);
+  if (hk === undefined) {
+    return where(
+      hd,
+      `@${hd?.text ?? "settings"} cannot be resolved to literal settings`,
+    );
+  }
+  if (bk === undefined) {
+    return where(
+      hd,
+      "the base's settings could not be resolved, so the change cannot be shown to strengthen",
+    );
+  }
+  const names = new Set([...bk.keys(), ...hk.keys()]);
+  for (const name of [...names].sort()) {
+    const was = bk.get(name);
+    const is = hk.get(name);
+    if (was !== undefined && is !== undefined && exprKey(was) === exprKey(is)) {
+      continue;
+    }
+    if (HARMLESS.has(name)) continue;
+    if (name === "max_examples") {
+      const before = was === undefined ? 100 : numberOf(was);
+      const after = is === undefined ? 100 : numberOf(is);
+      if (before === undefined || after === undefined) {
+        return where(
+          hd,
+          `max_examples changed from ${
+            was === undefined ? "the default" : textOf(was)
+          } to ${
+            is === undefined ? "the default" : textOf(is)
+          }, which pawl cannot compare`,
+        );
+      }
+      if (after < before) {
+        return where(hd, `max_examples lowered from ${before} to ${after}`);
+      }
+      continue;
+    }
+    if (name === "database" && (is === undefined || is.type === "none")) {
+      continue;
+    }
+    const detail = weakenedSettings(
+      fakeFunction(name, is),
+      fakeFunction(name, was),
+    );
+    if (
+      detail.length > 0 ||
+      !["phases", "suppress_health_check", "derandomize", "stateful_step_count"]
+        .includes(name)
+    ) {
+      return where(
+        hd,
+        `${name} changed from ${
+          was === undefined ? "the default" : textOf(was)
+        } to ${is === undefined ? "the default" : textOf(is)}`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** A stand-in function whose settings hold one keyword, for {@linkcode weakenedSettings}. */
+function fakeFunction(
+  keyword: string,
+  value: PythonExpr | undefined,
+): PythonFunction {
+  const keywords: Record<string, string> = {};
+  if (value !== undefined) keywords[keyword] = sourceText(value);
+  return {
+    name: "f",
+    qualname: "f",
+    line: 1,
+    endLine: 1,
+    source: "",
+    decorators: [],
+    usesHypothesis: true,
+    skips: [],
+    exampleAssertions: 0,
+    settings: { line: 1, keywords, maxExamples: 100 },
+  };
+}
+
+/** Source-like text with canonical names shortened to their last part for enum members. */
+function sourceText(expr: PythonExpr): string {
+  if (expr.children === undefined) {
+    const text = expr.text ?? "";
+    if (expr.type === "name") {
+      const m = /(Phase|HealthCheck)\.[A-Za-z_]+$/.exec(text);
+      return m === null ? text : m[0];
+    }
+    return text;
+  }
+  return expr.children.map(sourceText).join("");
+}
+
+/** `assume()` / `reject()` calls in the test and the module-level helpers it calls. */
+function assumeCalls(
+  at: Located,
+  fn: PythonFunction,
+): { count: number; line?: number } {
+  const lines = [...(fn.assumes ?? [])];
+  const seen = new Set<string>();
+  const queue = [...(fn.refs ?? [])];
+  while (queue.length > 0) {
+    const name = queue.pop() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const definition = at.module.definitions?.get(name);
+    if (definition?.kind !== "def") continue;
+    lines.push(...(definition.assumes ?? []));
+    queue.push(...definition.refs);
+  }
+  lines.sort((a, b) => a - b);
+  return lines.length === 0
+    ? { count: 0 }
+    : { count: lines.length, line: lines[lines.length - 1] as number };
+}
+
+function assumes(label: string, pair: Pair): Finding[] {
+  const b = assumeCalls(pair.baseAt, pair.baseFn);
+  const h = assumeCalls(pair.headAt, pair.headFn);
+  if (h.count <= b.count) return [];
+  return [finding(
+    "property.assume_added",
+    `${label} filters its inputs with ${h.count} assume()/reject() call(s) where the base has ${b.count}: an assumption can discard exactly the inputs that fail; fix the code instead`,
+    { path: pair.headAt.path, line: h.line ?? pair.headFn.line },
+  )];
+}
+
+/** Seed 002: the contract test's module-level code, helpers and seed reads. */
+function contractCode(label: string, pair: ComparedPair): Finding[] {
+  const out: Finding[] = [];
+  const path = pair.headAt.path;
+  const bEnv = [...(pair.baseFn.envReads ?? [])].sort().join(",");
+  const hEnv = [...(pair.headFn.envReads ?? [])].sort().join(",");
+  if (bEnv !== hEnv) {
+    out.push(finding(
+      "property.contract_code_changed",
+      `${label} reads the environment variables [${hEnv}] where the base reads [${bEnv}]: the seed and trial count pawl injects must reach the test unchanged`,
+      { path, line: pair.headFn.line },
+    ));
+  }
+  const baseCode = (pair.baseAt.module.moduleCode ?? []).map((s) => s.key);
+  for (const statement of pair.headAt.module.moduleCode ?? []) {
+    const index = baseCode.indexOf(statement.key);
+    if (index === -1) {
+      out.push(finding(
+        "property.contract_code_changed",
+        `${label}: module-level code at line ${statement.line} is new or changed, and it runs before the contract test; restore the base's`,
+        { path, line: statement.line },
+      ));
+      return out;
+    }
+    baseCode.splice(index, 1);
+  }
+  if (baseCode.length > 0) {
+    out.push(finding(
+      "property.contract_code_changed",
+      `${label}: module-level code the base runs before the contract test was removed; restore it`,
+      { path, line: 1 },
+    ));
+    return out;
+  }
+  for (const ref of pair.headFn.refs ?? []) {
+    const name: PythonExpr = {
+      type: "name",
+      line: pair.headFn.line,
+      text: ref,
+    };
+    const diff = pair.comparison.compareName(
+      { expr: name, at: pair.baseAt },
+      { expr: name, at: pair.headAt },
+      ref,
+      "equal",
+    );
+    if (diff !== undefined) {
+      out.push(finding(
+        "property.contract_code_changed",
+        `${label} relies on "${ref}", which changed: ${diff.why}; a helper or constant a contract test uses is part of the contract`,
+        { path: diff.path, line: diff.line },
+      ));
+      return out;
+    }
+  }
+  return out;
+}
+
+/** New or changed Hypothesis profile calls in the test-side tree. */
+function profiles(options: CheckRegisteredTestsOptions): Finding[] {
+  const out: Finding[] = [];
+  for (const [path, module] of options.headModules) {
+    if (!options.isTestSide(path)) continue;
+    const baseKeys = (options.baseModules.get(path)?.profileCalls ?? []).map((
+      c,
+    ) => exprKey(c.expr));
+    for (const call of module.profileCalls ?? []) {
+      const index = baseKeys.indexOf(exprKey(call.expr));
+      if (index !== -1) {
+        baseKeys.splice(index, 1);
+        continue;
+      }
+      if (call.kind === "register" && strongProfile(call.expr)) continue;
+      out.push(finding(
+        "property.settings_weakened",
+        `"${path}" ${
+          call.kind === "load" ? "loads" : "registers"
+        } a Hypothesis profile the base does not (${
+          textOf(call.expr)
+        }): a profile changes the settings of every test, so it is human-owned`,
+        { path, line: call.line },
+      ));
+    }
+  }
+  return out;
+}
+
+/** `register_profile("name", max_examples=N>=100, deadline=...)` only: no parent, nothing weakening. */
+function strongProfile(call: PythonExpr): boolean {
+  const args = (call.children?.[1]?.children ?? []).filter((a) =>
+    !(a.children === undefined && /^[,()]$/.test(a.text ?? ""))
+  );
+  let positional = 0;
+  for (const arg of args) {
+    if (arg.type !== "keyword_argument") {
+      positional++;
+      if (positional > 1) return false;
+      continue;
+    }
+    const name = arg.children?.[0]?.text ?? "";
+    const value = arg.children?.[2];
+    if (name === "max_examples") {
+      const n = value === undefined ? undefined : numberOf(value);
+      if (n === undefined || n < 100) return false;
+    } else if (!HARMLESS.has(name)) return false;
+  }
+  return true;
+}

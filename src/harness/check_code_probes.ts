@@ -1,0 +1,96 @@
+/**
+ * The code under test must not look for the test harness: code that
+ * behaves differently under pytest can pass every test and still be wrong.
+ *
+ * @module
+ */
+import { type Finding, finding } from "../core/finding.ts";
+import type { ChangedPath, Tree } from "../git/git.ts";
+import type { HarnessProbe, PythonModule } from "../python/python_module.ts";
+import { isTestSide, treeLayout } from "./harness_paths.ts";
+
+/** Input of {@linkcode checkCodeProbes}. */
+export interface CheckCodeProbesOptions {
+  /** Head analyses of changed Python files. */
+  headModules: ReadonlyMap<string, PythonModule>;
+  /** Base analyses of changed Python files. */
+  baseModules: ReadonlyMap<string, PythonModule>;
+  /** Head tree. */
+  headTree: Tree;
+  /** Base tree. */
+  baseTree: Tree;
+  /** Registered test module paths. */
+  registered?: readonly string[];
+  /** The base `pawl.toml`'s `[harness] test_support` paths. */
+  testSupport?: readonly string[];
+}
+
+const WHAT: Record<HarnessProbe["kind"], string> = {
+  import: "imports the test framework",
+  "module_name": "names a test-framework module (a sys.modules probe)",
+  env: "reads a test-framework environment variable",
+  report: "names the test report or a test-runner option",
+  stack: "inspects the call stack or installs a tracer",
+};
+
+/**
+ * Every probe in a changed file outside the test-side tree that the base
+ * copy of the file does not already make: an import of pytest, `_pytest`,
+ * pluggy or Hypothesis, a string naming one of them (`"pytest" in
+ * sys.modules`), a `PYTEST_*` / `HYPOTHESIS_*` variable, the JUnit report
+ * or `--junitxml`, or call-stack inspection. Paths listed in the base's
+ * `[harness] test_support` are exempt.
+ *
+ * @example
+ * ```ts
+ * import { checkCodeProbes } from "./check_code_probes.ts";
+ * const mod = { functions: new Map(), probes: [{ kind: "import" as const, detail: "pytest", line: 1 }] };
+ * const found = checkCodeProbes([{ status: "A", path: "pkg/core.py" }], {
+ *   headModules: new Map([["pkg/core.py", mod]]), baseModules: new Map(),
+ *   headTree: new Map(), baseTree: new Map(),
+ * });
+ * if (found[0]?.rule !== "harness.code_probes_tests") throw new Error();
+ * ```
+ */
+export function checkCodeProbes(
+  changes: readonly ChangedPath[],
+  options: CheckCodeProbesOptions,
+): Finding[] {
+  const registered = options.registered ?? [];
+  const head = treeLayout(options.headTree, { registered });
+  const base = treeLayout(options.baseTree, { registered });
+  const allowed = options.testSupport ?? [];
+  const out: Finding[] = [];
+  for (const change of changes) {
+    const { path } = change;
+    if (change.status === "D" || !path.endsWith(".py")) continue;
+    if (isTestSide(path, head) || isTestSide(path, base)) continue;
+    if (
+      allowed.some((entry) =>
+        entry.endsWith("/") ? path.startsWith(entry) : path === entry
+      )
+    ) continue;
+    const probes = options.headModules.get(path)?.probes ?? [];
+    const before = (options.baseModules.get(path)?.probes ?? []).map(keyOf);
+    for (const probe of probes) {
+      const index = before.indexOf(keyOf(probe));
+      if (index !== -1) {
+        before.splice(index, 1);
+        continue;
+      }
+      out.push(finding(
+        "harness.code_probes_tests",
+        `"${path}" is code under test and ${
+          WHAT[probe.kind]
+        } ("${probe.detail}"): code that can tell it is being tested can pass its tests and still be wrong; if the project ships test support here, a human lists the path in pawl.toml [harness] test_support`,
+        { path, line: probe.line },
+      ));
+      break;
+    }
+  }
+  return out;
+}
+
+function keyOf(probe: HarnessProbe): string {
+  return `${probe.kind}:${probe.detail}`;
+}

@@ -1,0 +1,598 @@
+import type { Node } from "web-tree-sitter";
+import type {
+  BindingKind,
+  HarnessProbe,
+  ModuleStatement,
+  ProfileCall,
+  PythonBinding,
+  PythonDefinition,
+  PythonExpr,
+} from "./python_module.ts";
+import type { ImportAliases } from "./_import_aliases.ts";
+import { pythonExpr } from "./_python_expr.ts";
+import { realChildren } from "./_real_children.ts";
+import { isDocstring, type SignificantTokens } from "./_significant_tokens.ts";
+import { walk } from "./_walk.ts";
+
+/** Statements whose blocks run at the level of the scope they sit in. */
+const COMPOUND = new Set([
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "for_statement",
+  "while_statement",
+  "try_statement",
+  "except_clause",
+  "except_group_clause",
+  "finally_clause",
+  "with_statement",
+  "match_statement",
+  "case_clause",
+  "block",
+]);
+
+/** Modules only a test harness has any business importing. */
+export const FRAMEWORK_MODULES: ReadonlySet<string> = new Set([
+  "pytest",
+  "_pytest",
+  "pluggy",
+  "hypothesis",
+  "_hypothesis_pytestplugin",
+  "xdist",
+  "unittest.mock",
+]);
+
+const STACK_CALLS = new Set([
+  "sys._getframe",
+  "inspect.stack",
+  "inspect.currentframe",
+  "inspect.getouterframes",
+  "inspect.trace",
+  "traceback.extract_stack",
+  "traceback.walk_stack",
+  "traceback.format_stack",
+  "traceback.print_stack",
+  "sys.settrace",
+  "sys.setprofile",
+]);
+
+const ASSUME_CALLS = new Set([
+  "hypothesis.assume",
+  "hypothesis.reject",
+  "assume",
+  "reject",
+]);
+
+const ENV_CALLS = new Set([
+  "os.getenv",
+  "os.environ.get",
+  "os.environ.pop",
+  "os.environ.setdefault",
+  "getenv",
+  "environ.get",
+]);
+
+/** What {@linkcode moduleFacts} returns. */
+export interface ModuleFacts {
+  bindings: Map<string, PythonBinding[]>;
+  dynamicWrites: { line: number; detail: string }[];
+  definitions: Map<string, PythonDefinition>;
+  moduleCode: ModuleStatement[];
+  profileCalls: ProfileCall[];
+  probes: HarnessProbe[];
+}
+
+interface RawBinding extends PythonBinding {
+  statement: Node;
+  value?: Node;
+  from?: { module: string; name: string };
+}
+
+/**
+ * Bindings, definitions, module-level code, profile calls and harness
+ * probes of a parsed module.
+ */
+export function moduleFacts(
+  root: Node,
+  aliases: ImportAliases,
+  tokens: SignificantTokens,
+): ModuleFacts {
+  const raw = new Map<string, RawBinding[]>();
+  const dynamicWrites: { line: number; detail: string }[] = [];
+  const moduleCode: ModuleStatement[] = [];
+  const bind = (name: string, binding: RawBinding) => {
+    const list = raw.get(name);
+    if (list === undefined) raw.set(name, [binding]);
+    else list.push(binding);
+  };
+  scanScope(root, "", { bind, dynamicWrites, moduleCode, tokens, top: true });
+  scanAnywhere(root, aliases, { bind, dynamicWrites });
+
+  const bindings = new Map<string, PythonBinding[]>();
+  const definitions = new Map<string, PythonDefinition>();
+  for (const [name, list] of raw) {
+    const ordered = [...list].sort((a, b) => a.line - b.line);
+    bindings.set(name, ordered.map(({ kind, line }) => ({ kind, line })));
+    if (name.includes(".")) continue;
+    const last = ordered[ordered.length - 1] as RawBinding;
+    const key = ordered.map((b) => tokens.keyOf(b.statement)).join("+");
+    const refs = new Set<string>();
+    for (const b of ordered) {
+      for (const ref of identifiersIn(b.value ?? b.statement)) refs.add(ref);
+    }
+    refs.delete(name);
+    const definition: PythonDefinition = {
+      kind: last.kind,
+      line: last.line,
+      key,
+      refs: [...refs],
+    };
+    if (
+      ordered.length === 1 && last.kind === "assign" && last.value !== undefined
+    ) {
+      definition.expr = pythonExpr(last.value, aliases);
+    }
+    if (last.from !== undefined) definition.from = last.from;
+    if (last.kind === "def") {
+      definition.assumes = assumeLines(last.statement, aliases);
+    }
+    definitions.set(name, definition);
+  }
+  return {
+    bindings,
+    dynamicWrites,
+    definitions,
+    moduleCode,
+    profileCalls: profileCalls(root, aliases),
+    probes: probes(root, aliases),
+  };
+}
+
+interface ScopeSink {
+  bind(name: string, binding: RawBinding): void;
+  dynamicWrites: { line: number; detail: string }[];
+  moduleCode: ModuleStatement[];
+  tokens: SignificantTokens;
+  top: boolean;
+}
+
+function scanScope(container: Node, prefix: string, sink: ScopeSink): void {
+  for (const statement of realChildren(container)) {
+    scanStatement(statement, statement, prefix, sink);
+  }
+}
+
+function scanStatement(
+  statement: Node,
+  topStatement: Node,
+  prefix: string,
+  sink: ScopeSink,
+): void {
+  const line = statement.startPosition.row + 1;
+  const type = statement.type;
+  const record = (
+    kind: BindingKind,
+    name: string,
+    extra: Partial<RawBinding> = {},
+  ) =>
+    sink.bind(prefix + name, { kind, line, statement: topStatement, ...extra });
+  if (
+    type === "decorated_definition" || type === "function_definition" ||
+    type === "class_definition"
+  ) {
+    const definition = type === "decorated_definition"
+      ? statement.childForFieldName("definition")
+      : statement;
+    const name = definition?.childForFieldName("name")?.text;
+    if (definition === null || name === undefined) return;
+    if (definition.type === "class_definition") {
+      record("class", name);
+      const body = definition.childForFieldName("body");
+      if (body !== null) {
+        scanScope(body, `${prefix}${name}.`, { ...sink, top: false });
+      }
+    } else record("def", name);
+    return;
+  }
+  if (type === "import_statement") {
+    for (const name of statement.childrenForFieldName("name")) {
+      if (name === null) continue;
+      const local = name.type === "aliased_import"
+        ? name.childForFieldName("alias")?.text
+        : name.text.split(".")[0];
+      if (local !== undefined) record("import", local);
+    }
+    return;
+  }
+  if (type === "import_from_statement") {
+    const module = statement.childForFieldName("module_name")?.text ?? "";
+    if (realChildren(statement).some((c) => c.type === "wildcard_import")) {
+      sink.dynamicWrites.push({ line, detail: `from ${module} import *` });
+      return;
+    }
+    for (const name of statement.childrenForFieldName("name")) {
+      if (name === null) continue;
+      const original = name.type === "aliased_import"
+        ? name.childForFieldName("name")?.text
+        : name.text;
+      const local = name.type === "aliased_import"
+        ? name.childForFieldName("alias")?.text
+        : name.text;
+      if (local === undefined || original === undefined) continue;
+      record("import", local, { from: { module, name: original } });
+    }
+    return;
+  }
+  if (type === "future_import_statement") return;
+  if (type === "expression_statement") {
+    if (isDocstring(statement)) return;
+    const inner = realChildren(statement)[0];
+    if (
+      inner !== undefined &&
+      (inner.type === "assignment" || inner.type === "augmented_assignment")
+    ) {
+      let plain = true;
+      let current: Node | null = inner;
+      while (
+        current !== null &&
+        (current.type === "assignment" ||
+          current.type === "augmented_assignment")
+      ) {
+        const left = current.childForFieldName("left");
+        const right = current.childForFieldName("right");
+        const value = right !== null && right.type !== "assignment"
+          ? right
+          : undefined;
+        for (const target of targetNames(left)) {
+          if (target.kind === "name") {
+            record("assign", target.name, value === undefined ? {} : { value });
+          } else {
+            plain = false;
+            if (target.kind === "global") record("assign", target.name);
+            if (target.kind === "dynamic") {
+              sink.dynamicWrites.push({ line, detail: target.name });
+            }
+          }
+        }
+        current = right !== null &&
+            (right.type === "assignment" ||
+              right.type === "augmented_assignment")
+          ? right
+          : null;
+      }
+      if (!plain && sink.top) {
+        sink.moduleCode.push({ key: sink.tokens.keyOf(statement), line });
+      }
+      return;
+    }
+    if (sink.top) {
+      sink.moduleCode.push({ key: sink.tokens.keyOf(statement), line });
+    }
+    return;
+  }
+  if (type === "delete_statement") {
+    for (const target of targetNames(realChildren(statement)[0] ?? null)) {
+      if (target.kind === "name") record("del", target.name);
+    }
+    if (sink.top) {
+      sink.moduleCode.push({ key: sink.tokens.keyOf(statement), line });
+    }
+    return;
+  }
+  if (COMPOUND.has(type)) {
+    if (type === "for_statement") {
+      for (const t of targetNames(statement.childForFieldName("left"))) {
+        if (t.kind === "name") record("assign", t.name);
+      }
+    }
+    if (type === "with_statement") {
+      walk(statement, (node, _p, t) => {
+        if (t === "block") return false;
+        if (t === "as_pattern_target") {
+          for (const n of targetNames(realChildren(node)[0] ?? null)) {
+            if (n.kind === "name") record("assign", n.name);
+          }
+        }
+      });
+    }
+    if (sink.top && topStatement === statement) {
+      sink.moduleCode.push({ key: sink.tokens.keyOf(statement), line });
+    }
+    for (const child of realChildren(statement)) {
+      if (COMPOUND.has(child.type)) {
+        scanStatement(child, topStatement, prefix, { ...sink, top: false });
+      } else if (child.type !== "comment") {
+        const parentType = statement.type;
+        if (
+          parentType === "block" || child.type.endsWith("_statement") ||
+          child.type === "decorated_definition" ||
+          child.type.endsWith("_definition")
+        ) {
+          scanStatement(child, topStatement, prefix, { ...sink, top: false });
+        }
+      }
+    }
+    return;
+  }
+  if (sink.top && type !== "pass_statement") {
+    sink.moduleCode.push({ key: sink.tokens.keyOf(statement), line });
+  }
+}
+
+type Target =
+  | { kind: "name"; name: string }
+  | { kind: "global"; name: string }
+  | { kind: "dynamic"; name: string };
+
+/** Names an assignment target binds; writes through `globals()` and `sys.modules` resolved where literal. */
+function targetNames(left: Node | null): Target[] {
+  if (left === null) return [];
+  const type = left.type;
+  if (type === "identifier") return [{ kind: "name", name: left.text }];
+  if (
+    type === "pattern_list" || type === "tuple_pattern" ||
+    type === "list_pattern" || type === "expression_list" ||
+    type === "tuple" || type === "list" ||
+    type === "parenthesized_expression" ||
+    type === "list_splat_pattern"
+  ) {
+    return realChildren(left).flatMap(targetNames);
+  }
+  if (type === "subscript") {
+    const value = left.childForFieldName("value");
+    if (value !== null && isGlobalsCall(value)) {
+      const key = left.childForFieldName("subscript");
+      const literal = key === null ? undefined : stringLiteral(key);
+      return literal === undefined
+        ? [{ kind: "dynamic", name: `${value.text}[${key?.text ?? ""}]` }]
+        : [{ kind: "global", name: literal }];
+    }
+    if (value !== null && isModuleObject(value)) {
+      return [{ kind: "dynamic", name: left.text }];
+    }
+    return [];
+  }
+  if (type === "attribute") {
+    const object = left.childForFieldName("object");
+    const attribute = left.childForFieldName("attribute");
+    if (object !== null && attribute !== null && isModuleObject(object)) {
+      return [{ kind: "global", name: attribute.text }];
+    }
+    if (attribute?.text === "__dict__" || object?.text.endsWith("__dict__")) {
+      return [{ kind: "dynamic", name: left.text }];
+    }
+  }
+  return [];
+}
+
+/** `globals()`, `vars()`, `locals()` (at module level they are the module's namespace). */
+function isGlobalsCall(node: Node): boolean {
+  if (node.type !== "call") return false;
+  const fn = node.childForFieldName("function")?.text;
+  const args = node.childForFieldName("arguments");
+  return (fn === "globals" || fn === "vars" || fn === "locals") &&
+    (args === null || realChildren(args).length === 0);
+}
+
+/** `sys.modules[...]`, `sys.modules.get(...)`, `importlib.import_module(...)`, `__import__(...)`. */
+function isModuleObject(node: Node): boolean {
+  const text = node.text.replace(/\s+/g, "");
+  return /^sys\.modules(\[|\.get\(|\.setdefault\()/.test(text) ||
+    /^(importlib\.)?import_module\(/.test(text) ||
+    /^__import__\(/.test(text);
+}
+
+function stringLiteral(node: Node): string | undefined {
+  if (node.type !== "string") return undefined;
+  const parts = realChildren(node);
+  if (parts.some((p) => p.type === "interpolation")) return undefined;
+  const content = parts.find((p) => p.type === "string_content");
+  return content?.text ?? "";
+}
+
+/** Writes to module globals made by calls, anywhere in the file. */
+function scanAnywhere(
+  root: Node,
+  aliases: ImportAliases,
+  sink: Pick<ScopeSink, "bind" | "dynamicWrites">,
+): void {
+  walk(root, (node, _parent, type) => {
+    const line = node.startPosition.row + 1;
+    if (type === "global_statement") {
+      for (const name of realChildren(node)) {
+        if (name.type === "identifier") {
+          sink.bind(name.text, { kind: "global", line, statement: node });
+        }
+      }
+      return;
+    }
+    if (type !== "call") return;
+    const fn = node.childForFieldName("function");
+    const args = node.childForFieldName("arguments");
+    if (fn === null) return;
+    const canonical = aliases.canonical(fn);
+    if (
+      canonical === "setattr" || canonical === "delattr" ||
+      canonical === "builtins.setattr"
+    ) {
+      const [target, name] = args === null ? [] : realChildren(args);
+      if (
+        target !== undefined &&
+        (isModuleObject(target) || isGlobalsCall(target))
+      ) {
+        const literal = name === undefined ? undefined : stringLiteral(name);
+        if (literal === undefined) {
+          sink.dynamicWrites.push({ line, detail: node.text.slice(0, 80) });
+        } else {
+          sink.bind(literal, { kind: "global", line, statement: node });
+        }
+      }
+      return;
+    }
+    if (canonical === "exec" || canonical === "builtins.exec") {
+      sink.dynamicWrites.push({ line, detail: "exec(...)" });
+      return;
+    }
+    if (fn.type === "attribute") {
+      const object = fn.childForFieldName("object");
+      const method = fn.childForFieldName("attribute")?.text;
+      if (
+        object !== null && method !== undefined &&
+        [
+          "update",
+          "setdefault",
+          "__setitem__",
+          "pop",
+          "clear",
+          "popitem",
+          "__delitem__",
+        ].includes(method) &&
+        (isGlobalsCall(object) || object.text.endsWith("__dict__") ||
+          isModuleObject(object))
+      ) {
+        sink.dynamicWrites.push({
+          line,
+          detail: `${object.text}.${method}(...)`,
+        });
+      }
+    }
+  });
+}
+
+/** Identifiers an expression or statement reads (attribute names and keywords excluded). */
+export function identifiersIn(node: Node): string[] {
+  const out = new Set<string>();
+  walk(node, (n, parent, type, parentType) => {
+    if (type !== "identifier") return;
+    if (
+      parentType === "attribute" &&
+      parent?.childForFieldName("attribute")?.id === n.id
+    ) return;
+    if (
+      parentType === "keyword_argument" &&
+      parent?.childForFieldName("name")?.id === n.id
+    ) return;
+    out.add(n.text);
+  });
+  return [...out];
+}
+
+/** Lines of `assume(...)` / `reject()` calls anywhere inside `node`. */
+export function assumeLines(node: Node, aliases: ImportAliases): number[] {
+  const lines: number[] = [];
+  walk(node, (n, _p, type) => {
+    if (type !== "call") return;
+    const fn = n.childForFieldName("function");
+    const name = fn === null ? undefined : aliases.canonical(fn);
+    if (name !== undefined && ASSUME_CALLS.has(name)) {
+      lines.push(n.startPosition.row + 1);
+    }
+  });
+  return lines;
+}
+
+/** Environment variables read inside `node` (`?` for a name not written as a literal). */
+export function envReads(node: Node, aliases: ImportAliases): string[] {
+  const out: string[] = [];
+  walk(node, (n, _p, type) => {
+    if (type === "subscript") {
+      const value = n.childForFieldName("value");
+      const name = value === null ? undefined : aliases.canonical(value);
+      if (name === "os.environ" || name === "environ") {
+        const key = n.childForFieldName("subscript");
+        out.push((key === null ? undefined : stringLiteral(key)) ?? "?");
+      }
+    } else if (type === "call") {
+      const fn = n.childForFieldName("function");
+      const name = fn === null ? undefined : aliases.canonical(fn);
+      if (name !== undefined && ENV_CALLS.has(name)) {
+        const first = realChildren(n.childForFieldName("arguments") as Node)[0];
+        out.push(
+          (first === undefined ? undefined : stringLiteral(first)) ?? "?",
+        );
+      }
+    }
+  });
+  return out;
+}
+
+function profileCalls(root: Node, aliases: ImportAliases): ProfileCall[] {
+  const out: ProfileCall[] = [];
+  walk(root, (node, _p, type) => {
+    if (type !== "call") return;
+    const fn = node.childForFieldName("function");
+    const name = fn === null ? undefined : aliases.canonical(fn);
+    if (name === undefined) return;
+    const kind = name.endsWith("register_profile")
+      ? "register"
+      : name.endsWith("load_profile")
+      ? "load"
+      : undefined;
+    if (kind === undefined) return;
+    out.push({
+      kind,
+      line: node.startPosition.row + 1,
+      expr: pythonExpr(node, aliases),
+    });
+  });
+  return out;
+}
+
+function frameworkModule(dotted: string): string | undefined {
+  for (const module of FRAMEWORK_MODULES) {
+    if (dotted === module || dotted.startsWith(`${module}.`)) return dotted;
+  }
+  return undefined;
+}
+
+function probes(root: Node, aliases: ImportAliases): HarnessProbe[] {
+  const out: HarnessProbe[] = [];
+  walk(root, (node, _p, type) => {
+    const line = node.startPosition.row + 1;
+    if (type === "import_statement" || type === "import_from_statement") {
+      const names = type === "import_statement"
+        ? statementModules(node)
+        : [node.childForFieldName("module_name")?.text ?? ""];
+      for (const name of names) {
+        const hit = frameworkModule(name);
+        if (hit !== undefined) out.push({ kind: "import", detail: hit, line });
+      }
+      return false;
+    }
+    if (type === "call") {
+      const fn = node.childForFieldName("function");
+      const name = fn === null ? undefined : aliases.canonical(fn);
+      if (name !== undefined && STACK_CALLS.has(name)) {
+        out.push({ kind: "stack", detail: name, line });
+      }
+      return;
+    }
+    if (type === "string") {
+      const text = stringLiteral(node);
+      if (text === undefined) return false;
+      const hit = frameworkModule(text);
+      if (hit !== undefined) {
+        out.push({ kind: "module_name", detail: hit, line });
+      } else if (/^(PYTEST_|HYPOTHESIS_)/.test(text)) {
+        out.push({ kind: "env", detail: text, line });
+      } else if (/junit|--junitxml|pytest-of-|--hypothesis-/i.test(text)) {
+        out.push({ kind: "report", detail: text.slice(0, 60), line });
+      }
+      return false;
+    }
+  });
+  return out;
+}
+
+function statementModules(statement: Node): string[] {
+  return statement.childrenForFieldName("name").flatMap((name) => {
+    if (name === null) return [];
+    const module = name.type === "aliased_import"
+      ? name.childForFieldName("name")
+      : name;
+    return module === null ? [] : [module.text];
+  });
+}
+
+/** Re-exported for the function reader. */
+export type { PythonExpr };

@@ -1,0 +1,106 @@
+/**
+ * Ask the interpreter the tests run with which module names belong to the
+ * standard library and to installed distributions, so the harness rules
+ * know what a new top-level module would shadow. It runs isolated (`-I`:
+ * no environment variables, no user site, no current directory on the
+ * path) from `/`, on nothing from the repository.
+ *
+ * @module
+ */
+import {
+  FALLBACK_MODULE_NAMES,
+  type ModuleNames,
+} from "../harness/check_harness.ts";
+
+const SCRIPT = `
+import json, sys
+names = {"stdlib": sorted(getattr(sys, "stdlib_module_names", ())), "installed": []}
+try:
+    import importlib.metadata as metadata
+    names["installed"] = sorted(metadata.packages_distributions())
+except Exception:
+    pass
+print(json.dumps(names))
+`;
+
+const cache = new Map<string, Promise<ModuleNames>>();
+
+/** Options for {@linkcode readModuleNames}. */
+export interface ReadModuleNamesOptions {
+  /** `PATH` to find the interpreter in (the sandbox's). */
+  path?: string;
+}
+
+/**
+ * The module names of the interpreter `command[0]` names (`python3` when
+ * the command is not a Python), cached per interpreter path. When none can
+ * be run, {@linkcode FALLBACK_MODULE_NAMES} (the verdict says so).
+ */
+export function readModuleNames(
+  command: readonly string[],
+  options: ReadModuleNamesOptions = {},
+): Promise<ModuleNames> {
+  const first = command[0] ?? "python3";
+  const name = /(^|\/)python[0-9.]*$/.test(first) ? first : "python3";
+  const resolved = resolve(
+    name,
+    options.path ?? "/usr/local/bin:/usr/bin:/bin",
+  );
+  if (resolved === undefined) return Promise.resolve(FALLBACK_MODULE_NAMES);
+  let names = cache.get(resolved);
+  if (names === undefined) {
+    names = ask(resolved);
+    cache.set(resolved, names);
+  }
+  return names;
+}
+
+function resolve(name: string, path: string): string | undefined {
+  const candidates = name.includes("/")
+    ? [name]
+    : path.split(":").filter((d) => d.startsWith("/")).map((d) =>
+      `${d}/${name}`
+    );
+  for (const candidate of candidates) {
+    try {
+      const info = Deno.statSync(candidate);
+      if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) return candidate;
+    } catch {
+      // Not there: try the next directory.
+    }
+  }
+  return undefined;
+}
+
+async function ask(interpreter: string): Promise<ModuleNames> {
+  try {
+    const out = await new Deno.Command(interpreter, {
+      args: ["-I", "-c", SCRIPT],
+      cwd: "/",
+      clearEnv: true,
+      env: { PATH: "/usr/bin:/bin" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+      signal: AbortSignal.timeout(15_000),
+    }).output();
+    if (!out.success) return FALLBACK_MODULE_NAMES;
+    const parsed = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+      stdlib: unknown;
+      installed: unknown;
+    };
+    const strings = (value: unknown) =>
+      Array.isArray(value)
+        ? value.filter((v): v is string => typeof v === "string")
+        : [];
+    const stdlib = strings(parsed.stdlib);
+    if (stdlib.length === 0) return FALLBACK_MODULE_NAMES;
+    return {
+      stdlib: new Set(stdlib),
+      installed: new Set(strings(parsed.installed)),
+      interpreter,
+    };
+  } catch {
+    return FALLBACK_MODULE_NAMES;
+  }
+}
