@@ -243,6 +243,7 @@ function scanStatement(
         const value = right !== null && right.type !== "assignment"
           ? right
           : undefined;
+        if (!plainTarget(left)) plain = false;
         for (const target of targetNames(left)) {
           if (target.kind === "name") {
             record("assign", target.name, value === undefined ? {} : { value });
@@ -317,6 +318,19 @@ function scanStatement(
   if (sink.top && type !== "pass_statement") {
     sink.moduleCode.push({ key: sink.tokens.keyOf(statement), line });
   }
+}
+
+/** A target made of names only (`x`, `x, y`): binding it has no side effect. */
+function plainTarget(left: Node | null): boolean {
+  if (left === null) return false;
+  if (left.type === "identifier") return true;
+  if (
+    left.type === "pattern_list" || left.type === "tuple_pattern" ||
+    left.type === "list_pattern" || left.type === "expression_list"
+  ) {
+    return realChildren(left).every(plainTarget);
+  }
+  return false;
 }
 
 type Target =

@@ -776,3 +776,152 @@ Deno.test("analyzePython() reports the first syntax error and keeps what parsed"
     });
   }
 });
+
+Deno.test("analyzePython() does not count assertions whose failure is swallowed", async (t) => {
+  const cases: [string, string[], "vacuous" | "real"][] = [
+    ["except AssertionError: pass", [
+      "try:",
+      "    assert f(x)",
+      "except AssertionError:",
+      "    pass",
+    ], "vacuous"],
+    ["except Exception", [
+      "try:",
+      "    assert f(x)",
+      "except Exception as e:",
+      "    print(e)",
+    ], "vacuous"],
+    [
+      "a bare except",
+      ["try:", "    assert f(x)", "except:", "    pass"],
+      "vacuous",
+    ],
+    ["a tuple with BaseException", [
+      "try:",
+      "    assert f(x)",
+      "except (ValueError, BaseException):",
+      "    pass",
+    ], "vacuous"],
+    ["a finally that returns", [
+      "try:",
+      "    assert f(x)",
+      "finally:",
+      "    return",
+    ], "vacuous"],
+    ["contextlib.suppress", [
+      "import contextlib",
+      "with contextlib.suppress(AssertionError):",
+      "    assert f(x)",
+    ], "vacuous"],
+    ["pytest.raises(AssertionError)", [
+      "with pytest.raises(AssertionError):",
+      "    assert f(x)",
+    ], "vacuous"],
+    ["a handler that re-raises", [
+      "try:",
+      "    assert f(x)",
+      "except AssertionError:",
+      "    log()",
+      "    raise",
+    ], "real"],
+    ["a handler that fails the test", [
+      "try:",
+      "    assert f(x)",
+      "except AssertionError as e:",
+      "    pytest.fail(str(e))",
+    ], "real"],
+    ["a narrower handler", [
+      "try:",
+      "    assert f(x)",
+      "except ValueError:",
+      "    pass",
+    ], "real"],
+    ["an assertion in the else clause", [
+      "try:",
+      "    y = f(x)",
+      "except Exception:",
+      "    return",
+      "else:",
+      "    assert y",
+    ], "real"],
+    ["pytest.raises(ValueError)", [
+      "with pytest.raises(ValueError):",
+      "    f(x)",
+    ], "real"],
+    ["raise self.failureException", [
+      "if f(x):",
+      "    raise self.failureException('no')",
+    ], "real"],
+    ["self.fail", ["if f(x):", "    self.fail('no')"], "real"],
+  ];
+  for (const [name, body, want] of cases) {
+    await t.step(name, () => {
+      const fn = functionIn(testWith(...body));
+      assert.equal(fn.vacuity === undefined ? "real" : "vacuous", want);
+    });
+  }
+});
+
+Deno.test("analyzePython() records every binding of module-level names", () => {
+  const mod = analyze(lines(
+    "from hypothesis import given",
+    "def test_a():",
+    "    assert f()",
+    "test_a = other",
+    "from m import weak as test_b",
+    'globals()["test_c"] = 1',
+    "globals().update(names)",
+    "class TestK:",
+    "    def test_m(self):",
+    "        assert f()",
+    "    test_m = None",
+  ));
+  assert.deepEqual(mod.bindings?.get("test_a"), [
+    { kind: "def", line: 2 },
+    { kind: "assign", line: 4 },
+  ]);
+  assert.deepEqual(mod.bindings?.get("test_b"), [{ kind: "import", line: 5 }]);
+  assert.deepEqual(mod.bindings?.get("test_c"), [{ kind: "assign", line: 6 }]);
+  assert.deepEqual(mod.bindings?.get("TestK.test_m"), [
+    { kind: "def", line: 9 },
+    { kind: "assign", line: 11 },
+  ]);
+  assert.deepEqual(mod.dynamicWrites, [{
+    line: 7,
+    detail: "globals().update(...)",
+  }]);
+  assert.deepEqual(mod.definitions?.get("test_b")?.from, {
+    module: "m",
+    name: "weak",
+  });
+});
+
+Deno.test("analyzePython() keeps tokens without comments and docstrings", () => {
+  const a = analyze('"""Doc."""\n# comment\nX = 1  # trailing\n');
+  const b = analyze("X = 1\n");
+  assert.deepEqual(a.tokens?.texts, b.tokens?.texts);
+  assert.deepEqual(a.tokens?.lines, [3, 3, 3]);
+  const f = analyze('f"{x()}"\n');
+  assert.ok(
+    (f.tokens?.texts.length ?? 0) > 0,
+    "an f-string statement runs code",
+  );
+});
+
+Deno.test("analyzePython() finds probes for the test harness", () => {
+  const mod = analyze(lines(
+    "import sys, os",
+    "import _pytest.config",
+    'if "pytest" in sys.modules: pass',
+    'os.environ.get("PYTEST_CURRENT_TEST")',
+    "frame = sys._getframe(1)",
+    'REPORT = "junit.xml"',
+  ));
+  assert.deepEqual(mod.probes?.map((p) => `${p.kind}:${p.line}`), [
+    "import:2",
+    "module_name:3",
+    "env:4",
+    "stack:5",
+    "report:6",
+  ]);
+});
