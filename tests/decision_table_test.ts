@@ -827,7 +827,7 @@ fixtures:`,
     },
     {
       name:
-        "a head pawl.toml is reported but ignored: the base's command and limits judge the head",
+        "a head pawl.toml that loosens the gate is rejected, and the base's command and limits still judge the head",
       files: {
         // Breaks test_fixture_invoices_parse ...
         [PARSER]: edit(
@@ -842,7 +842,7 @@ max_output_mib = 1024
 `,
       },
       decision: "reject",
-      rules: ["tests.failed"],
+      rules: ["config.settings_changed", "tests.failed"],
       where: [{
         rule: "tests.failed",
         layer: "tests",
