@@ -312,3 +312,49 @@ command = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--deselec
     () => assertAccepts(repo, "honest/tighter"),
   );
 });
+
+Deno.test("problems the base already has are exit 2 naming the base commit, never a reject", async (t) => {
+  const base = ownPackageBase();
+  const fixture = '{"a": 1}\n';
+  const { createHash } = await import("node:crypto");
+  const digest = createHash("sha256").update(fixture).digest("hex");
+  const cases: [string, Record<string, string>, RegExp][] = [
+    [
+      "a base fixture outside the fixture root",
+      {
+        ...base,
+        "data/x.json": fixture,
+        "tests/agent_contract.yaml": base["tests/agent_contract.yaml"]!.replace(
+          "fixtures: []",
+          `fixtures:\n  - id: x\n    path: data/x.json\n    sha256: ${digest}\n    unlock: null`,
+        ),
+      },
+      /fixture\.path_unsafe/,
+    ],
+    [
+      "a registered test missing at the base",
+      {
+        ...base,
+        "tests/agent_contract.yaml": base["tests/agent_contract.yaml"]!.replace(
+          "name: test_split_partitions",
+          "name: test_split_is_gone",
+        ),
+      },
+      /property\.test_missing/,
+    ],
+  ];
+  for (const [name, files, rule] of cases) {
+    await t.step(name, async () => {
+      await using repo = await buildRepo({ base: files });
+      const result = await check(repo.dir, "main");
+      assert.equal(result.code, 2, explain(result));
+      const commit = (await repo.commit("main")).slice(0, 12);
+      assert.match(
+        result.stderr,
+        new RegExp(`base commit ${commit}`),
+        explain(result),
+      );
+      assert.match(result.stderr, rule, explain(result));
+    });
+  }
+});

@@ -169,6 +169,8 @@ function rebindingReasons(
     });
   }
   for (const write of at.module.dynamicWrites ?? []) {
+    // A star import before the def is overridden by it.
+    if (write.detail.startsWith("from ") && write.line < fn.line) continue;
     reasons.push({
       line: write.line,
       why:

@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import type { ChangedPath, Tree } from "../git/git.ts";
+import { analyzePython } from "../python/analyze_python.ts";
+import { loadPythonParser } from "../python/load_python_parser.ts";
+import { checkCodeProbes } from "./check_code_probes.ts";
+
+const parser = await loadPythonParser();
+
+function treeOf(paths: readonly string[]): Tree {
+  return new Map(
+    paths.map((
+      path,
+    ) => [path, { path, kind: "file" as const, oid: path, size: 1 }]),
+  );
+}
+
+function judge(
+  path: string,
+  base: string | undefined,
+  head: string,
+  testSupport: string[] = [],
+): string[] {
+  const change: ChangedPath = { status: base === undefined ? "A" : "M", path };
+  const others = ["tests/test_a.py", "pkg/__init__.py"];
+  return checkCodeProbes([change], {
+    headModules: new Map([[path, analyzePython(parser, head)]]),
+    baseModules: new Map(
+      base === undefined ? [] : [[path, analyzePython(parser, base)]],
+    ),
+    headTree: treeOf([...others, path]),
+    baseTree: treeOf(base === undefined ? others : [...others, path]),
+    testSupport,
+  }).map((f) => `${f.rule}:${f.line}`);
+}
+
+Deno.test("checkCodeProbes() rejects code under test that looks for the harness", async (t) => {
+  const cases: [string, string, string | undefined, string, string[]][] = [
+    [
+      "a sys.modules probe",
+      "pkg/core.py",
+      "def f(x):\n    return x\n",
+      'import sys\n\ndef f(x):\n    if "pytest" in sys.modules:\n        return x\n    return x + 1\n',
+      ["harness.code_probes_tests:4"],
+    ],
+    [
+      "an import of pytest internals",
+      "pkg/core.py",
+      undefined,
+      "from _pytest import runner\n",
+      ["harness.code_probes_tests:1"],
+    ],
+    [
+      "a PYTEST_CURRENT_TEST read",
+      "pkg/core.py",
+      "X = 1\n",
+      'import os\nX = os.environ.get("PYTEST_CURRENT_TEST") and 1\n',
+      ["harness.code_probes_tests:2"],
+    ],
+    [
+      "the JUnit report path",
+      "pkg/core.py",
+      "X = 1\n",
+      'import atexit, sys\natexit.register(lambda: [a for a in sys.argv if a.startswith("--junitxml")])\n',
+      ["harness.code_probes_tests:2"],
+    ],
+    [
+      "hypothesis internals",
+      "pkg/core.py",
+      "X = 1\n",
+      "import hypothesis.internal.conjecture.engine as e\n",
+      ["harness.code_probes_tests:1"],
+    ],
+    [
+      "a probe the base already has",
+      "pkg/core.py",
+      'import sys\nA = "pytest" in sys.modules\n',
+      'import sys\nA = "pytest" in sys.modules\nB = 2\n',
+      [],
+    ],
+    [
+      "a test file may import pytest",
+      "tests/test_b.py",
+      undefined,
+      "import pytest\n",
+      [],
+    ],
+    [
+      "a listed test-support path",
+      "pkg/testing/plugin.py",
+      undefined,
+      "import pytest\n",
+      [],
+    ],
+    [
+      "ordinary code",
+      "pkg/core.py",
+      "X = 1\n",
+      "import json\nX = json.dumps({})\n",
+      [],
+    ],
+  ];
+  for (const [name, path, base, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(judge(path, base, head, ["pkg/testing/"]), want);
+    });
+  }
+});
