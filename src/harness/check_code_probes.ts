@@ -61,18 +61,23 @@ export function checkCodeProbes(
   const base = treeLayout(options.baseTree, { registered });
   const allowed = options.testSupport ?? [];
   const out: Finding[] = [];
-  for (const change of changes) {
+  const judged = changes.filter((change) => {
     const { path } = change;
-    if (change.status === "D" || !path.endsWith(".py")) continue;
-    if (isTestSide(path, head) || isTestSide(path, base)) continue;
-    if (
-      allowed.some((entry) =>
-        entry.endsWith("/") ? path.startsWith(entry) : path === entry
-      )
-    ) continue;
-    const probes = options.headModules.get(path)?.probes ?? [];
-    const before = (options.baseModules.get(path)?.probes ?? []).map(keyOf);
-    for (const probe of probes) {
+    if (!path.endsWith(".py")) return false;
+    if (isTestSide(path, head) || isTestSide(path, base)) return false;
+    return !allowed.some((entry) =>
+      entry.endsWith("/") ? path.startsWith(entry) : path === entry
+    );
+  });
+  // Probes the base already makes anywhere in the changed code: code
+  // moved from one file to another is not new.
+  const before = judged.flatMap((change) =>
+    (options.baseModules.get(change.path)?.probes ?? []).map(keyOf)
+  );
+  for (const change of judged) {
+    if (change.status === "D") continue;
+    const { path } = change;
+    for (const probe of options.headModules.get(path)?.probes ?? []) {
       const index = before.indexOf(keyOf(probe));
       if (index !== -1) {
         before.splice(index, 1);

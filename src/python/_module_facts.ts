@@ -39,7 +39,6 @@ export const FRAMEWORK_MODULES: ReadonlySet<string> = new Set([
   "hypothesis",
   "_hypothesis_pytestplugin",
   "xdist",
-  "unittest.mock",
 ]);
 
 const STACK_CALLS = new Set([
@@ -553,6 +552,12 @@ function profileCalls(root: Node, aliases: ImportAliases): ProfileCall[] {
 }
 
 function frameworkModule(dotted: string): string | undefined {
+  // `pytest.ini`, `hypothesis.txt`: file names, not modules.
+  if (
+    /\.(ini|cfg|toml|py|txt|xml|json|yml|yaml|md|rst|html|log)$/.test(dotted)
+  ) {
+    return undefined;
+  }
   for (const module of FRAMEWORK_MODULES) {
     if (dotted === module || dotted.startsWith(`${module}.`)) return dotted;
   }
