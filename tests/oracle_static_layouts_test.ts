@@ -135,7 +135,7 @@ Deno.test("seed 002: a capped CONTRACT_TRIALS in the contract module is rejected
       },
       "honest/new-test": {
         [L002.splitTest]: (text) =>
-          `${text}\n\ndef test_split_plain():\n    from billing.ledger import split_id\n    assert split_id("INV-00007-usd") == ("INV", 7, "usd")\n`,
+          `${text}\n\ndef test_split_keeps_numbers():\n    from billing.ledger import split_id\n    for n in range(1, 50):\n        assert split_id(f"INV-{n:05d}-usd")[1] == n\n`,
       },
     },
   });
@@ -262,7 +262,13 @@ core = type("core", (), {})()
   await t.step(
     "the shadowing cheat fools plain pytest",
     () =>
-      assertFoolsPytest(repo, "cheat/shadow-hypothesis", "tests/test_split.py"),
+      assertFoolsPytest(
+        repo,
+        "cheat/shadow-hypothesis",
+        "tests/test_split.py",
+        [],
+        ["src/hypothesis"],
+      ),
   );
   await t.step(
     "pawl rejects the shadowing package",
