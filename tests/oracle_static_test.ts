@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { blocking, check, explain, rules } from "./_cli.ts";
 import { PYTHON, runPytestDirectly } from "./_layouts.ts";
 import { buildRepo, edit, type FileEdit, git, type TestRepo } from "./_repo.ts";
+import { commitAll } from "../src/demo/fixed_git.ts";
 
 const CODEC = "shop/codec.py";
 const PROPS = "tests/properties/test_codec.py";
@@ -414,4 +415,54 @@ Deno.test("every cheat fools plain pytest, and pawl check rejects it for its rea
       }
     });
   }
+});
+
+Deno.test("committed bytecode that Python runs instead of the source fools plain pytest and is rejected", async () => {
+  await using repo = await buildRepo({
+    base: baseFiles(),
+    heads: { "cheat/bytecode": { [CODEC]: BUG } },
+  });
+  // The head ships the buggy source with bytecode of the correct one, in
+  // unchecked-hash mode: Python loads it without looking at the source.
+  await git(repo.dir, ["checkout", "-q", "cheat/bytecode"]);
+  const scratch = await Deno.makeTempDir({ prefix: "pawl-e2e-pyc-" });
+  try {
+    await Deno.writeTextFile(`${scratch}/codec.py`, CODEC_SOURCE);
+    const compiled = await new Deno.Command(PYTHON, {
+      args: [
+        "-c",
+        "import py_compile, sys\npy_compile.compile(sys.argv[1], cfile=sys.argv[2], dfile='shop/codec.py', doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)",
+        `${scratch}/codec.py`,
+        `${repo.dir}/shop/__pycache__/codec.cpython-311.pyc`,
+      ],
+      clearEnv: true,
+      env: { PATH: "/usr/bin:/bin" },
+    }).output();
+    assert.ok(compiled.success, new TextDecoder().decode(compiled.stderr));
+  } finally {
+    await Deno.remove(scratch, { recursive: true });
+  }
+  await commitAll(repo.dir, "Head: bytecode");
+  await git(repo.dir, ["checkout", "-q", "main"]);
+
+  const dir = await exportTree(repo, "cheat/bytecode");
+  try {
+    const green = await runPytestDirectly(dir, [], {});
+    assert.equal(green.code, 0, `plain pytest is not green:\n${green.output}`);
+    await Deno.remove(`${dir}/shop/__pycache__`, { recursive: true });
+    const source = await runPytestDirectly(dir, [PROPS], {});
+    assert.notEqual(source.code, 0, `the source has no bug:\n${source.output}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  const result = await check(repo.dir, "cheat/bytecode");
+  assert.equal(result.code, 1, explain(result));
+  const found = blocking(result.verdict).find((f) =>
+    f.rule === "harness.bytecode_added"
+  );
+  assert.equal(
+    found?.path,
+    "shop/__pycache__/codec.cpython-311.pyc",
+    explain(result),
+  );
 });
