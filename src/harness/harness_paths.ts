@@ -270,3 +270,41 @@ export function configuredPythonpath(
     entry !== "" && !entry.startsWith("/") && !entry.includes("..")
   );
 }
+
+/** pytest and Hypothesis configuration files (at any depth: pytest finds its rootdir upwards). */
+const CONFIG_FILES = new Set([
+  "pytest.ini",
+  ".pytest.ini",
+  "pyproject.toml",
+  "setup.cfg",
+  "tox.ini",
+]);
+
+/**
+ * Whether `path` is a harness file in a tree of this layout: it runs
+ * before any test or decides what a result means (conftest files,
+ * `__init__.py` in a directory that holds or is above a test file, `.pth`,
+ * `sitecustomize.py`/`usercustomize.py`, bytecode, pytest configuration).
+ * For restoring the base's harness in an oracle run; the static rules
+ * judge each kind with its own finding.
+ *
+ * @example
+ * ```ts
+ * import { isHarnessPath, treeLayout } from "./harness_paths.ts";
+ * const tree = new Map([["tests/test_a.py", { path: "tests/test_a.py", kind: "file" as const, oid: "1", size: 1 }]]);
+ * const layout = treeLayout(tree);
+ * if (!isHarnessPath("tests/__init__.py", layout) || isHarnessPath("src/pkg/__init__.py", layout)) throw new Error();
+ * ```
+ */
+export function isHarnessPath(path: string, layout: TreeLayout): boolean {
+  const name = baseName(path);
+  if (
+    name === "conftest.py" || name.endsWith(".pth") ||
+    name === "sitecustomize.py" || name === "usercustomize.py" ||
+    CONFIG_FILES.has(name)
+  ) return true;
+  if (path.split("/").includes("__pycache__") || /\.py[co]$/.test(path)) {
+    return true;
+  }
+  return name === "__init__.py" && layout.testDirs.has(dirName(path));
+}
