@@ -22,6 +22,7 @@ import {
   packagingNames,
   topLevelName,
   topLevelNames,
+  topLevelNamesByRoot,
   treeLayout,
 } from "./harness_paths.ts";
 
@@ -322,12 +323,12 @@ function shadowing(
   for (const root of roots) {
     const name = topLevelName(path, root);
     if (name === undefined) continue;
-    let atBase = context.atBase.get(root);
-    if (atBase === undefined) {
-      atBase = topLevelNames(context.baseTree, [root]);
-      context.atBase.set(root, atBase);
+    if (context.atBase.size === 0) {
+      for (const [r, names] of topLevelNamesByRoot(context.baseTree, roots)) {
+        context.atBase.set(r, names);
+      }
     }
-    if (atBase.has(name)) continue;
+    if (context.atBase.get(root)?.has(name) === true) continue;
     if (context.names.stdlib.has(name)) return { name, stdlib: true };
     if (context.names.installed.has(name) && !context.owned.has(name)) {
       return { name, stdlib: false };

@@ -143,27 +143,45 @@ export function topLevelName(path: string, root: string): string | undefined {
   return undefined;
 }
 
-/** Top-level module and package names a tree defines in the given path roots. */
+/**
+ * Top-level module and package names a tree defines in the given path
+ * roots: modules, regular packages and namespace package directories
+ * (any `.py` below a directory of the root). One pass over the tree, each
+ * path checked against its own ancestors.
+ */
 export function topLevelNames(
   tree: Tree,
   roots: Iterable<string>,
 ): Set<string> {
-  const out = new Set<string>();
-  const list = [...roots];
+  return new Set(
+    [...topLevelNamesByRoot(tree, roots).values()].flatMap((names) => [
+      ...names,
+    ]),
+  );
+}
+
+/** {@linkcode topLevelNames} per path root. */
+export function topLevelNamesByRoot(
+  tree: Tree,
+  roots: Iterable<string>,
+): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const root of roots) out.set(root, new Set());
   for (const path of tree.keys()) {
-    for (const root of list) {
-      const name = topLevelName(path, root);
-      if (name !== undefined) out.add(name);
-      // A namespace package directory (any .py below it) is owned too.
-      const prefix = root === "" ? "" : `${root}/`;
-      if (path.startsWith(prefix) && path.endsWith(".py")) {
-        const first = path.slice(prefix.length).split("/");
-        if (
-          first.length > 1 &&
-          /^[A-Za-z_][A-Za-z0-9_]*$/.test(first[0] as string)
-        ) {
-          out.add(first[0] as string);
-        }
+    const parts = path.split("/");
+    for (let depth = 0; depth < parts.length; depth++) {
+      const root = parts.slice(0, depth).join("/");
+      const names = out.get(root);
+      if (names === undefined) continue;
+      const rest = parts.slice(depth);
+      if (rest.length === 1) {
+        const name = topLevelName(path, root);
+        if (name !== undefined) names.add(name);
+      } else if (
+        path.endsWith(".py") &&
+        /^[A-Za-z_][A-Za-z0-9_]*$/.test(rest[0] as string)
+      ) {
+        names.add(rest[0] as string);
       }
     }
   }
