@@ -106,7 +106,11 @@ export function checkRegisteredTests(
     if (baseAt === undefined || baseFn === undefined) continue;
     const comparison = new ExprComparison(base, head);
     out.push(
-      ...decorators(label, { comparison, baseAt, headAt, baseFn, headFn }),
+      ...decorators(
+        label,
+        { comparison, baseAt, headAt, baseFn, headFn },
+        test.layout,
+      ),
       ...assumes(label, { baseAt, headAt, baseFn, headFn }),
     );
     if (test.layout === "002") {
@@ -231,7 +235,15 @@ interface ResolvedDecorator {
   placed: Placed;
   line: number;
   text: string;
+  /** A `settings(k=v, ...)` call written on the test itself: no alias, no parent. */
+  direct: boolean;
+  /** A skip or xfail mark (judged by the skip rules). */
+  skip: boolean;
 }
+
+/** Marks the skip rules judge. */
+const SKIP_MARKS =
+  /^(pytest\.mark|mark)\.(skip|skipif|xfail)$|^unittest\.(skip|skipIf|skipUnless|expectedFailure)$/;
 
 /** Follow a decorator through module-level aliases to what it calls. */
 function resolveDecorator(
@@ -260,10 +272,27 @@ function resolveDecorator(
     : EXAMPLE.has(name)
     ? "example"
     : "other";
-  return { kind, placed, line: decorator.line, text: decorator.text };
+  const written = decorator.expr;
+  const direct = kind === "settings" && written?.type === "call" &&
+    (written.children?.[1]?.children ?? []).every((arg) =>
+      arg.type === "keyword_argument" ||
+      (arg.children === undefined && /^[,()]$/.test(arg.text ?? ""))
+    );
+  return {
+    kind,
+    placed,
+    line: decorator.line,
+    text: decorator.text,
+    direct,
+    skip: SKIP_MARKS.test(name),
+  };
 }
 
-function decorators(label: string, pair: ComparedPair): Finding[] {
+function decorators(
+  label: string,
+  pair: ComparedPair,
+  layout: string,
+): Finding[] {
   const base: NameSide = sideOf(pair, "base");
   const head: NameSide = sideOf(pair, "head");
   const b = pair.baseFn.decorators.map((d) =>
@@ -310,7 +339,13 @@ function decorators(label: string, pair: ComparedPair): Finding[] {
   // @settings: resolved through aliases and parents.
   const bSettings = b.filter((d) => d.kind === "settings");
   const hSettings = h.filter((d) => d.kind === "settings");
-  const settingsDiff = compareSettings(bSettings, hSettings, pair);
+  // Settings written directly on the test are judged by the layouts'
+  // own rules (000 and 003); aliases, parents and seed 002 are judged here.
+  const direct = layout !== "002" &&
+    [...bSettings, ...hSettings].every((d) => d.direct);
+  const settingsDiff = direct
+    ? undefined
+    : compareSettings(bSettings, hSettings, pair);
   if (settingsDiff !== undefined) {
     out.push(finding(
       "property.settings_weakened",
@@ -333,8 +368,8 @@ function decorators(label: string, pair: ComparedPair): Finding[] {
     } else hExamples.splice(index, 1);
   }
   // Anything else: the same decorators, resolved the same way.
-  const bOther = b.filter((d) => d.kind === "other");
-  const hOther = h.filter((d) => d.kind === "other");
+  const bOther = b.filter((d) => d.kind === "other" && !d.skip);
+  const hOther = h.filter((d) => d.kind === "other" && !d.skip);
   const unmatched = [...bOther];
   for (const decorator of hOther) {
     const index = unmatched.findIndex((candidate) =>

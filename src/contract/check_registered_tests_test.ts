@@ -147,7 +147,7 @@ Deno.test("checkRegisteredTests() rejects each way of weakening what pytest runs
       "property.settings_weakened:10",
     ],
     [
-      "phases without generate",
+      "phases without generate (seed 002 has no settings rule of its own)",
       with_("deadline=None)", "deadline=None, phases=[Phase.explicit])"),
       "property.settings_weakened:10",
     ],
@@ -193,9 +193,11 @@ Deno.test("checkRegisteredTests() rejects each way of weakening what pytest runs
   ];
   for (const [name, head, want] of cases) {
     await t.step(name, () => {
+      const layout = name.includes("seed 002") ? "002" : "000";
+      const found = judge(head, { layout });
       assert.ok(
-        judge(head).includes(want),
-        `${want} not in ${JSON.stringify(judge(head))}`,
+        found.includes(want),
+        `${want} not in ${JSON.stringify(found)}`,
       );
     });
   }
@@ -290,4 +292,23 @@ Deno.test("checkRegisteredTests() judges new Hypothesis profiles in the test-sid
     "property.settings_weakened:3",
   ]);
   assert.deepEqual(judge(strong, { base }), []);
+});
+
+Deno.test("checkRegisteredTests() leaves direct @settings and skip marks to the layouts' own rules", () => {
+  assert.deepEqual(judge(with_("max_examples=100", "max_examples=5")), []);
+  assert.deepEqual(
+    judge(
+      with_(
+        "@settings(max_examples",
+        "@pytest.mark.skip\n@settings(max_examples",
+      ),
+    ),
+    [],
+  );
+  assert.deepEqual(
+    judge(with_("max_examples=100", "max_examples=5"), { layout: "002" }),
+    [
+      "property.settings_weakened:10",
+    ],
+  );
 });
