@@ -74,6 +74,14 @@ export class ImportAliases {
     return target === undefined ? dotted : target + dotted.slice(head.length);
   }
 
+  /** {@linkcode ImportAliases.canonical} for a dotted name given as text (`a.b.c`). */
+  canonicalText(dotted: string): string {
+    const dot = dotted.indexOf(".");
+    const head = dot === -1 ? dotted : dotted.slice(0, dot);
+    const target = this.#names.get(head);
+    return target === undefined ? dotted : target + dotted.slice(head.length);
+  }
+
   #bind(local: string, target: string): void {
     if (!this.#names.has(local)) this.#names.set(local, target);
   }

@@ -95,6 +95,7 @@ export function moduleFacts(
   root: Node,
   aliases: ImportAliases,
   tokens: SignificantTokens,
+  functions: ReadonlyMap<string, { refs?: string[]; assumes?: number[] }>,
 ): ModuleFacts {
   const raw = new Map<string, RawBinding[]>();
   const dynamicWrites: { line: number; detail: string }[] = [];
@@ -105,7 +106,9 @@ export function moduleFacts(
     else list.push(binding);
   };
   scanScope(root, "", { bind, dynamicWrites, moduleCode, tokens, top: true });
-  scanAnywhere(root, aliases, { bind, dynamicWrites });
+  const profileCalls: ProfileCall[] = [];
+  const probes: HarnessProbe[] = [];
+  scanAnywhere(root, aliases, { bind, dynamicWrites, profileCalls, probes });
 
   const bindings = new Map<string, PythonBinding[]>();
   const definitions = new Map<string, PythonDefinition>();
@@ -117,7 +120,11 @@ export function moduleFacts(
     const key = ordered.map((b) => tokens.keyOf(b.statement)).join("+");
     const refs = new Set<string>();
     for (const b of ordered) {
-      for (const ref of identifiersIn(b.value ?? b.statement)) refs.add(ref);
+      if (b.kind === "def") {
+        for (const ref of functions.get(name)?.refs ?? []) refs.add(ref);
+      } else if (b.kind !== "class") {
+        for (const ref of identifiersIn(b.value ?? b.statement)) refs.add(ref);
+      }
     }
     refs.delete(name);
     const definition: PythonDefinition = {
@@ -133,7 +140,7 @@ export function moduleFacts(
     }
     if (last.from !== undefined) definition.from = last.from;
     if (last.kind === "def") {
-      definition.assumes = assumeLines(last.statement, aliases);
+      definition.assumes = functions.get(name)?.assumes ?? [];
     }
     definitions.set(name, definition);
   }
@@ -142,8 +149,8 @@ export function moduleFacts(
     dynamicWrites,
     definitions,
     moduleCode,
-    profileCalls: profileCalls(root, aliases),
-    probes: probes(root, aliases),
+    profileCalls,
+    probes,
   };
 }
 
@@ -403,15 +410,21 @@ function stringLiteral(node: Node): string | undefined {
   return content?.text ?? "";
 }
 
-/** Writes to module globals made by calls, anywhere in the file. */
+/**
+ * One walk over the whole file: writes to module globals made by calls and
+ * `global` statements, Hypothesis profile calls, and harness probes.
+ */
 function scanAnywhere(
   root: Node,
   aliases: ImportAliases,
-  sink: Pick<ScopeSink, "bind" | "dynamicWrites">,
+  sink: Pick<ScopeSink, "bind" | "dynamicWrites"> & {
+    profileCalls: ProfileCall[];
+    probes: HarnessProbe[];
+  },
 ): void {
   walk(root, (node, _parent, type) => {
-    const line = node.startPosition.row + 1;
     if (type === "global_statement") {
+      const line = node.startPosition.row + 1;
       for (const name of realChildren(node)) {
         if (name.type === "identifier") {
           sink.bind(name.text, { kind: "global", line, statement: node });
@@ -419,57 +432,202 @@ function scanAnywhere(
       }
       return;
     }
-    if (type !== "call") return;
-    const fn = node.childForFieldName("function");
-    const args = node.childForFieldName("arguments");
-    if (fn === null) return;
-    const canonical = aliases.canonical(fn);
-    if (
-      canonical === "setattr" || canonical === "delattr" ||
-      canonical === "builtins.setattr"
-    ) {
-      const [target, name] = args === null ? [] : realChildren(args);
-      if (
-        target !== undefined &&
-        (isModuleObject(target) || isGlobalsCall(target))
-      ) {
-        const literal = name === undefined ? undefined : stringLiteral(name);
-        if (literal === undefined) {
-          sink.dynamicWrites.push({ line, detail: node.text.slice(0, 80) });
-        } else {
-          sink.bind(literal, { kind: "global", line, statement: node });
+    if (type === "import_statement" || type === "import_from_statement") {
+      const names = type === "import_statement"
+        ? statementModules(node)
+        : [node.childForFieldName("module_name")?.text ?? ""];
+      for (const name of names) {
+        const hit = frameworkModule(name);
+        if (hit !== undefined) {
+          sink.probes.push({
+            kind: "import",
+            detail: hit,
+            line: node.startPosition.row + 1,
+          });
         }
       }
-      return;
+      return false;
     }
-    if (canonical === "exec" || canonical === "builtins.exec") {
-      sink.dynamicWrites.push({ line, detail: "exec(...)" });
-      return;
+    if (type === "string") {
+      // Most strings cannot be a probe: test the text before reading parts.
+      if (PROBE_TEXT.test(node.text)) probeString(node, sink.probes);
+      return false;
     }
-    if (fn.type === "attribute") {
-      const object = fn.childForFieldName("object");
-      const method = fn.childForFieldName("attribute")?.text;
-      if (
-        object !== null && method !== undefined &&
-        [
-          "update",
-          "setdefault",
-          "__setitem__",
-          "pop",
-          "clear",
-          "popitem",
-          "__delitem__",
-        ].includes(method) &&
-        (isGlobalsCall(object) || object.text.endsWith("__dict__") ||
-          isModuleObject(object))
-      ) {
-        sink.dynamicWrites.push({
-          line,
-          detail: `${object.text}.${method}(...)`,
-        });
+    if (type === "call") {
+      const callee = node.childForFieldName("function");
+      if (callee !== null && CALL_NAMES.test(callee.text)) {
+        scanCall(node, aliases, sink);
       }
     }
   });
+}
+
+/** Strings that may be probes. */
+const PROBE_TEXT = /pytest|hypothesis|junit|pluggy|xdist|PYTEST_|HYPOTHESIS_/i;
+
+/** Callee texts worth resolving: global writes, exec, profiles, stack inspection. */
+const CALL_NAMES =
+  /(setattr|delattr|exec|register_profile|load_profile|_getframe|stack|currentframe|getouterframes|trace|settrace|setprofile|update|setdefault|__setitem__|pop|clear|popitem|__delitem__)\s*$/;
+
+function probeString(node: Node, probes: HarnessProbe[]): void {
+  const text = stringLiteral(node);
+  if (text === undefined || text.length > 200) return;
+  const line = node.startPosition.row + 1;
+  const hit = frameworkModule(text);
+  if (hit !== undefined) {
+    probes.push({ kind: "module_name", detail: hit, line });
+  } else if (/^(PYTEST_|HYPOTHESIS_)/.test(text)) {
+    probes.push({ kind: "env", detail: text, line });
+  } else if (/junit|--junitxml|pytest-of-|--hypothesis-/i.test(text)) {
+    probes.push({ kind: "report", detail: text.slice(0, 60), line });
+  }
+}
+
+function scanCall(
+  node: Node,
+  aliases: ImportAliases,
+  sink: Pick<ScopeSink, "bind" | "dynamicWrites"> & {
+    profileCalls: ProfileCall[];
+    probes: HarnessProbe[];
+  },
+): void {
+  const fn = node.childForFieldName("function");
+  if (fn === null) return;
+  const line = node.startPosition.row + 1;
+  const canonical = aliases.canonical(fn);
+  if (canonical !== undefined) {
+    if (STACK_CALLS.has(canonical)) {
+      sink.probes.push({ kind: "stack", detail: canonical, line });
+    }
+    const kind = canonical.endsWith("register_profile")
+      ? "register"
+      : canonical.endsWith("load_profile")
+      ? "load"
+      : undefined;
+    if (kind !== undefined) {
+      sink.profileCalls.push({ kind, line, expr: pythonExpr(node, aliases) });
+    }
+  }
+  if (
+    canonical === "setattr" || canonical === "delattr" ||
+    canonical === "builtins.setattr"
+  ) {
+    const args = node.childForFieldName("arguments");
+    const [target, name] = args === null ? [] : realChildren(args);
+    if (
+      target !== undefined &&
+      (isModuleObject(target) || isGlobalsCall(target))
+    ) {
+      const literal = name === undefined ? undefined : stringLiteral(name);
+      if (literal === undefined) {
+        sink.dynamicWrites.push({ line, detail: node.text.slice(0, 80) });
+      } else {
+        sink.bind(literal, { kind: "global", line, statement: node });
+      }
+    }
+    return;
+  }
+  if (canonical === "exec" || canonical === "builtins.exec") {
+    sink.dynamicWrites.push({ line, detail: "exec(...)" });
+    return;
+  }
+  if (fn.type === "attribute") {
+    const method = fn.childForFieldName("attribute")?.text;
+    if (method === undefined || !GLOBALS_WRITES.has(method)) return;
+    const object = fn.childForFieldName("object");
+    if (
+      object !== null &&
+      (isGlobalsCall(object) || object.text.endsWith("__dict__") ||
+        isModuleObject(object))
+    ) {
+      sink.dynamicWrites.push({
+        line,
+        detail: `${object.text}.${method}(...)`,
+      });
+    }
+  }
+}
+
+const GLOBALS_WRITES = new Set([
+  "update",
+  "setdefault",
+  "__setitem__",
+  "pop",
+  "clear",
+  "popitem",
+  "__delitem__",
+]);
+
+/** What a function body uses: names, `assume()` lines, environment reads, local names. */
+export interface BodyFacts {
+  identifiers: Set<string>;
+  assumes: number[];
+  envReads: string[];
+  locals: Set<string>;
+}
+
+/** One walk over a function body (nested scopes included). */
+export function bodyFacts(body: Node, aliases: ImportAliases): BodyFacts {
+  const facts: BodyFacts = {
+    identifiers: new Set(),
+    assumes: [],
+    envReads: [],
+    locals: new Set(),
+  };
+  walk(body, (n, parent, type, parentType) => {
+    if (type === "identifier") {
+      if (
+        parentType === "attribute" &&
+        parent?.childForFieldName("attribute")?.id === n.id
+      ) return;
+      if (
+        parentType === "keyword_argument" &&
+        parent?.childForFieldName("name")?.id === n.id
+      ) return;
+      facts.identifiers.add(n.text);
+      return;
+    }
+    if (type === "string_content") return false;
+    if (type === "call") {
+      const fn = n.childForFieldName("function");
+      const name = fn === null ? undefined : aliases.canonical(fn);
+      if (name === undefined) return;
+      if (ASSUME_CALLS.has(name)) facts.assumes.push(n.startPosition.row + 1);
+      if (ENV_CALLS.has(name)) {
+        const args = n.childForFieldName("arguments");
+        const first = args === null ? undefined : realChildren(args)[0];
+        facts.envReads.push(
+          (first === undefined ? undefined : stringLiteral(first)) ?? "?",
+        );
+      }
+      return;
+    }
+    if (type === "subscript") {
+      const value = n.childForFieldName("value");
+      const name = value === null ? undefined : aliases.canonical(value);
+      if (name === "os.environ" || name === "environ") {
+        const key = n.childForFieldName("subscript");
+        facts.envReads.push(
+          (key === null ? undefined : stringLiteral(key)) ?? "?",
+        );
+      }
+      return;
+    }
+    const left = type === "assignment" || type === "augmented_assignment" ||
+        type === "for_statement" || type === "for_in_clause"
+      ? n.childForFieldName("left")
+      : type === "as_pattern_target" || type === "named_expression"
+      ? n.firstNamedChild
+      : null;
+    if (left === null) return;
+    if (left.type === "identifier") facts.locals.add(left.text);
+    else {
+      for (const target of targetNames(left)) {
+        if (target.kind === "name") facts.locals.add(target.name);
+      }
+    }
+  });
+  return facts;
 }
 
 /** Identifiers an expression or statement reads (attribute names and keywords excluded). */
@@ -490,67 +648,6 @@ export function identifiersIn(node: Node): string[] {
   return [...out];
 }
 
-/** Lines of `assume(...)` / `reject()` calls anywhere inside `node`. */
-export function assumeLines(node: Node, aliases: ImportAliases): number[] {
-  const lines: number[] = [];
-  walk(node, (n, _p, type) => {
-    if (type !== "call") return;
-    const fn = n.childForFieldName("function");
-    const name = fn === null ? undefined : aliases.canonical(fn);
-    if (name !== undefined && ASSUME_CALLS.has(name)) {
-      lines.push(n.startPosition.row + 1);
-    }
-  });
-  return lines;
-}
-
-/** Environment variables read inside `node` (`?` for a name not written as a literal). */
-export function envReads(node: Node, aliases: ImportAliases): string[] {
-  const out: string[] = [];
-  walk(node, (n, _p, type) => {
-    if (type === "subscript") {
-      const value = n.childForFieldName("value");
-      const name = value === null ? undefined : aliases.canonical(value);
-      if (name === "os.environ" || name === "environ") {
-        const key = n.childForFieldName("subscript");
-        out.push((key === null ? undefined : stringLiteral(key)) ?? "?");
-      }
-    } else if (type === "call") {
-      const fn = n.childForFieldName("function");
-      const name = fn === null ? undefined : aliases.canonical(fn);
-      if (name !== undefined && ENV_CALLS.has(name)) {
-        const first = realChildren(n.childForFieldName("arguments") as Node)[0];
-        out.push(
-          (first === undefined ? undefined : stringLiteral(first)) ?? "?",
-        );
-      }
-    }
-  });
-  return out;
-}
-
-function profileCalls(root: Node, aliases: ImportAliases): ProfileCall[] {
-  const out: ProfileCall[] = [];
-  walk(root, (node, _p, type) => {
-    if (type !== "call") return;
-    const fn = node.childForFieldName("function");
-    const name = fn === null ? undefined : aliases.canonical(fn);
-    if (name === undefined) return;
-    const kind = name.endsWith("register_profile")
-      ? "register"
-      : name.endsWith("load_profile")
-      ? "load"
-      : undefined;
-    if (kind === undefined) return;
-    out.push({
-      kind,
-      line: node.startPosition.row + 1,
-      expr: pythonExpr(node, aliases),
-    });
-  });
-  return out;
-}
-
 function frameworkModule(dotted: string): string | undefined {
   // `pytest.ini`, `hypothesis.txt`: file names, not modules.
   if (
@@ -562,45 +659,6 @@ function frameworkModule(dotted: string): string | undefined {
     if (dotted === module || dotted.startsWith(`${module}.`)) return dotted;
   }
   return undefined;
-}
-
-function probes(root: Node, aliases: ImportAliases): HarnessProbe[] {
-  const out: HarnessProbe[] = [];
-  walk(root, (node, _p, type) => {
-    const line = node.startPosition.row + 1;
-    if (type === "import_statement" || type === "import_from_statement") {
-      const names = type === "import_statement"
-        ? statementModules(node)
-        : [node.childForFieldName("module_name")?.text ?? ""];
-      for (const name of names) {
-        const hit = frameworkModule(name);
-        if (hit !== undefined) out.push({ kind: "import", detail: hit, line });
-      }
-      return false;
-    }
-    if (type === "call") {
-      const fn = node.childForFieldName("function");
-      const name = fn === null ? undefined : aliases.canonical(fn);
-      if (name !== undefined && STACK_CALLS.has(name)) {
-        out.push({ kind: "stack", detail: name, line });
-      }
-      return;
-    }
-    if (type === "string") {
-      const text = stringLiteral(node);
-      if (text === undefined) return false;
-      const hit = frameworkModule(text);
-      if (hit !== undefined) {
-        out.push({ kind: "module_name", detail: hit, line });
-      } else if (/^(PYTEST_|HYPOTHESIS_)/.test(text)) {
-        out.push({ kind: "env", detail: text, line });
-      } else if (/junit|--junitxml|pytest-of-|--hypothesis-/i.test(text)) {
-        out.push({ kind: "report", detail: text.slice(0, 60), line });
-      }
-      return false;
-    }
-  });
-  return out;
 }
 
 function statementModules(statement: Node): string[] {

@@ -3,6 +3,9 @@ import type { PythonExpr } from "./python_module.ts";
 import type { ImportAliases } from "./_import_aliases.ts";
 import { unwrapParentheses } from "./_unwrap_parentheses.ts";
 
+/** `a`, `a.b.c`: an identifier or attribute chain without calls or subscripts. */
+const DOTTED = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
 /** Nodes serialised per expression; a larger one becomes `opaque`. */
 const MAX_NODES = 4000;
 
@@ -35,6 +38,11 @@ function copy(
   const type = node.type;
   const line = node.startPosition.row + 1;
   if (type === "identifier" || type === "attribute") {
+    // A dotted chain read from its text: one call instead of one per link.
+    const text = node.text.replace(/\s+/g, "");
+    if (DOTTED.test(text)) {
+      return { type: "name", line, text: aliases.canonicalText(text) };
+    }
     const name = aliases.canonical(node, type);
     if (name !== undefined) return { type: "name", line, text: name };
   }

@@ -11,20 +11,38 @@ export class SignificantTokens {
   readonly lines: number[] = [];
   #starts: number[] = [];
 
-  /** Read the tokens of a parsed file. */
+  /** Read the tokens of a parsed file (one cursor walk: far fewer calls than a node walk). */
   constructor(root: Node) {
-    walk(root, (node, _parent, type) => {
-      if (type === "comment") return false;
-      if (type === "expression_statement" && isDocstring(node)) return false;
-      if (type === "string" || node.childCount === 0) {
-        if (node.isExtra && type !== "string") return false;
-        if (node.startIndex === node.endIndex) return false;
-        this.texts.push(node.text);
-        this.lines.push(node.startPosition.row + 1);
-        this.#starts.push(node.startIndex);
-        return false;
+    const cursor = root.walk();
+    try {
+      for (;;) {
+        const type = cursor.nodeType;
+        let leaf = false;
+        if (type === "comment" || type === "line_continuation") {
+          // skipped
+        } else if (
+          type === "expression_statement" && isDocstring(cursor.currentNode)
+        ) {
+          // skipped
+        } else if (type === "string") {
+          leaf = true;
+        } else if (cursor.gotoFirstChild()) {
+          continue;
+        } else {
+          leaf = cursor.startIndex < cursor.endIndex;
+        }
+        if (leaf) {
+          this.texts.push(cursor.nodeText);
+          this.lines.push(cursor.startPosition.row + 1);
+          this.#starts.push(cursor.startIndex);
+        }
+        while (!cursor.gotoNextSibling()) {
+          if (!cursor.gotoParent()) return;
+        }
       }
-    }, { anonymous: true });
+    } finally {
+      cursor.delete();
+    }
   }
 
   /** A digest of the tokens inside `node`: equal when only comments, docstrings or layout differ. */

@@ -21,12 +21,7 @@ import { realChildren } from "./_real_children.ts";
 import { NESTED_SCOPES } from "./_nested_scopes.ts";
 import { walk } from "./_walk.ts";
 import { SignificantTokens } from "./_significant_tokens.ts";
-import {
-  assumeLines,
-  envReads,
-  identifiersIn,
-  moduleFacts,
-} from "./_module_facts.ts";
+import { bodyFacts, identifiersIn, moduleFacts } from "./_module_facts.ts";
 import { pythonExpr } from "./_python_expr.ts";
 
 const GIVEN = new Set(["given", "hypothesis.given"]);
@@ -87,7 +82,12 @@ class ModuleReader {
     ];
     this.#readDefinitions(this.#root, "", moduleSkips);
     const tokens = new SignificantTokens(this.#root);
-    const facts = moduleFacts(this.#root, this.#aliases, tokens);
+    const facts = moduleFacts(
+      this.#root,
+      this.#aliases,
+      tokens,
+      this.#functions,
+    );
     const module: PythonModule = {
       functions: this.#functions,
       bindings: facts.bindings,
@@ -242,15 +242,16 @@ class ModuleReader {
     };
     if (settings !== undefined) fn.settings = settings;
     if (body !== null) {
-      fn.assumes = assumeLines(body, this.#aliases);
-      fn.envReads = envReads(body, this.#aliases);
-      const locals = localNames(definition);
-      fn.refs = [
-        ...new Set([
-          ...identifiersIn(body),
-          ...decoratorNodes.flatMap((d) => identifiersIn(d)),
-        ]),
-      ].filter((name) => !locals.has(name));
+      const facts = bodyFacts(body, this.#aliases);
+      fn.assumes = facts.assumes;
+      fn.envReads = facts.envReads;
+      const locals = parameterNames(definition);
+      for (const name of facts.locals) locals.add(name);
+      const refs = facts.identifiers;
+      for (const d of decoratorNodes) {
+        for (const name of identifiersIn(d)) refs.add(name);
+      }
+      fn.refs = [...refs].filter((name) => !locals.has(name));
     }
     const vacuity = vacuityOf(assertions, line);
     if (vacuity !== undefined) fn.vacuity = vacuity;
@@ -272,8 +273,8 @@ function vacuityOf(
   return { reason: first.verdict as VacuityReason, line: first.line };
 }
 
-/** Parameters and names a function body assigns: not references to module names. */
-function localNames(definition: Node): Set<string> {
+/** Parameter names: not references to module names. */
+function parameterNames(definition: Node): Set<string> {
   const out = new Set<string>();
   const parameters = definition.childForFieldName("parameters");
   if (parameters !== null) {
@@ -282,22 +283,6 @@ function localNames(definition: Node): Set<string> {
       if (type === "default" || type === "type") return false;
     });
   }
-  const body = definition.childForFieldName("body");
-  if (body === null) return out;
-  walk(body, (node, _p, type) => {
-    if (node !== body && NESTED_SCOPES.has(type)) return false;
-    const left = type === "assignment" || type === "augmented_assignment" ||
-        type === "for_statement" || type === "for_in_clause"
-      ? node.childForFieldName("left")
-      : type === "as_pattern_target" || type === "named_expression"
-      ? node.firstNamedChild
-      : null;
-    if (left === null) return;
-    walk(left, (target, _q, t) => {
-      if (t === "identifier") out.add(target.text);
-      if (t === "attribute" || t === "subscript") return false;
-    });
-  });
   return out;
 }
 
