@@ -27,7 +27,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   contract: ["core", "git", "python"],
   settings: ["core", "contract"],
   layouts: ["core", "contract", "git", "python"],
-  harness: ["core", "git", "python"],
+  // The harness rules judge pawl.toml changes (settings) and what pytest
+  // runs for each registered test (contract).
+  harness: ["core", "contract", "git", "python", "settings"],
   run: ["core", "sandbox"],
   report: ["core", "version.ts"],
   github: ["core", "git", "report", "version.ts"],

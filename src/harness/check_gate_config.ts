@@ -10,7 +10,12 @@ import { type Finding, finding } from "../core/finding.ts";
 import type { ChangedPath } from "../git/git.ts";
 import { readSettings } from "../settings/read_settings.ts";
 import type { Settings } from "../settings/settings.ts";
-import type { HarnessTexts } from "./check_harness.ts";
+
+/** File texts at base and head (the shape of `HarnessTexts`). */
+interface Texts {
+  base: ReadonlyMap<string, string>;
+  head: ReadonlyMap<string, string>;
+}
 
 /** pawl's settings file. */
 export const GATE_SETTINGS_PATH = "pawl.toml";
@@ -57,7 +62,7 @@ export function isGateConfigPath(path: string): boolean {
  */
 export function checkGateConfig(
   changes: readonly ChangedPath[],
-  texts: HarnessTexts,
+  texts: Texts,
 ): Finding[] {
   const out: Finding[] = [];
   for (const change of changes) {
@@ -95,7 +100,7 @@ function parse(text: string | undefined): Settings | string {
   }
 }
 
-function settingsChange(texts: HarnessTexts): Finding[] {
+function settingsChange(texts: Texts): Finding[] {
   const base = parse(texts.base.get(GATE_SETTINGS_PATH));
   const head = parse(texts.head.get(GATE_SETTINGS_PATH));
   const where = { path: GATE_SETTINGS_PATH };

@@ -300,6 +300,14 @@ function realChange(
     // Not parsed (too large, not text): it cannot be shown harmless.
     return change.status === "D" ? undefined : 1;
   }
+  if (change.status === "A" && headTexts.length > 0) {
+    // A new file changes everything: point at its first definition.
+    const defs = [
+      ...(options.headModules.get(change.path)?.functions.values() ?? []),
+    ]
+      .map((fn) => fn.line);
+    return defs.length > 0 ? Math.min(...defs) : head?.lines[0];
+  }
   const length = Math.min(baseTexts.length, headTexts.length);
   for (let i = 0; i < length; i++) {
     if (baseTexts[i] !== headTexts[i]) return head?.lines[i];

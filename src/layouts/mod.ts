@@ -16,6 +16,7 @@ import { invariantsDialect } from "./invariants/invariants_dialect.ts";
 import { seedContractsDialect } from "./seed_contracts/seed_contracts_dialect.ts";
 
 export type * from "./dialect.ts";
+export * from "./base_problems.ts";
 
 /** Every layout pawl knows, in report order. */
 export const DIALECTS: readonly Dialect[] = [
