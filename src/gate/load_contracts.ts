@@ -18,6 +18,8 @@ import { readContractBlobs } from "./read_contract_blobs.ts";
 export interface Contracts {
   /** Each layout present at base, in report order. */
   loaded: LoadedDialect[];
+  /** Each layout loaded with the base's files on both sides: the base judged against itself. */
+  selves: LoadedDialect[];
   /** The base's settings. */
   settings: Settings;
   /** Paths that differ base → head. */
@@ -50,6 +52,7 @@ export async function loadContracts(
   }
   const findings: Finding[] = [];
   const loaded: LoadedDialect[] = [];
+  const selves: LoadedDialect[] = [];
   for (const dialect of present) {
     const [baseBlobs, headBlobs] = await Promise.all([
       readContractBlobs(git, baseTree, dialect.files),
@@ -57,10 +60,11 @@ export async function loadContracts(
     ]);
     const one = dialect.load(baseBlobs, headBlobs);
     loaded.push(one);
+    selves.push(dialect.load(baseBlobs, baseBlobs));
     findings.push(...one.loadFindings);
   }
   const settings = await readBaseSettings(git, { baseTree, headTree });
   findings.push(...settings.findings);
   const changes = await git.changedPaths(base, head);
-  return { loaded, settings: settings.settings, changes, findings };
+  return { loaded, selves, settings: settings.settings, changes, findings };
 }

@@ -10,11 +10,15 @@ import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
 import type { StaticInput } from "../layouts/dialect.ts";
 import type { Git } from "../git/git.ts";
+import { harnessConfigPaths, judgeHarness } from "../harness/mod.ts";
 import {
-  checkHarness,
-  checkSkips,
-  harnessConfigPaths,
-} from "../harness/mod.ts";
+  BaseProblemError,
+  baseProblems,
+  type LoadedDialect,
+} from "../layouts/mod.ts";
+import type { Tree } from "../git/git.ts";
+import { DEFAULT_PYTEST_COMMAND } from "../run/run_pytest.ts";
+import { readModuleNames } from "./read_module_names.ts";
 import { analyzeModules } from "./analyze_modules.ts";
 import type { Contracts } from "./load_contracts.ts";
 import type { Commits } from "./read_commits.ts";
@@ -38,6 +42,8 @@ export interface StaticStageOptions {
   early: Promise<Map<string, string>>;
   /** Progress sink. */
   progress: Progress;
+  /** PATH inside the sandbox, where the tests' interpreter is found. */
+  sandboxPath?: string | undefined;
 }
 
 /** Run the static rules of every loaded layout and the harness rules. */
@@ -102,19 +108,65 @@ export async function staticStage(
     digests,
     allowFixtureRotate: options.allowFixtureRotate,
   };
+  // Problems the base already has are not the pull request's fault.
+  const problems = baseProblems(inputs.contracts.selves, {
+    ...input,
+    headTree: baseTree,
+    changes: [],
+    headModules: baseModules,
+    digests: await baseDigests(git, inputs.contracts.selves, baseTree, byOid),
+  });
+  if (problems.length > 0) {
+    throw new BaseProblemError(inputs.commits.base, problems);
+  }
   const findings: Finding[] = [];
   for (const one of loaded) findings.push(...one.check(input));
   const configPaths = harnessConfigPaths(changes);
-  findings.push(
-    ...checkHarness(changes, {
-      texts: {
-        base: await readConfigTexts(git, baseTree, configPaths),
-        head: await readConfigTexts(git, headTree, configPaths),
-      },
-      headModules,
-      baseModules,
-    }),
-    ...checkSkips(changes, { headModules, baseModules }),
-  );
+  const settings = inputs.contracts.settings;
+  findings.push(...judgeHarness({
+    changes,
+    texts: {
+      base: await readConfigTexts(git, baseTree, configPaths),
+      head: await readConfigTexts(git, headTree, configPaths),
+    },
+    baseTree,
+    headTree,
+    baseModules,
+    headModules,
+    moduleNames: await readModuleNames(
+      settings.tests.command ?? DEFAULT_PYTEST_COMMAND,
+      options.sandboxPath === undefined ? {} : { path: options.sandboxPath },
+    ),
+    registered: loaded.flatMap((l) =>
+      l.plan(input).properties.map((q) => ({ layout: l.id, ...q }))
+    ),
+    testSupport: settings.harness.test_support,
+  }));
   return { input, findings };
+}
+
+/** SHA-256 of the base's own fixtures, reusing what the head's hashing found. */
+async function baseDigests(
+  git: Git,
+  selves: readonly LoadedDialect[],
+  baseTree: Tree,
+  known: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> {
+  const oids = new Map<string, string>();
+  for (
+    const path of selves.flatMap((s) => s.reads(baseTree, baseTree).headDigests)
+  ) {
+    const entry = baseTree.get(path);
+    if (entry !== undefined) oids.set(path, entry.oid);
+  }
+  const missing = [...new Set(oids.values())].filter((oid) => !known.has(oid));
+  const more = missing.length === 0
+    ? new Map<string, string>()
+    : await git.sha256Blobs(missing);
+  const out = new Map<string, string>();
+  for (const [path, oid] of oids) {
+    const digest = known.get(oid) ?? more.get(oid);
+    if (digest !== undefined) out.set(path, digest);
+  }
+  return out;
 }
