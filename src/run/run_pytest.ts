@@ -209,10 +209,11 @@ function minimalEnv(home: string): Record<string, string> {
     HOME: home,
     TMPDIR: home,
     LANG: "C.UTF-8",
+    // Nothing writes bytecode into the tree; the export had none (pawl
+    // strips it), so no .pyc runs in place of the source pawl read. A
+    // PYTHONPYCACHEPREFIX would do the same but recompile the standard
+    // library, pytest and Hypothesis from source on every run.
     PYTHONDONTWRITEBYTECODE: "1",
-    // Bytecode is looked up here, never in the tree's __pycache__, so no
-    // committed .pyc runs in place of the source pawl read.
-    PYTHONPYCACHEPREFIX: `${home}/pycache`,
     // A fresh example database: nothing committed or left by another run
     // feeds (or pads) the examples Hypothesis executes.
     HYPOTHESIS_STORAGE_DIRECTORY: `${home}/hypothesis`,
