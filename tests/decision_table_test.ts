@@ -317,7 +317,11 @@ fixtures:`,
       name: "max_examples lowered below min_examples is rejected",
       files: { [CODEC]: edit("max_examples=80", "max_examples=10") },
       decision: "reject",
-      rules: ["property.examples_below_contract", "property.examples_lowered"],
+      rules: [
+        "property.examples_below_contract",
+        "property.examples_lowered",
+        "property.examples_not_executed",
+      ],
       where: [{
         rule: "property.examples_below_contract",
         layer: "property",
@@ -391,7 +395,11 @@ fixtures:`,
           ),
       },
       decision: "reject",
-      rules: ["property.not_passed", "tests.skip_added"],
+      rules: [
+        "property.examples_not_executed",
+        "property.not_passed",
+        "tests.skip_added",
+      ],
       where: [{
         rule: "tests.skip_added",
         layer: "tests",
@@ -422,7 +430,11 @@ fixtures:`,
           ),
       },
       decision: "reject",
-      rules: ["property.not_passed", "tests.skip_added"],
+      rules: [
+        "property.examples_not_executed",
+        "property.not_passed",
+        "tests.skip_added",
+      ],
       where: [{
         rule: "tests.skip_added",
         layer: "tests",
@@ -868,7 +880,8 @@ max_output_mib = 1024
         "a conftest hook that reports failures as passes, over a real failing change, is rejected",
       files: conftestHook.files,
       decision: "reject",
-      rules: ["harness.conftest_changed"],
+      // pawl's observer sees each failure made "failed" and logged "passed".
+      rules: ["harness.conftest_changed", "harness.report_tampered"],
       where: [{
         rule: "harness.conftest_changed",
         layer: "harness",
@@ -902,7 +915,13 @@ max_output_mib = 1024
         ),
       },
       decision: "reject",
-      rules: ["harness.pytest_config_changed", "property.not_passed"],
+      // The base's oracle (the base's pyproject) runs the examples the
+      // head's deselection skipped.
+      rules: [
+        "harness.pytest_config_changed",
+        "property.examples_not_executed",
+        "property.not_passed",
+      ],
       where: [{
         rule: "harness.pytest_config_changed",
         layer: "harness",

@@ -319,6 +319,36 @@ export const RULES = {
     "tests",
     "The test command failed without reporting a failing test (collection or usage error)",
   ),
+  // what the test runs themselves showed (pawl's observer plugin, the
+  // base's oracle on the head's code)
+  "harness.report_tampered": rule(
+    "harness",
+    "The JUnit report disagrees with what pawl's observer saw while the tests ran, or a test's outcome was rewritten after it was made",
+  ),
+  "harness.observer_missing": rule(
+    "harness",
+    "pawl's observer plugin did not report from a test run that left a report (disabled, shadowed or cut off)",
+  ),
+  "harness.hypothesis_reconfigured": rule(
+    "harness",
+    "Code outside the base's test-side files loaded a Hypothesis settings profile during a run",
+  ),
+  "property.oracle_failed": rule(
+    "property",
+    "The base's tests of a registered property do not collect, run or pass on the head's code",
+  ),
+  "property.examples_not_executed": rule(
+    "property",
+    "A registered property executed fewer valid Hypothesis examples than the base's oracle does on the same code and seed",
+  ),
+  "seed.not_used": rule(
+    "seed",
+    "A seeded run shows no evidence that the injected seed and trial count reached the test",
+  ),
+  "tests.collection_error": rule(
+    "tests",
+    "A test file could not be collected (import or syntax error)",
+  ),
   "tests.unproven": rule(
     "tests",
     "The pull request adds example assertions without adding or strengthening a contract",

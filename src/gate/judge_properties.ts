@@ -25,6 +25,8 @@ export interface PropertyEvidence {
   suite: readonly TestCaseResult[];
   /** The properties-on-their-own run, or null when it did not run. */
   alone: PytestRun | null;
+  /** The first lines of each test file's collection error in the full run, by file. */
+  collectErrors?: ReadonlyMap<string, string>;
 }
 
 /** What the judgement records besides the outcome. */
@@ -138,7 +140,12 @@ export function judgeProperty(
     path: prop.file,
     ...(prop.line === undefined ? {} : { line: prop.line }),
   };
-  const why = inSuite !== "passed"
+  const collectError = prop.file === undefined
+    ? undefined
+    : evidence.collectErrors?.get(prop.file);
+  const why = outcome === "not_collected" && collectError !== undefined
+    ? `its module could not be collected:\n${collectError}`
+    : inSuite !== "passed"
     ? describeOutcome(inSuite)
     : `it passed in the full run but ${
       describeOutcome(onItsOwn)

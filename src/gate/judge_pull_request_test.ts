@@ -63,9 +63,37 @@ function reporting(
     const flag = command.argv.find((a) => a.startsWith("--junitxml="));
     if (flag === undefined) throw new Error("no --junitxml in the command");
     const found = cases(command);
+    await observe(command, found);
     await Deno.writeTextFile(flag.slice("--junitxml=".length), junit(found));
     return { code: found.some((c) => c.failure !== undefined) ? 1 : 0 };
   };
+}
+
+/** Stream what pawl's observer plugin would have seen of `found`. */
+async function observe(
+  command: SandboxCommand,
+  found: readonly Case[],
+): Promise<void> {
+  const path = command.env["PAWL_OBSERVER_SOCKET"];
+  if (path === undefined) return;
+  const lines = [
+    { event: "hello", token: command.env["PAWL_OBSERVER_TOKEN"] },
+    { event: "configure" },
+    ...found.map((c) => ({
+      event: "report",
+      nodeid: `${c.classname.replaceAll(".", "/")}.py::${c.name}`,
+      when: "call",
+      outcome: c.failure === undefined ? "passed" : "failed",
+      xfail: false,
+    })),
+  ];
+  const conn = await Deno.connect({ transport: "unix", path });
+  await conn.write(
+    new TextEncoder().encode(
+      lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+    ),
+  );
+  conn.close();
 }
 
 interface Harness {

@@ -19,6 +19,21 @@ import type { Git } from "../git/git.ts";
 import type { PythonModule } from "../python/python_module.ts";
 import { type PytestRun, runPytest } from "../run/run_pytest.ts";
 import { runSuite } from "../run/run_suite.ts";
+import { checkBaseCollection } from "../run/check_base_collection.ts";
+import {
+  composeOracleTree,
+  testSidePredicate,
+} from "../run/compose_oracle_tree.ts";
+import { exportOracleTree } from "../run/export_oracle_tree.ts";
+import type { Observation } from "../run/observation.ts";
+import { installObserver } from "../run/observer.ts";
+import { ledgerLineCount, readLedgerRows } from "../run/read_ledger_rows.ts";
+import { removeBytecode } from "../run/remove_bytecode.ts";
+import {
+  replaySeedFindings,
+  runPropertyRuns,
+} from "../run/run_property_runs.ts";
+import { modulePath } from "../contract/module_path.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
 import { freshSeed } from "../seeds/fresh_seed.ts";
 import type { LedgerRow } from "../seeds/ledger_row.ts";
@@ -28,7 +43,7 @@ import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
-import { locateProperties } from "./locate_properties.ts";
+import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
 import {
   type LayoutPlans,
   type PlannedRun,
@@ -131,9 +146,15 @@ async function runAndJudge(
   const freshWorkDir = async (): Promise<string> => {
     exports += 1;
     const dir = await workspace.export(git, commits.head, `work-${exports}`);
+    await removeBytecode(dir);
     await sandbox.prepareDir(dir);
     return dir;
   };
+  // pawl's own plugin watches every pytest run (see src/run/observer.ts).
+  const observer = input.settings.tests.runner === "pytest"
+    ? await installObserver(workspace.root)
+    : undefined;
+  const observed = observer === undefined ? {} : { observer };
   const headModule = headModuleReader(git, commits.headTree, input.headModules);
   const reportDir = await workspace.mkdir("reports");
   await sandbox.prepareDir(reportDir);
@@ -143,15 +164,20 @@ async function runAndJudge(
   });
   const { seed, trials, limits } = runs;
   const onOutput = (chunk: Uint8Array) => progress.detail(lastLine(chunk));
-  const pytest = async (run: PlannedRun, select: readonly string[]) =>
+  const pytest = async (
+    run: PlannedRun,
+    select: readonly string[],
+    workDir?: string,
+  ) =>
     await runPytest(sandbox, {
-      workDir: await freshWorkDir(),
+      workDir: workDir ?? await freshWorkDir(),
       reportDir,
       command: run.command,
       select,
       env: run.env,
       limits,
       onOutput,
+      ...observed,
     });
 
   const workDir = await freshWorkDir();
@@ -168,25 +194,131 @@ async function runAndJudge(
     nonBlocking: runs.suite.nonBlocking,
     limits,
     onOutput,
+    ...observed,
     testLine: async (file, qualname) =>
       (await headModule(file))?.functions.get(qualname)?.line,
   });
+  // A file the pull request did not touch that cannot be collected may be
+  // broken at the base already: then pawl cannot decide (exit 2).
+  const unchangedBroken = sortedUnique(
+    suite.findings.flatMap((f) =>
+      f.rule === "tests.collection_error" && f.path !== undefined &&
+        commits.baseTree.has(f.path) &&
+        commits.baseTree.get(f.path)?.oid === commits.headTree.get(f.path)?.oid
+        ? [f.path]
+        : []
+    ),
+  );
+  if (unchangedBroken.length > 0) {
+    progress.step(
+      `collecting ${unchangedBroken.length} unchanged files at the base`,
+    );
+    await checkBaseCollection(sandbox, {
+      base: commits.base,
+      files: unchangedBroken,
+      baseWorkDir: async () => {
+        exports += 1;
+        const dir = await workspace.export(
+          git,
+          commits.base,
+          `work-${exports}`,
+        );
+        await removeBytecode(dir);
+        await sandbox.prepareDir(dir);
+        return dir;
+      },
+      run: {
+        reportDir,
+        command: runs.alone.command,
+        env: runs.alone.env,
+        limits,
+        ...observed,
+      },
+    });
+  }
 
   const located = await locateProperties(plans, commits.headTree, headModule);
   const runnable = located.flatMap((p) =>
     p.nodeId === undefined ? [] : [p.nodeId]
   );
   // Alone: only the properties' own modules are imported, so a test
-  // elsewhere that forges the report cannot make a failing property pass.
+  // elsewhere that forges the report cannot make a failing property pass;
+  // and again from the base's test side on the head's code (the base's
+  // oracle), when the head changed any test-side path.
   let alone: PytestRun | null = null;
+  let expectLedger = false;
+  let seedBaseline: Observation | null = null;
+  const oracleFindings: Finding[] = [];
   if (runnable.length > 0 && suite.reported) {
+    const oracle = oracleTree(commits, plans);
     progress.step(
-      `running ${runnable.length} registered properties on their own`,
+      `running ${runnable.length} registered properties on their own${
+        oracle.tree.differs ? ", and from the base's tests" : ""
+      }`,
     );
-    alone = await pytest(runs.alone, sortedUnique(runnable));
+    const baseModule = headModuleReader(git, commits.baseTree, new Map());
+    const observedProperty = (p: LocatedProperty) => ({
+      id: p.id,
+      nodeId: p.nodeId as string,
+      path: p.file,
+      line: p.line,
+    });
+    const located_ = located.filter((p) => p.nodeId !== undefined);
+    // The oracle runs the properties whose test the base has, in the same file.
+    const atBase: LocatedProperty[] = [];
+    for (const p of located_) {
+      if (
+        p.file !== undefined &&
+        modulePath(p.module, commits.baseTree) === p.file &&
+        (await baseModule(p.file))?.functions.has(p.name) === true
+      ) atBase.push(p);
+    }
+    const propertyRuns = await runPropertyRuns(sandbox, {
+      properties: located_.map(observedProperty),
+      oracleProperties: atBase.map(observedProperty),
+      headWorkDir: freshWorkDir,
+      oracleWorkDir: !oracle.tree.differs ? null : async () => {
+        exports += 1;
+        const dir = await workspace.mkdir(`work-${exports}`);
+        await exportOracleTree(git, commits.head, dir, oracle.tree);
+        await sandbox.prepareDir(dir);
+        return dir;
+      },
+      run: {
+        reportDir,
+        command: runs.alone.command,
+        env: runs.alone.env,
+        limits,
+        onOutput,
+        ...observed,
+      },
+      seed,
+      trials,
+      hypothesisSeeded: runs.alone.command.some((a) =>
+        a.startsWith("--hypothesis-seed=")
+      ),
+      isTestSide: oracle.isTestSide,
+      unchanged: (path) =>
+        commits.baseTree.get(path)?.oid === commits.headTree.get(path)?.oid,
+    });
+    alone = propertyRuns.head;
+    expectLedger = propertyRuns.expectLedger;
+    seedBaseline = propertyRuns.seedBaseline;
+    oracleFindings.push(...propertyRuns.findings);
   }
   const ts = Math.floor(options.now.epochMs / 1000);
-  const judged = judgeProperties(located, { suite: suite.cases, alone }, {
+  const collectErrors = new Map<string, string>();
+  // The suite's own (scrubbed) collection-error findings carry the traceback.
+  for (const f of suite.findings) {
+    if (f.rule !== "tests.collection_error" || f.path === undefined) continue;
+    const lines = f.message.split("\n").slice(1);
+    if (lines.length > 0) collectErrors.set(f.path, lines.join("\n"));
+  }
+  const judged = judgeProperties(located, {
+    suite: suite.cases,
+    alone,
+    collectErrors,
+  }, {
     seed,
     trials,
     ts,
@@ -194,17 +326,37 @@ async function runAndJudge(
   });
 
   // Every unexpired frozen seed must hold.
-  const findings = [...suite.findings, ...judged.findings];
+  const findings = [...suite.findings, ...judged.findings, ...oracleFindings];
   const ledger = [...judged.ledger];
   const replays: ReplayRecord[] = [];
   for (const run of runs.replays) {
     progress.step(
       `replaying frozen seed ${run.replay.seed} (${run.replay.id})`,
     );
-    const replay = judgeReplay(
-      await pytest(run, [run.replay.test]),
-      run.replay,
-      { layout: run.layout, trials: run.trials, ts },
+    const replayDir = await freshWorkDir();
+    const before = await ledgerLineCount(replayDir);
+    const replayRun = await pytest(run, [run.replay.test], replayDir);
+    const replay = judgeReplay(replayRun, run.replay, {
+      layout: run.layout,
+      trials: run.trials,
+      ts,
+    });
+    findings.push(
+      ...replaySeedFindings(
+        replayRun,
+        await readLedgerRows(replayDir, before),
+        {
+          id: run.replay.id,
+          nodeId: run.replay.test,
+          seed: run.replay.seed,
+          trials: run.trials,
+          hypothesisSeeded: run.command.some((a) =>
+            a.startsWith("--hypothesis-seed=")
+          ),
+          expectLedger,
+          baseline: seedBaseline,
+        },
+      ),
     );
     replays.push(replay.record);
     ledger.push(replay.row);
@@ -227,6 +379,23 @@ async function runAndJudge(
       network: sandbox.isolation.network,
     },
     ledger,
+  };
+}
+
+/**
+ * The base's oracle tree (head code, base test side), from the registered
+ * test modules and replayed tests as the base has them.
+ */
+function oracleTree(commits: Commits, plans: LayoutPlans) {
+  const baseTree = commits.baseTree;
+  const files = plans.flatMap(({ plan }) => [
+    ...plan.properties.map((p) => modulePath(p.module, baseTree)),
+    ...plan.replays.map((r) => r.test.split("::")[0]),
+  ]).filter((f): f is string => f !== undefined && baseTree.has(f));
+  const compose = { testModules: sortedUnique(files) };
+  return {
+    tree: composeOracleTree(baseTree, commits.headTree, compose),
+    isTestSide: testSidePredicate(compose),
   };
 }
 

@@ -11,6 +11,8 @@ import type {
   SandboxLimits,
   SandboxResult,
 } from "../sandbox/sandbox.ts";
+import type { Observation } from "./observation.ts";
+import { ObserverChannel, type ObserverPlugin } from "./observer.ts";
 import { JunitError, parseJunit, type TestCaseResult } from "./parse_junit.ts";
 
 /** The test command when the base's settings name none. */
@@ -57,6 +59,8 @@ export interface RunPytestOptions {
   maxReportBytes?: number;
   /** Progress callback for output chunks. */
   onOutput?: (chunk: Uint8Array) => void;
+  /** pawl's observer plugin: loaded with `-p`, its stream read while the run goes. */
+  observer?: ObserverPlugin;
 }
 
 /** The outcome of one pytest run. */
@@ -67,6 +71,8 @@ export interface PytestRun {
   cases: TestCaseResult[] | null;
   /** Why there is no usable report. */
   reportProblem?: string;
+  /** What pawl's observer streamed, when the run loaded it. */
+  observation?: Observation;
 }
 
 /** What is missing for running the tests. */
@@ -130,25 +136,47 @@ export async function runPytest(
   const n = await unusedIndex(options.reportDir);
   const reportPath = `${options.reportDir}/junit-${n}.xml`;
   const home = await freshDir(sandbox, `${options.reportDir}/home-${n}`);
-  const env = {
+  const channel = options.observer === undefined
+    ? undefined
+    : await ObserverChannel.open(options.observer);
+  const env: Record<string, string> = {
     ...minimalEnv(home),
     ...(options.env ?? {}),
   };
+  if (options.observer !== undefined && channel !== undefined) {
+    const path = env["PYTHONPATH"];
+    env["PYTHONPATH"] = path === undefined || path === ""
+      ? options.observer.dir
+      : `${options.observer.dir}:${path}`;
+    env["PAWL_OBSERVER_SOCKET"] = channel.path;
+    env["PAWL_OBSERVER_TOKEN"] = channel.token;
+  }
   const argv = [
     ...command,
+    ...(options.observer === undefined ? [] : ["-p", options.observer.module]),
     `--junitxml=${reportPath}`,
     "-o",
     "junit_family=xunit2",
     ...(options.select ?? []),
   ];
-  const result = await sandbox.run({
-    argv,
-    cwd: options.workDir,
-    env,
-    writable: [options.reportDir],
-    ...(options.limits !== undefined ? { limits: options.limits } : {}),
-    ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
-  });
+  let result: SandboxResult;
+  let observation: Observation | undefined;
+  try {
+    result = await sandbox.run({
+      argv,
+      cwd: options.workDir,
+      env,
+      writable: [options.reportDir],
+      ...(options.observer === undefined
+        ? {}
+        : { readOnly: [options.observer.root] }),
+      ...(options.limits !== undefined ? { limits: options.limits } : {}),
+      ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
+    });
+  } finally {
+    observation = await channel?.finish();
+  }
+  const observed = observation === undefined ? {} : { observation };
   const report = await readReport(
     reportPath,
     options.reportDir,
@@ -158,13 +186,18 @@ export async function runPytest(
     if (!result.timedOut && looksLikeMissingRunner(result)) {
       await probeRunner(sandbox, command, options, n, env["PATH"]);
     }
-    return { result, cases: null, reportProblem: report.problem };
+    return { result, cases: null, reportProblem: report.problem, ...observed };
   }
   try {
-    return { result, cases: parseJunit(report) };
+    return { result, cases: parseJunit(report), ...observed };
   } catch (error) {
     if (error instanceof JunitError) {
-      return { result, cases: null, reportProblem: error.message };
+      return {
+        result,
+        cases: null,
+        reportProblem: error.message,
+        ...observed,
+      };
     }
     throw error;
   }
@@ -176,7 +209,14 @@ function minimalEnv(home: string): Record<string, string> {
     HOME: home,
     TMPDIR: home,
     LANG: "C.UTF-8",
+    // Nothing writes bytecode into the tree; the export had none (pawl
+    // strips it), so no .pyc runs in place of the source pawl read. A
+    // PYTHONPYCACHEPREFIX would do the same but recompile the standard
+    // library, pytest and Hypothesis from source on every run.
     PYTHONDONTWRITEBYTECODE: "1",
+    // A fresh example database: nothing committed or left by another run
+    // feeds (or pads) the examples Hypothesis executes.
+    HYPOTHESIS_STORAGE_DIRECTORY: `${home}/hypothesis`,
     PYTHONHASHSEED: "0",
   };
 }

@@ -71,6 +71,7 @@ Deno.test("runPytest() runs the command with a report flag and a minimal environ
         TMPDIR: home,
         LANG: "C.UTF-8",
         PYTHONDONTWRITEBYTECODE: "1",
+        HYPOTHESIS_STORAGE_DIRECTORY: `${home}/hypothesis`,
         PYTHONHASHSEED: "0",
         CONTRACT_SEED: "42",
       });

@@ -7,6 +7,8 @@
  */
 import { type Finding, finding } from "../core/finding.ts";
 import type { TestCaseResult } from "./parse_junit.ts";
+import { crossCheckReport } from "./cross_check_report.ts";
+import type { Observation } from "./observation.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import {
   PYTEST_EXIT,
@@ -98,12 +100,16 @@ export interface SuiteOutcome {
   summary: SuiteSummary;
   /** One record per freeze whose test failed in the full run, sorted by freeze id. */
   reruns: RerunRecord[];
+  /** What pawl's observer saw during the full run, when it was loaded. */
+  observation?: Observation;
 }
 
 /** Lines of output quoted in a `tests.run_failed` or `tests.no_report` finding. */
 const TAIL_LINES = 15;
 /** Characters of output quoted in a finding. */
 const TAIL_CHARS = 1500;
+/** Lines of a collection error's traceback quoted in its finding. */
+const COLLECTION_ERROR_LINES = 12;
 /** `tests.failed` findings listed one by one; the rest are counted in one more. */
 export const MAX_FAILED_FINDINGS = 100;
 
@@ -139,6 +145,11 @@ export async function runSuite(
     sortCases(run.cases.map((c) => scrubCase(c, scrub))),
     testLine,
   );
+  const collectTexts = new Map(
+    (run.observation?.collectErrors ?? []).map((
+      e,
+    ) => [e.nodeId, scrub(e.text)]),
+  );
   const failing = cases.filter((c) =>
     c.outcome === "failed" || c.outcome === "error"
   );
@@ -160,7 +171,9 @@ export async function runSuite(
       findings.push(freshSeedFinding(c));
     } else if (freeze === undefined) {
       unfrozen++;
-      if (unfrozen <= MAX_FAILED_FINDINGS) findings.push(failedFinding(c));
+      if (unfrozen <= MAX_FAILED_FINDINGS) {
+        findings.push(failedFinding(c, collectTexts));
+      }
     } else {
       groups.set(freeze, [...(groups.get(freeze) ?? []), c]);
     }
@@ -187,6 +200,17 @@ export async function runSuite(
   }
   const runFailed = runFailedFinding(run, failing.length, scrub);
   if (runFailed !== undefined) findings.push(runFailed);
+  if (run.observation !== undefined) {
+    findings.push(
+      ...crossCheckReport(run.observation, run.cases, {
+        run: "the full suite",
+      }).map((f) => ({ ...f, message: scrub(f.message) })),
+    );
+    return {
+      ...outcome(findings, cases, true, reruns),
+      observation: run.observation,
+    };
+  }
   return outcome(findings, cases, true, reruns);
 }
 
@@ -369,14 +393,30 @@ function freshSeedFinding(c: TestCaseResult): Finding {
   );
 }
 
-function failedFinding(c: TestCaseResult): Finding {
+function failedFinding(
+  c: TestCaseResult,
+  collectTexts: ReadonlyMap<string, string> = new Map(),
+): Finding {
   const location = locateCase(c);
+  if (c.classname === "") {
+    // The traceback's first lines, not only its first: the cause of an
+    // import error is on its last line. The report has only "collection
+    // failure"; the observer streamed the traceback.
+    const text = collectTexts.get(location.file) ?? c.message ?? "";
+    const lines = text.split("\n").map((l) => l.trimEnd())
+      .filter((l) => l !== "").slice(0, COLLECTION_ERROR_LINES);
+    return finding(
+      "tests.collection_error",
+      `Collecting "${location.file}" failed${
+        lines.length === 0 ? "" : `:\n${lines.join("\n")}`
+      }`,
+      { path: location.file },
+    );
+  }
   const detail = c.message !== undefined ? `: ${firstLine(c.message)}` : "";
-  const message = c.classname === ""
-    ? `Collecting "${location.nodeId}" failed${detail}`
-    : `Test "${location.nodeId}" ${
-      c.outcome === "error" ? "errored" : "failed"
-    }${detail}`;
+  const message = `Test "${location.nodeId}" ${
+    c.outcome === "error" ? "errored" : "failed"
+  }${detail}`;
   return finding("tests.failed", message, {
     path: location.file,
     ...(c.line !== undefined ? { line: c.line } : {}),

@@ -387,7 +387,7 @@ Deno.test("runSuite() reports a run that did not finish normally", async (t) => 
   }
 
   await t.step(
-    "a collection error is a tests.failed and a tests.run_failed",
+    "a collection error is a tests.collection_error and a tests.run_failed",
     async () => {
       const { outcome } = await suite(runs({
         code: 2,
@@ -402,9 +402,9 @@ Deno.test("runSuite() reports a run that did not finish normally", async (t) => 
         outcome.findings.map((f) => [f.rule, f.path, f.message]),
         [
           [
-            "tests.failed",
+            "tests.collection_error",
             "tests/test_broken.py",
-            'Collecting "tests/test_broken.py" failed: collection failure',
+            'Collecting "tests/test_broken.py" failed:\ncollection failure',
           ],
           [
             "tests.run_failed",

@@ -50,6 +50,8 @@ export interface SandboxPlan {
   cwd: string;
   /** Absolute canonical writable directories (besides `cwd`). */
   writable: readonly string[];
+  /** Absolute canonical directories bound read-only (bwrap tier; visible anyway at the others). */
+  readOnly?: readonly string[];
   /** Paths to hide (bwrap and unshare tiers). */
   hidden: readonly HiddenPath[];
   /** The command's complete environment. */
@@ -164,7 +166,13 @@ export function buildSandboxArgv(plan: SandboxPlan): string[] {
   }
 }
 
-type MountKind = "base" | "tmpfs" | "bind" | "hidden-dir" | "hidden-file";
+type MountKind =
+  | "base"
+  | "tmpfs"
+  | "bind"
+  | "ro-bind"
+  | "hidden-dir"
+  | "hidden-file";
 
 interface MountOp {
   path: string;
@@ -190,11 +198,17 @@ function bwrapMounts(plan: SandboxPlan): string[] {
       args: ["--perms", "1777", "--size", size, "--tmpfs", "/tmp"],
     },
   ];
-  const binds: MountOp[] = unique([plan.cwd, ...plan.writable]).map((p) => ({
-    path: p,
-    kind: "bind",
-    args: ["--bind", p, p],
-  }));
+  const writable = unique([plan.cwd, ...plan.writable]);
+  const binds: MountOp[] = [
+    ...unique(plan.readOnly ?? []).filter((p) => !writable.includes(p)).map((
+      p,
+    ): MountOp => ({ path: p, kind: "ro-bind", args: ["--ro-bind", p, p] })),
+    ...writable.map((p): MountOp => ({
+      path: p,
+      kind: "bind",
+      args: ["--bind", p, p],
+    })),
+  ];
   const hidden: MountOp[] = [];
   for (const h of plan.hidden) {
     const others = [
@@ -276,6 +290,7 @@ function checkCommand(plan: SandboxPlan): void {
     const path of [
       plan.cwd,
       ...plan.writable,
+      ...(plan.readOnly ?? []),
       ...plan.hidden.map((h) => h.path),
     ]
   ) {
@@ -288,7 +303,9 @@ function checkCommand(plan: SandboxPlan): void {
 }
 
 function checkHiddenConflicts(plan: SandboxPlan): void {
-  for (const path of unique([plan.cwd, ...plan.writable])) {
+  for (
+    const path of unique([plan.cwd, ...plan.writable, ...(plan.readOnly ?? [])])
+  ) {
     for (const h of plan.hidden) {
       if (path === h.path || isInside(path, h.path)) {
         throw new SandboxCommandError(

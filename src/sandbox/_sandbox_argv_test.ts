@@ -174,6 +174,22 @@ Deno.test("buildSandboxArgv() lays bwrap mounts shallowest first", async (t) => 
     },
   );
 
+  await t.step(
+    "a read-only directory under the private /tmp is bound read-only, after its parents",
+    () => {
+      const argv = buildSandboxArgv(plan({
+        readOnly: ["/tmp/pawl-1/observer-x"],
+      }));
+      const at = (flag: string, value: string) =>
+        argv.findIndex((a, i) => a === flag && argv[i + 1] === value);
+      assert.ok(at("--ro-bind", "/tmp/pawl-1/observer-x") > 0);
+      assert.ok(
+        at("--dir", "/tmp/pawl-1") < at("--ro-bind", "/tmp/pawl-1/observer-x"),
+      );
+      assert.ok(!after(argv, "--bind").includes("/tmp/pawl-1/observer-x"));
+    },
+  );
+
   await t.step("a writable path inside a hidden one is refused", () => {
     for (const cwd of ["/root", "/root/work"]) {
       assert.throws(

@@ -171,6 +171,10 @@ export class ProcessSandbox implements Sandbox {
     for (const dir of command.writable) {
       writable.push(await canonicalDir(program, dir, "writable directory"));
     }
+    const readOnly: string[] = [];
+    for (const dir of command.readOnly ?? []) {
+      readOnly.push(await canonicalDir(program, dir, "read-only directory"));
+    }
     const argv = buildSandboxArgv({
       tier: this.isolation.tier,
       uid: this.#uid,
@@ -182,6 +186,7 @@ export class ProcessSandbox implements Sandbox {
       },
       cwd,
       writable,
+      readOnly,
       hidden: await resolveHidden(this.#hiddenPaths),
       env,
       argv: command.argv,

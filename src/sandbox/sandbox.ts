@@ -57,6 +57,11 @@ export interface SandboxCommand {
   env: Readonly<Record<string, string>>;
   /** Directories the command may write (cwd is always writable). */
   writable: readonly string[];
+  /**
+   * Directories the command may read but not write, made visible even where
+   * the sandbox hides the host's (e.g. pawl's plugin under a private /tmp).
+   */
+  readOnly?: readonly string[];
   /** Limits; defaults apply to omitted fields. */
   limits?: Partial<SandboxLimits>;
   /** Called with each chunk of output, for progress display (already capped). */

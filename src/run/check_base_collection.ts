@@ -1,0 +1,78 @@
+/**
+ * A test file that fails to collect at head although the pull request did
+ * not change it may be broken at the base already: then the failure is not
+ * the pull request's fault and pawl cannot decide (exit 2) until the base
+ * is fixed. Collecting the same files on the base tree tells the two apart.
+ *
+ * @module
+ */
+import type { Sandbox } from "../sandbox/sandbox.ts";
+import { runPytest, type RunPytestOptions } from "./run_pytest.ts";
+
+/** The base commit itself cannot collect its tests: could not decide. */
+export class BaseProblemError extends Error {
+  /** The base commit. */
+  readonly base: string;
+  /** The files that fail to collect at the base. */
+  readonly files: readonly string[];
+
+  /** Build the error. */
+  constructor(base: string, files: readonly string[], detail: string) {
+    super(
+      `Cannot judge the pull request: at the base commit ${base}, ${
+        files.map((f) => `"${f}"`).join(", ")
+      } already fail${
+        files.length === 1 ? "s" : ""
+      } to collect, so their failure at head is not the pull request's doing; fix the base first:\n${detail}`,
+    );
+    this.name = "BaseProblemError";
+    this.base = base;
+    this.files = files;
+  }
+}
+
+/** Options for {@linkcode checkBaseCollection}. */
+export interface BaseCollectionOptions {
+  /** The base commit id, for the message. */
+  base: string;
+  /** Files (unchanged base → head) that failed to collect at head. */
+  files: readonly string[];
+  /** A fresh export of the base tree, prepared for the sandbox. */
+  baseWorkDir: () => Promise<string>;
+  /** How the run is made. */
+  run: Omit<RunPytestOptions, "workDir" | "select">;
+}
+
+/**
+ * Collect `files` on the base tree (`--collect-only`); throw
+ * {@linkcode BaseProblemError} when any of them fails there too.
+ */
+export async function checkBaseCollection(
+  sandbox: Sandbox,
+  options: BaseCollectionOptions,
+): Promise<void> {
+  if (options.files.length === 0) return;
+  const command = options.run.command ?? [];
+  const run = await runPytest(sandbox, {
+    ...options.run,
+    command: [...command, "--collect-only"],
+    workDir: await options.baseWorkDir(),
+    select: options.files,
+  });
+  const streamed = run.observation?.collectErrors ?? [];
+  const reported = (run.cases ?? []).filter((c) => c.classname === "");
+  const broken = options.files.filter((file) =>
+    streamed.some((e) => e.nodeId === file) ||
+    reported.some((c) =>
+      c.name === file ||
+      c.name === file.replace(/\.py$/, "").replaceAll("/", ".")
+    )
+  );
+  if (broken.length === 0) return;
+  const first = streamed.find((e) => broken.includes(e.nodeId))?.text ??
+    reported[0]?.message ?? "";
+  const detail = first.split("\n").map((l) => l.trimEnd()).filter((l) =>
+    l !== ""
+  ).slice(0, 12).join("\n");
+  throw new BaseProblemError(options.base, broken, detail);
+}

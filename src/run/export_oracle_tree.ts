@@ -1,0 +1,93 @@
+/**
+ * Write the oracle tree: export the head, then lay the base's test-side
+ * blobs over it. The head export is hostile (its symlinks may point
+ * anywhere), so nothing is written through a symlink: every directory on
+ * the way to a base path is checked and replaced when it is not a real
+ * directory.
+ *
+ * @module
+ */
+import type { OracleTree } from "./compose_oracle_tree.ts";
+
+/** What the export needs of the repository (git's `Git` has it). */
+export interface TreeSource {
+  /** Write a commit's tree into an empty directory. */
+  exportTree(commit: string, dest: string): Promise<void>;
+  /** Read one blob's bytes. */
+  readBlob(oid: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
+}
+import { removeBytecode } from "./remove_bytecode.ts";
+
+/** Largest base blob written. */
+const MAX_BLOB_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Export `head` into `dest` (an empty directory) and apply `tree`; bytecode
+ * is removed afterwards, as from every export.
+ */
+export async function exportOracleTree(
+  git: TreeSource,
+  head: string,
+  dest: string,
+  tree: OracleTree,
+): Promise<void> {
+  await git.exportTree(head, dest);
+  for (const path of tree.dropFromHead) {
+    const parent = await realParent(dest, path, false);
+    if (parent === undefined) continue;
+    await Deno.remove(`${dest}/${path}`, { recursive: true }).catch(
+      (error) => {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      },
+    );
+  }
+  for (const entry of tree.fromBase) {
+    await realParent(dest, entry.path, true);
+    const target = `${dest}/${entry.path}`;
+    await Deno.remove(target, { recursive: true }).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+    const bytes = await git.readBlob(entry.oid, { maxBytes: MAX_BLOB_BYTES });
+    if (entry.kind === "symlink") {
+      await Deno.symlink(new TextDecoder().decode(bytes), target);
+    } else {
+      await Deno.writeFile(target, bytes, {
+        createNew: true,
+        mode: entry.kind === "executable" ? 0o755 : 0o644,
+      });
+    }
+  }
+  await removeBytecode(dest);
+}
+
+/**
+ * Make sure every ancestor of `path` under `dest` is a real directory,
+ * replacing symlinks and files on the way when `create`; without `create`,
+ * returns undefined when an ancestor is not a real directory (nothing of
+ * the tree is behind it).
+ */
+async function realParent(
+  dest: string,
+  path: string,
+  create: boolean,
+): Promise<string | undefined> {
+  const parts = path.split("/");
+  if (parts.some((p) => p === "" || p === "." || p === "..")) {
+    throw new RangeError(`Cannot write tree path "${path}": it is not normal`);
+  }
+  let dir = dest;
+  for (const part of parts.slice(0, -1)) {
+    dir = `${dir}/${part}`;
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = await Deno.lstat(dir);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (info?.isDirectory === true) continue;
+    if (!create) return undefined;
+    if (info !== undefined) await Deno.remove(dir, { recursive: true });
+    await Deno.mkdir(dir, { mode: 0o755 });
+  }
+  return dir;
+}

@@ -1,0 +1,315 @@
+/**
+ * What pawl's observer plugin saw during one pytest run, read from the JSON
+ * lines it streamed. The lines come from inside the sandbox, so they are
+ * parsed defensively: an unknown or malformed line is a problem, never a
+ * crash.
+ *
+ * @module
+ */
+
+/** The outcome of one test as its reports said while the run went. */
+export type ObservedOutcome =
+  | "passed"
+  | "failed"
+  | "error"
+  | "skipped"
+  | "xfailed";
+
+/** Hypothesis examples one test executed (reuse and generate phases). */
+export interface ExampleCounts {
+  /** Examples that ran to the end without an assumption failing. */
+  valid: number;
+  /** Examples rejected by `assume()`, a filter or an invalid draw. */
+  invalid: number;
+  /** Examples that ran out of data. */
+  overrun: number;
+  /** Examples that failed the test. */
+  interesting: number;
+}
+
+/** Which seed Hypothesis used for one test. */
+export interface ObservedSeed {
+  /** `forced` (the `--hypothesis-seed` pawl passed), `explicit` (`@seed`), `derandomize` or `random`. */
+  source: "forced" | "explicit" | "derandomize" | "random";
+  /** The seed, when there was one. */
+  seed: string | null;
+  /** The test's `max_examples` in effect. */
+  maxExamples: number | null;
+}
+
+/** A collection error as the run reported it. */
+export interface CollectError {
+  /** pytest's node id of the collector (usually the file). */
+  nodeId: string;
+  /** The error text (first characters). */
+  text: string;
+}
+
+/** A `settings.load_profile()` call and the file it came from. */
+export interface ProfileLoad {
+  /** Profile name. */
+  name: string;
+  /** The calling file as Python saw it (absolute, inside the run's tree). */
+  file: string;
+  /** The test that was running, when one was. */
+  nodeId: string | null;
+}
+
+/** Everything one run's stream told. */
+export interface Observation {
+  /** The plugin connected and identified itself with this run's token. */
+  hello: boolean;
+  /** pytest configured the plugin (it was not blocked or unregistered after being imported). */
+  configured: boolean;
+  /** The session finished (pytest_sessionfinish was streamed). */
+  finished: boolean;
+  /** The exit status pytest reported at session end. */
+  exitStatus: number | null;
+  /** Node ids pytest selected to run, or null when collection never finished. */
+  collected: string[] | null;
+  /** Final outcome per node id (worst over setup, call and teardown). */
+  outcomes: Map<string, ObservedOutcome>;
+  /** Every outcome one of a node id's phases gave (pytest's report lists a failed call and a teardown error as two cases). */
+  phases: Map<string, Set<ObservedOutcome>>;
+  /** Per node id: the failure text the logged report carried. */
+  texts: Map<string, string>;
+  /** Hypothesis example counts per node id, summed over engine runs. */
+  examples: Map<string, ExampleCounts>;
+  /** Seeds Hypothesis used per node id. */
+  seeds: Map<string, ObservedSeed[]>;
+  /** Collection errors. */
+  collectErrors: CollectError[];
+  /** Profiles loaded, in order. */
+  profiles: ProfileLoad[];
+  /** Reports whose outcome changed between being made and being logged, e.g. `failed → passed`. */
+  rewritten: { nodeId: string; when: string; made: string; logged: string }[];
+  /** Why parts of the stream could not be used (malformed lines, a second connection, a wrong token). */
+  problems: string[];
+}
+
+const SEVERITY: readonly ObservedOutcome[] = [
+  "failed",
+  "error",
+  "xfailed",
+  "skipped",
+  "passed",
+];
+
+/** The most lines kept from one stream. */
+export const MAX_OBSERVATION_LINES = 200_000;
+
+/**
+ * Parse the lines of every connection to the stream. The first connection
+ * must start with a `hello` carrying `token`; any other connection is
+ * someone else writing to pawl's channel and is recorded as a problem.
+ *
+ * @example
+ * ```ts
+ * import { parseObservation } from "./observation.ts";
+ * const o = parseObservation([[
+ *   '{"event":"hello","token":"t"}',
+ *   '{"event":"report","nodeid":"t.py::test_a","when":"call","outcome":"passed","xfail":false}',
+ * ]], "t");
+ * if (!o.hello || o.outcomes.get("t.py::test_a") !== "passed") throw new Error("unexpected");
+ * ```
+ */
+export function parseObservation(
+  connections: readonly (readonly string[])[],
+  token: string,
+): Observation {
+  const o: Observation = {
+    hello: false,
+    configured: false,
+    finished: false,
+    exitStatus: null,
+    collected: null,
+    outcomes: new Map(),
+    phases: new Map(),
+    texts: new Map(),
+    examples: new Map(),
+    seeds: new Map(),
+    collectErrors: [],
+    profiles: [],
+    rewritten: [],
+    problems: [],
+  };
+  const made = new Map<string, string>();
+  connections.forEach((lines, index) => {
+    const first = parseLine(lines[0] ?? "");
+    const genuine = index === 0 && first?.["event"] === "hello" &&
+      first["token"] === token && token !== "";
+    if (!genuine) {
+      o.problems.push(
+        index === 0
+          ? "the first connection to the observer stream did not identify itself with this run's token"
+          : `a second process connected to the observer stream and wrote ${lines.length} lines`,
+      );
+      return;
+    }
+    o.hello = true;
+    for (const line of lines.slice(1)) {
+      const event = parseLine(line);
+      if (event === undefined || !apply(o, made, event)) {
+        o.problems.push(
+          `the observer stream has a line pawl cannot read: ${
+            JSON.stringify(line.slice(0, 200))
+          }`,
+        );
+      }
+    }
+  });
+  return o;
+}
+
+function parseLine(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Record<string, unknown>
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function apply(
+  o: Observation,
+  made: Map<string, string>,
+  e: Record<string, unknown>,
+): boolean {
+  const nodeId = e["nodeid"];
+  switch (e["event"]) {
+    case "configure":
+      o.configured = true;
+      return true;
+    case "collected": {
+      const ids = e["nodeids"];
+      if (!Array.isArray(ids) || !ids.every((i) => typeof i === "string")) {
+        return false;
+      }
+      o.collected = [...(o.collected ?? []), ...ids as string[]];
+      return true;
+    }
+    case "collect_error":
+      if (typeof nodeId !== "string" || typeof e["text"] !== "string") {
+        return false;
+      }
+      o.collectErrors.push({ nodeId, text: e["text"] });
+      return true;
+    case "made": {
+      if (!isPhase(e) || typeof nodeId !== "string") return false;
+      made.set(`${nodeId}\0${e["when"]}`, e["outcome"] as string);
+      return true;
+    }
+    case "report": {
+      if (!isPhase(e) || typeof nodeId !== "string") return false;
+      const when = e["when"] as string;
+      const logged = e["outcome"] as string;
+      const xfail = e["xfail"] === true;
+      const before = made.get(`${nodeId}\0${when}`);
+      if (before !== undefined && rewritten(before, logged, xfail)) {
+        o.rewritten.push({ nodeId, when, made: before, logged });
+      }
+      const outcome = phaseOutcome(when, logged, xfail);
+      if (outcome !== undefined) {
+        o.phases.set(nodeId, (o.phases.get(nodeId) ?? new Set()).add(outcome));
+      }
+      const worst = worse(o.outcomes.get(nodeId), outcome);
+      if (worst !== undefined) o.outcomes.set(nodeId, worst);
+      if (typeof e["text"] === "string" && e["text"] !== "") {
+        o.texts.set(nodeId, e["text"]);
+      }
+      return true;
+    }
+    case "examples": {
+      if (typeof nodeId !== "string") return nodeId === null;
+      const counts: ExampleCounts = {
+        valid: 0,
+        invalid: 0,
+        overrun: 0,
+        interesting: 0,
+      };
+      for (const key of Object.keys(counts) as (keyof ExampleCounts)[]) {
+        const n = e[key];
+        if (!Number.isSafeInteger(n) || (n as number) < 0) return false;
+        counts[key] = (o.examples.get(nodeId)?.[key] ?? 0) + (n as number);
+      }
+      o.examples.set(nodeId, counts);
+      return true;
+    }
+    case "seed": {
+      const source = e["source"];
+      if (
+        typeof nodeId !== "string" ||
+        !["forced", "explicit", "derandomize", "random"].includes(
+          source as string,
+        )
+      ) return nodeId === null;
+      const seed = typeof e["seed"] === "string" ? e["seed"] : null;
+      const max = Number.isSafeInteger(e["max_examples"])
+        ? e["max_examples"] as number
+        : null;
+      o.seeds.set(nodeId, [...(o.seeds.get(nodeId) ?? []), {
+        source: source as ObservedSeed["source"],
+        seed,
+        maxExamples: max,
+      }]);
+      return true;
+    }
+    case "profile":
+      if (typeof e["name"] !== "string" || typeof e["file"] !== "string") {
+        return false;
+      }
+      o.profiles.push({
+        name: e["name"],
+        file: e["file"],
+        nodeId: typeof nodeId === "string" ? nodeId : null,
+      });
+      return true;
+    case "finish":
+      o.finished = true;
+      o.exitStatus = Number.isSafeInteger(e["exitstatus"])
+        ? e["exitstatus"] as number
+        : null;
+      return true;
+    default:
+      return false;
+  }
+}
+
+function isPhase(e: Record<string, unknown>): boolean {
+  return ["setup", "call", "teardown"].includes(e["when"] as string) &&
+    ["passed", "failed", "skipped"].includes(e["outcome"] as string);
+}
+
+/**
+ * Whether a report's outcome changed between pytest making it and logging
+ * it in a way pytest itself never does: its own xfail handling turns a
+ * failure into an xfail skip and a pass into a strict-xpass failure, and
+ * nothing else.
+ */
+function rewritten(made: string, logged: string, xfail: boolean): boolean {
+  if (made === logged) return false;
+  if (made === "failed") return !(logged === "skipped" && xfail);
+  if (made === "passed") return logged !== "failed";
+  return true; // a skip that became a pass or a failure
+}
+
+function phaseOutcome(
+  when: string,
+  outcome: string,
+  xfail: boolean,
+): ObservedOutcome | undefined {
+  if (outcome === "failed") return when === "call" ? "failed" : "error";
+  if (outcome === "skipped") return xfail ? "xfailed" : "skipped";
+  return when === "call" ? "passed" : undefined;
+}
+
+function worse(
+  a: ObservedOutcome | undefined,
+  b: ObservedOutcome | undefined,
+): ObservedOutcome | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return SEVERITY.indexOf(a) <= SEVERITY.indexOf(b) ? a : b;
+}

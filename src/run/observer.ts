@@ -1,0 +1,165 @@
+/**
+ * pawl's observer plugin on disk and the channel it reports on. The plugin
+ * (`pytest_plugin/pawl_observer.py`) is copied into a root-owned, read-only
+ * directory outside every tree the tests can write, under a module name
+ * drawn afresh per job, so the repository can neither edit it nor shadow it
+ * by name. Each run gets its own unix socket, in a root-owned directory the
+ * sandbox can reach but not write, and pawl reads it while the run goes.
+ *
+ * @module
+ */
+import { type Observation, parseObservation } from "./observation.ts";
+
+const PLUGIN_SOURCE = new URL(
+  "./pytest_plugin/pawl_observer.py",
+  import.meta.url,
+);
+
+/** Bytes read from one connection before the rest is dropped. */
+export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
+
+/** Where the plugin was put, and how runs reach it. */
+export interface ObserverPlugin {
+  /** Root-owned directory holding `dir` and `channels`; the sandbox sees it read-only. */
+  root: string;
+  /** Root-owned directory holding only the plugin (mode 0555); goes first on PYTHONPATH. */
+  dir: string;
+  /** The module name to load with `-p`. */
+  module: string;
+  /** Root-owned directory (mode 0711) where each run's socket is made. */
+  channels: string;
+}
+
+/**
+ * Copy the plugin under `root` (pawl's private job directory), readable by
+ * every uid and writable by none.
+ */
+export async function installObserver(root: string): Promise<ObserverPlugin> {
+  const suffix = randomHex(8);
+  const module = `_pawl_observer_${suffix}`;
+  const top = `${root}/observer-${suffix}`;
+  const dir = `${top}/lib`;
+  const channels = `${top}/run`;
+  await Deno.mkdir(top, { mode: 0o755 });
+  await Deno.chmod(top, 0o755);
+  await Deno.mkdir(dir, { mode: 0o755 });
+  await Deno.mkdir(channels, { mode: 0o711 });
+  await Deno.chmod(channels, 0o711);
+  const file = `${dir}/${module}.py`;
+  await Deno.writeFile(file, await Deno.readFile(PLUGIN_SOURCE), {
+    mode: 0o444,
+    createNew: true,
+  });
+  await Deno.chmod(file, 0o444);
+  await Deno.chmod(dir, 0o555);
+  return { root: top, dir, module, channels };
+}
+
+/** One run's stream: a listening unix socket and what arrived on it. */
+export class ObserverChannel {
+  /** Socket path the plugin connects to. */
+  readonly path: string;
+  /** The token the plugin's first line must carry. */
+  readonly token: string;
+  #listener: Deno.Listener;
+  #connections: Promise<string[]>[] = [];
+  #accepting: Promise<void>;
+
+  private constructor(path: string, token: string, listener: Deno.Listener) {
+    this.path = path;
+    this.token = token;
+    this.#listener = listener;
+    this.#accepting = this.#accept();
+  }
+
+  /** Listen on a fresh socket under `plugin.channels`. */
+  static async open(plugin: ObserverPlugin): Promise<ObserverChannel> {
+    const token = randomHex(16);
+    const path = `${plugin.channels}/${token.slice(0, 12)}.sock`;
+    if (new TextEncoder().encode(path).length > 100) {
+      throw new RangeError(
+        `Cannot open the observer channel: socket path "${path}" is longer than a unix socket allows; use a shorter TMPDIR`,
+      );
+    }
+    const listener = Deno.listen({ transport: "unix", path });
+    // The sandbox uid must be able to connect; the directory stays root's.
+    await Deno.chmod(path, 0o777);
+    return new ObserverChannel(path, token, listener);
+  }
+
+  async #accept(): Promise<void> {
+    try {
+      for await (const conn of this.#listener) {
+        this.#connections.push(readLines(conn));
+      }
+    } catch {
+      // the listener was closed
+    }
+  }
+
+  /**
+   * Stop listening and return what the run streamed, parsed. Call after the
+   * sandboxed run ended (its processes are gone, so every connection has
+   * reached its end); a connection still open after `graceMs` is cut.
+   */
+  async finish(graceMs = 2000): Promise<Observation> {
+    this.#listener.close();
+    await this.#accepting;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<"grace">((resolve) => {
+      timer = setTimeout(() => resolve("grace"), graceMs);
+    });
+    try {
+      const all = Promise.all(this.#connections);
+      const first = await Promise.race([all, grace]);
+      const lines = first === "grace"
+        ? await Promise.all(
+          this.#connections.map((c) =>
+            Promise.race([c, Promise.resolve(["<cut off>"])])
+          ),
+        )
+        : first;
+      return parseObservation(lines, this.token);
+    } finally {
+      clearTimeout(timer);
+      await Deno.remove(this.path).catch(() => {});
+    }
+  }
+}
+
+async function readLines(conn: Deno.Conn): Promise<string[]> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of conn.readable) {
+      if (total + chunk.length > MAX_STREAM_BYTES) {
+        chunks.push(chunk.subarray(0, MAX_STREAM_BYTES - total));
+        total = MAX_STREAM_BYTES;
+        break;
+      }
+      chunks.push(chunk);
+      total += chunk.length;
+    }
+  } catch {
+    // a reset connection ends the stream
+  } finally {
+    try {
+      conn.close();
+    } catch {
+      // already closed by the readable's end
+    }
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  const text = new TextDecoder().decode(bytes);
+  return text.split("\n").filter((line) => line !== "");
+}
+
+function randomHex(bytes: number): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,347 @@
+import assert from "node:assert/strict";
+import { LocalSandbox } from "./_local_sandbox.ts";
+import { crossCheckReport } from "./cross_check_report.ts";
+import { examplesOf } from "./judge_examples.ts";
+import { installObserver } from "./observer.ts";
+import { runPytest } from "./run_pytest.ts";
+
+async function project(files: Record<string, string>) {
+  const root = await Deno.makeTempDir({ prefix: "pawl-obs-" });
+  const work = `${root}/work`;
+  const reports = `${root}/reports`;
+  await Deno.mkdir(work);
+  await Deno.mkdir(reports);
+  for (const [path, text] of Object.entries(files)) {
+    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+    if (dir !== "") await Deno.mkdir(`${work}/${dir}`, { recursive: true });
+    await Deno.writeTextFile(`${work}/${path}`, text);
+  }
+  const plugin = await installObserver(root);
+  return { root, work, reports, plugin };
+}
+
+const TESTS = `import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+
+@given(st.integers())
+def test_even(x):
+    assume(x % 2 == 0)
+    assert x % 2 == 0
+
+
+@settings(max_examples=7)
+@given(st.integers())
+def test_small(x):
+    pass
+
+
+def test_fails():
+    assert 1 == 2
+
+
+@pytest.mark.xfail(strict=True)
+def test_xfail():
+    assert 0
+`;
+
+Deno.test("the observer streams outcomes and Hypothesis example counts of a real pytest run", async () => {
+  const p = await project({
+    "tests/__init__.py": "",
+    "tests/test_a.py": TESTS,
+  });
+  try {
+    const run = await runPytest(new LocalSandbox(), {
+      workDir: p.work,
+      reportDir: p.reports,
+      command: ["python3", "-m", "pytest", "-q", "--hypothesis-seed=11"],
+      observer: p.plugin,
+    });
+    const o = run.observation;
+    assert.ok(o !== undefined && o.hello && o.finished);
+    assert.deepEqual(o.problems, []);
+    assert.deepEqual(o.collected, [
+      "tests/test_a.py::test_even",
+      "tests/test_a.py::test_small",
+      "tests/test_a.py::test_fails",
+      "tests/test_a.py::test_xfail",
+    ]);
+    assert.deepEqual(Object.fromEntries(o.outcomes), {
+      "tests/test_a.py::test_even": "passed",
+      "tests/test_a.py::test_small": "passed",
+      "tests/test_a.py::test_fails": "failed",
+      "tests/test_a.py::test_xfail": "xfailed",
+    });
+    const even = examplesOf(o, "tests/test_a.py::test_even");
+    assert.equal(even?.valid, 100);
+    assert.ok((even?.invalid ?? 0) > 0, "assume() rejects are counted");
+    assert.equal(examplesOf(o, "tests/test_a.py::test_small")?.valid, 7);
+    assert.deepEqual(o.seeds.get("tests/test_a.py::test_small"), [
+      { source: "forced", seed: "11", maxExamples: 7 },
+    ]);
+    assert.deepEqual(o.rewritten, []);
+    assert.deepEqual(crossCheckReport(o, run.cases ?? [], { run: "r" }), []);
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+Deno.test("the observer catches code under test that rewrites the JUnit report at exit", async () => {
+  const p = await project({
+    "calc.py": `import atexit, re, sys
+
+
+def _forge():
+    for arg in sys.argv:
+        if arg.startswith("--junitxml="):
+            path = arg.split("=", 1)[1]
+            text = open(path).read()
+            text = re.sub(r"<failure[^>]*>.*?</failure>", "", text, flags=re.S)
+            text = text.replace('failures="1"', 'failures="0"')
+            open(path, "w").write(text)
+
+
+atexit.register(_forge)
+
+
+def add(a, b):
+    return a - b
+`,
+    "tests/test_calc.py": `from calc import add
+
+
+def test_add():
+    assert add(2, 2) == 4
+`,
+  });
+  try {
+    const run = await runPytest(new LocalSandbox(), {
+      workDir: p.work,
+      reportDir: p.reports,
+      command: ["python3", "-m", "pytest", "-q"],
+      observer: p.plugin,
+    });
+    assert.deepEqual(run.cases?.map((c) => c.outcome), ["passed"]);
+    const findings = crossCheckReport(run.observation!, run.cases ?? [], {
+      run: "the suite",
+    });
+    assert.deepEqual(findings.map((f) => f.rule), ["harness.report_tampered"]);
+    assert.match(findings[0]!.message, /test_add" passed, but it failed/);
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+Deno.test("the observer sees a conftest hookwrapper that turns failures into passes", async () => {
+  const p = await project({
+    "tests/conftest.py": `import pytest
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        report.outcome = "passed"
+        report.longrepr = None
+`,
+    "tests/test_x.py": `def test_x():
+    assert False
+`,
+  });
+  try {
+    const run = await runPytest(new LocalSandbox(), {
+      workDir: p.work,
+      reportDir: p.reports,
+      command: ["python3", "-m", "pytest", "-q"],
+      observer: p.plugin,
+    });
+    assert.equal(run.result.code, 0, "plain pytest is fooled");
+    const o = run.observation!;
+    assert.deepEqual(o.rewritten, [{
+      nodeId: "tests/test_x.py::test_x",
+      when: "call",
+      made: "failed",
+      logged: "passed",
+    }]);
+    const findings = crossCheckReport(o, run.cases ?? [], { run: "r" });
+    assert.deepEqual(findings.map((f) => f.rule), ["harness.report_tampered"]);
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+Deno.test("the observer records collection errors and who loads a Hypothesis profile", async () => {
+  const p = await project({
+    "lib/__init__.py": `from hypothesis import settings
+settings.register_profile("quick", max_examples=2)
+settings.load_profile("quick")
+`,
+    "tests/test_ok.py": `import lib
+from hypothesis import given, strategies as st
+
+
+@given(st.integers())
+def test_p(x):
+    pass
+`,
+    "tests/test_broken.py": "import no_such_module_anywhere\n",
+  });
+  try {
+    const run = await runPytest(new LocalSandbox(), {
+      workDir: p.work,
+      reportDir: p.reports,
+      command: [
+        "python3",
+        "-m",
+        "pytest",
+        "-q",
+        "--continue-on-collection-errors",
+      ],
+      observer: p.plugin,
+    });
+    const o = run.observation!;
+    assert.equal(o.collectErrors.length, 1);
+    assert.equal(o.collectErrors[0]!.nodeId, "tests/test_broken.py");
+    assert.match(o.collectErrors[0]!.text, /no_such_module_anywhere/);
+    assert.equal(o.profiles.length, 1);
+    assert.equal(o.profiles[0]!.name, "quick");
+    assert.ok(o.profiles[0]!.file.endsWith("/lib/__init__.py"));
+    assert.equal(examplesOf(o, "tests/test_ok.py::test_p")?.valid, 2);
+    assert.deepEqual(crossCheckReport(o, run.cases ?? [], { run: "r" }), []);
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+Deno.test("addopts cannot block the observer, and a conftest that unregisters it is caught", async (t) => {
+  const p = await project({
+    "tests/test_x.py": "def test_x():\n    assert True\n",
+  });
+  try {
+    const run = (dir: string) =>
+      runPytest(new LocalSandbox(), {
+        workDir: dir,
+        reportDir: p.reports,
+        command: ["python3", "-m", "pytest", "-q"],
+        observer: p.plugin,
+      });
+    await t.step("-p no:<name> in addopts comes before pawl's -p", async () => {
+      // The repository cannot know the per-job name; this test can.
+      await Deno.writeTextFile(
+        `${p.work}/pytest.ini`,
+        `[pytest]\naddopts = -p no:${p.plugin.module}\n`,
+      );
+      const r = await run(p.work);
+      assert.equal(r.observation?.configured, true);
+      assert.deepEqual(
+        crossCheckReport(r.observation!, r.cases ?? [], { run: "r" }),
+        [],
+      );
+    });
+    await t.step("a conftest unregistering every pawl plugin", async () => {
+      await Deno.writeTextFile(
+        `${p.work}/conftest.py`,
+        `def pytest_configure(config):
+    for name, plugin in list(config.pluginmanager.list_name_plugin()):
+        if str(name).startswith("_pawl"):
+            config.pluginmanager.unregister(plugin)
+`,
+      );
+      const r = await run(p.work);
+      assert.deepEqual(r.cases?.map((c) => c.outcome), ["passed"]);
+      const findings = crossCheckReport(r.observation!, r.cases ?? [], {
+        run: "r",
+      });
+      assert.equal(findings.length, 1);
+      assert.match(
+        findings[0]!.rule,
+        /^harness\.(observer_missing|report_tampered)$/,
+      );
+    });
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+Deno.test("a committed unchecked-hash .pyc never runs: exports lose their bytecode", async () => {
+  const { removeBytecode } = await import("./remove_bytecode.ts");
+  const p = await project({
+    "calc.py": "def add(a, b):\n    return a - b\n",
+    "tests/test_calc.py":
+      "from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n",
+  });
+  try {
+    const good = `${p.root}/good.py`;
+    await Deno.writeTextFile(good, "def add(a, b):\n    return a + b\n");
+    await Deno.mkdir(`${p.work}/__pycache__`);
+    const compile = await new Deno.Command("/usr/bin/python3", {
+      args: [
+        "-c",
+        "import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)",
+        good,
+        `${p.work}/__pycache__/calc.cpython-311.pyc`,
+      ],
+    }).output();
+    assert.equal(compile.code, 0);
+    const cmd = ["python3", "-m", "pytest", "-q"];
+    const fooled = await runPytest(new LocalSandbox(), {
+      workDir: p.work,
+      reportDir: p.reports,
+      command: cmd,
+    });
+    assert.deepEqual(
+      fooled.cases?.map((c) => c.outcome),
+      ["passed"],
+      "the .pyc ran",
+    );
+    assert.deepEqual(await removeBytecode(p.work), ["__pycache__"]);
+    const stripped = await runPytest(new LocalSandbox(), {
+      workDir: p.work,
+      reportDir: p.reports,
+      command: cmd,
+    });
+    assert.deepEqual(
+      stripped.cases?.map((c) => c.outcome),
+      ["failed"],
+      "the source ran",
+    );
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+Deno.test("a failed test whose teardown also errors is two report cases, and that is no tampering", async () => {
+  const p = await project({
+    "tests/test_t.py": `import pytest
+
+
+@pytest.fixture
+def broken_teardown():
+    yield
+    raise RuntimeError("teardown")
+
+
+def test_t(broken_teardown):
+    assert False
+`,
+  });
+  try {
+    const run = await runPytest(new LocalSandbox(), {
+      workDir: p.work,
+      reportDir: p.reports,
+      command: ["python3", "-m", "pytest", "-q"],
+      observer: p.plugin,
+    });
+    assert.deepEqual(run.cases?.map((c) => c.outcome).sort(), [
+      "error",
+      "failed",
+    ]);
+    assert.deepEqual(
+      crossCheckReport(run.observation!, run.cases ?? [], { run: "r" }),
+      [],
+    );
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});

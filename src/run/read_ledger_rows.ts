@@ -1,0 +1,56 @@
+/**
+ * The seed-ledger rows a contract test appended during a run, read from the
+ * run's tree (which the tests could write: the file is read only when it is
+ * a bounded regular file, and its rows are evidence, never trusted input).
+ *
+ * @module
+ */
+import type { LedgerEvidence } from "./judge_seed_use.ts";
+
+/** The ledger file seed 002's `record()` appends to, relative to the working directory. */
+export const SEED_LEDGER_FILE = "seed_ledger.jsonl";
+
+const MAX_LEDGER_BYTES = 8 * 1024 * 1024;
+
+/** Lines in the ledger of `workDir` now (0 when absent or unusable). */
+export async function ledgerLineCount(workDir: string): Promise<number> {
+  return (await ledgerLines(workDir)).length;
+}
+
+/** Rows after the first `skip` lines of the ledger in `workDir`. */
+export async function readLedgerRows(
+  workDir: string,
+  skip: number,
+): Promise<LedgerEvidence[]> {
+  return (await ledgerLines(workDir)).slice(skip).map((line) => {
+    let row: Record<string, unknown> = {};
+    try {
+      const value: unknown = JSON.parse(line);
+      if (typeof value === "object" && value !== null) {
+        row = value as Record<string, unknown>;
+      }
+    } catch {
+      // an unreadable row is evidence of nothing
+    }
+    const int = (v: unknown) => Number.isSafeInteger(v) ? v as number : null;
+    return {
+      seed: int(row["seed"]),
+      trials: int(row["trials"]),
+      ok: typeof row["ok"] === "boolean" ? row["ok"] : null,
+    };
+  });
+}
+
+async function ledgerLines(workDir: string): Promise<string[]> {
+  const path = `${workDir}/${SEED_LEDGER_FILE}`;
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  if (!info.isFile || info.size > MAX_LEDGER_BYTES) return [];
+  const text = new TextDecoder().decode(await Deno.readFile(path));
+  return text.split("\n").filter((line) => line.trim() !== "");
+}
