@@ -20,6 +20,7 @@ import type { PythonModule } from "../python/python_module.ts";
 import { type PytestRun, runPytest } from "../run/run_pytest.ts";
 import { runSuite } from "../run/run_suite.ts";
 import { checkBaseCollection } from "../run/check_base_collection.ts";
+import { isHarnessPath, treeLayout } from "../harness/harness_paths.ts";
 import {
   composeOracleTree,
   testSidePredicate,
@@ -392,7 +393,15 @@ function oracleTree(commits: Commits, plans: LayoutPlans) {
     ...plan.properties.map((p) => modulePath(p.module, baseTree)),
     ...plan.replays.map((r) => r.test.split("::")[0]),
   ]).filter((f): f is string => f !== undefined && baseTree.has(f));
-  const compose = { testModules: sortedUnique(files) };
+  const testModules = sortedUnique(files);
+  // Everything the static rules count as harness at the base (an
+  // `__init__.py` above any test file, configuration, start-up files)
+  // comes from the base too.
+  const layout = treeLayout(baseTree, { registered: testModules });
+  const compose = {
+    testModules,
+    isHarness: (path: string) => isHarnessPath(path, layout),
+  };
   return {
     tree: composeOracleTree(baseTree, commits.headTree, compose),
     isTestSide: testSidePredicate(compose),

@@ -394,6 +394,9 @@ Deno.test("leaseSandboxUid() refuses when pawl is not root", async () => {
   });
 });
 
+/** The checkout this test runs from (its modules must stay visible). */
+const CHECKOUT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+
 Deno.test("leaseSandboxUid() keeps its locks in /tmp/pawl-uids where /run is read-only", async () => {
   // A read-only container: an empty read-only /run, a private /tmp.
   const script = `
@@ -416,6 +419,10 @@ Deno.test("leaseSandboxUid() keeps its locks in /tmp/pawl-uids where /run is rea
       "/proc",
       "--tmpfs",
       "/tmp",
+      // The checkout itself may live under /tmp (a CI clone): keep it seen.
+      "--ro-bind",
+      CHECKOUT,
+      CHECKOUT,
       "--tmpfs",
       "/run",
       "--remount-ro",
