@@ -16,7 +16,16 @@ const RUN_RULES = new Set([
   "tests.no_report",
   "tests.run_failed",
   "property.not_passed",
+  "property.oracle_failed",
+  "property.examples_not_executed",
   "freeze.rerun_used",
+  "harness.report_tampered",
+  "harness.observer_missing",
+  "harness.hypothesis_reconfigured",
+  "tests.collection_error",
+  "seed.not_used",
+  "seed.fresh_failed",
+  "seed.replay_failed",
 ]);
 
 function weakening(): Record<string, Record<string, FileEdit>> {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { SILENT_PROGRESS } from "../core/progress.ts";
 import { sampleBaseFiles } from "../demo/build_sample_repo.ts";
+import { writeFakePytestRun } from "../gate/fake_pytest_run.ts";
 import { FakeWorkspace } from "../gate/fake_workspace.ts";
 import type { GatePorts } from "../gate/gate_ports.ts";
 import { FakeGit } from "../git/fake_git.ts";
@@ -130,21 +131,19 @@ Deno.test("runAudit() runs each judgement's tests in a sandbox of its own and lo
       clone: () => Promise.resolve(git()),
       sandbox: () => {
         made += 1;
-        const sandbox = new FakeSandbox(async (command) => {
+        const sandbox = new FakeSandbox(async (command) => ({
           // The suite and the properties on their own both pass.
-          const flag = command.argv.find((a) => a.startsWith("--junitxml="));
-          const cases = [
-            ["tests.properties.test_parse", "test_empty_input_raises"],
-            ["tests.properties.test_codec", "test_decode_encode_identity"],
-          ].map(([classname, name]) =>
-            `<testcase classname="${classname}" name="${name}" time="0.001" />`
-          ).join("");
-          await Deno.writeTextFile(
-            flag!.slice("--junitxml=".length),
-            `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" tests="2">${cases}</testsuite></testsuites>`,
-          );
-          return {};
-        }, {
+          code: await writeFakePytestRun(
+            command,
+            [
+              ["tests.properties.test_parse", "test_empty_input_raises"],
+              ["tests.properties.test_codec", "test_decode_encode_identity"],
+            ].map(([classname, name]) => ({
+              classname: classname!,
+              name: name!,
+            })),
+          ),
+        }), {
           isolation: {
             tier: "uid",
             network: "inherited",

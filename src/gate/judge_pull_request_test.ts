@@ -10,6 +10,7 @@ import {
 } from "../sandbox/fake_sandbox.ts";
 import type { SandboxCommand } from "../sandbox/sandbox.ts";
 import { FakeWorkspace } from "./fake_workspace.ts";
+import { type FakeTestCase, writeFakePytestRun } from "./fake_pytest_run.ts";
 import type { GatePorts, SandboxRequest } from "./gate_ports.ts";
 import type { JudgeOptions } from "./judge_options.ts";
 import { judgePullRequest } from "./judge_pull_request.ts";
@@ -32,23 +33,7 @@ const SUITE = [
   { classname: "tests.test_invoices", name: "test_report_render_flaky" },
 ];
 
-interface Case {
-  classname: string;
-  name: string;
-  failure?: string;
-}
-
-/** A pytest-shaped xunit2 report. */
-function junit(cases: readonly Case[]): string {
-  const body = cases.map((c) =>
-    `<testcase classname="${c.classname}" name="${c.name}" time="0.001">${
-      c.failure === undefined
-        ? ""
-        : `<failure message="${c.failure}">trace</failure>`
-    }</testcase>`
-  ).join("");
-  return `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" tests="${cases.length}">${body}</testsuite></testsuites>`;
-}
+type Case = FakeTestCase;
 
 /** Whether the command selects node ids (the properties on their own). */
 function selects(command: SandboxCommand): boolean {
@@ -59,41 +44,9 @@ function selects(command: SandboxCommand): boolean {
 function reporting(
   cases: (command: SandboxCommand) => readonly Case[],
 ): FakeSandboxHandler {
-  return async (command) => {
-    const flag = command.argv.find((a) => a.startsWith("--junitxml="));
-    if (flag === undefined) throw new Error("no --junitxml in the command");
-    const found = cases(command);
-    await observe(command, found);
-    await Deno.writeTextFile(flag.slice("--junitxml=".length), junit(found));
-    return { code: found.some((c) => c.failure !== undefined) ? 1 : 0 };
-  };
-}
-
-/** Stream what pawl's observer plugin would have seen of `found`. */
-async function observe(
-  command: SandboxCommand,
-  found: readonly Case[],
-): Promise<void> {
-  const path = command.env["PAWL_OBSERVER_SOCKET"];
-  if (path === undefined) return;
-  const lines = [
-    { event: "hello", token: command.env["PAWL_OBSERVER_TOKEN"] },
-    { event: "configure" },
-    ...found.map((c) => ({
-      event: "report",
-      nodeid: `${c.classname.replaceAll(".", "/")}.py::${c.name}`,
-      when: "call",
-      outcome: c.failure === undefined ? "passed" : "failed",
-      xfail: false,
-    })),
-  ];
-  const conn = await Deno.connect({ transport: "unix", path });
-  await conn.write(
-    new TextEncoder().encode(
-      lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
-    ),
-  );
-  conn.close();
+  return async (command) => ({
+    code: await writeFakePytestRun(command, cases(command)),
+  });
 }
 
 interface Harness {
