@@ -51,7 +51,12 @@ export interface ParseYamlDocumentOptions {
  * `maxBytes` (checked before parsing), syntax errors and warnings, more than
  * one document, duplicate keys, non-scalar keys, and any anchor or alias (a
  * policy file has no use for them and they are how "billion laughs" inputs
- * and hidden sharing work). The YAML 1.2 core schema is used, so
+ * and hidden sharing work), and any character YAML 1.2 does not allow in a
+ * stream (outside `c-printable`: NUL and the other C0 controls but tab, LF
+ * and CR, DEL, C1 controls but NEL, lone surrogates, U+FFFE/U+FFFF) or a
+ * byte order mark after the first character, anywhere: in a comment, a
+ * quoted value or a key. git shows a file holding NUL as binary, so a
+ * reviewer would never see such a contract change. The YAML 1.2 core schema is used, so
  * `2026-09-22T00:00:00Z` stays a string.
  *
  * @example
@@ -68,6 +73,7 @@ export function parseYamlDocument(
   options: ParseYamlDocumentOptions = {},
 ): YamlDocument {
   refuseOversize(text, path, options.maxBytes ?? DEFAULT_MAX_YAML_BYTES);
+  refuseForbiddenCharacters(text, path);
   const lineCounter = new LineCounter();
   let doc;
   try {
@@ -114,6 +120,43 @@ export function parseYamlDocument(
         : lineCounter.linePos(offset).line;
     },
   };
+}
+
+/**
+ * Everything outside YAML 1.2's `c-printable` (x09, x0A, x0D, x20-x7E, x85,
+ * xA0-xD7FF, xE000-xFFFD, x10000-x10FFFF), plus U+FEFF, which is allowed
+ * only as the first character. With the `u` flag a lone surrogate is one
+ * code point in D800-DFFF and so is matched too.
+ */
+const NOT_PRINTABLE =
+  /[^\t\n\r\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]|\uFEFF/gu;
+
+/** Throw for the first character YAML forbids, naming its line and column. */
+function refuseForbiddenCharacters(text: string, path: string): void {
+  NOT_PRINTABLE.lastIndex = 0;
+  let match = NOT_PRINTABLE.exec(text);
+  if (match !== null && match.index === 0 && match[0] === "\uFEFF") {
+    match = NOT_PRINTABLE.exec(text);
+  }
+  if (match === null) return;
+  const before = text.slice(0, match.index);
+  const line = before.split("\n").length;
+  const column = [...before.slice(before.lastIndexOf("\n") + 1)].length + 1;
+  const code = match[0].codePointAt(0)!;
+  const name = code === 0
+    ? " (NUL)"
+    : code === 0xfeff
+    ? " (a byte order mark after the start)"
+    : code >= 0xd800 && code <= 0xdfff
+    ? " (a lone surrogate)"
+    : "";
+  throw new ContractSyntaxError(
+    path,
+    `invalid YAML: character U+${
+      code.toString(16).toUpperCase().padStart(4, "0")
+    }${name} is not allowed, column ${column}`,
+    { line, column, lineAfter: "is not allowed" },
+  );
 }
 
 /**

@@ -57,8 +57,78 @@ Deno.test("parseYamlDocument() refuses", async (t) => {
     text: string;
     detail: RegExp;
     line?: number;
+    column?: number;
     maxBytes?: number;
   }[] = [
+    {
+      name: "a NUL byte in a comment, with its line and column",
+      text: "version: 1\n# note \0 here\nother: 3\n",
+      detail: /^invalid YAML: character U\+0000 \(NUL\) is not allowed/,
+      line: 2,
+      column: 8,
+    },
+    {
+      name: "a NUL byte inside a double-quoted value",
+      text: 'version: 1\nowner: "ag\0ent"\n',
+      detail: /^invalid YAML: character U\+0000 \(NUL\) is not allowed/,
+      line: 2,
+      column: 11,
+    },
+    {
+      name: "a NUL byte inside a single-quoted value",
+      text: "owner: 'a\0'\n",
+      detail: /U\+0000/,
+      line: 1,
+      column: 10,
+    },
+    {
+      name: "a NUL byte in a key",
+      text: "a\0b: 1\n",
+      detail: /U\+0000/,
+      line: 1,
+      column: 2,
+    },
+    ...[1, 8, 0x0b, 0x0c, 0x1b, 0x1f, 0x7f, 0x80, 0x9f, 0xfffe, 0xffff].map(
+      (code) => ({
+        name: `the forbidden character U+${code.toString(16)}`,
+        text: `a: "x${String.fromCharCode(code)}"\n`,
+        detail: new RegExp(
+          `^invalid YAML: character U\\+${
+            code.toString(16).toUpperCase().padStart(4, "0")
+          } is not allowed, column 6$`,
+        ),
+        line: 1,
+        column: 6,
+      }),
+    ),
+    {
+      name: "a lone high surrogate",
+      text: 'a: "x\uD800"\n',
+      detail: /U\+D800 \(a lone surrogate\)/,
+      line: 1,
+      column: 6,
+    },
+    {
+      name: "a lone low surrogate",
+      text: "a: 1\n# \uDC00\n",
+      detail: /U\+DC00 \(a lone surrogate\)/,
+      line: 2,
+      column: 3,
+    },
+    {
+      name: "a byte order mark after the start",
+      text: "a: 1\n\uFEFFb: 2\n",
+      detail: /U\+FEFF \(a byte order mark after the start\)/,
+      line: 2,
+      column: 1,
+    },
+    {
+      name: "a byte order mark after one at the start",
+      text: "\uFEFFa: \uFEFF\n",
+      detail: /U\+FEFF/,
+      line: 1,
+      column: 5,
+    },
     {
       name: "a syntax error, with its line",
       text: "version: 1\nlist: [1, 2\nother: 3\n",
@@ -168,8 +238,24 @@ Deno.test("parseYamlDocument() refuses", async (t) => {
       );
       assert.match(error.detail, c.detail);
       if (c.line !== undefined) assert.equal(error.line, c.line);
+      if (c.column !== undefined) assert.equal(error.column, c.column);
     });
   }
+});
+
+Deno.test("parseYamlDocument() names the line and column of a forbidden character in its message", () => {
+  const error = refusal('a: 1\nb: "\0"\n', {});
+  assert.equal(
+    error.message,
+    'Cannot read contract "tests/agent_contract.yaml": invalid YAML: character U+0000 (NUL) is not allowed at line 2, column 5',
+  );
+});
+
+Deno.test("parseYamlDocument() accepts every character YAML allows", () => {
+  const text =
+    'a: "tab\t nel\x85 nbsp\xA0 \uD7FF \uE000 \uFFFD \u{10000} \u{10FFFF}"\r\n';
+  const doc = parseYamlDocument(`\uFEFF${text}`, "x.yaml");
+  assert.equal(typeof (doc.value as { a: unknown }).a, "string");
 });
 
 Deno.test("parseYamlDocument() accepts input exactly at the size cap", () => {
