@@ -446,12 +446,6 @@ Deno.test("seed 002's merge gate, judged through the CLI", async (t) => {
       },
     },
     {
-      name: "a freeze with skip: true on the base is rejected",
-      branch: "agent/on-skip-true",
-      base: "human/skip-true",
-      blocks: { "freeze.skip_not_false": "freeze" },
-    },
-    {
       name: "a contract added on a private _helper is rejected",
       branch: "agent/private-contract",
       blocks: { "property.private_contract": "property" },
@@ -496,6 +490,26 @@ Deno.test("seed 002's merge gate, judged through the CLI", async (t) => {
       });
     }
   });
+
+  await t.step(
+    "a freeze with skip: true on the base is could-not-decide, pointing at the base commit",
+    async () => {
+      const base = await repo.commit("human/skip-true");
+      const result = await check(repo.dir, "agent/on-skip-true", {
+        base: "human/skip-true",
+        command: "diff",
+      });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(
+        result.stderr,
+        new RegExp(
+          `could not decide: Cannot read contract "flake_freeze\\.yml": the base commit's own copy breaks rule "freeze\\.skip_not_false" at line \\d+: freeze "F-184" has skip true, not false.* \\(in the base commit ${
+            base.slice(0, 12)
+          }; the pull request is not at fault: fix the base branch\\)`,
+        ),
+      );
+    },
+  );
 
   await t.step("the fresh seed", async (t) => {
     await t.step(

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
 import type { Finding } from "../core/finding.ts";
 import type { LoadedDialect } from "../layouts/dialect.ts";
 import type { ChangedPath, Git } from "../git/git.ts";
@@ -58,13 +59,48 @@ export async function loadContracts(
       readContractBlobs(git, baseTree, dialect.files),
       readContractBlobs(git, headTree, dialect.files),
     ]);
-    const one = dialect.load(baseBlobs, headBlobs);
+    const one = atBaseCommit(base, () => dialect.load(baseBlobs, headBlobs));
     loaded.push(one);
     selves.push(dialect.load(baseBlobs, baseBlobs));
     findings.push(...one.loadFindings);
   }
-  const settings = await readBaseSettings(git, { baseTree, headTree });
+  const settings = await atBaseCommitAsync(
+    base,
+    () => readBaseSettings(git, { baseTree, headTree }),
+  );
   findings.push(...settings.findings);
   const changes = await git.changedPaths(base, head);
   return { loaded, selves, settings: settings.settings, changes, findings };
+}
+
+/**
+ * Run `read`; a base file it cannot read says which commit it came from
+ * and that the pull request is not at fault.
+ */
+function atBaseCommit<T>(base: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw pointAtBase(error, base);
+  }
+}
+
+async function atBaseCommitAsync<T>(
+  base: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw pointAtBase(error, base);
+  }
+}
+
+function pointAtBase(error: unknown, base: string): unknown {
+  if (error instanceof ContractSyntaxError) {
+    error.message = `${error.message} (in the base commit ${
+      base.slice(0, 12)
+    }; the pull request is not at fault: fix the base branch)`;
+  }
+  return error;
 }

@@ -17,7 +17,11 @@ const FREEZE_LIST = `policy:
   fail_on_expired: true
 freezes:
   - id: "tz"
+    path: tests/test_a.py::test_a
+    body_sha256: "${"1".repeat(64)}"
+    expires_on: "2026-09-26"
     owner: "human"
+    reason: "tzdata on the host"
 `;
 
 /** Every YAML contract file of every layout, with a valid text beside the others. */

@@ -5,6 +5,11 @@
  * @module
  */
 import {
+  BEFORE_ANY_EXPIRY,
+  refuseBaseFindings,
+} from "../refuse_base_findings.ts";
+import { checkFreezes } from "./check_freezes.ts";
+import {
   type AgentContract,
   agentContractReads,
   checkAgentContract,
@@ -49,6 +54,14 @@ export const agentContractDialect: Dialect = {
       throw new ContractSyntaxError(path, "the base commit has no such file");
     }
     const baseContract = readAgentContract(baseText, { path });
+    // No clock: a freeze past its expiry or out of reruns is not the
+    // base's fault; an unreadable expiry or an over-budget freeze list is.
+    refuseBaseFindings(
+      checkFreezes(baseContract, { now: BEFORE_ANY_EXPIRY, path }).filter(
+        (f) => f.rule !== "freeze.no_reruns",
+      ),
+      path,
+    );
     const loadFindings: Finding[] = [];
     const headText = headContractText(base, head, path, loadFindings);
     let headContract: AgentContract | null = null;

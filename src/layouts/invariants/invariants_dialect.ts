@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { refuseBaseFindings } from "../refuse_base_findings.ts";
+import { baseFreezeListProblems } from "./base_freeze_list_problems.ts";
 import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import {
   checkInvariants,
@@ -96,6 +98,12 @@ export const invariantsDialect: Dialect = {
       lock: sides(FIXTURES_LOCK, readFixtureLock),
       freezes: sides(FREEZE_YML, readFreezeList),
     };
+    if (contract.freezes.base !== undefined) {
+      refuseBaseFindings(
+        baseFreezeListProblems(contract.freezes.base),
+        FREEZE_YML,
+      );
+    }
     return loadedInvariants(contract, {
       files: contractFileRefs("003", base, INVARIANTS_FILES),
       loadFindings,

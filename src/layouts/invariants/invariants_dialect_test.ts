@@ -904,14 +904,15 @@ const ROWS: Row[] = [
     blocking: [],
   },
   {
-    name: "the seed's 32-digit placeholder body hash is reported, not a crash",
-    base(r) {
+    name:
+      "the seed's 32-digit placeholder body hash written at head is reported, not a crash",
+    head(r) {
       r.freezes!.freezes[0]!.body_sha256 = "6b86b273ff34fce19d6b804eff5a3f57";
     },
     blocking: ["freeze.body_changed"],
     then(result) {
       const f = result.findings.find((f) => f.rule === "freeze.body_changed");
-      assert.match(f?.message ?? "", /not a 64-character lowercase sha256/);
+      assert.match(f?.message ?? "", /body_sha256 was rewritten/);
     },
   },
   {
@@ -1035,7 +1036,46 @@ Deno.test("invariantsDialect is present when any of its three files is", () => {
 });
 
 Deno.test("invariantsDialect refuses to decide on a base contract it cannot read", async (t) => {
+  const freezes = (hash: string, extra = "") =>
+    `policy:\n  max_frozen: 1\n  fail_on_expired: true\nfreezes:\n  - id: tz\n    path: tests/test_a.py::test_a\n    body_sha256: "${hash}"\n    expires_on: "2026-09-26"\n    owner: "human"\n    reason: "tzdata"\n${extra}`;
   const cases: [string, Record<string, FileContent>, RegExp][] = [
+    [
+      "a base freeze with an uppercase body_sha256",
+      { "freeze.yml": freezes("A".repeat(64)) },
+      /^Cannot read contract "freeze\.yml": the base commit's own copy breaks rule "freeze\.body_changed" at line 7: freeze "tz" body_sha256 "A{64}" is not a 64-character lowercase sha256/,
+    ],
+    [
+      "a base freeze with the seed's 32-digit placeholder body hash",
+      { "freeze.yml": freezes("6b86b273ff34fce19d6b804eff5a3f57") },
+      /breaks rule "freeze\.body_changed" at line 7/,
+    ],
+    [
+      "a base freeze list over its own max_frozen",
+      {
+        "freeze.yml": freezes(
+          "1".repeat(64),
+          `  - id: tz2\n    path: tests/test_a.py::test_b\n    body_sha256: "${
+            "2".repeat(64)
+          }"\n    expires_on: "2026-09-26"\n    owner: "human"\n    reason: "tzdata"\n`,
+        ),
+      },
+      /breaks rule "freeze\.over_cap"/,
+    ],
+    [
+      "a base freeze owned by the agent",
+      { "freeze.yml": freezes("1".repeat(64)).replace('"human"', '"Agent "') },
+      /breaks rule "freeze\.agent_owner" at line 9/,
+    ],
+    [
+      "a base freeze without a reason",
+      {
+        "freeze.yml": freezes("1".repeat(64)).replace(
+          '    reason: "tzdata"\n',
+          "",
+        ),
+      },
+      /breaks rule "freeze\.incomplete"/,
+    ],
     ["no seed 003 file at base", {}, /the base commit has none of/],
     [
       "a base registry with an unknown key",

@@ -7,6 +7,7 @@
  */
 import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import {
+  checkFlakeFreeze,
   checkSeedContracts,
   CONTRACTS_PATH,
   contractTestRef,
@@ -39,6 +40,10 @@ import type {
   VerdictFacts,
 } from "../dialect.ts";
 import { NO_VERDICT_FACTS } from "../dialect.ts";
+import {
+  BEFORE_ANY_EXPIRY,
+  refuseBaseFindings,
+} from "../refuse_base_findings.ts";
 
 /** A `contracts.yml` with no contracts: what a commit without the file holds. */
 const NO_CONTRACTS: SeedContracts = {
@@ -101,6 +106,16 @@ export const seedContractsDialect: Dialect = {
     const baseFreeze = baseFreezeText === undefined
       ? null
       : readFlakeFreeze(baseFreezeText, { path: FLAKE_FREEZE_PATH });
+    if (baseFreeze !== null) {
+      // No clock: an expiry is not the base's fault, a malformed freeze is.
+      refuseBaseFindings(
+        checkFlakeFreeze(baseFreeze, {
+          now: BEFORE_ANY_EXPIRY,
+          path: FLAKE_FREEZE_PATH,
+        }),
+        FLAKE_FREEZE_PATH,
+      );
+    }
 
     const loadFindings: Finding[] = [];
     let headContracts: SeedContracts | null = null;

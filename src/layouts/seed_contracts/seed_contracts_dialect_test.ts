@@ -417,43 +417,6 @@ Deno.test("seedContractsDialect follows seed 002's decision checklist", async (t
         ["freeze.expired"],
         { now: "2026-09-16T00:00:00Z" },
       ],
-      // 3. Freeze the seed with an owner, a witness hash and an expiry. Do not skip.
-      [
-        "3: a human's freeze with skip: true is rejected",
-        BASE,
-        ["freeze.skip_not_false"],
-        {
-          base: { ...BASE, [FREEZE]: freezeEdit("skip: false", "skip: true") },
-        },
-      ],
-      [
-        "3: a human's freeze without skip is rejected",
-        BASE,
-        ["freeze.skip_not_false"],
-        { base: { ...BASE, [FREEZE]: freezeEdit("    skip: false\n", "") } },
-      ],
-      [
-        "3: a human's freeze without an owner is rejected",
-        BASE,
-        ["freeze.incomplete"],
-        {
-          base: {
-            ...BASE,
-            [FREEZE]: freezeEdit('    owner: "platform-payments"\n', ""),
-          },
-        },
-      ],
-      [
-        "3: a human's freeze without a witness hash is rejected",
-        BASE,
-        ["freeze.incomplete"],
-        {
-          base: {
-            ...BASE,
-            [FREEZE]: freezeEdit('"9c56cc51b374c32ba11507e6e0c2484e"', '""'),
-          },
-        },
-      ],
     ];
   for (const [name, head, expected, options] of cases) {
     await t.step(name, () => {
@@ -463,6 +426,69 @@ Deno.test("seedContractsDialect follows seed 002's decision checklist", async (t
         ? base
         : head;
       assert.deepEqual(rulesOf(headCommit, options), [...expected].sort());
+    });
+  }
+});
+
+Deno.test("seedContractsDialect cannot decide on a base whose own freeze breaks the checklist", async (t) => {
+  // 3. Freeze the seed with an owner, a witness hash and an expiry. Do not
+  // skip. A human's freeze that does not is the base's problem, never the
+  // pull request's: every pull request would be blamed for it.
+  const cases: [string, string, RegExp, number][] = [
+    [
+      "skip: true",
+      freezeEdit("skip: false", "skip: true"),
+      /breaks rule "freeze\.skip_not_false" at line 10: freeze "F-184" has skip true, not false/,
+      10,
+    ],
+    [
+      'skip: "false"',
+      freezeEdit("skip: false", 'skip: "false"'),
+      /breaks rule "freeze\.skip_not_false" at line 10: freeze "F-184" has skip "false", not false/,
+      10,
+    ],
+    [
+      "skip: no",
+      freezeEdit("skip: false", "skip: no"),
+      /breaks rule "freeze\.skip_not_false" at line 10: freeze "F-184" has skip "no", not false/,
+      10,
+    ],
+    [
+      "no skip key",
+      freezeEdit("    skip: false\n", ""),
+      /breaks rule "freeze\.skip_not_false" at line \d+: freeze "F-184" has no "skip" key/,
+      3,
+    ],
+    [
+      "no owner",
+      freezeEdit('    owner: "platform-payments"\n', ""),
+      /breaks rule "freeze\.incomplete" at line \d+/,
+      3,
+    ],
+    [
+      "no witness hash",
+      freezeEdit('"9c56cc51b374c32ba11507e6e0c2484e"', '""'),
+      /breaks rule "freeze\.incomplete" at line \d+/,
+      3,
+    ],
+  ];
+  for (const [name, text, message, line] of cases) {
+    await t.step(name, () => {
+      const base = { ...BASE, [FREEZE]: text };
+      assert.throws(
+        () => seedContractsDialect.load(blobsOf(base), blobsOf(base)),
+        (error: unknown) => {
+          assert.ok(error instanceof ContractSyntaxError);
+          assert.equal(error.path, FREEZE);
+          assert.match(
+            error.message,
+            /^Cannot read contract "flake_freeze\.yml": the base commit's own copy /,
+          );
+          assert.match(error.message, message);
+          assert.ok(error.line !== undefined && error.line >= line);
+          return true;
+        },
+      );
     });
   }
 });

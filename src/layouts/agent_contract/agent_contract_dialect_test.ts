@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
+import type { ContractBlob, ContractBlobs } from "../dialect.ts";
+import { CONTRACT, SEED_CONTRACT } from "./_testing.ts";
+import { agentContractDialect } from "./agent_contract_dialect.ts";
+
+function blobs(text: string): ContractBlobs {
+  return new Map<string, ContractBlob>([[CONTRACT, {
+    kind: "file",
+    text,
+    bytes: new TextEncoder().encode(text),
+  }]]);
+}
+
+Deno.test("agentContractDialect cannot decide on a base whose own freezes break the rules", async (t) => {
+  const cases: [string, string, RegExp][] = [
+    [
+      "a blank owner",
+      SEED_CONTRACT.replace('"oncall-payments"', '"  "'),
+      /breaks rule "freeze\.incomplete" at line 19/,
+    ],
+    [
+      "more freezes than its own max_active_freezes",
+      SEED_CONTRACT.replace("max_active_freezes: 3", "max_active_freezes: 0"),
+      /breaks rule "freeze\.over_cap" at line 23/,
+    ],
+  ];
+  for (const [name, text, message] of cases) {
+    await t.step(name, () => {
+      assert.throws(
+        () => agentContractDialect.load(blobs(text), blobs(text)),
+        (error: unknown) => {
+          assert.ok(error instanceof ContractSyntaxError);
+          assert.equal(error.path, CONTRACT);
+          assert.match(
+            error.message,
+            /^Cannot read contract "tests\/agent_contract\.yaml": the base commit's own copy /,
+          );
+          assert.match(error.message, message);
+          return true;
+        },
+      );
+    });
+  }
+});
+
+Deno.test("agentContractDialect leaves the clock's findings to the check: an expired or spent base freeze loads", () => {
+  for (
+    const text of [
+      SEED_CONTRACT.replace('"2026-09-22T00:00:00Z"', '"2000-01-01T00:00:00Z"'),
+      SEED_CONTRACT.replace("remaining_reruns: 2", "remaining_reruns: 0"),
+    ]
+  ) {
+    const loaded = agentContractDialect.load(blobs(text), blobs(text));
+    assert.deepEqual(loaded.loadFindings, []);
+  }
+});
+
+Deno.test("agentContractDialect reports the same flaws at head as findings, not as could-not-decide", () => {
+  const head = SEED_CONTRACT.replace('"oncall-payments"', '"  "');
+  const loaded = agentContractDialect.load(blobs(SEED_CONTRACT), blobs(head));
+  assert.deepEqual(loaded.loadFindings, []);
+});
