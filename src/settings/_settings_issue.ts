@@ -77,9 +77,13 @@ function requirement(issue: z.core.$ZodIssue, got: unknown): string {
         issue.values.map((v) => JSON.stringify(v)).join(" or ")
       }, got ${shown(got)}`;
     case "invalid_format":
-      return `must be an environment variable name (letters, digits and "_", not starting with a digit), got ${
+      return `must be an upper-case environment variable name (A-Z, digits and "_", not starting with a digit), got ${
         shown(got)
       }`;
+    case "custom":
+      return issue.params?.["detail"] === true
+        ? `${issue.message}, got ${shown(got)}`
+        : `has a value pawl cannot use, got ${shown(got)}`;
     default:
       return `has a value pawl cannot use, got ${shown(got)}`;
   }

@@ -83,26 +83,33 @@ function firstLine(message: string): string {
   return (message.split("\n")[0] ?? message).replace(/\.$/, "");
 }
 
-/** Locate `a.b` as key `b` inside table `[a]` (or as a top-level key). */
+/**
+ * Locate `a.b` as key `b` inside table `[a]`, as the dotted key `a.b` at
+ * the top level, or as `b.c` inside `[a]` for `a.b.c`.
+ */
 function tomlKeyLine(text: string, keyPath: string[]): number | undefined {
-  const key = keyPath.at(-1);
-  if (key === undefined) return undefined;
-  const table = keyPath.slice(0, -1).join(".");
-  let current = "";
+  if (keyPath.length === 0) return undefined;
+  const wanted = keyPath.join(".");
+  let current: string[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] ?? "").trim();
     const header = /^\[\[?\s*([^\]]+?)\s*\]\]?/.exec(line);
     if (header !== null) {
-      current = header[1] ?? "";
-      if (current === keyPath.join(".")) return i + 1;
+      current = dottedKey(header[1] ?? "");
+      if (current.join(".") === wanted) return i + 1;
       continue;
     }
     const eq = line.indexOf("=");
-    if (eq > 0 && current === table) {
-      const name = line.slice(0, eq).trim().replace(/^["']|["']$/g, "");
-      if (name === key) return i + 1;
+    if (eq > 0 && !line.startsWith("#")) {
+      const name = [...current, ...dottedKey(line.slice(0, eq))];
+      if (name.join(".") === wanted) return i + 1;
     }
   }
   return undefined;
+}
+
+/** The parts of a TOML key such as `tests . "command"`, unquoted. */
+function dottedKey(text: string): string[] {
+  return text.split(".").map((part) => part.trim().replace(/^["']|["']$/g, ""));
 }

@@ -78,7 +78,7 @@ Deno.test("readSettings() calls its problems settings problems, in words for peo
     [
       "a bad variable name",
       '[seeds]\nenv_seed = "1SEED"\n',
-      'Cannot read settings "pawl.toml": key "seeds.env_seed" at line 2 must be an environment variable name (letters, digits and "_", not starting with a digit), got "1SEED"',
+      'Cannot read settings "pawl.toml": key "seeds.env_seed" at line 2 must be an upper-case environment variable name (A-Z, digits and "_", not starting with a digit), got "1SEED"',
     ],
     [
       "a misspelt key",
@@ -111,4 +111,99 @@ Deno.test("readSettings() calls its problems settings problems, in words for peo
       });
     });
   }
+});
+
+Deno.test("readSettings() names the line of a wrong item in the test command", async (t) => {
+  const cases: [string, string, number][] = [
+    ["one line", "[tests]\ncommand = [1, 2]\n", 2],
+    ["a dotted key at the top", "tests.command = [1]\n", 1],
+    ["a quoted dotted key in its table", '[tests]\n"command" = ["a", 2]\n', 2],
+  ];
+  for (const [name, text, line] of cases) {
+    await t.step(name, () => {
+      throws(() => readSettings(text), (e: unknown) => {
+        if (!(e instanceof ContractSyntaxError)) return false;
+        equal(e.line, line);
+        equal(e.path, "pawl.toml");
+        return /key "tests\.command\.\d" at line \d+ must be a string, got a number$/
+          .test(e.message);
+      });
+    });
+  }
+});
+
+Deno.test("readSettings() refuses seed and trial variables that would override the sandbox's environment", async (t) => {
+  const reserved = [
+    "PATH",
+    "HOME",
+    "TMPDIR",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LD_PRELOAD",
+    "LD_LIBRARY_PATH",
+    "PYTHONPATH",
+    "PYTHONHASHSEED",
+    "PYTHONSTARTUP",
+    "PYTEST_ADDOPTS",
+    "PAWL_SANDBOX_UIDS",
+    "TZ",
+  ];
+  for (const key of ["env_seed", "env_trials"]) {
+    for (const name of reserved) {
+      await t.step(`${key} = "${name}"`, () => {
+        throws(
+          () => readSettings(`# seeds\n[seeds]\n${key} = "${name}"\n`),
+          (e: unknown) => {
+            if (!(e instanceof ContractSyntaxError)) return false;
+            equal(e.line, 3);
+            equal(
+              e.message.startsWith(
+                `Cannot read settings "pawl.toml": key "seeds.${key}" at line 3 must not override the sandbox's own environment: "${name}" `,
+              ),
+              true,
+              e.message,
+            );
+            return true;
+          },
+        );
+      });
+    }
+    for (
+      const name of ["path", "Contract_Seed", "1SEED", "SEED-1", "SEED X", ""]
+    ) {
+      await t.step(`${key} = ${JSON.stringify(name)}`, () => {
+        throws(
+          () => readSettings(`[seeds]\n${key} = ${JSON.stringify(name)}\n`),
+          (e: unknown) =>
+            e instanceof ContractSyntaxError && e.line === 2 &&
+            e.message.includes(`key "seeds.${key}" at line 2 must be`),
+        );
+      });
+    }
+  }
+  await t.step("names of its own are kept", () => {
+    const s = readSettings(
+      '[seeds]\nenv_seed = "MY_SEED"\nenv_trials = "_TRIALS2"\n',
+    );
+    equal(s.seeds.env_seed, "MY_SEED");
+    equal(s.seeds.env_trials, "_TRIALS2");
+  });
+  await t.step("env_seed and env_trials must differ", () => {
+    throws(
+      () => readSettings('[seeds]\nenv_seed = "SEED"\nenv_trials = "SEED"\n'),
+      (e: unknown) => {
+        if (!(e instanceof ContractSyntaxError)) return false;
+        equal(
+          e.message,
+          'Cannot read settings "pawl.toml": key "seeds.env_trials" at line 3 must differ from "seeds.env_seed" (both are "SEED"): the trial count would overwrite the seed, got "SEED"',
+        );
+        return true;
+      },
+    );
+    throws(
+      () => readSettings('[seeds]\nenv_trials = "CONTRACT_SEED"\n'),
+      /must differ from "seeds\.env_seed"/,
+    );
+  });
 });

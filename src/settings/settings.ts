@@ -4,6 +4,25 @@
  * @module
  */
 import { z } from "zod";
+import { reservedEnvName } from "./reserved_env_name.ts";
+
+/**
+ * An environment variable pawl injects: upper case (`^[A-Z_][A-Z0-9_]*$`)
+ * and none the sandbox sets or the runner reads (see
+ * {@linkcode reservedEnvName}).
+ */
+const envNameSchema = z.string().regex(/^[A-Z_][A-Z0-9_]*$/).superRefine(
+  (name, ctx) => {
+    const why = reservedEnvName(name);
+    if (why === undefined) return;
+    ctx.addIssue({
+      code: "custom",
+      message:
+        `must not override the sandbox's own environment: ${why}; pick a name of your own such as "CONTRACT_SEED"`,
+      params: { detail: true },
+    });
+  },
+);
 
 /** The `[tests]` table: how the suite is run. */
 export const TestsSettingsSchema = z.strictObject({
@@ -22,17 +41,23 @@ export const TestsSettingsSchema = z.strictObject({
 /** The `[seeds]` table: how seeds reach the tests (seed 002's defaults). */
 export const SeedsSettingsSchema = z.strictObject({
   /** Environment variable carrying the seed. */
-  env_seed: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default(
-    "CONTRACT_SEED",
-  ),
+  env_seed: envNameSchema.default("CONTRACT_SEED"),
   /** Environment variable carrying the trial count. */
-  env_trials: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default(
-    "CONTRACT_TRIALS",
-  ),
+  env_trials: envNameSchema.default("CONTRACT_TRIALS"),
   /** Also pass `--hypothesis-seed=<seed>` to pytest. */
   hypothesis_seed: z.boolean().default(true),
   /** Trials for a frozen-seed replay. */
   replay_trials: z.number().int().min(1).max(1_000_000).default(50),
+}).superRefine((seeds, ctx) => {
+  if (seeds.env_seed !== seeds.env_trials) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["env_trials"],
+    message: `must differ from "seeds.env_seed" (both are ${
+      JSON.stringify(seeds.env_seed)
+    }): the trial count would overwrite the seed`,
+    params: { detail: true },
+  });
 });
 
 /** The `[harness]` table: what the harness rules allow. */
