@@ -14,6 +14,7 @@
 export * from "./check_fixture_path.ts";
 export * from "./contract_syntax_error.ts";
 export * from "./format_key_path.ts";
+export * from "./identity_key.ts";
 export * from "./module_path.ts";
 export * from "./parse_json_document.ts";
 export * from "../core/parse_rfc3339.ts";

@@ -29,6 +29,10 @@
  *
  * @module
  */
+import {
+  duplicateIdMessage,
+  identityKey,
+} from "../../contract/identity_key.ts";
 import { z } from "zod";
 import { parseRfc3339 } from "../../core/parse_rfc3339.ts";
 
@@ -84,17 +88,18 @@ export const agentContractSchema = z.strictObject({
   max_active_freezes: z.int().min(0).optional(),
 }).superRefine((contract, ctx) => {
   for (const section of ["properties", "fixtures", "freezes"] as const) {
-    const seen = new Map<string, number>();
+    const seen = new Map<string, string>();
     (contract[section] ?? []).forEach((entry, index) => {
-      const first = seen.get(entry.id);
+      const key = identityKey(entry.id);
+      const first = seen.get(key);
       if (first === undefined) {
-        seen.set(entry.id, index);
+        seen.set(key, entry.id);
         return;
       }
       ctx.addIssue({
         code: "custom",
         path: [section, index, "id"],
-        message: `duplicate id ${JSON.stringify(entry.id)} in "${section}"`,
+        message: duplicateIdMessage(entry.id, first, section),
         params: { detail: true },
       });
     });

@@ -3,6 +3,10 @@
  *
  * @module
  */
+import {
+  duplicateIdMessage,
+  identityKey,
+} from "../../contract/identity_key.ts";
 import { z } from "zod";
 
 /** A Python identifier (ASCII). */
@@ -24,18 +28,20 @@ export function duplicateIds(
   section: string,
   ctx: z.RefinementCtx,
 ): void {
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   entries.forEach((entry, index) => {
     const id = entry.id;
     if (typeof id !== "string") return;
-    if (!seen.has(id)) {
-      seen.add(id);
+    const key = identityKey(id);
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, id);
       return;
     }
     ctx.addIssue({
       code: "custom",
       path: [section, index, "id"],
-      message: `duplicate id ${JSON.stringify(id)} in "${section}"`,
+      message: duplicateIdMessage(id, first, section),
       params: { detail: true },
     });
   });

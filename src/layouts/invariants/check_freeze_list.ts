@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isAgentName } from "../../contract/identity_key.ts";
 import { type Finding, finding } from "../../core/finding.ts";
 import type { Tree } from "../../git/git.ts";
 import type { PythonModule } from "../../python/python_module.ts";
@@ -51,7 +52,7 @@ export interface FreezeBodyHash {
  * | `max_frozen` raised | `freeze.cap_raised` |
  * | `fail_on_expired` turned off | `freeze.policy_loosened` |
  * | an entry lacks `id`, `path`, `body_sha256`, `expires_on`, `owner` or `reason` | `freeze.incomplete` |
- * | `owner: agent` (any case, trimmed) | `freeze.agent_owner` |
+ * | `owner: agent` (compared by `identityKey`: any case, width, spacing or look-alike letters) | `freeze.agent_owner` |
  * | `expires_on` moved later than the base record | `freeze.expiry_extended` |
  * | `path` moved to another test than the base record | `freeze.retargeted` |
  * | `body_sha256` rewritten, or the test's body no longer matches it | `freeze.body_changed` |
@@ -140,7 +141,7 @@ export function checkFreezeList(
         { path, line: lineOf(entry.index) },
       ));
     }
-    if (entry.owner?.trim().toLowerCase() === "agent") {
+    if (isAgentName(entry.owner)) {
       findings.push(finding(
         "freeze.agent_owner",
         `Freeze ${name} names the agent as its owner: flakes are a human budget, drop the freeze`,

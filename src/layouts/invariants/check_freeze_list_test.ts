@@ -67,11 +67,67 @@ Deno.test("checkFreezeList() judges the freeze list base → head", async (t) =>
     {
       name: "a date-time expiry expires at its instant",
       sides: {
+        base: freezeList([{ ...DST, expiresOn: "2026-07-01T12:00:00Z" }]),
+        head: null,
+      },
+      rules: ["freeze.expired"],
+    },
+    {
+      name: "a date-time expiry holds until a millisecond before its instant",
+      sides: {
+        base: freezeList([{ ...DST, expiresOn: "2026-07-01T12:00:00Z" }]),
+        head: null,
+      },
+      now: NOW - 1,
+      rules: [],
+    },
+    {
+      name: "a date-time expiry an hour past holds expired",
+      sides: {
         base: freezeList([{ ...DST, expiresOn: "2026-07-01T11:00:00Z" }]),
         head: null,
       },
       rules: ["freeze.expired"],
     },
+    ...[
+      "agent",
+      "Agent",
+      "agent ",
+      " AGENT\t",
+      "\u0430gent",
+      "ag\u0435nt",
+      "\u03b1gent",
+      "ag\u03b5nt",
+      "agen\u0442",
+      "a\u200bgent",
+      "ag\u200dent",
+      "\ufeffagent",
+      "\uff21\uff27\uff25\uff2e\uff34",
+      "\uff41gent",
+      "\ud835\udc1agent",
+      "a\u00adgent",
+    ].map((owner) => ({
+      name: `an owner that reads as "agent" is the agent: ${
+        JSON.stringify(owner)
+      }`,
+      sides: {
+        base: freezeList([DST]),
+        head: freezeList([{ ...DST, owner }]),
+      },
+      rules: ["freeze.agent_owner"],
+    })),
+    ...["agents", "reagent", "agent-smith", "human", "Zo\u00eb"].map((
+      owner,
+    ) => ({
+      name: `an owner that only resembles "agent" is a person: ${
+        JSON.stringify(owner)
+      }`,
+      sides: {
+        base: freezeList([DST]),
+        head: freezeList([{ ...DST, owner }]),
+      },
+      rules: [],
+    })),
     {
       name: "a date-time expiry with an offset holds until its instant",
       sides: {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isAgentName } from "../../contract/identity_key.ts";
 import { effectiveFreezes } from "./effective_freezes.ts";
 import type { InvariantsContract } from "./invariants_contract.ts";
 
@@ -76,7 +77,7 @@ export function invariantsPlan(
     const record = freeze.base;
     if (record === undefined || record.test === undefined) continue;
     const owners = [record.owner, freeze.entry.owner];
-    if (owners.some((o) => o?.trim().toLowerCase() === "agent")) continue;
+    if (owners.some(isAgentName)) continue;
     if (freeze.expiresAt === undefined || options.now >= freeze.expiresAt) {
       continue;
     }

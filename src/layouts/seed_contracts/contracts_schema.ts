@@ -25,6 +25,10 @@
  *
  * @module
  */
+import {
+  duplicateIdMessage,
+  identityKey,
+} from "../../contract/identity_key.ts";
 import { z } from "zod";
 import { FUNCTION_PATTERN, NODE_ID_PATTERN } from "./contract_test_ref.ts";
 
@@ -56,16 +60,18 @@ export const contractsFileSchema = z.strictObject({
   version: z.literal(1),
   contracts: z.array(contractEntrySchema).nullable().optional(),
 }).superRefine((file, ctx) => {
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   (file.contracts ?? []).forEach((entry, index) => {
-    if (!seen.has(entry.id)) {
-      seen.add(entry.id);
+    const key = identityKey(entry.id);
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, entry.id);
       return;
     }
     ctx.addIssue({
       code: "custom",
       path: ["contracts", index, "id"],
-      message: `duplicate id ${JSON.stringify(entry.id)} in "contracts"`,
+      message: duplicateIdMessage(entry.id, first, "contracts"),
       params: { detail: true },
     });
   });

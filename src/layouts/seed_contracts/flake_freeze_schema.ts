@@ -34,6 +34,10 @@
  *
  * @module
  */
+import {
+  duplicateIdMessage,
+  identityKey,
+} from "../../contract/identity_key.ts";
 import { z } from "zod";
 import { idSchema, nodeIdSchema } from "./contracts_schema.ts";
 import { freezeExpiresAt } from "./freeze_expiry.ts";
@@ -63,16 +67,18 @@ export const FREEZE_KEYS: readonly string[] = Object.keys(
 export const flakeFreezeFileSchema = z.strictObject({
   freezes: z.array(freezeEntrySchema).nullable().optional(),
 }).superRefine((file, ctx) => {
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   (file.freezes ?? []).forEach((entry, index) => {
-    if (!seen.has(entry.id)) {
-      seen.add(entry.id);
+    const key = identityKey(entry.id);
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, entry.id);
       return;
     }
     ctx.addIssue({
       code: "custom",
       path: ["freezes", index, "id"],
-      message: `duplicate id ${JSON.stringify(entry.id)} in "freezes"`,
+      message: duplicateIdMessage(entry.id, first, "freezes"),
       params: { detail: true },
     });
   });
