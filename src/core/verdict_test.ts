@@ -52,3 +52,55 @@ Deno.test("buildVerdict() orders findings the same whatever order they arrive in
   deepEqual(forward, backward);
   deepEqual(forward, ["r", "v", "a", "b", "n"]);
 });
+
+Deno.test("buildVerdict() accepts a pull request with no findings at all", () => {
+  const v = buildVerdict([], INPUT);
+  equal(v.decision, "accept");
+  deepEqual(v.findings, []);
+});
+
+Deno.test("buildVerdict() rejects a mix of blocking and non-blocking findings, keeping both, blocking first", () => {
+  const v = buildVerdict([
+    finding("config.settings_ignored", "advisory"),
+    finding("fixture.rotated", "rotated"),
+    finding("tests.failed", "test_a failed"),
+  ], INPUT);
+  equal(v.decision, "reject");
+  deepEqual(v.findings.map((f) => [f.rule, f.blocking]), [
+    ["tests.failed", true],
+    ["config.settings_ignored", false],
+    ["fixture.rotated", false],
+  ]);
+});
+
+Deno.test("buildVerdict() accepts when only non-blocking findings remain, however many", () => {
+  const v = buildVerdict([
+    finding("config.settings_ignored", "one"),
+    finding("fixture.rotated", "two"),
+    finding("tests.failed", "demoted", { blocking: false }),
+  ], INPUT);
+  equal(v.decision, "accept");
+  equal(v.findings.length, 3);
+});
+
+Deno.test("finding() takes a per-finding blocking override over the rule's default, both ways", () => {
+  equal(finding("tests.failed", "x").blocking, true);
+  equal(finding("tests.failed", "x", { blocking: false }).blocking, false);
+  equal(finding("config.settings_ignored", "x").blocking, false);
+  equal(
+    finding("config.settings_ignored", "x", { blocking: true }).blocking,
+    true,
+  );
+  equal(
+    buildVerdict([finding("tests.failed", "x", { blocking: false })], INPUT)
+      .decision,
+    "accept",
+  );
+  equal(
+    buildVerdict(
+      [finding("config.settings_ignored", "x", { blocking: true })],
+      INPUT,
+    ).decision,
+    "reject",
+  );
+});

@@ -414,3 +414,34 @@ Deno.test("verifyEnvelope() rejects a valid signature on another head when --hea
       }"`,
   });
 });
+
+Deno.test("verifyEnvelope() holds --head to the whole signed commit: a prefix or an extension is another head", async (t) => {
+  const envelope = json(await signVerdict(sampleVerdict(), await rfcKey()));
+  const cases: [string, string][] = [
+    ["a 12-digit prefix", HEAD.slice(0, 12)],
+    ["a 7-digit prefix", HEAD.slice(0, 7)],
+    ["all but the last digit", HEAD.slice(0, -1)],
+    ["one digit more", `${HEAD}0`],
+    ["the empty string", ""],
+    ["surrounding spaces", ` ${HEAD} `],
+  ];
+  for (const [name, head] of cases) {
+    await t.step(name, async () => {
+      const result = await verifyEnvelope(envelope, RFC8032_PUBLIC_PEM, {
+        ...OPTIONS,
+        head,
+      });
+      assert.equal(result.valid, false);
+      assert.equal(!result.valid && result.problem, "head");
+    });
+  }
+  await t.step("the whole commit in any case is the head", async () => {
+    for (const head of [HEAD, HEAD.toUpperCase()]) {
+      const result = await verifyEnvelope(envelope, RFC8032_PUBLIC_PEM, {
+        ...OPTIONS,
+        head,
+      });
+      assert.equal(result.valid, true);
+    }
+  });
+});

@@ -45,6 +45,39 @@ Deno.test("checkFixtureLock() judges fixture bytes against the base lock", async
       rules: ["fixture.digest_changed"],
     },
     {
+      name:
+        "a lock digest rewritten over unchanged bytes is rejected without a rotation allowance",
+      sides: { base: lock({ [A]: sha("a") }), head: lock({ [A]: sha("2") }) },
+      bytes: { [A]: sha("a") },
+      rules: ["fixture.digest_changed"],
+    },
+    {
+      name:
+        "a lock digest rewritten over unchanged bytes is rejected even with rotation allowed",
+      sides: { base: lock({ [A]: sha("a") }), head: lock({ [A]: sha("2") }) },
+      bytes: { [A]: sha("a") },
+      rotate: true,
+      rules: ["fixture.digest_changed"],
+    },
+    {
+      name:
+        "a lock digest rewritten over unchanged bytes is rejected when the base policy allows rotation",
+      sides: {
+        base: lock({ [A]: sha("a") }, true),
+        head: lock({ [A]: sha("2") }, true),
+      },
+      bytes: { [A]: sha("a") },
+      rules: ["fixture.digest_changed"],
+    },
+    {
+      name:
+        "bytes rotated with the new digest locked under the flag are reported, not blocking",
+      sides: { base: lock({ [A]: sha("a") }), head: lock({ [A]: sha("1") }) },
+      bytes: { [A]: sha("1") },
+      rotate: true,
+      rules: ["~fixture.rotated"],
+    },
+    {
       name: "a removed entry whose bytes moved is reported twice",
       sides: { base: lock({ [A]: sha("a") }), head: lock({}) },
       bytes: { [A]: sha("1") },
