@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { prefetchedWorkDirs } from "./prefetched_work_dirs.ts";
 import type { Finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
@@ -129,9 +130,20 @@ export async function testStage(
       `${workspace.root}/${CLONE_DIR}`,
     ],
   });
+  // The suite, the properties on their own, one run per frozen seed.
+  const expected = 1 +
+    (prepared.plans.some((p) => p.plan.properties.length > 0) ? 1 : 0) +
+    prepared.plans.reduce((n, p) => n + p.plan.replays.length, 0);
+  const workDirs = prefetchedWorkDirs(async (n) => {
+    const dir = await workspace.export(git, input.commits.head, `work-${n}`);
+    await removeBytecode(dir);
+    await sandbox.prepareDir(dir);
+    return dir;
+  }, { expected });
   try {
-    return await runAndJudge(sandbox, prepared, options);
+    return await runAndJudge(sandbox, prepared, options, () => workDirs.next());
   } finally {
+    await workDirs.settle();
     await sandbox.close?.();
   }
 }
@@ -140,17 +152,10 @@ async function runAndJudge(
   sandbox: GateSandbox,
   input: Prepared,
   options: TestStageOptions,
+  freshWorkDir: () => Promise<string>,
 ): Promise<TestStageResult> {
   const { git, commits, plans } = input;
   const { progress, workspace } = options;
-  let exports = 0;
-  const freshWorkDir = async (): Promise<string> => {
-    exports += 1;
-    const dir = await workspace.export(git, commits.head, `work-${exports}`);
-    await removeBytecode(dir);
-    await sandbox.prepareDir(dir);
-    return dir;
-  };
   // pawl's own plugin watches every pytest run (see src/run/observer.ts).
   const observer = input.settings.tests.runner === "pytest"
     ? await installObserver(workspace.root)
