@@ -134,14 +134,20 @@ export async function testStage(
   const expected = 1 +
     (prepared.plans.some((p) => p.plan.properties.length > 0) ? 1 : 0) +
     prepared.plans.reduce((n, p) => n + p.plan.replays.length, 0);
+  // A copy made ahead stays root-owned until its run takes it: the run
+  // before must not be able to write into the next run's tree.
   const workDirs = prefetchedWorkDirs(async (n) => {
     const dir = await workspace.export(git, input.commits.head, `work-${n}`);
     await removeBytecode(dir);
-    await sandbox.prepareDir(dir);
     return dir;
   }, { expected });
+  const freshWorkDir = async (): Promise<string> => {
+    const dir = await workDirs.next();
+    await sandbox.prepareDir(dir);
+    return dir;
+  };
   try {
-    return await runAndJudge(sandbox, prepared, options, () => workDirs.next());
+    return await runAndJudge(sandbox, prepared, options, freshWorkDir);
   } finally {
     await workDirs.settle();
     await sandbox.close?.();

@@ -1,0 +1,135 @@
+// deno-lint-ignore-file no-console
+/**
+ * `deno task bench huge-tree`: `pawl check` on a head tree with many files
+ * against `pawl diff` on the same pull request and against `pawl check` on
+ * the same tests without the extra files (the test run's own time). The
+ * target: check(huge) <= 2 x diff(huge) + check(small).
+ *
+ * The demo repository, plus a branch `huge` that adds `--files` small data
+ * files (written with `git fast-import`, so building takes seconds).
+ *
+ * ```sh
+ * deno task bench huge-tree [--files 100000] [--runs 1]
+ * ```
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { buildSampleRepo } from "../src/demo/build_sample_repo.ts";
+
+const NOW = "2026-11-30T12:00:00Z";
+const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
+
+/** Run the benchmark with `args`. */
+export async function hugeTreeBench(args: readonly string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      files: { type: "string", default: "100000" },
+      runs: { type: "string", default: "1" },
+    },
+    strict: true,
+  });
+  const files = Number(values.files);
+  const runs = Number(values.runs);
+  if (!Number.isInteger(files) || files < 1 || !Number.isInteger(runs)) {
+    throw new RangeError("--files and --runs take positive whole numbers");
+  }
+  const dir = await Deno.makeTempDir({ prefix: "pawl-bench-huge-" });
+  try {
+    const repo = await buildSampleRepo(`${dir}/repo`);
+    await addFiles(repo.dir, files);
+    console.log(`huge-tree: demo repository plus ${files} files on "huge"`);
+    const diff: number[] = [];
+    const check: number[] = [];
+    const small: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      diff.push(await timed("diff", repo.dir, "huge"));
+      check.push(await timed("check", repo.dir, "huge"));
+      small.push(await timed("check", repo.dir, "agent/honest-fix"));
+    }
+    const [d, c, s] = [median(diff), median(check), median(small)];
+    const budget = 2 * d + s;
+    console.log(
+      `pawl diff (huge) ${d.toFixed(1)} s; pawl check (huge) ${
+        c.toFixed(1)
+      } s; pawl check (same tests, small tree) ${s.toFixed(1)} s`,
+    );
+    console.log(
+      `${c <= budget ? "PASS" : "OVER"}: check ${
+        c.toFixed(1)
+      } s vs 2 x diff + test run ${budget.toFixed(1)} s`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => undefined);
+  }
+}
+
+/** Add `count` files under data/ on a new branch `huge` off main. */
+async function addFiles(dir: string, count: number): Promise<void> {
+  const child = new Deno.Command("git", {
+    args: ["-C", dir, "fast-import", "--quiet"],
+    stdin: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  await writer.write(encoder.encode(
+    "commit refs/heads/huge\ncommitter bench <bench@example.invalid> 1700000000 +0000\ndata 14\nadd many files\nfrom refs/heads/agent/honest-fix\n",
+  ));
+  let chunk = "";
+  for (let i = 0; i < count; i++) {
+    const content = `v = ${i}\n`;
+    chunk += `M 100644 inline data/d${Math.floor(i / 1000)}/f${i}.txt\ndata ${
+      encoder.encode(content).length
+    }\n${content}`;
+    if (chunk.length > 1 << 20) {
+      await writer.write(encoder.encode(chunk));
+      chunk = "";
+    }
+  }
+  await writer.write(encoder.encode(`${chunk}\n`));
+  await writer.close();
+  const status = await child.status;
+  if (!status.success) throw new Error("git fast-import failed");
+}
+
+async function timed(
+  command: "diff" | "check",
+  repo: string,
+  head: string,
+): Promise<number> {
+  const start = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-all",
+      MAIN_TS,
+      command,
+      "--repo",
+      repo,
+      "--base",
+      "main",
+      "--head",
+      head,
+      "--now",
+      NOW,
+      "--quiet",
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const seconds = (performance.now() - start) / 1000;
+  if (out.code !== 0) {
+    throw new Error(
+      `pawl ${command} --head ${head} exited ${out.code}: ${
+        new TextDecoder().decode(out.stderr)
+      }`,
+    );
+  }
+  return seconds;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
