@@ -243,3 +243,28 @@ Deno.test("judgePullRequest() closes the sandbox when a test run throws", async 
   assert.equal(h.git.closed, true);
   assert.equal(h.workspace().removed, true);
 });
+
+Deno.test("judgePullRequest() exports the next run's copy during a run, but hands it to the sandbox only when that run starts", async () => {
+  const seen: { made: string[]; prepared: string[] }[] = [];
+  const answer = reporting((c) => selects(c) ? [PARSE, CODEC] : SUITE);
+  const h: Harness = harness(HONEST, async (command) => {
+    // Long enough for the copy made ahead to be exported meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    seen.push({
+      made: [...h.workspace().made],
+      prepared: h.sandbox.preparedDirs.map((d) =>
+        d.slice(d.lastIndexOf("/") + 1)
+      ),
+    });
+    return await answer(command);
+  });
+  const { verdict } = await judgePullRequest(options(), h.ports);
+  assert.equal(verdict.decision, "accept", JSON.stringify(verdict.findings));
+  assert.equal(seen.length, 2);
+  assert.deepEqual(seen[0]?.made, ["reports", "work-1", "work-2"]);
+  const works = (dirs: string[] | undefined) =>
+    dirs?.filter((d) => d.startsWith("work-"));
+  assert.deepEqual(works(seen[0]?.prepared), ["work-1"]);
+  assert.deepEqual(works(seen[1]?.prepared), ["work-1", "work-2"]);
+  assert.equal(h.workspace().removed, true);
+});
