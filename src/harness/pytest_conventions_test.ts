@@ -90,7 +90,6 @@ Deno.test("checkHarness() leaves files pytest does not read alone", async (t) =>
       "docs/pytest.ini.md",
       "conftest.pyc.txt",
       "notpytest.ini",
-      "my_conftest.py",
     ]
   ) {
     await t.step(path, () => {
