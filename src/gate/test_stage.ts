@@ -136,8 +136,11 @@ export async function testStage(
     prepared.plans.reduce((n, p) => n + p.plan.replays.length, 0);
   // A copy made ahead stays root-owned until its run takes it: the run
   // before must not be able to write into the next run's tree.
-  const workDirs = prefetchedWorkDirs(async (n) => {
-    const dir = await workspace.export(git, input.commits.head, `work-${n}`);
+  // One numbering for every directory a run gets, made ahead or not.
+  let made = 0;
+  const workName = (): string => `work-${++made}`;
+  const workDirs = prefetchedWorkDirs(async () => {
+    const dir = await workspace.export(git, input.commits.head, workName());
     await removeBytecode(dir);
     return dir;
   }, { expected });
@@ -147,7 +150,10 @@ export async function testStage(
     return dir;
   };
   try {
-    return await runAndJudge(sandbox, prepared, options, freshWorkDir);
+    return await runAndJudge(sandbox, prepared, options, {
+      freshWorkDir,
+      workName,
+    });
   } finally {
     await workDirs.settle();
     await sandbox.close?.();
@@ -158,8 +164,9 @@ async function runAndJudge(
   sandbox: GateSandbox,
   input: Prepared,
   options: TestStageOptions,
-  freshWorkDir: () => Promise<string>,
+  dirs: { freshWorkDir: () => Promise<string>; workName: () => string },
 ): Promise<TestStageResult> {
+  const { freshWorkDir, workName } = dirs;
   const { git, commits, plans } = input;
   const { progress, workspace } = options;
   // pawl's own plugin watches every pytest run (see src/run/observer.ts).
@@ -229,12 +236,7 @@ async function runAndJudge(
       base: commits.base,
       files: unchangedBroken,
       baseWorkDir: async () => {
-        exports += 1;
-        const dir = await workspace.export(
-          git,
-          commits.base,
-          `work-${exports}`,
-        );
+        const dir = await workspace.export(git, commits.base, workName());
         await removeBytecode(dir);
         await sandbox.prepareDir(dir);
         return dir;
@@ -290,8 +292,7 @@ async function runAndJudge(
       oracleProperties: atBase.map(observedProperty),
       headWorkDir: freshWorkDir,
       oracleWorkDir: !oracle.tree.differs ? null : async () => {
-        exports += 1;
-        const dir = await workspace.mkdir(`work-${exports}`);
+        const dir = await workspace.mkdir(workName());
         await exportOracleTree(git, commits.head, dir, oracle.tree);
         await sandbox.prepareDir(dir);
         return dir;
