@@ -75,3 +75,28 @@ function issueError(
     schema,
   });
 }
+
+/** Lines of a file's top-level keys and of the entries of one list in it. */
+export interface EntryLines {
+  /** 1-based line of a top-level key. */
+  key(name: string): number | undefined;
+  /** 1-based line of the entry with `id`, or of its `key` as written. */
+  entry(id: string, key?: string): number | undefined;
+}
+
+/** Line lookups for the list under `listKey`, whose entries have `ids` in order. */
+export function entryLines(
+  doc: Pick<YamlDocument, "lineOf">,
+  listKey: string,
+  ids: readonly string[],
+): EntryLines {
+  const index = new Map(ids.map((id, i) => [id, i]));
+  return {
+    key: (name) => doc.lineOf([name]),
+    entry(id, key) {
+      const i = index.get(id);
+      if (i === undefined) return undefined;
+      return doc.lineOf(key === undefined ? [listKey, i] : [listKey, i, key]);
+    },
+  };
+}

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { readYamlSchema } from "./_read_yaml_schema.ts";
+import { entryLines, readYamlSchema } from "./_read_yaml_schema.ts";
 import { contractsFileSchema } from "./contracts_schema.ts";
 
 /** Where seed 002's contracts live (repository root). */
@@ -83,19 +83,9 @@ export function readContracts(
     test: c.test,
     minTrials: c.min_trials,
   }));
-  const index = new Map(contracts.map((c, i) => [c.id, i]));
   return {
     version: 1,
     contracts,
-    lines: {
-      key: (name) => doc.lineOf([name]),
-      entry(id, key) {
-        const i = index.get(id);
-        if (i === undefined) return undefined;
-        return doc.lineOf(
-          key === undefined ? ["contracts", i] : ["contracts", i, key],
-        );
-      },
-    },
+    lines: entryLines(doc, "contracts", contracts.map((c) => c.id)),
   };
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readYamlSchema } from "./_read_yaml_schema.ts";
+import { entryLines, readYamlSchema } from "./_read_yaml_schema.ts";
 import { flakeFreezeFileSchema } from "./flake_freeze_schema.ts";
 
 /** Where seed 002's freezes live (repository root). */
@@ -99,18 +99,8 @@ export function readFlakeFreeze(
     reason: f.reason ?? "",
     skip: f.skip,
   }));
-  const index = new Map(freezes.map((f, i) => [f.id, i]));
   return {
     freezes,
-    lines: {
-      key: (name) => doc.lineOf([name]),
-      entry(id, key) {
-        const i = index.get(id);
-        if (i === undefined) return undefined;
-        return doc.lineOf(
-          key === undefined ? ["freezes", i] : ["freezes", i, key],
-        );
-      },
-    },
+    lines: entryLines(doc, "freezes", freezes.map((f) => f.id)),
   };
 }
