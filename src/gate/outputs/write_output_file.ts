@@ -40,3 +40,21 @@ export async function writeOutputFile(
     throw error;
   }
 }
+
+/**
+ * Append `text` to `path` (the seed ledger). A file pawl creates gets
+ * `options.mode` (default 0644) whatever the umask, like the reports; an
+ * existing file keeps the mode its owner gave it.
+ */
+export async function appendOutputFile(
+  path: string,
+  text: string,
+  options: WriteOutputFileOptions = {},
+): Promise<void> {
+  const existed = await Deno.lstat(path).then(() => true, (error) => {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  });
+  await Deno.writeTextFile(path, text, { append: true, createNew: !existed });
+  if (!existed) await Deno.chmod(path, options.mode ?? 0o644);
+}

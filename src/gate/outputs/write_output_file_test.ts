@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeOutputFile } from "./write_output_file.ts";
+import { appendOutputFile, writeOutputFile } from "./write_output_file.ts";
 
 async function modeOf(path: string): Promise<number> {
   return (await Deno.stat(path)).mode! & 0o777;
@@ -33,6 +33,25 @@ Deno.test("writeOutputFile() leaves a 0644 file in the named directory and no te
       assert.deepEqual(names.sort(), ["old.sarif", "secret", "verdict.json"]);
     });
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("appendOutputFile() creates the ledger 0644 under umask 077 and keeps an existing file's mode", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-append-output-" });
+  const umask = Deno.umask(0o077);
+  try {
+    await appendOutputFile(`${dir}/ledger.jsonl`, "a\n");
+    await appendOutputFile(`${dir}/ledger.jsonl`, "b\n");
+    assert.equal(await modeOf(`${dir}/ledger.jsonl`), 0o644);
+    assert.equal(await Deno.readTextFile(`${dir}/ledger.jsonl`), "a\nb\n");
+    await Deno.writeTextFile(`${dir}/own.jsonl`, "x\n");
+    await Deno.chmod(`${dir}/own.jsonl`, 0o640);
+    await appendOutputFile(`${dir}/own.jsonl`, "y\n");
+    assert.equal(await modeOf(`${dir}/own.jsonl`), 0o640);
+    assert.equal(await Deno.readTextFile(`${dir}/own.jsonl`), "x\ny\n");
+  } finally {
+    Deno.umask(umask);
     await Deno.remove(dir, { recursive: true });
   }
 });

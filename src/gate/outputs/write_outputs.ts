@@ -12,7 +12,7 @@ import { formatLedger } from "../../seeds/ledger_row.ts";
 import { signTestResult } from "../../sign/sign_test_result.ts";
 import { signVerdict } from "../../sign/sign_verdict.ts";
 import type { SigningKey } from "../../sign/signing_key.ts";
-import { writeOutputFile } from "./write_output_file.ts";
+import { appendOutputFile, writeOutputFile } from "./write_output_file.ts";
 
 /** Where each output goes; an output without a path is not written. */
 export interface OutputPaths {
@@ -54,9 +54,7 @@ export async function writeOutputs(
   const { verdict, ledger } = judgement;
   const { signing } = options;
   if (paths.ledger !== undefined && ledger.length > 0) {
-    await Deno.writeTextFile(paths.ledger, formatLedger(ledger), {
-      append: true,
-    });
+    await appendOutputFile(paths.ledger, formatLedger(ledger));
   }
   if (paths.out !== undefined) {
     await writeOutputFile(paths.out, verdictJson(judgement));
