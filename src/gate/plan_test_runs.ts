@@ -6,10 +6,10 @@
  * @module
  */
 import type { DialectId, PlannedReplay, TestPlan } from "../layouts/dialect.ts";
-import { DEFAULT_PYTEST_COMMAND } from "../run/run_pytest.ts";
 import type { FreezeRef } from "../run/run_suite.ts";
 import type { SandboxLimits } from "../sandbox/sandbox.ts";
 import type { Settings } from "../settings/settings.ts";
+import { testEnvironment } from "./test_environment.ts";
 
 /** Each layout's plan, tagged with the layout. */
 export type LayoutPlans = readonly { layout: DialectId; plan: TestPlan }[];
@@ -88,11 +88,13 @@ export function planTestRuns(
     p.plan.trials === undefined ? [] : [p.plan.trials]
   );
   const trials = trialValues.length === 0 ? null : Math.max(...trialValues);
-  const command = settings.tests.command ?? DEFAULT_PYTEST_COMMAND;
+  // [environment] reaches every run: suite, properties, oracle, replays.
+  const environment = testEnvironment(settings, options);
+  const command = environment.command;
   const seedArgs = (s: number) =>
     pytest && seeds.hypothesis_seed ? [`--hypothesis-seed=${s}`] : [];
   const seedEnv = (s: number, n: number | null): Record<string, string> => ({
-    ...(options.sandboxPath === undefined ? {} : { PATH: options.sandboxPath }),
+    ...environment.env,
     [seeds.env_seed]: String(s),
     ...(n === null ? {} : { [seeds.env_trials]: String(n) }),
   });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { TestPlan } from "../layouts/dialect.ts";
 import { DEFAULT_SETTINGS, type Settings } from "../settings/settings.ts";
+import { readSettings } from "../settings/read_settings.ts";
 import { planTestRuns } from "./plan_test_runs.ts";
 
 const EMPTY: TestPlan = {
@@ -93,4 +94,29 @@ Deno.test("planTestRuns() follows the settings' command, variables and runner", 
   ], { seed: 3 });
   assert.deepEqual(runs.suite.command, ["deno", "test"]);
   assert.deepEqual(runs.suite.env, { MY_SEED: "3" });
+});
+
+Deno.test("planTestRuns() gives every run the base's [environment]", () => {
+  const settings = readSettings(
+    '[environment]\npython = "/opt/venv/bin/python"\npythonpath = ["src"]\n[environment.env]\nAPP_MODE = "test"\n',
+  );
+  const runs = planTestRuns(settings, [{
+    layout: "002",
+    plan: {
+      ...EMPTY,
+      replays: [{ id: "f", test: "tests/t.py::test_x", seed: 5, witness: "w" }],
+    },
+  }], { seed: 7 });
+  const all = [runs.suite, runs.alone, ...runs.replays];
+  assert.equal(all.length, 3);
+  for (const run of all) {
+    assert.equal(run.command[0], "/opt/venv/bin/python");
+    assert.equal(run.env["PYTHONPATH"], "src");
+    assert.equal(run.env["APP_MODE"], "test");
+    assert.equal(
+      run.env["PATH"],
+      "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin",
+    );
+  }
+  assert.equal(runs.replays[0]?.env["CONTRACT_SEED"], "5");
 });

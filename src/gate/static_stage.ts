@@ -17,8 +17,8 @@ import {
   type LoadedDialect,
 } from "../layouts/mod.ts";
 import type { Tree } from "../git/git.ts";
-import { DEFAULT_PYTEST_COMMAND } from "../run/run_pytest.ts";
 import { readModuleNames } from "./read_module_names.ts";
+import { type TestEnvironment, testEnvironment } from "./test_environment.ts";
 import { analyzeModules } from "./analyze_modules.ts";
 import type { Contracts } from "./load_contracts.ts";
 import type { Commits } from "./read_commits.ts";
@@ -133,16 +133,22 @@ export async function staticStage(
     headTree,
     baseModules,
     headModules,
-    moduleNames: await readModuleNames(
-      settings.tests.command ?? DEFAULT_PYTEST_COMMAND,
-      options.sandboxPath === undefined ? {} : { path: options.sandboxPath },
-    ),
+    moduleNames: await moduleNamesOf(testEnvironment(settings, options)),
     registered: loaded.flatMap((l) =>
       l.plan(input).properties.map((q) => ({ layout: l.id, ...q }))
     ),
     testSupport: settings.harness.test_support,
+    pythonpath: settings.environment.pythonpath,
   }));
   return { input, findings };
+}
+
+/** The module names of the interpreter the tests run with. */
+function moduleNamesOf(environment: TestEnvironment) {
+  return readModuleNames(
+    environment.command,
+    environment.path === undefined ? {} : { path: environment.path },
+  );
 }
 
 /** SHA-256 of the base's own fixtures, reusing what the head's hashing found. */

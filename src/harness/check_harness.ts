@@ -71,6 +71,8 @@ export interface CheckHarnessOptions {
   moduleNames?: ModuleNames;
   /** Paths of the registered test modules. */
   registered?: readonly string[];
+  /** The base `pawl.toml`'s `[environment] pythonpath`: more path roots. */
+  pythonpath?: readonly string[];
 }
 
 /** Root config files read on every run: they name the project's packages and path roots. */
@@ -119,7 +121,10 @@ export function checkHarness(
   const baseTree = options.baseTree ?? new Map();
   const headTree = options.headTree ?? new Map();
   const names = options.moduleNames ?? FALLBACK_MODULE_NAMES;
-  const pythonpath = configuredPythonpath(options.texts.base);
+  const pythonpath = [
+    ...configuredPythonpath(options.texts.base),
+    ...(options.pythonpath ?? []),
+  ];
   const registered = options.registered ?? [];
   const headLayout = treeLayout(headTree, { pythonpath, registered });
   const baseLayout = treeLayout(baseTree, { pythonpath, registered });

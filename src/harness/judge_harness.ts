@@ -40,6 +40,8 @@ export interface JudgeHarnessInput {
   moduleNames: ModuleNames;
   /** Registered tests of every layout. */
   registered: readonly RegisteredTest[];
+  /** The base `pawl.toml`'s `[environment] pythonpath`. */
+  pythonpath?: readonly string[];
   /** The base `pawl.toml`'s `[harness] test_support`. */
   testSupport: readonly string[];
 }
@@ -74,6 +76,9 @@ export function judgeHarness(input: JudgeHarnessInput): Finding[] {
       headTree: input.headTree,
       moduleNames: input.moduleNames,
       registered,
+      ...(input.pythonpath === undefined
+        ? {}
+        : { pythonpath: input.pythonpath }),
     }),
     ...checkCodeProbes(input.changes, {
       headModules: input.headModules,

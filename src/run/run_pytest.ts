@@ -11,6 +11,7 @@ import type {
   SandboxLimits,
   SandboxResult,
 } from "../sandbox/sandbox.ts";
+import { describeSandboxView } from "../sandbox/describe_sandbox_view.ts";
 import type { Observation } from "./observation.ts";
 import { ObserverChannel, type ObserverPlugin } from "./observer.ts";
 import { JunitError, parseJunit, type TestCaseResult } from "./parse_junit.ts";
@@ -51,7 +52,11 @@ export interface RunPytestOptions {
   command?: readonly string[];
   /** Node ids to run (a rerun); all tests when omitted. */
   select?: readonly string[];
-  /** Extra environment, e.g. seeds; applied over the minimal environment. */
+  /**
+   * Extra environment, e.g. seeds; applied over the minimal environment. A
+   * relative `PYTHONPATH` entry is a directory of the tree, resolved
+   * against `workDir`.
+   */
   env?: Readonly<Record<string, string>>;
   /** Sandbox limits for the run. */
   limits?: Partial<SandboxLimits>;
@@ -94,22 +99,27 @@ export class TestRunnerMissingError extends Error {
   /** Which part is missing. */
   readonly missing: MissingRunner;
 
-  /** Create the error for a missing program, or a missing module of a program. */
+  /**
+   * Create the error for a missing program, or a missing module of a
+   * program. `view` says what the sandbox's file system looks like (see
+   * `describeSandboxView`).
+   */
   constructor(
     missing: MissingRunner,
     program: string,
-    options: { module?: string; path?: string } = {},
+    options: { module?: string; path?: string; view?: string } = {},
   ) {
+    const module = options.module ?? "pytest";
+    const view = options.view === undefined ? "" : `: ${options.view}`;
+    const where = program.includes("/")
+      ? `the interpreter "${program}" does not exist in the sandbox or the sandbox cannot run it`
+      : `"${program}" was not found on the sandbox PATH "${
+        options.path ?? SANDBOX_PATH
+      }"`;
     super(
       missing === "program"
-        ? `Cannot run the tests: "${program}" was not found on the sandbox PATH "${
-          options.path ?? SANDBOX_PATH
-        }": install it there (for Python, e.g. "apt-get install python3") or set the test command in pawl.toml`
-        : `Cannot run the tests: "${program}" cannot import "${
-          options.module ?? "pytest"
-        }": install it for that interpreter (e.g. "${program} -m pip install ${
-          options.module ?? "pytest"
-        }" or "apt-get install python3-${options.module ?? "pytest"}")`,
+        ? `Cannot run the tests: ${where}${view}; install it where the sandbox sees it (for Python, e.g. "apt-get install python3", or a virtualenv outside /tmp), then name it in pawl.toml as [environment] python = "/path/to/python" or in the test command`
+        : `Cannot run the tests: "${program}" cannot import "${module}"${view}; install it for that interpreter (e.g. "${program} -m pip install ${module}" or "apt-get install python3-${module}"; a virtualenv sees Debian's packages only when made with --system-site-packages)`,
     );
     this.name = "TestRunnerMissingError";
     this.program = program;
@@ -143,11 +153,17 @@ export async function runPytest(
     ...minimalEnv(home),
     ...(options.env ?? {}),
   };
+  // A relative entry names a directory of this run's tree, made absolute so
+  // it still holds in a subprocess started elsewhere; pawl's observer comes
+  // first, where the repository cannot shadow it.
+  const entries = (env["PYTHONPATH"] ?? "").split(":").filter((e) => e !== "")
+    .map((e) => e.startsWith("/") ? e : treePath(options.workDir, e));
   if (options.observer !== undefined && channel !== undefined) {
-    const path = env["PYTHONPATH"];
-    env["PYTHONPATH"] = path === undefined || path === ""
-      ? options.observer.dir
-      : `${options.observer.dir}:${path}`;
+    entries.unshift(options.observer.dir);
+  }
+  if (entries.length > 0) env["PYTHONPATH"] = entries.join(":");
+  else delete env["PYTHONPATH"];
+  if (options.observer !== undefined && channel !== undefined) {
     env["PAWL_OBSERVER_SOCKET"] = channel.path;
     env["PAWL_OBSERVER_TOKEN"] = channel.token;
   }
@@ -201,6 +217,11 @@ export async function runPytest(
     }
     throw error;
   }
+}
+
+/** `entry` (repository-relative, `.` for the root) inside `workDir`. */
+function treePath(workDir: string, entry: string): string {
+  return entry === "." ? workDir : `${workDir}/${entry}`;
 }
 
 function minimalEnv(home: string): Record<string, string> {
@@ -374,6 +395,9 @@ async function probeRunner(
     limits: { timeoutMs: 60_000 },
   });
   if (probe.timedOut || probe.code === 0) return;
+  const view = describeSandboxView(sandbox.isolation, {
+    workDir: options.workDir,
+  });
   const output = `${probe.outputHead}\n${probe.outputTail}`;
   if (
     probe.code === 126 || probe.code === 127 ||
@@ -381,9 +405,10 @@ async function probeRunner(
   ) {
     throw new TestRunnerMissingError("program", program, {
       ...(path !== undefined ? { path } : {}),
+      view,
     });
   }
   if (importable && /No module named/.test(output)) {
-    throw new TestRunnerMissingError("module", program, { module });
+    throw new TestRunnerMissingError("module", program, { module, view });
   }
 }

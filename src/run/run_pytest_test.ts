@@ -238,8 +238,9 @@ Deno.test("runPytest() throws TestRunnerMissingError when the runner is missing"
             assert.equal(error.program, "python3");
             assert.match(
               error.message,
-              /^Cannot run the tests: "python3" was not found on the sandbox PATH "\/usr\/local\/bin:\/usr\/bin:\/bin": install/,
+              /^Cannot run the tests: "python3" was not found on the sandbox PATH "\/usr\/local\/bin:\/usr\/bin:\/bin": the tests run without isolation .*; install it where the sandbox sees it/,
             );
+            assert.ok(error.message.includes(`at "${dirs.workDir}"`));
             return true;
           },
         );
@@ -262,7 +263,10 @@ Deno.test("runPytest() throws TestRunnerMissingError when the runner is missing"
           assert.ok(error instanceof TestRunnerMissingError);
           assert.equal(error.missing, "module");
           assert.equal(error.module, "pytest");
-          assert.match(error.message, /cannot import "pytest": install it/);
+          assert.match(
+            error.message,
+            /cannot import "pytest": the tests run without isolation .*; install it for that interpreter/,
+          );
           return true;
         },
       );
@@ -300,5 +304,61 @@ Deno.test("runPytest() throws TestRunnerMissingError when the runner is missing"
       );
       assert.deepEqual(sandbox.calls[1]?.argv, ["pytest", "--version"]);
     });
+  });
+});
+
+Deno.test("runPytest() explains the sandbox's file system when a configured interpreter is missing", async () => {
+  await withDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(() => ({
+      code: 127,
+      outputTail: "env: '/tmp/venv/bin/python': No such file or directory",
+    }));
+    Object.assign(sandbox.isolation, { tier: "bwrap", uid: 64400 });
+    await assert.rejects(
+      runPytest(
+        sandbox,
+        options(dirs, { command: ["/tmp/venv/bin/python", "-m", "pytest"] }),
+      ),
+      (error: unknown) => {
+        assert.ok(error instanceof TestRunnerMissingError);
+        assert.equal(error.missing, "program");
+        for (
+          const part of [
+            'Cannot run the tests: the interpreter "/tmp/venv/bin/python" does not exist in the sandbox or the sandbox cannot run it: ',
+            "the host's file system read-only",
+            "a private, empty /tmp",
+            "nothing under the host's /tmp is visible there",
+            `the repository is a fresh export of the head tree at "${dirs.workDir}"`,
+            "uid 64400 with no supplementary groups",
+            '[environment] python = "/path/to/python"',
+          ]
+        ) {
+          assert.ok(
+            error.message.includes(part),
+            `${part} in ${error.message}`,
+          );
+        }
+        return true;
+      },
+    );
+    assert.deepEqual(sandbox.calls[1]?.argv, [
+      "/tmp/venv/bin/python",
+      "-c",
+      "import pytest",
+    ]);
+  });
+});
+
+Deno.test("runPytest() puts the tree's import path entries after pawl's observer, as absolute paths", async () => {
+  await withDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    await runPytest(
+      sandbox,
+      options(dirs, { env: { PYTHONPATH: "src:.:/opt/extra" } }),
+    );
+    assert.equal(
+      sandbox.calls[0]?.env["PYTHONPATH"],
+      `${dirs.workDir}/src:${dirs.workDir}:/opt/extra`,
+    );
   });
 });

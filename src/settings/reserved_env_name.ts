@@ -26,6 +26,7 @@ const RESERVED_NAMES: ReadonlySet<string> = new Set([
   "TERM",
   "ENV",
   "NODE_OPTIONS",
+  "HYPOTHESIS_STORAGE_DIRECTORY",
 ]);
 
 /** Families of names, by prefix. */

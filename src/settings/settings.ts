@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import { EnvironmentSettingsSchema } from "./environment_settings.ts";
 import { reservedEnvName } from "./reserved_env_name.ts";
 
 /**
@@ -77,6 +78,7 @@ export const HarnessSettingsSchema = z.strictObject({
 
 /** The whole `pawl.toml`. */
 export const SettingsSchema = z.strictObject({
+  environment: EnvironmentSettingsSchema.prefault({}),
   harness: HarnessSettingsSchema.default({ test_support: [] }),
   seeds: SeedsSettingsSchema.default({
     env_seed: "CONTRACT_SEED",
@@ -90,6 +92,19 @@ export const SettingsSchema = z.strictObject({
     max_output_mib: 16,
     max_processes: 512,
   }),
+}).superRefine((settings, ctx) => {
+  // pawl injects the seed and trial count over [environment] env.
+  for (const name of [settings.seeds.env_seed, settings.seeds.env_trials]) {
+    if (!Object.hasOwn(settings.environment.env, name)) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: ["environment", "env", name],
+      message: `must not be set: pawl injects the seed or trial count as ${
+        JSON.stringify(name)
+      } ([seeds])`,
+      params: { detail: true },
+    });
+  }
 });
 
 /** Typed settings after defaults. */
