@@ -13,6 +13,12 @@ command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
 if ! PATH=/usr/local/bin:/usr/bin:/bin python3 -c 'import pytest, hypothesis' >/dev/null 2>&1; then
   missing="$missing python3 python3-pytest python3-hypothesis"
 fi
+# The src-layout project of tests/src_layout_project_test.ts needs a test
+# dependency Debian's python3 lacks (toolz) and an installed module that its
+# own package shares a name with (more_itertools).
+if ! PATH=/usr/local/bin:/usr/bin:/bin python3 -c 'import toolz, more_itertools' >/dev/null 2>&1; then
+  missing="$missing python3-toolz python3-more-itertools"
+fi
 # The serve tests start a PostgreSQL server of their own.
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing="$missing postgresql"
 # Microsoft's SARIF Multitool (pinned by tools/sarif-multitool/package-lock.json)

@@ -43,7 +43,7 @@ export function describeSandboxView(
     `the tests run as ${who} with no supplementary groups, so a file that uid may not read and execute (under /root, in a directory of mode 0700) is missing to them too`;
   switch (isolation.tier) {
     case "bwrap":
-      return `the sandbox (bubblewrap) sees the host's file system read-only, with a private, empty /tmp and /dev/shm (nothing under the host's /tmp is visible there: keep an interpreter or virtualenv elsewhere, such as /opt/venv), its own /proc and /dev, and /root and pawl's key files hidden; ${repo}, the working directory and with its report directory the only places it may write; ${uid}`;
+      return `the sandbox (bubblewrap) sees the host's file system read-only, with a private, empty /tmp and /dev/shm (nothing under the host's /tmp is visible there but what pawl binds in for the run: keep an interpreter or virtualenv elsewhere, such as /opt/venv), its own /proc and /dev, and /root and pawl's key files hidden; ${repo}, the working directory and with its report directory the only places it may write; ${uid}`;
     case "unshare":
       return `the sandbox (unshare) sees the host's file system as it is, /tmp included, with /root and pawl's key files hidden; ${repo}, the working directory; ${uid}`;
     case "uid":
