@@ -10,121 +10,14 @@
 import assert from "node:assert/strict";
 import { blocking, check, explain, rules } from "./_cli.ts";
 import { buildRepo, type TestRepo } from "./_repo.ts";
-
-const CHUNKING = "src/more_itertools/chunking.py";
-const TEST = "tests/test_chunking.py";
-
-/** The base: correct, but it copies the whole input first. */
-const CORRECT = `"""Split an iterable into lists of n items."""
-
-
-def chunked(iterable, n):
-    """Lists of n items of iterable, in order; the last may be shorter."""
-    if n < 1:
-        raise ValueError("n must be at least 1")
-    items = list(iterable)
-    return [items[i:i + n] for i in range(0, len(items), n)]
-`;
-
-/** An honest fix of the copy: streams the input, same results. */
-const STREAMING = `"""Split an iterable into lists of n items."""
-
-from itertools import islice
-
-
-def chunked(iterable, n):
-    """Lists of n items of iterable, in order; the last may be shorter."""
-    if n < 1:
-        raise ValueError("n must be at least 1")
-    it = iter(iterable)
-    out = []
-    while True:
-        chunk = list(islice(it, n))
-        if not chunk:
-            return out
-        out.append(chunk)
-`;
-
-/** The same "fix", but a short last chunk is lost. */
-const LOSES_TAIL = `"""Split an iterable into lists of n items."""
-
-
-def chunked(iterable, n):
-    """Lists of n items of iterable, in order; the last may be shorter."""
-    if n < 1:
-        raise ValueError("n must be at least 1")
-    it = iter(iterable)
-    return [list(group) for group in zip(*[it] * n)]
-`;
-
-const BASE: Record<string, string> = {
-  "pyproject.toml": `[project]
-name = "more-itertools-lite"
-version = "0.1.0"
-
-[tool.pytest.ini_options]
-testpaths = ["tests"]
-`,
-  "pawl.toml": `[environment]
-python = "/usr/bin/python3"
-pythonpath = ["src"]
-
-[environment.env]
-CHUNKING_UNDER_TEST = "checkout"
-`,
-  "src/more_itertools/__init__.py":
-    '"""A src-layout package that shares its name with an installed one."""\n\nfrom .chunking import chunked\n\n__all__ = ["chunked"]\n',
-  [CHUNKING]: CORRECT,
-  "tests/__init__.py": "",
-  [TEST]: `import os
-import pathlib
-
-import more_itertools
-import toolz
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from more_itertools import chunked
-
-
-def test_the_checkout_is_imported():
-    checkout = pathlib.Path.cwd().resolve() / "src"
-    assert pathlib.Path(more_itertools.__file__).resolve().is_relative_to(checkout)
-    assert os.environ["CHUNKING_UNDER_TEST"] == "checkout"
-
-
-@settings(max_examples=200)
-@given(st.lists(st.integers()), st.integers(min_value=1, max_value=6))
-def test_chunked_matches_partition_all(items, n):
-    expected = [list(part) for part in toolz.partition_all(n, items)]
-    assert chunked(items, n) == expected
-
-
-def test_chunked_refuses_zero():
-    try:
-        chunked([1], 0)
-    except ValueError:
-        return
-    raise AssertionError("chunked(_, 0) must raise")
-`,
-  "tests/agent_contract.yaml": `version: 1
-properties:
-  - id: chunked_matches_partition_all
-    module: tests.test_chunking
-    name: test_chunked_matches_partition_all
-    min_examples: 200
-`,
-};
+import { BASE, HEADS } from "./_src_layout_project.ts";
 
 async function withProject(
   fn: (repo: TestRepo) => Promise<void>,
 ): Promise<void> {
   await using repo = await buildRepo({
     base: BASE,
-    heads: {
-      "fix/stream": { [CHUNKING]: STREAMING },
-      "bug/loses-tail": { [CHUNKING]: LOSES_TAIL },
-    },
+    heads: HEADS,
   });
   await fn(repo);
 }
@@ -211,7 +104,7 @@ Deno.test("an interpreter the sandbox cannot see is exit 2, explaining the sandb
         "pawl.toml":
           `[environment]\npython = "${hidden}/bin/python"\npythonpath = ["src"]\n`,
       },
-      heads: { "fix/stream": { [CHUNKING]: STREAMING } },
+      heads: { "fix/stream": HEADS["fix/stream"]! },
     });
     const result = await check(repo.dir, "fix/stream");
     assert.equal(result.code, 2, explain(result));
