@@ -123,3 +123,21 @@ Deno.test("an interpreter the sandbox cannot see is exit 2, explaining the sandb
     await Deno.remove(hidden, { recursive: true });
   }
 });
+
+Deno.test("an interpreter that is no Python is exit 2, not a reject of the pull request", async () => {
+  await using repo = await buildRepo({
+    base: {
+      ...BASE,
+      "pawl.toml":
+        '[environment]\npython = "/bin/true"\npythonpath = ["src"]\n',
+    },
+    heads: { "fix/stream": HEADS["fix/stream"]! },
+  });
+  const result = await check(repo.dir, "fix/stream");
+  assert.equal(result.code, 2, explain(result));
+  assert.match(
+    result.stderr,
+    /Cannot run the tests: the interpreter "\/bin\/true" of \[environment\] python does not work in the sandbox \(it exited with 0 instead of running a one-line Python script\)/,
+  );
+  assert.equal(result.verdict?.decision, "undecided" as never);
+});

@@ -21,6 +21,7 @@ import type { PythonModule } from "../python/python_module.ts";
 import { type PytestRun, runPytest } from "../run/run_pytest.ts";
 import { runSuite } from "../run/run_suite.ts";
 import { checkBaseCollection } from "../run/check_base_collection.ts";
+import { checkInterpreter } from "../run/check_interpreter.ts";
 import { isHarnessPath, treeLayout } from "../harness/harness_paths.ts";
 import {
   composeOracleTree,
@@ -182,6 +183,7 @@ async function runAndJudge(
     sandboxPath: options.sandboxPath,
   });
   const { seed, trials, limits } = runs;
+
   const onOutput = (chunk: Uint8Array) => progress.detail(lastLine(chunk));
   const pytest = async (
     run: PlannedRun,
@@ -200,6 +202,14 @@ async function runAndJudge(
     });
 
   const workDir = await freshWorkDir();
+  const python = input.settings.environment.python;
+  if (python !== undefined) {
+    await checkInterpreter(sandbox, python, {
+      reportDir,
+      path: runs.suite.env["PATH"],
+      workDir,
+    });
+  }
   progress.step(
     `running the tests (sandbox: ${sandbox.isolation.tier}, network ${sandbox.isolation.network}, seed ${seed})`,
   );

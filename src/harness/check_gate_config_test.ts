@@ -55,6 +55,21 @@ Deno.test("checkGateConfig() rejects pawl.toml edits unless they only tighten th
       `${base}[seeds]\nreplay_trials = 5\n`,
       /"seeds\.replay_trials"/,
     ],
+    [
+      "an interpreter of its own",
+      `${base}[environment]\npython = "/home/agent/venv/bin/python"\n`,
+      /"environment\.python"/,
+    ],
+    [
+      "another import path",
+      `${base}[environment]\npythonpath = ["vendor"]\n`,
+      /"environment\.pythonpath"/,
+    ],
+    [
+      "an extra variable",
+      `${base}[environment.env]\nAPP_MODE = "lenient"\n`,
+      /"environment\.env"/,
+    ],
     ["a file that does not parse", "[tests\n", /does not parse/],
     [
       "a deleted file (defaults are looser)",

@@ -85,7 +85,9 @@ export type MissingRunner =
   /** The command's program (e.g. `python3`) is not on the sandbox PATH. */
   | "program"
   /** The program runs but cannot import the test framework module. */
-  | "module";
+  | "module"
+  /** The configured interpreter runs but is not a working Python. */
+  | "interpreter";
 
 /**
  * The test runner is not installed where the sandbox can run it. The gate
@@ -107,7 +109,12 @@ export class TestRunnerMissingError extends Error {
   constructor(
     missing: MissingRunner,
     program: string,
-    options: { module?: string; path?: string; view?: string } = {},
+    options: {
+      module?: string;
+      path?: string;
+      view?: string;
+      detail?: string;
+    } = {},
   ) {
     const module = options.module ?? "pytest";
     const view = options.view === undefined ? "" : `: ${options.view}`;
@@ -119,6 +126,10 @@ export class TestRunnerMissingError extends Error {
     super(
       missing === "program"
         ? `Cannot run the tests: ${where}${view}; install it where the sandbox sees it (for Python, e.g. "apt-get install python3", or a virtualenv outside /tmp), then name it in pawl.toml as [environment] python = "/path/to/python" or in the test command`
+        : missing === "interpreter"
+        ? `Cannot run the tests: the interpreter "${program}" of [environment] python does not work in the sandbox (${
+          options.detail ?? "it did not run a Python script"
+        })${view}; name a Python 3 interpreter there in pawl.toml`
         : `Cannot run the tests: "${program}" cannot import "${module}"${view}; install it for that interpreter (e.g. "${program} -m pip install ${module}" or "apt-get install python3-${module}"; a virtualenv sees Debian's packages only when made with --system-site-packages)`,
     );
     this.name = "TestRunnerMissingError";
