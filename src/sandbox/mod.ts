@@ -13,6 +13,7 @@
  */
 export * from "./sandbox.ts";
 export * from "./sandbox_errors.ts";
+export * from "./describe_sandbox_view.ts";
 export {
   type IsolationRequest,
   probeIsolation,
