@@ -141,3 +141,47 @@ Deno.test("an interpreter that is no Python is exit 2, not a reject of the pull 
   );
   assert.equal(result.verdict?.decision, "undecided" as never);
 });
+
+Deno.test("a src layout without [environment] pythonpath is told what to set", async (t) => {
+  // Debian's more_itertools has no chunks_of: the installed copy is imported.
+  const module = `from more_itertools import chunks_of
+
+
+def test_chunks_of():
+    assert chunks_of([1, 2, 3], 2) == [[1, 2], [3]]
+`;
+  await using repo = await buildRepo({
+    base: {
+      "src/more_itertools/__init__.py":
+        "def chunks_of(items, n):\n    return [items[i:i + n] for i in range(0, len(items), n)]\n",
+      "tests/test_chunks.py": module,
+      "tests/agent_contract.yaml": "version: 1\nproperties: []\n",
+    },
+    heads: {
+      "code-only": {
+        "src/more_itertools/__init__.py":
+          '"""Chunks."""\n\n\ndef chunks_of(items, n):\n    return [items[i:i + n] for i in range(0, len(items), n)]\n',
+      },
+      "test-changed": { "tests/test_chunks.py": `${module}\n# more\n` },
+    },
+  });
+  const hint =
+    'The tree has the package "more_itertools" in "src/", but Python imported an installed copy from outside the tree: to test the checkout, add [environment] pythonpath = ["src"] to pawl.toml on the base branch';
+  await t.step(
+    "an unchanged test file: the base's problem, exit 2",
+    async () => {
+      const result = await check(repo.dir, "code-only");
+      assert.equal(result.code, 2, explain(result));
+      assert.ok(result.stderr.includes("already fails to collect"));
+      assert.ok(result.stderr.includes(hint), explain(result));
+    },
+  );
+  await t.step("a changed test file: the reject says it too", async () => {
+    const result = await check(repo.dir, "test-changed");
+    assert.equal(result.code, 1, explain(result));
+    const collect = blocking(result.verdict).find((f) =>
+      f.rule === "tests.collection_error"
+    );
+    assert.ok(collect?.message.endsWith(`\n${hint}`), explain(result));
+  });
+});

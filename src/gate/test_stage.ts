@@ -44,6 +44,7 @@ import type { Settings } from "../settings/settings.ts";
 import { CLONE_DIR } from "./clone_stage.ts";
 import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
+import { importPathHint, withImportPathHints } from "./import_path_hint.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
 import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
@@ -258,6 +259,11 @@ async function runAndJudge(
         limits,
         ...observed,
       },
+      hint: (detail) =>
+        importPathHint(detail, {
+          tree: commits.baseTree,
+          pythonpath: input.settings.environment.pythonpath,
+        }),
     });
   }
 
@@ -390,7 +396,10 @@ async function runAndJudge(
   );
 
   return {
-    findings,
+    findings: withImportPathHints(findings, {
+      tree: commits.headTree,
+      pythonpath: input.settings.environment.pythonpath,
+    }),
     report: {
       summary: suite.summary,
       properties: judged.properties,

@@ -41,6 +41,8 @@ export interface BaseCollectionOptions {
   baseWorkDir: () => Promise<string>;
   /** How the run is made. */
   run: Omit<RunPytestOptions, "workDir" | "select">;
+  /** A sentence to add to the error for this traceback (what to configure), if any. */
+  hint?: (detail: string) => string | undefined;
 }
 
 /**
@@ -74,5 +76,10 @@ export async function checkBaseCollection(
   const detail = first.split("\n").map((l) => l.trimEnd()).filter((l) =>
     l !== ""
   ).slice(0, 12).join("\n");
-  throw new BaseProblemError(options.base, broken, detail);
+  const hint = options.hint?.(first);
+  throw new BaseProblemError(
+    options.base,
+    broken,
+    hint === undefined ? detail : `${detail}\n${hint}`,
+  );
 }
