@@ -184,7 +184,6 @@ async function runAndJudge(
     sandboxPath: options.sandboxPath,
   });
   const { seed, trials, limits } = runs;
-
   const onOutput = (chunk: Uint8Array) => progress.detail(lastLine(chunk));
   const pytest = async (
     run: PlannedRun,
