@@ -11,7 +11,10 @@ set -eu
 cd "$(dirname "$0")/.."
 
 base=${1:-localhost/pawl:ci}
-image=${base%:*}-derived:${base##*:}
+case "${base##*/}" in
+*:*) image=${base%:*}-derived:${base##*:} ;;
+*) image=$base-derived ;;
+esac
 now=2026-11-30T12:00:00Z
 work=$(mktemp -d /tmp/pawl-derived-smoke-XXXXXX)
 mnt=""
