@@ -81,6 +81,8 @@ function requirement(issue: z.core.$ZodIssue, got: unknown): string {
         shown(got)
       }`;
     case "custom":
+      // A value that may be a credential is not repeated into logs.
+      if (issue.params?.["secret"] === true) return issue.message;
       return issue.params?.["detail"] === true
         ? `${issue.message}, got ${shown(got)}`
         : `has a value pawl cannot use, got ${shown(got)}`;

@@ -46,7 +46,7 @@ const envTableSchema = z.record(z.string(), z.string()).superRefine(
         code: "custom",
         path: [name],
         message: why,
-        params: { detail: true },
+        params: { detail: true, secret: runnerSecretName(name) !== undefined },
       });
     }
   },

@@ -35,6 +35,16 @@ Deno.test("readSettings() reads the interpreter, the import path and extra varia
   );
 });
 
+Deno.test("readSettings() does not repeat the value of a variable named like a credential", () => {
+  throws(
+    () => readSettings('[environment.env]\nAPI_TOKEN = "s3cr3t-value"\n'),
+    (e: unknown) =>
+      e instanceof ContractSyntaxError && e.line === 2 &&
+      e.message.includes('key "environment.env.API_TOKEN"') &&
+      !e.message.includes("s3cr3t-value"),
+  );
+});
+
 Deno.test("readSettings() refuses [environment] values naming the file, the key and the line", async (t) => {
   const cases: [string, string, string, number][] = [
     [
