@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import { EnvironmentSettingsSchema } from "./environment_settings.ts";
 import { reservedEnvName } from "./reserved_env_name.ts";
 
 /**
@@ -77,6 +78,7 @@ export const HarnessSettingsSchema = z.strictObject({
 
 /** The whole `pawl.toml`. */
 export const SettingsSchema = z.strictObject({
+  environment: EnvironmentSettingsSchema.default({}),
   harness: HarnessSettingsSchema.default({ test_support: [] }),
   seeds: SeedsSettingsSchema.default({
     env_seed: "CONTRACT_SEED",
