@@ -31,6 +31,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // runs for each registered test (contract).
   harness: ["core", "contract", "git", "python", "settings"],
   run: ["core", "sandbox"],
+  // The base's setup step: its inputs from git, its run in the sandbox.
+  setup: ["core", "git", "sandbox", "settings"],
   report: ["core", "version.ts"],
   github: ["core", "git", "report", "version.ts"],
   propose: ["core", "contract", "layouts", "git", "python"],
@@ -66,6 +68,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "sandbox",
     "seeds",
     "settings",
+    "setup",
     "sign",
     "report",
     "github",
@@ -102,6 +105,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "sandbox",
     "seeds",
     "settings",
+    "setup",
     "sign",
     "report",
     "github",
