@@ -45,6 +45,7 @@ import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
+import { setupStage } from "./setup_stage.ts";
 import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
 import {
   type LayoutPlans,
@@ -85,6 +86,8 @@ export interface TestStageOptions {
   hiddenPaths?: readonly string[] | undefined;
   /** PATH inside the sandbox, when not the default system PATH. */
   sandboxPath?: string | undefined;
+  /** The runner's cache of `[environment.setup]` results. */
+  setupCache?: string | undefined;
   /** Where the sandbox comes from. */
   sandbox: SandboxFactory;
   /** The judgement's temp dirs. */
@@ -150,7 +153,9 @@ export async function testStage(
     return dir;
   };
   try {
-    return await runAndJudge(sandbox, prepared, options, {
+    // The base's setup step first, in a step of its own (src/setup/).
+    const tests = await setupStage(sandbox, prepared, options);
+    return await runAndJudge(tests, prepared, options, {
       freshWorkDir,
       workName,
     });
