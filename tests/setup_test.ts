@@ -141,3 +141,34 @@ command = ["sh", "-c", "echo 'Collecting frobnicate'; echo 'ERROR: No matching d
     await Deno.remove(cache, { recursive: true });
   }
 });
+
+Deno.test("pawl check runs the tests with the python3 of a virtualenv the setup step made at $PAWL_ENV_DIR", async () => {
+  await using repo = await buildRepo({
+    base: {
+      ...defaultBaseFiles(),
+      "pawl.toml": `[environment.setup]
+command = ["sh", "-c", "python3 -m venv --system-site-packages --without-pip \\"$PAWL_ENV_DIR\\""]
+`,
+      "tests/test_venv.py": `import os
+import sys
+
+
+def test_runs_in_the_setup_virtualenv():
+    assert sys.prefix == os.environ["PAWL_ENV_DIR"]
+    assert sys.prefix != sys.base_prefix
+`,
+    },
+    heads: { docs: { "README.md": "# invoices\n\nNow with notes.\n" } },
+  });
+  const cache = await cacheDir();
+  try {
+    const result = await check(repo.dir, "docs", {
+      extra: ["--setup-cache", cache],
+    });
+    assert.equal(result.code, 0, explain(result));
+    assert.equal(result.verdict?.tests?.summary["failed"], 0);
+    assert.ok((result.verdict?.tests?.summary["passed"] ?? 0) > 0);
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
