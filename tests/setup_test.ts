@@ -172,3 +172,29 @@ def test_runs_in_the_setup_virtualenv():
     await Deno.remove(cache, { recursive: true });
   }
 });
+
+Deno.test("pawl diff rejects a head that changes the base's setup step, and runs nothing", async () => {
+  await using repo = await buildRepo({
+    base: {
+      ...defaultBaseFiles(),
+      "pawl.toml": SETUP_TOML,
+      "requirements-dev.txt": "helperlib==1\n",
+      "vendor/helperlib.py": "VALUE = 42\n",
+    },
+    heads: {
+      takeover: {
+        "pawl.toml": SETUP_TOML.replace(
+          "timeout_seconds = 120",
+          "network = true\ntimeout_seconds = 120",
+        ),
+      },
+    },
+  });
+  const result = await check(repo.dir, "takeover", { command: "diff" });
+  assert.equal(result.code, 1, explain(result));
+  const found = result.verdict?.findings.find((f) =>
+    f.rule === "config.settings_changed"
+  );
+  assert.ok(found !== undefined, explain(result));
+  assert.match(found.message, /"environment\.setup"/);
+});
