@@ -4,6 +4,7 @@ import { SILENT_PROGRESS } from "../core/progress.ts";
 import { GitCli } from "../git/git_cli.ts";
 import { leaseSandboxUid } from "../sandbox/lease_uid.ts";
 import { ProcessSandbox } from "../sandbox/process_sandbox.ts";
+import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
 import type { SandboxResult } from "../sandbox/sandbox.ts";
 import type { SetupSettings } from "../settings/setup_settings.ts";
 import {
@@ -88,8 +89,11 @@ async function withFixture(fn: (fx: Fixture) => Promise<void>): Promise<void> {
   }
 }
 
-function sandboxAs(uid: number): Promise<ProcessSandbox> {
-  return ProcessSandbox.create({ uid, gid: uid });
+function sandboxAs(
+  uid: number,
+  requested: IsolationRequest = "auto",
+): Promise<ProcessSandbox> {
+  return ProcessSandbox.create({ uid, gid: uid, requested });
 }
 
 function text(result: SandboxResult): string {
@@ -98,9 +102,17 @@ function text(result: SandboxResult): string {
   }`;
 }
 
-Deno.test("prepareSetupEnvironment() runs the base's step once, sandboxed, and a second judgement uses the cache", async () => {
+Deno.test("prepareSetupEnvironment() runs the base's step once, sandboxed, and a second judgement uses the cache", async (t) => {
+  // bubblewrap binds the result read-only; at the uid tier only its
+  // sealed ownership and modes keep the tests from changing it.
+  for (const tier of ["auto", "uid"] as const) {
+    await t.step(tier, () => cachesOnce(tier));
+  }
+});
+
+async function cachesOnce(tier: IsolationRequest): Promise<void> {
   await withFixture(async (fx) => {
-    const sandbox = await sandboxAs(UID_A);
+    const sandbox = await sandboxAs(UID_A, tier);
     const first = await prepareSetupEnvironment(sandbox, fx.options({}));
     assert.equal(first.cached, false);
     const stamp = await Deno.readTextFile(`${first.dir}/stamp`);
@@ -119,7 +131,7 @@ Deno.test("prepareSetupEnvironment() runs the base's step once, sandboxed, and a
     assert.equal((module.mode ?? 0) & 0o7777, 0o644);
 
     const second = await prepareSetupEnvironment(
-      await sandboxAs(UID_B),
+      await sandboxAs(UID_B, tier),
       fx.options({}),
     );
     assert.equal(second.cached, true);
@@ -160,7 +172,7 @@ Deno.test("prepareSetupEnvironment() runs the base's step once, sandboxed, and a
       "VALUE = 41 + 1\n",
     );
   });
-});
+}
 
 Deno.test("prepareSetupEnvironment() runs the step once when judgements of one key race", async () => {
   await withFixture(async (fx) => {
