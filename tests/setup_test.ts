@@ -7,12 +7,15 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { check, explain, type PawlResult } from "./_cli.ts";
 import { buildRepo, defaultBaseFiles } from "./_repo.ts";
 
 /** Copies the vendored module the base names into the env dir, and prints the base's requirements. */
+const SETUP_COMMAND =
+  'cat requirements-dev.txt && mkdir -p "$PAWL_ENV_DIR/python" && cp vendor/helperlib.py "$PAWL_ENV_DIR/python/"';
 const SETUP_TOML = `[environment.setup]
-command = ["sh", "-c", "cat requirements-dev.txt && mkdir -p \\"$PAWL_ENV_DIR/python\\" && cp vendor/helperlib.py \\"$PAWL_ENV_DIR/python/\\""]
+command = ["sh", "-c", ${JSON.stringify(SETUP_COMMAND)}]
 inputs = ["requirements-dev.txt", "vendor/"]
 timeout_seconds = 120
 `;
@@ -23,6 +26,10 @@ const TEST_ENV = `import helperlib
 def test_helper_from_the_setup_step():
     assert helperlib.VALUE == 42
 `;
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
 
 async function cacheDir(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "pawl-e2e-setup-cache-" });
@@ -92,6 +99,19 @@ Deno.test("pawl check runs the base's setup step once per base and input files, 
       `setup: cached (${key.slice(0, 12)})`,
     ]);
     assert.deepEqual(await entries(cache), [key, `${key}.lock`]);
+    // Both verdicts name the same setup result, made or reused.
+    for (const run of [first, second]) {
+      const tests = run.verdict?.tests as { setup?: unknown } | null;
+      assert.deepEqual(tests?.setup, {
+        key,
+        command: ["sh", "-c", SETUP_COMMAND],
+        network: false,
+        inputs: [
+          { path: "requirements-dev.txt", sha256: sha256("helperlib==1\n") },
+          { path: "vendor/helperlib.py", sha256: sha256("VALUE = 42\n") },
+        ],
+      });
+    }
     const manifest = JSON.parse(
       await Deno.readTextFile(`${cache}/${key}/pawl-setup.json`),
     );

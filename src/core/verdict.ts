@@ -115,6 +115,20 @@ export interface TestsReport {
   reruns: RerunRecord[];
   /** Seeds: the fresh one and the frozen replays. */
   seeds: SeedsReport;
+  /** The base's `[environment.setup]` step whose result the tests saw, when it has one. */
+  setup?: SetupRecord;
+}
+
+/** Which setup result the tests ran with (the same whether it was cached or made). */
+export interface SetupRecord {
+  /** The runner's cache key (sha256 hex). */
+  key: string;
+  /** argv of the base's setup command. */
+  command: string[];
+  /** Whether the step had the network. */
+  network: boolean;
+  /** The base's input files: path and sha256. */
+  inputs: { path: string; sha256: string }[];
 }
 
 /** The sandbox the suite ran in. */

@@ -9,6 +9,7 @@ import type { Progress } from "../core/progress.ts";
 import type { Git } from "../git/git.ts";
 import { SANDBOX_PATH } from "../run/run_pytest.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { SetupRecord } from "../core/verdict.ts";
 import type { Settings } from "../settings/settings.ts";
 import { SYSTEM_SETUP_CACHE } from "../setup/default_setup_cache.ts";
 import { prepareSetupEnvironment } from "../setup/prepare_setup_environment.ts";
@@ -28,6 +29,14 @@ export interface SetupStageOptions {
   progress: Progress;
 }
 
+/** The sandbox the tests run in, and the setup result it shows them. */
+export interface SetupStageResult {
+  /** Every run in it sees the setup step's output. */
+  sandbox: Sandbox;
+  /** For the verdict; undefined without a setup step. */
+  record?: SetupRecord;
+}
+
 /**
  * The sandbox the tests run in: `sandbox` itself without a setup step,
  * else one whose every run sees the step's output. Throws
@@ -37,9 +46,9 @@ export async function setupStage(
   sandbox: Sandbox,
   input: { git: Git; commits: Commits; settings: Settings },
   options: SetupStageOptions,
-): Promise<Sandbox> {
+): Promise<SetupStageResult> {
   const setup = input.settings.environment.setup;
-  if (setup === undefined) return sandbox;
+  if (setup === undefined) return { sandbox };
   const testProgram = input.settings.tests.command?.[0] ?? "python3";
   const env = await prepareSetupEnvironment(sandbox, {
     git: input.git,
@@ -56,5 +65,13 @@ export async function setupStage(
     scratch: (name) => options.workspace.mkdir(name),
     progress: options.progress,
   });
-  return withSetupEnvironment(sandbox, env.dir);
+  return {
+    sandbox: withSetupEnvironment(sandbox, env.dir),
+    record: {
+      key: env.key,
+      command: [...setup.command],
+      network: setup.network,
+      inputs: env.inputs,
+    },
+  };
 }

@@ -154,11 +154,14 @@ export async function testStage(
   };
   try {
     // The base's setup step first, in a step of its own (src/setup/).
-    const tests = await setupStage(sandbox, prepared, options);
-    return await runAndJudge(tests, prepared, options, {
+    const setup = await setupStage(sandbox, prepared, options);
+    const result = await runAndJudge(setup.sandbox, prepared, options, {
       freshWorkDir,
       workName,
     });
+    return setup.record === undefined
+      ? result
+      : { ...result, report: { ...result.report, setup: setup.record } };
   } finally {
     await workDirs.settle();
     await sandbox.close?.();

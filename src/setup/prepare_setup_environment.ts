@@ -50,6 +50,8 @@ export interface SetupEnvironment {
   key: string;
   /** True when the runner already had it. */
   cached: boolean;
+  /** The base's input files: path and sha256. */
+  inputs: { path: string; sha256: string }[];
 }
 
 /** Lines of output quoted when the step fails. */
@@ -87,11 +89,12 @@ export async function prepareSetupEnvironment(
     inputs,
     runner,
   });
+  const recorded = inputs.map((i) => ({ path: i.path, sha256: i.sha256 }));
   const cache = await SetupCache.open(options.cacheRoot);
   const { envDir } = cache.entry(key);
   if (await cache.lookup(key) !== undefined) {
     progress.step(`setup: cached (${key.slice(0, 12)})`);
-    return { dir: envDir, key, cached: true };
+    return { dir: envDir, key, cached: true, inputs: recorded };
   }
   const lock = await cache.lock(key, {
     onWait: () =>
@@ -104,7 +107,7 @@ export async function prepareSetupEnvironment(
   try {
     if (await cache.lookup(key) !== undefined) {
       progress.step(`setup: cached (${key.slice(0, 12)})`);
-      return { dir: envDir, key, cached: true };
+      return { dir: envDir, key, cached: true, inputs: recorded };
     }
     progress.step(
       `setup: running ${JSON.stringify(setup.command)} (network ${
@@ -124,7 +127,7 @@ export async function prepareSetupEnvironment(
       key,
       command: [...setup.command],
       network: setup.network,
-      inputs: inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
+      inputs: recorded,
       base: options.base,
     };
     await cache.publish(manifest);
@@ -132,7 +135,7 @@ export async function prepareSetupEnvironment(
     progress.step(
       `setup: ran in ${seconds.toFixed(1)} s (${key.slice(0, 12)})`,
     );
-    return { dir: envDir, key, cached: false };
+    return { dir: envDir, key, cached: false, inputs: recorded };
   } finally {
     lock.release();
   }
