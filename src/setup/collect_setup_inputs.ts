@@ -20,6 +20,8 @@ export interface SetupInputFile {
 
 /** Options for {@linkcode collectSetupInputs}. */
 export interface CollectSetupInputsOptions {
+  /** The paths `[environment.setup] inputs` names. */
+  inputs: readonly string[];
   /** The base commit, for messages. */
   base: string;
 }
@@ -35,17 +37,16 @@ export interface CollectSetupInputsOptions {
  * ```ts
  * import { collectSetupInputs } from "./collect_setup_inputs.ts";
  * const tree = new Map([["uv.lock", { path: "uv.lock", kind: "file" as const, oid: "ab", size: 1 }]]);
- * const files = collectSetupInputs(tree, ["uv.lock"], { base: "c0ffee" });
+ * const files = collectSetupInputs(tree, { inputs: ["uv.lock"], base: "c0ffee" });
  * if (files[0]?.oid !== "ab") throw new Error("unexpected");
  * ```
  */
 export function collectSetupInputs(
   tree: Tree,
-  inputs: readonly string[],
   options: CollectSetupInputsOptions,
 ): SetupInputFile[] {
   const found = new Map<string, SetupInputFile>();
-  for (const input of inputs) {
+  for (const input of options.inputs) {
     const path = input.replace(/\/+$/, "");
     const exact = tree.get(path);
     const entries: TreeEntry[] = exact !== undefined && exact.kind !== "tree"

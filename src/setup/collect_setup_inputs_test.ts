@@ -25,11 +25,10 @@ Deno.test("collectSetupInputs() takes named files and every file under a named d
     ["tools/setup.sh", "executable"],
     ["src/app.py", "file"],
   ]);
-  const files = collectSetupInputs(
-    t,
-    ["wheels/", "tools/setup.sh", "requirements-dev.txt", "wheels"],
-    { base: BASE },
-  );
+  const files = collectSetupInputs(t, {
+    inputs: ["wheels/", "tools/setup.sh", "requirements-dev.txt", "wheels"],
+    base: BASE,
+  });
   assert.deepEqual(files.map((f) => [f.path, f.executable]), [
     ["requirements-dev.txt", false],
     ["tools/setup.sh", true],
@@ -60,7 +59,8 @@ Deno.test("collectSetupInputs() refuses an input the base lacks, a symlink or a 
   for (const [name, input, pattern] of cases) {
     await t.step(name, () => {
       assert.throws(
-        () => collectSetupInputs(base, ["uv.lock", input], { base: BASE }),
+        () =>
+          collectSetupInputs(base, { inputs: ["uv.lock", input], base: BASE }),
         (e: unknown) =>
           e instanceof SetupFailedError && pattern.test(e.message) &&
           /the pull request is not at fault/.test(e.message),

@@ -70,7 +70,8 @@ export async function prepareSetupEnvironment(
   options: PrepareSetupOptions,
 ): Promise<SetupEnvironment> {
   const { git, setup, progress } = options;
-  const files = collectSetupInputs(options.baseTree, setup.inputs, {
+  const files = collectSetupInputs(options.baseTree, {
+    inputs: setup.inputs,
     base: options.base,
   });
   const digests = await git.sha256Blobs(files.map((f) => f.oid));
