@@ -86,6 +86,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "sandbox",
     "seeds",
     "settings",
+    "setup",
     "sign",
     "report",
     "github",
