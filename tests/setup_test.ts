@@ -218,3 +218,46 @@ Deno.test("pawl diff rejects a head that changes the base's setup step, and runs
   assert.ok(found !== undefined, explain(result));
   assert.match(found.message, /"environment\.setup"/);
 });
+
+Deno.test("pawl check runs the tests with a package pip installed offline into $PAWL_ENV_DIR/python from the base's sources", async () => {
+  await using repo = await buildRepo({
+    base: {
+      ...defaultBaseFiles(),
+      "pawl.toml": `[environment.setup]
+command = ["sh", "-c", "python3 -m pip install --no-index --no-build-isolation --disable-pip-version-check --target \\"$PAWL_ENV_DIR/python\\" ./vendor/helperlib"]
+inputs = ["vendor/helperlib/"]
+`,
+      "vendor/helperlib/pyproject.toml": `[build-system]
+requires = ["setuptools"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "helperlib"
+version = "1.0"
+`,
+      "vendor/helperlib/helperlib/__init__.py": "VALUE = 42\n",
+      "tests/test_env.py": `import importlib.metadata
+import os
+
+import helperlib
+
+
+def test_helper_installed_by_pip():
+    assert helperlib.VALUE == 42
+    assert helperlib.__file__.startswith(os.environ["PAWL_ENV_DIR"])
+    assert importlib.metadata.version("helperlib") == "1.0"
+`,
+    },
+    heads: { docs: { "README.md": "# invoices\n\nNow with notes.\n" } },
+  });
+  const cache = await cacheDir();
+  try {
+    const result = await check(repo.dir, "docs", {
+      extra: ["--setup-cache", cache],
+    });
+    assert.equal(result.code, 0, explain(result));
+    assert.equal(result.verdict?.tests?.summary["failed"], 0);
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
