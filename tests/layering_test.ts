@@ -31,8 +31,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // runs for each registered test (contract).
   harness: ["core", "contract", "git", "python", "settings"],
   run: ["core", "sandbox"],
-  // The base's setup step: its inputs from git, its run in the sandbox.
-  setup: ["core", "git", "sandbox", "settings"],
+  // The base's setup step: its inputs from git, its run in the sandbox,
+  // and the harness's path roots for what its output must not be shadowed by.
+  setup: ["core", "git", "harness", "sandbox", "settings"],
   report: ["core", "version.ts"],
   github: ["core", "git", "report", "version.ts"],
   propose: ["core", "contract", "layouts", "git", "python"],

@@ -58,6 +58,8 @@ Deno.test("pawl check runs the base's setup step once per base and input files, 
     },
     heads: {
       docs: { "README.md": "# invoices\n\nNow with notes.\n" },
+      // Puts its own copy of the installed module in front of it.
+      shadow: { "helperlib.py": "VALUE = 42\n" },
       // Rewrites the step's inputs: the base's copies are still the ones used.
       poison: {
         "requirements-dev.txt": "helperlib==2\nevil==1\n",
@@ -124,6 +126,21 @@ Deno.test("pawl check runs the base's setup step once per base and input files, 
       await Deno.readTextFile(`${cache}/${key}/env/python/helperlib.py`),
       "VALUE = 42\n",
     );
+
+    // The tests would pass, but the head's helperlib.py is imported instead
+    // of the one the base's step installed.
+    const shadow = await check(repo.dir, "shadow", {
+      extra: ["--setup-cache", cache],
+    });
+    assert.equal(shadow.code, 1, explain(shadow));
+    assert.deepEqual(
+      shadow.verdict?.findings.filter((f) => f.blocking).map((f) => [
+        f.rule,
+        f.path,
+      ]),
+      [["harness.package_shadowed", "helperlib.py"]],
+    );
+    assert.equal(shadow.verdict?.tests?.summary["failed"], 0);
   } finally {
     await Deno.remove(cache, { recursive: true });
   }

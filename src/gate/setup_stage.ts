@@ -9,12 +9,16 @@ import type { Progress } from "../core/progress.ts";
 import type { Git } from "../git/git.ts";
 import { SANDBOX_PATH } from "../run/run_pytest.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { Finding } from "../core/finding.ts";
 import type { SetupRecord } from "../core/verdict.ts";
 import type { Settings } from "../settings/settings.ts";
 import { SYSTEM_SETUP_CACHE } from "../setup/default_setup_cache.ts";
+import { checkSetupShadowing } from "../setup/check_setup_shadowing.ts";
+import { listEnvModules } from "../setup/list_env_modules.ts";
 import { prepareSetupEnvironment } from "../setup/prepare_setup_environment.ts";
 import { withSetupEnvironment } from "../setup/with_setup_environment.ts";
 import type { Workspace } from "./gate_ports.ts";
+import { readModuleNames } from "./read_module_names.ts";
 import type { Commits } from "./read_commits.ts";
 
 /** Options of {@linkcode setupStage}. */
@@ -35,6 +39,8 @@ export interface SetupStageResult {
   sandbox: Sandbox;
   /** For the verdict; undefined without a setup step. */
   record?: SetupRecord;
+  /** Head modules that shadow what the step installed. */
+  findings: Finding[];
 }
 
 /**
@@ -48,8 +54,9 @@ export async function setupStage(
   options: SetupStageOptions,
 ): Promise<SetupStageResult> {
   const setup = input.settings.environment.setup;
-  if (setup === undefined) return { sandbox };
-  const testProgram = input.settings.tests.command?.[0] ?? "python3";
+  if (setup === undefined) return { sandbox, findings: [] };
+  const command = input.settings.tests.command ?? ["python3"];
+  const testProgram = command[0] ?? "python3";
   const env = await prepareSetupEnvironment(sandbox, {
     git: input.git,
     base: input.commits.base,
@@ -65,8 +72,19 @@ export async function setupStage(
     scratch: (name) => options.workspace.mkdir(name),
     progress: options.progress,
   });
+  // The static rules judged the interpreter's own names already.
+  const interpreter = await readModuleNames(
+    command,
+    options.sandboxPath === undefined ? {} : { path: options.sandboxPath },
+  );
+  const findings = checkSetupShadowing(await listEnvModules(env.dir), {
+    baseTree: input.commits.baseTree,
+    headTree: input.commits.headTree,
+    known: new Set([...interpreter.stdlib, ...interpreter.installed]),
+  });
   return {
     sandbox: withSetupEnvironment(sandbox, env.dir),
+    findings,
     record: {
       key: env.key,
       command: [...setup.command],

@@ -159,9 +159,11 @@ export async function testStage(
       freshWorkDir,
       workName,
     });
-    return setup.record === undefined
-      ? result
-      : { ...result, report: { ...result.report, setup: setup.record } };
+    return setup.record === undefined ? result : {
+      ...result,
+      findings: [...setup.findings, ...result.findings],
+      report: { ...result.report, setup: setup.record },
+    };
   } finally {
     await workDirs.settle();
     await sandbox.close?.();

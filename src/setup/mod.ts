@@ -10,8 +10,10 @@
  *
  * @module
  */
+export * from "./check_setup_shadowing.ts";
 export * from "./collect_setup_inputs.ts";
 export * from "./default_setup_cache.ts";
+export * from "./list_env_modules.ts";
 export * from "./prepare_setup_environment.ts";
 export * from "./read_runner_identity.ts";
 export * from "./seal_env_dir.ts";
