@@ -116,7 +116,10 @@ export async function prepareSetupEnvironment(
       })`,
     );
     const started = performance.now();
-    await cache.begin(key);
+    await cache.begin(
+      key,
+      sandbox.isolation.gid === undefined ? {} : { gid: sandbox.isolation.gid },
+    );
     try {
       await runStep(sandbox, options, { files, envDir });
       await sealEnvDir(envDir, { uid: sandbox.isolation.uid });

@@ -25,7 +25,7 @@ const PATH = "/usr/local/bin:/usr/bin:/bin";
 const WRITE_MODULE = [
   "sh",
   "-c",
-  'mkdir -p "$PAWL_ENV_DIR/python" && cp helper_src.py "$PAWL_ENV_DIR/python/helperlib.py" && od -An -N8 -tx8 /dev/urandom > "$PAWL_ENV_DIR/stamp" && id -u > "$PAWL_ENV_DIR/uid" && ls -A > "$PAWL_ENV_DIR/seen"',
+  'mkdir -p "$PAWL_ENV_DIR/python" && cp helper_src.py "$PAWL_ENV_DIR/python/helperlib.py" && od -An -N8 -tx8 /dev/urandom > "$PAWL_ENV_DIR/stamp" && id -u > "$PAWL_ENV_DIR/uid" && ls -A > "$PAWL_ENV_DIR/seen" && stat -c %a:%u:%g "$PAWL_ENV_DIR/.." > "$PAWL_ENV_DIR/entry"',
 ];
 
 interface Fixture {
@@ -126,6 +126,21 @@ async function cachesOnce(tier: IsolationRequest): Promise<void> {
       ["helper_src.py", "requirements-dev.txt"],
       "the step sees the base's input files and nothing else of the repository",
     );
+    if (sandbox.isolation.tier === "uid") {
+      // (Under bubblewrap the step sees a directory of the sandbox's own
+      // there, and other runs see the entry only through a read-only root.)
+      assert.equal(
+        (await Deno.readTextFile(`${first.dir}/entry`)).trim(),
+        `750:0:${UID_A}`,
+        "while it is made, the entry is closed to every uid but the step's",
+      );
+    }
+    const entry = await Deno.stat(`${first.dir}/..`);
+    assert.deepEqual([entry.uid, entry.gid, (entry.mode ?? 0) & 0o7777], [
+      0,
+      0,
+      0o755,
+    ]);
     const module = await Deno.lstat(`${first.dir}/python/helperlib.py`);
     assert.equal(module.uid, 0, "sealed: root-owned");
     assert.equal((module.mode ?? 0) & 0o7777, 0o644);

@@ -144,20 +144,35 @@ export class SetupCache {
     return { release: () => file.close() };
   }
 
-  /** Start `key`'s entry afresh (an incomplete one is removed); hold the lock. */
-  async begin(key: string): Promise<SetupEntry> {
+  /**
+   * Start `key`'s entry afresh (an incomplete one is removed); hold the
+   * lock. With `gid` (the step's own group) the entry stays closed to
+   * every other uid until it is published, so no other judgement's tests
+   * can reach a file of the step's while it is being made.
+   */
+  async begin(
+    key: string,
+    options: { gid?: number } = {},
+  ): Promise<SetupEntry> {
     const entry = this.entry(key);
     await this.discard(key);
-    await Deno.mkdir(entry.dir, { mode: 0o755 });
-    await Deno.chmod(entry.dir, 0o755);
+    await Deno.mkdir(entry.dir, { mode: 0o700 });
+    if (options.gid !== undefined && Deno.uid() === 0) {
+      await Deno.chown(entry.dir, 0, options.gid);
+      await Deno.chmod(entry.dir, 0o750);
+    } else {
+      await Deno.chmod(entry.dir, 0o755);
+    }
     await Deno.mkdir(entry.envDir, { mode: 0o755 });
     await Deno.chmod(entry.envDir, 0o755);
     return entry;
   }
 
-  /** Mark `key`'s entry complete: its manifest, written by rename. */
+  /** Mark `key`'s entry complete and open it to all: its manifest, written by rename. */
   async publish(manifest: SetupManifest): Promise<void> {
     const { dir } = this.entry(manifest.key);
+    if (Deno.uid() === 0) await lchown(dir, 0, 0);
+    await Deno.chmod(dir, 0o755);
     const temp = `${dir}/${MANIFEST}.tmp`;
     await Deno.writeTextFile(temp, JSON.stringify(manifest, null, 2) + "\n", {
       mode: 0o644,
