@@ -276,7 +276,13 @@ Deno.test("prepareSetupEnvironment() fails as could-not-decide, naming the comma
   });
 });
 
-Deno.test("prepareSetupEnvironment() gives the step the network only when the base allows it", async () => {
+Deno.test("prepareSetupEnvironment() gives the step the network only when the base allows it", async (t) => {
+  for (const tier of ["auto", "unshare", "uid"] as const) {
+    await t.step(tier, () => networkOnlyWhenAllowed(tier));
+  }
+});
+
+async function networkOnlyWhenAllowed(tier: IsolationRequest): Promise<void> {
   await withFixture(async (fx) => {
     const server = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const port = (server.addr as Deno.NetAddr).port;
@@ -284,7 +290,7 @@ Deno.test("prepareSetupEnvironment() gives the step the network only when the ba
       for await (const conn of server) conn.close();
     })();
     try {
-      const sandbox = await sandboxAs(UID_A);
+      const sandbox = await sandboxAs(UID_A, tier);
       const probe = [
         "python3",
         "-c",
@@ -310,4 +316,4 @@ Deno.test("prepareSetupEnvironment() gives the step the network only when the ba
       await serving.catch(() => {});
     }
   });
-});
+}
