@@ -78,7 +78,7 @@ export const HarnessSettingsSchema = z.strictObject({
 
 /** The whole `pawl.toml`. */
 export const SettingsSchema = z.strictObject({
-  environment: EnvironmentSettingsSchema.default({}),
+  environment: EnvironmentSettingsSchema.prefault({}),
   harness: HarnessSettingsSchema.default({ test_support: [] }),
   seeds: SeedsSettingsSchema.default({
     env_seed: "CONTRACT_SEED",
