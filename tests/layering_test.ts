@@ -24,6 +24,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   sandbox: ["core"],
   seeds: ["core"],
   sign: ["core"],
+  // The base's setup step: its inputs from git, its run in the sandbox,
+  // and the harness's path roots for what its output must not be shadowed by.
+  setup: ["core", "git", "harness", "sandbox", "settings"],
   contract: ["core", "git", "python"],
   settings: ["core", "contract"],
   layouts: ["core", "contract", "git", "python"],
@@ -31,9 +34,6 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // runs for each registered test (contract).
   harness: ["core", "contract", "git", "python", "settings"],
   run: ["core", "sandbox"],
-  // The base's setup step: its inputs from git, its run in the sandbox,
-  // and the harness's path roots for what its output must not be shadowed by.
-  setup: ["core", "git", "harness", "sandbox", "settings"],
   report: ["core", "version.ts"],
   github: ["core", "git", "report", "version.ts"],
   propose: ["core", "contract", "layouts", "git", "python"],

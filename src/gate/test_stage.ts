@@ -41,11 +41,11 @@ import { freshSeed } from "../seeds/fresh_seed.ts";
 import type { LedgerRow } from "../seeds/ledger_row.ts";
 import type { Settings } from "../settings/settings.ts";
 import { CLONE_DIR } from "./clone_stage.ts";
+import { setupStage } from "./setup_stage.ts";
 import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
-import { setupStage } from "./setup_stage.ts";
 import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
 import {
   type LayoutPlans,
