@@ -21,6 +21,10 @@ if ! PATH=/usr/local/bin:/usr/bin:/bin python3 -c 'import toolz, more_itertools'
 fi
 # The serve tests start a PostgreSQL server of their own.
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing="$missing postgresql"
+# The setup-step tests make a virtualenv and pip-install local sources offline.
+if ! PATH=/usr/local/bin:/usr/bin:/bin python3 -c 'import setuptools, venv, pip' >/dev/null 2>&1; then
+  missing="$missing python3-pip python3-setuptools python3-venv"
+fi
 # Microsoft's SARIF Multitool (pinned by tools/sarif-multitool/package-lock.json)
 # validates pawl's SARIF; it is a test tool only, so it is not in deno.json.
 multitool_dir="$(dirname "$0")/sarif-multitool"

@@ -56,6 +56,8 @@ export interface RunAuditOptions extends SelectPullRequestsOptions {
   isolation: JudgeOptions["isolation"];
   /** PATH inside the sandbox. */
   sandboxPath?: string | undefined;
+  /** The runner's cache of setup-step results. */
+  setupCache?: string | undefined;
   /** The token, for git's fetches. */
   token: string | undefined;
   /** Progress is one live line (a terminal) rather than a log. */
@@ -222,6 +224,9 @@ async function judgeJob(
       ...(options.sandboxPath === undefined
         ? {}
         : { sandboxPath: options.sandboxPath }),
+      ...(options.setupCache === undefined
+        ? {}
+        : { setupCache: options.setupCache }),
     }, ports.gate);
     return { kind: "verdict", verdict };
   } catch (error) {

@@ -31,6 +31,8 @@ import {
 import { readSandboxLease } from "./read_sandbox_lease.ts";
 import { createProgress, SILENT_PROGRESS } from "./progress.ts";
 import { readIsolation } from "./read_isolation.ts";
+import { resolve } from "node:path";
+import { defaultSetupCache } from "../setup/default_setup_cache.ts";
 import { readClockPlan, readInteger, readRepo } from "./_audit_flags.ts";
 
 /** Pull requests judged at once when `--concurrency` is not given. */
@@ -71,6 +73,9 @@ Options:
                        processes of its uid)
   --sandbox-uid UID    the same as --sandbox-uids UID-(UID+N-1) for
                        --concurrency N
+  --setup-cache DIR    where [environment.setup] results are cached on this
+                       runner (default env PAWL_SETUP_CACHE, else
+                       /var/cache/pawl/setup as root)
   --json               print audit.json on stdout
   --quiet              no progress on stderr
 
@@ -107,6 +112,7 @@ export async function auditCommand(
     "sandbox-path": { type: "string" },
     "sandbox-uid": { type: "string" },
     "sandbox-uids": { type: "string" },
+    "setup-cache": { type: "string" },
     json: { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -174,6 +180,9 @@ export async function auditCommand(
       runTests: !v.static,
       isolation,
       sandboxPath: v["sandbox-path"],
+      setupCache: resolve(
+        v["setup-cache"] ?? defaultSetupCache(io.env, { uid: Deno.uid() }),
+      ),
       token,
       terminal: io.terminal,
     }, {

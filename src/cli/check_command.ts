@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parseNow } from "../core/parse_now.ts";
 import { judgePullRequest } from "../gate/judge_pull_request.ts";
@@ -30,6 +31,7 @@ import {
   type PullRequestRun,
 } from "./_pull_request_flags.ts";
 import { readIsolation } from "./read_isolation.ts";
+import { defaultSetupCache } from "../setup/default_setup_cache.ts";
 
 /** Usage text for `check` and `diff`. */
 export const CHECK_USAGE = `Usage:
@@ -53,6 +55,9 @@ Options:
   --sandbox-path PATH      PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)
   --sandbox-uids RANGE     FIRST-LAST: the uids each run leases its own from
                            (default env PAWL_SANDBOX_UIDS, else 64123-64186)
+  --setup-cache DIR        where [environment.setup] results are cached on this
+                           runner (default env PAWL_SETUP_CACHE, else
+                           /var/cache/pawl/setup as root)
   --ledger FILE            append one seed-ledger JSON line per property run
   --key FILE               sign the verdict with this Ed25519 PKCS#8 PEM key
                            (or env PAWL_SIGNING_KEY holding the PEM)
@@ -84,6 +89,7 @@ const CHECK_OPTIONS = {
   isolation: { type: "string", default: "auto" },
   "sandbox-path": { type: "string" },
   "sandbox-uids": { type: "string" },
+  "setup-cache": { type: "string" },
   quiet: { type: "boolean", default: false },
   "no-color": { type: "boolean", default: false },
   ledger: { type: "string" },
@@ -213,6 +219,9 @@ async function judgeCommandLine(
           ? {}
           : { sandboxPath: v["sandbox-path"] }),
         ...(signing?.path === undefined ? {} : { hiddenPaths: [signing.path] }),
+        setupCache: resolve(
+          v["setup-cache"] ?? defaultSetupCache(io.env, { uid: Deno.uid() }),
+        ),
       },
       realGatePorts({
         progress,

@@ -107,6 +107,8 @@ export interface SeedsReport {
 
 /** What the test stage observed (absent when the suite was not run). */
 export interface TestsReport {
+  /** The base's `[environment.setup]` step whose result the tests saw, when it has one. */
+  setup?: SetupRecord;
   /** Counts. */
   summary: TestSummary;
   /** Registered properties, sorted by id. */
@@ -228,4 +230,16 @@ function compareFindings(a: Finding, b: Finding): number {
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Which setup result the tests ran with (the same whether it was cached or made). */
+export interface SetupRecord {
+  /** The runner's cache key (sha256 hex). */
+  key: string;
+  /** argv of the base's setup command. */
+  command: string[];
+  /** Whether the step had the network. */
+  network: boolean;
+  /** The base's input files: path and sha256. */
+  inputs: { path: string; sha256: string }[];
 }

@@ -47,6 +47,8 @@ export interface JudgeOptions extends JudgeTarget {
   hiddenPaths?: readonly string[];
   /** PATH inside the sandbox (default: the system PATH). */
   sandboxPath?: string;
+  /** The runner's cache of setup-step results (default `/var/cache/pawl/setup`). */
+  setupCache?: string;
 }
 
 /** A verdict plus the seed-ledger rows of its property runs. */

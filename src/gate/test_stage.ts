@@ -42,6 +42,7 @@ import { freshSeed } from "../seeds/fresh_seed.ts";
 import type { LedgerRow } from "../seeds/ledger_row.ts";
 import type { Settings } from "../settings/settings.ts";
 import { CLONE_DIR } from "./clone_stage.ts";
+import { setupStage } from "./setup_stage.ts";
 import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
 import { importPathHint, withImportPathHints } from "./import_path_hint.ts";
@@ -87,6 +88,8 @@ export interface TestStageOptions {
   hiddenPaths?: readonly string[] | undefined;
   /** PATH inside the sandbox, when not the default system PATH. */
   sandboxPath?: string | undefined;
+  /** The runner's cache of `[environment.setup]` results. */
+  setupCache?: string | undefined;
   /** Where the sandbox comes from. */
   sandbox: SandboxFactory;
   /** The judgement's temp dirs. */
@@ -152,10 +155,17 @@ export async function testStage(
     return dir;
   };
   try {
-    return await runAndJudge(sandbox, prepared, options, {
+    // The base's setup step first, in a step of its own (src/setup/).
+    const setup = await setupStage(sandbox, prepared, options);
+    const result = await runAndJudge(setup.sandbox, prepared, options, {
       freshWorkDir,
       workName,
     });
+    return setup.record === undefined ? result : {
+      ...result,
+      findings: [...setup.findings, ...result.findings],
+      report: { ...result.report, setup: setup.record },
+    };
   } finally {
     await workDirs.settle();
     await sandbox.close?.();

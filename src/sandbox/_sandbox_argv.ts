@@ -60,6 +60,8 @@ export interface SandboxPlan {
   argv: readonly string[];
   /** Resolved limits. */
   limits: SandboxLimits;
+  /** Keep the host's network namespace (bwrap and unshare tiers cut it off otherwise). */
+  shareNetwork?: boolean;
   /** Size in bytes of the private /tmp and /dev/shm (bwrap tier). */
   tmpBytes: number;
   /**
@@ -125,7 +127,7 @@ export function buildSandboxArgv(plan: SandboxPlan): string[] {
     case "bwrap":
       return [
         need(plan.tools.bwrap, "bwrap"),
-        "--unshare-net",
+        ...(plan.shareNetwork === true ? [] : ["--unshare-net"]),
         "--unshare-pid",
         "--unshare-ipc",
         "--unshare-uts",
@@ -143,7 +145,7 @@ export function buildSandboxArgv(plan: SandboxPlan): string[] {
       const files = plan.hidden.filter((h) => h.kind === "file");
       return [
         need(plan.tools.unshare, "unshare"),
-        "--net",
+        ...(plan.shareNetwork === true ? [] : ["--net"]),
         "--pid",
         "--ipc",
         "--uts",

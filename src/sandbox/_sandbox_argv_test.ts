@@ -284,3 +284,20 @@ Deno.test("buildSandboxArgv() refuses commands env(1) would misread", async (t) 
     });
   }
 });
+
+Deno.test("buildSandboxArgv() keeps the host's network only for a command that asks for it", async (t) => {
+  for (
+    const [tier, flag] of [["bwrap", "--unshare-net"], [
+      "unshare",
+      "--net",
+    ]] as const
+  ) {
+    await t.step(tier, () => {
+      const cut = buildSandboxArgv(plan({ tier }));
+      const shared = buildSandboxArgv(plan({ tier, shareNetwork: true }));
+      assert.ok(cut.includes(flag));
+      assert.ok(!shared.includes(flag));
+      assert.deepEqual(shared, cut.filter((a) => a !== flag));
+    });
+  }
+});

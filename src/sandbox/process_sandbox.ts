@@ -191,6 +191,7 @@ export class ProcessSandbox implements Sandbox {
       env,
       argv: command.argv,
       limits,
+      shareNetwork: command.network === "shared",
       tmpBytes: this.#tmpBytes,
       dropBoundingSet: this.#dropBoundingSet,
     });

@@ -64,6 +64,12 @@ export interface SandboxCommand {
   readOnly?: readonly string[];
   /** Limits; defaults apply to omitted fields. */
   limits?: Partial<SandboxLimits>;
+  /**
+   * `shared` keeps the runner's network for this command alone (a setup
+   * step the base allowed it to); `isolated`, the default, gives the
+   * command a network namespace of its own where the tier has one.
+   */
+  network?: "isolated" | "shared";
   /** Called with each chunk of output, for progress display (already capped). */
   onOutput?: (chunk: Uint8Array) => void;
 }

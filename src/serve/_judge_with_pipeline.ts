@@ -33,6 +33,8 @@ export interface PipelineJudgeOptions {
   tempRoot?: string;
   /** PATH inside the sandbox. */
   sandboxPath?: string;
+  /** The runner's cache of `[environment.setup]` results. */
+  setupCache?: string;
   /** Signs each verdict; its envelope is written to `verdictDir`. */
   signing?: { key: SigningKey; path?: string };
   /** Where signed envelopes go (`<owner>/<repo>/<head>.dsse.json`). */
@@ -64,6 +66,9 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
           ...(options.sandboxPath === undefined
             ? {}
             : { sandboxPath: options.sandboxPath }),
+          ...(options.setupCache === undefined
+            ? {}
+            : { setupCache: options.setupCache }),
           ...(options.signing?.path === undefined
             ? {}
             : { hiddenPaths: [options.signing.path] }),

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { defaultSetupCache } from "../setup/default_setup_cache.ts";
 import { sandboxLeaseFrom } from "../sandbox/lease_uid.ts";
 import { readSigningKey } from "../sign/signing_key.ts";
 import { VERSION } from "../version.ts";
@@ -118,6 +119,7 @@ export async function startServe(
     judge: options.judge ?? createPipelineJudge({
       isolation: config.isolation,
       sandboxLease,
+      setupCache: defaultSetupCache(env, { uid: Deno.uid() }),
       ...(config.tempDir === undefined ? {} : { tempRoot: config.tempDir }),
       ...(signing === undefined
         ? {}

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { reservedEnvName } from "./reserved_env_name.ts";
+import { SetupSettingsSchema } from "./setup_settings.ts";
 
 /**
  * `python`: an absolute path (an interpreter in a derived image or on the
@@ -63,6 +64,8 @@ export const EnvironmentSettingsSchema = z.strictObject({
   pythonpath: z.array(pythonpathEntrySchema).max(64).default([]),
   /** Extra environment variables for every test run. */
   env: envTableSchema.default({}),
+  /** A sandboxed setup step before the tests (see `setup_settings.ts`). */
+  setup: SetupSettingsSchema.optional(),
 });
 
 /** Typed `[environment]` settings after defaults. */
