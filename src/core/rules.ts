@@ -238,7 +238,7 @@ export const RULES = {
   ),
   "fixture.path_unsafe": rule(
     "fixture",
-    "A fixture path is absolute, contains '..', or is outside tests/fixtures/",
+    "A fixture path is absolute, contains '..', or is outside the fixture root (tests/fixtures/ unless pawl.toml's [fixtures] roots says otherwise)",
   ),
   "fixture.symlink": rule(
     "fixture",

@@ -8,7 +8,7 @@
 import type { Finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
-import type { StaticInput } from "../layouts/dialect.ts";
+import type { ReadsOptions, StaticInput } from "../layouts/dialect.ts";
 import type { Git } from "../git/git.ts";
 import { harnessConfigPaths, judgeHarness } from "../harness/mod.ts";
 import {
@@ -56,7 +56,10 @@ export async function staticStage(
   const { baseTree, headTree } = inputs.commits;
   const { loaded, changes } = inputs.contracts;
   progress.step("parsing test sources");
-  const reads = loaded.map((l) => l.reads(baseTree, headTree));
+  const fixtureRoots = inputs.contracts.settings.fixtures.roots;
+  const reads = loaded.map((l) =>
+    l.reads(baseTree, headTree, { fixtureRoots })
+  );
   const changedPy = changes.filter((c) => c.path.endsWith(".py"))
     .map((c) => c.path);
   // Hash while parsing: git inflates and a worker hashes the fixtures off
@@ -107,6 +110,7 @@ export async function staticStage(
     baseModules,
     digests,
     allowFixtureRotate: options.allowFixtureRotate,
+    fixtureRoots,
   };
   // Problems the base already has are not the pull request's fault.
   const problems = baseProblems(inputs.contracts.selves, {
@@ -114,7 +118,9 @@ export async function staticStage(
     headTree: baseTree,
     changes: [],
     headModules: baseModules,
-    digests: await baseDigests(git, inputs.contracts.selves, baseTree, byOid),
+    digests: await baseDigests(git, inputs.contracts.selves, baseTree, byOid, {
+      fixtureRoots,
+    }),
   });
   if (problems.length > 0) {
     throw new BaseProblemError(inputs.commits.base, problems);
@@ -151,10 +157,13 @@ async function baseDigests(
   selves: readonly LoadedDialect[],
   baseTree: Tree,
   known: ReadonlyMap<string, string>,
+  options: ReadsOptions,
 ): Promise<Map<string, string>> {
   const oids = new Map<string, string>();
   for (
-    const path of selves.flatMap((s) => s.reads(baseTree, baseTree).headDigests)
+    const path of selves.flatMap((s) =>
+      s.reads(baseTree, baseTree, options).headDigests
+    )
   ) {
     const entry = baseTree.get(path);
     if (entry !== undefined) oids.set(path, entry.oid);
