@@ -23,6 +23,8 @@ import { analyzeModules } from "./analyze_modules.ts";
 import type { Contracts } from "./load_contracts.ts";
 import type { Commits } from "./read_commits.ts";
 import { readConfigTexts } from "./read_config_texts.ts";
+import { type ExcuseJudgement, judgeExcuses } from "./judge_excuses.ts";
+import { guardedTests } from "./guarded_tests.ts";
 
 /** What the static stage found, and what it read for the later stages. */
 export interface StaticResult {
@@ -30,6 +32,8 @@ export interface StaticResult {
   input: StaticInput;
   /** Static findings (after the contracts' load findings). */
   findings: Finding[];
+  /** The base's excuses judged against the clock and the contract. */
+  excuses: ExcuseJudgement;
 }
 
 /** Options for {@linkcode staticStage}. */
@@ -113,7 +117,7 @@ export async function staticStage(
     fixtureRoots,
   };
   // Problems the base already has are not the pull request's fault.
-  const problems = baseProblems(inputs.contracts.selves, {
+  const baseInput: StaticInput = {
     ...input,
     headTree: baseTree,
     changes: [],
@@ -121,11 +125,21 @@ export async function staticStage(
     digests: await baseDigests(git, inputs.contracts.selves, baseTree, byOid, {
       fixtureRoots,
     }),
-  });
+  };
+  const problems = baseProblems(inputs.contracts.selves, baseInput);
   if (problems.length > 0) {
     throw new BaseProblemError(inputs.commits.base, problems);
   }
-  const findings: Finding[] = [];
+  // The base's excuses: what every run deselects, and never a property.
+  const excuses = judgeExcuses(inputs.contracts.settings.excuses, {
+    now: options.now.epochMs,
+    runner: inputs.contracts.settings.tests.runner,
+    guarded: guardedTests(inputs.contracts, { input, baseInput }),
+  });
+  if (excuses.baseProblems.length > 0) {
+    throw new BaseProblemError(inputs.commits.base, excuses.baseProblems);
+  }
+  const findings: Finding[] = [...excuses.findings];
   for (const one of loaded) findings.push(...one.check(input));
   const configPaths = harnessConfigPaths(changes);
   const settings = inputs.contracts.settings;
@@ -148,7 +162,7 @@ export async function staticStage(
     ),
     testSupport: settings.harness.test_support,
   }));
-  return { input, findings };
+  return { input, findings, excuses };
 }
 
 /** SHA-256 of the base's own fixtures, reusing what the head's hashing found. */

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { reservedEnvName } from "./reserved_env_name.ts";
 import { FixturesSettingsSchema } from "./fixtures_settings.ts";
+import { ExcusesSettingsSchema } from "./excuses_settings.ts";
 
 /**
  * An environment variable pawl injects: upper case (`^[A-Z_][A-Z0-9_]*$`)
@@ -78,6 +79,7 @@ export const HarnessSettingsSchema = z.strictObject({
 
 /** The whole `pawl.toml`. */
 export const SettingsSchema = z.strictObject({
+  excuses: ExcusesSettingsSchema.default([]),
   fixtures: FixturesSettingsSchema.default({}),
   harness: HarnessSettingsSchema.default({ test_support: [] }),
   seeds: SeedsSettingsSchema.default({
