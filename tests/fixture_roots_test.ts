@@ -7,9 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { sampleBaseFiles } from "../src/demo/build_sample_repo.ts";
-import { blocking, check, explain, rules } from "./_cli.ts";
+import { blocking, check, explain, pawl, rules } from "./_cli.ts";
 import { L003, layout003Base } from "./_layouts.ts";
-import { buildRepo, edit, replaceOnce, sha256 } from "./_repo.ts";
+import { buildRepo, edit, git, replaceOnce, sha256 } from "./_repo.ts";
 
 const MYPY = "tests/test_mypy.yml";
 const MYPY_TEXT = `- case: parse_invoice_types
@@ -208,4 +208,82 @@ Deno.test("seed 003: [fixtures] roots narrows where fixtures.lock may point, and
   assert.equal(base.code, 2, explain(base));
   assert.match(base.stderr, /already breaks its own contract/);
   assert.match(base.stderr, /testdata\/extra\.json/);
+});
+
+Deno.test("propose lists fixtures under the commit's [fixtures] roots, and its proposal holds at that base", async (t) => {
+  const files: Record<string, string> = {
+    "pawl.toml": ROOTS_TESTS,
+    "payments/__init__.py": "",
+    "payments/core.py": "def one():\n    return 1\n",
+    "tests/__init__.py": "",
+    "tests/test_core.py":
+      "from payments.core import one\n\n\ndef test_one():\n    assert one() == 1\n",
+    [MYPY]: MYPY_TEXT,
+    "tests/fixtures/a.json": "[]\n",
+    "tests/.gitkeep": "",
+  };
+  await using repo = await buildRepo({ base: files });
+  await t.step(
+    "000: ids are paths below the root; code and hidden files are not data",
+    async () => {
+      const result = await pawl(["propose", "--repo", repo.dir, "--quiet"], {
+        out: false,
+      });
+      assert.equal(result.code, 0, explain(result));
+      assert.match(
+        result.stdout,
+        /- id: "test_mypy\.yml"\n\s+path: "tests\/test_mypy\.yml"/,
+      );
+      assert.match(
+        result.stdout,
+        /- id: "fixtures\/a\.json"\n\s+path: "tests\/fixtures\/a\.json"/,
+      );
+      assert.doesNotMatch(result.stdout, /path: "tests\/test_core\.py"/);
+      assert.doesNotMatch(result.stdout, /\.gitkeep/);
+      assert.doesNotMatch(result.stdout, /path: "pawl\.toml"/);
+    },
+  );
+  await t.step("003: fixtures.lock locks the same files", async () => {
+    const result = await pawl([
+      "propose",
+      "--repo",
+      repo.dir,
+      "--layout",
+      "003",
+      "--quiet",
+    ], { out: false });
+    assert.equal(result.code, 0, explain(result));
+    assert.match(
+      result.stdout,
+      new RegExp(`"tests/test_mypy\\.yml": "${sha256(MYPY_TEXT)}"`),
+    );
+  });
+  await t.step(
+    "the written proposal, committed as the base, judges a harmless change as accept",
+    async () => {
+      const write = await pawl([
+        "propose",
+        "--repo",
+        repo.dir,
+        "--write",
+        "--quiet",
+      ], {
+        out: false,
+      });
+      assert.equal(write.code, 0, explain(write));
+      await git(repo.dir, ["add", "-A"]);
+      await git(repo.dir, [
+        "commit",
+        "-q",
+        "-m",
+        "Adopt the proposed contract",
+      ]);
+      await git(repo.dir, ["checkout", "-q", "-b", "agent/readme"]);
+      await Deno.writeTextFile(`${repo.dir}/README.md`, "# payments\n");
+      await git(repo.dir, ["add", "-A"]);
+      await git(repo.dir, ["commit", "-q", "-m", "Readme"]);
+      const judged = await check(repo.dir, "agent/readme", { command: "diff" });
+      assert.equal(judged.code, 0, explain(judged));
+    },
+  );
 });
