@@ -5,7 +5,8 @@
  * and says which uid the sample's tests ran as.
  */
 import assert from "node:assert/strict";
-import { E2E_SANDBOX_UIDS, ROOT } from "./_cli.ts";
+import { check, E2E_SANDBOX_UIDS, explain, ROOT } from "./_cli.ts";
+import { buildRepo } from "./_repo.ts";
 
 async function freshCheckout(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "pawl-fresh-" });
@@ -73,4 +74,25 @@ Deno.test("deno task demo on a fresh checkout prints at most two lines of set-up
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("pawl check says on stderr which uid the tests ran as, and --quiet keeps it quiet", async () => {
+  await using repo = await buildRepo({
+    heads: { "agent/readme": { "README.md": "# payments\n" } },
+  });
+  const loud = await check(repo.dir, "agent/readme", { quiet: false });
+  assert.equal(loud.code, 0, explain(loud));
+  const line = loud.stderr.split("\n").filter((l) =>
+    l.startsWith("pawl: The tests ran as ")
+  );
+  assert.equal(line.length, 1, loud.stderr);
+  if (Deno.uid() === 0) {
+    const uid = Number(/ran as uid (\d+) /.exec(line[0]!)?.[1]);
+    const [first, last] = E2E_SANDBOX_UIDS.split("-").map(Number);
+    assert.ok(uid >= first! && uid <= last!, line[0]);
+  }
+  assert.ok(!loud.stdout.includes("ran as"), loud.stdout);
+  const quiet = await check(repo.dir, "agent/readme");
+  assert.equal(quiet.code, 0, explain(quiet));
+  assert.ok(!quiet.stderr.includes("ran as"), quiet.stderr);
 });
