@@ -10,6 +10,13 @@ import assert from "node:assert/strict";
 import { sampleBaseFiles } from "../src/demo/build_sample_repo.ts";
 import { blocking, check, explain, NOW, rules } from "./_cli.ts";
 import { buildRepo } from "./_repo.ts";
+import {
+  APPLY_TEST,
+  L002,
+  L003,
+  layout002Base,
+  layout003Base,
+} from "./_layouts.ts";
 
 const RUNNER_TEST = "tests/test_runner_env.py";
 const RUNNER_NODE = `${RUNNER_TEST}::test_needs_a_german_locale`;
@@ -140,4 +147,47 @@ Deno.test("an agent-owned excuse in the base's pawl.toml is exit 2 naming the ke
   assert.equal(result.code, 2, explain(result));
   assert.match(result.stderr, /excuses\.0\.owner" at line 3/);
   assert.match(result.stderr, /reads as "agent"/);
+});
+
+Deno.test("excuses in layouts 002 and 003: a frozen seed's or a registered property's test cannot be excused, any other test can", async (t) => {
+  const { files: files003 } = await layout003Base();
+  const cases: [string, Record<string, string>, string, RegExp | null][] = [
+    [
+      "002: the frozen seed's contract test",
+      layout002Base(),
+      APPLY_TEST,
+      /frozen seed 1725781203|"ledger\.apply\.idempotent"/,
+    ],
+    ["002: an example test", layout002Base(), L002.examples, null],
+    [
+      "003: a registered property's file",
+      files003,
+      L003.properties,
+      /"money\.roundtrip"/,
+    ],
+    ["003: a plain test", files003, L003.total, null],
+  ];
+  for (const [name, files, test, refused] of cases) {
+    await t.step(name, async () => {
+      await using repo = await buildRepo({
+        base: { ...files, "pawl.toml": excuse(test) },
+        heads: { "agent/readme": { "README.md": "# readme\n" } },
+      });
+      const result = await check(repo.dir, "agent/readme", { command: "diff" });
+      if (refused === null) {
+        assert.equal(result.code, 0, explain(result));
+        const records = (result.verdict as unknown as {
+          excuses: { test: string; status: string }[];
+        }).excuses;
+        assert.deepEqual(records.map((r) => [r.test, r.status]), [[
+          test,
+          "active",
+        ]]);
+      } else {
+        assert.equal(result.code, 2, explain(result));
+        assert.match(result.stderr, /config\.excuse_covers_property/);
+        assert.match(result.stderr, refused);
+      }
+    });
+  }
 });
