@@ -26,6 +26,8 @@ import {
 } from "./parse_command_args.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
 import { createProgress, SILENT_PROGRESS } from "./progress.ts";
+import { describeTestUser } from "./_describe_test_user.ts";
+import type { IsolationReport } from "../sandbox/sandbox.ts";
 import {
   openPullRequestFromFlags,
   type PullRequestRun,
@@ -206,6 +208,7 @@ async function judgeCommandLine(
       );
     }
   }
+  const sandboxes: IsolationReport[] = [];
   try {
     const judgement = await judgePullRequest(
       {
@@ -225,11 +228,16 @@ async function judgeCommandLine(
       },
       realGatePorts({
         progress,
-        sandbox: { lease: sandboxLease },
+        sandbox: {
+          lease: sandboxLease,
+          onSandbox: (report) => sandboxes.push(report),
+        },
         ...(io.env["TMPDIR"] ? { tempRoot: io.env["TMPDIR"] } : {}),
       }),
     );
     progress.end();
+    const user = describeTestUser(sandboxes, Deno.uid());
+    if (user !== undefined && !v.quiet) io.err(`pawl: ${user}\n`);
     const { verdict } = judgement;
     await writeOutputs(judgement, {
       out: v.out,

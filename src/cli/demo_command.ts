@@ -17,6 +17,8 @@ import { EXIT } from "./exit_code.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
 import { createProgress, SILENT_PROGRESS } from "./progress.ts";
 import { type DemoRow, formatDemoTable } from "./_demo_table.ts";
+import { describeTestUser } from "./_describe_test_user.ts";
+import type { IsolationReport } from "../sandbox/sandbox.ts";
 
 /** The sample's fixed orchestrator clock, so the demo is reproducible. */
 export const DEMO_NOW = "2026-11-30T12:00:00Z";
@@ -95,6 +97,7 @@ export async function demoCommand(
         }\n\n`,
     );
     const rows: DemoRow[] = [];
+    const sandboxes: IsolationReport[] = [];
     for (const patch of sample.patches) {
       progress.step(`judging ${patch.branch}`);
       const { verdict } = await judgePullRequest(
@@ -113,7 +116,10 @@ export async function demoCommand(
             ...progress,
             step: (label) => progress.detail(label),
           },
-          sandbox: { lease: sandboxLease },
+          sandbox: {
+            lease: sandboxLease,
+            onSandbox: (report) => sandboxes.push(report),
+          },
         }),
       );
       const [rule, why] = reason(verdict);
@@ -129,6 +135,8 @@ export async function demoCommand(
     io.out(
       "\nEach row ran the real gate: contracts read from git objects, the suite run in the sandbox, findings diffed base → head.\n",
     );
+    const user = describeTestUser(sandboxes, Deno.uid());
+    if (user !== undefined) io.out(`${user}.\n`);
     return 0;
   } finally {
     progress.end();

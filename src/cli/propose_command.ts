@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { readBaseSettings } from "../gate/read_base_settings.ts";
 import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
 import { join } from "node:path";
 import { UsageError } from "./parse_command_args.ts";
@@ -32,7 +33,8 @@ export const PROPOSE_USAGE = `Usage:
 
 Prints a candidate contract for a repository that has none, read from git
 objects at REV: Hypothesis tests as properties with their example counts,
-fixtures under tests/fixtures/ with their digests (000, 003), or public
+fixtures under tests/fixtures/ (or the [fixtures] roots of the commit's
+pawl.toml) with their digests (000, 003), or public
 functions as contracts (002). It is a proposal for a human to edit and
 commit; pawl judges pull requests against what a human commits.
 
@@ -172,7 +174,13 @@ export async function collectProposal(
   progress.step(`reading the tree at ${commit.slice(0, 12)}`);
   const tree = await git.listTree(commit);
   const existing = layoutFiles(layout).filter((path) => tree.has(path));
-  const reads = proposalReads(tree, { layout });
+  // Fixtures come from the roots the commit's own pawl.toml names.
+  const { settings } = await readBaseSettings(git, {
+    baseTree: tree,
+    headTree: tree,
+  });
+  const fixtureRoots = settings.fixtures.roots;
+  const reads = proposalReads(tree, { layout, fixtureRoots });
 
   const fixtureOids = new Map<string, string>();
   for (const path of reads.fixtures) {
@@ -219,7 +227,7 @@ export async function collectProposal(
   }
   const proposal = buildProposal(
     { commit, tree, modules, unreadable, fixtureDigests },
-    { layout },
+    { layout, fixtureRoots },
   );
   return { proposal, existing, commit };
 }

@@ -30,16 +30,39 @@ export type FixturePathStatus =
 /** Options for {@linkcode checkFixturePath}. */
 export interface CheckFixturePathOptions {
   /**
-   * Fixture root, without trailing slash (default `tests/fixtures`);
-   * {@linkcode REPOSITORY_ROOT} (`""`) allows any path in the repository.
+   * Fixture root, or several (a path must be inside one), without trailing
+   * slash (default `tests/fixtures`); {@linkcode REPOSITORY_ROOT} (`""`) or
+   * `"."` allows any path in the repository.
    */
-  root?: string;
+  root?: string | readonly string[];
+}
+
+/**
+ * The roots as a person reads them, for messages: `"tests/fixtures/"`,
+ * `"tests/" or "data/"`, or `the repository`.
+ *
+ * @example
+ * ```ts
+ * import { describeFixtureRoots } from "./check_fixture_path.ts";
+ * if (describeFixtureRoots(["tests", "data"]) !== '"tests/" or "data/"') throw new Error();
+ * ```
+ */
+export function describeFixtureRoots(
+  root: string | readonly string[] = DEFAULT_FIXTURE_ROOT,
+): string {
+  const roots = typeof root === "string" ? [root] : root;
+  if (roots.some(isWholeRepository)) return "the repository";
+  return roots.map((r) => JSON.stringify(`${r}/`)).join(" or ");
+}
+
+function isWholeRepository(root: string): boolean {
+  return root === REPOSITORY_ROOT || root === ".";
 }
 
 /**
  * Classify a fixture path against a tree. Unsafe: empty, absolute (`/x`,
  * `C:x`), backslashes, control characters, empty, `.` or `..` segments, or
- * not strictly inside `root` (any path is inside {@linkcode REPOSITORY_ROOT}). Not regular: the entry, or any directory above
+ * not strictly inside a `root` (any path is inside {@linkcode REPOSITORY_ROOT}). Not regular: the entry, or any directory above
  * it, is a symlink; or the entry is a directory or submodule.
  *
  * @example
@@ -56,7 +79,7 @@ export function checkFixturePath(
   options: CheckFixturePathOptions = {},
 ): FixturePathStatus {
   const root = options.root ?? DEFAULT_FIXTURE_ROOT;
-  const unsafe = pathProblem(path, root);
+  const unsafe = pathProblem(path, typeof root === "string" ? [root] : root);
   if (unsafe !== undefined) return { status: "unsafe", reason: unsafe };
   const segments = path.split("/");
   for (let n = 1; n < segments.length; n++) {
@@ -99,7 +122,10 @@ export function checkFixturePath(
   }
 }
 
-function pathProblem(path: string, root: string): string | undefined {
+function pathProblem(
+  path: string,
+  roots: readonly string[],
+): string | undefined {
   if (path === "") return "is empty";
   // deno-lint-ignore no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(path)) return "contains a control character";
@@ -109,10 +135,12 @@ function pathProblem(path: string, root: string): string | undefined {
   if (segments.includes("..")) return `contains a ".." segment`;
   if (segments.includes(".")) return `contains a "." segment`;
   if (segments.includes("")) return "contains an empty segment";
-  if (root === REPOSITORY_ROOT) return undefined;
-  const rootSegments = root.split("/");
-  const inside = segments.length > rootSegments.length &&
-    rootSegments.every((segment, i) => segments[i] === segment);
-  if (!inside) return `is outside ${JSON.stringify(`${root}/`)}`;
+  if (roots.some(isWholeRepository)) return undefined;
+  const inside = roots.some((root) => {
+    const rootSegments = root.split("/");
+    return segments.length > rootSegments.length &&
+      rootSegments.every((segment, i) => segments[i] === segment);
+  });
+  if (!inside) return `is outside ${describeFixtureRoots(roots)}`;
   return undefined;
 }

@@ -118,3 +118,40 @@ Deno.test("checkFixturePath() allows any folder under the repository root", asyn
     });
   }
 });
+
+Deno.test("checkFixturePath() accepts a path inside any of several roots and names them all otherwise", () => {
+  const files = tree({
+    "tests": "tree",
+    "tests/test_mypy.yml": "file",
+    "data": "tree",
+    "data/golden.json": "file",
+    "src/app.py": "file",
+  });
+  const roots = ["tests", "data"];
+  assert.equal(
+    checkFixturePath("tests/test_mypy.yml", files, { root: roots }).status,
+    "ok",
+  );
+  assert.equal(
+    checkFixturePath("data/golden.json", files, { root: roots }).status,
+    "ok",
+  );
+  assert.deepEqual(checkFixturePath("src/app.py", files, { root: roots }), {
+    status: "unsafe",
+    reason: 'is outside "tests/" or "data/"',
+  });
+  // A root names a directory: "tests" is not a prefix of "tests2/x".
+  assert.equal(
+    checkFixturePath("tests2/x", files, { root: ["tests"] }).status,
+    "unsafe",
+  );
+  // "." is the whole repository, and hygiene still applies there.
+  assert.equal(
+    checkFixturePath("src/app.py", files, { root: ["."] }).status,
+    "ok",
+  );
+  assert.equal(
+    checkFixturePath("src/../etc/passwd", files, { root: ["."] }).status,
+    "unsafe",
+  );
+});

@@ -238,7 +238,7 @@ export const RULES = {
   ),
   "fixture.path_unsafe": rule(
     "fixture",
-    "A fixture path is absolute, contains '..', or is outside tests/fixtures/",
+    "A fixture path is absolute, contains '..', or is outside the fixture root (tests/fixtures/ unless pawl.toml's [fixtures] roots says otherwise)",
   ),
   "fixture.symlink": rule(
     "fixture",
@@ -352,6 +352,21 @@ export const RULES = {
   "tests.unproven": rule(
     "tests",
     "The pull request adds example assertions without adding or strengthening a contract",
+  ),
+  // excuses: tests the base's pawl.toml does not run on this runner
+  "tests.excused": rule(
+    "tests",
+    "A test the base's pawl.toml excuses on this runner (owner, reason, expiry) was not run",
+    false,
+  ),
+  "config.excuse_expired": rule(
+    "config",
+    "An excuse in the base's pawl.toml has expired, so its test ran again",
+    false,
+  ),
+  "config.excuse_covers_property": rule(
+    "config",
+    "An excuse in the base's pawl.toml would deselect a registered property or a frozen seed's test",
   ),
 } as const satisfies Record<string, RuleSpec>;
 

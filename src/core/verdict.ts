@@ -144,6 +144,20 @@ export interface ClockRecord {
   field?: string;
 }
 
+/** A test the base's `pawl.toml` excuses on this runner. */
+export interface ExcuseRecord {
+  /** The pytest node id (or file) excused. */
+  test: string;
+  /** The human who owns the excuse, as written. */
+  owner: string;
+  /** Why the test cannot pass on this runner. */
+  reason: string;
+  /** The excuse's expiry (RFC 3339), compared with `now`. */
+  expires: string;
+  /** `active`: deselected from every run; `expired`: it ran like any test. */
+  status: "active" | "expired";
+}
+
 /** A signed-off decision about one pull request. */
 export interface Verdict {
   /** Producer and version. */
@@ -170,6 +184,8 @@ export interface Verdict {
   findings: Finding[];
   /** Test results, or null when the suite was not run. */
   tests: TestsReport | null;
+  /** Excuses of the base's `pawl.toml`, when it has any. */
+  excuses?: ExcuseRecord[];
 }
 
 /** Everything {@linkcode buildVerdict} needs except the findings. */
@@ -212,6 +228,7 @@ export function buildVerdict(
     isolation: input.isolation,
     findings: sorted,
     tests: input.tests,
+    ...(input.excuses === undefined ? {} : { excuses: input.excuses }),
   };
 }
 

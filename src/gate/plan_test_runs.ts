@@ -62,6 +62,8 @@ export interface PlanTestRunsOptions {
   seed: number;
   /** PATH inside the sandbox, when not the default. */
   sandboxPath?: string | undefined;
+  /** Node ids the base's excuses deselect from every run. */
+  excused?: readonly string[];
 }
 
 /**
@@ -99,6 +101,10 @@ export function planTestRuns(
     ...(n === null ? {} : { [seeds.env_trials]: String(n) }),
   });
   const deselect = sortedUnique(plans.flatMap((p) => p.plan.deselect));
+  // The base's excuses leave every run, whatever it selects.
+  const excused = pytest
+    ? sortedUnique(options.excused ?? []).flatMap((id) => ["--deselect", id])
+    : [];
   return {
     seed,
     trials,
@@ -112,6 +118,7 @@ export function planTestRuns(
         ...command,
         ...seedArgs(seed),
         ...(pytest ? deselect.flatMap((id) => ["--deselect", id]) : []),
+        ...excused,
       ],
       env: seedEnv(seed, trials),
       freezes: plans.flatMap((p) =>
@@ -124,7 +131,7 @@ export function planTestRuns(
       nonBlocking: plans.flatMap((p) => p.plan.nonBlocking),
     },
     alone: {
-      command: [...command, ...seedArgs(seed)],
+      command: [...command, ...seedArgs(seed), ...excused],
       env: seedEnv(seed, trials),
     },
     replays: plans.flatMap(({ layout, plan }) =>
@@ -132,7 +139,7 @@ export function planTestRuns(
         layout,
         replay,
         trials: seeds.replay_trials,
-        command: [...command, ...seedArgs(replay.seed)],
+        command: [...command, ...seedArgs(replay.seed), ...excused],
         env: seedEnv(replay.seed, seeds.replay_trials),
       }))
     ),

@@ -120,3 +120,44 @@ Deno.test("planTestRuns() gives every run the base's [environment]", () => {
   }
   assert.equal(runs.replays[0]?.env["CONTRACT_SEED"], "5");
 });
+
+Deno.test("planTestRuns() deselects the base's excused tests from every run it plans", () => {
+  const runs = planTestRuns(DEFAULT_SETTINGS, [{
+    layout: "002",
+    plan: {
+      ...EMPTY,
+      replays: [{ id: "f", test: "tests/c.py::t", seed: 3, witness: "w" }],
+    },
+  }], { seed: 7, excused: ["tests/z.py::t", "tests/a.py::t"] });
+  const excused = [
+    "--deselect",
+    "tests/a.py::t",
+    "--deselect",
+    "tests/z.py::t",
+  ];
+  for (
+    const command of [
+      runs.suite.command,
+      runs.alone.command,
+      ...runs.replays.map((r) => r.command),
+    ]
+  ) {
+    assert.deepEqual(
+      command.slice(-excused.length),
+      excused,
+      command.join(" "),
+    );
+  }
+  const deno: Settings = {
+    ...DEFAULT_SETTINGS,
+    tests: {
+      ...DEFAULT_SETTINGS.tests,
+      runner: "deno",
+      command: ["deno", "test"],
+    },
+  };
+  assert.ok(
+    !planTestRuns(deno, [], { seed: 7, excused: ["x"] }).suite.command
+      .includes("--deselect"),
+  );
+});

@@ -11,6 +11,7 @@ import {
   type SandboxLeaseSettings,
 } from "../sandbox/lease_uid.ts";
 import { ProcessSandbox } from "../sandbox/process_sandbox.ts";
+import type { IsolationReport } from "../sandbox/sandbox.ts";
 import type {
   CloneRepository,
   GatePorts,
@@ -74,6 +75,8 @@ export interface ProcessSandboxesOptions {
   lease?: SandboxLeaseSettings;
   /** Told when every uid is busy and the lease starts waiting. */
   onWait?: (message: string) => void;
+  /** Told what each sandbox is, once made (the uid the tests run as). */
+  onSandbox?: (isolation: IsolationReport) => void;
 }
 
 /**
@@ -105,6 +108,7 @@ export function processSandboxes(
       await lease?.release();
       throw error;
     }
+    options.onSandbox?.(sandbox.isolation);
     return {
       isolation: sandbox.isolation,
       prepareDir: (dir) => sandbox.prepareDir(dir),

@@ -8,7 +8,7 @@
 import type { Finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
-import type { StaticInput } from "../layouts/dialect.ts";
+import type { ReadsOptions, StaticInput } from "../layouts/dialect.ts";
 import type { Git } from "../git/git.ts";
 import { harnessConfigPaths, judgeHarness } from "../harness/mod.ts";
 import {
@@ -23,6 +23,8 @@ import { analyzeModules } from "./analyze_modules.ts";
 import type { Contracts } from "./load_contracts.ts";
 import type { Commits } from "./read_commits.ts";
 import { readConfigTexts } from "./read_config_texts.ts";
+import { type ExcuseJudgement, judgeExcuses } from "./judge_excuses.ts";
+import { guardedTests } from "./guarded_tests.ts";
 
 /** What the static stage found, and what it read for the later stages. */
 export interface StaticResult {
@@ -30,6 +32,8 @@ export interface StaticResult {
   input: StaticInput;
   /** Static findings (after the contracts' load findings). */
   findings: Finding[];
+  /** The base's excuses judged against the clock and the contract. */
+  excuses: ExcuseJudgement;
 }
 
 /** Options for {@linkcode staticStage}. */
@@ -56,7 +60,10 @@ export async function staticStage(
   const { baseTree, headTree } = inputs.commits;
   const { loaded, changes } = inputs.contracts;
   progress.step("parsing test sources");
-  const reads = loaded.map((l) => l.reads(baseTree, headTree));
+  const fixtureRoots = inputs.contracts.settings.fixtures.roots;
+  const reads = loaded.map((l) =>
+    l.reads(baseTree, headTree, { fixtureRoots })
+  );
   const changedPy = changes.filter((c) => c.path.endsWith(".py"))
     .map((c) => c.path);
   // Hash while parsing: git inflates and a worker hashes the fixtures off
@@ -107,19 +114,32 @@ export async function staticStage(
     baseModules,
     digests,
     allowFixtureRotate: options.allowFixtureRotate,
+    fixtureRoots,
   };
   // Problems the base already has are not the pull request's fault.
-  const problems = baseProblems(inputs.contracts.selves, {
+  const baseInput: StaticInput = {
     ...input,
     headTree: baseTree,
     changes: [],
     headModules: baseModules,
-    digests: await baseDigests(git, inputs.contracts.selves, baseTree, byOid),
-  });
+    digests: await baseDigests(git, inputs.contracts.selves, baseTree, byOid, {
+      fixtureRoots,
+    }),
+  };
+  const problems = baseProblems(inputs.contracts.selves, baseInput);
   if (problems.length > 0) {
     throw new BaseProblemError(inputs.commits.base, problems);
   }
-  const findings: Finding[] = [];
+  // The base's excuses: what every run deselects, and never a property.
+  const excuses = judgeExcuses(inputs.contracts.settings.excuses, {
+    now: options.now.epochMs,
+    runner: inputs.contracts.settings.tests.runner,
+    guarded: guardedTests(inputs.contracts, { input, baseInput }),
+  });
+  if (excuses.baseProblems.length > 0) {
+    throw new BaseProblemError(inputs.commits.base, excuses.baseProblems);
+  }
+  const findings: Finding[] = [...excuses.findings];
   for (const one of loaded) findings.push(...one.check(input));
   const configPaths = harnessConfigPaths(changes);
   const settings = inputs.contracts.settings;
@@ -140,7 +160,7 @@ export async function staticStage(
     testSupport: settings.harness.test_support,
     pythonpath: settings.environment.pythonpath,
   }));
-  return { input, findings };
+  return { input, findings, excuses };
 }
 
 /** The module names of the interpreter the tests run with. */
@@ -157,10 +177,13 @@ async function baseDigests(
   selves: readonly LoadedDialect[],
   baseTree: Tree,
   known: ReadonlyMap<string, string>,
+  options: ReadsOptions,
 ): Promise<Map<string, string>> {
   const oids = new Map<string, string>();
   for (
-    const path of selves.flatMap((s) => s.reads(baseTree, baseTree).headDigests)
+    const path of selves.flatMap((s) =>
+      s.reads(baseTree, baseTree, options).headDigests
+    )
   ) {
     const entry = baseTree.get(path);
     if (entry !== undefined) oids.set(path, entry.oid);

@@ -76,6 +76,8 @@ interface Prepared {
   settings: Settings;
   plans: LayoutPlans;
   headModules: ReadonlyMap<string, PythonModule>;
+  /** Node ids the base's excuses deselect from every run. */
+  excused: readonly string[];
 }
 
 /** Options and ports of {@linkcode testStage}. */
@@ -127,6 +129,7 @@ export async function testStage(
       plan: l.plan(statics.input),
     })),
     headModules: statics.input.headModules,
+    excused: statics.excuses.deselect,
   };
   const sandbox = await options.sandbox({
     isolation: options.isolation,
@@ -192,6 +195,7 @@ async function runAndJudge(
   const runs = planTestRuns(input.settings, plans, {
     seed: freshSeed(commits.head, options.now.text),
     sandboxPath: options.sandboxPath,
+    excused: input.excused,
   });
   const { seed, trials, limits } = runs;
   const onOutput = (chunk: Uint8Array) => progress.detail(lastLine(chunk));

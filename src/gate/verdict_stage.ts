@@ -73,6 +73,9 @@ export function verdictStage(
     },
     isolation: tests?.isolation ?? null,
     tests: tests?.report ?? null,
+    ...(statics.excuses.records.length === 0
+      ? {}
+      : { excuses: statics.excuses.records }),
   });
   return { verdict, ledger: tests?.ledger ?? [] };
 }

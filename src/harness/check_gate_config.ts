@@ -43,8 +43,8 @@ export function isGateConfigPath(path: string): boolean {
 /**
  * Judge head changes to `pawl.toml` and to CI files that mention pawl.
  * `pawl.toml` may only lower `timeout_seconds`, `max_output_mib` and
- * `max_processes`, raise `replay_trials`, or drop `[harness] test_support`
- * entries; anything else (and a head copy that does not parse) is
+ * `max_processes`, raise `replay_trials`, drop `[harness] test_support`
+ * entries or drop whole `[[excuses]]` tables; anything else (and a head copy that does not parse) is
  * `config.settings_changed`, naming the keys. A CI file whose base or head
  * text mentions pawl may change only in comment lines
  * (`config.ci_changed`).
@@ -135,6 +135,11 @@ function settingsChange(texts: Texts): Finding[] {
 function flatten(settings: Settings): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const [table, values] of Object.entries(settings)) {
+    // An array of tables (`[[excuses]]`) is compared as one value.
+    if (Array.isArray(values)) {
+      out.set(table, values);
+      continue;
+    }
     for (
       const [key, value] of Object.entries(values as Record<string, unknown>)
     ) {
@@ -156,6 +161,14 @@ function stricter(key: string, was: unknown, is: unknown): boolean {
   }
   if (key === "seeds.replay_trials") {
     return typeof was === "number" && typeof is === "number" && is >= was;
+  }
+  if (key === "excuses") {
+    // Dropping an excuse runs more tests; adding or extending one is not stricter.
+    const before = (Array.isArray(was) ? was : []).map((e) =>
+      JSON.stringify(e)
+    );
+    return Array.isArray(is) &&
+      is.every((entry) => before.includes(JSON.stringify(entry)));
   }
   if (key === "harness.test_support") {
     const before = Array.isArray(was) ? was : [];

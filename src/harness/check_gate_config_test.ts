@@ -145,3 +145,29 @@ Deno.test("checkGateConfig() rejects changes to CI that runs pawl, beyond commen
     });
   }
 });
+
+Deno.test("checkGateConfig() treats a new or extended excuse as a settings change and a dropped one as stricter", () => {
+  const excuse = (test: string, expires = "2026-12-31T00:00:00Z") =>
+    `[[excuses]]\ntest = "${test}"\nowner = "platform"\nexpires = "${expires}"\nreason = "no locale here"\n`;
+  const base = excuse("tests/a.py::t");
+  assert.deepEqual(
+    judge("pawl.toml", base, base + excuse("tests/b.py::t")).map((m) =>
+      m.split(":")[0]
+    ),
+    ["config.settings_changed"],
+  );
+  assert.match(
+    judge("pawl.toml", undefined, excuse("tests/b.py::t"))[0] ?? "",
+    /"excuses"/,
+  );
+  assert.deepEqual(
+    judge("pawl.toml", base, excuse("tests/a.py::t", "2027-12-31T00:00:00Z"))
+      .map((m) => m.split(":")[0]),
+    ["config.settings_changed"],
+  );
+  assert.deepEqual(
+    judge("pawl.toml", base + excuse("tests/b.py::t"), excuse("tests/b.py::t")),
+    [],
+  );
+  assert.deepEqual(judge("pawl.toml", base, "[tests]\n"), []);
+});

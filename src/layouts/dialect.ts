@@ -38,6 +38,12 @@ export interface DialectReads {
   headDigests: readonly string[];
 }
 
+/** Settings that change what a dialect reads. */
+export interface ReadsOptions {
+  /** The base `pawl.toml`'s `[fixtures] roots`; absent: the layout's default. */
+  fixtureRoots?: readonly string[] | undefined;
+}
+
 /** Everything the static rules of a dialect may look at. */
 export interface StaticInput {
   /** The orchestrator's clock, epoch milliseconds. */
@@ -58,6 +64,11 @@ export interface StaticInput {
   digests: ReadonlyMap<string, string>;
   /** A human started this run and allows fixture rotation. */
   allowFixtureRotate: boolean;
+  /**
+   * The base `pawl.toml`'s `[fixtures] roots` (`.` is the whole
+   * repository); absent: each layout's own default.
+   */
+  fixtureRoots?: readonly string[] | undefined;
 }
 
 /** A registered property the test stage must see pass. */
@@ -129,7 +140,7 @@ export interface LoadedDialect {
   /** Findings from reading the head side (removed, symlinked, invalid files). */
   loadFindings: readonly Finding[];
   /** What the shell must read for {@linkcode LoadedDialect.check}. */
-  reads(baseTree: Tree, headTree: Tree): DialectReads;
+  reads(baseTree: Tree, headTree: Tree, options?: ReadsOptions): DialectReads;
   /** The static rules: schema, digests, hygiene, freezes, the base → head diff. */
   check(input: StaticInput): Finding[];
   /** What the test stage must run and see pass. */

@@ -70,6 +70,8 @@ export interface CollectInput {
   unreadable: ReadonlyMap<string, string>;
   /** SHA-256 of each fixture the reads named, keyed by path. */
   fixtureDigests: ReadonlyMap<string, string>;
+  /** The commit's `pawl.toml` `[fixtures] roots`; default `tests/fixtures`. */
+  fixtureRoots?: readonly string[] | undefined;
 }
 
 /** Everything a layout's renderer needs. */
@@ -120,26 +122,82 @@ export function pythonReads(tree: Tree, layout: ProposalLayout): string[] {
 
 /**
  * The fixture files the shell must hash for `layout`, sorted: regular
- * files at safe paths under `tests/fixtures/` (none for 002).
+ * files at safe paths under the fixture roots (`tests/fixtures/` unless
+ * the commit's `pawl.toml` names `[fixtures] roots`; none for 002).
  */
-export function fixtureReads(tree: Tree, layout: ProposalLayout): string[] {
+export function fixtureReads(
+  tree: Tree,
+  layout: ProposalLayout,
+  roots: readonly string[] = [DEFAULT_FIXTURE_ROOT],
+): string[] {
   if (!hasPropertiesAndFixtures(layout)) return [];
-  return fixtureEntries(tree)
-    .filter((path) => fixtureProblem(path, tree) === undefined)
+  return fixtureEntries(tree, roots)
+    .filter((path) => fixtureProblem(path, tree, roots) === undefined)
     .sort(compareText);
 }
 
-function fixtureEntries(tree: Tree): string[] {
-  const prefix = `${DEFAULT_FIXTURE_ROOT}/`;
+/**
+ * Files under the fixture roots. Under a root wider than the default
+ * (`tests`, `.`) Python sources, hidden files and pawl's own files are
+ * code or configuration, not data, and are not proposed.
+ */
+function fixtureEntries(tree: Tree, roots: readonly string[]): string[] {
+  const wide = !(roots.length === 1 && roots[0] === DEFAULT_FIXTURE_ROOT);
   return [...tree.values()]
-    .filter((entry) => entry.path.startsWith(prefix) && entry.kind !== "tree")
+    .filter((entry) =>
+      entry.kind !== "tree" && rootOf(entry.path, roots) !== undefined &&
+      !(wide && notData(entry.path))
+    )
     .map((entry) => entry.path);
 }
 
-function fixtureProblem(path: string, tree: Tree): string | undefined {
-  const status = checkFixturePath(path, tree);
+const PAWL_FILES = new Set([
+  "pawl.toml",
+  "tests/agent_contract.yaml",
+  "invariants.toml",
+  "fixtures.lock",
+  "freeze.yml",
+  "contracts.yml",
+  "flake_freeze.yml",
+  "seed_ledger.jsonl",
+]);
+
+function notData(path: string): boolean {
+  return /\.py[cow]?$/.test(path) || PAWL_FILES.has(path) ||
+    path.split("/").some((segment) => segment.startsWith("."));
+}
+
+/** The root `path` lies in (the longest, when roots nest), or `undefined`. */
+function rootOf(path: string, roots: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (const root of roots) {
+    const inside = root === "." || path.startsWith(`${root}/`);
+    if (
+      inside &&
+      (found === undefined || found === "." || root.length > found.length)
+    ) {
+      found = root;
+    }
+  }
+  return found;
+}
+
+/** The proposed id: the path below its root. */
+function fixtureId(path: string, roots: readonly string[]): string {
+  const root = rootOf(path, roots);
+  return root === undefined || root === "."
+    ? path
+    : path.slice(root.length + 1);
+}
+
+function fixtureProblem(
+  path: string,
+  tree: Tree,
+  roots: readonly string[],
+): string | undefined {
+  const status = checkFixturePath(path, tree, { root: roots });
   if (status.status !== "ok") return `the path ${status.reason}`;
-  const id = path.slice(DEFAULT_FIXTURE_ROOT.length + 1);
+  const id = fixtureId(path, roots);
   if (!ID.test(id)) {
     return "its name cannot be a contract id (control characters or surrounding spaces)";
   }
@@ -218,9 +276,16 @@ export function collectCandidates(
     }
   }
   const fixtures: FixtureCandidate[] = [];
+  const roots = input.fixtureRoots ?? [DEFAULT_FIXTURE_ROOT];
+  const ids = new Map<string, string>();
   if (hasPropertiesAndFixtures(layout)) {
-    for (const path of fixtureEntries(tree).sort(compareText)) {
-      const problem = fixtureProblem(path, tree);
+    for (const path of fixtureEntries(tree, roots).sort(compareText)) {
+      const problem = fixtureProblem(path, tree, roots) ??
+        (ids.has(fixtureId(path, roots))
+          ? `its id ${JSON.stringify(fixtureId(path, roots))} is already ${
+            JSON.stringify(ids.get(fixtureId(path, roots)))
+          }'s`
+          : undefined);
       if (problem !== undefined) {
         notes.push(`Fixture ${JSON.stringify(path)} is left out: ${problem}`);
         continue;
@@ -233,11 +298,8 @@ export function collectCandidates(
           }`,
         );
       }
-      fixtures.push({
-        path,
-        id: path.slice(DEFAULT_FIXTURE_ROOT.length + 1),
-        sha256,
-      });
+      ids.set(fixtureId(path, roots), path);
+      fixtures.push({ path, id: fixtureId(path, roots), sha256 });
     }
   }
   return { properties, publicFunctions, fixtures, notes };

@@ -41,6 +41,11 @@ export interface ProposalInput {
 export interface BuildProposalOptions {
   /** The layout to write (default `000`). */
   layout?: ProposalLayout;
+  /**
+   * The commit's `pawl.toml` `[fixtures] roots`: fixtures are proposed from
+   * under them (default `tests/fixtures`).
+   */
+  fixtureRoots?: readonly string[] | undefined;
 }
 
 /** One proposed file. */
@@ -77,7 +82,7 @@ export interface Proposal {
  * Build the proposal for `options.layout` (default 000):
  * - 000 `tests/agent_contract.yaml`: every Hypothesis test as a property
  *   (`min_examples` = its example count today), every fixture under
- *   `tests/fixtures/` with its digest and `unlock: null`, no freezes,
+ *   `tests/fixtures/` (or the `[fixtures] roots` given) with its digest and `unlock: null`, no freezes,
  *   `max_active_freezes: 3`;
  * - 003 `invariants.toml` (properties with seed 003's source hashes,
  *   `min_properties` = their count), `fixtures.lock`, `freeze.yml`;
@@ -113,6 +118,7 @@ export function buildProposal(
     modules: input.modules,
     unreadable: input.unreadable ?? new Map(),
     fixtureDigests: input.fixtureDigests,
+    fixtureRoots: options.fixtureRoots,
   }, layout);
   const header = (lines: readonly string[], withNotes: boolean) =>
     headerComment({

@@ -14,7 +14,7 @@ export interface ProposalReads {
    * `*_test.py`) for 000 and 003, public modules for 002.
    */
   python: string[];
-  /** Fixture files under `tests/fixtures/` to hash (none for 002). */
+  /** Fixture files under the fixture roots to hash (none for 002). */
   fixtures: string[];
 }
 
@@ -22,6 +22,8 @@ export interface ProposalReads {
 export interface ProposalReadsOptions {
   /** The layout to propose. */
   layout: ProposalLayout;
+  /** The commit's `pawl.toml` `[fixtures] roots` (default `tests/fixtures`). */
+  fixtureRoots?: readonly string[] | undefined;
 }
 
 /**
@@ -50,6 +52,6 @@ export function proposalReads(
 ): ProposalReads {
   return {
     python: pythonReads(tree, options.layout),
-    fixtures: fixtureReads(tree, options.layout),
+    fixtures: fixtureReads(tree, options.layout, options.fixtureRoots),
   };
 }

@@ -85,7 +85,7 @@ export function renderMarkdown(
   } else {
     lines.push(...findingsTable(verdict.findings, maxRows, maxChars), "");
   }
-  lines.push(...observations(verdict), "");
+  lines.push(...observations(verdict), ...excuseLines(verdict), "");
   if (options.keyid !== undefined) {
     lines.push(...verification(verdict, options.keyid), "");
   }
@@ -179,6 +179,30 @@ function observations(verdict: Verdict): string[] {
   );
   lines.push(`- **Sandbox:** ${sandbox}`);
   return lines;
+}
+
+/** The base's excuses, so a reviewer sees what this runner did not run. */
+function excuseLines(verdict: Verdict): string[] {
+  const excuses = verdict.excuses ?? [];
+  if (excuses.length === 0) return [];
+  const describe = (e: (typeof excuses)[number]) =>
+    `${code(e.test)} (owner ${markdownInline(e.owner)}, until ${
+      code(e.expires)
+    }: ${markdownInline(truncate(e.reason, 200))})`;
+  const active = excuses.filter((e) => e.status === "active");
+  const expired = excuses.filter((e) => e.status === "expired");
+  return [
+    ...(active.length === 0 ? [] : [
+      `- **Excused on this runner** (base \`pawl.toml\`, not run): ${
+        listed(active.map(describe))
+      }`,
+    ]),
+    ...(expired.length === 0 ? [] : [
+      `- **Expired excuses** (run like any test): ${
+        listed(expired.map(describe))
+      }`,
+    ]),
+  ];
 }
 
 function verification(verdict: Verdict, keyid: string): string[] {

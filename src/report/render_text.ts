@@ -76,6 +76,15 @@ export function renderText(
       );
     }
   }
+  for (const e of verdict.excuses ?? []) {
+    lines.push(
+      `  ${
+        e.status === "active" ? "excused on this runner" : "excuse expired"
+      }: ${JSON.stringify(e.test)} (owner ${
+        JSON.stringify(e.owner)
+      }, until ${e.expires})`,
+    );
+  }
   const iso = verdict.isolation;
   lines.push(
     `  clock ${verdict.now}; sandbox ${

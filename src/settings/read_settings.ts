@@ -85,19 +85,30 @@ function firstLine(message: string): string {
 
 /**
  * Locate `a.b` as key `b` inside table `[a]`, as the dotted key `a.b` at
- * the top level, or as `b.c` inside `[a]` for `a.b.c`.
+ * the top level, or as `b.c` inside `[a]` for `a.b.c`; `a.1.b` is key `b`
+ * under the second `[[a]]` header.
  */
 function tomlKeyLine(text: string, keyPath: string[]): number | undefined {
   if (keyPath.length === 0) return undefined;
   const wanted = keyPath.join(".");
   let current: string[] = [];
+  // An array of tables (`[[excuses]]`) is indexed: its Nth header opens `excuses.N`.
+  const arrays = new Map<string, number>();
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] ?? "").trim();
     const header = /^\[\[?\s*([^\]]+?)\s*\]\]?/.exec(line);
     if (header !== null) {
-      current = dottedKey(header[1] ?? "");
-      if (current.join(".") === wanted) return i + 1;
+      const table = dottedKey(header[1] ?? "");
+      current = table;
+      if (line.startsWith("[[")) {
+        const index = arrays.get(table.join(".")) ?? 0;
+        arrays.set(table.join("."), index + 1);
+        current = [...table, String(index)];
+      }
+      if (
+        current.join(".") === wanted || table.join(".") === wanted
+      ) return i + 1;
       continue;
     }
     const eq = line.indexOf("=");

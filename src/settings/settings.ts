@@ -6,6 +6,8 @@
 import { z } from "zod";
 import { EnvironmentSettingsSchema } from "./environment_settings.ts";
 import { reservedEnvName } from "./reserved_env_name.ts";
+import { FixturesSettingsSchema } from "./fixtures_settings.ts";
+import { ExcusesSettingsSchema } from "./excuses_settings.ts";
 
 /**
  * An environment variable pawl injects: upper case (`^[A-Z_][A-Z0-9_]*$`)
@@ -79,6 +81,8 @@ export const HarnessSettingsSchema = z.strictObject({
 /** The whole `pawl.toml`. */
 export const SettingsSchema = z.strictObject({
   environment: EnvironmentSettingsSchema.prefault({}),
+  excuses: ExcusesSettingsSchema.default([]),
+  fixtures: FixturesSettingsSchema.default({}),
   harness: HarnessSettingsSchema.default({ test_support: [] }),
   seeds: SeedsSettingsSchema.default({
     env_seed: "CONTRACT_SEED",

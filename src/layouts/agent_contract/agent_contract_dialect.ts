@@ -91,8 +91,11 @@ function loadedAgentContract(
   return {
     id: "000",
     ...extra,
-    reads(baseTree: Tree, headTree: Tree) {
-      const r = agentContractReads(base, head, headTree, { baseTree });
+    reads(baseTree: Tree, headTree: Tree, options = {}) {
+      const r = agentContractReads(base, head, headTree, {
+        baseTree,
+        fixtureRoots: options.fixtureRoots,
+      });
       return {
         headModules: r.modules,
         baseModules: r.baseModules,
@@ -109,6 +112,7 @@ function loadedAgentContract(
         modules: input.headModules,
         baseModules: input.baseModules,
         now: input.now,
+        fixtureRoots: input.fixtureRoots,
       });
     },
     plan(input: StaticInput): TestPlan {

@@ -38,6 +38,8 @@ export interface CheckAgentContractInput {
   baseModules?: ReadonlyMap<string, PythonModule>;
   /** The orchestrator's clock, epoch milliseconds. */
   now: number;
+  /** Fixture roots from the base's `pawl.toml` (default `tests/fixtures`). */
+  fixtureRoots?: readonly string[] | undefined;
 }
 
 /**
@@ -83,6 +85,9 @@ export function checkAgentContract(input: CheckAgentContractInput): Finding[] {
       tree: input.headTree,
       digests: input.digests,
       path,
+      ...(input.fixtureRoots === undefined
+        ? {}
+        : { roots: input.fixtureRoots }),
     }),
     ...checkFreezes(enforced, { now: input.now, path }),
   ];
@@ -99,6 +104,8 @@ export function checkAgentContract(input: CheckAgentContractInput): Finding[] {
 export interface AgentContractReadsOptions {
   /** The base commit's tree, to list base modules for the settings comparison. */
   baseTree?: Tree;
+  /** Fixture roots from the base's `pawl.toml` (default `tests/fixtures`). */
+  fixtureRoots?: readonly string[] | undefined;
 }
 
 /** The files the shell must read before calling {@linkcode checkAgentContract}. */
@@ -146,7 +153,9 @@ export function agentContractReads(
   };
   return {
     modules: resolve(headTree),
-    fixtures: fixturePathsToHash(enforced, headTree),
+    fixtures: fixturePathsToHash(enforced, headTree, {
+      roots: options.fixtureRoots,
+    }),
     baseModules: options.baseTree === undefined
       ? []
       : resolve(options.baseTree),

@@ -6,7 +6,11 @@
  */
 import { type Finding, finding } from "../../core/finding.ts";
 import type { Tree } from "../../git/git.ts";
-import { checkFixturePath } from "../../contract/check_fixture_path.ts";
+import {
+  checkFixturePath,
+  DEFAULT_FIXTURE_ROOT,
+  describeFixtureRoots,
+} from "../../contract/check_fixture_path.ts";
 import type { AgentContract } from "./read_agent_contract.ts";
 
 /** Options for {@linkcode checkFixtures}. */
@@ -20,6 +24,11 @@ export interface CheckFixturesOptions {
   digests: ReadonlyMap<string, string>;
   /** Repository-relative path of the contract file, for findings. */
   path: string;
+  /**
+   * Directories fixtures must lie inside (the base `pawl.toml`'s
+   * `[fixtures] roots`; default `tests/fixtures`).
+   */
+  roots?: readonly string[];
 }
 
 /**
@@ -55,18 +64,25 @@ export function checkFixtures(
   options: CheckFixturesOptions,
 ): Finding[] {
   const { tree, digests, path } = options;
+  const roots = options.roots ?? [DEFAULT_FIXTURE_ROOT];
   const findings: Finding[] = [];
   for (const fixture of contract.fixtures) {
     const name = JSON.stringify(fixture.id);
     const file = JSON.stringify(fixture.path);
     const line = contract.lines.entry("fixtures", fixture.id, "path") ??
       contract.lines.entry("fixtures", fixture.id);
-    const status = checkFixturePath(fixture.path, tree);
+    const status = checkFixturePath(fixture.path, tree, { root: roots });
     switch (status.status) {
       case "unsafe":
         findings.push(finding(
           "fixture.path_unsafe",
-          `Fixture ${name} path ${file} ${status.reason}: fixtures live under "tests/fixtures/" at a canonical path`,
+          `Fixture ${name} path ${file} ${status.reason}: fixtures live under ${
+            describeFixtureRoots(roots)
+          } at a canonical path${
+            options.roots === undefined
+              ? ` (the base's pawl.toml [fixtures] roots can name others)`
+              : ""
+          }`,
           { path, line },
         ));
         continue;
@@ -113,7 +129,8 @@ export function checkFixtures(
 
 /**
  * The fixture paths the shell must hash for {@linkcode checkFixtures}: only
- * safe paths that are regular files in `tree` (no symlink anywhere on the
+ * safe paths inside the fixture roots (`options.roots`, default
+ * `tests/fixtures`) that are regular files in `tree` (no symlink anywhere on the
  * way), without duplicates, sorted.
  *
  * @example
@@ -134,10 +151,12 @@ export function checkFixtures(
 export function fixturePathsToHash(
   contract: AgentContract,
   tree: Tree,
+  options: { roots?: readonly string[] | undefined } = {},
 ): string[] {
+  const roots = options.roots ?? [DEFAULT_FIXTURE_ROOT];
   const paths = new Set<string>();
   for (const fixture of contract.fixtures) {
-    if (checkFixturePath(fixture.path, tree).status === "ok") {
+    if (checkFixturePath(fixture.path, tree, { root: roots }).status === "ok") {
       paths.add(fixture.path);
     }
   }

@@ -226,3 +226,74 @@ Deno.test("fixturePathsToHash() lists each safe path once, sorted", () => {
     ["tests/fixtures/a", "tests/fixtures/b"],
   );
 });
+
+Deno.test("checkFixtures() judges paths against the base's [fixtures] roots", async (t) => {
+  const MYPY = "tests/test_mypy.yml";
+  const judge = (path: string, roots?: readonly string[]) => {
+    const tree = treeOf({ [path]: "file", "tests/fixtures/a.json": "file" });
+    const contract = agentContract({
+      fixtures: [{ id: "fx", path, sha256: sha("a"), unlock: null }],
+    });
+    const toHash = fixturePathsToHash(contract, tree, { roots });
+    const findings = checkFixtures(contract, {
+      tree,
+      digests: new Map(toHash.map((p) => [p, sha("a")])),
+      path: CONTRACT,
+      ...(roots === undefined ? {} : { roots }),
+    });
+    return { toHash, findings };
+  };
+  await t.step(
+    "a file under tests/ outside tests/fixtures/ is unsafe by default, and the message names the setting",
+    () => {
+      const { toHash, findings } = judge(MYPY);
+      assert.deepEqual(toHash, []);
+      assert.deepEqual(findings.map((f) => f.rule), ["fixture.path_unsafe"]);
+      assert.match(findings[0]!.message, /outside "tests\/fixtures\/"/);
+      assert.match(findings[0]!.message, /\[fixtures\] roots/);
+    },
+  );
+  await t.step('roots = ["tests"] admits it and hashes it', () => {
+    const { toHash, findings } = judge(MYPY, ["tests"]);
+    assert.deepEqual(toHash, [MYPY]);
+    assert.deepEqual(findings, []);
+  });
+  await t.step(
+    'a root replaces the default: tests/fixtures/ is outside roots = ["data"]',
+    () => {
+      const { toHash, findings } = judge("tests/fixtures/a.json", ["data"]);
+      assert.deepEqual(toHash, []);
+      assert.deepEqual(findings.map((f) => f.rule), ["fixture.path_unsafe"]);
+      assert.match(findings[0]!.message, /outside "data\/"/);
+    },
+  );
+  await t.step("hygiene is unchanged inside a wider root", () => {
+    for (const path of ["tests/../setup.py", "/etc/passwd", "tests/./a"]) {
+      const { toHash, findings } = judge(path, ["."]);
+      assert.deepEqual(toHash, [], path);
+      assert.deepEqual(findings.map((f) => f.rule), ["fixture.path_unsafe"]);
+    }
+  });
+  await t.step("a symlinked directory inside the root is still refused", () => {
+    const tree = treeOf({ "tests/data": "symlink" });
+    const contract = agentContract({
+      fixtures: [{
+        id: "fx",
+        path: "tests/data/a.json",
+        sha256: sha("a"),
+        unlock: null,
+      }],
+    });
+    const roots = ["tests"];
+    assert.deepEqual(fixturePathsToHash(contract, tree, { roots }), []);
+    assert.deepEqual(
+      checkFixtures(contract, {
+        tree,
+        digests: new Map(),
+        path: CONTRACT,
+        roots,
+      }).map((f) => [f.rule, f.path]),
+      [["fixture.symlink", "tests/data"]],
+    );
+  });
+});

@@ -10,6 +10,7 @@ import { type Finding, finding } from "../../core/finding.ts";
 import type { Tree } from "../../git/git.ts";
 import {
   checkFixturePath,
+  describeFixtureRoots,
   REPOSITORY_ROOT,
 } from "../../contract/check_fixture_path.ts";
 import type { ContractSides } from "./invariants_contract.ts";
@@ -25,6 +26,11 @@ export interface CheckFixtureLockOptions {
   allowFixtureRotate: boolean;
   /** Repository-relative path of the lock, for findings (default `fixtures.lock`). */
   path?: string;
+  /**
+   * Directories locked files must lie inside (the base `pawl.toml`'s
+   * `[fixtures] roots`); default: anywhere in the repository.
+   */
+  roots?: readonly string[];
 }
 
 /**
@@ -47,7 +53,7 @@ export interface CheckFixtureLockOptions {
  * Rotation is allowed by the run's flag or by the BASE policy; a head that
  * turns the policy on does not allow its own rotation. Fixtures may live
  * anywhere in the repository (seed 003 names `testdata/` as well as
- * `tests/fixtures/`). Throws `Error` when a digest the shell was asked to
+ * `tests/fixtures/`) unless the base's `pawl.toml` names `[fixtures] roots`. Throws `Error` when a digest the shell was asked to
  * compute is absent: a bug in the caller.
  *
  * @example
@@ -101,12 +107,18 @@ export function checkFixtureLock(
       ));
     }
     const status = checkFixturePath(file, options.headTree, {
-      root: REPOSITORY_ROOT,
+      root: options.roots ?? REPOSITORY_ROOT,
     });
     if (status.status === "unsafe") {
       findings.push(finding(
         "fixture.path_unsafe",
-        `Fixture path ${name} ${status.reason}: lock repository-relative, canonical paths`,
+        `Fixture path ${name} ${status.reason}: lock repository-relative, canonical paths${
+          options.roots === undefined
+            ? ""
+            : ` inside ${
+              describeFixtureRoots(options.roots)
+            } (the base's pawl.toml [fixtures] roots)`
+        }`,
         { path, line: lineOf(file) },
       ));
       continue;

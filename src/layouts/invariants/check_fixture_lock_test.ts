@@ -163,3 +163,27 @@ Deno.test("checkFixtureLock() throws when the shell hashed no bytes for a fixtur
     /no digest was computed/,
   );
 });
+
+Deno.test("checkFixtureLock() locks files anywhere by default and only inside the base's [fixtures] roots when set", () => {
+  const sides = { base: lock({ [A]: sha("a"), [B]: sha("b") }), head: null };
+  const options = {
+    headTree: treeOf({ [A]: "file", [B]: "file" }),
+    digests: new Map([[A, sha("a")], [B, sha("b")]]),
+    allowFixtureRotate: false,
+  };
+  assert.deepEqual(checkFixtureLock(sides, options), []);
+  const rooted = checkFixtureLock(sides, {
+    ...options,
+    roots: ["tests/fixtures"],
+  });
+  assert.deepEqual(rooted.map((f) => f.rule), ["fixture.path_unsafe"]);
+  assert.match(
+    rooted[0]!.message,
+    /"testdata\/a\.json" is outside "tests\/fixtures\/"/,
+  );
+  assert.match(rooted[0]!.message, /\[fixtures\] roots/);
+  assert.deepEqual(
+    checkFixtureLock(sides, { ...options, roots: ["testdata", "tests"] }),
+    [],
+  );
+});

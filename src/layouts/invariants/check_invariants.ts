@@ -28,6 +28,8 @@ export interface CheckInvariantsInput {
   digests: ReadonlyMap<string, string>;
   /** A human started this run with `--allow-fixture-rotate`. */
   allowFixtureRotate: boolean;
+  /** The base `pawl.toml`'s `[fixtures] roots` (default: the whole repository). */
+  fixtureRoots?: readonly string[] | undefined;
 }
 
 /**
@@ -57,7 +59,14 @@ export function checkInvariants(
 ): Finding[] {
   return [
     ...checkPropertyRegistry(contract.registry, input),
-    ...checkFixtureLock(contract.lock, input),
+    ...checkFixtureLock(contract.lock, {
+      headTree: input.headTree,
+      digests: input.digests,
+      allowFixtureRotate: input.allowFixtureRotate,
+      ...(input.fixtureRoots === undefined
+        ? {}
+        : { roots: input.fixtureRoots }),
+    }),
     ...checkFreezeList(contract.freezes, input),
   ];
 }
