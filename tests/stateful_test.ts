@@ -1,0 +1,253 @@
+/**
+ * Stateful Hypothesis properties — a `RuleBasedStateMachine` run through
+ * its `TestCase` — registered in every layout and judged by the real CLI in
+ * the real sandbox: an honest patch is accepted, and a bug hidden by
+ * weakening the machine (fewer steps, a removed rule, a removed invariant)
+ * is rejected.
+ */
+import assert from "node:assert/strict";
+import { blocking, check, explain, type PawlResult, rules } from "./_cli.ts";
+import { PYTHON } from "./_layouts.ts";
+import { buildRepo, replaceOnce, type TestRepo } from "./_repo.ts";
+
+const CODE = "shop/stack.py";
+const TEST = "tests/test_stack.py";
+const NODE = `${TEST}::TestStack::runTest`;
+
+const STACK = `"""A last-in, first-out stack."""
+
+
+class Stack:
+    def __init__(self):
+        self._items = []
+
+    def push(self, item):
+        self._items.append(item)
+
+    def pop(self):
+        return self._items.pop()
+
+    def __len__(self):
+        return len(self._items)
+`;
+
+/** An honest rewrite: the same behaviour on a linked list. */
+const LINKED_STACK = `"""A last-in, first-out stack, as a linked list."""
+
+
+class Stack:
+    def __init__(self):
+        self._top = None
+        self._size = 0
+
+    def push(self, item):
+        self._top = (item, self._top)
+        self._size += 1
+
+    def pop(self):
+        if self._top is None:
+            raise IndexError("pop from an empty stack")
+        item, self._top = self._top
+        self._size -= 1
+        return item
+
+    def __len__(self):
+        return self._size
+`;
+
+/** Pops from the wrong end once the stack holds more than three items. */
+const BUGGY_STACK = replaceOnce(
+  STACK,
+  "        return self._items.pop()\n",
+  "        if len(self._items) > 3:\n            return self._items.pop(0)\n        return self._items.pop()\n",
+);
+
+const MACHINE = `from hypothesis import settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from shop.stack import Stack
+
+
+class StackMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.stack = Stack()
+        self.model = []
+
+    @rule(item=st.integers())
+    def push(self, item):
+        self.stack.push(item)
+        self.model.append(item)
+
+    @precondition(lambda self: self.model)
+    @rule()
+    def pop(self):
+        assert self.stack.pop() == self.model.pop()
+
+    @invariant()
+    def same_size(self):
+        assert len(self.stack) == len(self.model)
+
+
+StackMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=30, deadline=None)
+TestStack = StackMachine.TestCase
+`;
+
+const SHARED: Record<string, string> = {
+  "shop/__init__.py": "",
+  [CODE]: STACK,
+  "tests/__init__.py": "",
+  [TEST]: MACHINE,
+};
+
+/** The machine's class source as `ast.get_source_segment` slices it, hashed by Python. */
+async function classHash(source: string, name: string): Promise<string> {
+  const out = await new Deno.Command(PYTHON, {
+    args: [
+      "-c",
+      "import ast,hashlib,sys\nsrc=sys.stdin.read()\nfor n in ast.parse(src).body:\n    if isinstance(n, ast.ClassDef) and n.name==sys.argv[1]:\n        print(hashlib.sha256(ast.get_source_segment(src,n).encode()).hexdigest())",
+      name,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+  }).spawn();
+  const writer = out.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(source));
+  await writer.close();
+  const { stdout } = await out.output();
+  return new TextDecoder().decode(stdout).trim();
+}
+
+async function layoutFiles(layout: string): Promise<Record<string, string>> {
+  switch (layout) {
+    case "000":
+      return {
+        "tests/agent_contract.yaml": `version: 1
+properties:
+  - id: stack_matches_model
+    module: tests.test_stack
+    name: TestStack
+    min_examples: 60
+`,
+      };
+    case "003":
+      return {
+        "invariants.toml": `[policy]
+min_properties = 1
+allow_agent_additions = false
+
+[[property]]
+id = "stack_matches_model"
+module = "tests.test_stack"
+function = "TestStack"
+source_sha256 = "${await classHash(MACHINE, "StackMachine")}"
+`,
+        "fixtures.lock": `{
+  "policy": { "allow_rotate_on_agent_pr": false },
+  "files": {}
+}
+`,
+        "freeze.yml":
+          "policy:\n  max_frozen: 1\n  fail_on_expired: true\nfreezes: []\n",
+      };
+    default:
+      return {
+        "contracts.yml": `version: 1
+contracts:
+  - id: stack.lifo
+    function: shop.stack.Stack
+    test: ${NODE}
+    min_trials: 60
+`,
+        "flake_freeze.yml": "freezes: []\n",
+      };
+  }
+}
+
+const WEAKENINGS: Record<string, Record<string, string>> = {
+  "weak/steps": {
+    [CODE]: BUGGY_STACK,
+    [TEST]: replaceOnce(
+      MACHINE,
+      "stateful_step_count=30",
+      "stateful_step_count=3",
+    ),
+  },
+  "weak/rule": {
+    [CODE]: BUGGY_STACK,
+    [TEST]: replaceOnce(
+      MACHINE,
+      "    @precondition(lambda self: self.model)\n    @rule()\n    def pop(self):\n        assert self.stack.pop() == self.model.pop()\n\n",
+      "",
+    ),
+  },
+};
+
+async function repoFor(layout: string): Promise<TestRepo> {
+  return await buildRepo({
+    base: { ...SHARED, ...(await layoutFiles(layout)) },
+    heads: {
+      "honest": { [CODE]: LINKED_STACK },
+      ...WEAKENINGS,
+    },
+  });
+}
+
+const PROPERTY_ID: Record<string, string> = {
+  "000": "stack_matches_model",
+  "003": "stack_matches_model",
+  "002": "stack.lifo",
+};
+
+/** The static rule that names each weakening, per layout. */
+const STATIC_RULE: Record<string, Record<string, string>> = {
+  "000": {
+    "weak/steps": "property.examples_lowered",
+    "weak/rule": "property.decorator_changed",
+  },
+  "003": {
+    "weak/steps": "property.examples_lowered",
+    "weak/rule": "property.decorator_changed",
+  },
+  "002": {
+    "weak/steps": "property.settings_weakened",
+    "weak/rule": "property.decorator_changed",
+  },
+};
+
+function accepted(result: PawlResult): void {
+  assert.equal(result.code, 0, explain(result));
+  assert.equal(result.verdict?.decision, "accept", explain(result));
+}
+
+for (const layout of ["000", "003", "002"]) {
+  Deno.test(`pawl check judges a stateful property in layout ${layout}`, async (t) => {
+    await using repo = await repoFor(layout);
+    await t.step("the honest rewrite is accepted", async () => {
+      const result = await check(repo.dir, "honest");
+      accepted(result);
+      assert.deepEqual(result.verdict?.tests?.properties, [{
+        layout,
+        id: PROPERTY_ID[layout],
+        outcome: "passed",
+      }]);
+    });
+    for (const head of Object.keys(WEAKENINGS)) {
+      await t.step(`${head} is rejected`, async () => {
+        const result = await check(repo.dir, head);
+        assert.equal(result.code, 1, explain(result));
+        const found = rules(blocking(result.verdict));
+        // The base's machine catches the bug on the head's code, and the
+        // static rules name the weakening before any test runs.
+        for (
+          const rule of ["property.oracle_failed", STATIC_RULE[layout]![head]!]
+        ) {
+          assert.ok(
+            found.includes(rule),
+            `${rule} missing: ${explain(result)}`,
+          );
+        }
+      });
+    }
+  });
+}
