@@ -173,3 +173,81 @@ for (const layout of ["000", "003", "002"]) {
     }
   });
 }
+
+/** The machine's tail, rewritten to run it another way. */
+const RUN_WAYS: Record<string, { tail: string; name: string; weak: string }> = {
+  "a TestCase subclass, registered by the machine's name": {
+    tail: `class TestStack(StackMachine.TestCase):
+    settings = settings(max_examples=60, stateful_step_count=30, deadline=None)
+`,
+    name: "StackMachine",
+    weak:
+      "    settings = settings(max_examples=60, stateful_step_count=3, deadline=None)\n",
+  },
+  "run_state_machine_as_test in a test function": {
+    tail: `from hypothesis.stateful import run_state_machine_as_test
+
+
+def test_stack():
+    run_state_machine_as_test(
+        StackMachine,
+        settings=settings(max_examples=60, stateful_step_count=30, deadline=None),
+    )
+`,
+    name: "test_stack",
+    weak:
+      "        settings=settings(max_examples=60, stateful_step_count=3, deadline=None),\n",
+  },
+};
+
+const MACHINE_TAIL =
+  /StackMachine\.TestCase\.settings = [^\n]*\nTestStack = StackMachine\.TestCase\n/;
+
+for (const [way, { tail, name, weak }] of Object.entries(RUN_WAYS)) {
+  Deno.test(`pawl check judges a state machine run through ${way}`, async (t) => {
+    const machine = replaceOnce(MACHINE, MACHINE_TAIL, tail);
+    const strong = weak.replace(
+      "stateful_step_count=3",
+      "stateful_step_count=30",
+    );
+    await using repo = await buildRepo({
+      base: {
+        ...SHARED,
+        [TEST]: machine,
+        "tests/agent_contract.yaml": `version: 1
+properties:
+  - id: stack_matches_model
+    module: tests.test_stack
+    name: ${name}
+    min_examples: 60
+`,
+      },
+      heads: {
+        honest: { [CODE]: LINKED_STACK },
+        "weak/steps": {
+          [CODE]: BUGGY_STACK,
+          [TEST]: replaceOnce(machine, strong, weak),
+        },
+      },
+    });
+    await t.step("the honest rewrite is accepted", async () => {
+      const result = await check(repo.dir, "honest");
+      accepted(result);
+      assert.deepEqual(result.verdict?.tests?.properties, [{
+        layout: "000",
+        id: "stack_matches_model",
+        outcome: "passed",
+      }]);
+    });
+    await t.step("fewer steps hiding a bug are rejected", async () => {
+      const result = await check(repo.dir, "weak/steps");
+      assert.equal(result.code, 1, explain(result));
+      const found = rules(blocking(result.verdict));
+      for (
+        const rule of ["property.oracle_failed", "property.examples_lowered"]
+      ) {
+        assert.ok(found.includes(rule), `${rule} missing: ${explain(result)}`);
+      }
+    });
+  });
+}

@@ -59,7 +59,9 @@ interface MachineClass {
  * settings (`@settings` on the class, `X.TestCase.settings = ...`,
  * `settings = ...` in a `TestCase` subclass, `settings=` of the run call)
  * become the entry's settings and decorators; its rules, initializers,
- * invariants and preconditions become `stateful.steps`.
+ * invariants and preconditions become `stateful.steps`. The entry is also
+ * found as `TestX.runTest` (the node id's spelling) and, when the machine
+ * has just one `TestCase` binding, under the machine class's name.
  */
 export function addStatefulTests(context: StatefulContext): void {
   const classes = moduleClasses(context);
@@ -132,6 +134,19 @@ export function addStatefulTests(context: StatefulContext): void {
     const run = runCalls(context, fn, machines);
     if (run === undefined) continue;
     mergeIntoFunction(context, fn, run, machines, settingsWrites);
+  }
+  // The machine's own name stands for its TestCase when it has exactly one.
+  for (const machine of machines.values()) {
+    if (context.functions.has(machine.name)) continue;
+    const cases = new Set(
+      [...context.functions.values()].filter((fn) =>
+        fn.stateful?.machine === machine.name && fn.stateful.binding !== "def"
+      ),
+    );
+    const only = [...cases][0];
+    if (cases.size === 1 && only !== undefined) {
+      context.functions.set(machine.name, only);
+    }
   }
 }
 

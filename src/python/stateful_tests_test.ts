@@ -63,6 +63,22 @@ Deno.test("analyzePython() reads a TestCase binding as a stateful test", () => {
   ]);
 });
 
+Deno.test("analyzePython() finds the TestCase by the node id's spelling and by the machine's name", () => {
+  const module = analyzePython(
+    parser,
+    lines(...MACHINE, "TestCounter = Counter.TestCase"),
+  );
+  const entry = module.functions.get("TestCounter");
+  assert.ok(entry !== undefined);
+  assert.equal(module.functions.get("TestCounter.runTest"), entry);
+  assert.equal(module.functions.get("Counter"), entry);
+  const two = analyzePython(
+    parser,
+    lines(...MACHINE, "TestA = Counter.TestCase", "TestB = Counter.TestCase"),
+  );
+  assert.equal(two.functions.get("Counter"), undefined);
+});
+
 Deno.test("analyzePython() takes the machine's settings in written order", async (t) => {
   const cases: [string, string[], number | undefined][] = [
     ["no settings: Hypothesis' default", [
