@@ -1,9 +1,10 @@
 /**
  * `pawl propose` on a project whose only property tests are a state
  * machine and whose example count comes from a Hypothesis profile in its
- * conftest.py: the proposal lists the machine with the count that really
- * runs (checked against Hypothesis' own statistics), a human commits it,
- * and `pawl check` judges pull requests against it.
+ * conftest.py, above Hypothesis' default: the proposal lists the machine
+ * with the count that really runs (checked against Hypothesis' own
+ * statistics), a human commits it, and `pawl check` (whose min_examples
+ * rule reads the same profile) judges pull requests against it.
  */
 import assert from "node:assert/strict";
 import {
@@ -22,7 +23,7 @@ const CONFTEST = `import os
 
 from hypothesis import settings
 
-settings.register_profile("ci", max_examples=40, deadline=None)
+settings.register_profile("ci", max_examples=150, deadline=None)
 settings.register_profile("dev", max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 `;
@@ -55,10 +56,10 @@ Deno.test("pawl propose reads the project's profile and lists its state machine"
       const result = await propose(["--repo", repo.dir]);
       assert.equal(result.code, 0, explain(result));
       proposal = result.stdout;
-      assert.match(proposal, /name: "TestStack"\n {4}min_examples: 40\n/);
+      assert.match(proposal, /name: "TestStack"\n {4}min_examples: 150\n/);
       assert.match(
         proposal,
-        /runs 40 examples: profile "ci" loaded in "tests\/conftest\.py" line 7 \(\$HYPOTHESIS_PROFILE is unset in pawl's sandbox, so its default applies\)/,
+        /runs 150 examples: profile "ci" loaded in "tests\/conftest\.py" line 7 \(\$HYPOTHESIS_PROFILE is unset in pawl's sandbox, so its default applies\)/,
       );
       assert.doesNotMatch(proposal, /could not resolve/);
     },
@@ -77,7 +78,7 @@ Deno.test("pawl propose reads the project's profile and lists its state machine"
         "--hypothesis-show-statistics",
       ], {});
       assert.equal(run.code, 0, run.output);
-      assert.match(run.output, /- 40 passing examples,/);
+      assert.match(run.output, /- 150 passing examples,/);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -20,7 +20,8 @@ import {
   activeProfile,
   examplesOf,
   type ProfileFile,
-} from "./_hypothesis_profiles.ts";
+  profileFilePaths,
+} from "../contract/hypothesis_profiles.ts";
 import { pythonFileRole } from "./_python_file_role.ts";
 import type { ProposalLayout } from "./layout_files.ts";
 
@@ -129,31 +130,8 @@ export function pythonReads(tree: Tree, layout: ProposalLayout): string[] {
       const found = pythonFileRole(path, tree);
       return found.role === role && found.module !== undefined;
     });
-  const settings = role === "test" ? settingsFiles(tree, tests) : [];
+  const settings = role === "test" ? profileFilePaths(tree, tests) : [];
   return [...new Set([...tests, ...settings])].sort(compareText);
-}
-
-/**
- * Files pytest imports before a test that may register or load Hypothesis
- * profiles: every `conftest.py`, and the `__init__.py` files of the test
- * files' directories and their parents.
- */
-function settingsFiles(tree: Tree, tests: readonly string[]): string[] {
-  const directories = new Set<string>();
-  for (const path of tests) {
-    const parts = path.split("/").slice(0, -1);
-    for (let n = 0; n <= parts.length; n++) {
-      directories.add(parts.slice(0, n).join("/"));
-    }
-  }
-  return [...tree.values()].filter((entry) => {
-    if (entry.kind !== "file" && entry.kind !== "executable") return false;
-    const slash = entry.path.lastIndexOf("/");
-    const name = entry.path.slice(slash + 1);
-    if (name === "conftest.py") return true;
-    return name === "__init__.py" &&
-      directories.has(slash === -1 ? "" : entry.path.slice(0, slash));
-  }).map((entry) => entry.path);
 }
 
 /**

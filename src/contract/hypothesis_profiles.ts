@@ -4,17 +4,19 @@
  * calls in the files pytest imports before it runs a test: every
  * `conftest.py`, the packages' `__init__.py` files and the test modules,
  * taken in pytest's collection order (a profile loaded while collecting
- * one file holds for every test that runs after collection).
+ * one file holds for every test that runs after collection). Shared by
+ * `propose` (which proposes the count that runs) and seed 000's
+ * `min_examples` rule (which must agree with it).
  *
  * @module
  */
-import { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "../contract/weakened_settings.ts";
+import { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "./weakened_settings.ts";
 import type {
   PythonExpr,
   PythonFunction,
   PythonModule,
 } from "../python/python_module.ts";
-import { compareText } from "./_compare.ts";
+import type { Tree } from "../git/git.ts";
 
 /** Where a value was read. */
 export interface SourceLine {
@@ -65,6 +67,40 @@ export interface ProfileFile {
 }
 
 const DEFAULT_PROFILE = "default";
+
+/**
+ * The files pytest imports before the tests at `tests` that may register
+ * or load Hypothesis profiles: every `conftest.py` of `tree`, and the
+ * `__init__.py` files of the tests' directories and their parents.
+ *
+ * @example
+ * ```ts
+ * import { profileFilePaths } from "./hypothesis_profiles.ts";
+ * const file = (path: string) => [path, { path, kind: "file" as const, oid: "1", size: 1 }] as const;
+ * const tree = new Map([file("conftest.py"), file("tests/__init__.py"), file("pkg/__init__.py")]);
+ * if (profileFilePaths(tree, ["tests/test_a.py"]).join() !== "conftest.py,tests/__init__.py") throw new Error();
+ * ```
+ */
+export function profileFilePaths(
+  tree: Tree,
+  tests: readonly string[],
+): string[] {
+  const directories = new Set<string>();
+  for (const path of tests) {
+    const parts = path.split("/").slice(0, -1);
+    for (let n = 0; n <= parts.length; n++) {
+      directories.add(parts.slice(0, n).join("/"));
+    }
+  }
+  return [...tree.values()].filter((entry) => {
+    if (entry.kind !== "file" && entry.kind !== "executable") return false;
+    const slash = entry.path.lastIndexOf("/");
+    const name = entry.path.slice(slash + 1);
+    if (name === "conftest.py") return true;
+    return name === "__init__.py" &&
+      directories.has(slash === -1 ? "" : entry.path.slice(0, slash));
+  }).map((entry) => entry.path).sort();
+}
 
 /**
  * Run every profile call of `files` in pytest's collection order and
@@ -185,7 +221,9 @@ function collectionOrder(a: string, b: string): number {
   const ka = key(a);
   const kb = key(b);
   for (let i = 0; i < Math.min(ka.length, kb.length); i++) {
-    const order = compareText(ka[i]!, kb[i]!);
+    const x = ka[i]!;
+    const y = kb[i]!;
+    const order = x < y ? -1 : x > y ? 1 : 0;
     if (order !== 0) return order;
   }
   return ka.length - kb.length;
