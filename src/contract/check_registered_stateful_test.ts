@@ -121,6 +121,15 @@ Deno.test("checkRegisteredTests() rejects a weakened state machine", async (t) =
       ["property.strategy_narrowed"],
     ],
     [
+      "a rule's Bundle target changed",
+      edited(
+        'items = Bundle("items")',
+        'items = Bundle("items")\n    spare = Bundle("spare")',
+      )
+        .replace("@rule(target=items,", "@rule(target=spare,"),
+      ["property.strategy_narrowed"],
+    ],
+    [
       "a precondition added",
       edited(
         "    @rule()\n    def pop",
