@@ -128,6 +128,12 @@ export async function proposeCommand(
         summary.leftOut === 0
           ? ""
           : `; ${summary.leftOut} left out, listed in the header`
+      }${
+        summary.unresolved === 0
+          ? ""
+          : `; ${
+            plural(summary.unresolved, "example count")
+          } pawl could not resolve, listed in the header`
       }: a proposal for a human to review, not a contract\n`,
     );
   }

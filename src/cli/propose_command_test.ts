@@ -178,7 +178,13 @@ Deno.test("collectProposal() reads everything from git objects", async (t) => {
 Deno.test("formatProposal() heads each file when there are several", () => {
   const one = { path: "a.yml", text: "a: 1\n" };
   const two = { path: "b.json", text: "{}\n" };
-  const summary = { properties: 0, fixtures: 0, contracts: 0, leftOut: 0 };
+  const summary = {
+    properties: 0,
+    fixtures: 0,
+    contracts: 0,
+    leftOut: 0,
+    unresolved: 0,
+  };
   assert.equal(
     formatProposal({ layout: "000", files: [one], summary }),
     "a: 1\n",

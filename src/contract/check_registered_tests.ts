@@ -112,6 +112,7 @@ export function checkRegisteredTests(
         test.layout,
       ),
       ...assumes(label, { baseAt, headAt, baseFn, headFn }),
+      ...statefulSteps(label, { comparison, baseAt, headAt, baseFn, headFn }),
     );
     if (test.layout === "002") {
       out.push(
@@ -145,13 +146,29 @@ function rebindingReasons(
   const bindings = at.module.bindings;
   if (bindings === undefined) return reasons;
   const dot = name.lastIndexOf(".");
-  const names = dot === -1 ? [name] : [name, name.slice(0, dot)];
+  // A stateful TestCase is collected under the name it is bound to.
+  const stateful = fn.stateful !== undefined && fn.stateful.binding !== "def"
+    ? fn.qualname
+    : undefined;
+  const names = stateful !== undefined
+    ? [stateful]
+    : dot === -1
+    ? [name]
+    : [name, name.slice(0, dot)];
   for (const bound of names) {
     const list = bindings.get(bound) ?? [];
-    const own = bound === name ? "def" : "class";
+    const own = stateful !== undefined
+      ? fn.stateful?.binding as "assign" | "class"
+      : bound === name
+      ? "def"
+      : "class";
     let lastOwn = -1;
     list.forEach((b, i) => {
-      if (b.kind === own) lastOwn = i;
+      // A stateful TestCase is the binding the analysis read, not any
+      // assignment of the name.
+      if (stateful !== undefined ? b.line === fn.line : b.kind === own) {
+        lastOwn = i;
+      }
     });
     list.forEach((b, i) => {
       if (b.kind === "global") {
@@ -160,7 +177,9 @@ function rebindingReasons(
           why:
             `"${bound}" is rebound through globals, setattr or a global statement at line ${b.line}`,
         });
-      } else if (i > lastOwn && b.kind !== own) {
+      } else if (
+        i > lastOwn && (b.kind !== own || stateful !== undefined)
+      ) {
         reasons.push({
           line: b.line,
           why: `"${bound}" is rebound by ${
@@ -610,6 +629,90 @@ function assumes(label: string, pair: Pair): Finding[] {
     `${label} filters its inputs with ${h.count} assume()/reject() call(s) where the base has ${b.count}: an assumption can discard exactly the inputs that fail; fix the code instead`,
     { path: pair.headAt.path, line: h.line ?? pair.headFn.line },
   )];
+}
+
+/**
+ * A state machine's rules, initializers, invariants and preconditions are
+ * part of its property: each base step must still be there, with rule
+ * strategies at least as wide, the same invariants and preconditions, and
+ * an assertion wherever the base had one. New steps only add.
+ */
+function statefulSteps(label: string, pair: ComparedPair): Finding[] {
+  const baseSteps = pair.baseFn.stateful?.steps;
+  if (baseSteps === undefined) return [];
+  const headSteps = new Map(
+    (pair.headFn.stateful?.steps ?? []).map((step) => [step.method, step]),
+  );
+  const path = pair.headAt.path;
+  const machine = pair.headFn.stateful?.machine ??
+    pair.baseFn.stateful?.machine ?? "?";
+  const out: Finding[] = [];
+  for (const step of baseSteps) {
+    const head = headSteps.get(step.method);
+    const what = `${machine}.${step.method}`;
+    if (head === undefined) {
+      out.push(finding(
+        "property.decorator_changed",
+        `${label} lost the state machine step ${what} (${
+          step.kinds.map((k) => `@${k}`).join(" ") || "teardown"
+        }, base line ${step.line}): rules, invariants and initializers may be added, never removed`,
+        { path, line: pair.headFn.line },
+      ));
+      continue;
+    }
+    const unmatched = head.decorators.map((decorator, i) => ({
+      decorator,
+      kind: head.kinds[i],
+    }));
+    step.decorators.forEach((decorator, index) => {
+      const kind = step.kinds[index];
+      const at = unmatched.findIndex((candidate) => candidate.kind === kind);
+      const counterpart = unmatched[at]?.decorator;
+      if (counterpart === undefined) {
+        out.push(finding(
+          "property.decorator_changed",
+          `${label}: the state machine step ${what} lost its @${decorator.text} (base line ${decorator.line}): restore it`,
+          { path, line: head.line },
+        ));
+        return;
+      }
+      unmatched.splice(at, 1);
+      const diff = pair.comparison.compare(
+        { expr: exprOf(decorator), at: pair.baseAt },
+        { expr: exprOf(counterpart), at: pair.headAt },
+        kind === "rule" || kind === "initialize" ? "widening" : "equal",
+      );
+      if (diff === undefined) return;
+      out.push(finding(
+        kind === "rule" || kind === "initialize"
+          ? "property.strategy_narrowed"
+          : "property.decorator_changed",
+        `${label}: the state machine step ${what} changed its @${decorator.text} to @${counterpart.text}: ${diff.why}; restore the base's`,
+        { path: diff.path, line: diff.line },
+      ));
+    });
+    for (const { decorator: added, kind } of unmatched) {
+      if (kind !== "precondition") continue;
+      out.push(finding(
+        "property.assume_added",
+        `${label}: the state machine step ${what} gained @${added.text}: a precondition can keep the step from ever running on the inputs that fail; fix the code instead`,
+        { path, line: added.line },
+      ));
+    }
+    if (step.asserts && !head.asserts) {
+      out.push(finding(
+        "property.vacuous",
+        `${label}: the state machine step ${what} no longer asserts anything that can fail (the base's does): restore its assertion`,
+        { path, line: head.line },
+      ));
+    }
+  }
+  return out;
+}
+
+function exprOf(decorator: PythonDecorator): PythonExpr {
+  return decorator.expr ??
+    { type: "opaque", line: decorator.line, text: decorator.text };
 }
 
 /** Seed 002: the contract test's module-level code, helpers and seed reads. */

@@ -105,7 +105,11 @@ export function judgeProperty(
     return { result: { layout: prop.layout, id: prop.id, outcome: "missing" } };
   }
   const { seed } = context;
-  const ref = { module: prop.module, name: prop.name };
+  // The node id names what pytest runs (a state machine's `TestX::runTest`).
+  const ref = {
+    module: prop.module,
+    name: prop.nodeId.split("::").slice(1).join("."),
+  };
   const inSuite = evaluateProperty(evidence.suite, ref);
   const { alone } = evidence;
   const aloneCases = alone === null || stopped(alone) ? [] : alone.cases ?? [];

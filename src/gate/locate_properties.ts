@@ -46,7 +46,9 @@ export async function locateProperties(
         line: fn?.line,
         nodeId: file === undefined || fn === undefined
           ? undefined
-          : `${file}::${prop.name.split(".").join("::")}`,
+          : `${file}::${
+            fn.stateful?.nodeName ?? prop.name.split(".").join("::")
+          }`,
       });
     }
   }

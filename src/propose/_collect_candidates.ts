@@ -8,7 +8,6 @@ import {
   checkFixturePath,
   DEFAULT_FIXTURE_ROOT,
 } from "../contract/check_fixture_path.ts";
-import { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "../layouts/agent_contract/check_properties.ts";
 import { sourceSha256 } from "../layouts/invariants/source_sha256.ts";
 import type { Tree } from "../git/git.ts";
 import type {
@@ -17,6 +16,12 @@ import type {
   VacuityReason,
 } from "../python/python_module.ts";
 import { compareText } from "./_compare.ts";
+import {
+  activeProfile,
+  examplesOf,
+  type ProfileFile,
+  profileFilePaths,
+} from "../contract/hypothesis_profiles.ts";
 import { pythonFileRole } from "./_python_file_role.ts";
 import type { ProposalLayout } from "./layout_files.ts";
 
@@ -32,8 +37,16 @@ export interface PropertyCandidate {
   line: number;
   /** Examples Hypothesis runs today. */
   examples: number;
-  /** Whether `examples` is written (`@settings(max_examples=N)`) or Hypothesis' default. */
-  examplesFrom: "settings" | "default";
+  /**
+   * Whether `examples` is written on the test (`@settings(max_examples=N)`,
+   * a state machine's settings), comes from a loaded profile, or is
+   * Hypothesis' default.
+   */
+  examplesFrom: "settings" | "profile" | "default";
+  /** Where `examples` comes from, as a clause (`profile "ci" loaded in ...`). */
+  examplesDetail?: string;
+  /** What pawl could not resolve about the count (then `examples` is Hypothesis' default). */
+  examplesUnresolved?: string;
   /** Seed 003's source hash of the function. */
   sourceSha256: string;
 }
@@ -84,6 +97,8 @@ export interface Candidates {
   fixtures: FixtureCandidate[];
   /** One sentence per thing left out: Python files in path order, then fixtures. */
   notes: string[];
+  /** One sentence per property whose example count pawl could not resolve. */
+  unresolved: string[];
 }
 
 /** Why a test cannot fail, in a clause. */
@@ -112,12 +127,13 @@ function hasPropertiesAndFixtures(layout: ProposalLayout): boolean {
  */
 export function pythonReads(tree: Tree, layout: ProposalLayout): string[] {
   const role = wantedRole(layout);
-  return [...tree.keys()]
+  const tests = [...tree.keys()]
     .filter((path) => {
       const found = pythonFileRole(path, tree);
       return found.role === role && found.module !== undefined;
-    })
-    .sort(compareText);
+    });
+  const settings = role === "test" ? profileFilePaths(tree, tests) : [];
+  return [...new Set([...tests, ...settings])].sort(compareText);
 }
 
 /**
@@ -215,6 +231,8 @@ export function collectCandidates(
   const publicFunctions: PublicFunctionCandidate[] = [];
   const role = wantedRole(layout);
   const paths = [...tree.keys()].sort(compareText);
+  const profile = activeProfile(profileFiles(input, layout));
+  const unresolved: string[] = [];
   for (const path of paths) {
     const found = pythonFileRole(path, tree);
     if (found.role !== role) continue;
@@ -243,7 +261,11 @@ export function collectCandidates(
     const functions = [...module.functions.values()].sort((a, b) =>
       a.line - b.line || compareText(a.qualname, b.qualname)
     );
+    const seen = new Set<PythonFunction>();
     for (const fn of functions) {
+      // A state machine's TestCase is listed once (also `TestX.runTest`).
+      if (seen.has(fn)) continue;
+      seen.add(fn);
       if (role === "source") {
         if (!fn.qualname.includes(".") && !fn.name.startsWith("_")) {
           publicFunctions.push({
@@ -263,16 +285,28 @@ export function collectCandidates(
         );
         continue;
       }
-      const written = fn.settings?.maxExamples;
-      properties.push({
+      const examples = examplesOf(fn, profile);
+      const candidate: PropertyCandidate = {
         path,
         module: found.module,
         name: fn.qualname,
         line: fn.line,
-        examples: written ?? HYPOTHESIS_DEFAULT_MAX_EXAMPLES,
-        examplesFrom: written === undefined ? "default" : "settings",
+        examples: examples.count,
+        examplesFrom: examples.from,
         sourceSha256: sourceSha256(fn.source),
-      });
+      };
+      if (examples.detail !== undefined) {
+        candidate.examplesDetail = examples.detail;
+      }
+      if (examples.unresolved !== undefined) {
+        candidate.examplesUnresolved = examples.unresolved;
+        unresolved.push(
+          `${file} test ${
+            JSON.stringify(fn.qualname)
+          }: ${examples.unresolved}; Hypothesis' default of ${examples.count} is written, check it`,
+        );
+      }
+      properties.push(candidate);
     }
   }
   const fixtures: FixtureCandidate[] = [];
@@ -302,7 +336,20 @@ export function collectCandidates(
       fixtures.push({ path, id: fixtureId(path, roots), sha256 });
     }
   }
-  return { properties, publicFunctions, fixtures, notes };
+  return { properties, publicFunctions, fixtures, notes, unresolved };
+}
+
+/** The analysed files whose profile calls decide the tests' settings. */
+function profileFiles(
+  input: CollectInput,
+  layout: ProposalLayout,
+): ProfileFile[] {
+  if (!hasPropertiesAndFixtures(layout)) return [];
+  const out: ProfileFile[] = [];
+  for (const [path, module] of input.modules) {
+    if (module.syntaxError === undefined) out.push({ path, module });
+  }
+  return out;
 }
 
 /**
@@ -310,7 +357,10 @@ export function collectCandidates(
  * that Hypothesis drives.
  */
 function isHypothesisTest(fn: PythonFunction): boolean {
-  if (!fn.usesHypothesis || !fn.name.startsWith("test")) return false;
+  if (!fn.usesHypothesis) return false;
+  // pytest collects a unittest.TestCase under any name.
+  if (fn.stateful !== undefined && fn.stateful.binding !== "def") return true;
+  if (!fn.name.startsWith("test")) return false;
   const classes = fn.qualname.split(".").slice(0, -1);
   return classes.every((name) => name.startsWith("Test"));
 }

@@ -16,6 +16,8 @@ export interface HeaderOptions {
   lines?: readonly string[];
   /** Things left out of the proposal, one sentence each. */
   notes?: readonly string[];
+  /** Example counts pawl could not resolve, one sentence each. */
+  unresolved?: readonly string[];
 }
 
 /**
@@ -34,6 +36,11 @@ export function headerComment(options: HeaderOptions): string {
   if (notes.length > 0) {
     lines.push("", "Left out of this proposal:");
     for (const note of notes) lines.push(`- ${commentSafe(note)}`);
+  }
+  const unresolved = options.unresolved ?? [];
+  if (unresolved.length > 0) {
+    lines.push("", "Example counts pawl could not resolve:");
+    for (const note of unresolved) lines.push(`- ${commentSafe(note)}`);
   }
   return lines.map((line) => line === "" ? "#\n" : `# ${line}\n`).join("") +
     "\n";

@@ -27,6 +27,12 @@ export function propertyIds(
 /** A comment saying where a property's test is and how many examples it runs. */
 export function examplesComment(candidate: PropertyCandidate): string {
   const where = `${JSON.stringify(candidate.path)} line ${candidate.line}`;
+  if (candidate.examplesUnresolved !== undefined) {
+    return `${where}: pawl could not resolve its example count (${candidate.examplesUnresolved}); Hypothesis' default of ${candidate.examples} is written, check it`;
+  }
+  if (candidate.examplesDetail !== undefined) {
+    return `${where} runs ${candidate.examples} examples: ${candidate.examplesDetail}`;
+  }
   return candidate.examplesFrom === "settings"
     ? `${where} runs ${candidate.examples} examples (@settings max_examples)`
     : `${where} runs Hypothesis' default of ${candidate.examples} examples (no max_examples)`;

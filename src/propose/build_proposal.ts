@@ -66,6 +66,8 @@ export interface ProposalSummary {
   contracts: number;
   /** Things left out, each explained in the main file's header. */
   leftOut: number;
+  /** Properties whose example count pawl could not resolve, each named in the header. */
+  unresolved: number;
 }
 
 /** A proposal: the files of one layout, in {@linkcode layoutFiles} order. */
@@ -126,6 +128,7 @@ export function buildProposal(
       layout,
       lines,
       notes: withNotes ? candidates.notes : [],
+      unresolved: withNotes ? candidates.unresolved : [],
     });
   const [first, second, third] = layoutFiles(layout);
   let texts: string[];
@@ -136,8 +139,10 @@ export function buildProposal(
           candidates,
           header([
             "",
-            "Each min_examples is the test's example count at this commit, and",
-            "each sha256 the digest of the fixture's bytes at this commit.",
+            "Each min_examples is the test's example count at this commit (its",
+            "own settings, else the Hypothesis profile its conftest.py or",
+            "__init__.py files load, else Hypothesis' default), and each sha256",
+            "the digest of the fixture's bytes at this commit.",
           ], true),
         ),
       ];
@@ -182,6 +187,7 @@ export function buildProposal(
       fixtures: candidates.fixtures.length,
       contracts: candidates.publicFunctions.length,
       leftOut: candidates.notes.length,
+      unresolved: candidates.unresolved.length,
     },
   };
 }

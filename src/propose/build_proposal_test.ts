@@ -191,6 +191,7 @@ Deno.test("buildProposal() with layout 000", async (t) => {
         fixtures: 2,
         contracts: 0,
         leftOut: 5,
+        unresolved: 0,
       });
     },
   );
@@ -529,6 +530,7 @@ Deno.test("buildProposal() with layout 002", async (t) => {
         fixtures: 0,
         contracts: 2,
         leftOut: 0,
+        unresolved: 0,
       });
     },
   );

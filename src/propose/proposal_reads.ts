@@ -11,7 +11,9 @@ import type { ProposalLayout } from "./layout_files.ts";
 export interface ProposalReads {
   /**
    * Python files to read and analyse: test files (`test_*.py`,
-   * `*_test.py`) for 000 and 003, public modules for 002.
+   * `*_test.py`) and the files that may register or load a Hypothesis
+   * profile before they run (every `conftest.py`, the `__init__.py` of
+   * their directories) for 000 and 003, public modules for 002.
    */
   python: string[];
   /** Fixture files under the fixture roots to hash (none for 002). */

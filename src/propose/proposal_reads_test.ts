@@ -35,12 +35,15 @@ Deno.test("proposalReads() names what each layout reads", async (t) => {
   const { tree } = await inputFor(FILES, "000");
 
   await t.step(
-    "test files collected by pytest, at importable paths, for 000 and 003",
+    "test files collected by pytest, at importable paths, and the conftest and package files that may load a Hypothesis profile, for 000 and 003",
     () => {
       for (const layout of ["000", "003"] as const) {
         assert.deepEqual(proposalReads(tree, { layout }).python, [
+          "conftest.py",
+          "pkg/__init__.py",
           "pkg/test_inline.py",
           "tests/api_test.py",
+          "tests/conftest.py",
           "tests/test_api.py",
         ]);
       }

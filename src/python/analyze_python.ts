@@ -20,6 +20,7 @@ import { lastToken } from "./_last_token.ts";
 import { realChildren } from "./_real_children.ts";
 import { NESTED_SCOPES } from "./_nested_scopes.ts";
 import { walk } from "./_walk.ts";
+import { addStatefulTests } from "./_stateful_tests.ts";
 import { SignificantTokens } from "./_significant_tokens.ts";
 import { bodyFacts, identifiersIn, moduleFacts } from "./_module_facts.ts";
 import { pythonExpr } from "./_python_expr.ts";
@@ -81,6 +82,13 @@ class ModuleReader {
       }),
     ];
     this.#readDefinitions(this.#root, "", moduleSkips);
+    addStatefulTests({
+      root: this.#root,
+      aliases: this.#aliases,
+      textOf: this.#textOf,
+      functions: this.#functions,
+      moduleSkips,
+    });
     const tokens = new SignificantTokens(this.#root);
     const facts = moduleFacts(
       this.#root,

@@ -127,6 +127,36 @@ export interface SkipMarker {
   line: number;
 }
 
+/** A rule, initializer, invariant or teardown of a Hypothesis state machine. */
+export interface StatefulStep {
+  /** Method name. */
+  method: string;
+  /** 1-based line of its `def`. */
+  line: number;
+  /** Its `@rule` / `@initialize` / `@invariant` / `@precondition` decorators. */
+  kinds: ("rule" | "initialize" | "invariant" | "precondition")[];
+  /** Those decorators, in order. */
+  decorators: PythonDecorator[];
+  /** Whether its body has an assertion that can fail. */
+  asserts: boolean;
+}
+
+/** How a registered name runs a Hypothesis `RuleBasedStateMachine`. */
+export interface StatefulTest {
+  /** The machine class. */
+  machine: string;
+  /**
+   * What pytest collects under the name: a module-level `TestX =
+   * Machine.TestCase` (`assign`), a `class TestX(Machine.TestCase)`
+   * (`class`), or a test function calling `run_state_machine_as_test` (`def`).
+   */
+  binding: "assign" | "class" | "def";
+  /** The pytest node id after `file::` (`TestX::runTest`, or the function's name). */
+  nodeName: string;
+  /** The machine's steps, in line order. */
+  steps: StatefulStep[];
+}
+
 /** One function or method definition. */
 export interface PythonFunction {
   /** Bare function name. */
@@ -167,6 +197,13 @@ export interface PythonFunction {
   refs?: string[];
   /** Environment variable names the body reads (`?` for one not written as a literal). */
   envReads?: string[];
+  /**
+   * Set when the entry is a Hypothesis stateful test: a `TestCase` binding
+   * (an entry with no `def` of its own: `source` is the machine class,
+   * `decorators` and `settings` are the machine's) or a test function that
+   * runs a machine.
+   */
+  stateful?: StatefulTest;
 }
 
 /** The analysis of one Python file. */

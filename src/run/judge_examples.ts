@@ -77,5 +77,32 @@ export function judgeExamples(
       { path: p.path, line: p.line },
     ));
   }
+  findings.push(...judgeSteps(properties, runs));
+  return findings;
+}
+
+/**
+ * A state machine property whose longest run on the head took fewer steps
+ * than the base's oracle's did (a lowered `stateful_step_count`, a rule
+ * that ends runs early): `property.examples_not_executed` too, since the
+ * head tried shorter programs.
+ */
+function judgeSteps(
+  properties: readonly ObservedProperty[],
+  runs: { head: Observation; oracle: Observation; seed: number },
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const p of properties) {
+    const oracle = runs.oracle.steps.get(p.nodeId);
+    if (oracle === undefined || oracle.longest === 0) continue;
+    const head = runs.head.steps.get(p.nodeId);
+    const longest = head?.longest ?? 0;
+    if (longest >= oracle.longest) continue;
+    findings.push(finding(
+      "property.examples_not_executed",
+      `Property "${p.id}" (${p.nodeId}) ran state machine programs of at most ${longest} steps on seed ${runs.seed}, but the base's test runs programs of ${oracle.longest} steps on the same code and seed: the head shortened what the machine tries (stateful_step_count, a settings profile or a rule that stops runs early)`,
+      { path: p.path, line: p.line },
+    ));
+  }
   return findings;
 }

@@ -27,6 +27,16 @@ export interface ExampleCounts {
   interesting: number;
 }
 
+/** Steps the Hypothesis state machines of one test ran. */
+export interface StepCounts {
+  /** Machines run (one per example, shrinking included). */
+  machines: number;
+  /** Steps over all of them. */
+  steps: number;
+  /** The most steps one machine ran: `stateful_step_count` unless something cut the runs short. */
+  longest: number;
+}
+
 /** Which seed Hypothesis used for one test. */
 export interface ObservedSeed {
   /** `forced` (the `--hypothesis-seed` pawl passed), `explicit` (`@seed`), `derandomize` or `random`. */
@@ -75,6 +85,8 @@ export interface Observation {
   texts: Map<string, string>;
   /** Hypothesis example counts per node id, summed over engine runs. */
   examples: Map<string, ExampleCounts>;
+  /** State machine steps per node id, for tests that ran one. */
+  steps: Map<string, StepCounts>;
   /** Seeds Hypothesis used per node id. */
   seeds: Map<string, ObservedSeed[]>;
   /** Collection errors. */
@@ -127,6 +139,7 @@ export function parseObservation(
     phases: new Map(),
     texts: new Map(),
     examples: new Map(),
+    steps: new Map(),
     seeds: new Map(),
     collectErrors: [],
     profiles: [],
@@ -235,6 +248,25 @@ function apply(
         counts[key] = (o.examples.get(nodeId)?.[key] ?? 0) + (n as number);
       }
       o.examples.set(nodeId, counts);
+      return true;
+    }
+    case "steps": {
+      if (typeof nodeId !== "string") return nodeId === null;
+      const counts: StepCounts = { machines: 0, steps: 0, longest: 0 };
+      for (const key of Object.keys(counts) as (keyof StepCounts)[]) {
+        const n = e[key];
+        if (!Number.isSafeInteger(n) || (n as number) < 0) return false;
+        counts[key] = n as number;
+      }
+      const was = o.steps.get(nodeId);
+      o.steps.set(
+        nodeId,
+        was === undefined ? counts : {
+          machines: was.machines + counts.machines,
+          steps: was.steps + counts.steps,
+          longest: Math.max(was.longest, counts.longest),
+        },
+      );
       return true;
     }
     case "seed": {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { LocalSandbox } from "./_local_sandbox.ts";
 import { crossCheckReport } from "./cross_check_report.ts";
-import { examplesOf } from "./judge_examples.ts";
+import { examplesOf, judgeExamples } from "./judge_examples.ts";
 import { installObserver } from "./observer.ts";
 import { runPytest } from "./run_pytest.ts";
 
@@ -344,4 +344,69 @@ def test_t(broken_teardown):
   } finally {
     await Deno.remove(p.root, { recursive: true });
   }
+});
+
+/** A state machine module whose TestCase runs `steps` steps per program. */
+function machineModule(steps: number): string {
+  return `from hypothesis import settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+
+class Counter(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.n = 0
+
+    @rule(k=st.integers(0, 3))
+    def add(self, k):
+        self.n += k
+
+    @invariant()
+    def non_negative(self):
+        assert self.n >= 0
+
+
+Counter.TestCase.settings = settings(max_examples=12, stateful_step_count=${steps}, deadline=None)
+TestCounter = Counter.TestCase
+`;
+}
+
+Deno.test("the observer counts a state machine's examples and steps, and fewer steps than the oracle's are judged", async () => {
+  const node = "tests/test_counter.py::TestCounter::runTest";
+  const observe = async (steps: number) => {
+    const p = await project({
+      "tests/__init__.py": "",
+      "tests/test_counter.py": machineModule(steps),
+    });
+    try {
+      const run = await runPytest(new LocalSandbox(), {
+        workDir: p.work,
+        reportDir: p.reports,
+        command: ["python3", "-m", "pytest", "-q", "--hypothesis-seed=5"],
+        observer: p.plugin,
+      });
+      const o = run.observation;
+      assert.ok(o !== undefined && o.finished);
+      assert.deepEqual(o.collected, [node]);
+      assert.equal(o.outcomes.get(node), "passed");
+      return o;
+    } finally {
+      await Deno.remove(p.root, { recursive: true });
+    }
+  };
+  const base = await observe(9);
+  const head = await observe(2);
+  assert.equal(examplesOf(base, node)?.valid, 12);
+  assert.equal(base.steps.get(node)?.longest, 9);
+  assert.equal(head.steps.get(node)?.longest, 2);
+  assert.ok((base.steps.get(node)?.machines ?? 0) >= 12);
+  const property = [{ id: "counter", nodeId: node }];
+  assert.deepEqual(
+    judgeExamples(property, { head, oracle: base, seed: 5 }).map((f) => f.rule),
+    ["property.examples_not_executed"],
+  );
+  assert.deepEqual(
+    judgeExamples(property, { head: base, oracle: head, seed: 5 }),
+    [],
+  );
 });

@@ -11,6 +11,7 @@ import type { PythonModule } from "../../python/python_module.ts";
 import { checkFixtures, fixturePathsToHash } from "./check_fixtures.ts";
 import { checkFreezes } from "./check_freezes.ts";
 import { checkProperties } from "./check_properties.ts";
+import { profileFilePaths } from "../../contract/hypothesis_profiles.ts";
 import { modulePath } from "../../contract/module_path.ts";
 import { diffAgentContract } from "./diff_agent_contract.ts";
 import { enforcedAgentContract } from "./enforced_agent_contract.ts";
@@ -121,7 +122,9 @@ export interface AgentContractReads {
 /**
  * Which files the shell must parse and hash for one pull request: the
  * modules of every enforced property as resolved in the head tree (and in
- * the base tree when given), and every safe regular-file fixture path.
+ * the base tree when given) with the conftest and package files that may
+ * load a Hypothesis profile for them, and every safe regular-file fixture
+ * path.
  *
  * @example
  * ```ts
@@ -149,6 +152,8 @@ export function agentContractReads(
       const found = modulePath(property.module, tree);
       if (found !== undefined) paths.add(found);
     }
+    // The profiles these files load decide how many examples run.
+    for (const path of profileFilePaths(tree, [...paths])) paths.add(path);
     return [...paths].sort();
   };
   return {

@@ -13,10 +13,16 @@ import type {
   VacuityReason,
 } from "../../python/python_module.ts";
 import {
+  type HypothesisExamples,
   hypothesisExamples,
   weakenedSettings,
 } from "../../contract/weakened_settings.ts";
 import type { AgentContract, ContractProperty } from "./read_agent_contract.ts";
+import {
+  type ActiveProfile,
+  activeProfile,
+  examplesOf,
+} from "../../contract/hypothesis_profiles.ts";
 import { modulePathCandidates } from "../../contract/module_path.ts";
 
 export { HYPOTHESIS_DEFAULT_MAX_EXAMPLES } from "../../contract/weakened_settings.ts";
@@ -69,6 +75,13 @@ export function checkProperties(
 ): Finding[] {
   const { modules, path } = options;
   const findings: Finding[] = [];
+  // The profile in effect when the tests run, as the base configures it
+  // (a head that changes a conftest is judged by the harness rules).
+  const profile = activeProfile(
+    [...(options.baseModules ?? modules)].filter(([path]) =>
+      /(^|\/)(conftest|__init__)\.py$/.test(path)
+    ).map(([path, module]) => ({ path, module })),
+  );
   // By id, first entry wins (as a linear search would): thousands of
   // properties must not cost a scan of the base contract each.
   const baseById = new Map<string, ContractProperty>();
@@ -126,7 +139,7 @@ export function checkProperties(
         { path: resolved.path, line: fn.vacuity.line },
       ));
     }
-    const examples = hypothesisExamples(fn);
+    const examples = underProfile(hypothesisExamples(fn), fn, profile);
     const where = { path: resolved.path, line: fn.settings?.line ?? fn.line };
     if (examples.kind === "dynamic") {
       findings.push(finding(
@@ -155,6 +168,28 @@ export function checkProperties(
     }
   }
   return findings;
+}
+
+/**
+ * A test without `max_examples` of its own runs as many examples as the
+ * loaded profile says, when pawl can read that profile.
+ */
+function underProfile(
+  examples: HypothesisExamples,
+  fn: PythonFunction,
+  profile: ActiveProfile,
+): HypothesisExamples {
+  if (
+    examples.kind !== "known" || !fn.usesHypothesis ||
+    fn.settings?.maxExamples !== undefined
+  ) return examples;
+  const source = examplesOf(fn, profile);
+  if (source.from !== "profile") return examples;
+  return {
+    kind: "known",
+    count: source.count,
+    description: `runs ${source.count} examples under the ${source.detail}`,
+  };
 }
 
 const VACUITY: Record<VacuityReason, string> = {

@@ -6,8 +6,8 @@ directory first on PYTHONPATH and loads it with ``-p <name>``. It reports,
 while the run goes, one JSON line per event over a unix socket pawl listens
 on: what was collected, every report's outcome (as the report was made and
 as it was finally logged), collection errors, how many Hypothesis examples
-each test really executed, which seed Hypothesis used, and who loaded a
-Hypothesis settings profile. pawl checks these lines against the JUnit
+each test really executed (and, for a state machine, how many steps),
+which seed Hypothesis used, and who loaded a Hypothesis settings profile. pawl checks these lines against the JUnit
 report, so a report rewritten later (at exit, by the code under test) or an
 outcome rewritten between making and logging a report is seen.
 
@@ -27,6 +27,9 @@ _TEXT_CHARS = 4000
 
 _stream = None
 _current = [None]
+# Invariant checks per state machine run during the current test: Hypothesis
+# checks once before the first step and once after every step.
+_machine_checks = []
 
 
 def _connect():
@@ -85,6 +88,7 @@ def _patch_hypothesis():
         return original_note(stats)
 
     core.note_statistics = note_statistics
+    _patch_stateful()
     original_random = core.get_random_for_wrapped_test
 
     def get_random_for_wrapped_test(test, wrapped_test):
@@ -117,6 +121,37 @@ def _patch_hypothesis():
                      staticmethod(load_profile))
 
 
+def _patch_stateful():
+    """Count the steps each state machine runs (check_invariants calls)."""
+    try:
+        import hypothesis.stateful as stateful
+    except Exception:  # no stateful support in this Hypothesis
+        return
+    machine = stateful.RuleBasedStateMachine
+    original_check = machine.check_invariants
+
+    def check_invariants(self, *args, **kwargs):
+        state = self.__dict__
+        slot = state.get("_pawl_observer_slot")
+        if slot is None:
+            slot = len(_machine_checks)
+            _machine_checks.append(0)
+            state["_pawl_observer_slot"] = slot
+        _machine_checks[slot] += 1
+        return original_check(self, *args, **kwargs)
+
+    machine.check_invariants = check_invariants
+
+
+def _send_steps(nodeid):
+    if not _machine_checks:
+        return
+    steps = [max(checks - 1, 0) for checks in _machine_checks]
+    del _machine_checks[:]
+    _send({"event": "steps", "nodeid": nodeid, "machines": len(steps),
+           "steps": sum(steps), "longest": max(steps)})
+
+
 def pytest_configure(config):
     _send({"event": "configure",
            "seed": str(config.getoption("hypothesis_seed", None, True))})
@@ -137,7 +172,9 @@ def pytest_collection_finish(session):
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_protocol(item, nextitem):
     _current[0] = item.nodeid
+    del _machine_checks[:]
     yield
+    _send_steps(item.nodeid)
     _current[0] = None
 
 

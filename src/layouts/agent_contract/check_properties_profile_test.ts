@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { analyzePython } from "../../python/analyze_python.ts";
+import { loadPythonParser } from "../../python/load_python_parser.ts";
+import type { PythonModule } from "../../python/python_module.ts";
+import { checkProperties } from "./check_properties.ts";
+import { NO_LINES } from "./read_agent_contract.ts";
+
+const parser = await loadPythonParser();
+
+const TEST = `from hypothesis import given, strategies as st
+
+
+@given(st.integers())
+def test_p(n):
+    assert n + 0 == n
+`;
+
+function judge(conftest: string | undefined, minExamples: number): string[] {
+  const files: Record<string, string> = { "tests/test_p.py": TEST };
+  if (conftest !== undefined) files["tests/conftest.py"] = conftest;
+  const modules = new Map<string, PythonModule>(
+    Object.entries(files).map((
+      [path, text],
+    ) => [path, analyzePython(parser, text)]),
+  );
+  return checkProperties({
+    version: 1,
+    fixtures: [],
+    freezes: [],
+    maxActiveFreezes: 0,
+    lines: NO_LINES,
+    properties: [{
+      id: "p",
+      module: "tests.test_p",
+      name: "test_p",
+      minExamples,
+    }],
+  }, { modules, baseModules: modules, path: "tests/agent_contract.yaml" })
+    .map((f) => `${f.rule}: ${f.message}`);
+}
+
+const CI = `from hypothesis import settings
+
+settings.register_profile("ci", max_examples=300)
+settings.load_profile("ci")
+`;
+
+Deno.test("checkProperties() counts the examples the loaded profile runs", async (t) => {
+  await t.step("a profile of 300 satisfies min_examples 300", () => {
+    assert.deepEqual(judge(CI, 300), []);
+  });
+  await t.step("and falls short of 301, naming the profile", () => {
+    const found = judge(CI, 301);
+    assert.equal(found.length, 1);
+    assert.match(
+      found[0]!,
+      /^property\.examples_below_contract: .*runs 300 examples under the profile "ci" loaded in "tests\/conftest\.py" line 4/,
+    );
+  });
+  await t.step("without a profile, Hypothesis' default of 100 counts", () => {
+    assert.equal(judge(undefined, 300).length, 1);
+    assert.deepEqual(judge(undefined, 100), []);
+  });
+  await t.step("a profile pawl cannot read leaves the default", () => {
+    const unreadable = CI.replace(
+      'load_profile("ci")',
+      'load_profile(os.environ["P"])',
+    );
+    assert.equal(judge(unreadable, 300).length, 1);
+  });
+});
