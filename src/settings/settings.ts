@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { reservedEnvName } from "./reserved_env_name.ts";
+import { MutationSettingsSchema } from "./mutation_settings.ts";
 
 /**
  * An environment variable pawl injects: upper case (`^[A-Z_][A-Z0-9_]*$`)
@@ -78,6 +79,7 @@ export const HarnessSettingsSchema = z.strictObject({
 /** The whole `pawl.toml`. */
 export const SettingsSchema = z.strictObject({
   harness: HarnessSettingsSchema.default({ test_support: [] }),
+  mutation: MutationSettingsSchema.prefault({}),
   seeds: SeedsSettingsSchema.default({
     env_seed: "CONTRACT_SEED",
     env_trials: "CONTRACT_TRIALS",
