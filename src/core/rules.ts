@@ -353,6 +353,16 @@ export const RULES = {
     "tests",
     "The pull request adds example assertions without adding or strengthening a contract",
   ),
+  // oracle strength by mutation (src/mutation/)
+  "property.oracle_weakened": rule(
+    "property",
+    "A mutant of the code under test that the base's property kills survives the head's property",
+  ),
+  "property.mutants_survived": rule(
+    "property",
+    "Mutants of the code under test survive the base's properties: gaps in the oracle the pull request did not make",
+    false,
+  ),
 } as const satisfies Record<string, RuleSpec>;
 
 /** A registered rule id. */
