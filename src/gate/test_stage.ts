@@ -13,6 +13,7 @@ import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
 import type {
   IsolationRecord,
+  MutationReport,
   ReplayRecord,
   TestsReport,
 } from "../core/verdict.ts";
@@ -45,6 +46,7 @@ import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
+import { mutationHook } from "./mutation_hook.ts";
 import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
 import {
   type LayoutPlans,
@@ -263,6 +265,7 @@ async function runAndJudge(
   let expectLedger = false;
   let seedBaseline: Observation | null = null;
   const oracleFindings: Finding[] = [];
+  let mutation: MutationReport | undefined;
   if (runnable.length > 0 && suite.reported) {
     const oracle = oracleTree(commits, plans);
     progress.step(
@@ -318,6 +321,31 @@ async function runAndJudge(
     expectLedger = propertyRuns.expectLedger;
     seedBaseline = propertyRuns.seedBaseline;
     oracleFindings.push(...propertyRuns.findings);
+    // Oracle strength by mutation, when the base's [mutation] turns it on.
+    const strength = await mutationHook({
+      ...input,
+      located: located_,
+      atBase,
+      oracle,
+      seed,
+      limits,
+      sandboxPath: options.sandboxPath,
+    }, {
+      sandbox,
+      factory: options.sandbox,
+      request: {
+        isolation: options.isolation,
+        hiddenPaths: [
+          ...(options.hiddenPaths ?? []),
+          `${workspace.root}/${CLONE_DIR}`,
+        ],
+      },
+      workspace,
+      workName,
+      progress: (line) => progress.step(line),
+    });
+    oracleFindings.push(...(strength?.findings ?? []));
+    mutation = strength?.report;
   }
   const ts = Math.floor(options.now.epochMs / 1000);
   const collectErrors = new Map<string, string>();
@@ -386,6 +414,7 @@ async function runAndJudge(
       properties: judged.properties,
       reruns: suite.reruns,
       seeds: { fresh: seed, trials, replays },
+      ...(mutation === undefined ? {} : { mutation }),
     },
     isolation: {
       tier: sandbox.isolation.tier,
