@@ -118,7 +118,7 @@ export function judgeKillSets(
   }
   const findings: Finding[] = [];
   for (const p of options.properties) {
-    const mutants = weakenedBy.get(p.key);
+    const mutants = weakenedBy.get(p.key)?.sort(byPlace);
     if (mutants === undefined) continue;
     const first = mutants[0] as Mutant;
     const diffs = mutants.slice(0, SHOWN).map((m) =>
@@ -137,6 +137,7 @@ export function judgeKillSets(
       { path: first.file, line: first.line },
     ));
   }
+  survivors.sort(byPlace);
   if (survivors.length > 0) {
     const first = survivors[0] as Mutant;
     const listed = survivors.slice(0, 5).map((m) =>
@@ -164,6 +165,11 @@ export function judgeKillSets(
       weakened: weakenedMutants.size,
     },
   };
+}
+
+function byPlace(a: Mutant, b: Mutant): number {
+  return (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+    a.start - b.start || a.end - b.end || (a.id < b.id ? -1 : 1);
 }
 
 function plural(n: number, word: string): string {
