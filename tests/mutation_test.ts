@@ -9,6 +9,7 @@
  * runner's cache.
  */
 import assert from "node:assert/strict";
+import { Ajv } from "ajv";
 import {
   check,
   explain,
@@ -17,6 +18,12 @@ import {
   type PawlResult,
 } from "./_cli.ts";
 import { buildRepo, edit } from "./_repo.ts";
+
+/** The mutation-testing-elements schema, as its npm package publishes it. */
+const SCHEMA = new URL(
+  "../node_modules/mutation-testing-report-schema/dist/src/mutation-testing-report-schema.json",
+  import.meta.url,
+);
 
 /** uids of this file's own CLI runs (every mutant sandbox leases from them). */
 const UIDS = "64500-64563";
@@ -139,8 +146,12 @@ function mutationOf(result: PawlResult): Record<string, number> | undefined {
   return tests?.mutation;
 }
 
-function judge(repo: string, head: string): Promise<PawlResult> {
-  return check(repo, head, { env: { PAWL_SANDBOX_UIDS: UIDS } });
+function judge(
+  repo: string,
+  head: string,
+  extra: readonly string[] = [],
+): Promise<PawlResult> {
+  return check(repo, head, { env: { PAWL_SANDBOX_UIDS: UIDS }, extra });
 }
 
 Deno.test("the kill-set rule rejects weakened properties no bug was hidden behind, and accepts an honest strengthening", async (t) => {
@@ -151,13 +162,23 @@ Deno.test("the kill-set rule rejects weakened properties no bug was hidden behin
     heads[branch] = { [TEST]: w.edit };
   }
   await using repo = await buildRepo({ base: BASE, heads });
+  const reportDir = await Deno.makeTempDir({ prefix: "pawl-mutation-report-" });
+  const reportPath = `${reportDir}/mutation.json`;
 
   const branches = [...Object.keys(WEAK), "honest/stronger"];
   const results = new Map(
     await mapPool(
       branches,
       2,
-      async (b) => [b, await judge(repo.dir, b)] as const,
+      async (b) =>
+        [
+          b,
+          await judge(
+            repo.dir,
+            b,
+            b === "honest/stronger" ? ["--mutation-report", reportPath] : [],
+          ),
+        ] as const,
     ),
   );
 
@@ -194,6 +215,27 @@ Deno.test("the kill-set rule rejects weakened properties no bug was hidden behin
     assert.equal(m.weakened, 0);
     assert.equal(m.cutByBudget, 0);
   });
+
+  await t.step(
+    "--mutation-report writes a report the published schema accepts",
+    async () => {
+      const schema = JSON.parse(await Deno.readTextFile(SCHEMA));
+      const validate = new Ajv({ allErrors: true, strict: false }).compile(
+        schema,
+      );
+      const report = JSON.parse(await Deno.readTextFile(reportPath));
+      await Deno.remove(reportDir, { recursive: true });
+      assert.equal(validate(report), true, JSON.stringify(validate.errors));
+      const m = mutationOf(results.get("honest/stronger")!)!;
+      const mutants = report.files[CORE].mutants as { status: string }[];
+      assert.equal(mutants.length, m.ran);
+      assert.equal(
+        mutants.filter((x) => x.status === "Killed").length,
+        m.killed,
+      );
+      assert.equal(report.files[CORE].source, BASE[CORE]);
+    },
+  );
 
   await t.step("a re-run gives the same verdict, from the cache", async () => {
     const first = results.get("weak/membership")!;

@@ -7,14 +7,15 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { Finding } from "../core/finding.ts";
-import type { MutationReport } from "../core/verdict.ts";
 import type { Git, Tree } from "../git/git.ts";
 import {
   directoryMutationCache,
   type MutationCache,
 } from "../mutation/mutation_cache.ts";
-import { oracleStrength } from "../mutation/oracle_strength.ts";
+import {
+  oracleStrength,
+  type OracleStrengthResult,
+} from "../mutation/oracle_strength.ts";
 import type { MutantWorker } from "../mutation/run_mutants.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { OracleTree } from "../run/compose_oracle_tree.ts";
@@ -79,7 +80,7 @@ const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 export async function mutationHook(
   input: MutationHookInput,
   ports: MutationHookPorts,
-): Promise<{ findings: Finding[]; report: MutationReport } | null> {
+): Promise<OracleStrengthResult | null> {
   const settings = input.settings.mutation;
   if (!settings.enabled || input.settings.tests.runner !== "pytest") {
     return null;

@@ -47,6 +47,7 @@ import { headModuleReader } from "./head_module_reader.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
 import { mutationHook } from "./mutation_hook.ts";
+import type { MutationRun } from "../mutation/render_mutation_report.ts";
 import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
 import {
   type LayoutPlans,
@@ -105,6 +106,8 @@ export interface TestStageResult {
   isolation: IsolationRecord;
   /** One seed-ledger row per property run and replay. */
   ledger: LedgerRow[];
+  /** Every mutant's outcome, when `[mutation]` ran. */
+  mutationRun?: MutationRun;
 }
 
 /** Run the suite for one pull request, in a sandbox of its own. */
@@ -266,6 +269,7 @@ async function runAndJudge(
   let seedBaseline: Observation | null = null;
   const oracleFindings: Finding[] = [];
   let mutation: MutationReport | undefined;
+  let mutationRun: MutationRun | undefined;
   if (runnable.length > 0 && suite.reported) {
     const oracle = oracleTree(commits, plans);
     progress.step(
@@ -346,6 +350,7 @@ async function runAndJudge(
     });
     oracleFindings.push(...(strength?.findings ?? []));
     mutation = strength?.report;
+    mutationRun = strength?.run;
   }
   const ts = Math.floor(options.now.epochMs / 1000);
   const collectErrors = new Map<string, string>();
@@ -421,6 +426,7 @@ async function runAndJudge(
       network: sandbox.isolation.network,
     },
     ledger,
+    ...(mutationRun === undefined ? {} : { mutationRun }),
   };
 }
 

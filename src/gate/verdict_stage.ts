@@ -74,5 +74,11 @@ export function verdictStage(
     isolation: tests?.isolation ?? null,
     tests: tests?.report ?? null,
   });
-  return { verdict, ledger: tests?.ledger ?? [] };
+  return {
+    verdict,
+    ledger: tests?.ledger ?? [],
+    ...(tests?.mutationRun === undefined
+      ? {}
+      : { mutation: tests.mutationRun }),
+  };
 }

@@ -12,7 +12,11 @@ import type { PythonParser } from "../python/load_python_parser.ts";
 import type { SandboxLimits } from "../sandbox/sandbox.ts";
 import type { MutationSettings } from "../settings/mutation_settings.ts";
 import { generateMutants } from "./generate_mutants.ts";
-import { judgeKillSets, type KillProperty } from "./judge_kill_sets.ts";
+import {
+  judgeKillSets,
+  type KillProperty,
+  type MutantResult,
+} from "./judge_kill_sets.ts";
 import type { Mutant, MutationOperator } from "./mutant.ts";
 import type { MutationCache } from "./mutation_cache.ts";
 import { reachableFiles } from "./reachable_files.ts";
@@ -23,6 +27,7 @@ import {
   runUnmutated,
 } from "./run_mutants.ts";
 import { selectMutants } from "./select_mutants.ts";
+import type { MutationRun } from "./render_mutation_report.ts";
 import { touchedFunctions } from "./touched_functions.ts";
 
 /** One commit's files, as the rule reads them. */
@@ -90,6 +95,8 @@ export interface OracleStrengthResult {
   findings: Finding[];
   /** The verdict's counts. */
   report: MutationReport;
+  /** Every mutant's outcome, for the mutation-testing report. */
+  run: MutationRun;
 }
 
 /** Run the oracle-strength rule. */
@@ -154,16 +161,34 @@ export async function oracleStrength(
   const headProps = options.properties.flatMap((p) =>
     p.headNodeId === undefined ? [] : [{ key: p.key, nodeId: p.headNodeId }]
   );
+  const config = {
+    operators: settings.operators,
+    "max_mutants": settings.max_mutants,
+    "budget_seconds": settings.budget_seconds,
+    sampleSeed: options.sampleSeed,
+    runSeed: options.runSeed,
+    reach: counts.reach,
+  };
+  const finish = (results: MutantResult[], unrun: readonly Mutant[]) => ({
+    ...judgeKillSets(results, {
+      properties: options.properties,
+      texts,
+      counts: { ...counts, cutByBudget: unrun.length },
+    }),
+    run: {
+      properties: options.properties,
+      results,
+      unrun,
+      texts,
+      config,
+    },
+  });
   const worker = options.workers[0];
   if (
     selection.selected.length === 0 || baseProps.length === 0 ||
     worker === undefined
   ) {
-    return judgeKillSets([], {
-      properties: options.properties,
-      texts,
-      counts: { ...counts, cutByBudget: selection.selected.length },
-    });
+    return finish([], []);
   }
 
   // Only properties that pass on the unmutated code can kill a mutant.
@@ -196,13 +221,9 @@ export async function oracleStrength(
     headSide = side;
     slowest = Math.max(slowest, headBaseline.ms);
   }
-  if (baseSide.properties.length === 0) {
-    return judgeKillSets([], {
-      properties: options.properties,
-      texts,
-      counts: { ...counts, cutByBudget: selection.selected.length },
-    });
-  }
+  // No base property passes on the unmutated code (the oracle's own
+  // finding says why): there is nothing a mutant could be killed by.
+  if (baseSide.properties.length === 0) return finish([], []);
   // A mutant that loops forever must not eat the budget: each run gets
   // three times the slowest baseline plus ten seconds, within the suite's
   // own limit.
@@ -226,9 +247,5 @@ export async function oracleStrength(
     budgetMs,
     clock: options.clock,
   });
-  return judgeKillSets(ran.results, {
-    properties: options.properties,
-    texts,
-    counts: { ...counts, cutByBudget: ran.cutByBudget },
-  });
+  return finish(ran.results, ran.unrun);
 }

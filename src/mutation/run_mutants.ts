@@ -73,8 +73,8 @@ export interface RunMutantsOptions {
 export interface RunMutantsResult {
   /** Results of the mutants that ran, in run order. */
   results: MutantResult[];
-  /** Mutants the budget left unrun. */
-  cutByBudget: number;
+  /** Mutants the budget left unrun, in run order. */
+  unrun: Mutant[];
 }
 
 /** Run the mutants; see the module doc. */
@@ -86,12 +86,12 @@ export async function runMutants(
     options.mutants.length,
   );
   let next = 0;
-  let cut = 0;
+  const cut: boolean[] = new Array(options.mutants.length).fill(false);
   const work = async (worker: MutantWorker) => {
     while (next < options.mutants.length) {
       const i = next++;
       if (options.clock() >= deadline) {
-        cut++;
+        cut[i] = true;
         continue;
       }
       const mutant = options.mutants[i] as Mutant;
@@ -108,7 +108,7 @@ export async function runMutants(
   await Promise.all(options.workers.map(work));
   return {
     results: results.filter((r): r is MutantResult => r !== undefined),
-    cutByBudget: cut,
+    unrun: options.mutants.filter((_, i) => cut[i]),
   };
 }
 
