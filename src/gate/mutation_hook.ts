@@ -121,10 +121,15 @@ export async function mutationHook(
       1,
       Math.min(4, navigator.hardwareConcurrency ?? 1, settings.max_mutants),
     );
+    // Every run kills all processes of its uid, so runs side by side need
+    // a uid each: a further sandbox without a uid of its own is not used.
     const sandboxes: GateSandbox[] = [ports.sandbox];
-    for (let i = 1; i < parallel; i++) {
+    const uids = new Set([ports.sandbox.isolation.uid]);
+    for (let i = 1; i < parallel && !uids.has(undefined); i++) {
       const s = await ports.factory(ports.request);
       extra.push(s);
+      if (uids.has(s.isolation.uid)) break;
+      uids.add(s.isolation.uid);
       sandboxes.push(s);
     }
     for (const sandbox of sandboxes) {
