@@ -126,7 +126,19 @@ export async function mutationHook(
     const sandboxes: GateSandbox[] = [ports.sandbox];
     const uids = new Set([ports.sandbox.isolation.uid]);
     for (let i = 1; i < parallel && !uids.has(undefined); i++) {
-      const s = await ports.factory(ports.request);
+      // Fewer sandboxes only make the runs slower: a uid that cannot be
+      // leased is no reason to give up the judgement.
+      let s: GateSandbox;
+      try {
+        s = await ports.factory(ports.request);
+      } catch (error) {
+        ports.progress(
+          `mutation: running with ${sandboxes.length} sandboxes: ${
+            (error as Error).message
+          }`,
+        );
+        break;
+      }
       extra.push(s);
       if (uids.has(s.isolation.uid)) break;
       uids.add(s.isolation.uid);
