@@ -5,9 +5,12 @@
  * the mutants as diffs at file:line); mutants no base property kills are
  * one non-blocking `property.mutants_survived` finding with their count.
  *
- * A timed-out run counts as killed: the property did not pass with the
- * code changed, which is what a kill means, and a mutant that loops
- * forever is a bug the test noticed. It is counted apart in the report.
+ * A timed-out run (or a Hypothesis deadline or flakiness error) counts as
+ * killed in the counts and the report, as mutation tools count it: the
+ * property did not pass with the code changed. But only a definite
+ * failure at the base can make a weakening: a slow run is no proof that
+ * the head's test got weaker, so a base timeout never blocks. At the head
+ * a timeout is a kill, so it never blocks either.
  *
  * @module
  */
@@ -107,8 +110,7 @@ export function judgeKillSets(
     else survivors.push(r.mutant);
     if (r.head === null) continue;
     for (const p of options.properties) {
-      const base = r.base[p.key];
-      if (base === undefined || base === "survived") continue;
+      if (r.base[p.key] !== "killed") continue;
       if (r.head[p.key] !== "survived") continue;
       const list = weakenedBy.get(p.key) ?? [];
       list.push(r.mutant);

@@ -105,6 +105,11 @@ Deno.test("judgeKillSets() does not blame the head for what the base never caugh
       { killed: 1, survived: 0, timedOut: 0 },
     ],
     [
+      "a timeout at the base is no proof of a weakening",
+      result("m1", { "000/order": "timeout" }, { "000/order": "survived" }),
+      { killed: 0, survived: 0, timedOut: 1 },
+    ],
+    [
       "head not run (same test side)",
       result("m1", { "000/order": "timeout" }, null),
       { killed: 0, survived: 0, timedOut: 1 },
@@ -127,9 +132,9 @@ Deno.test("judgeKillSets() does not blame the head for what the base never caugh
   }
 });
 
-Deno.test("judgeKillSets() times out at the base as a kill, and counts gaps in one advisory finding", () => {
+Deno.test("judgeKillSets() counts gaps in one advisory finding beside the weakenings", () => {
   const j = judge([
-    result("m1", { "000/order": "timeout" }, { "000/order": "survived" }),
+    result("m1", { "000/order": "killed" }, { "000/order": "survived" }),
     result("m2", { "000/order": "survived" }, null),
     result("m3", { "000/order": "survived" }, null),
   ]);
@@ -146,9 +151,9 @@ Deno.test("judgeKillSets() times out at the base as a kill, and counts gaps in o
     {
       ...COUNTS,
       ran: 3,
-      killed: 0,
+      killed: 1,
       survived: 2,
-      timedOut: 1,
+      timedOut: 0,
       cached: 0,
       weakened: 1,
     },

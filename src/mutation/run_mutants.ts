@@ -182,7 +182,9 @@ async function side(
  * Each property's outcome from one run: a failure or error kills; a
  * property missing from the report (its module no longer imports) or a
  * run without a usable report kills too, since the property did not
- * pass; a timeout is its own outcome; a pass, skip or xfail survives.
+ * pass; a timeout is its own outcome, and so is a Hypothesis deadline or
+ * flakiness error (slow, not shown wrong); a pass, skip or xfail
+ * survives.
  */
 export function classify(
   timedOut: boolean,
@@ -195,14 +197,24 @@ export function classify(
     else if (cases === null) out[p.key] = "killed";
     else {
       const mine = casesForNodeId(cases, p.nodeId);
-      out[p.key] = mine.length === 0 ||
-          mine.some((c) => c.outcome === "failed" || c.outcome === "error")
+      const failed = mine.filter((c) =>
+        c.outcome === "failed" || c.outcome === "error"
+      );
+      out[p.key] = mine.length === 0
         ? "killed"
-        : "survived";
+        : failed.length === 0
+        ? "survived"
+        : failed.every((c) => SLOW.test(c.message ?? ""))
+        ? "timeout"
+        : "killed";
     }
   }
   return out;
 }
+
+/** Hypothesis's way of saying a run was slow or unsteady, not wrong. */
+const SLOW =
+  /DeadlineExceeded|hypothesis\.errors\.Flaky|FlakyFailure|FlakyStrategyDefinition/;
 
 function sameKeys(hit: SideOutcomes, on: MutantSide): boolean {
   return on.properties.every((p) => hit[p.key] !== undefined);

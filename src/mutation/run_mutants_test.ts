@@ -44,6 +44,31 @@ Deno.test("classify() reads a timeout as its own outcome and a run without a rep
   });
 });
 
+Deno.test("classify() reads a Hypothesis deadline or flakiness error as slow, not as a kill", () => {
+  const slow = (message: string) => ({
+    ...testCase("test_a", "failed"),
+    message,
+  });
+  assert.deepEqual(
+    classify(false, [
+      slow("hypothesis.errors.DeadlineExceeded: Test took 250.00ms"),
+    ], PROPS.slice(0, 1)),
+    { "000/a": "timeout" },
+  );
+  assert.deepEqual(
+    classify(
+      false,
+      [slow("hypothesis.errors.Flaky: Unreliable assumption")],
+      PROPS.slice(0, 1),
+    ),
+    { "000/a": "timeout" },
+  );
+  assert.deepEqual(
+    classify(false, [slow("AssertionError: assert 3 == 4")], PROPS.slice(0, 1)),
+    { "000/a": "killed" },
+  );
+});
+
 Deno.test("classify() judges every parametrization of a property", () => {
   assert.deepEqual(
     classify(false, [
