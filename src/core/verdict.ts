@@ -129,7 +129,7 @@ export interface MutationReport {
   killed: number;
   /** Of `ran`, killed by no base property. */
   survived: number;
-  /** Of `ran`, runs the time limit stopped (counted as killed). */
+  /** Of `ran`, runs the time limit stopped or Hypothesis called too slow or flaky (killed for mutation tools; never a weakening). */
   timedOut: number;
   /** Of `ran`, taken from the runner's cache. */
   cached: number;

@@ -220,6 +220,9 @@ function sameKeys(hit: SideOutcomes, on: MutantSide): boolean {
   return on.properties.every((p) => hit[p.key] !== undefined);
 }
 
+/** Raised whenever what a cached outcome means changes (how a run is classified). */
+const CACHE_FORMAT = "outcomes-2";
+
 function cacheKey(
   options: RunSettings,
   on: MutantSide,
@@ -227,6 +230,7 @@ function cacheKey(
 ): string {
   return createHash("sha256").update(JSON.stringify([
     VERSION,
+    CACHE_FORMAT,
     on.contentHash,
     mutant.file,
     mutant.start,
