@@ -661,6 +661,10 @@ if (import.meta.main) {
     if (Deno.args[0] === "serve") {
       const { serveBench } = await import("./serve_bench.ts");
       await serveBench(Deno.args.slice(1));
+    } else if (Deno.args[0] === "mutation") {
+      await (await import("./mutation_bench.ts")).mutationBench(
+        Deno.args.slice(1),
+      );
     } else if (Deno.args[0] === "huge-tree") {
       const { hugeTreeBench } = await import("./huge_tree_bench.ts");
       await hugeTreeBench(Deno.args.slice(1));

@@ -34,6 +34,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // runs for each registered test (contract).
   harness: ["core", "contract", "git", "python", "settings"],
   run: ["core", "sandbox"],
+  // Oracle strength by mutation: mutants of the code under test, run in
+  // the sandbox against the base's and the head's properties.
+  mutation: ["core", "python", "run", "sandbox", "settings", "version.ts"],
   report: ["core", "version.ts"],
   github: ["core", "git", "report", "version.ts"],
   propose: ["core", "contract", "layouts", "git", "python"],
@@ -65,6 +68,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "git",
     "harness",
     "python",
+    "mutation",
     "run",
     "sandbox",
     "seeds",

@@ -15,6 +15,7 @@ import { withTokenHint } from "../github/with_token_hint.ts";
 import { publishToPullRequest } from "../gate/outputs/publish_to_pull_request.ts";
 import { verdictJson, writeOutputs } from "../gate/outputs/write_outputs.ts";
 import { writeUndecidedOutputs } from "../gate/outputs/write_undecided_outputs.ts";
+import { writeUndecidedMutationReport } from "../gate/outputs/write_undecided_mutation_report.ts";
 import { renderText } from "../report/render_text.ts";
 import { loadSigningKey } from "../sign/load_signing_key.ts";
 import type { CliIo } from "./cli_io.ts";
@@ -70,6 +71,8 @@ Options:
   --junit FILE             write JUnit XML (one testcase per rule family)
   --markdown FILE          write the Markdown report (also appended to
                            $GITHUB_STEP_SUMMARY when that is set)
+  --mutation-report FILE   write the mutants of [mutation] as a
+                           mutation-testing-elements JSON report
   --quiet                  no progress on stderr
   --no-color               plain terminal report
 
@@ -101,6 +104,7 @@ const CHECK_OPTIONS = {
   sarif: { type: "string" },
   junit: { type: "string" },
   markdown: { type: "string" },
+  "mutation-report": { type: "string" },
   pr: { type: "string" },
   "now-from": { type: "string" },
   publish: { type: "boolean", default: false },
@@ -124,9 +128,11 @@ export async function checkCommand(
     const error = withTokenHint(caught, github);
     // Even a run stopped by its own command line (a bad --now, an unknown
     // option) leaves every output it asked for saying "undecided".
-    await writeUndecidedOutputs(
-      error instanceof Error ? error.message : String(error),
-      reportPaths(args),
+    const reason = error instanceof Error ? error.message : String(error);
+    await writeUndecidedOutputs(reason, reportPaths(args));
+    await writeUndecidedMutationReport(
+      lenientPath(args, "mutation-report"),
+      reason,
     );
     if (github.publish) {
       await publishToPullRequest(github, { kind: "undecided", error }, io.err);
@@ -163,6 +169,27 @@ function reportPaths(
     // Nothing recognisable: nothing to overwrite.
   }
   return out;
+}
+
+/** One output path, found leniently (see {@linkcode reportPaths}). */
+function lenientPath(
+  args: readonly string[],
+  name: string,
+): string | undefined {
+  try {
+    const { values } = parseArgs({
+      args: [...args],
+      strict: false,
+      allowPositionals: true,
+      options: { [name]: { type: "string" } },
+    });
+    const path = values[name];
+    return typeof path === "string" && path !== "" && !path.startsWith("-")
+      ? path
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function judgeCommandLine(
@@ -248,6 +275,7 @@ async function judgeCommandLine(
       junit: v.junit,
       markdown: v.markdown,
       stepSummary: io.env["GITHUB_STEP_SUMMARY"],
+      mutationReport: v["mutation-report"],
     }, { signing: signing?.key });
     io.out(
       v.json

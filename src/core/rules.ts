@@ -368,6 +368,16 @@ export const RULES = {
     "config",
     "An excuse in the base's pawl.toml would deselect a registered property or a frozen seed's test",
   ),
+  // oracle strength by mutation (src/mutation/)
+  "property.oracle_weakened": rule(
+    "property",
+    "A mutant of the code under test that the base's property kills survives the head's property",
+  ),
+  "property.mutants_survived": rule(
+    "property",
+    "Mutants of the code under test survive the base's properties: gaps in the oracle the pull request did not make",
+    false,
+  ),
 } as const satisfies Record<string, RuleSpec>;
 
 /** A registered rule id. */

@@ -105,6 +105,42 @@ export interface SeedsReport {
   replays: ReplayRecord[];
 }
 
+/**
+ * What the oracle-strength rule ran (`[mutation]`): how many mutants were
+ * made, selected, run, killed, survived and timed out at the base, and
+ * what the cap and the time budget cut.
+ */
+export interface MutationReport {
+  /** How the functions mutated were found (`import analysis`). */
+  reach: string;
+  /** The seed the sample of untouched functions' mutants was drawn from (the run's fresh seed). */
+  sampleSeed: number;
+  /** The fixed Hypothesis seed every mutant ran with (derived from the base commit). */
+  runSeed: number;
+  /** Mutants made of the reachable files. */
+  generated: number;
+  /** Mutants selected (touched functions first, then the sample). */
+  selected: number;
+  /** Of `selected`, those in functions the pull request touched. */
+  touched: number;
+  /** Mutants run against the base's oracle (or taken from the cache). */
+  ran: number;
+  /** Of `ran`, killed by a base property (a failure or error). */
+  killed: number;
+  /** Of `ran`, killed by no base property. */
+  survived: number;
+  /** Of `ran`, runs the time limit stopped or Hypothesis called too slow or flaky (killed for mutation tools; never a weakening). */
+  timedOut: number;
+  /** Of `ran`, taken from the runner's cache. */
+  cached: number;
+  /** Mutants left out by `max_mutants`. */
+  cutByCap: number;
+  /** Selected mutants the time budget left unrun. */
+  cutByBudget: number;
+  /** Mutants a base property kills and the same head property does not. */
+  weakened: number;
+}
+
 /** What the test stage observed (absent when the suite was not run). */
 export interface TestsReport {
   /** The base's `[environment.setup]` step whose result the tests saw, when it has one. */
@@ -117,6 +153,8 @@ export interface TestsReport {
   reruns: RerunRecord[];
   /** Seeds: the fresh one and the frozen replays. */
   seeds: SeedsReport;
+  /** The oracle-strength rule's counts, when `[mutation]` is on. */
+  mutation?: MutationReport;
 }
 
 /** The sandbox the suite ran in. */

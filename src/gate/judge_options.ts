@@ -8,6 +8,7 @@ import type { Instant } from "../core/parse_now.ts";
 import type { ClockRecord, Verdict } from "../core/verdict.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
 import type { LedgerRow } from "../seeds/ledger_row.ts";
+import type { MutationRun } from "../mutation/render_mutation_report.ts";
 
 /** Where the pull request's commits come from. */
 export interface JudgeTarget {
@@ -57,4 +58,6 @@ export interface Judgement {
   verdict: Verdict;
   /** One row per property run (empty when the suite was not run). */
   ledger: LedgerRow[];
+  /** Every mutant's outcome, when `[mutation]` ran (for `--mutation-report`). */
+  mutation?: MutationRun;
 }

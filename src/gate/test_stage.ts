@@ -13,6 +13,7 @@ import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
 import type {
   IsolationRecord,
+  MutationReport,
   ReplayRecord,
   TestsReport,
 } from "../core/verdict.ts";
@@ -48,6 +49,8 @@ import { headModuleReader } from "./head_module_reader.ts";
 import { importPathHint, withImportPathHints } from "./import_path_hint.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
+import { mutationHook } from "./mutation_hook.ts";
+import type { MutationRun } from "../mutation/render_mutation_report.ts";
 import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
 import {
   type LayoutPlans,
@@ -110,6 +113,8 @@ export interface TestStageResult {
   isolation: IsolationRecord;
   /** One seed-ledger row per property run and replay. */
   ledger: LedgerRow[];
+  /** Every mutant's outcome, when `[mutation]` ran. */
+  mutationRun?: MutationRun;
 }
 
 /** Run the suite for one pull request, in a sandbox of its own. */
@@ -292,6 +297,8 @@ async function runAndJudge(
   let expectLedger = false;
   let seedBaseline: Observation | null = null;
   const oracleFindings: Finding[] = [];
+  let mutation: MutationReport | undefined;
+  let mutationRun: MutationRun | undefined;
   if (runnable.length > 0 && suite.reported) {
     const oracle = oracleTree(commits, plans);
     progress.step(
@@ -347,6 +354,32 @@ async function runAndJudge(
     expectLedger = propertyRuns.expectLedger;
     seedBaseline = propertyRuns.seedBaseline;
     oracleFindings.push(...propertyRuns.findings);
+    // Oracle strength by mutation, when the base's [mutation] turns it on.
+    const strength = await mutationHook({
+      ...input,
+      located: located_,
+      atBase,
+      oracle,
+      seed,
+      limits,
+      sandboxPath: options.sandboxPath,
+    }, {
+      sandbox,
+      factory: options.sandbox,
+      request: {
+        isolation: options.isolation,
+        hiddenPaths: [
+          ...(options.hiddenPaths ?? []),
+          `${workspace.root}/${CLONE_DIR}`,
+        ],
+      },
+      workspace,
+      workName,
+      progress: (line) => progress.step(line),
+    });
+    oracleFindings.push(...(strength?.findings ?? []));
+    mutation = strength?.report;
+    mutationRun = strength?.run;
   }
   const ts = Math.floor(options.now.epochMs / 1000);
   const collectErrors = new Map<string, string>();
@@ -418,12 +451,14 @@ async function runAndJudge(
       properties: judged.properties,
       reruns: suite.reruns,
       seeds: { fresh: seed, trials, replays },
+      ...(mutation === undefined ? {} : { mutation }),
     },
     isolation: {
       tier: sandbox.isolation.tier,
       network: sandbox.isolation.network,
     },
     ledger,
+    ...(mutationRun === undefined ? {} : { mutationRun }),
   };
 }
 

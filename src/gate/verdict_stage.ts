@@ -77,5 +77,11 @@ export function verdictStage(
       ? {}
       : { excuses: statics.excuses.records }),
   });
-  return { verdict, ledger: tests?.ledger ?? [] };
+  return {
+    verdict,
+    ledger: tests?.ledger ?? [],
+    ...(tests?.mutationRun === undefined
+      ? {}
+      : { mutation: tests.mutationRun }),
+  };
 }

@@ -12,6 +12,7 @@
 import { markdownInline, withoutControls } from "./markdown_text.ts";
 import type { Finding } from "../core/finding.ts";
 import type { Verdict } from "../core/verdict.ts";
+import { mutationSummary } from "./mutation_summary.ts";
 
 /** The hidden first line the GitHub publisher finds its sticky comment by. */
 export const MARKDOWN_MARKER = "<!-- pawl:verdict -->";
@@ -152,6 +153,11 @@ function observations(verdict: Verdict): string[] {
         ))
       }`,
   );
+  if (t.mutation !== undefined) {
+    lines.push(
+      `- **Mutation:** ${markdownInline(mutationSummary(t.mutation))}`,
+    );
+  }
   lines.push(
     t.reruns.length === 0
       ? "- **Reruns:** none used"

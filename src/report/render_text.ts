@@ -5,6 +5,7 @@
  * @module
  */
 import type { Verdict } from "../core/verdict.ts";
+import { mutationSummary } from "./mutation_summary.ts";
 
 /** Options for {@linkcode renderText}. */
 export interface RenderTextOptions {
@@ -68,6 +69,9 @@ export function renderText(
     const props = t.properties;
     const ok = props.filter((p) => p.outcome === "passed").length;
     lines.push(`  properties: ${ok}/${props.length} passed`);
+    if (t.mutation !== undefined) {
+      lines.push(`  mutation: ${mutationSummary(t.mutation)}`);
+    }
     for (const r of t.reruns) {
       lines.push(
         `  freeze "${r.freeze}": ${r.used}/${r.allowed} reruns used, ${

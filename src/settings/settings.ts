@@ -8,6 +8,7 @@ import { EnvironmentSettingsSchema } from "./environment_settings.ts";
 import { reservedEnvName } from "./reserved_env_name.ts";
 import { FixturesSettingsSchema } from "./fixtures_settings.ts";
 import { ExcusesSettingsSchema } from "./excuses_settings.ts";
+import { MutationSettingsSchema } from "./mutation_settings.ts";
 
 /**
  * An environment variable pawl injects: upper case (`^[A-Z_][A-Z0-9_]*$`)
@@ -84,6 +85,7 @@ export const SettingsSchema = z.strictObject({
   excuses: ExcusesSettingsSchema.default([]),
   fixtures: FixturesSettingsSchema.default({}),
   harness: HarnessSettingsSchema.default({ test_support: [] }),
+  mutation: MutationSettingsSchema.prefault({}),
   seeds: SeedsSettingsSchema.default({
     env_seed: "CONTRACT_SEED",
     env_trials: "CONTRACT_TRIALS",

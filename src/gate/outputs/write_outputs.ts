@@ -13,6 +13,10 @@ import { signTestResult } from "../../sign/sign_test_result.ts";
 import { signVerdict } from "../../sign/sign_verdict.ts";
 import type { SigningKey } from "../../sign/signing_key.ts";
 import { appendOutputFile, writeOutputFile } from "./write_output_file.ts";
+import {
+  NO_MUTATION_RUN,
+  renderMutationReport,
+} from "../../mutation/render_mutation_report.ts";
 
 /** Where each output goes; an output without a path is not written. */
 export interface OutputPaths {
@@ -32,6 +36,8 @@ export interface OutputPaths {
   markdown?: string | undefined;
   /** A file the Markdown report is appended to (`GITHUB_STEP_SUMMARY`). */
   stepSummary?: string | undefined;
+  /** The mutation-testing-elements JSON report of `[mutation]`'s mutants. */
+  mutationReport?: string | undefined;
 }
 
 /** Options for {@linkcode writeOutputs}. */
@@ -78,6 +84,14 @@ export async function writeOutputs(
   }
   if (paths.junit !== undefined) {
     await writeOutputFile(paths.junit, renderJunit(verdict));
+  }
+  if (paths.mutationReport !== undefined) {
+    await writeOutputFile(
+      paths.mutationReport,
+      renderMutationReport(judgement.mutation ?? NO_MUTATION_RUN, {
+        version: verdict.pawl.version,
+      }),
+    );
   }
   const summary = paths.stepSummary === "" ? undefined : paths.stepSummary;
   if (paths.markdown !== undefined || summary !== undefined) {

@@ -1,0 +1,222 @@
+/**
+ * The test stage's one call into the oracle-strength rule
+ * (`src/mutation/`), when the base's `[mutation]` turns it on: the
+ * trees, sandboxes, seeds and cache it runs with, made from what the
+ * test stage already has.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { Git, Tree } from "../git/git.ts";
+import {
+  directoryMutationCache,
+  type MutationCache,
+} from "../mutation/mutation_cache.ts";
+import {
+  oracleStrength,
+  type OracleStrengthResult,
+} from "../mutation/oracle_strength.ts";
+import type { MutantWorker } from "../mutation/run_mutants.ts";
+import { loadPythonParser } from "../python/load_python_parser.ts";
+import type { OracleTree } from "../run/compose_oracle_tree.ts";
+import { exportOracleTree } from "../run/export_oracle_tree.ts";
+import { removeBytecode } from "../run/remove_bytecode.ts";
+import type { SandboxLimits } from "../sandbox/sandbox.ts";
+import { freshSeed } from "../seeds/fresh_seed.ts";
+import type { Settings } from "../settings/settings.ts";
+import type { GateSandbox, SandboxRequest, Workspace } from "./gate_ports.ts";
+import type { SandboxFactory } from "./gate_ports.ts";
+import type { LocatedProperty } from "./locate_properties.ts";
+import { type LayoutPlans, planTestRuns } from "./plan_test_runs.ts";
+import type { Commits } from "./read_commits.ts";
+
+/** What the hook needs from the test stage. */
+export interface MutationHookInput {
+  /** Repository access. */
+  git: Git;
+  /** The commits. */
+  commits: Commits;
+  /** The base's settings. */
+  settings: Settings;
+  /** The layouts' plans (for the test command with the fixed seed). */
+  plans: LayoutPlans;
+  /** Properties located at head (with node ids). */
+  located: readonly LocatedProperty[];
+  /** Of `located`, those whose test the base has in the same file. */
+  atBase: readonly LocatedProperty[];
+  /** The oracle tree and the test-side predicate. */
+  oracle: { tree: OracleTree; isTestSide: (path: string) => boolean };
+  /** The run's fresh seed (the sample is drawn from it). */
+  seed: number;
+  /** Limits of the suite's runs. */
+  limits: Partial<SandboxLimits>;
+  /** PATH inside the sandbox, when not the default. */
+  sandboxPath?: string | undefined;
+}
+
+/** The ports the hook runs through. */
+export interface MutationHookPorts {
+  /** The test stage's sandbox: the first worker. */
+  sandbox: GateSandbox;
+  /** Creates the further sandboxes (each leases its own uid). */
+  factory: SandboxFactory;
+  /** The request the stage's sandbox was made with. */
+  request: SandboxRequest;
+  /** The judgement's temp dirs. */
+  workspace: Workspace;
+  /** A fresh directory name in the workspace. */
+  workName: () => string;
+  /** Progress lines. */
+  progress: (line: string) => void;
+}
+
+/** Largest source file read for mutation. */
+const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Run the oracle-strength rule when `[mutation] enabled`; null otherwise
+ * (nothing in the verdict changes).
+ */
+export async function mutationHook(
+  input: MutationHookInput,
+  ports: MutationHookPorts,
+): Promise<OracleStrengthResult | null> {
+  const settings = input.settings.mutation;
+  if (!settings.enabled || input.settings.tests.runner !== "pytest") {
+    return null;
+  }
+  const { git, commits, oracle } = input;
+  const { workspace } = ports;
+  // Every mutant runs with one seed fixed by the base commit, so results
+  // can be cached and a re-run gives the same kills.
+  const runSeed = freshSeed(commits.base, "pawl mutation");
+  const runs = planTestRuns(input.settings, input.plans, {
+    seed: runSeed,
+    sandboxPath: input.sandboxPath,
+  });
+  const differs = oracle.tree.differs;
+  const oracleTemplate = await workspace.mkdir(ports.workName());
+  await exportOracleTree(git, commits.head, oracleTemplate, oracle.tree);
+  let headTemplate: string | null = null;
+  if (differs) {
+    headTemplate = await workspace.export(git, commits.head, ports.workName());
+    await removeBytecode(headTemplate);
+  }
+  const workers: MutantWorker[] = [];
+  const extra: GateSandbox[] = [];
+  let cache: MutationCache | undefined;
+  try {
+    cache = await directoryMutationCache(
+      `${
+        workspace.root.slice(0, workspace.root.lastIndexOf("/"))
+      }/pawl-mutation-cache`,
+    );
+  } catch (error) {
+    ports.progress(
+      `mutation: running without a cache: ${(error as Error).message}`,
+    );
+  }
+  try {
+    const parallel = Math.max(
+      1,
+      Math.min(4, navigator.hardwareConcurrency ?? 1, settings.max_mutants),
+    );
+    // Every run kills all processes of its uid, so runs side by side need
+    // a uid each: a further sandbox without a uid of its own is not used.
+    const sandboxes: GateSandbox[] = [ports.sandbox];
+    const uids = new Set([ports.sandbox.isolation.uid]);
+    for (let i = 1; i < parallel && !uids.has(undefined); i++) {
+      // Fewer sandboxes only make the runs slower: a uid that cannot be
+      // leased is no reason to give up the judgement.
+      let s: GateSandbox;
+      try {
+        s = await ports.factory(ports.request);
+      } catch (error) {
+        ports.progress(
+          `mutation: running with ${sandboxes.length} sandboxes: ${
+            (error as Error).message
+          }`,
+        );
+        break;
+      }
+      extra.push(s);
+      if (uids.has(s.isolation.uid)) break;
+      uids.add(s.isolation.uid);
+      sandboxes.push(s);
+    }
+    for (const sandbox of sandboxes) {
+      const reportDir = await workspace.mkdir(ports.workName());
+      await sandbox.prepareDir(reportDir);
+      workers.push({
+        sandbox,
+        reportDir,
+        workPath: () => `${workspace.root}/${ports.workName()}`,
+      });
+    }
+    const view = (tree: Tree) => ({
+      has: (p: string) => tree.get(p)?.kind === "file",
+      read: async (p: string) => {
+        const entry = tree.get(p);
+        if (entry === undefined || entry.kind !== "file") return undefined;
+        if (entry.size > MAX_SOURCE_BYTES) return undefined;
+        return new TextDecoder().decode(await git.readBlob(entry.oid));
+      },
+    });
+    const baseKeys = new Set(input.atBase.map((p) => `${p.layout}/${p.id}`));
+    return await oracleStrength({
+      settings,
+      parser: await loadPythonParser(),
+      properties: input.located.flatMap((p) =>
+        p.file === undefined || p.nodeId === undefined ? [] : [{
+          key: `${p.layout}/${p.id}`,
+          id: p.id,
+          layout: p.layout,
+          file: p.file,
+          headNodeId: p.nodeId,
+          baseNodeId: baseKeys.has(`${p.layout}/${p.id}`)
+            ? p.nodeId
+            : undefined,
+        }]
+      ),
+      baseTree: view(commits.baseTree),
+      headTree: view(commits.headTree),
+      isTestSide: oracle.isTestSide,
+      oracle: {
+        template: oracleTemplate,
+        contentHash: treeHash(commits.headTree, commits.baseTree, oracle),
+      },
+      head: headTemplate === null ? null : {
+        template: headTemplate,
+        contentHash: treeHash(commits.headTree, commits.headTree, oracle),
+      },
+      workers,
+      command: runs.alone.command,
+      env: runs.alone.env,
+      limits: runs.limits,
+      sampleSeed: input.seed,
+      runSeed,
+      cache,
+      clock: () => performance.now(),
+      progress: ports.progress,
+    });
+  } finally {
+    for (const s of extra) await s.close?.();
+  }
+}
+
+/** A digest of the run tree: the head's code side and `tests`' test side. */
+function treeHash(
+  code: Tree,
+  tests: Tree,
+  oracle: { isTestSide: (path: string) => boolean },
+): string {
+  const lines: string[] = [];
+  for (const [path, e] of code) {
+    if (!oracle.isTestSide(path)) lines.push(`c ${e.kind} ${e.oid} ${path}`);
+  }
+  for (const [path, e] of tests) {
+    if (oracle.isTestSide(path)) lines.push(`t ${e.kind} ${e.oid} ${path}`);
+  }
+  lines.sort();
+  return createHash("sha256").update(lines.join("\n")).digest("hex");
+}

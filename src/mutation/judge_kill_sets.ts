@@ -1,0 +1,179 @@
+/**
+ * The kill-set rule, as a pure function over what the mutant runs found:
+ * a mutant that a base property kills and the same head property lets
+ * survive is `property.oracle_weakened` (one finding per property, with
+ * the mutants as diffs at file:line); mutants no base property kills are
+ * one non-blocking `property.mutants_survived` finding with their count.
+ *
+ * A timed-out run (or a Hypothesis deadline or flakiness error) counts as
+ * killed in the counts and the report, as mutation tools count it: the
+ * property did not pass with the code changed. But only a definite
+ * failure at the base can make a weakening: a slow run is no proof that
+ * the head's test got weaker, so a base timeout never blocks. At the head
+ * a timeout is a kill, so it never blocks either.
+ *
+ * @module
+ */
+import { type Finding, finding } from "../core/finding.ts";
+import type { MutationReport } from "../core/verdict.ts";
+import { type Mutant, renderMutantDiff } from "./mutant.ts";
+
+/** How one property fared against one mutant. */
+export type KillOutcome = "killed" | "survived" | "timeout";
+
+/** One side's run of one mutant: each property's outcome, by property key. */
+export type SideOutcomes = Readonly<Record<string, KillOutcome>>;
+
+/** What the runs of one mutant found. */
+export interface MutantResult {
+  /** The mutant. */
+  mutant: Mutant;
+  /** The base's oracle (base test side, head code) against it. */
+  base: SideOutcomes;
+  /** The head's properties against it; null when not run (no base property killed it, or the head's test side is the base's). */
+  head: SideOutcomes | null;
+  /** Whether the base side came from the cache. */
+  cached: boolean;
+}
+
+/** A registered property, as the rule names it. */
+export interface KillProperty {
+  /** Key shared by the base's and the head's runs (`layout/id`). */
+  key: string;
+  /** Contract id. */
+  id: string;
+  /** Layout. */
+  layout: string;
+}
+
+/** Counts the selection and the runner decided before the rule. */
+export type MutationCounts = Pick<
+  MutationReport,
+  | "reach"
+  | "sampleSeed"
+  | "runSeed"
+  | "generated"
+  | "selected"
+  | "touched"
+  | "cutByCap"
+  | "cutByBudget"
+>;
+
+/** Options for {@linkcode judgeKillSets}. */
+export interface JudgeKillSetsOptions {
+  /** The properties, in report order. */
+  properties: readonly KillProperty[];
+  /** The head text of each mutated file, for the diffs. */
+  texts: ReadonlyMap<string, string>;
+  /** Counts for the report. */
+  counts: MutationCounts;
+}
+
+/** The rule's findings and the verdict's counts. */
+export interface KillSetJudgement {
+  /** Findings. */
+  findings: Finding[];
+  /** The verdict's `tests.mutation`. */
+  report: MutationReport;
+}
+
+/** Mutants shown in one finding's message. */
+const SHOWN = 3;
+
+/**
+ * Judge the mutant runs.
+ *
+ * @example
+ * ```ts
+ * import { judgeKillSets } from "./judge_kill_sets.ts";
+ * const j = judgeKillSets([], {
+ *   properties: [], texts: new Map(),
+ *   counts: { reach: "import analysis", sampleSeed: 1, runSeed: 2, generated: 0,
+ *     selected: 0, touched: 0, cutByCap: 0, cutByBudget: 0 },
+ * });
+ * if (j.findings.length !== 0 || j.report.ran !== 0) throw new Error("unexpected");
+ * ```
+ */
+export function judgeKillSets(
+  results: readonly MutantResult[],
+  options: JudgeKillSetsOptions,
+): KillSetJudgement {
+  let killed = 0;
+  let timedOut = 0;
+  const survivors: Mutant[] = [];
+  const weakenedBy = new Map<string, Mutant[]>();
+  const weakenedMutants = new Set<string>();
+  for (const r of results) {
+    const outcomes = Object.values(r.base);
+    if (outcomes.includes("killed")) killed++;
+    else if (outcomes.includes("timeout")) timedOut++;
+    else survivors.push(r.mutant);
+    if (r.head === null) continue;
+    for (const p of options.properties) {
+      if (r.base[p.key] !== "killed") continue;
+      if (r.head[p.key] !== "survived") continue;
+      const list = weakenedBy.get(p.key) ?? [];
+      list.push(r.mutant);
+      weakenedBy.set(p.key, list);
+      weakenedMutants.add(r.mutant.id);
+    }
+  }
+  const findings: Finding[] = [];
+  for (const p of options.properties) {
+    const mutants = weakenedBy.get(p.key)?.sort(byPlace);
+    if (mutants === undefined) continue;
+    const first = mutants[0] as Mutant;
+    const diffs = mutants.slice(0, SHOWN).map((m) =>
+      renderMutantDiff(options.texts.get(m.file) ?? "", m)
+    );
+    const more = mutants.length > SHOWN
+      ? `\n(and ${mutants.length - SHOWN} more)`
+      : "";
+    findings.push(finding(
+      "property.oracle_weakened",
+      `Property "${p.id}" (layout ${p.layout}) no longer catches ${
+        plural(mutants.length, "bug")
+      } the base's test of it catches: with the code changed as below the base's test fails and the head's passes\n${
+        diffs.join("\n")
+      }${more}`,
+      { path: first.file, line: first.line },
+    ));
+  }
+  survivors.sort(byPlace);
+  if (survivors.length > 0) {
+    const first = survivors[0] as Mutant;
+    const listed = survivors.slice(0, 5).map((m) =>
+      `${m.file}:${m.line} ${m.operator} ${JSON.stringify(m.original)} → ${
+        JSON.stringify(m.replacement)
+      }`
+    );
+    findings.push(finding(
+      "property.mutants_survived",
+      `${survivors.length} of ${results.length} mutants survive every base property (gaps the base's oracle already had; not blocking): ${
+        listed.join("; ")
+      }${survivors.length > 5 ? "; …" : ""}`,
+      { path: first.file, line: first.line },
+    ));
+  }
+  return {
+    findings,
+    report: {
+      ...options.counts,
+      ran: results.length,
+      killed,
+      survived: survivors.length,
+      timedOut,
+      cached: results.filter((r) => r.cached).length,
+      weakened: weakenedMutants.size,
+    },
+  };
+}
+
+function byPlace(a: Mutant, b: Mutant): number {
+  return (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+    a.start - b.start || a.end - b.end || (a.id < b.id ? -1 : 1);
+}
+
+function plural(n: number, word: string): string {
+  return n === 1 ? `1 ${word}` : `${n} ${word}s`;
+}

@@ -1,0 +1,200 @@
+/**
+ * The oracle-strength rule's orchestration over a fake sandbox whose
+ * "pytest" decides each property's outcome from the mutated file it finds
+ * in the run's copy of the tree: which runs happen, what the cache saves,
+ * what the budget cuts. The real sandbox and pytest are exercised end to
+ * end in tests/mutation_test.ts.
+ */
+import assert from "node:assert/strict";
+import { loadPythonParser } from "../python/load_python_parser.ts";
+import type { SandboxCommand } from "../sandbox/sandbox.ts";
+import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
+import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
+import { memoryMutationCache } from "./mutation_cache.ts";
+import {
+  oracleStrength,
+  type OracleStrengthOptions,
+} from "./oracle_strength.ts";
+
+const parser = await loadPythonParser();
+
+const CODE = "def less(a, b):\n    return a < b\n";
+const TEST = "tests/test_m.py";
+const NODE = `${TEST}::test_less`;
+
+const FILES: Record<string, string> = {
+  "pkg/__init__.py": "",
+  "pkg/m.py": CODE,
+  "pkg/unused.py": "def g(x):\n    return x + 1\n",
+  [TEST]: "from pkg.m import less\n",
+};
+
+/**
+ * The base's test kills every change; the head's catches only a changed
+ * comparison operator (as a test that checks `less(1, 1)` but never the
+ * result's type would).
+ */
+function fakePytest(clock: { now: number }) {
+  return async (command: SandboxCommand) => {
+    clock.now += 1000;
+    const side = (await Deno.readTextFile(`${command.cwd}/SIDE`)).trim();
+    const code = await Deno.readTextFile(`${command.cwd}/pkg/m.py`);
+    const killed = side === "base"
+      ? code !== CODE
+      : code.includes("return a <= b") || code.includes("return a > b");
+    const flag = command.argv.find((a) => a.startsWith("--junitxml="));
+    const body = killed ? '<failure message="assert False"/>' : "";
+    await Deno.writeTextFile(
+      flag!.slice("--junitxml=".length),
+      `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="1"><testcase classname="tests.test_m" name="test_less" time="0.01">${body}</testcase></testsuite></testsuites>`,
+    );
+    return { code: killed ? 1 : 0 };
+  };
+}
+
+async function setUp(dir: string) {
+  for (const side of ["base", "head"]) {
+    for (const [path, text] of Object.entries(FILES)) {
+      const full = `${dir}/${side}/${path}`;
+      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), {
+        recursive: true,
+      });
+      await Deno.writeTextFile(full, text);
+    }
+    await Deno.writeTextFile(`${dir}/${side}/SIDE`, side);
+  }
+  await Deno.mkdir(`${dir}/reports`);
+}
+
+function options(
+  dir: string,
+  sandbox: FakeSandbox,
+  clock: { now: number },
+  overrides: Partial<OracleStrengthOptions> = {},
+): OracleStrengthOptions {
+  let n = 0;
+  const view = (files: Record<string, string>) => ({
+    has: (p: string) => p in files,
+    read: (p: string) => Promise.resolve(files[p]),
+  });
+  return {
+    settings: { ...DEFAULT_MUTATION_SETTINGS, enabled: true },
+    parser,
+    properties: [{
+      key: "000/less",
+      id: "less",
+      layout: "000",
+      file: TEST,
+      baseNodeId: NODE,
+      headNodeId: NODE,
+    }],
+    baseTree: view({
+      ...FILES,
+      "pkg/m.py": "def less(a, b):\n    return b > a\n",
+    }),
+    headTree: view(FILES),
+    isTestSide: (p) => p.startsWith("tests/"),
+    oracle: { template: `${dir}/base`, contentHash: "o" },
+    head: { template: `${dir}/head`, contentHash: "h" },
+    workers: [{
+      sandbox,
+      reportDir: `${dir}/reports`,
+      workPath: () => `${dir}/run-${++n}`,
+    }],
+    command: ["python3", "-m", "pytest"],
+    env: {},
+    limits: { timeoutMs: 60_000 },
+    sampleSeed: 5,
+    runSeed: 6,
+    clock: () => clock.now,
+    ...overrides,
+  };
+}
+
+Deno.test("oracleStrength() runs the head only on mutants the base kills, and rejects what the head lets survive", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    await setUp(dir);
+    const clock = { now: 0 };
+    const sandbox = new FakeSandbox(fakePytest(clock));
+    const cache = memoryMutationCache();
+    const result = await oracleStrength(
+      options(dir, sandbox, clock, { cache }),
+    );
+    const r = result.report;
+    // Only pkg/m.py is imported by the test: pkg/unused.py is not mutated.
+    assert.ok(
+      result.run.results.every((x) => x.mutant.file === "pkg/m.py"),
+    );
+    assert.equal(r.generated, r.selected);
+    assert.equal(r.touched, r.selected, "less() changed since the base");
+    assert.equal(r.ran, r.selected);
+    assert.equal(r.killed, r.ran);
+    assert.equal(r.survived, 0);
+    // Two unmutated baselines, then base and head for every mutant.
+    assert.equal(sandbox.commands.length, 2 + 2 * r.ran);
+    const weakened = result.findings.filter((f) =>
+      f.rule === "property.oracle_weakened"
+    );
+    assert.equal(weakened.length, 1);
+    assert.equal(weakened[0]?.path, "pkg/m.py");
+    assert.equal(weakened[0]?.line, 2);
+    // The comparison flip is the one mutant the head still kills.
+    assert.equal(r.weakened, r.ran - 1);
+    assert.equal(cache.size(), 2 * r.ran);
+
+    // The same run again: every mutant side comes from the cache.
+    const again = new FakeSandbox(fakePytest(clock));
+    const second = await oracleStrength(
+      options(dir, again, clock, { cache }),
+    );
+    assert.equal(again.commands.length, 2, "only the baselines run");
+    assert.equal(second.report.cached, second.report.ran);
+    assert.deepEqual(second.findings, result.findings);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("oracleStrength() counts what the budget cuts and never guesses it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    await setUp(dir);
+    const clock = { now: 0 };
+    const sandbox = new FakeSandbox(fakePytest(clock));
+    // Each fake run takes a second: the baselines use two of the three,
+    // the first mutant (base and head) the last one.
+    const result = await oracleStrength(options(dir, sandbox, clock, {
+      settings: {
+        ...DEFAULT_MUTATION_SETTINGS,
+        enabled: true,
+        budget_seconds: 3,
+      },
+    }));
+    const r = result.report;
+    assert.equal(r.ran, 1);
+    assert.equal(r.cutByBudget, r.selected - 1);
+    assert.equal(result.run.unrun.length, r.selected - 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("oracleStrength() runs nothing when no base property passes on the unmutated code", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    await setUp(dir);
+    await Deno.writeTextFile(
+      `${dir}/base/pkg/m.py`,
+      "def less(a, b):\n    return None\n",
+    );
+    const clock = { now: 0 };
+    const sandbox = new FakeSandbox(fakePytest(clock));
+    const result = await oracleStrength(options(dir, sandbox, clock));
+    assert.equal(result.report.ran, 0);
+    assert.deepEqual(result.findings, []);
+    assert.equal(sandbox.commands.length, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,150 @@
+/**
+ * The mutation-testing-elements JSON report (schema version 2, as the
+ * npm package `mutation-testing-report-schema` publishes it; Stryker's
+ * dashboards and `<mutation-test-report-app>` read it). It shows the
+ * base's oracle on the head's code, the authority the kill-set rule
+ * judges by: a mutant is `Killed` (`killedBy` names the base properties),
+ * `Timeout`, `Survived`, or `Ignored` when the time budget cut it; a
+ * mutant the head's property lets survive says so in `statusReason`.
+ *
+ * @module
+ */
+import type { KillProperty, MutantResult } from "./judge_kill_sets.ts";
+import type { Mutant } from "./mutant.ts";
+
+/** What a judgement's mutant runs leave for the report. */
+export interface MutationRun {
+  /** The properties, with the file each test lives in. */
+  properties: readonly (KillProperty & { file: string })[];
+  /** Results of the mutants that ran. */
+  results: readonly MutantResult[];
+  /** Selected mutants the budget left unrun. */
+  unrun: readonly Mutant[];
+  /** The head text of each mutated file. */
+  texts: ReadonlyMap<string, string>;
+  /** Seeds and limits, for the report's `config`. */
+  config: Readonly<Record<string, unknown>>;
+}
+
+/** The run of a judgement in which `[mutation]` was off or nothing ran: a report with no mutants. */
+export const NO_MUTATION_RUN: MutationRun = {
+  properties: [],
+  results: [],
+  unrun: [],
+  texts: new Map(),
+  config: { enabled: false },
+};
+
+/** Options for {@linkcode renderMutationReport}. */
+export interface RenderMutationReportOptions {
+  /** pawl's version, for `framework`. */
+  version: string;
+}
+
+/**
+ * The report as JSON text.
+ *
+ * @example
+ * ```ts
+ * import { renderMutationReport } from "./render_mutation_report.ts";
+ * const json = JSON.parse(renderMutationReport({
+ *   properties: [], results: [], unrun: [], texts: new Map(), config: {},
+ * }, { version: "0" }));
+ * if (json.schemaVersion !== "2") throw new Error("unexpected");
+ * ```
+ */
+export function renderMutationReport(
+  run: MutationRun,
+  options: RenderMutationReportOptions,
+): string {
+  const files: Record<
+    string,
+    { language: string; source: string; mutants: unknown[] }
+  > = {};
+  const file = (path: string) => {
+    files[path] ??= {
+      language: "python",
+      source: run.texts.get(path) ?? "",
+      mutants: [],
+    };
+    return files[path];
+  };
+  for (const path of [...run.texts.keys()].sort()) file(path);
+  for (const r of run.results) {
+    const outcomes = Object.entries(r.base);
+    const killedBy = outcomes.filter(([, o]) => o === "killed").map(([k]) => k)
+      .sort();
+    const status = killedBy.length > 0
+      ? "Killed"
+      : outcomes.some(([, o]) => o === "timeout")
+      ? "Timeout"
+      : "Survived";
+    const weakened = r.head === null
+      ? []
+      : outcomes.flatMap(([k, o]) =>
+        o !== "survived" && r.head?.[k] === "survived" ? [k] : []
+      ).sort();
+    file(r.mutant.file).mutants.push({
+      ...mutantFields(r.mutant),
+      status,
+      ...(killedBy.length > 0 ? { killedBy } : {}),
+      coveredBy: outcomes.map(([k]) => k).sort(),
+      ...(weakened.length > 0
+        ? {
+          statusReason: `The head's property ${
+            weakened.join(", ")
+          } lets this mutant survive (property.oracle_weakened)`,
+        }
+        : {}),
+    });
+  }
+  for (const m of run.unrun) {
+    file(m.file).mutants.push({
+      ...mutantFields(m),
+      status: "Ignored",
+      statusReason: "Not run: the [mutation] time budget ran out",
+    });
+  }
+  for (const f of Object.values(files)) {
+    (f.mutants as { location: { start: { line: number; column: number } } }[])
+      .sort((a, b) =>
+        a.location.start.line - b.location.start.line ||
+        a.location.start.column - b.location.start.column
+      );
+  }
+  const testFiles: Record<string, { tests: { id: string; name: string }[] }> =
+    {};
+  for (const p of run.properties) {
+    (testFiles[p.file] ??= { tests: [] }).tests.push({
+      id: p.key,
+      name: `${p.id} (layout ${p.layout})`,
+    });
+  }
+  return JSON.stringify(
+    {
+      schemaVersion: "2",
+      thresholds: { high: 80, low: 60 },
+      files,
+      testFiles,
+      framework: { name: "pawl", version: options.version },
+      config: run.config,
+    },
+    null,
+    2,
+  ) + "\n";
+}
+
+function mutantFields(m: Mutant) {
+  return {
+    id: m.id,
+    mutatorName: m.operator,
+    replacement: m.replacement,
+    description: `${m.operator} in ${m.function}: ${
+      JSON.stringify(m.original)
+    } → ${JSON.stringify(m.replacement)}`,
+    location: {
+      start: { line: m.line, column: m.column },
+      end: { line: m.endLine, column: m.endColumn },
+    },
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * Running mutants: each one applied to a fresh copy of a tree (the base's
+ * oracle tree, then, when a base property killed it and the head's test
+ * side differs, the head's tree) and the properties run in the sandbox on
+ * it, as many at once as there are sandboxes (each with its own leased
+ * uid). Results come from the cache when the same mutant already ran on
+ * the same code and tests. Mutants the time budget leaves unrun are
+ * counted, never guessed.
+ *
+ * @module
+ */
+import type { Sandbox, SandboxLimits } from "../sandbox/sandbox.ts";
+import { runPytest } from "../run/run_pytest.ts";
+import type { TestCaseResult } from "../run/parse_junit.ts";
+import { casesForNodeId } from "../run/test_id.ts";
+import type {
+  KillOutcome,
+  MutantResult,
+  SideOutcomes,
+} from "./judge_kill_sets.ts";
+import { applyMutant, type Mutant } from "./mutant.ts";
+import type { MutationCache } from "./mutation_cache.ts";
+import { createHash } from "node:crypto";
+import { VERSION } from "../version.ts";
+
+/** One side the mutants run on. */
+export interface MutantSide {
+  /** A tree to copy for each run; root-owned, never handed to the sandbox itself. */
+  template: string;
+  /** The properties run: key (shared by both sides) and pytest node id. */
+  properties: readonly { key: string; nodeId: string }[];
+  /** Digest of the run's tree (code and tests), for the cache key. */
+  contentHash: string;
+}
+
+/** One sandbox and the directories it runs in. */
+export interface MutantWorker {
+  /** The sandbox (its own uid). */
+  sandbox: Sandbox;
+  /** A directory the sandbox may write, for reports and HOME. */
+  reportDir: string;
+  /** A fresh, unused path for a run's copy of the tree. */
+  workPath: () => string;
+}
+
+/** Options for {@linkcode runMutants}. */
+export interface RunMutantsOptions {
+  /** Mutants, in run order. */
+  mutants: readonly Mutant[];
+  /** The head text of each mutated file. */
+  texts: ReadonlyMap<string, string>;
+  /** The base's oracle. */
+  base: MutantSide;
+  /** The head's properties, or null when the head's test side is the base's. */
+  head: MutantSide | null;
+  /** One per parallel run. */
+  workers: readonly MutantWorker[];
+  /** The test command (with the fixed seed) and its environment. */
+  command: readonly string[];
+  /** Environment over the sandbox's minimal one. */
+  env: Readonly<Record<string, string>>;
+  /** Limits of each run. */
+  limits: Partial<SandboxLimits>;
+  /** The runner's cache, if any. */
+  cache?: MutationCache | undefined;
+  /** Milliseconds all mutant runs may take; mutants not started by then are cut. */
+  budgetMs: number;
+  /** A monotonic clock in milliseconds (`performance.now`). */
+  clock: () => number;
+}
+
+/** What the runs found. */
+export interface RunMutantsResult {
+  /** Results of the mutants that ran, in run order. */
+  results: MutantResult[];
+  /** Mutants the budget left unrun, in run order. */
+  unrun: Mutant[];
+}
+
+/** Run the mutants; see the module doc. */
+export async function runMutants(
+  options: RunMutantsOptions,
+): Promise<RunMutantsResult> {
+  const deadline = options.clock() + options.budgetMs;
+  const results: (MutantResult | undefined)[] = new Array(
+    options.mutants.length,
+  );
+  let next = 0;
+  const cut: boolean[] = new Array(options.mutants.length).fill(false);
+  const work = async (worker: MutantWorker) => {
+    while (next < options.mutants.length) {
+      const i = next++;
+      if (options.clock() >= deadline) {
+        cut[i] = true;
+        continue;
+      }
+      const mutant = options.mutants[i] as Mutant;
+      const base = await side(worker, options, options.base, mutant);
+      const killedAtBase = Object.values(base.outcomes).some((o) =>
+        o !== "survived"
+      );
+      const head = options.head === null || !killedAtBase
+        ? null
+        : (await side(worker, options, options.head, mutant)).outcomes;
+      results[i] = { mutant, base: base.outcomes, head, cached: base.cached };
+    }
+  };
+  await Promise.all(options.workers.map(work));
+  return {
+    results: results.filter((r): r is MutantResult => r !== undefined),
+    unrun: options.mutants.filter((_, i) => cut[i]),
+  };
+}
+
+/** What {@linkcode runUnmutated} needs: how a run is made. */
+export type RunSettings = Pick<
+  RunMutantsOptions,
+  "command" | "env" | "limits" | "texts"
+>;
+
+/**
+ * Run one side on the unmutated tree: which properties pass before any
+ * change (only those can kill a mutant), and how long a run takes.
+ */
+export async function runUnmutated(
+  worker: MutantWorker,
+  options: RunSettings,
+  on: MutantSide,
+  clock: () => number,
+): Promise<{ outcomes: SideOutcomes; ms: number }> {
+  const start = clock();
+  const { outcomes } = await side(worker, options, on, null);
+  return { outcomes, ms: clock() - start };
+}
+
+async function side(
+  worker: MutantWorker,
+  options: RunSettings & { cache?: MutationCache | undefined },
+  on: MutantSide,
+  mutant: Mutant | null,
+): Promise<{ outcomes: SideOutcomes; cached: boolean }> {
+  const key = mutant === null ? undefined : cacheKey(options, on, mutant);
+  const hit = key === undefined ? undefined : await options.cache?.get(key);
+  if (hit !== undefined && sameKeys(hit, on)) {
+    return { outcomes: hit, cached: true };
+  }
+  const text = mutant === null ? "" : options.texts.get(mutant.file);
+  if (text === undefined) {
+    throw new Error(`Cannot mutate "${mutant?.file}": its text was not read`);
+  }
+  const dir = worker.workPath();
+  await copyTree(on.template, dir);
+  try {
+    if (mutant !== null) {
+      await Deno.writeTextFile(
+        `${dir}/${mutant.file}`,
+        applyMutant(text, mutant),
+      );
+    }
+    await worker.sandbox.prepareDir(dir);
+    const run = await runPytest(worker.sandbox, {
+      workDir: dir,
+      reportDir: worker.reportDir,
+      command: options.command,
+      select: [...new Set(on.properties.map((p) => p.nodeId))].sort(),
+      env: options.env,
+      limits: options.limits,
+    });
+    const outcomes = classify(
+      run.result.timedOut,
+      run.cases,
+      on.properties,
+    );
+    if (key !== undefined) await options.cache?.put(key, outcomes);
+    return { outcomes, cached: false };
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/**
+ * Each property's outcome from one run: a failure or error kills; a
+ * property missing from the report (its module no longer imports) or a
+ * run without a usable report kills too, since the property did not
+ * pass; a timeout is its own outcome, and so is a Hypothesis deadline or
+ * flakiness error (slow, not shown wrong); a pass, skip or xfail
+ * survives.
+ */
+export function classify(
+  timedOut: boolean,
+  cases: readonly TestCaseResult[] | null,
+  properties: readonly { key: string; nodeId: string }[],
+): SideOutcomes {
+  const out: Record<string, KillOutcome> = {};
+  for (const p of properties) {
+    if (timedOut) out[p.key] = "timeout";
+    else if (cases === null) out[p.key] = "killed";
+    else {
+      const mine = casesForNodeId(cases, p.nodeId);
+      const failed = mine.filter((c) =>
+        c.outcome === "failed" || c.outcome === "error"
+      );
+      out[p.key] = mine.length === 0
+        ? "killed"
+        : failed.length === 0
+        ? "survived"
+        : failed.every((c) => SLOW.test(c.message ?? ""))
+        ? "timeout"
+        : "killed";
+    }
+  }
+  return out;
+}
+
+/** Hypothesis's way of saying a run was slow or unsteady, not wrong. */
+const SLOW =
+  /DeadlineExceeded|hypothesis\.errors\.Flaky|FlakyFailure|FlakyStrategyDefinition/;
+
+function sameKeys(hit: SideOutcomes, on: MutantSide): boolean {
+  return on.properties.every((p) => hit[p.key] !== undefined);
+}
+
+/** Raised whenever what a cached outcome means changes (how a run is classified). */
+const CACHE_FORMAT = "outcomes-2";
+
+function cacheKey(
+  options: RunSettings,
+  on: MutantSide,
+  mutant: Mutant,
+): string {
+  return createHash("sha256").update(JSON.stringify([
+    VERSION,
+    CACHE_FORMAT,
+    on.contentHash,
+    mutant.file,
+    mutant.start,
+    mutant.end,
+    mutant.original,
+    mutant.replacement,
+    options.command,
+    options.env,
+    on.properties,
+  ])).digest("hex");
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  const out = await new Deno.Command("cp", {
+    args: ["-a", "--reflink=auto", "--", from, to],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(
+      `Cannot copy the tree for a mutant run: ${
+        new TextDecoder().decode(out.stderr).trim()
+      }`,
+    );
+  }
+}

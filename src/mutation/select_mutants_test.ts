@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { loadPythonParser } from "../python/load_python_parser.ts";
+import { generateMutants } from "./generate_mutants.ts";
+import { selectMutants } from "./select_mutants.ts";
+import { touchedFunctions } from "./touched_functions.ts";
+
+const parser = await loadPythonParser();
+
+const BASE = [
+  "def keep(a):",
+  "    return a + 1",
+  "def change(a, b):",
+  "    return a < b",
+  "",
+].join("\n");
+const HEAD = [
+  "def keep(a):",
+  "    return a + 1",
+  "def change(a, b):",
+  "    return a <= b and b > 0",
+  "def added(xs):",
+  "    return xs[1:]",
+  "",
+].join("\n");
+
+Deno.test("touchedFunctions() names the functions the head changed or added", () => {
+  assert.deepEqual(
+    [...touchedFunctions(parser, BASE, HEAD)].sort(),
+    ["added", "change"],
+  );
+  assert.deepEqual(
+    [...touchedFunctions(parser, undefined, BASE)].sort(),
+    ["change", "keep"],
+  );
+  assert.equal(touchedFunctions(parser, BASE, BASE).size, 0);
+});
+
+Deno.test("selectMutants() puts touched functions first, then a seeded sample up to the cap", () => {
+  const touched = touchedFunctions(parser, BASE, HEAD);
+  const mutants = generateMutants(parser, "m.py", HEAD);
+  const isTouched = (m: { function: string }) => touched.has(m.function);
+  const nTouched = mutants.filter(isTouched).length;
+  const all = selectMutants(mutants, {
+    touched: isTouched,
+    seed: 7,
+    max: 1000,
+  });
+  assert.equal(all.selected.length, mutants.length);
+  assert.equal(all.capped, 0);
+  assert.equal(all.touched, nTouched);
+  assert.ok(all.selected.slice(0, nTouched).every(isTouched));
+  assert.ok(!all.selected.slice(nTouched).some(isTouched));
+
+  const capped = selectMutants(mutants, {
+    touched: isTouched,
+    seed: 7,
+    max: nTouched + 1,
+  });
+  assert.equal(capped.selected.length, nTouched + 1);
+  assert.equal(capped.capped, mutants.length - nTouched - 1);
+  // The same seed draws the same sample; the sample depends on the seed.
+  const again = selectMutants([...mutants].reverse(), {
+    touched: isTouched,
+    seed: 7,
+    max: nTouched + 1,
+  });
+  assert.deepEqual(
+    again.selected.slice(nTouched).map((m) => m.id),
+    capped.selected.slice(nTouched).map((m) => m.id),
+  );
+  const orders = new Set<string>();
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    orders.add(
+      selectMutants(mutants, { touched: isTouched, seed, max: 1000 }).selected
+        .map((m) => m.id).join(","),
+    );
+  }
+  assert.ok(orders.size > 1, "different seeds draw different samples");
+});

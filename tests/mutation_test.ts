@@ -1,0 +1,251 @@
+/**
+ * Oracle strength by mutation, end to end: a real library whose
+ * registered Hypothesis properties pin its behaviour exactly, judged by
+ * the real CLI in the real sandbox with `[mutation]` on. Each weakening
+ * below hides no bug (the code is unchanged) and passes plain pytest; the
+ * kill-set rule alone must reject it, because the head's property lets a
+ * mutant of the code survive that the base's property kills. An honest
+ * strengthening is accepted, and a re-run gives the same verdict from the
+ * runner's cache.
+ */
+import assert from "node:assert/strict";
+import { Ajv } from "ajv";
+import {
+  check,
+  explain,
+  type FindingJson,
+  mapPool,
+  type PawlResult,
+} from "./_cli.ts";
+import { buildRepo, edit } from "./_repo.ts";
+
+/** The mutation-testing-elements schema, as its npm package publishes it. */
+const SCHEMA = new URL(
+  "../node_modules/mutation-testing-report-schema/dist/src/mutation-testing-report-schema.json",
+  import.meta.url,
+);
+
+/** uids of this file's own CLI runs (every mutant sandbox leases from them). */
+const UIDS = "64500-64563";
+
+const CORE = "src/kit/core.py";
+const TEST = "tests/test_kit.py";
+
+const BASE: Record<string, string> = {
+  "pyproject.toml": `[tool.pytest.ini_options]
+pythonpath = ["src"]
+`,
+  "pawl.toml": `[mutation]
+enabled = true
+max_mutants = 60
+budget_seconds = 900
+`,
+  "src/kit/__init__.py": "from .core import clamp, pages\n",
+  [CORE]: `"""Small helpers."""
+
+
+def clamp(x, lo, hi):
+    """\`x\` limited to the range from \`lo\` to \`hi\`."""
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+
+def pages(items, per_page):
+    """How many pages \`items\` things fill, \`per_page\` to a page."""
+    return (items + per_page - 1) // per_page
+`,
+  "tests/__init__.py": "",
+  [TEST]: `import math
+
+from hypothesis import given, settings, strategies as st
+
+from kit import clamp, pages
+
+
+@settings(max_examples=40)
+@given(st.integers(), st.integers(), st.integers())
+def test_clamp_exact(x, a, b):
+    lo, hi = min(a, b), max(a, b)
+    assert clamp(x, lo, hi) == min(max(x, lo), hi)
+
+
+@settings(max_examples=40)
+@given(st.integers(0, 10**6), st.integers(1, 1000))
+def test_pages_exact(items, per_page):
+    assert abs(pages(items, per_page) - math.ceil(items / per_page)) <= 0
+`,
+  "tests/agent_contract.yaml": `version: 1
+properties:
+  - id: clamp_exact
+    module: tests.test_kit
+    name: test_clamp_exact
+    min_examples: 20
+  - id: pages_exact
+    module: tests.test_kit
+    name: test_pages_exact
+    min_examples: 20
+`,
+};
+
+/** Weakenings that hide no bug, each with the property it weakens. */
+const WEAK: Record<string, { property: string; edit: (t: string) => string }> =
+  {
+    "weak/membership": {
+      property: "clamp_exact",
+      edit: edit(
+        "assert clamp(x, lo, hi) == min(max(x, lo), hi)",
+        "assert clamp(x, lo, hi) in (lo, x, hi)",
+      ),
+    },
+    "weak/tolerance": {
+      property: "pages_exact",
+      edit: edit("/ per_page)) <= 0", "/ per_page)) <= 1"),
+    },
+    "weak/assume": {
+      property: "clamp_exact",
+      edit: (t) =>
+        edit(
+          "from hypothesis import given,",
+          "from hypothesis import assume, given,",
+        )(
+          edit(
+            "    lo, hi = min(a, b), max(a, b)\n",
+            "    lo, hi = min(a, b), max(a, b)\n    assume(lo <= x <= hi)\n",
+          )(t),
+        ),
+    },
+    "weak/narrowed": {
+      property: "clamp_exact",
+      edit: edit(
+        "@given(st.integers(), st.integers(), st.integers())",
+        "@given(st.integers(0, 0), st.integers(-10, -1), st.integers(1, 10))",
+      ),
+    },
+  };
+
+const HONEST = edit(
+  "    assert clamp(x, lo, hi) == min(max(x, lo), hi)\n",
+  "    assert clamp(x, lo, hi) == min(max(x, lo), hi)\n    assert lo <= clamp(x, lo, hi) <= hi\n",
+);
+
+function weakened(result: PawlResult): FindingJson[] {
+  return (result.verdict?.findings ?? []).filter((f) =>
+    f.rule === "property.oracle_weakened"
+  );
+}
+
+/** The verdict's \`tests.mutation\` counts. */
+function mutationOf(result: PawlResult): Record<string, number> | undefined {
+  const tests = result.verdict?.tests as unknown as
+    | { mutation?: Record<string, number> }
+    | null
+    | undefined;
+  return tests?.mutation;
+}
+
+function judge(
+  repo: string,
+  head: string,
+  extra: readonly string[] = [],
+): Promise<PawlResult> {
+  return check(repo, head, { env: { PAWL_SANDBOX_UIDS: UIDS }, extra });
+}
+
+Deno.test("the kill-set rule rejects weakened properties no bug was hidden behind, and accepts an honest strengthening", async (t) => {
+  const heads: Record<string, Record<string, (t: string) => string>> = {
+    "honest/stronger": { [TEST]: HONEST },
+  };
+  for (const [branch, w] of Object.entries(WEAK)) {
+    heads[branch] = { [TEST]: w.edit };
+  }
+  await using repo = await buildRepo({ base: BASE, heads });
+  const reportDir = await Deno.makeTempDir({ prefix: "pawl-mutation-report-" });
+  const reportPath = `${reportDir}/mutation.json`;
+
+  const branches = [...Object.keys(WEAK), "honest/stronger"];
+  const results = new Map(
+    await mapPool(
+      branches,
+      2,
+      async (b) =>
+        [
+          b,
+          await judge(
+            repo.dir,
+            b,
+            b === "honest/stronger" ? ["--mutation-report", reportPath] : [],
+          ),
+        ] as const,
+    ),
+  );
+
+  for (const [branch, w] of Object.entries(WEAK)) {
+    await t.step(`${branch}: the kill-set rule alone rejects it`, () => {
+      const result = results.get(branch)!;
+      assert.equal(result.code, 1, explain(result));
+      // Judged by this rule's findings only: the syntactic rules are not
+      // what decides here.
+      const found = weakened(result);
+      assert.ok(found.length > 0, explain(result));
+      assert.ok(found.every((f) => f.blocking && f.layer === "property"));
+      const mine = found.find((f) => f.message.includes(`"${w.property}"`));
+      assert.ok(mine !== undefined, explain(result));
+      assert.equal(mine.path, CORE);
+      assert.match(mine.message, new RegExp(`--- ${CORE}:${mine.line}\\n`));
+      assert.match(mine.message, /\n\+.*\n/);
+      const m = mutationOf(result);
+      assert.ok((m?.weakened ?? 0) > 0, explain(result));
+    });
+  }
+
+  await t.step("honest/stronger: accepted, with the mutants counted", () => {
+    const result = results.get("honest/stronger")!;
+    assert.equal(result.code, 0, explain(result));
+    assert.deepEqual(weakened(result), []);
+    const m = mutationOf(result);
+    assert.ok(m !== undefined, explain(result));
+    assert.ok((m.ran ?? 0) > 0 && (m.killed ?? 0) > 0, JSON.stringify(m));
+    assert.equal(
+      m.ran,
+      (m.killed ?? 0) + (m.survived ?? 0) + (m.timedOut ?? 0),
+    );
+    assert.equal(m.weakened, 0);
+    assert.equal(m.cutByBudget, 0);
+  });
+
+  await t.step(
+    "--mutation-report writes a report the published schema accepts",
+    async () => {
+      const schema = JSON.parse(await Deno.readTextFile(SCHEMA));
+      const validate = new Ajv({ allErrors: true, strict: false }).compile(
+        schema,
+      );
+      const report = JSON.parse(await Deno.readTextFile(reportPath));
+      await Deno.remove(reportDir, { recursive: true });
+      assert.equal(validate(report), true, JSON.stringify(validate.errors));
+      const m = mutationOf(results.get("honest/stronger")!)!;
+      const mutants = report.files[CORE].mutants as { status: string }[];
+      assert.equal(mutants.length, m.ran);
+      assert.equal(
+        mutants.filter((x) => x.status === "Killed").length,
+        m.killed,
+      );
+      assert.equal(report.files[CORE].source, BASE[CORE]);
+    },
+  );
+
+  await t.step("a re-run gives the same verdict, from the cache", async () => {
+    const first = results.get("weak/membership")!;
+    const again = await judge(repo.dir, "weak/membership");
+    assert.equal(again.code, first.code, explain(again));
+    assert.deepEqual(again.verdict?.findings, first.verdict?.findings);
+    const a = mutationOf(first);
+    const b = mutationOf(again);
+    assert.deepEqual({ ...b, cached: 0 }, { ...a, cached: 0 });
+    assert.ok(b !== undefined && a !== undefined);
+    assert.equal(b.cached, b.ran, JSON.stringify(b));
+  });
+});
