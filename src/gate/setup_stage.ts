@@ -19,6 +19,7 @@ import { prepareSetupEnvironment } from "../setup/prepare_setup_environment.ts";
 import { withSetupEnvironment } from "../setup/with_setup_environment.ts";
 import type { Workspace } from "./gate_ports.ts";
 import { readModuleNames } from "./read_module_names.ts";
+import { testEnvironment } from "./test_environment.ts";
 import type { Commits } from "./read_commits.ts";
 
 /** Options of {@linkcode setupStage}. */
@@ -55,15 +56,21 @@ export async function setupStage(
 ): Promise<SetupStageResult> {
   const setup = input.settings.environment.setup;
   if (setup === undefined) return { sandbox, findings: [] };
-  const command = input.settings.tests.command ?? ["python3"];
+  // The step sees the tests' interpreter and PATH ([environment] python),
+  // and the key covers that interpreter's bytes.
+  const tests = testEnvironment(input.settings, {
+    sandboxPath: options.sandboxPath,
+  });
+  const command = tests.command;
   const testProgram = command[0] ?? "python3";
+  const sandboxPath = tests.path ?? options.sandboxPath ?? SANDBOX_PATH;
   const env = await prepareSetupEnvironment(sandbox, {
     git: input.git,
     base: input.commits.base,
     baseTree: input.commits.baseTree,
     setup,
     cacheRoot: options.setupCache ?? SYSTEM_SETUP_CACHE,
-    sandboxPath: options.sandboxPath ?? SANDBOX_PATH,
+    sandboxPath,
     programs: [testProgram, "python3"],
     limits: {
       maxOutputBytes: input.settings.tests.max_output_mib * 1024 * 1024,
@@ -75,7 +82,7 @@ export async function setupStage(
   // The static rules judged the interpreter's own names already.
   const interpreter = await readModuleNames(
     command,
-    options.sandboxPath === undefined ? {} : { path: options.sandboxPath },
+    tests.path === undefined ? {} : { path: tests.path },
   );
   const findings = checkSetupShadowing(await listEnvModules(env.dir), {
     baseTree: input.commits.baseTree,
