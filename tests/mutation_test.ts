@@ -17,6 +17,7 @@ import {
   mapPool,
   type PawlResult,
 } from "./_cli.ts";
+import { L002, layout002Base } from "./_layouts.ts";
 import { buildRepo, edit } from "./_repo.ts";
 
 /** The mutation-testing-elements schema, as its npm package publishes it. */
@@ -248,4 +249,33 @@ Deno.test("the kill-set rule rejects weakened properties no bug was hidden behin
     assert.ok(b !== undefined && a !== undefined);
     assert.equal(b.cached, b.ran, JSON.stringify(b));
   });
+});
+
+Deno.test("layout 002: a contract test that stops drawing empty currency codes is rejected by the kill-set rule alone", async () => {
+  await using repo = await buildRepo({
+    base: {
+      ...layout002Base(),
+      "pawl.toml": "[mutation]\nenabled = true\nmax_mutants = 60\n",
+    },
+    heads: {
+      "weak/no-empty-suffix": {
+        [L002.applyTest]: edit(
+          'suffix = rng.choice(["usd", "eur", ""])',
+          'suffix = rng.choice(["usd", "eur"])',
+        ),
+      },
+    },
+  });
+  const result = await judge(repo.dir, "weak/no-empty-suffix");
+  assert.equal(result.code, 1, explain(result));
+  const found = weakened(result);
+  const mine = found.find((f) =>
+    f.message.includes('"ledger.apply.idempotent"')
+  );
+  assert.ok(mine !== undefined && mine.blocking, explain(result));
+  assert.equal(mine.path, L002.ledger);
+  assert.ok(
+    !found.some((f) => f.message.includes('"ledger.split_id.roundtrip"')),
+    "the untouched split contract is not weakened",
+  );
 });

@@ -11,6 +11,7 @@ import type { CloneRepositoryOptions } from "../git/clone_repository.ts";
 import type { Git } from "../git/git.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { MutationCache } from "../mutation/mutation_cache.ts";
 
 /**
  * Copy the repository `source` (a path or URL) into `options.dest` and
@@ -66,4 +67,6 @@ export interface GatePorts {
   workspace: OpenWorkspace;
   /** Progress of long steps. */
   progress: Progress;
+  /** Opens the runner's cache of mutant results (none: every mutant runs). */
+  mutationCache?: () => Promise<MutationCache>;
 }

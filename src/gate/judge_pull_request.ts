@@ -47,6 +47,7 @@ export async function judgePullRequest(
             sandbox: ports.sandbox,
             workspace,
             progress,
+            mutationCache: ports.mutationCache,
           })
           : null;
         return verdictStage({ commits, contracts, statics, tests }, options);

@@ -8,10 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Git, Tree } from "../git/git.ts";
-import {
-  directoryMutationCache,
-  type MutationCache,
-} from "../mutation/mutation_cache.ts";
+import type { MutationCache } from "../mutation/mutation_cache.ts";
 import {
   oracleStrength,
   type OracleStrengthResult,
@@ -68,6 +65,8 @@ export interface MutationHookPorts {
   workName: () => string;
   /** Progress lines. */
   progress: (line: string) => void;
+  /** Opens the runner's cache of mutant results (none: every mutant runs). */
+  cache?: (() => Promise<MutationCache>) | undefined;
 }
 
 /** Largest source file read for mutation. */
@@ -106,11 +105,7 @@ export async function mutationHook(
   const extra: GateSandbox[] = [];
   let cache: MutationCache | undefined;
   try {
-    cache = await directoryMutationCache(
-      `${
-        workspace.root.slice(0, workspace.root.lastIndexOf("/"))
-      }/pawl-mutation-cache`,
-    );
+    cache = await ports.cache?.();
   } catch (error) {
     ports.progress(
       `mutation: running without a cache: ${(error as Error).message}`,

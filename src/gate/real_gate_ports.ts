@@ -11,6 +11,7 @@ import {
   type SandboxLeaseSettings,
 } from "../sandbox/lease_uid.ts";
 import { ProcessSandbox } from "../sandbox/process_sandbox.ts";
+import { directoryMutationCache } from "../mutation/mutation_cache.ts";
 import type { IsolationReport } from "../sandbox/sandbox.ts";
 import type {
   CloneRepository,
@@ -42,6 +43,10 @@ export function realGatePorts(options: RealGatePortsOptions = {}): GatePorts {
       options.tempRoot === undefined ? {} : { parent: options.tempRoot },
     ),
     progress,
+    mutationCache: () =>
+      directoryMutationCache(
+        `${options.tempRoot ?? "/tmp"}/pawl-mutation-cache`,
+      ),
   };
 }
 

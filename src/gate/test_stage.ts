@@ -51,6 +51,7 @@ import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
 import { mutationHook } from "./mutation_hook.ts";
 import type { MutationRun } from "../mutation/render_mutation_report.ts";
+import type { MutationCache } from "../mutation/mutation_cache.ts";
 import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
 import {
   type LayoutPlans,
@@ -101,6 +102,8 @@ export interface TestStageOptions {
   workspace: Workspace;
   /** Progress sink. */
   progress: Progress;
+  /** Opens the runner's cache of mutant results, if it has one. */
+  mutationCache?: (() => Promise<MutationCache>) | undefined;
 }
 
 /** What the test stage adds to the verdict. */
@@ -376,6 +379,7 @@ async function runAndJudge(
       workspace,
       workName,
       progress: (line) => progress.step(line),
+      cache: options.mutationCache,
     });
     oracleFindings.push(...(strength?.findings ?? []));
     mutation = strength?.report;

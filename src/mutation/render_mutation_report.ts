@@ -82,7 +82,7 @@ export function renderMutationReport(
     const weakened = r.head === null
       ? []
       : outcomes.flatMap(([k, o]) =>
-        o !== "survived" && r.head?.[k] === "survived" ? [k] : []
+        o === "killed" && r.head?.[k] === "survived" ? [k] : []
       ).sort();
     file(r.mutant.file).mutants.push({
       ...mutantFields(r.mutant),

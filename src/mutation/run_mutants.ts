@@ -96,12 +96,22 @@ export async function runMutants(
       }
       const mutant = options.mutants[i] as Mutant;
       const base = await side(worker, options, options.base, mutant);
-      const killedAtBase = Object.values(base.outcomes).some((o) =>
-        o !== "survived"
+      // The head runs only the properties a base property of the same key
+      // killed: the others cannot make a weakening.
+      const killed = new Set(
+        Object.entries(base.outcomes).flatMap(([k, o]) =>
+          o === "killed" ? [k] : []
+        ),
       );
-      const head = options.head === null || !killedAtBase
+      const headProps = options.head?.properties.filter((p) =>
+        killed.has(p.key)
+      ) ?? [];
+      const head = options.head === null || headProps.length === 0
         ? null
-        : (await side(worker, options, options.head, mutant)).outcomes;
+        : (await side(worker, options, {
+          ...options.head,
+          properties: headProps,
+        }, mutant)).outcomes;
       results[i] = { mutant, base: base.outcomes, head, cached: base.cached };
     }
   };

@@ -1,0 +1,149 @@
+/**
+ * The gate's hook into the oracle-strength rule, over the gate's fakes:
+ * off unless the base's `[mutation]` turns it on (no verdict changes),
+ * and when on, its findings and counts reach the verdict. The fake "pytest"
+ * fails the codec property on a changed parser only in the base's copy of
+ * its test module, as a weakened head test would let the bug through.
+ */
+import assert from "node:assert/strict";
+import { parseNow } from "../core/parse_now.ts";
+import { SILENT_PROGRESS } from "../core/progress.ts";
+import { sampleBaseFiles } from "../demo/build_sample_repo.ts";
+import { FakeGit } from "../git/fake_git.ts";
+import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
+import type { SandboxCommand } from "../sandbox/sandbox.ts";
+import { FakeWorkspace } from "./fake_workspace.ts";
+import { writeFakePytestRun } from "./fake_pytest_run.ts";
+import { judgePullRequest } from "./judge_pull_request.ts";
+import {
+  memoryMutationCache,
+  type MutationCache,
+} from "../mutation/mutation_cache.ts";
+
+const PARSER = "payments/parser.py";
+const CODEC_TEST = "tests/properties/test_codec.py";
+const BASE = sampleBaseFiles();
+
+const SUITE = [
+  {
+    classname: "tests.properties.test_parse",
+    name: "test_empty_input_raises",
+  },
+  {
+    classname: "tests.properties.test_codec",
+    name: "test_decode_encode_identity",
+  },
+  { classname: "tests.test_invoices", name: "test_fixture_invoices_parse" },
+  { classname: "tests.test_invoices", name: "test_report_render_flaky" },
+];
+
+/** A head whose codec test reads differently (a comment) but runs the same. */
+const HEAD = {
+  ...BASE,
+  [CODEC_TEST]: `# Round trip.\n${BASE[CODEC_TEST]}`,
+};
+
+async function fakePytest(command: SandboxCommand) {
+  const selected = command.argv.filter((a) => a.includes("::"));
+  const cases = selected.length === 0
+    ? SUITE
+    : SUITE.filter((c) => selected.some((s) => s.endsWith(`::${c.name}`)));
+  const parser = await Deno.readTextFile(`${command.cwd}/${PARSER}`);
+  const test = await Deno.readTextFile(`${command.cwd}/${CODEC_TEST}`);
+  const broken = parser !== BASE[PARSER] && test === BASE[CODEC_TEST];
+  return {
+    code: await writeFakePytestRun(
+      command,
+      cases.map((c) =>
+        broken && c.name === "test_decode_encode_identity"
+          ? { ...c, failure: "AssertionError: round trip" }
+          : c
+      ),
+    ),
+  };
+}
+
+async function judge(pawlToml: string | undefined, cache?: MutationCache) {
+  const base = pawlToml === undefined
+    ? BASE
+    : { ...BASE, "pawl.toml": pawlToml };
+  const head = pawlToml === undefined
+    ? HEAD
+    : { ...HEAD, "pawl.toml": pawlToml };
+  const git = new FakeGit({ commits: { main: base, "pr-head": head } });
+  const sandbox = new FakeSandbox(fakePytest);
+  let sandboxes = 0;
+  let workspace: FakeWorkspace | undefined;
+  try {
+    const judgement = await judgePullRequest({
+      repo: "https://example.test/shop.git",
+      base: "main",
+      head: "pr-head",
+      now: parseNow("2026-11-30T12:00:00Z"),
+      allowFixtureRotate: false,
+      isolation: "auto",
+      runTests: true,
+    }, {
+      clone: () => Promise.resolve(git),
+      sandbox: () => {
+        sandboxes++;
+        return Promise.resolve(sandbox);
+      },
+      workspace: async (name) => (workspace = await FakeWorkspace.open(name)),
+      progress: SILENT_PROGRESS,
+      ...(cache === undefined
+        ? {}
+        : { mutationCache: () => Promise.resolve(cache) }),
+    });
+    return { judgement, sandboxes, made: workspace?.made ?? [] };
+  } finally {
+    await workspace?.remove();
+  }
+}
+
+Deno.test("the mutation hook is off unless the base's [mutation] turns it on: the verdict has no trace of it", async () => {
+  for (const toml of [undefined, "[mutation]\nenabled = false\n"]) {
+    const { judgement, sandboxes } = await judge(toml);
+    assert.equal(judgement.verdict.decision, "accept");
+    assert.equal(judgement.verdict.tests?.mutation, undefined);
+    assert.equal("mutation" in (judgement.verdict.tests ?? {}), false);
+    assert.equal(judgement.mutation, undefined);
+    assert.ok(
+      !judgement.verdict.findings.some((f) =>
+        f.rule === "property.oracle_weakened" ||
+        f.rule === "property.mutants_survived"
+      ),
+    );
+    assert.equal(sandboxes, 1);
+  }
+});
+
+Deno.test("the mutation hook puts its weakenings and counts into the verdict when [mutation] is on", async () => {
+  const toml = "[mutation]\nenabled = true\nmax_mutants = 8\n";
+  const cache = memoryMutationCache();
+  const { judgement, sandboxes } = await judge(toml, cache);
+  const { verdict } = judgement;
+  const m = verdict.tests?.mutation;
+  assert.ok(m !== undefined, JSON.stringify(verdict.findings));
+  assert.equal(m.selected, 8);
+  assert.equal(m.ran, 8);
+  assert.equal(m.reach, "import analysis");
+  assert.ok(m.cutByCap > 0);
+  const weakened = verdict.findings.filter((f) =>
+    f.rule === "property.oracle_weakened"
+  );
+  assert.equal(weakened.length, 1, JSON.stringify(verdict.findings));
+  assert.match(weakened[0]?.message ?? "", /Property "roundtrip_stable"/);
+  assert.equal(weakened[0]?.path, PARSER);
+  assert.equal(verdict.decision, "reject");
+  assert.equal(m.weakened, m.killed);
+  assert.equal(judgement.mutation?.results.length, 8);
+  // The fake sandbox has no uid of its own: no second sandbox is used.
+  assert.equal(sandboxes, 1);
+  assert.equal(m.cached, 0);
+
+  // Judged again with the runner's cache: the same verdict, every mutant cached.
+  const again = await judge(toml, cache);
+  assert.deepEqual(again.judgement.verdict.findings, verdict.findings);
+  assert.equal(again.judgement.verdict.tests?.mutation?.cached, 8);
+});
