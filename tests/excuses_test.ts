@@ -191,3 +191,23 @@ Deno.test("excuses in layouts 002 and 003: a frozen seed's or a registered prope
     });
   }
 });
+
+Deno.test("an excused file is not even collected, so a module this runner cannot import is excused too", async () => {
+  const file = "tests/test_needs_a_library.py";
+  const text =
+    "import pawl_example_library_this_runner_lacks\n\n\ndef test_uses_it():\n    assert pawl_example_library_this_runner_lacks.ok()\n";
+  await using repo = await buildRepo({
+    base: {
+      ...base(`${excuse(RUNNER_NODE)}\n${excuse(file)}`),
+      [file]: text,
+    },
+    heads: { "agent/readme": { "README.md": "# payments\n" } },
+  });
+  const result = await check(repo.dir, "agent/readme");
+  assert.equal(result.code, 0, explain(result));
+  assert.deepEqual(blocking(result.verdict), []);
+  assert.ok(
+    !result.verdict!.findings.some((f) => f.rule === "tests.collection_error"),
+    explain(result),
+  );
+});

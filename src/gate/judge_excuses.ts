@@ -99,7 +99,7 @@ export function judgeExcuses(
     out.deselect.push(excuse.test);
     out.findings.push(finding(
       "tests.excused",
-      `Test ${test} is excused on this runner until ${excuse.expires} by the base's pawl.toml (owner ${owner}: ${excuse.reason.trim()}); pawl leaves it out of every test run (--deselect)`,
+      `Test ${test} is excused on this runner until ${excuse.expires} by the base's pawl.toml (owner ${owner}: ${excuse.reason.trim()}); pawl leaves it out of every test run`,
       { path: SETTINGS_PATH },
     ));
     for (const guarded of options.guarded) {

@@ -101,9 +101,15 @@ export function planTestRuns(
     ...(n === null ? {} : { [seeds.env_trials]: String(n) }),
   });
   const deselect = sortedUnique(plans.flatMap((p) => p.plan.deselect));
-  // The base's excuses leave every run, whatever it selects.
+  // The base's excuses leave every run, whatever it selects; an excused
+  // file or directory is not even collected, so a module that cannot be
+  // imported on this runner is excused too.
   const excused = pytest
-    ? sortedUnique(options.excused ?? []).flatMap((id) => ["--deselect", id])
+    ? sortedUnique(options.excused ?? []).flatMap((id) =>
+      id.includes("::")
+        ? ["--deselect", id]
+        : [`--ignore=${id}`, "--deselect", id]
+    )
     : [];
   return {
     seed,

@@ -128,10 +128,13 @@ Deno.test("planTestRuns() deselects the base's excused tests from every run it p
       ...EMPTY,
       replays: [{ id: "f", test: "tests/c.py::t", seed: 3, witness: "w" }],
     },
-  }], { seed: 7, excused: ["tests/z.py::t", "tests/a.py::t"] });
+  }], { seed: 7, excused: ["tests/z.py::t", "tests/a.py::t", "tests/io"] });
   const excused = [
     "--deselect",
     "tests/a.py::t",
+    "--ignore=tests/io",
+    "--deselect",
+    "tests/io",
     "--deselect",
     "tests/z.py::t",
   ];
