@@ -4,6 +4,8 @@ import type {
   PythonModule,
   SkipMarker,
 } from "../python/python_module.ts";
+import { analyzePython } from "../python/analyze_python.ts";
+import { loadPythonParser } from "../python/load_python_parser.ts";
 import { checkSkips } from "./check_skips.ts";
 
 function fn(name: string, skips: SkipMarker[] = []): PythonFunction {
@@ -79,4 +81,31 @@ Deno.test("checkSkips() flags only skips added to existing tests", async (t) => 
       assertEquals(found.map((f) => [f.rule, f.line]), c.want);
     });
   }
+});
+
+Deno.test("checkSkips() flags a skip added to a state machine's TestCase once", async () => {
+  const parser = await loadPythonParser();
+  const machine = (mark: string) =>
+    `import pytest
+from hypothesis.stateful import RuleBasedStateMachine, invariant
+
+
+class Counter(RuleBasedStateMachine):
+    @invariant()
+    def ok(self):
+        assert True is not False
+
+
+${mark}class TestCounter(Counter.TestCase):
+    pass
+`;
+  const path = "tests/test_counter.py";
+  const found = checkSkips([{ path, status: "M" }], {
+    baseModules: new Map([[path, analyzePython(parser, machine(""))]]),
+    headModules: new Map([[
+      path,
+      analyzePython(parser, machine("@pytest.mark.skip\n")),
+    ]]),
+  });
+  assertEquals(found.map((f) => [f.rule, f.line]), [["tests.skip_added", 11]]);
 });

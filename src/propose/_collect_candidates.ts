@@ -261,6 +261,18 @@ export function collectCandidates(
     const functions = [...module.functions.values()].sort((a, b) =>
       a.line - b.line || compareText(a.qualname, b.qualname)
     );
+    for (const machine of module.stateMachines ?? []) {
+      const run = [...module.functions.values()].some((fn) =>
+        fn.stateful?.machine === machine.name
+      );
+      if (!run && role === "test") {
+        notes.push(
+          `${file} state machine ${
+            JSON.stringify(machine.name)
+          } (line ${machine.line}) is left out: pytest never runs it; bind its TestCase (Test${machine.name} = ${machine.name}.TestCase) and propose again`,
+        );
+      }
+    }
     const seen = new Set<PythonFunction>();
     for (const fn of functions) {
       // A state machine's TestCase is listed once (also `TestX.runTest`).

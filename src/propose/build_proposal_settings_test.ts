@@ -191,6 +191,24 @@ Deno.test("buildProposal() lists a state machine's TestCase as a property", asyn
       [["tests.test_counter", "TestCounter"]],
     );
   });
+  await t.step(
+    "a machine pytest never runs is named in the header",
+    async () => {
+      const proposal = buildProposal(
+        await inputFor({
+          "tests/test_counter.py": MACHINE.replace(
+            "TestCounter = Counter.TestCase\n",
+            "",
+          ),
+        }, "000"),
+      );
+      assert.equal(proposal.summary.properties, 0);
+      assert.match(
+        proposal.files[0]!.text,
+        /state machine "Counter" \(line 4\) is left out: pytest never runs it/,
+      );
+    },
+  );
   await t.step("a machine that cannot fail is left out", async () => {
     const proposal = buildProposal(
       await inputFor({

@@ -63,7 +63,9 @@ interface MachineClass {
  * found as `TestX.runTest` (the node id's spelling) and, when the machine
  * has just one `TestCase` binding, under the machine class's name.
  */
-export function addStatefulTests(context: StatefulContext): void {
+export function addStatefulTests(
+  context: StatefulContext,
+): { name: string; line: number }[] {
   const classes = moduleClasses(context);
   const machines = new Map<string, MachineClass>();
   let grew = true;
@@ -77,7 +79,7 @@ export function addStatefulTests(context: StatefulContext): void {
       }
     }
   }
-  if (machines.size === 0) return;
+  if (machines.size === 0) return [];
   const settingsWrites = settingsAssignments(context);
   for (const statement of realChildren(context.root)) {
     const assignment = statement.type === "expression_statement"
@@ -148,6 +150,10 @@ export function addStatefulTests(context: StatefulContext): void {
       context.functions.set(machine.name, only);
     }
   }
+  return [...machines.values()].map((machine) => ({
+    name: machine.name,
+    line: machine.node.startPosition.row + 1,
+  }));
 }
 
 function classNameOf(statement: Node): string | undefined {

@@ -82,7 +82,7 @@ class ModuleReader {
       }),
     ];
     this.#readDefinitions(this.#root, "", moduleSkips);
-    addStatefulTests({
+    const machines = addStatefulTests({
       root: this.#root,
       aliases: this.#aliases,
       textOf: this.#textOf,
@@ -106,6 +106,7 @@ class ModuleReader {
       probes: facts.probes,
       tokens: { texts: tokens.texts, lines: tokens.lines },
     };
+    if (machines.length > 0) module.stateMachines = machines;
     const pluginsLine = [
       scope.pytestPluginsLine,
       facts.bindings.get("pytest_plugins")?.[0]?.line,

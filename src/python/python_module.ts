@@ -227,6 +227,8 @@ export interface PythonModule {
   moduleCode?: readonly ModuleStatement[];
   /** Hypothesis profile calls anywhere in the file. */
   profileCalls?: readonly ProfileCall[];
+  /** Module-level `RuleBasedStateMachine` subclasses, run as a test or not. */
+  stateMachines?: readonly { name: string; line: number }[];
   /** Harness probes anywhere in the file. */
   probes?: readonly HarnessProbe[];
   /** The tokens without comments and docstrings, with their lines. */
