@@ -536,6 +536,8 @@ function describeVerdict(verdict: Verdict): string {
 
 async function main(): Promise<void> {
   const options = parseOptions(Deno.args);
+  const { coldStartBench } = await import("./cold_start_bench.ts");
+  await coldStartBench([]);
   const dir = options.keep ??
     await Deno.makeTempDir({ prefix: "pawl-bench-" });
   try {
@@ -661,6 +663,9 @@ if (import.meta.main) {
     if (Deno.args[0] === "serve") {
       const { serveBench } = await import("./serve_bench.ts");
       await serveBench(Deno.args.slice(1));
+    } else if (Deno.args[0] === "cold-start") {
+      const { coldStartBench } = await import("./cold_start_bench.ts");
+      await coldStartBench(Deno.args.slice(1));
     } else if (Deno.args[0] === "huge-tree") {
       const { hugeTreeBench } = await import("./huge_tree_bench.ts");
       await hugeTreeBench(Deno.args.slice(1));
