@@ -538,6 +538,8 @@ async function main(): Promise<void> {
   const options = parseOptions(Deno.args);
   const { coldStartBench } = await import("./cold_start_bench.ts");
   await coldStartBench([]);
+  const { gateOverheadBench } = await import("./gate_overhead_bench.ts");
+  await gateOverheadBench([]);
   const dir = options.keep ??
     await Deno.makeTempDir({ prefix: "pawl-bench-" });
   try {
@@ -663,6 +665,9 @@ if (import.meta.main) {
     if (Deno.args[0] === "serve") {
       const { serveBench } = await import("./serve_bench.ts");
       await serveBench(Deno.args.slice(1));
+    } else if (Deno.args[0] === "gate") {
+      const { gateOverheadBench } = await import("./gate_overhead_bench.ts");
+      await gateOverheadBench(Deno.args.slice(1));
     } else if (Deno.args[0] === "cold-start") {
       const { coldStartBench } = await import("./cold_start_bench.ts");
       await coldStartBench(Deno.args.slice(1));
