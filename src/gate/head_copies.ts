@@ -37,8 +37,9 @@ export interface HeadCopiesOptions {
   sharedFrom?: number;
   /**
    * Parent directory of shared copies, or null for the workspace; by
-   * default `/dev/shm` when it is a tmpfs and the tree (a page per file
-   * at least) takes at most an eighth of the available memory, capped at
+   * default `/dev/shm` when it is a tmpfs without noexec and the tree (a
+   * page per file at least) takes at most an eighth of the available
+   * memory and a quarter of the tmpfs, capped at
    * {@linkcode MEMORY_COPY_MAX_BYTES}.
    */
   sharedParent?: string | null;
@@ -155,22 +156,29 @@ export function headCopies(
 const PAGE_BYTES = 4096;
 
 /**
- * `/dev/shm` when it is a tmpfs with room for `bytes` within an eighth of
- * the available memory (and {@linkcode MEMORY_COPY_MAX_BYTES}); else null.
+ * `/dev/shm` when it is a tmpfs (not noexec) with room for `bytes` within
+ * an eighth of the available memory, a quarter of its own size and
+ * {@linkcode MEMORY_COPY_MAX_BYTES}; else null.
  */
 async function memoryParent(bytes: number): Promise<string | null> {
   try {
-    const mounts = await Deno.readTextFile("/proc/mounts");
-    const tmpfs = mounts.split("\n").some((line) => {
-      const [, point, type] = line.split(" ");
-      return point === "/dev/shm" && type === "tmpfs";
-    });
-    if (!tmpfs) return null;
+    // The last mount of /dev/shm is the one in force.
+    const line = (await Deno.readTextFile("/proc/mounts")).split("\n")
+      .filter((l) => l.split(" ")[1] === "/dev/shm").at(-1);
+    const [, , type, flags = ""] = line?.split(" ") ?? [];
+    const mountOptions = flags.split(",");
+    // A container's /dev/shm is often small and noexec (scripts in the
+    // tree would then not run): only a tmpfs without noexec, with room.
+    if (type !== "tmpfs" || mountOptions.includes("noexec")) return null;
+    const size = mountOptions.find((o) => /^size=\d+k$/.test(o));
+    const capacity = size === undefined
+      ? Infinity
+      : Number(size.slice(5, -1)) * 1024 / 4;
     const meminfo = await Deno.readTextFile("/proc/meminfo");
     const match = /^MemAvailable:\s+(\d+) kB/m.exec(meminfo);
     if (match === null) return null;
     const available = Number(match[1]) * 1024;
-    return bytes <= Math.min(available / 8, MEMORY_COPY_MAX_BYTES)
+    return bytes <= Math.min(available / 8, capacity, MEMORY_COPY_MAX_BYTES)
       ? "/dev/shm"
       : null;
   } catch {
