@@ -28,7 +28,10 @@ import {
 } from "./_build_synthetic_repo.ts";
 
 /** Contract stage / sha256sum must stay at or below this. */
-const TARGET_RATIO = 1.5;
+const TARGET_RATIO = 1.0;
+
+/** A cold `pawl diff` must stay within this many sha256sum runs plus the clone. */
+const DIFF_TARGET_SUMS = 2;
 
 /** The orchestrator clock for every run. */
 const NOW = "2026-11-30T12:00:00Z";
@@ -536,6 +539,10 @@ function describeVerdict(verdict: Verdict): string {
 
 async function main(): Promise<void> {
   const options = parseOptions(Deno.args);
+  const { coldStartBench } = await import("./cold_start_bench.ts");
+  await coldStartBench([]);
+  const { gateOverheadBench } = await import("./gate_overhead_bench.ts");
+  await gateOverheadBench([]);
   const dir = options.keep ??
     await Deno.makeTempDir({ prefix: "pawl-bench-" });
   try {
@@ -648,6 +655,12 @@ async function main(): Promise<void> {
             mib(diff.maxRss)
           } (largest process of its tree); fixtures: ${mib(repo.fixtureBytes)}`,
       );
+      const budget = DIFF_TARGET_SUMS * sum + of((r) => r.clone);
+      console.log(
+        `  ${diff.ms <= budget ? "PASS" : "OVER"}: cold pawl diff ${
+          ms(diff.ms)
+        } vs ${DIFF_TARGET_SUMS} x sha256sum + clone ${ms(budget)}`,
+      );
     }
   } finally {
     if (options.keep === undefined) {
@@ -665,6 +678,12 @@ if (import.meta.main) {
       await (await import("./mutation_bench.ts")).mutationBench(
         Deno.args.slice(1),
       );
+    } else if (Deno.args[0] === "gate") {
+      const { gateOverheadBench } = await import("./gate_overhead_bench.ts");
+      await gateOverheadBench(Deno.args.slice(1));
+    } else if (Deno.args[0] === "cold-start") {
+      const { coldStartBench } = await import("./cold_start_bench.ts");
+      await coldStartBench(Deno.args.slice(1));
     } else if (Deno.args[0] === "huge-tree") {
       const { hugeTreeBench } = await import("./huge_tree_bench.ts");
       await hugeTreeBench(Deno.args.slice(1));

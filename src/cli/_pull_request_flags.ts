@@ -6,7 +6,6 @@
  * @module
  */
 import { UsageError } from "../core/usage_error.ts";
-import { clientFromEnv } from "../github/client_from_env.ts";
 import {
   type OpenedPullRequest,
   openPullRequest,
@@ -89,6 +88,9 @@ export async function openPullRequestFromFlags(
   if (v.publish && !io.env["GITHUB_TOKEN"]) {
     throw new UsageError(`"--publish" needs a token: set GITHUB_TOKEN`);
   }
+  // octokit loads only for a pull request from GitHub: a local check or
+  // diff starts without it.
+  const { clientFromEnv } = await import("../github/client_from_env.ts");
   const { client, apiUrl, token } = clientFromEnv(io.env, {
     onWait: (message) => progress.note(message),
   });

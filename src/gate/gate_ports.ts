@@ -28,6 +28,12 @@ export interface SandboxRequest {
   isolation: IsolationRequest;
   /** Paths the tests must not see (the clone, the signing key's directory). */
   hiddenPaths: readonly string[];
+  /**
+   * A second sandbox, for a run that overlaps the first one's: it must
+   * have a uid of its own, and is made only when one is free at once (the
+   * factory throws otherwise and the run waits its turn in the first).
+   */
+  spare?: boolean;
 }
 
 /** A sandbox that may hold resources until it is closed. */

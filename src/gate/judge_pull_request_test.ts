@@ -268,3 +268,65 @@ Deno.test("judgePullRequest() exports the next run's copy during a run, but hand
   assert.deepEqual(works(seen[1]?.prepared), ["work-1", "work-2"]);
   assert.equal(h.workspace().removed, true);
 });
+
+Deno.test("judgePullRequest() runs the base's oracle in a second sandbox beside the head's property run, to the same verdict", async () => {
+  const base = sampleBaseFiles();
+  const head = {
+    ...base,
+    "tests/properties/test_codec.py": `${
+      base["tests/properties/test_codec.py"]
+    }\n# a comment the pull request added\n`,
+  };
+  const answer = reporting((c) => selects(c) ? [PARSE, CODEC] : SUITE);
+  const judge = async (withSpare: boolean) => {
+    const git = new FakeGit({ commits: { main: base, "pr-head": head } });
+    const isolation = (uid: number) => ({
+      isolation: {
+        tier: "uid" as const,
+        network: "inherited" as const,
+        uid,
+        notes: [],
+      },
+    });
+    const first = new FakeSandbox(answer, isolation(64481));
+    const spare = new FakeSandbox(answer, isolation(64482));
+    const requests: SandboxRequest[] = [];
+    const { verdict } = await judgePullRequest(options(), {
+      clone: () => Promise.resolve(git),
+      sandbox: (request) => {
+        requests.push(request);
+        if (request.spare !== true) return Promise.resolve(first);
+        return withSpare
+          ? Promise.resolve(spare)
+          : Promise.reject(new Error("no uid is free"));
+      },
+      workspace: (name) => FakeWorkspace.open(name),
+      progress: SILENT_PROGRESS,
+    });
+    return { verdict, first, spare, requests };
+  };
+  const alone = await judge(false);
+  const overlapped = await judge(true);
+  assert.equal(overlapped.verdict.decision, "accept");
+  assert.deepEqual(overlapped.requests.map((r) => r.spare === true), [
+    false,
+    true,
+  ]);
+  // The oracle ran in the spare sandbox, from a report directory of its own.
+  assert.equal(overlapped.spare.commands.length, 1);
+  assert.ok(selects(overlapped.spare.commands[0] as SandboxCommand));
+  assert.equal(
+    overlapped.first.commands.length,
+    alone.first.commands.length - 1,
+  );
+  assert.ok(overlapped.spare.closed);
+  const writable = (c: SandboxCommand | undefined) => c?.writable.join(" ");
+  assert.notEqual(
+    writable(overlapped.spare.commands[0]),
+    writable(overlapped.first.commands.at(-1)),
+  );
+  assert.equal(
+    JSON.stringify(overlapped.verdict),
+    JSON.stringify(alone.verdict),
+  );
+});

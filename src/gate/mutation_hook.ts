@@ -125,7 +125,7 @@ export async function mutationHook(
       // leased is no reason to give up the judgement.
       let s: GateSandbox;
       try {
-        s = await ports.factory(ports.request);
+        s = await ports.factory({ ...ports.request, spare: true });
       } catch (error) {
         ports.progress(
           `mutation: running with ${sandboxes.length} sandboxes: ${

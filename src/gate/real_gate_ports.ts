@@ -13,6 +13,7 @@ import {
 import { ProcessSandbox } from "../sandbox/process_sandbox.ts";
 import { directoryMutationCache } from "../mutation/mutation_cache.ts";
 import type { IsolationReport } from "../sandbox/sandbox.ts";
+import { SandboxUnavailableError } from "../sandbox/sandbox_errors.ts";
 import type {
   CloneRepository,
   GatePorts,
@@ -94,11 +95,23 @@ export function processSandboxes(
   options: ProcessSandboxesOptions = {},
 ): SandboxFactory {
   return async (request) => {
+    if (
+      request.spare === true &&
+      (options.uid !== undefined || request.isolation === "none")
+    ) {
+      throw new SandboxUnavailableError(
+        "Cannot make a second sandbox: the tests run as one given uid",
+      );
+    }
     const lease = options.uid !== undefined || request.isolation === "none"
       ? undefined
       : await leaseSandboxUid({
         ...options.lease,
-        ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
+        // A spare sandbox never waits: its run can take its turn instead.
+        ...(request.spare === true ? { waitMs: 0 } : {}),
+        ...(options.onWait === undefined || request.spare === true
+          ? {}
+          : { onWait: options.onWait }),
       });
     let sandbox: ProcessSandbox;
     try {
@@ -116,7 +129,7 @@ export function processSandboxes(
     options.onSandbox?.(sandbox.isolation);
     return {
       isolation: sandbox.isolation,
-      prepareDir: (dir) => sandbox.prepareDir(dir),
+      prepareDir: (dir, prepare) => sandbox.prepareDir(dir, prepare),
       run: (command) => sandbox.run(command),
       close: async () => {
         await lease?.release();

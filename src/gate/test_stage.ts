@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { type HeadCopies, headCopies } from "./head_copies.ts";
 import { prefetchedWorkDirs } from "./prefetched_work_dirs.ts";
 import type { Finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
@@ -34,6 +35,7 @@ import { installObserver } from "../run/observer.ts";
 import { ledgerLineCount, readLedgerRows } from "../run/read_ledger_rows.ts";
 import { removeBytecode } from "../run/remove_bytecode.ts";
 import {
+  type PropertyRunsResult,
   replaySeedFindings,
   runPropertyRuns,
 } from "../run/run_property_runs.ts";
@@ -155,14 +157,17 @@ export async function testStage(
   // One numbering for every directory a run gets, made ahead or not.
   let made = 0;
   const workName = (): string => `work-${++made}`;
-  const workDirs = prefetchedWorkDirs(async () => {
-    const dir = await workspace.export(git, input.commits.head, workName());
-    await removeBytecode(dir);
-    return dir;
-  }, { expected });
+  const copies = headCopies(git, input.commits.head, {
+    workspace,
+    sandbox,
+    headTree: input.commits.headTree,
+  });
+  const workDirs = prefetchedWorkDirs(() => copies.copy(workName()), {
+    expected,
+  });
   const freshWorkDir = async (): Promise<string> => {
     const dir = await workDirs.next();
-    await sandbox.prepareDir(dir);
+    await copies.prepare(dir);
     return dir;
   };
   try {
@@ -171,6 +176,7 @@ export async function testStage(
     const result = await runAndJudge(setup.sandbox, prepared, options, {
       freshWorkDir,
       workName,
+      copies,
     });
     return setup.record === undefined ? result : {
       ...result,
@@ -179,6 +185,7 @@ export async function testStage(
     };
   } finally {
     await workDirs.settle();
+    await copies.remove();
     await sandbox.close?.();
   }
 }
@@ -187,9 +194,13 @@ async function runAndJudge(
   sandbox: GateSandbox,
   input: Prepared,
   options: TestStageOptions,
-  dirs: { freshWorkDir: () => Promise<string>; workName: () => string },
+  dirs: {
+    freshWorkDir: () => Promise<string>;
+    workName: () => string;
+    copies: HeadCopies;
+  },
 ): Promise<TestStageResult> {
-  const { freshWorkDir, workName } = dirs;
+  const { freshWorkDir, workName, copies } = dirs;
   const { git, commits, plans } = input;
   const { progress, workspace } = options;
   // pawl's own plugin watches every pytest run (see src/run/observer.ts).
@@ -326,33 +337,42 @@ async function runAndJudge(
         (await baseModule(p.file))?.functions.has(p.name) === true
       ) atBase.push(p);
     }
-    const propertyRuns = await runPropertyRuns(sandbox, {
-      properties: located_.map(observedProperty),
-      oracleProperties: atBase.map(observedProperty),
-      headWorkDir: freshWorkDir,
-      oracleWorkDir: !oracle.tree.differs ? null : async () => {
-        const dir = await workspace.mkdir(workName());
-        await exportOracleTree(git, commits.head, dir, oracle.tree);
-        await sandbox.prepareDir(dir);
-        return dir;
-      },
-      run: {
-        reportDir,
-        command: runs.alone.command,
-        env: runs.alone.env,
-        limits,
-        onOutput,
-        ...observed,
-      },
-      seed,
-      trials,
-      hypothesisSeeded: runs.alone.command.some((a) =>
-        a.startsWith("--hypothesis-seed=")
-      ),
-      isTestSide: oracle.isTestSide,
-      unchanged: (path) =>
-        commits.baseTree.get(path)?.oid === commits.headTree.get(path)?.oid,
-    });
+    const lane = oracle.tree.differs && atBase.length > 0
+      ? await oracleLane(sandbox, options)
+      : undefined;
+    let propertyRuns: PropertyRunsResult;
+    try {
+      propertyRuns = await runPropertyRuns(sandbox, {
+        properties: located_.map(observedProperty),
+        oracleProperties: atBase.map(observedProperty),
+        headWorkDir: freshWorkDir,
+        oracleWorkDir: !oracle.tree.differs ? null : async () => {
+          const dir = await copies.mkdir(workName());
+          await exportOracleTree(copies.source, commits.head, dir, oracle.tree);
+          await copies.prepare(dir, lane?.sandbox);
+          return dir;
+        },
+        oracleLane: lane,
+        run: {
+          reportDir,
+          command: runs.alone.command,
+          env: runs.alone.env,
+          limits,
+          onOutput,
+          ...observed,
+        },
+        seed,
+        trials,
+        hypothesisSeeded: runs.alone.command.some((a) =>
+          a.startsWith("--hypothesis-seed=")
+        ),
+        isTestSide: oracle.isTestSide,
+        unchanged: (path) =>
+          commits.baseTree.get(path)?.oid === commits.headTree.get(path)?.oid,
+      });
+    } finally {
+      await lane?.sandbox.close?.();
+    }
     alone = propertyRuns.head;
     expectLedger = propertyRuns.expectLedger;
     seedBaseline = propertyRuns.seedBaseline;
@@ -464,6 +484,47 @@ async function runAndJudge(
     ledger,
     ...(mutationRun === undefined ? {} : { mutationRun }),
   };
+}
+
+/**
+ * A second sandbox with its own uid and report directory, so the base's
+ * oracle runs beside the head's property run; undefined (the oracle then
+ * runs after it, in the first) at tier `none`, or when no uid is free.
+ */
+async function oracleLane(
+  sandbox: GateSandbox,
+  options: TestStageOptions,
+): Promise<{ sandbox: GateSandbox; reportDir: string } | undefined> {
+  if (sandbox.isolation.tier === "none") return undefined;
+  let spare: GateSandbox;
+  try {
+    spare = await options.sandbox({
+      isolation: options.isolation,
+      hiddenPaths: [
+        ...(options.hiddenPaths ?? []),
+        `${options.workspace.root}/${CLONE_DIR}`,
+      ],
+      spare: true,
+    });
+  } catch {
+    return undefined;
+  }
+  if (
+    spare.isolation.tier !== sandbox.isolation.tier ||
+    spare.isolation.uid === undefined ||
+    spare.isolation.uid === sandbox.isolation.uid
+  ) {
+    await spare.close?.();
+    return undefined;
+  }
+  try {
+    const reportDir = await options.workspace.mkdir("reports-oracle");
+    await spare.prepareDir(reportDir);
+    return { sandbox: spare, reportDir };
+  } catch (error) {
+    await spare.close?.();
+    throw error;
+  }
 }
 
 /**

@@ -46,6 +46,11 @@ export interface PropertyRunsOptions {
   isTestSide: (path: string) => boolean;
   /** Whether a repository path is the same at base and head. */
   unchanged: (path: string) => boolean;
+  /**
+   * A second sandbox (its own uid) and report directory: the oracle then
+   * runs there at the same time as the head's run, instead of after it.
+   */
+  oracleLane?: { sandbox: Sandbox; reportDir: string } | undefined;
 }
 
 /** What the property runs found. */
@@ -73,10 +78,15 @@ export async function runPropertyRuns(
   const ids = (props: readonly ObservedProperty[]) =>
     [...new Set(props.map((p) => p.nodeId))].sort();
   const oracleProperties = options.oracleProperties ?? options.properties;
-  const one = async (workDir: string, select: string[]) => {
+  const one = async (
+    workDir: string,
+    select: string[],
+    lane?: { sandbox: Sandbox; reportDir: string },
+  ) => {
     const before = await ledgerLineCount(workDir);
-    const run = await runPytest(sandbox, {
+    const run = await runPytest(lane?.sandbox ?? sandbox, {
       ...options.run,
+      ...(lane === undefined ? {} : { reportDir: lane.reportDir }),
       workDir,
       select,
     });
@@ -86,10 +96,31 @@ export async function runPropertyRuns(
       rows: await readLedgerRows(workDir, before),
     };
   };
-  const head = await one(await options.headWorkDir(), ids(options.properties));
-  const oracle = options.oracleWorkDir === null || oracleProperties.length === 0
+  const oracleWorkDir = oracleProperties.length === 0
     ? null
-    : await one(await options.oracleWorkDir(), ids(oracleProperties));
+    : options.oracleWorkDir;
+  const headWorkDir = await options.headWorkDir();
+  const lane = options.oracleLane;
+  // With a second sandbox both run at once. No other directory is made
+  // between the head's and the oracle's either way, so each gets the same
+  // name whether they overlap or not.
+  const [head, oracle] = oracleWorkDir !== null && lane !== undefined
+    ? await (async () => {
+      const oracleDir = await oracleWorkDir();
+      const [h, o] = await Promise.allSettled([
+        one(headWorkDir, ids(options.properties)),
+        one(oracleDir, ids(oracleProperties), lane),
+      ]);
+      if (h.status === "rejected") throw h.reason;
+      if (o.status === "rejected") throw o.reason;
+      return [h.value, o.value] as const;
+    })()
+    : [
+      await one(headWorkDir, ids(options.properties)),
+      oracleWorkDir === null
+        ? null
+        : await one(await oracleWorkDir(), ids(oracleProperties)),
+    ];
   const findings: Finding[] = [];
   findings.push(
     ...observerFindings(head.run, "the registered properties' own run"),

@@ -6,6 +6,7 @@
  */
 import type {
   IsolationReport,
+  PrepareDirOptions,
   Sandbox,
   SandboxCommand,
   SandboxResult,
@@ -52,6 +53,8 @@ export class FakeSandbox implements Sandbox {
   readonly commands: SandboxCommand[] = [];
   /** Every directory passed to `prepareDir`, in order. */
   readonly preparedDirs: string[] = [];
+  /** Those of `preparedDirs` passed with `sharedFiles`. */
+  readonly sharedDirs: string[] = [];
   /** Whether {@linkcode FakeSandbox.close} was called. */
   closed = false;
   #handler: FakeSandboxHandler;
@@ -64,8 +67,9 @@ export class FakeSandbox implements Sandbox {
   }
 
   /** Record `dir`; ownership is not changed. */
-  prepareDir(dir: string): Promise<void> {
+  prepareDir(dir: string, options: PrepareDirOptions = {}): Promise<void> {
     this.preparedDirs.push(dir);
+    if (options.sharedFiles === true) this.sharedDirs.push(dir);
     return Promise.resolve();
   }
 

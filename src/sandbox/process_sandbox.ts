@@ -32,6 +32,7 @@ import {
 } from "./probe_isolation.ts";
 import type {
   IsolationReport,
+  PrepareDirOptions,
   Sandbox,
   SandboxCommand,
   SandboxLimits,
@@ -131,9 +132,19 @@ export class ProcessSandbox implements Sandbox {
     );
   }
 
-  /** `chown -R` `dir` to the sandbox uid (symlinks are not followed); a no-op at tier `none`. */
-  async prepareDir(dir: string): Promise<void> {
+  /**
+   * `chown -R` `dir` to the sandbox uid (symlinks are not followed); with
+   * `sharedFiles` only its real directories. A no-op at tier `none`.
+   */
+  async prepareDir(
+    dir: string,
+    options: PrepareDirOptions = {},
+  ): Promise<void> {
     if (this.isolation.tier === "none") return;
+    if (options.sharedFiles === true) {
+      await chownDirectories(dir, this.#uid, this.#gid);
+      return;
+    }
     const chown = this.#tools.chown;
     if (chown === undefined) {
       throw new SandboxUnavailableError(
@@ -410,4 +421,25 @@ function required(path: string | undefined, name: string): string {
     );
   }
   return path;
+}
+
+/**
+ * Give every real directory under `dir` (and `dir`) to `uid:gid`; files
+ * and symlinks keep their owner. Called on a fresh copy nothing runs in
+ * yet, so the tree cannot change under the walk.
+ */
+async function chownDirectories(
+  dir: string,
+  uid: number,
+  gid: number,
+): Promise<void> {
+  const pending = [dir];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    await Deno.chown(next, uid, gid);
+    for await (const entry of Deno.readDir(next)) {
+      if (entry.isDirectory && !entry.isSymlink) {
+        pending.push(`${next}/${entry.name}`);
+      }
+    }
+  }
 }

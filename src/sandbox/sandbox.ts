@@ -92,15 +92,27 @@ export interface SandboxResult {
   outputBytes: number;
 }
 
+/** Options for {@linkcode Sandbox.prepareDir}. */
+export interface PrepareDirOptions {
+  /**
+   * The tree's files are hard links shared with other copies: hand over
+   * its directories only, so the uid may add, remove and rename entries
+   * but cannot write a shared file's bytes (it stays root's, mode 0644).
+   */
+  sharedFiles?: boolean;
+}
+
 /** Runs commands in isolation; the real adapter and a fake implement it. */
 export interface Sandbox {
   /** What isolation this sandbox provides. */
   readonly isolation: IsolationReport;
   /**
    * Make `dir` (and everything under it) owned and writable by the sandbox
-   * uid, so tests can write into their disposable tree.
+   * uid, so tests can write into their disposable tree. With
+   * `sharedFiles`, only the directories are handed over: the files are
+   * hard links shared with other copies and stay read-only to the uid.
    */
-  prepareDir(dir: string): Promise<void>;
+  prepareDir(dir: string, options?: PrepareDirOptions): Promise<void>;
   /** Run one command to completion (or until a limit kills it). */
   run(command: SandboxCommand): Promise<SandboxResult>;
 }

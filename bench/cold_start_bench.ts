@@ -1,0 +1,167 @@
+// deno-lint-ignore-file no-console
+/**
+ * `deno task bench cold-start`: a cold process of `pawl version` and
+ * `pawl --help` in each form pawl is started in (`deno run main.ts`, which
+ * `deno task pawl` runs; the `bin/pawl` launcher; a `deno compile`d binary
+ * where one can be built here), against the floor measured in the same
+ * run: a bare `true` process, `deno eval 0` and `deno run` of an empty
+ * file. Rounds interleave every command, so a busy machine slows all alike;
+ * medians are printed. The target: each form at or below 0.10 s.
+ *
+ * ```sh
+ * deno task bench cold-start [--runs 11]
+ * ```
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+
+/** A cold `pawl version` / `pawl --help` must take at most this long. */
+const TARGET_MS = 100;
+
+const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+
+/** One command line to time. */
+interface Probe {
+  label: string;
+  argv: string[];
+}
+
+/** Run the benchmark with `args`; prints its lines on stdout. */
+export async function coldStartBench(args: readonly string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { runs: { type: "string", default: "11" } },
+    strict: true,
+  });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) {
+    throw new RangeError("--runs takes a positive whole number");
+  }
+  const dir = await Deno.makeTempDir({ prefix: "pawl-bench-start-" });
+  try {
+    await Deno.writeTextFile(`${dir}/empty.js`, "");
+    const deno = Deno.execPath();
+    const floors: Probe[] = [
+      { label: "true", argv: ["true"] },
+      { label: "deno eval 0", argv: [deno, "eval", "0"] },
+      {
+        label: "deno run (empty file)",
+        argv: [deno, "run", "--no-config", `${dir}/empty.js`],
+      },
+    ];
+    const forms: { name: string; argv: string[] }[] = [
+      {
+        name: "deno run main.ts",
+        argv: [deno, "run", "--allow-all", `${ROOT}/main.ts`],
+      },
+      { name: "bin/pawl", argv: ["sh", `${ROOT}/bin/pawl`] },
+    ];
+    const compiled = await compileBinary(dir);
+    if (typeof compiled === "string") {
+      forms.push({ name: "deno compile binary", argv: [compiled] });
+    }
+    const probes: Probe[] = [
+      ...floors,
+      ...forms.flatMap((f) => [
+        { label: `${f.name} version`, argv: [...f.argv, "version"] },
+        { label: `${f.name} --help`, argv: [...f.argv, "--help"] },
+      ]),
+    ];
+    // One untimed round: the V8 code cache and the page cache are warm for
+    // every probe alike, as after an install.
+    for (const probe of probes) await timeOnce(probe);
+    const times = new Map<string, number[]>(probes.map((p) => [p.label, []]));
+    for (let i = 0; i < runs; i++) {
+      for (const probe of probes) {
+        times.get(probe.label)?.push(await timeOnce(probe));
+      }
+    }
+    const med = (label: string) => median(times.get(label) ?? []);
+    console.log(
+      `cold start, median of ${runs} interleaved rounds; ${navigator.hardwareConcurrency} cores, load ${loadAverage()}`,
+    );
+    for (const floor of floors) {
+      console.log(`  floor ${floor.label}: ${ms(med(floor.label))}`);
+    }
+    const evalMs = med("deno eval 0");
+    for (const probe of probes.slice(floors.length)) {
+      const t = med(probe.label);
+      console.log(
+        `  ${probe.label}: ${ms(t)} (${
+          (t / evalMs).toFixed(2)
+        }x deno eval 0, +${ms(t - evalMs)}) ${
+          t <= TARGET_MS ? "PASS" : "OVER"
+        } (target ≤ ${TARGET_MS} ms)`,
+      );
+    }
+    if (typeof compiled !== "string") {
+      console.log(`  deno compile binary: not measured: ${compiled.reason}`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => undefined);
+  }
+}
+
+/** `deno compile` main.ts into `dir`; the binary, or why there is none. */
+async function compileBinary(
+  dir: string,
+): Promise<string | { reason: string }> {
+  const output = `${dir}/pawl`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "compile",
+      "--allow-all",
+      "--quiet",
+      "--output",
+      output,
+      `${ROOT}/main.ts`,
+    ],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (out.success) return output;
+  const text = new TextDecoder().decode(out.stderr);
+  // Deno's error chain, one line, without the backtrace.
+  const why = text.split("Stack backtrace")[0]?.replace(/\s+/g, " ").trim()
+    .slice(0, 300);
+  return { reason: `deno compile failed: ${why}` };
+}
+
+async function timeOnce(probe: Probe): Promise<number> {
+  const [program, ...args] = probe.argv;
+  const start = performance.now();
+  const out = await new Deno.Command(program as string, {
+    args,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  const elapsed = performance.now() - start;
+  if (!out.success) {
+    throw new Error(`"${probe.argv.join(" ")}" exited ${out.code}`);
+  }
+  return elapsed;
+}
+
+function loadAverage(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(
+      " ",
+    );
+  } catch {
+    return "unknown";
+  }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+function ms(value: number): string {
+  return `${Math.round(value)} ms`;
+}

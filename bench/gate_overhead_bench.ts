@@ -1,0 +1,236 @@
+// deno-lint-ignore-file no-console
+/**
+ * `deno task bench gate`: the whole `pawl check` (every run it needs: the
+ * suite, the registered properties on their own, the base's oracle) against
+ * plain pytest of the same head tree, on the demo's repository and on the
+ * same repository with a generated suite of 1,000 more tests. The target:
+ * check <= 1.3 x pytest + 0.5 s. Also printed, measured in the same run,
+ * the floors the gate stands on: a cold `pawl version` (Deno's start-up
+ * and pawl's own) and pytest's own start-up (`pytest --co` of one empty
+ * test file), which every one of pawl's runs pays.
+ *
+ * ```sh
+ * deno task bench gate [--runs 3] [--tests 1000]
+ * ```
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { buildSampleRepo } from "../src/demo/build_sample_repo.ts";
+
+const NOW = "2026-11-30T12:00:00Z";
+const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
+const PYTEST = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"];
+const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/** Run the benchmark with `args`. */
+export async function gateOverheadBench(
+  args: readonly string[],
+): Promise<void> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      runs: { type: "string", default: "3" },
+      tests: { type: "string", default: "1000" },
+    },
+    strict: true,
+  });
+  const runs = Number(values.runs);
+  const tests = Number(values.tests);
+  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(tests)) {
+    throw new RangeError("--runs and --tests take positive whole numbers");
+  }
+  const dir = await Deno.makeTempDir({ prefix: "pawl-bench-gate-" });
+  try {
+    const repo = await buildSampleRepo(`${dir}/repo`);
+    await addGeneratedSuite(repo.dir, tests);
+    const cases = [
+      { label: "demo (agent/honest-fix)", head: "agent/honest-fix" },
+      { label: `demo + ${tests} generated tests`, head: "generated" },
+    ];
+    const empty = `${dir}/empty`;
+    await Deno.mkdir(empty);
+    await Deno.writeTextFile(`${empty}/test_empty.py`, "");
+    const trees = new Map<string, string>();
+    for (const c of cases) {
+      trees.set(
+        c.head,
+        await exportTree(repo.dir, c.head, `${dir}/tree-${trees.size}`),
+      );
+    }
+    const checks = new Map<string, number[]>(cases.map((c) => [c.head, []]));
+    const pytests = new Map<string, number[]>(cases.map((c) => [c.head, []]));
+    const versions: number[] = [];
+    const startups: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      versions.push(await timedPawl(["version"]));
+      startups.push(await timedPytest(empty, ["--co"]));
+      for (const c of cases) {
+        checks.get(c.head)?.push(
+          await timedPawl([
+            "check",
+            "--repo",
+            repo.dir,
+            "--base",
+            "main",
+            "--head",
+            c.head,
+            "--now",
+            NOW,
+            "--quiet",
+          ]),
+        );
+        pytests.get(c.head)?.push(
+          await timedPytest(trees.get(c.head) as string, []),
+        );
+      }
+    }
+    console.log(
+      `gate overhead, median of ${runs} interleaved rounds; ${navigator.hardwareConcurrency} cores, load ${loadAverage()}`,
+    );
+    console.log(
+      `  floors: cold pawl version ${
+        s(median(versions))
+      }; pytest's own start-up (collecting one empty file) ${
+        s(median(startups))
+      }`,
+    );
+    // The suite, then the properties alone beside the base's oracle: two
+    // pytest start-ups one after the other at the least, after pawl's own.
+    const floor = median(versions) + 2 * median(startups);
+    console.log(
+      `  floor of pawl check: pawl's start-up + 2 x pytest's start-up = ${
+        s(floor)
+      }`,
+    );
+    for (const c of cases) {
+      const check = median(checks.get(c.head) ?? []);
+      const pytest = median(pytests.get(c.head) ?? []);
+      const budget = 1.3 * pytest + 0.5;
+      console.log(
+        `  ${c.label}: pawl check ${s(check)}, plain pytest ${s(pytest)}: ${
+          check <= budget ? "PASS" : "OVER"
+        } (target ≤ 1.3 x pytest + 0.5 s = ${s(budget)}; ${
+          (check / pytest).toFixed(2)
+        }x${floor > budget ? "; the floor alone is over the target" : ""})`,
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => undefined);
+  }
+}
+
+/** A branch `generated` off agent/honest-fix with `count` more passing tests. */
+async function addGeneratedSuite(repo: string, count: number): Promise<void> {
+  const lines = ["import pytest", ""];
+  for (let i = 0; i < count; i++) {
+    lines.push(
+      `def test_generated_${i}():`,
+      `    assert ${i} + 1 == ${i + 1}`,
+      "",
+    );
+  }
+  const body = `${lines.join("\n")}\n`;
+  const bytes = new TextEncoder().encode(body).length;
+  const stream = [
+    "commit refs/heads/generated",
+    "committer bench <bench@example.invalid> 1700000000 +0000",
+    "data 20",
+    "add generated tests",
+    "from refs/heads/agent/honest-fix",
+    "M 100644 inline tests/test_generated.py",
+    `data ${bytes}`,
+    body,
+    "",
+  ].join("\n");
+  const child = new Deno.Command("git", {
+    args: ["-C", repo, "fast-import", "--quiet"],
+    stdin: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stream));
+  await writer.close();
+  if (!(await child.status).success) throw new Error("git fast-import failed");
+}
+
+async function exportTree(
+  repo: string,
+  rev: string,
+  dest: string,
+): Promise<string> {
+  await Deno.mkdir(dest);
+  const out = await new Deno.Command("sh", {
+    args: [
+      "-c",
+      'git -C "$1" archive "$2" | tar -x -C "$3"',
+      "sh",
+      repo,
+      rev,
+      dest,
+    ],
+  }).output();
+  if (!out.success) throw new Error(`exporting ${rev} failed`);
+  return dest;
+}
+
+async function timedPawl(args: string[]): Promise<number> {
+  const start = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", MAIN_TS, ...args],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const seconds = (performance.now() - start) / 1000;
+  if (out.code !== 0) {
+    throw new Error(
+      `pawl ${args[0]} exited ${out.code}: ${
+        new TextDecoder().decode(out.stderr)
+      }`,
+    );
+  }
+  return seconds;
+}
+
+/** Plain pytest in `cwd`, as the sandbox runs it (minimal environment). */
+async function timedPytest(cwd: string, extra: string[]): Promise<number> {
+  const [program, ...args] = PYTEST as [string, ...string[]];
+  const start = performance.now();
+  const out = await new Deno.Command(program, {
+    args: [...args, ...extra],
+    cwd,
+    clearEnv: true,
+    env: { PATH: SANDBOX_PATH, PYTHONDONTWRITEBYTECODE: "1", HOME: cwd },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const seconds = (performance.now() - start) / 1000;
+  // 5: nothing collected (the empty file), still a full start-up.
+  if (out.code !== 0 && out.code !== 5) {
+    throw new Error(
+      `pytest in ${cwd} exited ${out.code}: ${
+        new TextDecoder().decode(out.stdout).slice(-2000)
+      }`,
+    );
+  }
+  return seconds;
+}
+
+function loadAverage(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(
+      " ",
+    );
+  } catch {
+    return "unknown";
+  }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+function s(seconds: number): string {
+  return `${seconds.toFixed(2)} s`;
+}
