@@ -64,7 +64,7 @@ Deno.test("deno task demo on a fresh checkout prints at most two lines of set-up
     assert.ok(!/Initialize|build script|approve-scripts/i.test(all), all);
     assert.match(
       stdout,
-      /^The tests ran as (uids? [0-9, ]+ \(gids? [0-9, ]+\) in the \w+ sandbox, not as pawl's own uid \d+|pawl's own uid \d+: no uid isolation \(--isolation none\))\.$/m,
+      /^The tests ran as (uids? [0-9, –]+ \((the same gid|gids? [0-9, –]+)\) in the \w+ sandbox, not as pawl's own uid \d+|pawl's own uid \d+: no uid isolation \(--isolation none\))\.$/m,
     );
     if (Deno.uid() === 0) {
       const uid = Number(/ran as uids? (\d+)/.exec(stdout)?.[1]);

@@ -16,7 +16,7 @@ import type { IsolationReport } from "../sandbox/sandbox.ts";
  * ```ts
  * import { describeTestUser } from "./_describe_test_user.ts";
  * const line = describeTestUser([{ tier: "bwrap", network: "isolated", uid: 64123, gid: 64123, notes: [] }], 0);
- * if (line !== "The tests ran as uid 64123 (gid 64123) in the bwrap sandbox, not as pawl's own uid 0") throw new Error(line);
+ * if (line !== "The tests ran as uid 64123 (the same gid) in the bwrap sandbox, not as pawl's own uid 0") throw new Error(line);
  * ```
  */
 export function describeTestUser(
@@ -33,21 +33,42 @@ export function describeTestUser(
   if (isolated.length === 0) {
     return `The tests ran as ${self}: no uid isolation (--isolation none)`;
   }
-  const uids = unique(isolated.map((s) => `${s.uid}`));
-  const gids = unique(isolated.map((s) => `${s.gid ?? s.uid}`));
-  const tiers = unique(isolated.map((s) => s.tier));
+  const uids = isolated.map((s) => s.uid!);
+  const sameIds = isolated.every((s) => (s.gid ?? s.uid) === s.uid);
+  const ids = sameIds
+    ? `${plural("uid", uids)} (the same gid)`
+    : `${plural("uid", uids)} (${
+      plural("gid", isolated.map((s) => s.gid ?? s.uid!))
+    })`;
+  const tiers = [...new Set(isolated.map((s) => s.tier))].sort();
   const mixed = isolated.length < sandboxes.length
     ? `; some ran as ${self} (--isolation none)`
     : "";
-  return `The tests ran as ${plural("uid", uids)} (${
-    plural("gid", gids)
-  }) in the ${tiers.join("/")} sandbox, not as ${self}${mixed}`;
+  return `The tests ran as ${ids} in the ${
+    tiers.join("/")
+  } sandbox, not as ${self}${mixed}`;
 }
 
-function unique(values: readonly string[]): string[] {
-  return [...new Set(values)];
+/**
+ * Distinct ids in ascending order, runs of consecutive ids as `A–B`:
+ * judgements side by side lease neighbouring uids in any order.
+ */
+export function compactIds(ids: readonly number[]): string {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    parts.push(
+      j - i >= 2
+        ? `${sorted[i]}–${sorted[j]}`
+        : sorted.slice(i, j + 1).join(", "),
+    );
+    i = j + 1;
+  }
+  return parts.join(", ");
 }
 
-function plural(word: string, values: readonly string[]): string {
-  return `${word}${values.length === 1 ? "" : "s"} ${values.join(", ")}`;
+function plural(word: string, ids: readonly number[]): string {
+  return `${word}${new Set(ids).size === 1 ? "" : "s"} ${compactIds(ids)}`;
 }

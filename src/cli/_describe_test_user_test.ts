@@ -14,14 +14,23 @@ function sandbox(tier: IsolationReport["tier"], uid?: number): IsolationReport {
 Deno.test("describeTestUser() names the leased uid once when every judgement shared it", () => {
   assert.equal(
     describeTestUser([sandbox("uid", 64130), sandbox("uid", 64130)], 0),
-    "The tests ran as uid 64130 (gid 64130) in the uid sandbox, not as pawl's own uid 0",
+    "The tests ran as uid 64130 (the same gid) in the uid sandbox, not as pawl's own uid 0",
   );
 });
 
-Deno.test("describeTestUser() lists distinct uids in order", () => {
+Deno.test("describeTestUser() lists distinct uids in order, runs of neighbours as ranges", () => {
   assert.equal(
-    describeTestUser([sandbox("bwrap", 64130), sandbox("bwrap", 64131)], 0),
-    "The tests ran as uids 64130, 64131 (gids 64130, 64131) in the bwrap sandbox, not as pawl's own uid 0",
+    describeTestUser([sandbox("bwrap", 64131), sandbox("bwrap", 64130)], 0),
+    "The tests ran as uids 64130, 64131 (the same gid) in the bwrap sandbox, not as pawl's own uid 0",
+  );
+  const seven = [64206, 64201, 64205, 64202, 64200, 64203, 64204, 64210];
+  assert.equal(
+    describeTestUser(seven.map((uid) => sandbox("bwrap", uid)), 0),
+    "The tests ran as uids 64200–64206, 64210 (the same gid) in the bwrap sandbox, not as pawl's own uid 0",
+  );
+  assert.equal(
+    describeTestUser([{ ...sandbox("uid", 64130), gid: 100 }], 0),
+    "The tests ran as uid 64130 (gid 100) in the uid sandbox, not as pawl's own uid 0",
   );
 });
 
