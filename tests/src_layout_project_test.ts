@@ -68,6 +68,36 @@ Deno.test("a src-layout project whose package shadows an installed one is judged
       );
     });
 
+    await t.step(
+      "the verdict records the base's interpreter, import path and variable names, the same bytes on a re-run",
+      async () => {
+        const first = await check(repo.dir, "fix/stream");
+        const again = await check(repo.dir, "fix/stream");
+        assert.equal(first.code, 0, explain(first));
+        assert.equal(again.outText, first.outText);
+        const tests = JSON.parse(first.outText ?? "null")?.tests;
+        assert.deepEqual(tests?.environment, {
+          command: [
+            "/usr/bin/python3",
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+          ],
+          python: "/usr/bin/python3",
+          pythonpath: ["src"],
+          env: ["CHUNKING_UNDER_TEST"],
+        });
+        assert.ok(
+          first.stdout.includes(
+            "\n  ran with: /usr/bin/python3; PYTHONPATH src; env CHUNKING_UNDER_TEST\n",
+          ),
+          explain(first),
+        );
+      },
+    );
+
     await t.step("the bug is rejected by the property", async () => {
       const result = await check(repo.dir, "bug/loses-tail");
       assert.equal(result.code, 1, explain(result));

@@ -143,6 +143,8 @@ export interface MutationReport {
 
 /** What the test stage observed (absent when the suite was not run). */
 export interface TestsReport {
+  /** The base's `[environment]` the tests ran with (absent in verdicts made before it was recorded). */
+  environment?: EnvironmentRecord;
   /** The base's `[environment.setup]` step whose result the tests saw, when it has one. */
   setup?: SetupRecord;
   /** Counts. */
@@ -155,6 +157,18 @@ export interface TestsReport {
   seeds: SeedsReport;
   /** The oracle-strength rule's counts, when `[mutation]` is on. */
   mutation?: MutationReport;
+}
+
+/** The interpreter, import path and variables every test run had. */
+export interface EnvironmentRecord {
+  /** argv of the test command, `[environment] python` in place (before seed and selection flags). */
+  command: string[];
+  /** The base's `[environment] python`, when it sets one. */
+  python?: string;
+  /** The base's `[environment] pythonpath` entries, in order. */
+  pythonpath: string[];
+  /** Names (sorted) of the base's `[environment] env` variables; their values are in the base's `pawl.toml`. */
+  env: string[];
 }
 
 /** The sandbox the suite ran in. */

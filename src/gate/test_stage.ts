@@ -46,6 +46,7 @@ import type { LedgerRow } from "../seeds/ledger_row.ts";
 import type { Settings } from "../settings/settings.ts";
 import { CLONE_DIR } from "./clone_stage.ts";
 import { setupStage } from "./setup_stage.ts";
+import { environmentRecord } from "./environment_record.ts";
 import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
 import { importPathHint, withImportPathHints } from "./import_path_hint.ts";
@@ -471,6 +472,7 @@ async function runAndJudge(
       pythonpath: input.settings.environment.pythonpath,
     }),
     report: {
+      environment: environmentRecord(input.settings),
       summary: suite.summary,
       properties: judged.properties,
       reruns: suite.reruns,

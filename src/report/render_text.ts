@@ -4,7 +4,11 @@
  *
  * @module
  */
-import type { Verdict } from "../core/verdict.ts";
+import type {
+  EnvironmentRecord,
+  SetupRecord,
+  Verdict,
+} from "../core/verdict.ts";
 import { mutationSummary } from "./mutation_summary.ts";
 
 /** Options for {@linkcode renderText}. */
@@ -66,6 +70,9 @@ export function renderText(
     lines.push(
       `  tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped, ${s.xfailed} xfailed`,
     );
+    if (t.environment !== undefined) {
+      lines.push(`  ran with: ${environmentLine(t.environment, t.setup)}`);
+    }
     const props = t.properties;
     const ok = props.filter((p) => p.outcome === "passed").length;
     lines.push(`  properties: ${ok}/${props.length} passed`);
@@ -98,6 +105,20 @@ export function renderText(
     }; contract ${verdict.contract.digest.slice(0, 19)}`,
   );
   return lines.join("\n") + "\n";
+}
+
+/** The interpreter, import path, variable names and setup key, briefly. */
+function environmentLine(
+  e: EnvironmentRecord,
+  setup: SetupRecord | undefined,
+): string {
+  const parts = [e.command[0] ?? "(no command)"];
+  if (e.pythonpath.length > 0) {
+    parts.push(`PYTHONPATH ${e.pythonpath.join(":")}`);
+  }
+  if (e.env.length > 0) parts.push(`env ${e.env.join(", ")}`);
+  if (setup !== undefined) parts.push(`setup ${setup.key.slice(0, 12)}`);
+  return parts.join("; ");
 }
 
 function where(f: { path?: string; line?: number }): string {

@@ -94,3 +94,33 @@ Deno.test("renderText() says what a static-only run (pawl diff) did not do", () 
   match(lines[2] ?? "", /sandbox not used \(nothing ran\)/);
   equal(renderText(staticOnly).includes("tests passed"), false);
 });
+
+Deno.test("renderText() says briefly which interpreter, import path and variables the tests ran with", () => {
+  const tests = verdict.tests;
+  if (tests === null) throw new Error("the verdict ran tests");
+  const text = renderText({
+    ...verdict,
+    tests: {
+      ...tests,
+      environment: {
+        command: ["/opt/venv/bin/python", "-m", "pytest"],
+        python: "/opt/venv/bin/python",
+        pythonpath: ["src", "lib"],
+        env: ["APP_MODE", "TZ_NAME"],
+      },
+      setup: {
+        key: "e".repeat(64),
+        command: ["true"],
+        network: false,
+        inputs: [],
+      },
+    },
+  });
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.startsWith("  tests: "));
+  equal(
+    lines[at + 1],
+    "  ran with: /opt/venv/bin/python; PYTHONPATH src:lib; env APP_MODE, TZ_NAME; setup eeeeeeeeeeee",
+  );
+  equal(renderText(verdict).includes("ran with"), false);
+});
