@@ -118,6 +118,45 @@ Deno.test("pawl propose reads the project's profile and lists its state machine"
   );
 
   await t.step(
+    "a profile chosen by the base's [environment] env is the one propose and check count",
+    async () => {
+      await using repo = await buildRepo({
+        base: {
+          ...FILES,
+          // Unset, the variable would choose "dev" (10 examples, fewer
+          // than the contract's 150): only the base's env makes it "ci".
+          "tests/conftest.py": replaceOnce(
+            CONFTEST,
+            '"HYPOTHESIS_PROFILE", "ci"',
+            '"HYPOTHESIS_PROFILE", "dev"',
+          ),
+          "pawl.toml": '[environment.env]\nHYPOTHESIS_PROFILE = "ci"\n',
+          "tests/agent_contract.yaml": proposal,
+        },
+        heads: { honest: { "shop/stack.py": LINKED_STACK } },
+      });
+      const result = await propose(["--repo", repo.dir, "--rev", "main"]);
+      assert.equal(result.code, 0, explain(result));
+      assert.match(
+        result.stdout,
+        /name: "TestStack"\n {4}min_examples: 150\n/,
+      );
+      assert.match(
+        result.stdout,
+        /runs 150 examples: profile "ci" loaded in "tests\/conftest\.py" line 7 \(\$HYPOTHESIS_PROFILE is "ci" in the base's \[environment\] env\)/,
+      );
+      const judged = await check(repo.dir, "honest");
+      assert.equal(judged.code, 0, explain(judged));
+      assert.deepEqual(blocking(judged.verdict), [], explain(judged));
+      assert.deepEqual(judged.verdict?.tests?.properties, [{
+        layout: "000",
+        id: "tests.test_stack.TestStack",
+        outcome: "passed",
+      }]);
+    },
+  );
+
+  await t.step(
     "a profile chosen by an environment variable without a default is named as unresolved",
     async () => {
       await using repo = await buildRepo({

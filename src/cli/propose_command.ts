@@ -233,7 +233,7 @@ export async function collectProposal(
   }
   const proposal = buildProposal(
     { commit, tree, modules, unreadable, fixtureDigests },
-    { layout, fixtureRoots },
+    { layout, fixtureRoots, env: settings.environment.env },
   );
   return { proposal, existing, commit };
 }

@@ -102,11 +102,32 @@ export function profileFilePaths(
   }).map((entry) => entry.path).sort();
 }
 
+/** Options for {@linkcode activeProfile}. */
+export interface ActiveProfileOptions {
+  /**
+   * The base's `[environment] env`: the only variables a test run has
+   * beyond the sandbox's own, so the only ones that can choose a profile
+   * (`os.environ.get("HYPOTHESIS_PROFILE", "dev")`).
+   */
+  env?: Readonly<Record<string, string>> | undefined;
+}
+
 /**
  * Run every profile call of `files` in pytest's collection order and
  * return the profile in effect afterwards.
+ *
+ * @example
+ * ```ts
+ * import { activeProfile } from "./hypothesis_profiles.ts";
+ * const active = activeProfile([], { env: { HYPOTHESIS_PROFILE: "ci" } });
+ * if (active.name !== "default") throw new Error();
+ * ```
  */
-export function activeProfile(files: readonly ProfileFile[]): ActiveProfile {
+export function activeProfile(
+  files: readonly ProfileFile[],
+  options: ActiveProfileOptions = {},
+): ActiveProfile {
+  const env = options.env ?? {};
   const profiles = new Map<string, ProfileValue>([[DEFAULT_PROFILE, {
     kind: "known",
     maxExamples: HYPOTHESIS_DEFAULT_MAX_EXAMPLES,
@@ -143,6 +164,7 @@ export function activeProfile(files: readonly ProfileFile[]): ActiveProfile {
       }
       const chosen = profileName(
         resolve(args.positional[0] ?? args.keywords.get("name"), module),
+        env,
       );
       if (chosen.name === undefined) {
         active = {
@@ -336,6 +358,7 @@ function registeredValue(
 /** The profile name `load_profile` gets, or what it depends on. */
 function profileName(
   expr: PythonExpr | undefined,
+  env: Readonly<Record<string, string>>,
 ): { name?: string; why: string; via?: string } {
   const literal = literalString(expr);
   if (literal !== undefined) return { name: literal, why: "" };
@@ -348,6 +371,14 @@ function profileName(
       const shown = variable === undefined
         ? "an environment variable"
         : `$${variable}`;
+      const set = setByEnvironment(variable, env);
+      if (set !== undefined) return set;
+      if (variable === undefined && Object.keys(env).length > 0) {
+        return {
+          why:
+            "a profile chosen by an environment variable whose name is not a string literal",
+        };
+      }
       if (fallback === undefined) {
         return {
           why:
@@ -366,10 +397,30 @@ function profileName(
     }
   }
   if (expr?.type === "subscript") {
+    const [target, , key] = expr.children ?? [];
+    if (target?.text === "os.environ") {
+      const set = setByEnvironment(literalString(key), env);
+      if (set !== undefined) return set;
+    }
     return {
       why:
         "a profile named by an environment variable without a default (os.environ[...])",
     };
   }
   return { why: "a profile whose name is computed" };
+}
+
+/** The profile a variable of the base's `[environment] env` names, if it sets it. */
+function setByEnvironment(
+  variable: string | undefined,
+  env: Readonly<Record<string, string>>,
+): { name: string; why: string; via: string } | undefined {
+  if (variable === undefined || !Object.hasOwn(env, variable)) return undefined;
+  return {
+    name: env[variable]!,
+    why: "",
+    via: `$${variable} is ${
+      JSON.stringify(env[variable])
+    } in the base's [environment] env`,
+  };
 }

@@ -115,6 +115,7 @@ export async function staticStage(
     digests,
     allowFixtureRotate: options.allowFixtureRotate,
     fixtureRoots,
+    testEnv: inputs.contracts.settings.environment.env,
   };
   // Problems the base already has are not the pull request's fault.
   const baseInput: StaticInput = {

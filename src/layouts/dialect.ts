@@ -69,6 +69,8 @@ export interface StaticInput {
    * repository); absent: each layout's own default.
    */
   fixtureRoots?: readonly string[] | undefined;
+  /** The base `pawl.toml`'s `[environment] env`: the variables every test run gets. */
+  testEnv?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A registered property the test stage must see pass. */

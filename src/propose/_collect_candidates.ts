@@ -85,6 +85,8 @@ export interface CollectInput {
   fixtureDigests: ReadonlyMap<string, string>;
   /** The commit's `pawl.toml` `[fixtures] roots`; default `tests/fixtures`. */
   fixtureRoots?: readonly string[] | undefined;
+  /** The commit's `pawl.toml` `[environment] env`, which may choose the profile. */
+  env?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Everything a layout's renderer needs. */
@@ -231,7 +233,9 @@ export function collectCandidates(
   const publicFunctions: PublicFunctionCandidate[] = [];
   const role = wantedRole(layout);
   const paths = [...tree.keys()].sort(compareText);
-  const profile = activeProfile(profileFiles(input, layout));
+  const profile = activeProfile(profileFiles(input, layout), {
+    env: input.env,
+  });
   const unresolved: string[] = [];
   for (const path of paths) {
     const found = pythonFileRole(path, tree);

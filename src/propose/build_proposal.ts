@@ -46,6 +46,11 @@ export interface BuildProposalOptions {
    * under them (default `tests/fixtures`).
    */
   fixtureRoots?: readonly string[] | undefined;
+  /**
+   * The commit's `pawl.toml` `[environment] env`: a variable set there may
+   * choose the Hypothesis profile the tests load.
+   */
+  env?: Readonly<Record<string, string>> | undefined;
 }
 
 /** One proposed file. */
@@ -121,6 +126,7 @@ export function buildProposal(
     unreadable: input.unreadable ?? new Map(),
     fixtureDigests: input.fixtureDigests,
     fixtureRoots: options.fixtureRoots,
+    env: options.env,
   }, layout);
   const header = (lines: readonly string[], withNotes: boolean) =>
     headerComment({

@@ -25,10 +25,14 @@ const TEST = lines(
 /** Proposed min_examples by test name, for `files` in layout 000. */
 async function proposed(
   files: Record<string, string>,
+  env?: Record<string, string>,
 ): Promise<
   { counts: Record<string, number>; text: string; unresolved: number }
 > {
-  const proposal = buildProposal(await inputFor(files, "000"));
+  const proposal = buildProposal(
+    await inputFor(files, "000"),
+    env === undefined ? {} : { env },
+  );
   const text = proposal.files[0]!.text;
   const contract = readAgentContract(text, {
     path: "tests/agent_contract.yaml",
@@ -224,4 +228,26 @@ Deno.test("buildProposal() lists a state machine's TestCase as a property", asyn
       /"TestCounter" is left out: it cannot fail/,
     );
   });
+});
+
+Deno.test("buildProposal() follows a profile chosen by a variable of [environment] env", async () => {
+  const files = {
+    "tests/test_calc.py": TEST,
+    "tests/conftest.py": lines(
+      "import os",
+      "from hypothesis import settings",
+      'settings.register_profile("dev", max_examples=10)',
+      'settings.register_profile("ci", max_examples=500)',
+      'settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))',
+    ),
+  };
+  const unset = await proposed(files);
+  assert.equal(unset.counts["test_plain"], 10);
+  const set = await proposed(files, { HYPOTHESIS_PROFILE: "ci" });
+  assert.equal(set.counts["test_plain"], 500);
+  assert.equal(set.counts["test_written"], 7);
+  assert.match(
+    set.text,
+    /\$HYPOTHESIS_PROFILE is "ci" in the base's \[environment\] env/,
+  );
 });

@@ -113,6 +113,7 @@ function loadedAgentContract(
         baseModules: input.baseModules,
         now: input.now,
         fixtureRoots: input.fixtureRoots,
+        env: input.testEnv,
       });
     },
     plan(input: StaticInput): TestPlan {

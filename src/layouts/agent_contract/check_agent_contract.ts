@@ -41,6 +41,8 @@ export interface CheckAgentContractInput {
   now: number;
   /** Fixture roots from the base's `pawl.toml` (default `tests/fixtures`). */
   fixtureRoots?: readonly string[] | undefined;
+  /** The base's `[environment] env`, which may choose the Hypothesis profile. */
+  env?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -81,6 +83,7 @@ export function checkAgentContract(input: CheckAgentContractInput): Finding[] {
         : { baseModules: input.baseModules }),
       baseContract: base,
       path,
+      env: input.env,
     }),
     ...checkFixtures(enforced, {
       tree: input.headTree,

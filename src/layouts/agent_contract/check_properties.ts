@@ -37,6 +37,8 @@ export interface CheckPropertiesOptions {
   baseContract?: AgentContract;
   /** Repository-relative path of the contract file, for findings. */
   path: string;
+  /** The base's `[environment] env`, which may choose the profile. */
+  env?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -76,11 +78,13 @@ export function checkProperties(
   const { modules, path } = options;
   const findings: Finding[] = [];
   // The profile in effect when the tests run, as the base configures it
-  // (a head that changes a conftest is judged by the harness rules).
+  // (a head that changes a conftest is judged by the harness rules), with
+  // the base's variables.
   const profile = activeProfile(
     [...(options.baseModules ?? modules)].filter(([path]) =>
       /(^|\/)(conftest|__init__)\.py$/.test(path)
     ).map(([path, module]) => ({ path, module })),
+    { env: options.env },
   );
   // By id, first entry wins (as a linear search would): thousands of
   // properties must not cost a scan of the base contract each.

@@ -15,8 +15,14 @@ def test_p(n):
     assert n + 0 == n
 `;
 
-function judge(conftest: string | undefined, minExamples: number): string[] {
-  const files: Record<string, string> = { "tests/test_p.py": TEST };
+function judge(
+  conftest: string | undefined,
+  minExamples: number,
+  options: { env?: Record<string, string>; test?: string } = {},
+): string[] {
+  const files: Record<string, string> = {
+    "tests/test_p.py": options.test ?? TEST,
+  };
   if (conftest !== undefined) files["tests/conftest.py"] = conftest;
   const modules = new Map<string, PythonModule>(
     Object.entries(files).map((
@@ -35,7 +41,12 @@ function judge(conftest: string | undefined, minExamples: number): string[] {
       name: "test_p",
       minExamples,
     }],
-  }, { modules, baseModules: modules, path: "tests/agent_contract.yaml" })
+  }, {
+    modules,
+    baseModules: modules,
+    path: "tests/agent_contract.yaml",
+    ...(options.env === undefined ? {} : { env: options.env }),
+  })
     .map((f) => `${f.rule}: ${f.message}`);
 }
 
@@ -67,5 +78,46 @@ Deno.test("checkProperties() counts the examples the loaded profile runs", async
       'load_profile(os.environ["P"])',
     );
     assert.equal(judge(unreadable, 300).length, 1);
+  });
+});
+
+const BY_VARIABLE = `import os
+from hypothesis import settings
+
+settings.register_profile("dev", max_examples=10)
+settings.register_profile("ci", max_examples=500)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+`;
+
+Deno.test("checkProperties() follows a profile chosen by a variable of the base's [environment] env", async (t) => {
+  await t.step("unset, the call's default applies", () => {
+    const found = judge(BY_VARIABLE, 500);
+    assert.equal(found.length, 1);
+    assert.match(found[0]!, /runs 10 examples under the profile "dev"/);
+  });
+  await t.step("set, the profile it names runs", () => {
+    assert.deepEqual(
+      judge(BY_VARIABLE, 500, { env: { HYPOTHESIS_PROFILE: "ci" } }),
+      [],
+    );
+    const found = judge(BY_VARIABLE, 501, {
+      env: { HYPOTHESIS_PROFILE: "ci" },
+    });
+    assert.equal(found.length, 1);
+    assert.match(
+      found[0]!,
+      /runs 500 examples under the profile "ci" .*\$HYPOTHESIS_PROFILE is "ci" in the base's \[environment\] env/,
+    );
+  });
+  await t.step("os.environ[...] reads it too", () => {
+    const subscript = BY_VARIABLE.replace(
+      'os.environ.get("HYPOTHESIS_PROFILE", "dev")',
+      'os.environ["HYPOTHESIS_PROFILE"]',
+    );
+    assert.deepEqual(
+      judge(subscript, 500, { env: { HYPOTHESIS_PROFILE: "ci" } }),
+      [],
+    );
+    assert.equal(judge(subscript, 500).length, 1);
   });
 });
