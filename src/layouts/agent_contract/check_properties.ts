@@ -78,11 +78,24 @@ export function checkProperties(
   const { modules, path } = options;
   const findings: Finding[] = [];
   // The profile in effect when the tests run, as the base configures it
-  // (a head that changes a conftest is judged by the harness rules), with
-  // the base's variables.
+  // (a head that changes a conftest or a test module's profile calls is
+  // judged by the harness rules): its conftest and __init__ files and its
+  // registered test modules, as propose reads them, and its variables.
+  const profileSource = options.baseModules ?? modules;
+  const testModules = new Set<string>();
+  for (
+    const p of [
+      ...contract.properties,
+      ...(options.baseContract?.properties ?? []),
+    ]
+  ) {
+    const found = resolveModule(p.module, profileSource);
+    if (found !== undefined) testModules.add(found.path);
+  }
   const profile = activeProfile(
-    [...(options.baseModules ?? modules)].filter(([path]) =>
-      /(^|\/)(conftest|__init__)\.py$/.test(path)
+    [...profileSource].filter(([path, module]) =>
+      module.syntaxError === undefined &&
+      (testModules.has(path) || /(^|\/)(conftest|__init__)\.py$/.test(path))
     ).map(([path, module]) => ({ path, module })),
     { env: options.env },
   );

@@ -121,3 +121,23 @@ Deno.test("checkProperties() follows a profile chosen by a variable of the base'
     assert.equal(judge(subscript, 500).length, 1);
   });
 });
+
+Deno.test("checkProperties() reads a profile the registered test module loads, as propose does", () => {
+  const test = `from hypothesis import given, settings, strategies as st
+
+settings.register_profile("thorough", max_examples=400)
+settings.load_profile("thorough")
+
+
+@given(st.integers())
+def test_p(n):
+    assert n + 0 == n
+`;
+  assert.deepEqual(judge(undefined, 400, { test }), []);
+  const found = judge(undefined, 401, { test });
+  assert.equal(found.length, 1);
+  assert.match(
+    found[0]!,
+    /runs 400 examples under the profile "thorough" loaded in "tests\/test_p\.py" line 4/,
+  );
+});
