@@ -8,7 +8,7 @@
  * be the one imported: were it, the bug would pass unseen.
  */
 import assert from "node:assert/strict";
-import { blocking, check, explain, rules } from "./_cli.ts";
+import { blocking, check, explain, pawl, rules } from "./_cli.ts";
 import { buildRepo, type TestRepo } from "./_repo.ts";
 import { BASE, HEADS } from "./_src_layout_project.ts";
 
@@ -213,5 +213,41 @@ def test_chunks_of():
       f.rule === "tests.collection_error"
     );
     assert.ok(collect?.message.endsWith(`\n${hint}`), explain(result));
+  });
+});
+
+Deno.test("pawl propose on a src layout without pawl.toml says to set [environment] pythonpath, and writes no pawl.toml", async (t) => {
+  const {
+    "pawl.toml": _settings,
+    "tests/agent_contract.yaml": _contract,
+    ...withoutSettings
+  } = BASE;
+  await using repo = await buildRepo({ base: withoutSettings });
+  const hint =
+    'The package "more_itertools" is under "src/" (a src layout): pawl tests the checkout only with [environment] pythonpath = ["src"] in pawl.toml on the base branch, else Python imports an installed copy or none; create pawl.toml with "[environment]" and "pythonpath = ["src"]" (pawl propose never writes pawl.toml)';
+  await t.step("printed: in the header and on stderr", async () => {
+    const result = await pawl(["propose", "--repo", repo.dir], { out: false });
+    assert.equal(result.code, 0, explain(result));
+    assert.ok(
+      result.stdout.includes(`# Settings pawl.toml needs:\n# - ${hint}\n`),
+      result.stdout,
+    );
+    assert.ok(result.stderr.includes(`pawl: ${hint}\n`), result.stderr);
+  });
+  await t.step("--write writes the contract alone", async () => {
+    const result = await pawl(["propose", "--repo", repo.dir, "--write"], {
+      out: false,
+    });
+    assert.equal(result.code, 0, explain(result));
+    assert.equal(result.stdout, "wrote tests/agent_contract.yaml\n");
+    assert.ok(result.stderr.includes(`pawl: ${hint}\n`), result.stderr);
+    await assert.rejects(Deno.lstat(`${repo.dir}/pawl.toml`));
+  });
+  await t.step("with the setting in place it says nothing", async () => {
+    await using set = await buildRepo({ base: BASE });
+    const result = await pawl(["propose", "--repo", set.dir], { out: false });
+    assert.equal(result.code, 0, explain(result));
+    assert.equal(result.stdout.includes("Settings pawl.toml needs"), false);
+    assert.equal(result.stderr.includes("src layout"), false);
   });
 });

@@ -137,6 +137,9 @@ export async function proposeCommand(
       }: a proposal for a human to review, not a contract\n`,
     );
   }
+  if (!v.quiet) {
+    for (const hint of summary.settings) io.err(`pawl: ${hint}\n`);
+  }
   if (workTree === undefined) {
     io.out(formatProposal(proposal));
     return 0;
@@ -233,7 +236,13 @@ export async function collectProposal(
   }
   const proposal = buildProposal(
     { commit, tree, modules, unreadable, fixtureDigests },
-    { layout, fixtureRoots, env: settings.environment.env },
+    {
+      layout,
+      fixtureRoots,
+      env: settings.environment.env,
+      pythonpath: settings.environment.pythonpath,
+      command: settings.tests.command,
+    },
   );
   return { proposal, existing, commit };
 }

@@ -184,6 +184,7 @@ Deno.test("formatProposal() heads each file when there are several", () => {
     contracts: 0,
     leftOut: 0,
     unresolved: 0,
+    settings: [],
   };
   assert.equal(
     formatProposal({ layout: "000", files: [one], summary }),

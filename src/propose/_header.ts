@@ -18,6 +18,8 @@ export interface HeaderOptions {
   notes?: readonly string[];
   /** Example counts pawl could not resolve, one sentence each. */
   unresolved?: readonly string[];
+  /** Settings the commit's `pawl.toml` needs before `pawl check` can judge it, one sentence each. */
+  settings?: readonly string[];
 }
 
 /**
@@ -36,6 +38,11 @@ export function headerComment(options: HeaderOptions): string {
   if (notes.length > 0) {
     lines.push("", "Left out of this proposal:");
     for (const note of notes) lines.push(`- ${commentSafe(note)}`);
+  }
+  const settings = options.settings ?? [];
+  if (settings.length > 0) {
+    lines.push("", "Settings pawl.toml needs:");
+    for (const note of settings) lines.push(`- ${commentSafe(note)}`);
   }
   const unresolved = options.unresolved ?? [];
   if (unresolved.length > 0) {

@@ -7,6 +7,7 @@
 import type { Tree } from "../git/git.ts";
 import type { PythonModule } from "../python/python_module.ts";
 import { collectCandidates } from "./_collect_candidates.ts";
+import { srcLayoutHint } from "./src_layout_hint.ts";
 import { headerComment } from "./_header.ts";
 import { renderAgentContract } from "./_render_agent_contract.ts";
 import {
@@ -51,6 +52,10 @@ export interface BuildProposalOptions {
    * choose the Hypothesis profile the tests load.
    */
   env?: Readonly<Record<string, string>> | undefined;
+  /** The commit's `pawl.toml` `[environment] pythonpath` (for the src-layout hint). */
+  pythonpath?: readonly string[] | undefined;
+  /** The commit's `pawl.toml` `[tests] command`, when it sets one. */
+  command?: readonly string[] | undefined;
 }
 
 /** One proposed file. */
@@ -73,6 +78,8 @@ export interface ProposalSummary {
   leftOut: number;
   /** Properties whose example count pawl could not resolve, each named in the header. */
   unresolved: number;
+  /** Settings the commit's `pawl.toml` needs (such as a src layout's `pythonpath`), each in the header. */
+  settings: string[];
 }
 
 /** A proposal: the files of one layout, in {@linkcode layoutFiles} order. */
@@ -128,11 +135,17 @@ export function buildProposal(
     fixtureRoots: options.fixtureRoots,
     env: options.env,
   }, layout);
+  const hint = srcLayoutHint(input.tree, {
+    pythonpath: options.pythonpath ?? [],
+    command: options.command,
+  });
+  const settings = hint === undefined ? [] : [hint];
   const header = (lines: readonly string[], withNotes: boolean) =>
     headerComment({
       commit: input.commit,
       layout,
       lines,
+      settings: withNotes ? settings : [],
       notes: withNotes ? candidates.notes : [],
       unresolved: withNotes ? candidates.unresolved : [],
     });
@@ -194,6 +207,7 @@ export function buildProposal(
       contracts: candidates.publicFunctions.length,
       leftOut: candidates.notes.length,
       unresolved: candidates.unresolved.length,
+      settings,
     },
   };
 }

@@ -192,6 +192,7 @@ Deno.test("buildProposal() with layout 000", async (t) => {
         contracts: 0,
         leftOut: 5,
         unresolved: 0,
+        settings: [],
       });
     },
   );
@@ -531,6 +532,7 @@ Deno.test("buildProposal() with layout 002", async (t) => {
         contracts: 2,
         leftOut: 0,
         unresolved: 0,
+        settings: [],
       });
     },
   );
