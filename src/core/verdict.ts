@@ -131,6 +131,8 @@ export interface MutationReport {
   survived: number;
   /** Of `ran`, runs the time limit stopped or Hypothesis called too slow or flaky (killed for mutation tools; never a weakening). */
   timedOut: number;
+  /** Of `ran`, runs whose report pawl's observer could not confirm (never counted as killed or survived). */
+  unknown?: number;
   /** Of `ran`, taken from the runner's cache. */
   cached: number;
   /** Mutants left out by `max_mutants`. */

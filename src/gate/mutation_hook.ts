@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { ObserverPlugin } from "../run/observer.ts";
 import { createHash } from "node:crypto";
 import type { Git, Tree } from "../git/git.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
@@ -49,6 +50,8 @@ export interface MutationHookInput {
   limits: Partial<SandboxLimits>;
   /** PATH inside the sandbox, when not the default. */
   sandboxPath?: string | undefined;
+  /** pawl's observer plugin, loaded into every mutant run as into the suite's. */
+  observer?: ObserverPlugin | undefined;
 }
 
 /** The ports the hook runs through. */
@@ -191,6 +194,7 @@ export async function mutationHook(
       sampleSeed: input.seed,
       runSeed,
       cache,
+      observer: input.observer,
       clock: () => performance.now(),
       progress: ports.progress,
     });

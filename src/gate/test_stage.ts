@@ -387,6 +387,7 @@ async function runAndJudge(
       seed,
       limits,
       sandboxPath: options.sandboxPath,
+      observer,
     }, {
       sandbox,
       factory: options.sandbox,

@@ -12,6 +12,13 @@
  * the head's test got weaker, so a base timeout never blocks. At the head
  * a timeout is a kill, so it never blocks either.
  *
+ * A run whose report pawl cannot trust (it disagrees with pawl's observer,
+ * or there is none) is `unknown` for every property it ran: at the base
+ * the mutant is counted as unknown, never killed or survived; at the head
+ * it is never a kill, so a head whose tests rewrite their report cannot
+ * hide a weakening: the observer's findings block (`harness.*`), and a
+ * head run of a base kill that left no report is `tests.no_report`.
+ *
  * @module
  */
 import { type Finding, finding } from "../core/finding.ts";
@@ -19,7 +26,7 @@ import type { MutationReport } from "../core/verdict.ts";
 import { type Mutant, renderMutantDiff } from "./mutant.ts";
 
 /** How one property fared against one mutant. */
-export type KillOutcome = "killed" | "survived" | "timeout";
+export type KillOutcome = "killed" | "survived" | "timeout" | "unknown";
 
 /** One side's run of one mutant: each property's outcome, by property key. */
 export type SideOutcomes = Readonly<Record<string, KillOutcome>>;
@@ -34,6 +41,8 @@ export interface MutantResult {
   head: SideOutcomes | null;
   /** Whether the base side came from the cache. */
   cached: boolean;
+  /** Why a run's report could not be trusted (pawl's observer disagreed), when it could not. */
+  findings?: readonly Finding[];
 }
 
 /** A registered property, as the rule names it. */
@@ -63,6 +72,8 @@ export type MutationCounts = Pick<
 export interface JudgeKillSetsOptions {
   /** The properties, in report order. */
   properties: readonly KillProperty[];
+  /** Findings of the unmutated baseline runs (a report pawl's observer disagreed with). */
+  baselineFindings?: readonly Finding[];
   /** The head text of each mutated file, for the diffs. */
   texts: ReadonlyMap<string, string>;
   /** Counts for the report. */
@@ -100,6 +111,9 @@ export function judgeKillSets(
 ): KillSetJudgement {
   let killed = 0;
   let timedOut = 0;
+  let unknown = 0;
+  const untrusted: Finding[] = [...(options.baselineFindings ?? [])];
+  const headUnknown = new Map<string, Mutant[]>();
   const survivors: Mutant[] = [];
   const weakenedBy = new Map<string, Mutant[]>();
   const weakenedMutants = new Set<string>();
@@ -107,10 +121,16 @@ export function judgeKillSets(
     const outcomes = Object.values(r.base);
     if (outcomes.includes("killed")) killed++;
     else if (outcomes.includes("timeout")) timedOut++;
+    else if (outcomes.includes("unknown")) unknown++;
     else survivors.push(r.mutant);
+    untrusted.push(...(r.findings ?? []));
     if (r.head === null) continue;
     for (const p of options.properties) {
       if (r.base[p.key] !== "killed") continue;
+      if (r.head[p.key] === "unknown") {
+        headUnknown.set(p.key, [...(headUnknown.get(p.key) ?? []), r.mutant]);
+        continue;
+      }
       if (r.head[p.key] !== "survived") continue;
       const list = weakenedBy.get(p.key) ?? [];
       list.push(r.mutant);
@@ -139,6 +159,25 @@ export function judgeKillSets(
       { path: first.file, line: first.line },
     ));
   }
+  findings.push(...untrustedFindings(untrusted));
+  for (const p of options.properties) {
+    const mutants = headUnknown.get(p.key)?.sort(byPlace);
+    if (mutants === undefined) continue;
+    // Runs the observer flagged already block; a missing report does too.
+    if (untrusted.length > 0) continue;
+    const first = mutants[0] as Mutant;
+    findings.push(finding(
+      "tests.no_report",
+      `Property "${p.id}" (layout ${p.layout}): the head's run on ${
+        plural(mutants.length, "mutant")
+      } the base's test kills left no usable report, so pawl cannot tell whether the head's test still catches ${
+        mutants.length === 1 ? "it" : "them"
+      } (first: ${first.file}:${first.line} ${first.operator} ${
+        JSON.stringify(first.original)
+      } → ${JSON.stringify(first.replacement)})`,
+      { path: first.file, line: first.line },
+    ));
+  }
   survivors.sort(byPlace);
   if (survivors.length > 0) {
     const first = survivors[0] as Mutant;
@@ -163,10 +202,26 @@ export function judgeKillSets(
       killed,
       survived: survivors.length,
       timedOut,
+      unknown,
       cached: results.filter((r) => r.cached).length,
       weakened: weakenedMutants.size,
     },
   };
+}
+
+/** One finding per rule, the first message with a count of the rest. */
+function untrustedFindings(found: readonly Finding[]): Finding[] {
+  const byRule = new Map<string, Finding[]>();
+  for (const f of found) byRule.set(f.rule, [...(byRule.get(f.rule) ?? []), f]);
+  return [...byRule.values()].map((list) => {
+    const first = list[0] as Finding;
+    return list.length === 1 ? first : {
+      ...first,
+      message: `${first.message} (and ${
+        plural(list.length - 1, "more mutant run")
+      } like it)`,
+    };
+  });
 }
 
 function byPlace(a: Mutant, b: Mutant): number {

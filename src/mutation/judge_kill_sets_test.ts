@@ -154,8 +154,70 @@ Deno.test("judgeKillSets() counts gaps in one advisory finding beside the weaken
       killed: 1,
       survived: 2,
       timedOut: 0,
+      unknown: 0,
       cached: 0,
       weakened: 1,
+    },
+  );
+});
+
+Deno.test("judgeKillSets() never counts a run without a trusted report as a kill or a survival", async (t) => {
+  await t.step("at the base: counted unknown, not a gap", () => {
+    const j = judge([result("m1", { "000/order": "unknown" }, null)]);
+    assert.equal(j.report.unknown, 1);
+    assert.equal(j.report.killed, 0);
+    assert.equal(j.report.survived, 0);
+    assert.deepEqual(j.findings, []);
+  });
+  await t.step(
+    "at the head, for a mutant the base kills: it blocks instead of hiding a weakening",
+    () => {
+      const j = judge([
+        result("m1", { "000/order": "killed" }, { "000/order": "unknown" }),
+      ]);
+      assert.equal(j.report.weakened, 0);
+      assert.deepEqual(j.findings.map((f) => [f.rule, f.blocking]), [[
+        "tests.no_report",
+        true,
+      ]]);
+      assert.match(
+        j.findings[0]?.message ?? "",
+        /^Property "order" \(layout 000\): the head's run on 1 mutant the base's test kills left no usable report/,
+      );
+    },
+  );
+  await t.step(
+    "a report the observer disagreed with blocks, once per rule",
+    () => {
+      const tampered = {
+        layer: "harness" as const,
+        rule: "harness.report_tampered" as const,
+        message:
+          "The JUnit report of the head's properties on mutant m1 does not match",
+        blocking: true,
+      };
+      const j = judge([
+        {
+          ...result("m1", { "000/order": "killed" }, {
+            "000/order": "unknown",
+          }),
+          findings: [tampered],
+        },
+        {
+          ...result("m2", { "000/order": "killed" }, {
+            "000/order": "unknown",
+          }),
+          findings: [{ ...tampered, message: "another" }],
+        },
+      ]);
+      assert.deepEqual(j.findings.map((f) => f.rule), [
+        "harness.report_tampered",
+      ]);
+      assert.match(
+        j.findings[0]?.message ?? "",
+        /does not match \(and 1 more mutant run like it\)$/,
+      );
+      assert.equal(j.findings[0]?.blocking, true);
     },
   );
 });

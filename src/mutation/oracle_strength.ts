@@ -10,6 +10,7 @@ import type { Finding } from "../core/finding.ts";
 import type { MutationReport } from "../core/verdict.ts";
 import type { PythonParser } from "../python/load_python_parser.ts";
 import type { SandboxLimits } from "../sandbox/sandbox.ts";
+import type { ObserverPlugin } from "../run/observer.ts";
 import type { MutationSettings } from "../settings/mutation_settings.ts";
 import { generateMutants } from "./generate_mutants.ts";
 import {
@@ -83,6 +84,8 @@ export interface OracleStrengthOptions {
   runSeed: number;
   /** The runner's cache. */
   cache?: MutationCache | undefined;
+  /** pawl's observer plugin, loaded into every mutant run (see `runMutants`). */
+  observer?: ObserverPlugin | undefined;
   /** Monotonic milliseconds. */
   clock: () => number;
   /** Progress lines. */
@@ -169,9 +172,11 @@ export async function oracleStrength(
     runSeed: options.runSeed,
     reach: counts.reach,
   };
+  const baselineFindings: Finding[] = [];
   const finish = (results: MutantResult[], unrun: readonly Mutant[]) => ({
     ...judgeKillSets(results, {
       properties: options.properties,
+      baselineFindings,
       texts,
       counts: { ...counts, cutByBudget: unrun.length },
     }),
@@ -198,12 +203,14 @@ export async function oracleStrength(
     env: options.env,
     limits: options.limits,
     texts,
+    observer: options.observer,
   };
   options.progress?.(
     `mutation: ${selection.selected.length} of ${mutants.length} mutants (${selection.touched} in touched functions), baseline runs`,
   );
   const baseSide: MutantSide = { ...options.oracle, properties: baseProps };
   const baseline = await runUnmutated(worker, run, baseSide, options.clock);
+  baselineFindings.push(...baseline.findings);
   const passing = (outcomes: Readonly<Record<string, string>>) =>
   (p: {
     key: string;
@@ -216,7 +223,14 @@ export async function oracleStrength(
       baseSide.properties.some((b) => b.key === p.key)
     );
     const side: MutantSide = { ...options.head, properties: props };
-    const headBaseline = await runUnmutated(worker, run, side, options.clock);
+    const headBaseline = await runUnmutated(
+      worker,
+      run,
+      side,
+      options.clock,
+      "head",
+    );
+    baselineFindings.push(...headBaseline.findings);
     side.properties = props.filter(passing(headBaseline.outcomes));
     headSide = side;
     slowest = Math.max(slowest, headBaseline.ms);
@@ -243,6 +257,7 @@ export async function oracleStrength(
     command: options.command,
     env: options.env,
     limits: { ...options.limits, timeoutMs },
+    observer: options.observer,
     cache: options.cache,
     budgetMs,
     clock: options.clock,

@@ -78,6 +78,8 @@ export function renderMutationReport(
       ? "Killed"
       : outcomes.some(([, o]) => o === "timeout")
       ? "Timeout"
+      : outcomes.some(([, o]) => o === "unknown")
+      ? "Ignored"
       : "Survived";
     const weakened = r.head === null
       ? []
@@ -89,6 +91,12 @@ export function renderMutationReport(
       status,
       ...(killedBy.length > 0 ? { killedBy } : {}),
       coveredBy: outcomes.map(([k]) => k).sort(),
+      ...(status === "Ignored"
+        ? {
+          statusReason:
+            "The run left no report pawl's observer could confirm: counted neither killed nor survived",
+        }
+        : {}),
       ...(weakened.length > 0
         ? {
           statusReason: `The head's property ${

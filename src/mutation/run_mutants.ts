@@ -11,6 +11,9 @@
  */
 import type { Sandbox, SandboxLimits } from "../sandbox/sandbox.ts";
 import { runPytest } from "../run/run_pytest.ts";
+import type { ObserverPlugin } from "../run/observer.ts";
+import { crossCheckReport } from "../run/cross_check_report.ts";
+import { type Finding, finding } from "../core/finding.ts";
 import type { TestCaseResult } from "../run/parse_junit.ts";
 import { casesForNodeId } from "../run/test_id.ts";
 import type {
@@ -61,6 +64,12 @@ export interface RunMutantsOptions {
   env: Readonly<Record<string, string>>;
   /** Limits of each run. */
   limits: Partial<SandboxLimits>;
+  /**
+   * pawl's observer plugin, loaded into every run like the suite's: a run
+   * whose report disagrees with it (or that it never reported from) counts
+   * for no property, and says so.
+   */
+  observer?: ObserverPlugin | undefined;
   /** The runner's cache, if any. */
   cache?: MutationCache | undefined;
   /** Milliseconds all mutant runs may take; mutants not started by then are cut. */
@@ -95,7 +104,7 @@ export async function runMutants(
         continue;
       }
       const mutant = options.mutants[i] as Mutant;
-      const base = await side(worker, options, options.base, mutant);
+      const base = await side(worker, options, options.base, mutant, "base");
       // The head runs only the properties a base property of the same key
       // killed: the others cannot make a weakening.
       const killed = new Set(
@@ -106,13 +115,29 @@ export async function runMutants(
       const headProps = options.head?.properties.filter((p) =>
         killed.has(p.key)
       ) ?? [];
-      const head = options.head === null || headProps.length === 0
+      const headRun = options.head === null || headProps.length === 0
         ? null
-        : (await side(worker, options, {
-          ...options.head,
-          properties: headProps,
-        }, mutant)).outcomes;
-      results[i] = { mutant, base: base.outcomes, head, cached: base.cached };
+        : await side(
+          worker,
+          options,
+          {
+            ...options.head,
+            properties: headProps,
+          },
+          mutant,
+          "head",
+        );
+      const findings = [
+        ...base.findings,
+        ...(headRun?.findings ?? []),
+      ];
+      results[i] = {
+        mutant,
+        base: base.outcomes,
+        head: headRun?.outcomes ?? null,
+        cached: base.cached,
+        ...(findings.length === 0 ? {} : { findings }),
+      };
     }
   };
   await Promise.all(options.workers.map(work));
@@ -125,7 +150,7 @@ export async function runMutants(
 /** What {@linkcode runUnmutated} needs: how a run is made. */
 export type RunSettings = Pick<
   RunMutantsOptions,
-  "command" | "env" | "limits" | "texts"
+  "command" | "env" | "limits" | "texts" | "observer"
 >;
 
 /**
@@ -137,10 +162,11 @@ export async function runUnmutated(
   options: RunSettings,
   on: MutantSide,
   clock: () => number,
-): Promise<{ outcomes: SideOutcomes; ms: number }> {
+  label: "base" | "head" = "base",
+): Promise<{ outcomes: SideOutcomes; ms: number; findings: Finding[] }> {
   const start = clock();
-  const { outcomes } = await side(worker, options, on, null);
-  return { outcomes, ms: clock() - start };
+  const { outcomes, findings } = await side(worker, options, on, null, label);
+  return { outcomes, ms: clock() - start, findings };
 }
 
 async function side(
@@ -148,11 +174,12 @@ async function side(
   options: RunSettings & { cache?: MutationCache | undefined },
   on: MutantSide,
   mutant: Mutant | null,
-): Promise<{ outcomes: SideOutcomes; cached: boolean }> {
+  label: "base" | "head",
+): Promise<{ outcomes: SideOutcomes; cached: boolean; findings: Finding[] }> {
   const key = mutant === null ? undefined : cacheKey(options, on, mutant);
   const hit = key === undefined ? undefined : await options.cache?.get(key);
   if (hit !== undefined && sameKeys(hit, on)) {
-    return { outcomes: hit, cached: true };
+    return { outcomes: hit, cached: true, findings: [] };
   }
   const text = mutant === null ? "" : options.texts.get(mutant.file);
   if (text === undefined) {
@@ -175,14 +202,38 @@ async function side(
       select: [...new Set(on.properties.map((p) => p.nodeId))].sort(),
       env: options.env,
       limits: options.limits,
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
     });
-    const outcomes = classify(
-      run.result.timedOut,
-      run.cases,
-      on.properties,
-    );
-    if (key !== undefined) await options.cache?.put(key, outcomes);
-    return { outcomes, cached: false };
+    const what = `${
+      label === "base" ? "the base's oracle" : "the head's properties"
+    } on ${
+      mutant === null
+        ? "the unmutated code"
+        : `mutant ${mutant.id} (${mutant.file}:${mutant.line})`
+    }`;
+    const findings = options.observer === undefined ||
+        run.cases === null || run.result.timedOut
+      ? []
+      : run.observation === undefined
+      ? [finding(
+        "harness.observer_missing",
+        `pawl's observer plugin did not report from ${what} although the run left a report, so the report cannot be trusted`,
+      )]
+      : crossCheckReport(run.observation, run.cases, {
+        run: what,
+        maxListed: 3,
+      });
+    // A report pawl cannot trust, or none at all, says nothing about any
+    // property: never a kill (which could hide a weakening at the head)
+    // nor a survival.
+    const outcomes = findings.length > 0
+      ? unknownFor(on.properties)
+      : classify(run.result.timedOut, run.cases, on.properties, {
+        missingReport: options.observer === undefined ? "killed" : "unknown",
+      });
+    const trusted = Object.values(outcomes).every((o) => o !== "unknown");
+    if (key !== undefined && trusted) await options.cache?.put(key, outcomes);
+    return { outcomes, cached: false, findings };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
@@ -190,7 +241,8 @@ async function side(
 
 /**
  * Each property's outcome from one run: a failure or error kills; a
- * property missing from the report (its module no longer imports) or a
+ * property missing from the report (its module no longer imports) or
+ * (without pawl's observer; with it, `unknown`) a
  * run without a usable report kills too, since the property did not
  * pass; a timeout is its own outcome, and so is a Hypothesis deadline or
  * flakiness error (slow, not shown wrong); a pass, skip or xfail
@@ -200,11 +252,12 @@ export function classify(
   timedOut: boolean,
   cases: readonly TestCaseResult[] | null,
   properties: readonly { key: string; nodeId: string }[],
+  options: { missingReport?: "killed" | "unknown" } = {},
 ): SideOutcomes {
   const out: Record<string, KillOutcome> = {};
   for (const p of properties) {
     if (timedOut) out[p.key] = "timeout";
-    else if (cases === null) out[p.key] = "killed";
+    else if (cases === null) out[p.key] = options.missingReport ?? "killed";
     else {
       const mine = casesForNodeId(cases, p.nodeId);
       const failed = mine.filter((c) =>
@@ -226,12 +279,18 @@ export function classify(
 const SLOW =
   /DeadlineExceeded|hypothesis\.errors\.Flaky|FlakyFailure|FlakyStrategyDefinition/;
 
+function unknownFor(
+  properties: readonly { key: string }[],
+): SideOutcomes {
+  return Object.fromEntries(properties.map((p) => [p.key, "unknown"]));
+}
+
 function sameKeys(hit: SideOutcomes, on: MutantSide): boolean {
   return on.properties.every((p) => hit[p.key] !== undefined);
 }
 
 /** Raised whenever what a cached outcome means changes (how a run is classified). */
-const CACHE_FORMAT = "outcomes-2";
+const CACHE_FORMAT = "outcomes-3";
 
 function cacheKey(
   options: RunSettings,

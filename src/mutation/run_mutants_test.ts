@@ -86,3 +86,14 @@ Deno.test("memoryMutationCache() returns what was put", async () => {
   assert.deepEqual(await cache.get("k"), { "000/a": "killed" });
   assert.equal(cache.size(), 1);
 });
+
+Deno.test("classify() reads a run without a report as unknown when pawl's observer watched it", () => {
+  assert.deepEqual(
+    classify(false, null, PROPS.slice(0, 1), { missingReport: "unknown" }),
+    { "000/a": "unknown" },
+  );
+  assert.deepEqual(
+    classify(true, null, PROPS.slice(0, 1), { missingReport: "unknown" }),
+    { "000/a": "timeout" },
+  );
+});

@@ -21,5 +21,9 @@ import type { MutationReport } from "../core/verdict.ts";
  * ```
  */
 export function mutationSummary(m: MutationReport): string {
-  return `${m.ran} of ${m.generated} mutants ran (${m.touched} in touched functions, found by ${m.reach}): ${m.killed} killed, ${m.survived} survived, ${m.timedOut} timed out, ${m.cached} from the cache; ${m.weakened} weaken a property; cut: ${m.cutByCap} by max_mutants, ${m.cutByBudget} by the budget`;
+  return `${m.ran} of ${m.generated} mutants ran (${m.touched} in touched functions, found by ${m.reach}): ${m.killed} killed, ${m.survived} survived, ${m.timedOut} timed out, ${
+    (m.unknown ?? 0) > 0
+      ? `${m.unknown} unknown (no report pawl could trust), `
+      : ""
+  }${m.cached} from the cache; ${m.weakened} weaken a property; cut: ${m.cutByCap} by max_mutants, ${m.cutByBudget} by the budget`;
 }
