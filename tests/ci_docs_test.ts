@@ -271,6 +271,16 @@ Deno.test("docs/ci.md: the GitHub workflows use the action as declared, and run"
         assert.equal(r.code, 0, r.output);
         assert.match(r.written, /^decision=accept$/m);
         assert.match(r.written, /^sarif=pawl-out\/pawl\.sarif$/m);
+        assert.match(
+          r.written,
+          /^mutation-report=pawl-out\/mutation-report\.json$/m,
+        );
+        const mutants = JSON.parse(
+          await Deno.readTextFile(
+            `${w.checkout}/pawl-out/mutation-report.json`,
+          ),
+        );
+        assert.equal(mutants.schemaVersion, "2");
         const verdict = await verdictAt(`${w.checkout}/pawl-out/verdict.json`);
         assert.equal(verdict.clock.source, "event");
         assert.notEqual(verdict.tests, null);

@@ -6,7 +6,8 @@
  * maps the inputs to one `pawl check` or `pawl diff` run in the
  * workspace (so `--now-from event` and the pull request come from the
  * event), then writes the step's outputs — `decision`, `exit-code`,
- * `verdict`, `sarif`, `markdown`, `signed`, `test-result` — to
+ * `verdict`, `sarif`, `markdown`, `signed`, `test-result`,
+ * `mutation-report` — to
  * `$GITHUB_OUTPUT`, and exits with pawl's exit code (0 accept, 1 reject,
  * 2 undecided).
  *
@@ -70,6 +71,10 @@ async function run(): Promise<number> {
   }
   if (line.files.testResult !== undefined && child.code !== 2) {
     outputs["test-result"] = line.files.testResult;
+  }
+  // Written on exit 2 too (a report with no mutants).
+  if (line.files.mutationReport !== undefined) {
+    outputs["mutation-report"] = line.files.mutationReport;
   }
   await writeOutputs(env, outputs);
   return child.code;

@@ -18,6 +18,8 @@ export interface ActionFiles {
   signed?: string;
   /** The signed test-result statement, for `check` with a signing key. */
   testResult?: string;
+  /** The mutation-testing-elements JSON (`--mutation-report`), when the `mutation_report` input is `true`. */
+  mutationReport?: string;
 }
 
 /** What the entry script runs and what it reports. */
@@ -45,7 +47,8 @@ export class ActionInputError extends TypeError {
  * the event's `pull_request.updated_at`, `--now-from event`), `out_dir`
  * (default `pawl-out`), `isolation` (default `auto`), `sarif`
  * (default `true`), `publish` (default `true`), `token`, `signing_key`
- * (a PEM), `allow_fixture_rotate` (default `false`).
+ * (a PEM), `allow_fixture_rotate` (default `false`), `mutation_report`
+ * (default `false`; `check` only).
  *
  * @example
  * ```ts
@@ -95,6 +98,15 @@ export function actionCommandLine(
   args.push(flag(input, "publish", true) ? "--publish" : "--no-publish");
   if (flag(input, "allow_fixture_rotate", false)) {
     args.push("--allow-fixture-rotate");
+  }
+  if (flag(input, "mutation_report", false)) {
+    if (command !== "check") {
+      throw new ActionInputError(
+        `Cannot use input "mutation_report" = "true" with "command" = "${command}": pawl diff runs no mutants; use "command" = "check"`,
+      );
+    }
+    files.mutationReport = `${dir}/mutation-report.json`;
+    args.push("--mutation-report", files.mutationReport);
   }
   const extra: Record<string, string> = {};
   const token = input("token");
