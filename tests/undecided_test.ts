@@ -47,6 +47,9 @@ const BASES = {
     [CONTRACT]: (base: string) =>
       `${base}${`# ${"padding ".repeat(15)}\n`.repeat(9000)}`,
   },
+  "base/examples-below": {
+    [CONTRACT]: edit("min_examples: 40", "min_examples: 400"),
+  },
   "base/no-runner": {
     "pawl.toml": '[tests]\ncommand = ["definitely-not-a-runner"]\n',
   },
@@ -193,6 +196,15 @@ Deno.test("pawl check exits 2 with an undecided --out for whatever it cannot dec
       name: "a base contract that is a symlink",
       args: onBase("base/symlink"),
       patterns: [/symlink/],
+    },
+    {
+      group: "the base contract",
+      name: "a base whose test runs fewer examples than its own contract asks",
+      args: onBase("base/examples-below"),
+      patterns: [
+        /already breaks its own contract/,
+        /property\.examples_below_contract/,
+      ],
     },
     {
       group: "the base contract",
