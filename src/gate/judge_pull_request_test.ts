@@ -269,7 +269,7 @@ Deno.test("judgePullRequest() exports the next run's copy during a run, but hand
   assert.equal(h.workspace().removed, true);
 });
 
-Deno.test("judgePullRequest() runs the base's oracle in a second sandbox beside the head's property run, to the same verdict", async () => {
+Deno.test("judgePullRequest() runs the properties and the base's oracle beside the suite in spare sandboxes, to the same verdict byte for byte", async () => {
   const base = sampleBaseFiles();
   const head = {
     ...base,
@@ -278,8 +278,98 @@ Deno.test("judgePullRequest() runs the base's oracle in a second sandbox beside 
     }\n# a comment the pull request added\n`,
   };
   const answer = reporting((c) => selects(c) ? [PARSE, CODEC] : SUITE);
-  const judge = async (withSpare: boolean) => {
+  const isolation = (uid: number) => ({
+    isolation: {
+      tier: "uid" as const,
+      network: "inherited" as const,
+      uid,
+      notes: [],
+    },
+  });
+  /** Judge with `spares` spare uids free (a repeated uid is one in use). */
+  const judge = async (spares: readonly number[]) => {
     const git = new FakeGit({ commits: { main: base, "pr-head": head } });
+    // With a spare, the suite ends only once a property run has started
+    // in a spare sandbox: the two overlap, or the judgement never ends.
+    let started = () => {};
+    const propertiesStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const first = new FakeSandbox(async (command) => {
+      if (!selects(command) && spares.length > 0) await propertiesStarted;
+      return await answer(command);
+    }, isolation(64481));
+    const made: FakeSandbox[] = [];
+    const requests: SandboxRequest[] = [];
+    let opened: FakeWorkspace | undefined;
+    const { verdict, ledger } = await judgePullRequest(options(), {
+      clone: () => Promise.resolve(git),
+      sandbox: (request) => {
+        requests.push(request);
+        if (request.spare !== true) return Promise.resolve(first);
+        const uid = spares[made.length];
+        if (uid === undefined) return Promise.reject(new Error("no uid"));
+        const spare = new FakeSandbox((command) => {
+          started();
+          return answer(command);
+        }, isolation(uid));
+        made.push(spare);
+        return Promise.resolve(spare);
+      },
+      workspace: async (name) => (opened = await FakeWorkspace.open(name)),
+      progress: SILENT_PROGRESS,
+    });
+    return { verdict, ledger, first, made, requests, workspace: opened };
+  };
+  const sequential = await judge([]);
+  const one = await judge([64482]);
+  const two = await judge([64482, 64483]);
+  const busy = await judge([64482, 64482]);
+  assert.equal(sequential.verdict.decision, "accept");
+  const cwd = (s: FakeSandbox) =>
+    s.commands.map((c) => c.cwd.slice(c.cwd.lastIndexOf("/") + 1));
+  // One after another: the suite, the properties, the oracle, each in the
+  // copy the plan named, all in the first sandbox.
+  assert.deepEqual(cwd(sequential.first), ["work-1", "work-2", "work-3"]);
+  // One spare: the suite in the first; the properties and then the oracle
+  // in the spare, from a report directory of its own.
+  assert.deepEqual(cwd(one.first), ["work-1"]);
+  assert.deepEqual(one.made.map(cwd), [["work-2", "work-3"]]);
+  assert.ok(one.workspace?.made.includes("reports-alone"));
+  assert.deepEqual(one.requests.map((r) => r.spare === true), [
+    false,
+    true,
+    true,
+  ]);
+  // Two spares: the oracle in a third sandbox of its own.
+  assert.deepEqual(cwd(two.first), ["work-1"]);
+  assert.deepEqual(two.made.map(cwd), [["work-2"], ["work-3"]]);
+  const writable = (c: SandboxCommand | undefined) => c?.writable.join(" ");
+  assert.notEqual(
+    writable(two.made[0]?.commands[0]),
+    writable(two.first.commands[0]),
+  );
+  assert.notEqual(
+    writable(two.made[1]?.commands[0]),
+    writable(two.made[0]?.commands[0]),
+  );
+  // A spare whose uid another sandbox of this judgement holds is not used.
+  assert.deepEqual(busy.made.map(cwd), [["work-2", "work-3"], []]);
+  for (const run of [one, two, busy]) {
+    assert.ok(run.made.every((s) => s.closed));
+    assert.equal(
+      JSON.stringify(run.verdict),
+      JSON.stringify(sequential.verdict),
+    );
+    assert.equal(JSON.stringify(run.ledger), JSON.stringify(sequential.ledger));
+  }
+});
+
+Deno.test("judgePullRequest() gives the same verdict when the suite does not report and the properties ran beside it", async () => {
+  const judge = async (withSpare: boolean) => {
+    const git = new FakeGit({
+      commits: { main: sampleBaseFiles(), "pr-head": HONEST },
+    });
     const isolation = (uid: number) => ({
       isolation: {
         tier: "uid" as const,
@@ -288,45 +378,34 @@ Deno.test("judgePullRequest() runs the base's oracle in a second sandbox beside 
         notes: [],
       },
     });
-    const first = new FakeSandbox(answer, isolation(64481));
-    const spare = new FakeSandbox(answer, isolation(64482));
-    const requests: SandboxRequest[] = [];
+    // The suite writes no report; the properties alone would pass.
+    const handler = (command: SandboxCommand) =>
+      selects(command)
+        ? reporting(() => [PARSE, CODEC])(command)
+        : Promise.resolve({ code: 2 });
+    const first = new FakeSandbox(handler, isolation(64484));
+    const spare = new FakeSandbox(handler, isolation(64485));
     const { verdict } = await judgePullRequest(options(), {
       clone: () => Promise.resolve(git),
-      sandbox: (request) => {
-        requests.push(request);
-        if (request.spare !== true) return Promise.resolve(first);
-        return withSpare
+      sandbox: (request) =>
+        request.spare !== true
+          ? Promise.resolve(first)
+          : withSpare
           ? Promise.resolve(spare)
-          : Promise.reject(new Error("no uid is free"));
-      },
+          : Promise.reject(new Error("no uid")),
       workspace: (name) => FakeWorkspace.open(name),
       progress: SILENT_PROGRESS,
     });
-    return { verdict, first, spare, requests };
+    return { verdict, first, spare };
   };
-  const alone = await judge(false);
+  const sequential = await judge(false);
   const overlapped = await judge(true);
-  assert.equal(overlapped.verdict.decision, "accept");
-  assert.deepEqual(overlapped.requests.map((r) => r.spare === true), [
-    false,
-    true,
-  ]);
-  // The oracle ran in the spare sandbox, from a report directory of its own.
+  assert.equal(sequential.first.commands.length, 1);
   assert.equal(overlapped.spare.commands.length, 1);
-  assert.ok(selects(overlapped.spare.commands[0] as SandboxCommand));
-  assert.equal(
-    overlapped.first.commands.length,
-    alone.first.commands.length - 1,
-  );
   assert.ok(overlapped.spare.closed);
-  const writable = (c: SandboxCommand | undefined) => c?.writable.join(" ");
-  assert.notEqual(
-    writable(overlapped.spare.commands[0]),
-    writable(overlapped.first.commands.at(-1)),
-  );
+  assert.notEqual(sequential.verdict.decision, "accept");
   assert.equal(
     JSON.stringify(overlapped.verdict),
-    JSON.stringify(alone.verdict),
+    JSON.stringify(sequential.verdict),
   );
 });

@@ -54,6 +54,26 @@ export interface TestRuns {
   alone: PlannedRun;
   /** Frozen seeds, in plan order. */
   replays: PlannedReplayRun[];
+  /** The name of each run's working copy. */
+  workDirs: PlannedWorkDirs;
+}
+
+/**
+ * The working copies' names, fixed before anything runs, so each run's
+ * copy has the same name whether runs overlap or follow one another, and
+ * in whatever order they finish.
+ */
+export interface PlannedWorkDirs {
+  /** The full suite's. */
+  suite: string;
+  /** The properties' own run's. */
+  alone: string;
+  /** The base's oracle's. */
+  oracle: string;
+  /** Each frozen-seed replay's, in plan order. */
+  replays: string[];
+  /** The first number free for copies made on demand (`work-N`, N counting up from it). */
+  firstFree: number;
 }
 
 /** Options for {@linkcode planTestRuns}. */
@@ -100,6 +120,7 @@ export function planTestRuns(
     [seeds.env_seed]: String(s),
     ...(n === null ? {} : { [seeds.env_trials]: String(n) }),
   });
+  const replayCount = plans.reduce((n, p) => n + p.plan.replays.length, 0);
   const deselect = sortedUnique(plans.flatMap((p) => p.plan.deselect));
   // The base's excuses leave every run, whatever it selects; an excused
   // file or directory is not even collected, so a module that cannot be
@@ -149,6 +170,13 @@ export function planTestRuns(
         env: seedEnv(replay.seed, seeds.replay_trials),
       }))
     ),
+    workDirs: {
+      suite: "work-1",
+      alone: "work-2",
+      oracle: "work-3",
+      replays: Array.from({ length: replayCount }, (_, i) => `work-${4 + i}`),
+      firstFree: 4 + replayCount,
+    },
   };
 }
 

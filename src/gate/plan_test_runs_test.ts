@@ -79,6 +79,28 @@ Deno.test("planTestRuns() replays each frozen seed with its own seed and the rep
   }]);
 });
 
+Deno.test("planTestRuns() names every run's working copy before anything runs", () => {
+  const replay = (seed: number) => ({
+    id: `F-${seed}`,
+    test: "tests/a.py::t",
+    seed,
+    witness: "w",
+  });
+  const runs = planTestRuns(DEFAULT_SETTINGS, [
+    { layout: "002", plan: { ...EMPTY, replays: [replay(1), replay(2)] } },
+  ], { seed: 7 });
+  assert.deepEqual(runs.workDirs, {
+    suite: "work-1",
+    alone: "work-2",
+    oracle: "work-3",
+    replays: ["work-4", "work-5"],
+    firstFree: 6,
+  });
+  const none = planTestRuns(DEFAULT_SETTINGS, [], { seed: 7 });
+  assert.deepEqual(none.workDirs.replays, []);
+  assert.equal(none.workDirs.firstFree, 4);
+});
+
 Deno.test("planTestRuns() follows the settings' command, variables and runner", () => {
   const settings: Settings = {
     ...DEFAULT_SETTINGS,

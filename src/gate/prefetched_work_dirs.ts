@@ -1,15 +1,17 @@
 /**
  * Fresh working copies for the test runs, one made ahead: exporting a large
  * head tree takes as long as a short test run, so the next copy is made
- * while the current run's tests execute instead of after them.
+ * while the current run's tests execute instead of after them. Each copy
+ * has the name the plan gave its run, so runs that overlap take their
+ * copies in any order and each still gets the same name.
  *
  * @module
  */
 
-/** The work directories of one judgement. */
+/** The planned work directories of one judgement. */
 export interface WorkDirs {
-  /** A fresh directory no earlier run has touched. */
-  next(): Promise<string>;
+  /** The fresh directory `name` (one of the planned names), handed out once. */
+  take(name: string): Promise<string>;
   /** Wait for the copy made ahead (its failure is ignored): call before removing the workspace. */
   settle(): Promise<void>;
 }
@@ -17,51 +19,70 @@ export interface WorkDirs {
 /** Options for {@linkcode prefetchedWorkDirs}. */
 export interface PrefetchedWorkDirsOptions {
   /**
-   * How many runs are expected: no copy is made ahead beyond this many, so
-   * a judgement with one run never pays for a second export. More are
-   * still made on demand.
+   * The names the runs are expected to take, in the order they usually
+   * do: no copy is made ahead beyond these, so a judgement with one run
+   * never pays for a second export.
    */
-  expected: number;
+  order: readonly string[];
 }
 
 /**
- * Hand out directories from `make` (called with 1, 2, ...), each used
- * once. Once a directory is handed out the next one is started if fewer
- * than `expected` have been made, so at most one is made ahead; a failure
- * to make one surfaces from the `next()` that takes it.
+ * Hand out directories made by `make(name)`, each once. Once one is handed
+ * out and no copy is in flight, the first name of `order` not yet made is
+ * started, so at most one is made ahead; a failure to make one surfaces
+ * from the `take()` that takes it. Taking a name twice is a programming
+ * error and throws.
  *
  * @example
  * ```ts
  * import { prefetchedWorkDirs } from "./prefetched_work_dirs.ts";
- * const dirs = prefetchedWorkDirs((n) => Promise.resolve(`work-${n}`), { expected: 2 });
- * if (await dirs.next() !== "work-1" || await dirs.next() !== "work-2") throw new Error();
+ * const dirs = prefetchedWorkDirs((name) => Promise.resolve(`/w/${name}`), {
+ *   order: ["work-1", "work-2"],
+ * });
+ * if (await dirs.take("work-1") !== "/w/work-1") throw new Error();
+ * if (await dirs.take("work-2") !== "/w/work-2") throw new Error();
  * await dirs.settle();
  * ```
  */
 export function prefetchedWorkDirs(
-  make: (n: number) => Promise<string>,
+  make: (name: string) => Promise<string>,
   options: PrefetchedWorkDirsOptions,
 ): WorkDirs {
-  let made = 0;
+  const started = new Map<string, Promise<string>>();
+  const taken = new Set<string>();
   let ahead: Promise<string> | undefined;
-  const start = (): Promise<string> => {
-    made += 1;
-    const dir = make(made);
+  const start = (name: string): Promise<string> => {
+    const dir = make(name);
     // Handled here so an unused copy that fails is not an unhandled
-    // rejection; the `next()` that takes it still sees the error.
+    // rejection; the `take()` that takes it still sees the error.
     dir.catch(() => undefined);
+    started.set(name, dir);
     return dir;
   };
+  const startAhead = () => {
+    if (ahead !== undefined) return;
+    const name = options.order.find((n) => !started.has(n));
+    if (name === undefined) return;
+    const dir = start(name);
+    ahead = dir;
+    const done = () => {
+      if (ahead === dir) ahead = undefined;
+    };
+    dir.then(done, done);
+  };
   return {
-    async next(): Promise<string> {
-      const taken = ahead ?? start();
-      ahead = undefined;
-      const dir = await taken;
-      if (made < options.expected) ahead = start();
-      return dir;
+    async take(name: string): Promise<string> {
+      if (taken.has(name)) {
+        throw new Error(`Work directory "${name}" was already taken`);
+      }
+      taken.add(name);
+      const dir = started.get(name) ?? start(name);
+      const made = await dir;
+      startAhead();
+      return made;
     },
     async settle(): Promise<void> {
-      await ahead?.catch(() => undefined);
+      await Promise.allSettled(started.values());
     },
   };
 }

@@ -38,6 +38,8 @@ export interface SetupStageOptions {
 export interface SetupStageResult {
   /** Every run in it sees the setup step's output. */
   sandbox: Sandbox;
+  /** Gives another sandbox (a spare one, for overlapping runs) the same view of the step's output. */
+  wrap: (other: Sandbox) => Sandbox;
   /** For the verdict; undefined without a setup step. */
   record?: SetupRecord;
   /** Head modules that shadow what the step installed. */
@@ -55,7 +57,9 @@ export async function setupStage(
   options: SetupStageOptions,
 ): Promise<SetupStageResult> {
   const setup = input.settings.environment.setup;
-  if (setup === undefined) return { sandbox, findings: [] };
+  if (setup === undefined) {
+    return { sandbox, wrap: (other) => other, findings: [] };
+  }
   // The step sees the tests' interpreter and PATH ([environment] python),
   // and the key covers that interpreter's bytes.
   const tests = testEnvironment(input.settings, {
@@ -91,6 +95,7 @@ export async function setupStage(
   });
   return {
     sandbox: withSetupEnvironment(sandbox, env.dir),
+    wrap: (other) => withSetupEnvironment(other, env.dir),
     findings,
     record: {
       key: env.key,

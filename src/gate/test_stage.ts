@@ -41,11 +41,12 @@ import {
 } from "../run/run_property_runs.ts";
 import { modulePath } from "../contract/module_path.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import { freshSeed } from "../seeds/fresh_seed.ts";
 import type { LedgerRow } from "../seeds/ledger_row.ts";
 import type { Settings } from "../settings/settings.ts";
 import { CLONE_DIR } from "./clone_stage.ts";
-import { setupStage } from "./setup_stage.ts";
+import { setupStage, type SetupStageResult } from "./setup_stage.ts";
 import { environmentRecord } from "./environment_record.ts";
 import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
@@ -61,6 +62,7 @@ import {
   type PlannedRun,
   planTestRuns,
   sortedUnique,
+  type TestRuns,
 } from "./plan_test_runs.ts";
 import type { Contracts } from "./load_contracts.ts";
 import type { Commits } from "./read_commits.ts";
@@ -149,35 +151,54 @@ export async function testStage(
       `${workspace.root}/${CLONE_DIR}`,
     ],
   });
-  // The suite, the properties on their own, one run per frozen seed.
-  const expected = 1 +
-    (prepared.plans.some((p) => p.plan.properties.length > 0) ? 1 : 0) +
-    prepared.plans.reduce((n, p) => n + p.plan.replays.length, 0);
-  // A copy made ahead stays root-owned until its run takes it: the run
-  // before must not be able to write into the next run's tree.
-  // One numbering for every directory a run gets, made ahead or not.
-  let made = 0;
+  // Every run's working copy has the name the plan gives it, so runs that
+  // overlap get the same names as runs that follow one another; copies
+  // made on demand (reruns, the base's collection, mutants) come after.
+  const runs = planTestRuns(prepared.settings, prepared.plans, {
+    seed: freshSeed(input.commits.head, options.now.text),
+    sandboxPath: options.sandboxPath,
+    excused: prepared.excused,
+  });
+  const names = runs.workDirs;
+  let made = names.firstFree - 1;
   const workName = (): string => `work-${++made}`;
   const copies = headCopies(git, input.commits.head, {
     workspace,
     sandbox,
     headTree: input.commits.headTree,
   });
-  const workDirs = prefetchedWorkDirs(() => copies.copy(workName()), {
-    expected,
+  // A copy made ahead stays root-owned until its run takes it: the run
+  // before must not be able to write into the next run's tree.
+  const hasProperties = prepared.plans.some((p) =>
+    p.plan.properties.length > 0
+  );
+  const workDirs = prefetchedWorkDirs((name) => copies.copy(name), {
+    order: [
+      names.suite,
+      ...(hasProperties ? [names.alone] : []),
+      ...names.replays,
+    ],
   });
-  const freshWorkDir = async (): Promise<string> => {
-    const dir = await workDirs.next();
-    await copies.prepare(dir);
-    return dir;
+  const dirs: RunDirs = {
+    take: async (name, lane) => {
+      const dir = await workDirs.take(name);
+      await copies.prepare(dir, lane);
+      return dir;
+    },
+    fresh: async () => {
+      const dir = await copies.copy(workName());
+      await copies.prepare(dir);
+      return dir;
+    },
+    workName,
+    copies,
   };
   try {
     // The base's setup step first, in a step of its own (src/setup/).
     const setup = await setupStage(sandbox, prepared, options);
-    const result = await runAndJudge(setup.sandbox, prepared, options, {
-      freshWorkDir,
-      workName,
-      copies,
+    const result = await runAndJudge(setup, prepared, options, {
+      runs,
+      dirs,
     });
     return setup.record === undefined ? result : {
       ...result,
@@ -191,17 +212,34 @@ export async function testStage(
   }
 }
 
+/** Where each run's working copy comes from. */
+interface RunDirs {
+  /** The planned copy `name`, handed to the sandbox (or to `lane`). */
+  take: (name: string, lane?: Pick<Sandbox, "prepareDir">) => Promise<string>;
+  /** A copy made on demand (a rerun), handed to the first sandbox. */
+  fresh: () => Promise<string>;
+  /** The next name for a directory made on demand. */
+  workName: () => string;
+  copies: HeadCopies;
+}
+
+/** A sandbox for runs that overlap another's: its own uid and report directory. */
+interface Lane {
+  sandbox: Sandbox;
+  reportDir: string;
+  close: () => Promise<void>;
+}
+
 async function runAndJudge(
-  sandbox: GateSandbox,
+  setup: SetupStageResult,
   input: Prepared,
   options: TestStageOptions,
-  dirs: {
-    freshWorkDir: () => Promise<string>;
-    workName: () => string;
-    copies: HeadCopies;
-  },
+  planned: { runs: TestRuns; dirs: RunDirs },
 ): Promise<TestStageResult> {
-  const { freshWorkDir, workName, copies } = dirs;
+  const { runs, dirs } = planned;
+  const { workName, copies } = dirs;
+  const names = runs.workDirs;
+  const sandbox = setup.sandbox;
   const { git, commits, plans } = input;
   const { progress, workspace } = options;
   // pawl's own plugin watches every pytest run (see src/run/observer.ts).
@@ -212,20 +250,15 @@ async function runAndJudge(
   const headModule = headModuleReader(git, commits.headTree, input.headModules);
   const reportDir = await workspace.mkdir("reports");
   await sandbox.prepareDir(reportDir);
-  const runs = planTestRuns(input.settings, plans, {
-    seed: freshSeed(commits.head, options.now.text),
-    sandboxPath: options.sandboxPath,
-    excused: input.excused,
-  });
   const { seed, trials, limits } = runs;
   const onOutput = (chunk: Uint8Array) => progress.detail(lastLine(chunk));
   const pytest = async (
     run: PlannedRun,
     select: readonly string[],
-    workDir?: string,
+    workDir: string,
   ) =>
     await runPytest(sandbox, {
-      workDir: workDir ?? await freshWorkDir(),
+      workDir,
       reportDir,
       command: run.command,
       select,
@@ -235,7 +268,7 @@ async function runAndJudge(
       ...observed,
     });
 
-  const workDir = await freshWorkDir();
+  const workDir = await dirs.take(names.suite);
   const python = input.settings.environment.python;
   if (python !== undefined) {
     await checkInterpreter(sandbox, python, {
@@ -244,260 +277,312 @@ async function runAndJudge(
       workDir,
     });
   }
-  progress.step(
-    `running the tests (sandbox: ${sandbox.isolation.tier}, network ${sandbox.isolation.network}, seed ${seed})`,
-  );
-  const suite = await runSuite(sandbox, {
-    workDir,
-    reportDir,
-    freshWorkDir,
-    command: runs.suite.command,
-    env: runs.suite.env,
-    freezes: runs.suite.freezes,
-    nonBlocking: runs.suite.nonBlocking,
-    limits,
-    onOutput,
-    ...observed,
-    testLine: async (file, qualname) =>
-      (await headModule(file))?.functions.get(qualname)?.line,
+
+  // What the properties' own runs need comes from the trees alone, so
+  // they can start beside the suite when a spare sandbox is free.
+  const located = await locateProperties(plans, commits.headTree, headModule);
+  const located_ = located.filter((p) => p.nodeId !== undefined);
+  const oracle = oracleTree(commits, plans);
+  const baseModule = headModuleReader(git, commits.baseTree, new Map());
+  // The oracle runs the properties whose test the base has, in the same file.
+  const atBase: LocatedProperty[] = [];
+  for (const p of located_) {
+    if (
+      p.file !== undefined &&
+      modulePath(p.module, commits.baseTree) === p.file &&
+      (await baseModule(p.file))?.functions.has(p.name) === true
+    ) atBase.push(p);
+  }
+  const withOracle = oracle.tree.differs && atBase.length > 0;
+  const lanes: Lane[] = [];
+  const lane = async (name: string): Promise<Lane | undefined> => {
+    const made = await spareLane(sandbox, options, {
+      reportName: name,
+      wrap: setup.wrap,
+      taken: lanes.map((l) => l.sandbox.isolation.uid),
+    });
+    if (made !== undefined) lanes.push(made);
+    return made;
+  };
+  const observedProperty = (p: LocatedProperty) => ({
+    id: p.id,
+    nodeId: p.nodeId as string,
+    path: p.file,
+    line: p.line,
   });
-  // A file the pull request did not touch that cannot be collected may be
-  // broken at the base already: then pawl cannot decide (exit 2).
-  const unchangedBroken = sortedUnique(
-    suite.findings.flatMap((f) =>
-      f.rule === "tests.collection_error" && f.path !== undefined &&
-        commits.baseTree.has(f.path) &&
-        commits.baseTree.get(f.path)?.oid === commits.headTree.get(f.path)?.oid
-        ? [f.path]
-        : []
-    ),
-  );
-  if (unchangedBroken.length > 0) {
-    progress.step(
-      `collecting ${unchangedBroken.length} unchanged files at the base`,
-    );
-    await checkBaseCollection(sandbox, {
-      base: commits.base,
-      files: unchangedBroken,
-      baseWorkDir: async () => {
-        const dir = await workspace.export(git, commits.base, workName());
-        await removeBytecode(dir);
-        await sandbox.prepareDir(dir);
+  const propertyRuns = (
+    head: { sandbox: Sandbox; reportDir: string },
+    oracleLane: Lane | undefined,
+  ): Promise<PropertyRunsResult> =>
+    runPropertyRuns(head.sandbox, {
+      properties: located_.map(observedProperty),
+      oracleProperties: atBase.map(observedProperty),
+      headWorkDir: () => dirs.take(names.alone, head.sandbox),
+      oracleWorkDir: !oracle.tree.differs ? null : async () => {
+        const dir = await copies.mkdir(names.oracle);
+        await exportOracleTree(copies.source, commits.head, dir, oracle.tree);
+        await copies.prepare(dir, (oracleLane ?? head).sandbox);
         return dir;
       },
+      oracleLane,
       run: {
-        reportDir,
+        reportDir: head.reportDir,
         command: runs.alone.command,
         env: runs.alone.env,
         limits,
+        onOutput,
         ...observed,
       },
-      hint: (detail) =>
-        importPathHint(detail, {
-          tree: commits.baseTree,
-          pythonpath: input.settings.environment.pythonpath,
-        }),
+      seed,
+      trials,
+      hypothesisSeeded: runs.alone.command.some((a) =>
+        a.startsWith("--hypothesis-seed=")
+      ),
+      isTestSide: oracle.isTestSide,
+      unchanged: (path) =>
+        commits.baseTree.get(path)?.oid === commits.headTree.get(path)?.oid,
     });
-  }
 
-  const located = await locateProperties(plans, commits.headTree, headModule);
-  const runnable = located.flatMap((p) =>
-    p.nodeId === undefined ? [] : [p.nodeId]
-  );
-  // Alone: only the properties' own modules are imported, so a test
-  // elsewhere that forges the report cannot make a failing property pass;
-  // and again from the base's test side on the head's code (the base's
-  // oracle), when the head changed any test-side path.
-  let alone: PytestRun | null = null;
-  let expectLedger = false;
-  let seedBaseline: Observation | null = null;
-  const oracleFindings: Finding[] = [];
-  let mutation: MutationReport | undefined;
-  let mutationRun: MutationRun | undefined;
-  if (runnable.length > 0 && suite.reported) {
-    const oracle = oracleTree(commits, plans);
+  // Beside the suite, in a spare sandbox (and the oracle in a second one
+  // when another uid is free): their results count only when the suite
+  // reported, exactly as when they run after it.
+  let early: Promise<PropertyRunsResult> | undefined;
+  const closeLanes = async () => {
+    await early?.catch(() => undefined);
+    for (const l of lanes.splice(0)) await l.close();
+  };
+  try {
+    if (located_.length > 0) {
+      const side = await lane("reports-alone");
+      if (side !== undefined) {
+        const oracleSide = withOracle
+          ? await lane("reports-oracle")
+          : undefined;
+        early = propertyRuns(side, oracleSide);
+        early.catch(() => undefined);
+      }
+    }
     progress.step(
-      `running ${runnable.length} registered properties on their own${
-        oracle.tree.differs ? ", and from the base's tests" : ""
+      `running the tests (sandbox: ${sandbox.isolation.tier}, network ${sandbox.isolation.network}, seed ${seed})${
+        early === undefined ? "" : ", and the registered properties beside them"
       }`,
     );
-    const baseModule = headModuleReader(git, commits.baseTree, new Map());
-    const observedProperty = (p: LocatedProperty) => ({
-      id: p.id,
-      nodeId: p.nodeId as string,
-      path: p.file,
-      line: p.line,
+    const suite = await runSuite(sandbox, {
+      workDir,
+      reportDir,
+      freshWorkDir: dirs.fresh,
+      command: runs.suite.command,
+      env: runs.suite.env,
+      freezes: runs.suite.freezes,
+      nonBlocking: runs.suite.nonBlocking,
+      limits,
+      onOutput,
+      ...observed,
+      testLine: async (file, qualname) =>
+        (await headModule(file))?.functions.get(qualname)?.line,
     });
-    const located_ = located.filter((p) => p.nodeId !== undefined);
-    // The oracle runs the properties whose test the base has, in the same file.
-    const atBase: LocatedProperty[] = [];
-    for (const p of located_) {
-      if (
-        p.file !== undefined &&
-        modulePath(p.module, commits.baseTree) === p.file &&
-        (await baseModule(p.file))?.functions.has(p.name) === true
-      ) atBase.push(p);
-    }
-    const lane = oracle.tree.differs && atBase.length > 0
-      ? await oracleLane(sandbox, options)
-      : undefined;
-    let propertyRuns: PropertyRunsResult;
-    try {
-      propertyRuns = await runPropertyRuns(sandbox, {
-        properties: located_.map(observedProperty),
-        oracleProperties: atBase.map(observedProperty),
-        headWorkDir: freshWorkDir,
-        oracleWorkDir: !oracle.tree.differs ? null : async () => {
-          const dir = await copies.mkdir(workName());
-          await exportOracleTree(copies.source, commits.head, dir, oracle.tree);
-          await copies.prepare(dir, lane?.sandbox);
+    // A file the pull request did not touch that cannot be collected may be
+    // broken at the base already: then pawl cannot decide (exit 2).
+    const unchangedBroken = sortedUnique(
+      suite.findings.flatMap((f) =>
+        f.rule === "tests.collection_error" && f.path !== undefined &&
+          commits.baseTree.has(f.path) &&
+          commits.baseTree.get(f.path)?.oid ===
+            commits.headTree.get(f.path)?.oid
+          ? [f.path]
+          : []
+      ),
+    );
+    if (unchangedBroken.length > 0) {
+      progress.step(
+        `collecting ${unchangedBroken.length} unchanged files at the base`,
+      );
+      await checkBaseCollection(sandbox, {
+        base: commits.base,
+        files: unchangedBroken,
+        baseWorkDir: async () => {
+          const dir = await workspace.export(git, commits.base, workName());
+          await removeBytecode(dir);
+          await sandbox.prepareDir(dir);
           return dir;
         },
-        oracleLane: lane,
         run: {
           reportDir,
           command: runs.alone.command,
           env: runs.alone.env,
           limits,
-          onOutput,
           ...observed,
         },
-        seed,
-        trials,
-        hypothesisSeeded: runs.alone.command.some((a) =>
-          a.startsWith("--hypothesis-seed=")
-        ),
-        isTestSide: oracle.isTestSide,
-        unchanged: (path) =>
-          commits.baseTree.get(path)?.oid === commits.headTree.get(path)?.oid,
+        hint: (detail) =>
+          importPathHint(detail, {
+            tree: commits.baseTree,
+            pythonpath: input.settings.environment.pythonpath,
+          }),
       });
-    } finally {
-      await lane?.sandbox.close?.();
     }
-    alone = propertyRuns.head;
-    expectLedger = propertyRuns.expectLedger;
-    seedBaseline = propertyRuns.seedBaseline;
-    oracleFindings.push(...propertyRuns.findings);
-    // Oracle strength by mutation, when the base's [mutation] turns it on.
-    const strength = await mutationHook({
-      ...input,
-      located: located_,
-      atBase,
-      oracle,
-      seed,
-      limits,
-      sandboxPath: options.sandboxPath,
-      observer,
-    }, {
-      sandbox,
-      factory: options.sandbox,
-      request: {
-        isolation: options.isolation,
-        hiddenPaths: [
-          ...(options.hiddenPaths ?? []),
-          `${workspace.root}/${CLONE_DIR}`,
-        ],
-      },
-      workspace,
-      workName,
-      progress: (line) => progress.step(line),
-      cache: options.mutationCache,
-    });
-    oracleFindings.push(...(strength?.findings ?? []));
-    mutation = strength?.report;
-    mutationRun = strength?.run;
-  }
-  const ts = Math.floor(options.now.epochMs / 1000);
-  const collectErrors = new Map<string, string>();
-  // The suite's own (scrubbed) collection-error findings carry the traceback.
-  for (const f of suite.findings) {
-    if (f.rule !== "tests.collection_error" || f.path === undefined) continue;
-    const lines = f.message.split("\n").slice(1);
-    if (lines.length > 0) collectErrors.set(f.path, lines.join("\n"));
-  }
-  const judged = judgeProperties(located, {
-    suite: suite.cases,
-    alone,
-    collectErrors,
-  }, {
-    seed,
-    trials,
-    ts,
-    nonBlocking: new Set(runs.suite.nonBlocking),
-  });
 
-  // Every unexpired frozen seed must hold.
-  const findings = [...suite.findings, ...judged.findings, ...oracleFindings];
-  const ledger = [...judged.ledger];
-  const replays: ReplayRecord[] = [];
-  for (const run of runs.replays) {
-    progress.step(
-      `replaying frozen seed ${run.replay.seed} (${run.replay.id})`,
-    );
-    const replayDir = await freshWorkDir();
-    const before = await ledgerLineCount(replayDir);
-    const replayRun = await pytest(run, [run.replay.test], replayDir);
-    const replay = judgeReplay(replayRun, run.replay, {
-      layout: run.layout,
-      trials: run.trials,
-      ts,
-    });
-    findings.push(
-      ...replaySeedFindings(
-        replayRun,
-        await readLedgerRows(replayDir, before),
-        {
-          id: run.replay.id,
-          nodeId: run.replay.test,
-          seed: run.replay.seed,
-          trials: run.trials,
-          hypothesisSeeded: run.command.some((a) =>
-            a.startsWith("--hypothesis-seed=")
-          ),
-          expectLedger,
-          baseline: seedBaseline,
+    // Alone: only the properties' own modules are imported, so a test
+    // elsewhere that forges the report cannot make a failing property pass;
+    // and again from the base's test side on the head's code (the base's
+    // oracle), when the head changed any test-side path.
+    let alone: PytestRun | null = null;
+    let expectLedger = false;
+    let seedBaseline: Observation | null = null;
+    const oracleFindings: Finding[] = [];
+    let mutation: MutationReport | undefined;
+    let mutationRun: MutationRun | undefined;
+    if (!suite.reported) await closeLanes();
+    if (located_.length > 0 && suite.reported) {
+      progress.step(
+        `${
+          early === undefined ? "running" : "judging"
+        } ${located_.length} registered properties on their own${
+          oracle.tree.differs ? ", and from the base's tests" : ""
+        }`,
+      );
+      const result = early !== undefined ? await early : await propertyRuns(
+        { sandbox, reportDir },
+        withOracle ? await lane("reports-oracle") : undefined,
+      );
+      // The spare uids go back before mutants and replays run.
+      await closeLanes();
+      alone = result.head;
+      expectLedger = result.expectLedger;
+      seedBaseline = result.seedBaseline;
+      oracleFindings.push(...result.findings);
+      // Oracle strength by mutation, when the base's [mutation] turns it on.
+      const strength = await mutationHook({
+        ...input,
+        located: located_,
+        atBase,
+        oracle,
+        seed,
+        limits,
+        sandboxPath: options.sandboxPath,
+        observer,
+      }, {
+        sandbox,
+        factory: options.sandbox,
+        request: {
+          isolation: options.isolation,
+          hiddenPaths: [
+            ...(options.hiddenPaths ?? []),
+            `${workspace.root}/${CLONE_DIR}`,
+          ],
         },
-      ),
-    );
-    replays.push(replay.record);
-    ledger.push(replay.row);
-    if (replay.finding !== undefined) findings.push(replay.finding);
-  }
-  replays.sort((a, b) =>
-    a.freeze < b.freeze ? -1 : a.freeze > b.freeze ? 1 : 0
-  );
+        workspace,
+        workName,
+        progress: (line) => progress.step(line),
+        cache: options.mutationCache,
+      });
+      oracleFindings.push(...(strength?.findings ?? []));
+      mutation = strength?.report;
+      mutationRun = strength?.run;
+    }
+    const ts = Math.floor(options.now.epochMs / 1000);
+    const collectErrors = new Map<string, string>();
+    // The suite's own (scrubbed) collection-error findings carry the traceback.
+    for (const f of suite.findings) {
+      if (f.rule !== "tests.collection_error" || f.path === undefined) continue;
+      const lines = f.message.split("\n").slice(1);
+      if (lines.length > 0) collectErrors.set(f.path, lines.join("\n"));
+    }
+    const judged = judgeProperties(located, {
+      suite: suite.cases,
+      alone,
+      collectErrors,
+    }, {
+      seed,
+      trials,
+      ts,
+      nonBlocking: new Set(runs.suite.nonBlocking),
+    });
 
-  return {
-    findings: withImportPathHints(findings, {
-      tree: commits.headTree,
-      pythonpath: input.settings.environment.pythonpath,
-    }),
-    report: {
-      environment: environmentRecord(input.settings),
-      summary: suite.summary,
-      properties: judged.properties,
-      reruns: suite.reruns,
-      seeds: { fresh: seed, trials, replays },
-      ...(mutation === undefined ? {} : { mutation }),
-    },
-    isolation: {
-      tier: sandbox.isolation.tier,
-      network: sandbox.isolation.network,
-    },
-    ledger,
-    ...(mutationRun === undefined ? {} : { mutationRun }),
-  };
+    // Every unexpired frozen seed must hold.
+    const findings = [
+      ...suite.findings,
+      ...judged.findings,
+      ...oracleFindings,
+    ];
+    const ledger = [...judged.ledger];
+    const replays: ReplayRecord[] = [];
+    for (const [i, run] of runs.replays.entries()) {
+      progress.step(
+        `replaying frozen seed ${run.replay.seed} (${run.replay.id})`,
+      );
+      const replayDir = await dirs.take(names.replays[i] ?? workName());
+      const before = await ledgerLineCount(replayDir);
+      const replayRun = await pytest(run, [run.replay.test], replayDir);
+      const replay = judgeReplay(replayRun, run.replay, {
+        layout: run.layout,
+        trials: run.trials,
+        ts,
+      });
+      findings.push(
+        ...replaySeedFindings(
+          replayRun,
+          await readLedgerRows(replayDir, before),
+          {
+            id: run.replay.id,
+            nodeId: run.replay.test,
+            seed: run.replay.seed,
+            trials: run.trials,
+            hypothesisSeeded: run.command.some((a) =>
+              a.startsWith("--hypothesis-seed=")
+            ),
+            expectLedger,
+            baseline: seedBaseline,
+          },
+        ),
+      );
+      replays.push(replay.record);
+      ledger.push(replay.row);
+      if (replay.finding !== undefined) findings.push(replay.finding);
+    }
+    replays.sort((a, b) =>
+      a.freeze < b.freeze ? -1 : a.freeze > b.freeze ? 1 : 0
+    );
+
+    return {
+      findings: withImportPathHints(findings, {
+        tree: commits.headTree,
+        pythonpath: input.settings.environment.pythonpath,
+      }),
+      report: {
+        environment: environmentRecord(input.settings),
+        summary: suite.summary,
+        properties: judged.properties,
+        reruns: suite.reruns,
+        seeds: { fresh: seed, trials, replays },
+        ...(mutation === undefined ? {} : { mutation }),
+      },
+      isolation: {
+        tier: sandbox.isolation.tier,
+        network: sandbox.isolation.network,
+      },
+      ledger,
+      ...(mutationRun === undefined ? {} : { mutationRun }),
+    };
+  } finally {
+    await closeLanes();
+  }
 }
 
 /**
- * A second sandbox with its own uid and report directory, so the base's
- * oracle runs beside the head's property run; undefined (the oracle then
- * runs after it, in the first) at tier `none`, or when no uid is free.
+ * A spare sandbox with a uid of its own (not the first sandbox's, nor one
+ * in `taken`) and its own report directory, for a run that overlaps
+ * another; undefined (the run then takes its turn in the first sandbox) at
+ * tier `none`, or when no uid is free at once.
  */
-async function oracleLane(
-  sandbox: GateSandbox,
+async function spareLane(
+  sandbox: Sandbox,
   options: TestStageOptions,
-): Promise<{ sandbox: GateSandbox; reportDir: string } | undefined> {
+  lane: {
+    reportName: string;
+    wrap: (other: Sandbox) => Sandbox;
+    taken: readonly (number | undefined)[];
+  },
+): Promise<Lane | undefined> {
   if (sandbox.isolation.tier === "none") return undefined;
   let spare: GateSandbox;
   try {
@@ -512,18 +597,25 @@ async function oracleLane(
   } catch {
     return undefined;
   }
+  const uid = spare.isolation.uid;
   if (
     spare.isolation.tier !== sandbox.isolation.tier ||
-    spare.isolation.uid === undefined ||
-    spare.isolation.uid === sandbox.isolation.uid
+    uid === undefined || uid === sandbox.isolation.uid ||
+    lane.taken.includes(uid)
   ) {
     await spare.close?.();
     return undefined;
   }
   try {
-    const reportDir = await options.workspace.mkdir("reports-oracle");
+    const reportDir = await options.workspace.mkdir(lane.reportName);
     await spare.prepareDir(reportDir);
-    return { sandbox: spare, reportDir };
+    return {
+      sandbox: lane.wrap(spare),
+      reportDir,
+      close: async () => {
+        await spare.close?.();
+      },
+    };
   } catch (error) {
     await spare.close?.();
     throw error;
