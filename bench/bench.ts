@@ -537,12 +537,14 @@ function describeVerdict(verdict: Verdict): string {
   return `${verdict.decision} (${verdict.findings.length} findings, ${blocking} blocking)`;
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(Deno.args);
-  const { coldStartBench } = await import("./cold_start_bench.ts");
-  await coldStartBench([]);
-  const { gateOverheadBench } = await import("./gate_overhead_bench.ts");
-  await gateOverheadBench([]);
+async function main(args: readonly string[], all: boolean): Promise<void> {
+  const options = parseOptions(args);
+  if (all) {
+    const { coldStartBench } = await import("./cold_start_bench.ts");
+    await coldStartBench([]);
+    const { gateOverheadBench } = await import("./gate_overhead_bench.ts");
+    await gateOverheadBench([]);
+  }
   const dir = options.keep ??
     await Deno.makeTempDir({ prefix: "pawl-bench-" });
   try {
@@ -687,8 +689,10 @@ if (import.meta.main) {
     } else if (Deno.args[0] === "huge-tree") {
       const { hugeTreeBench } = await import("./huge_tree_bench.ts");
       await hugeTreeBench(Deno.args.slice(1));
+    } else if (Deno.args[0] === "contract") {
+      await main(Deno.args.slice(1), false);
     } else {
-      await main();
+      await main(Deno.args, true);
     }
   } catch (error) {
     console.error(
