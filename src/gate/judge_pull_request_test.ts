@@ -341,9 +341,16 @@ Deno.test("judgePullRequest() runs the properties and the base's oracle beside t
     true,
     true,
   ]);
+  // Each copy is handed to the sandbox whose uid runs in it.
+  const works = (s: FakeSandbox | undefined) =>
+    s?.preparedDirs.map((d) => d.slice(d.lastIndexOf("/") + 1))
+      .filter((d) => d.startsWith("work-"));
+  assert.deepEqual(works(one.first), ["work-1"]);
+  assert.deepEqual(works(one.made[0]), ["work-2", "work-3"]);
   // Two spares: the oracle in a third sandbox of its own.
   assert.deepEqual(cwd(two.first), ["work-1"]);
   assert.deepEqual(two.made.map(cwd), [["work-2"], ["work-3"]]);
+  assert.deepEqual(two.made.map(works), [["work-2"], ["work-3"]]);
   const writable = (c: SandboxCommand | undefined) => c?.writable.join(" ");
   assert.notEqual(
     writable(two.made[0]?.commands[0]),

@@ -226,6 +226,8 @@ interface RunDirs {
 /** A sandbox for runs that overlap another's: its own uid and report directory. */
 interface Lane {
   sandbox: Sandbox;
+  /** The spare sandbox itself, which working copies are handed to. */
+  owner: Pick<Sandbox, "prepareDir">;
   reportDir: string;
   close: () => Promise<void>;
 }
@@ -311,17 +313,17 @@ async function runAndJudge(
     line: p.line,
   });
   const propertyRuns = (
-    head: { sandbox: Sandbox; reportDir: string },
+    head: { sandbox: Sandbox; owner?: Lane["owner"]; reportDir: string },
     oracleLane: Lane | undefined,
   ): Promise<PropertyRunsResult> =>
     runPropertyRuns(head.sandbox, {
       properties: located_.map(observedProperty),
       oracleProperties: atBase.map(observedProperty),
-      headWorkDir: () => dirs.take(names.alone, head.sandbox),
+      headWorkDir: () => dirs.take(names.alone, head.owner),
       oracleWorkDir: !oracle.tree.differs ? null : async () => {
         const dir = await copies.mkdir(names.oracle);
         await exportOracleTree(copies.source, commits.head, dir, oracle.tree);
-        await copies.prepare(dir, (oracleLane ?? head).sandbox);
+        await copies.prepare(dir, (oracleLane ?? head).owner);
         return dir;
       },
       oracleLane,
@@ -611,6 +613,7 @@ async function spareLane(
     await spare.prepareDir(reportDir);
     return {
       sandbox: lane.wrap(spare),
+      owner: spare,
       reportDir,
       close: async () => {
         await spare.close?.();

@@ -24,7 +24,8 @@ import { setupEnvVars } from "./setup_env_vars.ts";
 export function withSetupEnvironment(sandbox: Sandbox, dir: string): Sandbox {
   return {
     isolation: sandbox.isolation,
-    prepareDir: (path) => sandbox.prepareDir(path),
+    // The options too: a shared copy's files must stay root's.
+    prepareDir: (path, options) => sandbox.prepareDir(path, options),
     run: (command) =>
       sandbox.run({
         ...command,
