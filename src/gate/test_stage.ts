@@ -348,26 +348,27 @@ async function runAndJudge(
   // Beside the suite, in a spare sandbox (and the oracle in a second one
   // when another uid is free): their results count only when the suite
   // reported, exactly as when they run after it.
-  let early: Promise<PropertyRunsResult> | undefined;
+  // Undefined when no spare sandbox was free: the runs then follow the suite.
+  let early: Promise<PropertyRunsResult | undefined> | undefined;
   const closeLanes = async () => {
     await early?.catch(() => undefined);
     for (const l of lanes.splice(0)) await l.close();
   };
   try {
-    if (located_.length > 0) {
-      const side = await lane("reports-alone");
-      if (side !== undefined) {
+    if (located_.length > 0 && sandbox.isolation.tier !== "none") {
+      // Leasing and probing the spare sandboxes overlaps the suite's start.
+      early = (async () => {
+        const side = await lane("reports-alone");
+        if (side === undefined) return undefined;
         const oracleSide = withOracle
           ? await lane("reports-oracle")
           : undefined;
-        early = propertyRuns(side, oracleSide);
-        early.catch(() => undefined);
-      }
+        return await propertyRuns(side, oracleSide);
+      })();
+      early.catch(() => undefined);
     }
     progress.step(
-      `running the tests (sandbox: ${sandbox.isolation.tier}, network ${sandbox.isolation.network}, seed ${seed})${
-        early === undefined ? "" : ", and the registered properties beside them"
-      }`,
+      `running the tests (sandbox: ${sandbox.isolation.tier}, network ${sandbox.isolation.network}, seed ${seed})`,
     );
     const suite = await runSuite(sandbox, {
       workDir,
@@ -435,14 +436,15 @@ async function runAndJudge(
     let mutationRun: MutationRun | undefined;
     if (!suite.reported) await closeLanes();
     if (located_.length > 0 && suite.reported) {
+      const beside = await early;
       progress.step(
         `${
-          early === undefined ? "running" : "judging"
+          beside === undefined ? "running" : "judging"
         } ${located_.length} registered properties on their own${
           oracle.tree.differs ? ", and from the base's tests" : ""
         }`,
       );
-      const result = early !== undefined ? await early : await propertyRuns(
+      const result = beside ?? await propertyRuns(
         { sandbox, reportDir },
         withOracle ? await lane("reports-oracle") : undefined,
       );
