@@ -158,14 +158,19 @@ export async function runAudit(
   await runPool(jobs, { concurrency: options.concurrency }, async (job) => {
     running.add(job.pr.number);
     show();
-    // The uid the judgement's tests ran as, for the log.
-    let uid: number | undefined;
+    // The uids the judgement's tests ran as, for the log: its own sandbox's
+    // first, then any spare one its property runs borrowed.
+    const uids: number[] = [];
     const outcome = await judgeJob(job, options, {
       gate: {
         ...ports.gate,
         sandbox: async (request) => {
           const sandbox = await ports.gate.sandbox(request);
-          uid = sandbox.isolation.uid;
+          const uid = sandbox.isolation.uid;
+          if (uid !== undefined && !uids.includes(uid)) {
+            if (request.spare === true) uids.push(uid);
+            else uids.unshift(uid);
+          }
           return sandbox;
         },
       },
@@ -180,7 +185,9 @@ export async function runAudit(
     if (record.decision === "undecided") tally.undecided += 1;
     show(
       `#${job.pr.number}: ${record.decision}${
-        uid === undefined ? "" : `, sandbox uid ${uid}`
+        uids.length === 0
+          ? ""
+          : `, sandbox uid${uids.length === 1 ? "" : "s"} ${uids.join(", ")}`
       }`,
     );
   });

@@ -126,11 +126,15 @@ Deno.test("runAudit() runs each judgement's tests in a sandbox of its own and lo
   try {
     const steps: string[] = [];
     let made = 0;
+    // Spare sandboxes run the properties beside the suite (see test_stage).
+    let spares = 0;
     let closed = 0;
     const gate: GatePorts = {
       clone: () => Promise.resolve(git()),
-      sandbox: () => {
-        made += 1;
+      sandbox: (request) => {
+        if (request.spare === true) spares += 1;
+        else made += 1;
+        const uid = request.spare === true ? 64300 + spares : 64200 + made;
         const sandbox = new FakeSandbox(async (command) => ({
           // The suite and the properties on their own both pass.
           code: await writeFakePytestRun(
@@ -147,8 +151,8 @@ Deno.test("runAudit() runs each judgement's tests in a sandbox of its own and lo
           isolation: {
             tier: "uid",
             network: "inherited",
-            uid: 64200 + made,
-            gid: 64200 + made,
+            uid,
+            gid: uid,
             notes: [],
           },
         });
@@ -187,10 +191,12 @@ Deno.test("runAudit() runs each judgement's tests in a sandbox of its own and lo
     });
     assert.equal(run.records.get(1)?.decision, "accept");
     assert.equal(made, 1);
-    assert.equal(closed, 1);
+    assert.equal(closed, made + spares);
     assert.ok(
       steps.includes(
-        "judged 1/1, 0 rejected, 0 undecided (#1: accept, sandbox uid 64201)",
+        `judged 1/1, 0 rejected, 0 undecided (#1: accept, sandbox uid${
+          spares === 0 ? "" : "s"
+        } 64201${spares === 0 ? "" : ", 64301"})`,
       ),
       steps.join("\n"),
     );
