@@ -112,8 +112,11 @@ Deno.test("a head whose test forges failures in mutant runs is rejected, never c
       },
     },
   });
+  // A temp root of its own, so the runner's mutation cache is empty and
+  // every mutant really runs under the observer.
+  await using temp = await privateTempRoot();
   const result = await check(repo.dir, "weak/forged", {
-    env: { PAWL_SANDBOX_UIDS: UIDS },
+    env: { PAWL_SANDBOX_UIDS: UIDS, TMPDIR: temp.path },
   });
   assert.equal(result.code, 1, explain(result));
   const tampered = (result.verdict?.findings ?? []).filter((f) =>
@@ -126,7 +129,7 @@ Deno.test("a head whose test forges failures in mutant runs is rejected, never c
   );
   const tests = result.verdict?.tests as unknown as {
     properties: { id: string; outcome: string }[];
-    mutation?: { ran: number; killed: number };
+    mutation?: { ran: number; killed: number; cached: number };
   };
   // The unmutated runs were not forged: the property itself passed.
   assert.deepEqual(tests.properties.map((p) => [p.id, p.outcome]), [[
@@ -134,4 +137,15 @@ Deno.test("a head whose test forges failures in mutant runs is rejected, never c
     "passed",
   ]]);
   assert.ok((tests.mutation?.killed ?? 0) > 0, explain(result));
+  assert.equal(tests.mutation?.cached, 0, explain(result));
 });
+
+/** A temp dir the sandbox uid can traverse, removed after the test. */
+async function privateTempRoot(): Promise<AsyncDisposable & { path: string }> {
+  const path = await Deno.makeTempDir({ prefix: "pm" });
+  await Deno.chmod(path, 0o755);
+  return {
+    path,
+    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }),
+  };
+}

@@ -290,7 +290,7 @@ function sameKeys(hit: SideOutcomes, on: MutantSide): boolean {
 }
 
 /** Raised whenever what a cached outcome means changes (how a run is classified). */
-const CACHE_FORMAT = "outcomes-3";
+const CACHE_FORMAT = "outcomes-4";
 
 function cacheKey(
   options: RunSettings,
@@ -309,6 +309,11 @@ function cacheKey(
     options.command,
     options.env,
     on.properties,
+    // Whether pawl's observer watched the run, and which one: an outcome
+    // taken without it must never stand in for one checked against it.
+    options.observer === undefined
+      ? null
+      : ["observed", options.observer.sha256 ?? null],
   ])).digest("hex");
 }
 

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import { type Observation, parseObservation } from "./observation.ts";
 
 const PLUGIN_SOURCE = new URL(
@@ -28,6 +29,8 @@ export interface ObserverPlugin {
   module: string;
   /** Root-owned directory (mode 0711) where each run's socket is made. */
   channels: string;
+  /** SHA-256 of the plugin's source: what watched a run, for caches. */
+  sha256?: string;
 }
 
 /**
@@ -46,13 +49,15 @@ export async function installObserver(root: string): Promise<ObserverPlugin> {
   await Deno.mkdir(channels, { mode: 0o711 });
   await Deno.chmod(channels, 0o711);
   const file = `${dir}/${module}.py`;
-  await Deno.writeFile(file, await Deno.readFile(PLUGIN_SOURCE), {
+  const source = await Deno.readFile(PLUGIN_SOURCE);
+  const sha256 = createHash("sha256").update(source).digest("hex");
+  await Deno.writeFile(file, source, {
     mode: 0o444,
     createNew: true,
   });
   await Deno.chmod(file, 0o444);
   await Deno.chmod(dir, 0o555);
-  return { root: top, dir, module, channels };
+  return { root: top, dir, module, channels, sha256 };
 }
 
 /** One run's stream: a listening unix socket and what arrived on it. */
