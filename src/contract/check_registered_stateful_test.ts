@@ -108,12 +108,12 @@ Deno.test("checkRegisteredTests() rejects a weakened state machine", async (t) =
         "    @invariant()\n    def bounded(self):\n        assert len(self.model) <= 1000\n",
         "",
       ),
-      ["property.decorator_changed"],
+      ["property.assertion_removed", "property.decorator_changed"],
     ],
     [
       "a rule's decorator removed",
       edited("    @rule()\n    def pop", "    def pop"),
-      ["property.decorator_changed"],
+      ["property.assertion_removed", "property.decorator_changed"],
     ],
     [
       "a narrowed rule strategy",
@@ -140,7 +140,7 @@ Deno.test("checkRegisteredTests() rejects a weakened state machine", async (t) =
     [
       "an invariant that no longer asserts",
       edited("assert len(self.model) <= 1000", "len(self.model)"),
-      ["property.vacuous"],
+      ["property.assertion_removed", "property.vacuous"],
     ],
     [
       "the settings through an alias that lowers the step count",
@@ -149,6 +149,14 @@ Deno.test("checkRegisteredTests() rejects a weakened state machine", async (t) =
         "Stack.TestCase.settings = settings(FAST, stateful_step_count=2)",
       ),
       ["property.settings_weakened"],
+    ],
+    [
+      "an invariant's assertion loosened",
+      edited(
+        "assert len(self.model) <= 1000",
+        "assert len(self.model) <= 10 ** 9",
+      ),
+      ["property.assertion_removed"],
     ],
     [
       "the TestCase rebound",

@@ -134,6 +134,10 @@ export const RULES = {
     "property",
     "A registered property's test cannot fail (no assertion, a constant, or x == x)",
   ),
+  "property.assertion_removed": rule(
+    "property",
+    "An assertion of a registered test, its state machine's steps or a helper it calls was dropped or rewritten",
+  ),
   "property.examples_below_contract": rule(
     "property",
     "The test's max_examples is below the contract's min_examples",

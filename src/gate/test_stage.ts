@@ -49,7 +49,11 @@ import { setupStage } from "./setup_stage.ts";
 import { environmentRecord } from "./environment_record.ts";
 import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
-import { importPathHint, withImportPathHints } from "./import_path_hint.ts";
+import {
+  importPathHint,
+  missingDependencyHint,
+  withImportPathHints,
+} from "./import_path_hint.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
 import { mutationHook } from "./mutation_hook.ts";
@@ -292,11 +296,11 @@ async function runAndJudge(
         limits,
         ...observed,
       },
-      hint: (detail) =>
+      hint: (detail, files) =>
         importPathHint(detail, {
           tree: commits.baseTree,
           pythonpath: input.settings.environment.pythonpath,
-        }),
+        }) ?? missingDependencyHint(detail, { tree: commits.baseTree, files }),
     });
   }
 

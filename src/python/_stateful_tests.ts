@@ -348,6 +348,7 @@ function machineFacts(
       assumes.push(...(fn.assumes ?? []));
       steps.push({
         method: fn.name,
+        qualname,
         line: fn.line,
         kinds,
         decorators: stepDecorators,

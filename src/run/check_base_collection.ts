@@ -42,7 +42,7 @@ export interface BaseCollectionOptions {
   /** How the run is made. */
   run: Omit<RunPytestOptions, "workDir" | "select">;
   /** A sentence to add to the error for this traceback (what to configure), if any. */
-  hint?: (detail: string) => string | undefined;
+  hint?: (detail: string, files: readonly string[]) => string | undefined;
 }
 
 /**
@@ -76,7 +76,7 @@ export async function checkBaseCollection(
   const detail = first.split("\n").map((l) => l.trimEnd()).filter((l) =>
     l !== ""
   ).slice(0, 12).join("\n");
-  const hint = options.hint?.(first);
+  const hint = options.hint?.(first, broken);
   throw new BaseProblemError(
     options.base,
     broken,
