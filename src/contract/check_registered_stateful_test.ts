@@ -176,3 +176,34 @@ Deno.test("checkRegisteredTests() finds a state machine by its node id spelling"
     ["property.strategy_narrowed", "property.contract_code_changed"],
   );
 });
+
+Deno.test("checkRegisteredTests() reads a decorated TestCase subclass as one binding", () => {
+  const subclass = BASE.replace(
+    "TestStack = Stack.TestCase\n",
+    "import pytest\n\n\nclass TestStack(Stack.TestCase):\n    pass\n",
+  );
+  assert.notEqual(subclass, BASE);
+  const base = side(subclass);
+  const head = side(
+    subclass.replace(
+      "\nclass TestStack",
+      "\n@pytest.mark.slow\nclass TestStack",
+    ),
+  );
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "stack",
+    module: "tests.test_machine",
+    name: "TestStack",
+  }], {
+    baseModules: base.modules,
+    headModules: head.modules,
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(
+    found.filter((f) => f.rule === "property.rebound").map((f) => f.message),
+    [],
+  );
+});

@@ -168,7 +168,11 @@ function rebindingReasons(
     list.forEach((b, i) => {
       // A stateful TestCase is the binding the analysis read, not any
       // assignment of the name.
-      if (stateful !== undefined ? b.line === fn.line : b.kind === own) {
+      if (
+        stateful !== undefined
+          ? b.line === fn.line || b.line === fn.stateful?.bindingLine
+          : b.kind === own
+      ) {
         lastOwn = i;
       }
     });

@@ -444,6 +444,7 @@ function addEntry(context: StatefulContext, entry: Entry): void {
     stateful: {
       machine: entry.machine.name,
       binding: entry.binding,
+      bindingLine: statement.startPosition.row + 1,
       nodeName: `${entry.name}::runTest`,
       steps: facts.steps,
     },

@@ -163,6 +163,8 @@ export interface StatefulTest {
    * (`class`), or a test function calling `run_state_machine_as_test` (`def`).
    */
   binding: "assign" | "class" | "def";
+  /** 1-based first line of the binding statement (its first decorator, for a decorated class). */
+  bindingLine?: number;
   /** The pytest node id after `file::` (`TestX::runTest`, or the function's name). */
   nodeName: string;
   /** The machine's steps, in line order. */
