@@ -239,3 +239,95 @@ Deno.test("a base test file that cannot import a missing dependency is undecided
     },
   );
 });
+
+/** A test that fails on this runner whatever the pull request does. */
+const FAILS_HERE = `import sys
+
+
+def test_needs_an_old_python():
+    assert sys.version_info < (3, 0)
+`;
+
+Deno.test("a test that already fails at the base is never blamed on the pull request", async (t) => {
+  const base = {
+    "vec.py": VEC,
+    "tests/vec_plain_test.py": PLAIN,
+    "tests/runner_test.py": FAILS_HERE,
+    "tests/agent_contract.yaml": CONTRACT.replace(
+      / {2}- id: vec_machine\n(?: {4}.*\n){3}/,
+      "",
+    ),
+  };
+  const heads = {
+    honest: {
+      "vec.py": replaceOnce(
+        VEC,
+        '"""A persistent vector."""',
+        '"""Vectors."""',
+      ),
+    },
+    "bug/append": {
+      "vec.py": replaceOnce(
+        VEC,
+        "        return Vec(self._items + (item,))",
+        "        return Vec(self._items)",
+      ),
+    },
+  };
+  await using repo = await buildRepo({ base, heads });
+  await t.step(
+    "an honest change is undecided, naming the base and the excuse",
+    async () => {
+      const result = await check(repo.dir, "honest");
+      assert.equal(result.code, 2, explain(result));
+      assert.match(
+        result.stderr,
+        /"tests\/runner_test\.py::test_needs_an_old_python" already fails on this runner/,
+      );
+      assert.match(
+        result.stderr,
+        /\[\[excuses\]\] test = "tests\/runner_test\.py::test_needs_an_old_python"/,
+      );
+    },
+  );
+  await t.step("a change that breaks the code is still rejected", async () => {
+    const result = await check(repo.dir, "bug/append");
+    assert.equal(result.code, 1, explain(result));
+    assert.ok(
+      rules(blocking(result.verdict)).includes("property.not_passed"),
+      explain(result),
+    );
+    // The test that fails at the base too is a note, not a blocker.
+    const notes = (result.verdict?.findings ?? []).filter((f) =>
+      f.rule === "tests.failed_at_base"
+    );
+    assert.deepEqual(
+      notes.map((f) => [f.blocking, f.path]),
+      [[false, "tests/runner_test.py"]],
+      explain(result),
+    );
+    assert.ok(
+      !blocking(result.verdict).some((f) =>
+        f.message.includes("test_needs_an_old_python")
+      ),
+      explain(result),
+    );
+  });
+  await t.step(
+    "once a human excuses the test, the honest change is accepted",
+    async () => {
+      await using excused = await buildRepo({
+        base: {
+          ...base,
+          "pawl.toml": EXCUSE.replace(
+            "tests/typing_test.py",
+            "tests/runner_test.py::test_needs_an_old_python",
+          ),
+        },
+        heads,
+      });
+      const result = await check(excused.dir, "honest");
+      assert.equal(result.code, 0, explain(result));
+    },
+  );
+});

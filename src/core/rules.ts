@@ -357,6 +357,11 @@ export const RULES = {
     "tests",
     "The pull request adds example assertions without adding or strengthening a contract",
   ),
+  "tests.failed_at_base": rule(
+    "tests",
+    "A failing test the pull request did not touch fails at the base too, so it is not held against it",
+    false,
+  ),
   // excuses: tests the base's pawl.toml does not run on this runner
   "tests.excused": rule(
     "tests",
