@@ -207,3 +207,35 @@ Deno.test("checkRegisteredTests() reads a decorated TestCase subclass as one bin
     [],
   );
 });
+
+Deno.test("checkRegisteredTests() says a rule's strategy changed where it is defined, not in the decorator", () => {
+  const named = BASE.replace(
+    "FAST = settings(",
+    "VALUES = st.integers(min_value=0, max_value=100)\nFAST = settings(",
+  ).replace(
+    "x=st.integers(min_value=0, max_value=100)",
+    "x=VALUES",
+  );
+  assert.notEqual(named, BASE);
+  const base = side(named);
+  const head = side(
+    named.replace("max_value=100)\nFAST", "max_value=3)\nFAST"),
+  );
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "stack",
+    module: "tests.test_machine",
+    name: "TestStack",
+  }], {
+    baseModules: base.modules,
+    headModules: head.modules,
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.map((f) => f.rule), ["property.strategy_narrowed"]);
+  assert.match(
+    found[0]!.message,
+    /keeps its @rule\(target=items, x=VALUES\), but what it names changed: /,
+  );
+});

@@ -750,7 +750,9 @@ function statefulSteps(label: string, pair: ComparedPair): Finding[] {
         kind === "rule" || kind === "initialize"
           ? "property.strategy_narrowed"
           : "property.decorator_changed",
-        `${label}: the state machine step ${what} changed its @${decorator.text} to @${counterpart.text}: ${diff.why}; restore the base's`,
+        decorator.text === counterpart.text
+          ? `${label}: the state machine step ${what} keeps its @${decorator.text}, but what it names changed: ${diff.why}; restore the base's`
+          : `${label}: the state machine step ${what} changed its @${decorator.text} to @${counterpart.text}: ${diff.why}; restore the base's`,
         { path: diff.path, line: diff.line },
       ));
     });
