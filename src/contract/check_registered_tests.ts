@@ -857,7 +857,9 @@ function profiles(options: CheckRegisteredTestsOptions): Finding[] {
         "property.settings_weakened",
         `"${path}" ${
           call.kind === "load" ? "loads" : "registers"
-        } a Hypothesis profile the base does not (${
+        } a Hypothesis profile the base does not ${
+          call.kind === "load" ? "load" : "register"
+        } this way (${
           textOf(call.expr)
         }): a profile changes the settings of every test, so it is human-owned`,
         { path, line: call.line },
