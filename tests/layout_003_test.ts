@@ -360,7 +360,10 @@ Deno.test("seed 003's decision table, judged through the CLI", async (t) => {
         name:
           "an edited assertion changes the property's source hash and is rejected",
         branch: "agent/weaken-assertion",
-        blocks: { "property.source_changed": "property" },
+        blocks: {
+          "property.assertion_removed": "property",
+          "property.source_changed": "property",
+        },
         also: (v) => {
           const changed = v.findings.find((f) =>
             f.rule === "property.source_changed"
@@ -380,7 +383,10 @@ Deno.test("seed 003's decision table, judged through the CLI", async (t) => {
         name:
           "an edited assertion whose new hash the agent recorded in invariants.toml is still rejected",
         branch: "agent/weaken-assertion-and-rehash",
-        blocks: { "property.source_changed": "property" },
+        blocks: {
+          "property.assertion_removed": "property",
+          "property.source_changed": "property",
+        },
         also: (v) =>
           assert.deepEqual(
             v.findings.filter((f) => f.rule === "property.source_changed")

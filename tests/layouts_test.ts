@@ -120,9 +120,12 @@ Deno.test("a repository with seed 000's and seed 003's layouts is judged by both
     },
     {
       name:
-        "a weakening only seed 003's source hash sees rejects (seed 000 alone would not)",
+        "a weakened assertion is rejected by seed 003's source hash and by the assertion rule",
       branch: "agent/weaken-codec-property",
-      blocks: { "property.source_changed": "property" },
+      blocks: {
+        "property.assertion_removed": "property",
+        "property.source_changed": "property",
+      },
     },
     {
       name:
@@ -337,6 +340,7 @@ Deno.test("pawl diff gives the static findings of pawl check on seed-003 and see
         statics: [
           "fixture.digest_mismatch",
           "freeze.cap_raised",
+          "property.assertion_removed",
           "property.source_changed",
         ],
       },

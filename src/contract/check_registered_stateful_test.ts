@@ -108,12 +108,12 @@ Deno.test("checkRegisteredTests() rejects a weakened state machine", async (t) =
         "    @invariant()\n    def bounded(self):\n        assert len(self.model) <= 1000\n",
         "",
       ),
-      ["property.decorator_changed"],
+      ["property.assertion_removed", "property.decorator_changed"],
     ],
     [
       "a rule's decorator removed",
       edited("    @rule()\n    def pop", "    def pop"),
-      ["property.decorator_changed"],
+      ["property.assertion_removed", "property.decorator_changed"],
     ],
     [
       "a narrowed rule strategy",
@@ -140,7 +140,7 @@ Deno.test("checkRegisteredTests() rejects a weakened state machine", async (t) =
     [
       "an invariant that no longer asserts",
       edited("assert len(self.model) <= 1000", "len(self.model)"),
-      ["property.vacuous"],
+      ["property.assertion_removed", "property.vacuous"],
     ],
     [
       "the settings through an alias that lowers the step count",
@@ -149,6 +149,14 @@ Deno.test("checkRegisteredTests() rejects a weakened state machine", async (t) =
         "Stack.TestCase.settings = settings(FAST, stateful_step_count=2)",
       ),
       ["property.settings_weakened"],
+    ],
+    [
+      "an invariant's assertion loosened",
+      edited(
+        "assert len(self.model) <= 1000",
+        "assert len(self.model) <= 10 ** 9",
+      ),
+      ["property.assertion_removed"],
     ],
     [
       "the TestCase rebound",
@@ -166,5 +174,68 @@ Deno.test("checkRegisteredTests() finds a state machine by its node id spelling"
     judge(edited("max_value=100", "max_value=3"), "002", "TestStack.runTest"),
     // Seed 002 also holds the helpers a contract test relies on.
     ["property.strategy_narrowed", "property.contract_code_changed"],
+  );
+});
+
+Deno.test("checkRegisteredTests() reads a decorated TestCase subclass as one binding", () => {
+  const subclass = BASE.replace(
+    "TestStack = Stack.TestCase\n",
+    "import pytest\n\n\nclass TestStack(Stack.TestCase):\n    pass\n",
+  );
+  assert.notEqual(subclass, BASE);
+  const base = side(subclass);
+  const head = side(
+    subclass.replace(
+      "\nclass TestStack",
+      "\n@pytest.mark.slow\nclass TestStack",
+    ),
+  );
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "stack",
+    module: "tests.test_machine",
+    name: "TestStack",
+  }], {
+    baseModules: base.modules,
+    headModules: head.modules,
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(
+    found.filter((f) => f.rule === "property.rebound").map((f) => f.message),
+    [],
+  );
+});
+
+Deno.test("checkRegisteredTests() says a rule's strategy changed where it is defined, not in the decorator", () => {
+  const named = BASE.replace(
+    "FAST = settings(",
+    "VALUES = st.integers(min_value=0, max_value=100)\nFAST = settings(",
+  ).replace(
+    "x=st.integers(min_value=0, max_value=100)",
+    "x=VALUES",
+  );
+  assert.notEqual(named, BASE);
+  const base = side(named);
+  const head = side(
+    named.replace("max_value=100)\nFAST", "max_value=3)\nFAST"),
+  );
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "stack",
+    module: "tests.test_machine",
+    name: "TestStack",
+  }], {
+    baseModules: base.modules,
+    headModules: head.modules,
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.map((f) => f.rule), ["property.strategy_narrowed"]);
+  assert.match(
+    found[0]!.message,
+    /keeps its @rule\(target=items, x=VALUES\), but what it names changed: /,
   );
 });

@@ -11,6 +11,7 @@
 import { type Finding, finding } from "../core/finding.ts";
 import type { Tree } from "../git/git.ts";
 import type {
+  AssertionSite,
   PythonDecorator,
   PythonExpr,
   PythonFunction,
@@ -112,6 +113,7 @@ export function checkRegisteredTests(
         test.layout,
       ),
       ...assumes(label, { baseAt, headAt, baseFn, headFn }),
+      ...assertionsRemoved(label, { baseAt, headAt, baseFn, headFn }),
       ...statefulSteps(label, { comparison, baseAt, headAt, baseFn, headFn }),
     );
     if (test.layout === "002") {
@@ -166,7 +168,11 @@ function rebindingReasons(
     list.forEach((b, i) => {
       // A stateful TestCase is the binding the analysis read, not any
       // assignment of the name.
-      if (stateful !== undefined ? b.line === fn.line : b.kind === own) {
+      if (
+        stateful !== undefined
+          ? b.line === fn.line || b.line === fn.stateful?.bindingLine
+          : b.kind === own
+      ) {
         lastOwn = i;
       }
     });
@@ -620,6 +626,63 @@ function assumeCalls(
     : { count: lines.length, line: lines[lines.length - 1] as number };
 }
 
+/**
+ * The assertions that can fail in the test, its state machine's steps and
+ * the module-level helpers they call, transitively.
+ */
+function assertionSites(at: Located, fn: PythonFunction): AssertionSite[] {
+  const sites = [...(fn.assertions ?? [])];
+  const queue = [...(fn.refs ?? [])];
+  for (const step of fn.stateful?.steps ?? []) {
+    const method = at.module.functions.get(
+      step.qualname ?? `${fn.stateful?.machine}.${step.method}`,
+    );
+    sites.push(...(method?.assertions ?? []));
+    queue.push(...(method?.refs ?? []));
+  }
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const name = queue.pop() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const definition = at.module.definitions?.get(name);
+    if (definition?.kind !== "def") continue;
+    sites.push(...(definition.assertions ?? []));
+    queue.push(...definition.refs);
+  }
+  return sites;
+}
+
+/**
+ * Every assertion the base's test makes (in its body, its state machine's
+ * steps or the helpers they call) must still be made at the head, compared
+ * by structure: a dropped or rewritten assertion checks less, even when
+ * others remain. New assertions only add. A head test with no assertion
+ * that can fail is left to `property.vacuous`.
+ */
+function assertionsRemoved(label: string, pair: Pair): Finding[] {
+  // A head test that cannot fail at all is property.vacuous already.
+  if (pair.headFn.vacuity !== undefined) return [];
+  const head = new Map<string, number>();
+  for (const site of assertionSites(pair.headAt, pair.headFn)) {
+    head.set(site.key, (head.get(site.key) ?? 0) + 1);
+  }
+  const missing: AssertionSite[] = [];
+  for (const site of assertionSites(pair.baseAt, pair.baseFn)) {
+    const left = head.get(site.key) ?? 0;
+    if (left > 0) head.set(site.key, left - 1);
+    else missing.push(site);
+  }
+  if (missing.length === 0) return [];
+  const lines = [...new Set(missing.map((site) => site.line))]
+    .sort((a, b) => a - b).join(", ");
+  return [finding(
+    "property.assertion_removed",
+    `${label} no longer makes ${missing.length} of the base's assertions (base ${pair.baseAt.path} line(s) ${lines}, in the test, its state machine's steps or the helpers they call): an assertion may be added, never dropped or rewritten; restore it, or change it on the base branch`,
+    { path: pair.headAt.path, line: pair.headFn.line },
+  )];
+}
+
 function assumes(label: string, pair: Pair): Finding[] {
   const b = assumeCalls(pair.baseAt, pair.baseFn);
   const h = assumeCalls(pair.headAt, pair.headFn);
@@ -687,7 +750,9 @@ function statefulSteps(label: string, pair: ComparedPair): Finding[] {
         kind === "rule" || kind === "initialize"
           ? "property.strategy_narrowed"
           : "property.decorator_changed",
-        `${label}: the state machine step ${what} changed its @${decorator.text} to @${counterpart.text}: ${diff.why}; restore the base's`,
+        decorator.text === counterpart.text
+          ? `${label}: the state machine step ${what} keeps its @${decorator.text}, but what it names changed: ${diff.why}; restore the base's`
+          : `${label}: the state machine step ${what} changed its @${decorator.text} to @${counterpart.text}: ${diff.why}; restore the base's`,
         { path: diff.path, line: diff.line },
       ));
     });
@@ -792,7 +857,9 @@ function profiles(options: CheckRegisteredTestsOptions): Finding[] {
         "property.settings_weakened",
         `"${path}" ${
           call.kind === "load" ? "loads" : "registers"
-        } a Hypothesis profile the base does not (${
+        } a Hypothesis profile the base does not ${
+          call.kind === "load" ? "load" : "register"
+        } this way (${
           textOf(call.expr)
         }): a profile changes the settings of every test, so it is human-owned`,
         { path, line: call.line },

@@ -134,6 +134,10 @@ export const RULES = {
     "property",
     "A registered property's test cannot fail (no assertion, a constant, or x == x)",
   ),
+  "property.assertion_removed": rule(
+    "property",
+    "An assertion of a registered test, its state machine's steps or a helper it calls was dropped or rewritten",
+  ),
   "property.examples_below_contract": rule(
     "property",
     "The test's max_examples is below the contract's min_examples",
@@ -352,6 +356,11 @@ export const RULES = {
   "tests.unproven": rule(
     "tests",
     "The pull request adds example assertions without adding or strengthening a contract",
+  ),
+  "tests.failed_at_base": rule(
+    "tests",
+    "A failing test the pull request did not touch fails at the base too, so it is not held against it",
+    false,
   ),
   // excuses: tests the base's pawl.toml does not run on this runner
   "tests.excused": rule(

@@ -63,6 +63,46 @@ export function importPathHint(
 }
 
 /**
+ * A sentence for a base whose test files cannot import a module that is
+ * neither in the tree nor installed where the sandbox runs (a test
+ * dependency the runner lacks), or `undefined`: how to provide it, or how a
+ * human excuses the files on this runner.
+ *
+ * @example
+ * ```ts
+ * import { missingDependencyHint } from "./import_path_hint.ts";
+ * const hint = missingDependencyHint(
+ *   "E   ModuleNotFoundError: No module named 'typing_extensions'",
+ *   { tree: new Map(), files: ["tests/typing_test.py"] },
+ * );
+ * if (!hint?.includes('test = "tests/typing_test.py"')) throw new Error();
+ * ```
+ */
+export function missingDependencyHint(
+  text: string,
+  options: { tree: Tree; files: readonly string[] },
+): string | undefined {
+  for (const m of text.matchAll(/No module named '([A-Za-z_][\w.]*)'/g)) {
+    const name = (m[1] as string).split(".")[0] as string;
+    if (inTree(options.tree, name)) continue;
+    const first = options.files[0] ?? "tests/test_x.py";
+    return `The tests import "${name}", which neither the tree nor the sandbox's Python has: install it where the sandbox sees it (a Debian package, [environment] python, or an [environment.setup] step in pawl.toml), or, if these files cannot run on this runner, excuse them in the base's pawl.toml ([[excuses]] test = "${first}" with owner, expires and reason)`;
+  }
+  return undefined;
+}
+
+/** Whether the tree has a top-level module or package `name` anywhere. */
+function inTree(tree: Tree, name: string): boolean {
+  for (const path of tree.keys()) {
+    const parts = path.split("/");
+    const last = parts[parts.length - 1];
+    if (last === `${name}.py`) return true;
+    if (last === "__init__.py" && parts[parts.length - 2] === name) return true;
+  }
+  return false;
+}
+
+/**
  * `findings` with the import-path hint added to each `tests` finding whose
  * message calls for it.
  */

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import type { Finding } from "../core/finding.ts";
 import type { Tree, TreeEntry } from "../git/git.ts";
-import { importPathHint, withImportPathHints } from "./import_path_hint.ts";
+import {
+  importPathHint,
+  missingDependencyHint,
+  withImportPathHints,
+} from "./import_path_hint.ts";
 
 function tree(...paths: string[]): Tree {
   return new Map(paths.map((path): [string, TreeEntry] => [path, {
@@ -83,4 +87,24 @@ Deno.test("withImportPathHints() adds the hint to tests findings only", () => {
   const out = withImportPathHints(findings, { tree: SRC, pythonpath: [] });
   assert.match(out[0]?.message ?? "", /\nThe tree has the package "attr"/);
   assert.equal(out[1], findings[1]);
+});
+
+Deno.test("missingDependencyHint() names the module and both ways out, and leaves the tree's own modules alone", () => {
+  const text =
+    "tests/typing_test.py:3: in <module>\n    from typing_extensions import assert_type\nE   ModuleNotFoundError: No module named 'typing_extensions'";
+  const hint = missingDependencyHint(text, {
+    tree: SRC,
+    files: ["tests/typing_test.py"],
+  });
+  assert.match(hint ?? "", /import "typing_extensions"/);
+  assert.match(hint ?? "", /\[environment\.setup\]/);
+  assert.match(hint ?? "", /\[\[excuses\]\] test = "tests\/typing_test\.py"/);
+  assert.equal(
+    missingDependencyHint("No module named 'attr'", { tree: SRC, files: [] }),
+    undefined,
+  );
+  assert.equal(
+    missingDependencyHint("NameError: name 'x'", { tree: SRC, files: [] }),
+    undefined,
+  );
 });

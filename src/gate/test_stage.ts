@@ -9,7 +9,7 @@
  */
 import { type HeadCopies, headCopies } from "./head_copies.ts";
 import { prefetchedWorkDirs } from "./prefetched_work_dirs.ts";
-import type { Finding } from "../core/finding.ts";
+import { type Finding, finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
 import type {
@@ -22,7 +22,11 @@ import type { Git } from "../git/git.ts";
 import type { PythonModule } from "../python/python_module.ts";
 import { type PytestRun, runPytest } from "../run/run_pytest.ts";
 import { runSuite } from "../run/run_suite.ts";
-import { checkBaseCollection } from "../run/check_base_collection.ts";
+import {
+  BaseProblemError,
+  checkBaseCollection,
+  checkBaseFailures,
+} from "../run/check_base_collection.ts";
 import { checkInterpreter } from "../run/check_interpreter.ts";
 import { isHarnessPath, treeLayout } from "../harness/harness_paths.ts";
 import {
@@ -50,7 +54,11 @@ import { setupStage, type SetupStageResult } from "./setup_stage.ts";
 import { environmentRecord } from "./environment_record.ts";
 import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
-import { importPathHint, withImportPathHints } from "./import_path_hint.ts";
+import {
+  importPathHint,
+  missingDependencyHint,
+  withImportPathHints,
+} from "./import_path_hint.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
 import { mutationHook } from "./mutation_hook.ts";
@@ -87,6 +95,8 @@ interface Prepared {
   headModules: ReadonlyMap<string, PythonModule>;
   /** Node ids the base's excuses deselect from every run. */
   excused: readonly string[];
+  /** Whether the static stage already found a reason to reject. */
+  staticReject: boolean;
 }
 
 /** Options and ports of {@linkcode testStage}. */
@@ -143,6 +153,7 @@ export async function testStage(
     })),
     headModules: statics.input.headModules,
     excused: statics.excuses.deselect,
+    staticReject: statics.findings.some((f) => f.blocking),
   };
   const sandbox = await options.sandbox({
     isolation: options.isolation,
@@ -416,11 +427,69 @@ async function runAndJudge(
           limits,
           ...observed,
         },
-        hint: (detail) =>
+        hint: (detail, files) =>
           importPathHint(detail, {
             tree: commits.baseTree,
             pythonpath: input.settings.environment.pythonpath,
-          }),
+          }) ??
+            missingDependencyHint(detail, { tree: commits.baseTree, files }),
+      });
+    }
+    // A test the pull request did not touch that fails may fail at the base
+    // already (this runner's Python, a missing locale): it is not held
+    // against the pull request, and when it is the only failure and nothing
+    // else rejects, pawl cannot decide (exit 2) rather than accept with a
+    // failing test.
+    let suiteFindings = suite.findings;
+    const unchangedFailing = (suite.unfrozenFailures ?? []).filter((id) => {
+      const file = id.split("::")[0] as string;
+      return commits.baseTree.has(file) &&
+        commits.baseTree.get(file)?.oid === commits.headTree.get(file)?.oid;
+    });
+    if (unchangedFailing.length > 0 && !input.staticReject) {
+      progress.step(
+        `running ${unchangedFailing.length} failing tests of unchanged files at the base`,
+      );
+      const atBase = await checkBaseFailures(sandbox, {
+        base: commits.base,
+        nodeIds: unchangedFailing,
+        baseWorkDir: async () => {
+          const dir = await workspace.export(git, commits.base, workName());
+          await removeBytecode(dir);
+          await sandbox.prepareDir(dir);
+          return dir;
+        },
+        run: {
+          reportDir,
+          command: runs.alone.command,
+          env: runs.alone.env,
+          limits,
+          ...observed,
+        },
+      });
+      const failedAtBase = new Set(atBase.map((f) => f.nodeId));
+      const own = (suite.unfrozenFailures ?? []).filter((id) =>
+        !failedAtBase.has(id)
+      );
+      if (atBase.length > 0 && own.length === 0) {
+        throw new BaseProblemError(
+          commits.base,
+          atBase.map((f) => f.nodeId),
+          atBase[0]?.detail ?? "",
+          "pass",
+        );
+      }
+      suiteFindings = suite.findings.map((f) => {
+        if (f.rule !== "tests.failed") return f;
+        const id = atBase.find((b) =>
+          f.message.startsWith(`Test "${b.nodeId}" `)
+        )?.nodeId;
+        if (id === undefined) return f;
+        return finding(
+          "tests.failed_at_base",
+          `Test "${id}" fails at the base commit ${commits.base} as well, so it is not held against the pull request; fix it on the base branch, or excuse it on this runner in the base's pawl.toml ([[excuses]])`,
+          { path: f.path, line: f.line },
+        );
       });
     }
 
@@ -486,7 +555,7 @@ async function runAndJudge(
     const ts = Math.floor(options.now.epochMs / 1000);
     const collectErrors = new Map<string, string>();
     // The suite's own (scrubbed) collection-error findings carry the traceback.
-    for (const f of suite.findings) {
+    for (const f of suiteFindings) {
       if (f.rule !== "tests.collection_error" || f.path === undefined) continue;
       const lines = f.message.split("\n").slice(1);
       if (lines.length > 0) collectErrors.set(f.path, lines.join("\n"));
@@ -504,7 +573,7 @@ async function runAndJudge(
 
     // Every unexpired frozen seed must hold.
     const findings = [
-      ...suite.findings,
+      ...suiteFindings,
       ...judged.findings,
       ...oracleFindings,
     ];

@@ -19,6 +19,8 @@ export interface Assertion {
   line: number;
   /** Compares a value with a literal (`assert f(x) == 3`, `assertEqual(y, "a")`). */
   example: boolean;
+  /** The assertion's structure (whitespace, comments and quotes ignored). */
+  key: string;
 }
 
 /** Calls that assert by their nature. */
@@ -69,19 +71,30 @@ export function collectAssertions(
     if (type === "assert_statement") {
       const test = realChildren(node)[0];
       if (test !== undefined) {
-        found.push({ ...assertStatement(test), line: line() });
+        found.push({
+          ...assertStatement(test),
+          line: line(),
+          key: structureKey(node),
+        });
       }
     } else if (type === "call") {
       const assertion = assertingCall(node, aliases);
-      if (assertion !== undefined) found.push({ ...assertion, line: line() });
+      if (assertion !== undefined) {
+        found.push({ ...assertion, line: line(), key: structureKey(node) });
+      }
     } else if (type === "raise_statement" && raisesAssertionError(node)) {
-      found.push({ verdict: "real", line: line(), example: false });
+      found.push({
+        verdict: "real",
+        line: line(),
+        example: false,
+        key: structureKey(node),
+      });
     }
   });
   return found;
 }
 
-function assertStatement(test: Node): Omit<Assertion, "line"> {
+function assertStatement(test: Node): Omit<Assertion, "line" | "key"> {
   const verdict: AssertionVerdict = constantTruthiness(test) === true
     ? "constant"
     : isSelfComparison(test)
@@ -124,7 +137,7 @@ function comparesWithLiteral(expression: Node): boolean {
 function assertingCall(
   call: Node,
   aliases: ImportAliases,
-): Omit<Assertion, "line"> | undefined {
+): Omit<Assertion, "line" | "key"> | undefined {
   const callee = call.childForFieldName("function");
   if (callee === null) return undefined;
   const canonical = aliases.canonical(callee);

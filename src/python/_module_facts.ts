@@ -1,5 +1,6 @@
 import type { Node } from "web-tree-sitter";
 import type {
+  AssertionSite,
   BindingKind,
   HarnessProbe,
   ModuleStatement,
@@ -95,7 +96,10 @@ export function moduleFacts(
   root: Node,
   aliases: ImportAliases,
   tokens: SignificantTokens,
-  functions: ReadonlyMap<string, { refs?: string[]; assumes?: number[] }>,
+  functions: ReadonlyMap<
+    string,
+    { refs?: string[]; assumes?: number[]; assertions?: AssertionSite[] }
+  >,
 ): ModuleFacts {
   const raw = new Map<string, RawBinding[]>();
   const dynamicWrites: { line: number; detail: string }[] = [];
@@ -141,6 +145,7 @@ export function moduleFacts(
     if (last.from !== undefined) definition.from = last.from;
     if (last.kind === "def") {
       definition.assumes = functions.get(name)?.assumes ?? [];
+      definition.assertions = functions.get(name)?.assertions ?? [];
     }
     definitions.set(name, definition);
   }

@@ -348,6 +348,7 @@ function machineFacts(
       assumes.push(...(fn.assumes ?? []));
       steps.push({
         method: fn.name,
+        qualname,
         line: fn.line,
         kinds,
         decorators: stepDecorators,
@@ -443,6 +444,7 @@ function addEntry(context: StatefulContext, entry: Entry): void {
     stateful: {
       machine: entry.machine.name,
       binding: entry.binding,
+      bindingLine: statement.startPosition.row + 1,
       nodeName: `${entry.name}::runTest`,
       steps: facts.steps,
     },

@@ -248,6 +248,9 @@ class ModuleReader {
       skips,
       exampleAssertions:
         assertions.filter((assertion) => assertion.example).length,
+      assertions: assertions
+        .filter((assertion) => assertion.verdict === "real")
+        .map(({ key, line }) => ({ key, line })),
     };
     if (settings !== undefined) fn.settings = settings;
     if (body !== null) {

@@ -64,6 +64,16 @@ export interface PythonDefinition {
   from?: { module: string; name: string };
   /** Lines of `assume()` / `reject()` calls, for a function. */
   assumes?: number[];
+  /** Assertions that can fail, for a function. */
+  assertions?: AssertionSite[];
+}
+
+/** An assertion that can fail, as {@linkcode PythonFunction.assertions} lists it. */
+export interface AssertionSite {
+  /** Its structure (whitespace, comments and quotes ignored). */
+  key: string;
+  /** 1-based line. */
+  line: number;
 }
 
 /** One module-level statement that is not a definition, import or docstring. */
@@ -131,6 +141,8 @@ export interface SkipMarker {
 export interface StatefulStep {
   /** Method name. */
   method: string;
+  /** `Class.method` of the class in the machine's chain that defines it. */
+  qualname?: string;
   /** 1-based line of its `def`. */
   line: number;
   /** Its `@rule` / `@initialize` / `@invariant` / `@precondition` decorators. */
@@ -151,6 +163,8 @@ export interface StatefulTest {
    * (`class`), or a test function calling `run_state_machine_as_test` (`def`).
    */
   binding: "assign" | "class" | "def";
+  /** 1-based first line of the binding statement (its first decorator, for a decorated class). */
+  bindingLine?: number;
   /** The pytest node id after `file::` (`TestX::runTest`, or the function's name). */
   nodeName: string;
   /** The machine's steps, in line order. */
@@ -193,6 +207,8 @@ export interface PythonFunction {
   shadowedLines?: number[];
   /** Lines of `assume()` / `reject()` calls in the body. */
   assumes?: number[];
+  /** The body's assertions that can fail, in document order. */
+  assertions?: AssertionSite[];
   /** Names the body and decorators use that are not bound inside the function. */
   refs?: string[];
   /** Environment variable names the body reads (`?` for one not written as a literal). */

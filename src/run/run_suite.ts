@@ -102,6 +102,8 @@ export interface SuiteOutcome {
   reruns: RerunRecord[];
   /** What pawl's observer saw during the full run, when it was loaded. */
   observation?: Observation;
+  /** Node ids of the failed or errored tests no freeze covers (each a `tests.failed`), sorted. */
+  unfrozenFailures?: string[];
 }
 
 /** Lines of output quoted in a `tests.run_failed` or `tests.no_report` finding. */
@@ -158,6 +160,7 @@ export async function runSuite(
     .sort((a, b) => compare(a.id, b.id));
   const groups = new Map<FreezeRef, TestCaseResult[]>();
   let unfrozen = 0;
+  const unfrozenFailures = new Set<string>();
   for (const c of failing) {
     const freeze = c.classname === ""
       ? undefined
@@ -171,6 +174,7 @@ export async function runSuite(
       findings.push(freshSeedFinding(c));
     } else if (freeze === undefined) {
       unfrozen++;
+      if (c.classname !== "") unfrozenFailures.add(locateCase(c).nodeId);
       if (unfrozen <= MAX_FAILED_FINDINGS) {
         findings.push(failedFinding(c, collectTexts));
       }
@@ -209,9 +213,13 @@ export async function runSuite(
     return {
       ...outcome(findings, cases, true, reruns),
       observation: run.observation,
+      unfrozenFailures: [...unfrozenFailures].sort(),
     };
   }
-  return outcome(findings, cases, true, reruns);
+  return {
+    ...outcome(findings, cases, true, reruns),
+    unfrozenFailures: [...unfrozenFailures].sort(),
+  };
 }
 
 function outcome(

@@ -129,15 +129,20 @@ export function checkProperties(
     const fn = resolved.module.functions.get(property.name);
     if (fn === undefined) {
       const syntax = resolved.module.syntaxError;
+      const bound = resolved.module.bindings?.get(property.name)?.at(-1);
       findings.push(finding(
         "property.test_missing",
-        `Property ${name} test ${
-          JSON.stringify(property.name)
-        } is not defined in ${JSON.stringify(resolved.path)}${
-          syntax === undefined
-            ? ""
-            : ` (the file has a syntax error at line ${syntax.line})`
-        }: restore the test, do not delete the property`,
+        bound !== undefined && bound.kind !== "def" && bound.kind !== "del"
+          ? `Property ${name} test ${JSON.stringify(property.name)} in ${
+            JSON.stringify(resolved.path)
+          } is bound at line ${bound.line} to something pawl cannot read as a test: a test is a def, a method, or a state machine's TestCase bound as "${property.name} = Machine.TestCase" or "class ${property.name}(Machine.TestCase)"; a wrapped TestCase (pytest.mark.skip(...)(Machine.TestCase), unittest.skip(...)) hides what runs: restore the base's binding`
+          : `Property ${name} test ${
+            JSON.stringify(property.name)
+          } is not defined in ${JSON.stringify(resolved.path)}${
+            syntax === undefined
+              ? ""
+              : ` (the file has a syntax error at line ${syntax.line})`
+          }: restore the test, do not delete the property`,
         {
           path,
           line: lines.entry("properties", property.id, "name") ??

@@ -87,3 +87,39 @@ Deno.test("checkProperties() judges a state machine's TestCase settings", async 
     );
   }
 });
+
+Deno.test("checkProperties() says a wrapped TestCase is bound but unreadable, not missing", () => {
+  const head = BASE.replace(
+    "TestCounter = Counter.TestCase\n",
+    'import pytest\nTestCounter = pytest.mark.skip(reason="slow")(Counter.TestCase)\n',
+  );
+  assert.notEqual(head, BASE);
+  const modules = (text: string) =>
+    new Map([[FILE, analyzePython(parser, text)]]);
+  const found = checkProperties({
+    version: 1,
+    fixtures: [],
+    freezes: [],
+    maxActiveFreezes: 0,
+    lines: NO_LINES,
+    properties: [{
+      id: "counter",
+      module: "tests.test_machine",
+      name: "TestCounter",
+      minExamples: 80,
+    }],
+  }, {
+    modules: modules(head),
+    baseModules: modules(BASE),
+    path: "tests/agent_contract.yaml",
+  });
+  assert.deepEqual(found.map((f) => f.rule), ["property.test_missing"]);
+  assert.match(
+    found[0]!.message,
+    /is bound at line 19 to something pawl cannot read as a test/,
+  );
+  assert.match(
+    found[0]!.message,
+    /pytest\.mark\.skip\(\.\.\.\)\(Machine\.TestCase\)/,
+  );
+});
