@@ -13,6 +13,7 @@ import type { Tree } from "../git/git.ts";
 import type {
   AssertionSite,
   PythonDecorator,
+  PythonDefinition,
   PythonExpr,
   PythonFunction,
   PythonModule,
@@ -609,16 +610,8 @@ function assumeCalls(
   fn: PythonFunction,
 ): { count: number; line?: number } {
   const lines = [...(fn.assumes ?? [])];
-  const seen = new Set<string>();
-  const queue = [...(fn.refs ?? [])];
-  while (queue.length > 0) {
-    const name = queue.pop() as string;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const definition = at.module.definitions?.get(name);
-    if (definition?.kind !== "def") continue;
-    lines.push(...(definition.assumes ?? []));
-    queue.push(...definition.refs);
+  for (const helper of helperDefs(at, fn.refs ?? [])) {
+    lines.push(...(helper.assumes ?? []));
   }
   lines.sort((a, b) => a - b);
   return lines.length === 0
@@ -640,17 +633,33 @@ function assertionSites(at: Located, fn: PythonFunction): AssertionSite[] {
     sites.push(...(method?.assertions ?? []));
     queue.push(...(method?.refs ?? []));
   }
+  for (const helper of helperDefs(at, queue)) {
+    sites.push(...(helper.assertions ?? []));
+  }
+  return sites;
+}
+
+/**
+ * The module-level functions `refs` name, and those they name in turn,
+ * each once: the helpers a test's checks may live in.
+ */
+function helperDefs(
+  at: Located,
+  refs: readonly string[],
+): PythonDefinition[] {
+  const found: PythonDefinition[] = [];
   const seen = new Set<string>();
+  const queue = [...refs];
   while (queue.length > 0) {
     const name = queue.pop() as string;
     if (seen.has(name)) continue;
     seen.add(name);
     const definition = at.module.definitions?.get(name);
     if (definition?.kind !== "def") continue;
-    sites.push(...(definition.assertions ?? []));
+    found.push(definition);
     queue.push(...definition.refs);
   }
-  return sites;
+  return found;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   FALLBACK_MODULE_NAMES,
   type ModuleNames,
 } from "../harness/check_harness.ts";
+import { programCandidates } from "../core/program_candidates.ts";
 
 const SCRIPT = `
 import json, sys
@@ -56,12 +57,7 @@ export function readModuleNames(
 }
 
 function resolve(name: string, path: string): string | undefined {
-  const candidates = name.includes("/")
-    ? [name]
-    : path.split(":").filter((d) => d.startsWith("/")).map((d) =>
-      `${d}/${name}`
-    );
-  for (const candidate of candidates) {
+  for (const candidate of programCandidates(name, path)) {
     try {
       const info = Deno.statSync(candidate);
       if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) return candidate;

@@ -395,14 +395,33 @@ async function runAndJudge(
       testLine: async (file, qualname) =>
         (await headModule(file))?.functions.get(qualname)?.line,
     });
+    // What the pull request left as the base has it may be broken there
+    // already; each such check runs on a fresh export of the base.
+    const unchangedAtBase = (path: string): boolean =>
+      commits.baseTree.has(path) &&
+      commits.baseTree.get(path)?.oid === commits.headTree.get(path)?.oid;
+    const atBaseRun = {
+      base: commits.base,
+      baseWorkDir: async () => {
+        const dir = await workspace.export(git, commits.base, workName());
+        await removeBytecode(dir);
+        await sandbox.prepareDir(dir);
+        return dir;
+      },
+      run: {
+        reportDir,
+        command: runs.alone.command,
+        env: runs.alone.env,
+        limits,
+        ...observed,
+      },
+    };
     // A file the pull request did not touch that cannot be collected may be
     // broken at the base already: then pawl cannot decide (exit 2).
     const unchangedBroken = sortedUnique(
       suite.findings.flatMap((f) =>
         f.rule === "tests.collection_error" && f.path !== undefined &&
-          commits.baseTree.has(f.path) &&
-          commits.baseTree.get(f.path)?.oid ===
-            commits.headTree.get(f.path)?.oid
+          unchangedAtBase(f.path)
           ? [f.path]
           : []
       ),
@@ -412,21 +431,8 @@ async function runAndJudge(
         `collecting ${unchangedBroken.length} unchanged files at the base`,
       );
       await checkBaseCollection(sandbox, {
-        base: commits.base,
+        ...atBaseRun,
         files: unchangedBroken,
-        baseWorkDir: async () => {
-          const dir = await workspace.export(git, commits.base, workName());
-          await removeBytecode(dir);
-          await sandbox.prepareDir(dir);
-          return dir;
-        },
-        run: {
-          reportDir,
-          command: runs.alone.command,
-          env: runs.alone.env,
-          limits,
-          ...observed,
-        },
         hint: (detail, files) =>
           importPathHint(detail, {
             tree: commits.baseTree,
@@ -441,31 +447,16 @@ async function runAndJudge(
     // else rejects, pawl cannot decide (exit 2) rather than accept with a
     // failing test.
     let suiteFindings = suite.findings;
-    const unchangedFailing = (suite.unfrozenFailures ?? []).filter((id) => {
-      const file = id.split("::")[0] as string;
-      return commits.baseTree.has(file) &&
-        commits.baseTree.get(file)?.oid === commits.headTree.get(file)?.oid;
-    });
+    const unchangedFailing = (suite.unfrozenFailures ?? []).filter((id) =>
+      unchangedAtBase(id.split("::")[0] as string)
+    );
     if (unchangedFailing.length > 0 && !input.staticReject) {
       progress.step(
         `running ${unchangedFailing.length} failing tests of unchanged files at the base`,
       );
       const atBase = await checkBaseFailures(sandbox, {
-        base: commits.base,
+        ...atBaseRun,
         nodeIds: unchangedFailing,
-        baseWorkDir: async () => {
-          const dir = await workspace.export(git, commits.base, workName());
-          await removeBytecode(dir);
-          await sandbox.prepareDir(dir);
-          return dir;
-        },
-        run: {
-          reportDir,
-          command: runs.alone.command,
-          env: runs.alone.env,
-          limits,
-          ...observed,
-        },
       });
       const failedAtBase = new Set(atBase.map((f) => f.nodeId));
       const own = (suite.unfrozenFailures ?? []).filter((id) =>

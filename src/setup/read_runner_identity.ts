@@ -8,6 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ProgramIdentity, RunnerIdentity } from "./setup_key.ts";
+import { programCandidates } from "../core/program_candidates.ts";
 
 /** Options for {@linkcode readRunnerIdentity}. */
 export interface ReadRunnerIdentityOptions {
@@ -47,12 +48,7 @@ async function resolveProgram(
   name: string,
   path: string,
 ): Promise<string | undefined> {
-  const candidates = name.includes("/")
-    ? [name]
-    : path.split(":").filter((d) => d.startsWith("/")).map((d) =>
-      `${d}/${name}`
-    );
-  for (const candidate of candidates) {
+  for (const candidate of programCandidates(name, path)) {
     try {
       const real = await Deno.realPath(candidate);
       const info = await Deno.stat(real);
