@@ -26,6 +26,7 @@ import {
   readSyntheticRepo,
   type SyntheticRepo,
 } from "./_build_synthetic_repo.ts";
+import { median } from "./_stats.ts";
 
 /** Contract stage / sha256sum must stay at or below this. */
 const TARGET_RATIO = 1.0;
@@ -513,14 +514,6 @@ async function describeObjects(objects: string): Promise<string> {
 }
 
 // --- report ------------------------------------------------------------------
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? sorted[mid] as number
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 function ms(value: number): string {
   return `${value.toFixed(0)} ms`;

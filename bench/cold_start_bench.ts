@@ -15,6 +15,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { loadAverage, median } from "./_stats.ts";
 
 /** A cold `pawl version` / `pawl --help` must take at most this long. */
 const TARGET_MS = 100;
@@ -145,21 +146,6 @@ async function timeOnce(probe: Probe): Promise<number> {
     throw new Error(`"${probe.argv.join(" ")}" exited ${out.code}`);
   }
   return elapsed;
-}
-
-function loadAverage(): string {
-  try {
-    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(
-      " ",
-    );
-  } catch {
-    return "unknown";
-  }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
 function ms(value: number): string {

@@ -18,6 +18,7 @@
  */
 import { parseArgs } from "node:util";
 import { buildSampleRepo } from "../src/demo/build_sample_repo.ts";
+import { loadAverage, median } from "./_stats.ts";
 
 const NOW = "2026-11-30T12:00:00Z";
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
@@ -164,16 +165,6 @@ async function plainPytest(tree: string): Promise<number> {
   return seconds;
 }
 
-function loadAverage(): string {
-  try {
-    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(
-      " ",
-    );
-  } catch {
-    return "unknown";
-  }
-}
-
 async function timed(
   command: "diff" | "check",
   repo: string,
@@ -208,9 +199,4 @@ async function timed(
     );
   }
   return seconds;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
