@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { MUTATION_OPERATOR_NAMES } from "../settings/mutation_settings.ts";
 
 /** The kinds of change pawl makes, as `[mutation] operators` names them. */
 export type MutationOperator =
@@ -24,17 +25,15 @@ export type MutationOperator =
   /** One bound or the step of a slice dropped. */
   | "slice";
 
-/** Every operator, in report order. */
-export const MUTATION_OPERATORS: readonly MutationOperator[] = [
-  "comparison",
-  "boolean",
-  "arithmetic",
-  "constant",
-  "statement",
-  "return",
-  "negate",
-  "slice",
-];
+/**
+ * Every operator, in report order: the names `[mutation] operators` takes.
+ * The assignment checks that the settings name no operator unknown here.
+ */
+export const MUTATION_OPERATORS: readonly MutationOperator[] =
+  MUTATION_OPERATOR_NAMES;
+// ...and that they name every operator known here.
+const _everyOperatorNamed: readonly (typeof MUTATION_OPERATOR_NAMES)[number][] =
+  [] as MutationOperator[];
 
 /** One mutant of one file. */
 export interface Mutant {
