@@ -278,3 +278,48 @@ def test_helper_installed_by_pip():
     await Deno.remove(cache, { recursive: true });
   }
 });
+
+Deno.test("pawl check processes racing for one setup key run the step once and both use it", async () => {
+  await using repo = await buildRepo({
+    base: {
+      ...defaultBaseFiles(),
+      // A slow step, so that the second judgement usually finds the
+      // first one still running it and waits on the key's lock.
+      "pawl.toml": SETUP_TOML.replace(
+        '"cat requirements-dev.txt',
+        '"sleep 2; cat requirements-dev.txt',
+      ),
+      "requirements-dev.txt": "helperlib==1\n",
+      "vendor/helperlib.py": "VALUE = 42\n",
+      "tests/test_env.py": TEST_ENV,
+    },
+    heads: {
+      docs: { "README.md": "# invoices\n\nNow with notes.\n" },
+      more: { "README.md": "# invoices\n\nNow with more notes.\n" },
+    },
+  });
+  const cache = await cacheDir();
+  try {
+    const runs = await Promise.all(
+      ["docs", "more"].map((head) =>
+        check(repo.dir, head, {
+          quiet: false,
+          extra: ["--setup-cache", cache],
+        })
+      ),
+    );
+    for (const run of runs) assert.equal(run.code, 0, explain(run));
+    const ran = runs.filter((r) =>
+      setupLines(r).some((l) => /setup: ran in/.test(l))
+    );
+    const reused = runs.filter((r) =>
+      setupLines(r).some((l) => /setup: cached/.test(l))
+    );
+    assert.equal(ran.length, 1, runs.map(explain).join("\n"));
+    assert.equal(reused.length, 1, runs.map(explain).join("\n"));
+    const keys = (await entries(cache)).filter((n) => !n.endsWith(".lock"));
+    assert.equal(keys.length, 1);
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});

@@ -75,11 +75,17 @@ export async function prepareSetupEnvironment(
     base: options.base,
   });
   const digests = await git.sha256Blobs(files.map((f) => f.oid));
-  const inputs = files.map((f) => ({
-    path: f.path,
-    sha256: digests.get(f.oid) ?? "",
-    executable: f.executable,
-  }));
+  const inputs = files.map((f) => {
+    const sha256 = digests.get(f.oid);
+    if (sha256 === undefined) {
+      throw new SetupFailedError(
+        `Cannot run the setup step: input "${f.path}" could not be read from the base commit ${
+          options.base.slice(0, 12)
+        }`,
+      );
+    }
+    return { path: f.path, sha256, executable: f.executable };
+  });
   const runner = await readRunnerIdentity({
     path: options.sandboxPath,
     programs: [setup.command[0]!, ...(options.programs ?? ["python3"])],
