@@ -31,10 +31,14 @@ function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-async function cacheDir(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-e2e-setup-cache-" });
-  await Deno.chmod(dir, 0o755);
-  return dir;
+/** A setup cache root of the test's own, removed when the test ends. */
+async function cacheDir(): Promise<AsyncDisposable & { path: string }> {
+  const path = await Deno.makeTempDir({ prefix: "pawl-e2e-setup-cache-" });
+  await Deno.chmod(path, 0o755);
+  return {
+    path,
+    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }),
+  };
 }
 
 async function entries(dir: string): Promise<string[]> {
@@ -67,83 +71,80 @@ Deno.test("pawl check runs the base's setup step once per base and input files, 
       },
     },
   });
-  const cache = await cacheDir();
-  try {
-    const first = await check(repo.dir, "docs", {
-      quiet: false,
-      extra: ["--setup-cache", cache],
-    });
-    assert.equal(first.code, 0, explain(first));
-    assert.equal(first.verdict?.decision, "accept");
-    const ran = setupLines(first);
-    assert.ok(
-      ran.some((l) => /setup: running \["sh","-c",/.test(l)),
-      ran.join("\n"),
-    );
-    assert.ok(
-      ran.some((l) => /setup: ran in \d+\.\d s/.test(l)),
-      ran.join("\n"),
-    );
-    assert.equal(first.verdict?.tests?.summary["failed"], 0);
+  await using root = await cacheDir();
+  const cache = root.path;
+  const first = await check(repo.dir, "docs", {
+    quiet: false,
+    extra: ["--setup-cache", cache],
+  });
+  assert.equal(first.code, 0, explain(first));
+  assert.equal(first.verdict?.decision, "accept");
+  const ran = setupLines(first);
+  assert.ok(
+    ran.some((l) => /setup: running \["sh","-c",/.test(l)),
+    ran.join("\n"),
+  );
+  assert.ok(
+    ran.some((l) => /setup: ran in \d+\.\d s/.test(l)),
+    ran.join("\n"),
+  );
+  assert.equal(first.verdict?.tests?.summary["failed"], 0);
 
-    const [key] = (await entries(cache)).filter((n) => !n.endsWith(".lock"));
-    assert.ok(key !== undefined && /^[0-9a-f]{64}$/.test(key));
+  const [key] = (await entries(cache)).filter((n) => !n.endsWith(".lock"));
+  assert.ok(key !== undefined && /^[0-9a-f]{64}$/.test(key));
 
-    // The same base again, on a head that rewrites the inputs, with the
-    // cache named by the environment instead of the flag.
-    const second = await check(repo.dir, "poison", {
-      quiet: false,
-      env: { PAWL_SETUP_CACHE: cache },
+  // The same base again, on a head that rewrites the inputs, with the
+  // cache named by the environment instead of the flag.
+  const second = await check(repo.dir, "poison", {
+    quiet: false,
+    env: { PAWL_SETUP_CACHE: cache },
+  });
+  assert.equal(second.code, 0, explain(second));
+  const hit = setupLines(second);
+  assert.deepEqual(hit.map((l) => l.replace(/^.*?setup: /, "setup: ")), [
+    `setup: cached (${key.slice(0, 12)})`,
+  ]);
+  assert.deepEqual(await entries(cache), [key, `${key}.lock`]);
+  // Both verdicts name the same setup result, made or reused.
+  for (const run of [first, second]) {
+    const tests = run.verdict?.tests as { setup?: unknown } | null;
+    assert.deepEqual(tests?.setup, {
+      key,
+      command: ["sh", "-c", SETUP_COMMAND],
+      network: false,
+      inputs: [
+        { path: "requirements-dev.txt", sha256: sha256("helperlib==1\n") },
+        { path: "vendor/helperlib.py", sha256: sha256("VALUE = 42\n") },
+      ],
     });
-    assert.equal(second.code, 0, explain(second));
-    const hit = setupLines(second);
-    assert.deepEqual(hit.map((l) => l.replace(/^.*?setup: /, "setup: ")), [
-      `setup: cached (${key.slice(0, 12)})`,
-    ]);
-    assert.deepEqual(await entries(cache), [key, `${key}.lock`]);
-    // Both verdicts name the same setup result, made or reused.
-    for (const run of [first, second]) {
-      const tests = run.verdict?.tests as { setup?: unknown } | null;
-      assert.deepEqual(tests?.setup, {
-        key,
-        command: ["sh", "-c", SETUP_COMMAND],
-        network: false,
-        inputs: [
-          { path: "requirements-dev.txt", sha256: sha256("helperlib==1\n") },
-          { path: "vendor/helperlib.py", sha256: sha256("VALUE = 42\n") },
-        ],
-      });
-    }
-    const manifest = JSON.parse(
-      await Deno.readTextFile(`${cache}/${key}/pawl-setup.json`),
-    );
-    assert.equal(manifest.base, await repo.commit("main"));
-    assert.deepEqual(
-      manifest.inputs.map((i: { path: string }) => i.path),
-      ["requirements-dev.txt", "vendor/helperlib.py"],
-    );
-    assert.equal(
-      await Deno.readTextFile(`${cache}/${key}/env/python/helperlib.py`),
-      "VALUE = 42\n",
-    );
-
-    // The tests would pass, but the head's helperlib.py is imported instead
-    // of the one the base's step installed.
-    const shadow = await check(repo.dir, "shadow", {
-      extra: ["--setup-cache", cache],
-    });
-    assert.equal(shadow.code, 1, explain(shadow));
-    assert.deepEqual(
-      shadow.verdict?.findings.filter((f) => f.blocking).map((f) => [
-        f.rule,
-        f.path,
-      ]),
-      [["harness.package_shadowed", "helperlib.py"]],
-    );
-    assert.equal(shadow.verdict?.tests?.summary["failed"], 0);
-  } finally {
-    await Deno.remove(cache, { recursive: true });
   }
+  const manifest = JSON.parse(
+    await Deno.readTextFile(`${cache}/${key}/pawl-setup.json`),
+  );
+  assert.equal(manifest.base, await repo.commit("main"));
+  assert.deepEqual(
+    manifest.inputs.map((i: { path: string }) => i.path),
+    ["requirements-dev.txt", "vendor/helperlib.py"],
+  );
+  assert.equal(
+    await Deno.readTextFile(`${cache}/${key}/env/python/helperlib.py`),
+    "VALUE = 42\n",
+  );
+
+  // The tests would pass, but the head's helperlib.py is imported instead
+  // of the one the base's step installed.
+  const shadow = await check(repo.dir, "shadow", {
+    extra: ["--setup-cache", cache],
+  });
+  assert.equal(shadow.code, 1, explain(shadow));
+  assert.deepEqual(
+    shadow.verdict?.findings.filter((f) => f.blocking).map((f) => [
+      f.rule,
+      f.path,
+    ]),
+    [["harness.package_shadowed", "helperlib.py"]],
+  );
+  assert.equal(shadow.verdict?.tests?.summary["failed"], 0);
 });
 
 Deno.test("pawl check cannot decide when the base's setup step fails, and names the command and its output", async () => {
@@ -156,27 +157,24 @@ command = ["sh", "-c", "echo 'Collecting frobnicate'; echo 'ERROR: No matching d
     },
     heads: { docs: { "README.md": "# invoices\n\nNow with notes.\n" } },
   });
-  const cache = await cacheDir();
-  try {
-    const result = await check(repo.dir, "docs", {
-      extra: ["--setup-cache", cache],
-    });
-    assert.equal(result.code, 2, explain(result));
-    assert.match(result.outText ?? "", /"decision": "undecided"/);
-    assert.match(result.stderr, /setup command \["sh","-c",/);
-    assert.match(result.stderr, /exited with code 1/);
-    assert.match(
-      result.stderr,
-      /ERROR: No matching distribution found for frobnicate/,
-    );
-    assert.match(result.stderr, /the pull request is not at fault/);
-    assert.ok(
-      (await entries(cache)).every((n) => n.endsWith(".lock")),
-      "a failed step leaves nothing to reuse",
-    );
-  } finally {
-    await Deno.remove(cache, { recursive: true });
-  }
+  await using root = await cacheDir();
+  const cache = root.path;
+  const result = await check(repo.dir, "docs", {
+    extra: ["--setup-cache", cache],
+  });
+  assert.equal(result.code, 2, explain(result));
+  assert.match(result.outText ?? "", /"decision": "undecided"/);
+  assert.match(result.stderr, /setup command \["sh","-c",/);
+  assert.match(result.stderr, /exited with code 1/);
+  assert.match(
+    result.stderr,
+    /ERROR: No matching distribution found for frobnicate/,
+  );
+  assert.match(result.stderr, /the pull request is not at fault/);
+  assert.ok(
+    (await entries(cache)).every((n) => n.endsWith(".lock")),
+    "a failed step leaves nothing to reuse",
+  );
 });
 
 Deno.test("pawl check runs the tests with the python3 of a virtualenv the setup step made at $PAWL_ENV_DIR", async () => {
@@ -197,17 +195,14 @@ def test_runs_in_the_setup_virtualenv():
     },
     heads: { docs: { "README.md": "# invoices\n\nNow with notes.\n" } },
   });
-  const cache = await cacheDir();
-  try {
-    const result = await check(repo.dir, "docs", {
-      extra: ["--setup-cache", cache],
-    });
-    assert.equal(result.code, 0, explain(result));
-    assert.equal(result.verdict?.tests?.summary["failed"], 0);
-    assert.ok((result.verdict?.tests?.summary["passed"] ?? 0) > 0);
-  } finally {
-    await Deno.remove(cache, { recursive: true });
-  }
+  await using root = await cacheDir();
+  const cache = root.path;
+  const result = await check(repo.dir, "docs", {
+    extra: ["--setup-cache", cache],
+  });
+  assert.equal(result.code, 0, explain(result));
+  assert.equal(result.verdict?.tests?.summary["failed"], 0);
+  assert.ok((result.verdict?.tests?.summary["passed"] ?? 0) > 0);
 });
 
 Deno.test("pawl diff rejects a head that changes the base's setup step, and runs nothing", async () => {
@@ -267,16 +262,13 @@ def test_helper_installed_by_pip():
     },
     heads: { docs: { "README.md": "# invoices\n\nNow with notes.\n" } },
   });
-  const cache = await cacheDir();
-  try {
-    const result = await check(repo.dir, "docs", {
-      extra: ["--setup-cache", cache],
-    });
-    assert.equal(result.code, 0, explain(result));
-    assert.equal(result.verdict?.tests?.summary["failed"], 0);
-  } finally {
-    await Deno.remove(cache, { recursive: true });
-  }
+  await using root = await cacheDir();
+  const cache = root.path;
+  const result = await check(repo.dir, "docs", {
+    extra: ["--setup-cache", cache],
+  });
+  assert.equal(result.code, 0, explain(result));
+  assert.equal(result.verdict?.tests?.summary["failed"], 0);
 });
 
 Deno.test("pawl check processes racing for one setup key run the step once and both use it", async () => {
@@ -298,28 +290,25 @@ Deno.test("pawl check processes racing for one setup key run the step once and b
       more: { "README.md": "# invoices\n\nNow with more notes.\n" },
     },
   });
-  const cache = await cacheDir();
-  try {
-    const runs = await Promise.all(
-      ["docs", "more"].map((head) =>
-        check(repo.dir, head, {
-          quiet: false,
-          extra: ["--setup-cache", cache],
-        })
-      ),
-    );
-    for (const run of runs) assert.equal(run.code, 0, explain(run));
-    const ran = runs.filter((r) =>
-      setupLines(r).some((l) => /setup: ran in/.test(l))
-    );
-    const reused = runs.filter((r) =>
-      setupLines(r).some((l) => /setup: cached/.test(l))
-    );
-    assert.equal(ran.length, 1, runs.map(explain).join("\n"));
-    assert.equal(reused.length, 1, runs.map(explain).join("\n"));
-    const keys = (await entries(cache)).filter((n) => !n.endsWith(".lock"));
-    assert.equal(keys.length, 1);
-  } finally {
-    await Deno.remove(cache, { recursive: true });
-  }
+  await using root = await cacheDir();
+  const cache = root.path;
+  const runs = await Promise.all(
+    ["docs", "more"].map((head) =>
+      check(repo.dir, head, {
+        quiet: false,
+        extra: ["--setup-cache", cache],
+      })
+    ),
+  );
+  for (const run of runs) assert.equal(run.code, 0, explain(run));
+  const ran = runs.filter((r) =>
+    setupLines(r).some((l) => /setup: ran in/.test(l))
+  );
+  const reused = runs.filter((r) =>
+    setupLines(r).some((l) => /setup: cached/.test(l))
+  );
+  assert.equal(ran.length, 1, runs.map(explain).join("\n"));
+  assert.equal(reused.length, 1, runs.map(explain).join("\n"));
+  const keys = (await entries(cache)).filter((n) => !n.endsWith(".lock"));
+  assert.equal(keys.length, 1);
 });
