@@ -48,22 +48,31 @@ ENV DENO_DIR=/deno-dir DENO_NO_UPDATE_CHECK=1 NO_COLOR=1
 COPY --from=deps /app ./
 COPY main.ts ./
 COPY src ./src
-COPY tools/action_entrypoint.ts ./tools/
-# Run once at build time so the V8 code cache in DENO_DIR is warm: a cold
-# `pawl version` then skips compiling every module again. --cached-only
-# proves that nothing is fetched after stage 1; --node-modules-dir=manual
-# uses stage 1's node_modules as it is instead of checking it against
-# deno.lock at every start (most of a cold start's own cost).
-RUN deno run --cached-only --frozen --node-modules-dir=manual --allow-all /app/main.ts version \
- && printf '#!/bin/sh\nexec deno run --cached-only --frozen --node-modules-dir=manual --allow-all /app/main.ts "$@"\n' \
-      >/usr/local/bin/pawl \
- && printf '#!/bin/sh\nexec deno run --cached-only --frozen --node-modules-dir=manual --allow-all /app/tools/action_entrypoint.ts "$@"\n' \
-      >/usr/local/bin/pawl-action \
- && chmod 0755 /usr/local/bin/pawl /usr/local/bin/pawl-action
+COPY tools/action_entrypoint.ts tools/image_launcher.sh tools/seal_deno_cache.ts ./tools/
+# Warm Deno's caches at build time, so that a start reads them and compiles
+# nothing: `deno cache` emits every module of pawl (workers included), and
+# each command runs its `--help` three times, which fills the V8 code cache.
+# --cached-only then proves that nothing is fetched after stage 1;
+# --node-modules-dir=manual uses stage 1's node_modules as it is instead of
+# checking it against deno.lock at every start (most of a cold start's own
+# cost). The databases are sealed into single files last, so the launcher
+# can copy them when the root file system is read-only.
+RUN deno cache --frozen --node-modules-dir=manual \
+      $(find main.ts src tools -name '*.ts' ! -name '*_test.ts') \
+ && install -m 0755 tools/image_launcher.sh /usr/local/bin/pawl \
+ && ln -s pawl /usr/local/bin/pawl-action \
+ && for round in 1 2 3; do \
+      for command in version --help check diff audit demo propose keygen verify serve; do \
+        case $command in version | --help) pawl $command ;; *) pawl $command --help ;; esac \
+          >/dev/null || exit 1; \
+      done; \
+    done \
+ && DENO_DIR=/tmp/seal deno run --allow-read --allow-write tools/seal_deno_cache.ts /deno-dir \
+ && rm -rf /tmp/seal
 
-# --allow-all: the sandbox scans /proc to kill every process of the test uid,
-# which Deno grants only with all permissions; and running the tests through
-# setpriv/prlimit already amounts to running any command.
-ENTRYPOINT ["deno", "run", "--cached-only", "--frozen", \
-  "--node-modules-dir=manual", "--allow-all", "/app/main.ts"]
+# The launcher runs Deno with --allow-all: the sandbox scans /proc to kill
+# every process of the test uid, which Deno grants only with all permissions;
+# and running the tests through setpriv/prlimit already amounts to running
+# any command.
+ENTRYPOINT ["/usr/local/bin/pawl"]
 CMD ["--help"]

@@ -71,6 +71,12 @@ sync
 if echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then cold="cold, page cache dropped"; else cold="first run"; fi
 run 0 "pawl version ($cold)" version
 run 0 "pawl version (warm)" version
+# The root file system is read-only, so the launcher started Deno on its own
+# writable copy of the code cache in /tmp, made private to root.
+[ "$(stat -c %a:%u "$work/tmp/pawl-deno-dir-0" 2>/dev/null)" = "700:0" ] || {
+  echo "image smoke: the launcher made no private code cache in /tmp" >&2
+  exit 1
+}
 size=$(podman image inspect --format '{{.Size}}' "$image")
 echo "image smoke: image size $((size / 1000000)) MB"
 run 0 "pawl demo" demo --quiet
