@@ -73,7 +73,7 @@ export async function coldStartBench(args: readonly string[]): Promise<void> {
     if (typeof compiled === "string") {
       forms.push({ name: "deno compile binary", argv: [compiled] });
     }
-    const image = await enterImage(values.image, dir);
+    const image = await enterImage(values.image);
     const imageFloor: Probe | undefined = Array.isArray(image)
       ? { label: "true in the image", argv: [...image, "true"] }
       : undefined;
@@ -153,13 +153,11 @@ function verdictOf(label: string, ms: number): string {
 }
 
 /**
- * Mount `image` read-only (podman image mount) and write a script into
- * `dir` that enters it: the command line that runs a command inside the
- * image, or why the image cannot be measured.
+ * Mount `image` read-only (podman image mount): the command line that runs
+ * a command inside it, or why the image cannot be measured.
  */
 async function enterImage(
   image: string,
-  dir: string,
 ): Promise<string[] | { reason: string }> {
   const quiet = { stdin: "null", stdout: "piped", stderr: "piped" } as const;
   let mount;
@@ -189,23 +187,16 @@ async function enterImage(
     };
   }
   // Like `docker run --read-only --tmpfs /tmp`: the image's files as they
-  // are (podman mounts them read-only), /proc and /dev, a fresh /tmp.
-  const script = `${dir}/enter_image.sh`;
-  await Deno.writeTextFile(
-    script,
-    [
-      "set -eu",
-      "root=$1; shift",
-      "mount --make-rprivate /",
-      'mount -t proc proc "$root/proc"',
-      'mount --rbind /dev "$root/dev"',
-      'mount -t tmpfs -o size=64m,mode=1777 tmpfs "$root/tmp"',
-      'exec chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin \\',
-      '  HOME=/root DENO_DIR=/deno-dir DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 "$@"',
-      "",
-    ].join("\n"),
-  );
-  return ["unshare", "--mount", "sh", script, root];
+  // are (podman mounts them read-only), a fresh /tmp at every start.
+  return [
+    "unshare",
+    "--mount",
+    "sh",
+    `${ROOT}/tools/enter_image.sh`,
+    root,
+    "",
+    "",
+  ];
 }
 
 /** `deno compile` main.ts into `dir`; the binary, or why there is none. */

@@ -38,30 +38,16 @@ repo=$(deno run --allow-all tools/make_src_layout_repo.ts "$work/repo" --python 
 inside=/mnt${repo#"$work/repo"}
 
 mnt=$(podman image mount "$image")
-export PAWL_SMOKE_MNT="$mnt" PAWL_SMOKE_WORK="$work"
-cat >"$work/in_image.sh" <<'INNER'
-set -eu
-m=$PAWL_SMOKE_MNT
-mount --make-rprivate /
-mount -t proc proc "$m/proc"
-mount --rbind /dev "$m/dev"
-mount --bind "$PAWL_SMOKE_WORK/tmp" "$m/tmp"
-mount --bind -o ro "$PAWL_SMOKE_WORK/repo" "$m/mnt"
-mount -o remount,bind,ro "$m/mnt"
-status=0
-chroot "$m" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  HOME=/root DENO_DIR=/deno-dir DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
-  PAWL_SANDBOX_UIDS=64400-64403 /usr/local/bin/pawl "$@" || status=$?
-echo "$status" >"$PAWL_SMOKE_WORK/status"
-INNER
 
-# run EXPECTED-EXIT LABEL ARGS...
+# run EXPECTED-EXIT LABEL ARGS...: one pawl command inside the image
+# (tools/enter_image.sh), with the project under /mnt and $work/tmp as /tmp.
 run() {
   expected=$1 label=$2
   shift 2
-  unshare --mount sh "$work/in_image.sh" "$@" >"$work/out" 2>"$work/err" || true
-  got=$(cat "$work/status" 2>/dev/null || echo "?")
-  rm -f "$work/status"
+  got=0
+  unshare --mount sh tools/enter_image.sh "$mnt" "$work/tmp" "$work/repo" \
+    PAWL_SANDBOX_UIDS=64400-64403 /usr/local/bin/pawl "$@" \
+    >"$work/out" 2>"$work/err" || got=$?
   if [ "$got" != "$expected" ]; then
     echo "derived image smoke: $label: exit $got, expected $expected" >&2
     sed 's/^/  stdout: /' "$work/out" >&2

@@ -14,22 +14,34 @@ set -u
 entry=/app/main.ts
 case ${0##*/} in pawl-action) entry=/app/tools/action_entrypoint.ts ;; esac
 cache=${DENO_DIR:-/deno-dir}
+# A directory of ours at $own that no one else may write, or nothing.
+ours() {
+  [ -d "$own" ] && [ ! -L "$own" ] && [ -O "$own" ] \
+    && [ "$(stat -c %a "$own")" = 700 ] && echo "$own"
+}
 if [ ! -w "$cache" ] && [ -d "$cache" ]; then
   own="${TMPDIR:-/tmp}/pawl-deno-dir-$(id -u)"
+  use=""
   if [ ! -e "$own" ] && [ ! -L "$own" ] \
-    && fresh=$(mktemp -d "$own.XXXXXX" 2>/dev/null); then
+    && mkdir -m 0700 "$own.$$" 2>/dev/null; then
+    databases="" others=""
     for f in "$cache"/*; do
       case $f in
         *-wal | *-shm | *-journal) ;;
-        *_v[0-9]*) cp "$f" "$fresh/" ;;
-        *) ln -s "$f" "$fresh/" ;;
+        *_v[0-9]*) databases="$databases $f" ;;
+        *) others="$others $f" ;;
       esac
     done
-    mv -T "$fresh" "$own" 2>/dev/null || rm -rf "$fresh"
+    # The cache's own names, without spaces: split on purpose.
+    { [ -z "$databases" ] || cp $databases "$own.$$/"; } \
+      && { [ -z "$others" ] || ln -s $others "$own.$$/"; } \
+      && mv -T "$own.$$" "$own" 2>/dev/null && use=$own
+    [ -n "$use" ] || rm -rf "$own.$$"
   fi
-  if [ -d "$own" ] && [ ! -L "$own" ] && [ -O "$own" ] \
-    && [ "$(stat -c %a "$own")" = 700 ]; then
-    DENO_DIR=$own
+  # Made by an earlier or a simultaneous start, or by someone else.
+  [ -n "$use" ] || use=$(ours)
+  if [ -n "$use" ]; then
+    DENO_DIR=$use
     export DENO_DIR
   fi
 fi

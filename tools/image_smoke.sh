@@ -26,35 +26,19 @@ chmod 1777 "$work/tmp"
 deno run --allow-all tools/make_sample_repo.ts "$work/repo/sample" >/dev/null
 
 mnt=$(podman image mount "$image")
-export PAWL_SMOKE_MNT="$mnt" PAWL_SMOKE_WORK="$work" PAWL_SMOKE_PROGRAM PAWL_SMOKE_INPUTS
 
-# Runs one pawl command inside the image; prints its exit code.
-cat >"$work/in_image.sh" <<'INNER'
-set -eu
-m=$PAWL_SMOKE_MNT
-mount --make-rprivate /
-mount -t proc proc "$m/proc"
-mount --rbind /dev "$m/dev"
-mount --bind "$PAWL_SMOKE_WORK/tmp" "$m/tmp"
-mount --bind -o ro "$PAWL_SMOKE_WORK/repo" "$m/mnt"
-mount -o remount,bind,ro "$m/mnt"
-status=0
-chroot "$m" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  HOME=/root DENO_DIR=/deno-dir DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
-  PAWL_SANDBOX_UIDS=64330-64337 \
-  ${PAWL_SMOKE_INPUTS-} "/usr/local/bin/${PAWL_SMOKE_PROGRAM:-pawl}" "$@" || status=$?
-echo "$status" >"$PAWL_SMOKE_WORK/status"
-INNER
-
-# run EXPECTED-EXIT LABEL ARGS...
+# run EXPECTED-EXIT LABEL ARGS...: one pawl command inside the image
+# (tools/enter_image.sh), with the sample at /mnt and $work/tmp as /tmp.
 run() {
   expected=$1 label=$2
   shift 2
   start=$(date +%s%N)
-  unshare --mount sh "$work/in_image.sh" "$@" >"$work/out" 2>"$work/err" || true
+  got=0
+  unshare --mount sh tools/enter_image.sh "$mnt" "$work/tmp" "$work/repo" \
+    PAWL_SANDBOX_UIDS=64330-64337 ${PAWL_SMOKE_INPUTS-} \
+    "/usr/local/bin/${PAWL_SMOKE_PROGRAM:-pawl}" "$@" \
+    >"$work/out" 2>"$work/err" || got=$?
   end=$(date +%s%N)
-  got=$(cat "$work/status" 2>/dev/null || echo "?")
-  rm -f "$work/status"
   secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
   if [ "$got" != "$expected" ]; then
     echo "image smoke: $label: exit $got, expected $expected" >&2
