@@ -34,6 +34,12 @@ export interface SandboxRequest {
    * factory throws otherwise and the run waits its turn in the first).
    */
   spare?: boolean;
+  /**
+   * Aborts when the judgement no longer needs the sandbox (it was asked
+   * for ahead and an earlier stage ended the judgement): a factory waiting
+   * for a free uid then gives up.
+   */
+  signal?: AbortSignal;
 }
 
 /** A sandbox that may hold resources until it is closed. */

@@ -29,8 +29,14 @@ export const SHARED_COPIES_MIN_FILES = 20_000;
 export interface HeadCopiesOptions {
   /** Where the copies go. */
   workspace: Workspace;
-  /** The sandbox the copies are handed to. */
-  sandbox: Pick<Sandbox, "isolation" | "prepareDir">;
+  /**
+   * The sandbox the copies are handed to; while it is still being made,
+   * a small tree's copies are exported meanwhile (only a huge tree's kind
+   * of copy depends on the sandbox).
+   */
+  sandbox:
+    | Pick<Sandbox, "isolation" | "prepareDir">
+    | Promise<Pick<Sandbox, "isolation" | "prepareDir">>;
   /** The head tree (its size decides between fresh and shared copies). */
   headTree: Tree;
   /** Smallest number of files that gets shared copies (default {@linkcode SHARED_COPIES_MIN_FILES}). */
@@ -69,12 +75,12 @@ export interface HeadCopies {
  * when the tree is huge and the tests run as a uid of their own (at tier
  * `none` they run as pawl's user, who could write the shared files).
  */
-export function headCopies(
+export async function headCopies(
   git: Git,
   head: string,
   options: HeadCopiesOptions,
-): HeadCopies {
-  const { workspace, sandbox } = options;
+): Promise<HeadCopies> {
+  const { workspace } = options;
   let files = 0;
   let bytes = 0;
   for (const entry of options.headTree.values()) {
@@ -82,8 +88,8 @@ export function headCopies(
     files++;
     bytes += Math.max(entry.size, PAGE_BYTES);
   }
-  const shared = sandbox.isolation.tier !== "none" &&
-    files >= (options.sharedFrom ?? SHARED_COPIES_MIN_FILES);
+  const huge = files >= (options.sharedFrom ?? SHARED_COPIES_MIN_FILES);
+  const shared = huge && (await options.sandbox).isolation.tier !== "none";
   if (!shared) {
     return {
       shared,
@@ -93,7 +99,8 @@ export function headCopies(
         return dir;
       },
       mkdir: (name) => workspace.mkdir(name),
-      prepare: (dir, other) => (other ?? sandbox).prepareDir(dir),
+      prepare: async (dir, other) =>
+        await (other ?? await options.sandbox).prepareDir(dir),
       source: git,
       remove: () => Promise.resolve(),
     };
@@ -137,8 +144,10 @@ export function headCopies(
       return dir;
     },
     mkdir,
-    prepare: (dir, other) =>
-      (other ?? sandbox).prepareDir(dir, { sharedFiles: true }),
+    prepare: async (dir, other) =>
+      await (other ?? await options.sandbox).prepareDir(dir, {
+        sharedFiles: true,
+      }),
     source: {
       exportTree: (commit, dest) =>
         commit === head ? linkInto(dest) : git.exportTree(commit, dest),

@@ -64,7 +64,7 @@ Deno.test("headCopies() exports a small tree afresh for every run", async () => 
       const sandbox = new FakeSandbox(() => ({ code: 0 }), {
         isolation: { tier: "uid", network: "inherited", notes: [] },
       });
-      const copies = headCopies(repo, head, {
+      const copies = await headCopies(repo, head, {
         workspace,
         sandbox,
         headTree: await repo.listTree(head),
@@ -93,7 +93,7 @@ for (const requested of ["auto", "uid"] satisfies IsolationRequest[]) {
         uid: UID,
         gid: UID,
       });
-      const copies = headCopies(repo, head, {
+      const copies = await headCopies(repo, head, {
         workspace,
         sandbox,
         headTree: await repo.listTree(head),

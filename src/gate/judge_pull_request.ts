@@ -14,7 +14,12 @@ import { cloneStage } from "./clone_stage.ts";
 import { loadContracts } from "./load_contracts.ts";
 import { readCommits } from "./read_commits.ts";
 import { staticStage } from "./static_stage.ts";
-import { testStage } from "./test_stage.ts";
+import {
+  openTestSandboxes,
+  type TestSandboxes,
+  testSandboxRequest,
+  testStage,
+} from "./test_stage.ts";
 import { verdictStage } from "./verdict_stage.ts";
 
 /**
@@ -34,8 +39,17 @@ export async function judgePullRequest(
       // Start hashing the usual fixture root now, so git inflates and a
       // worker hashes while the contracts and sources are parsed.
       const early = hashFixtureRoot(git, commits.headTree);
+      let sandboxes: TestSandboxes | undefined;
       try {
         const contracts = await loadContracts(git, commits, options);
+        // The test stage's sandboxes are leased and probed while the
+        // static rules run.
+        sandboxes = options.runTests
+          ? openTestSandboxes(
+            ports.sandbox,
+            testSandboxRequest({ ...options, workspace }),
+          )
+          : undefined;
         const statics = await staticStage(git, { commits, contracts }, {
           ...options,
           early,
@@ -45,6 +59,7 @@ export async function judgePullRequest(
           ? await testStage(git, { commits, contracts, statics }, {
             ...options,
             sandbox: ports.sandbox,
+            sandboxes,
             workspace,
             progress,
             mutationCache: ports.mutationCache,
@@ -55,6 +70,8 @@ export async function judgePullRequest(
         // Never leave the hashing children running behind an error.
         await early.catch(() => {});
         throw error;
+      } finally {
+        await sandboxes?.close();
       }
     } finally {
       await git.close?.();

@@ -84,7 +84,10 @@ function harness(
       },
       sandbox: (request) => {
         requests.push(request);
-        return Promise.resolve(sandbox);
+        // One sandbox: no spare uid for runs beside the suite.
+        return request.spare === true
+          ? Promise.reject(new Error("no spare uid"))
+          : Promise.resolve(sandbox);
       },
       workspace: async (name) => (opened = await FakeWorkspace.open(name)),
       progress: SILENT_PROGRESS,
@@ -147,10 +150,19 @@ Deno.test("judgePullRequest() accepts an honest pull request after every stage r
   assert.match(workspace.name, /^pawl-[0-9a-f]{16}$/);
   // Test stage: one sandbox, hiding the clone and the given paths; the
   // suite, then the properties on their own, each in a fresh export.
-  assert.deepEqual(h.requests, [{
+  const { signal, ...first } = h.requests[0] ?? {};
+  assert.deepEqual(first, {
     isolation: "auto",
     hiddenPaths: ["/etc/pawl", `${workspace.root}/repo.git`],
-  }]);
+  });
+  // Asked for ahead, and used: never given up.
+  assert.equal(signal?.aborted, false);
+  // Two spares were asked for too; none could be made.
+  assert.deepEqual(h.requests.map((r) => r.spare === true), [
+    false,
+    true,
+    true,
+  ]);
   assert.equal(h.sandbox.commands.length, 2);
   assert.equal(selects(h.sandbox.commands[0] as SandboxCommand), false);
   assert.deepEqual(
@@ -160,7 +172,8 @@ Deno.test("judgePullRequest() accepts an honest pull request after every stage r
       "tests/properties/test_parse.py::test_empty_input_raises",
     ],
   );
-  assert.deepEqual(workspace.made, ["reports", "work-1", "work-2"]);
+  // Both copies are exported before the first run starts (in either order).
+  assert.deepEqual([...workspace.made].sort(), ["reports", "work-1", "work-2"]);
   assert.deepEqual(
     h.sandbox.commands.map((c) => c.cwd),
     [`${workspace.root}/work-1`, `${workspace.root}/work-2`],
@@ -261,7 +274,11 @@ Deno.test("judgePullRequest() exports the next run's copy during a run, but hand
   const { verdict } = await judgePullRequest(options(), h.ports);
   assert.equal(verdict.decision, "accept", JSON.stringify(verdict.findings));
   assert.equal(seen.length, 2);
-  assert.deepEqual(seen[0]?.made, ["reports", "work-1", "work-2"]);
+  assert.deepEqual([...seen[0]?.made ?? []].sort(), [
+    "reports",
+    "work-1",
+    "work-2",
+  ]);
   const works = (dirs: string[] | undefined) =>
     dirs?.filter((d) => d.startsWith("work-"));
   assert.deepEqual(works(seen[0]?.prepared), ["work-1"]);
@@ -415,4 +432,91 @@ Deno.test("judgePullRequest() gives the same verdict when the suite does not rep
     JSON.stringify(overlapped.verdict),
     JSON.stringify(sequential.verdict),
   );
+});
+
+Deno.test("judgePullRequest() asks for the test sandboxes before the static rules run, and gives them up when a stage before the tests fails", async (t) => {
+  await t.step("asked for before the static rules start", async () => {
+    const events: string[] = [];
+    const h = harness(
+      HONEST,
+      reporting((c) => selects(c) ? [PARSE, CODEC] : SUITE),
+    );
+    const { verdict } = await judgePullRequest(options(), {
+      ...h.ports,
+      progress: { ...SILENT_PROGRESS, step: (label) => events.push(label) },
+      sandbox: (request) => {
+        events.push(request.spare === true ? "spare" : "sandbox");
+        return h.ports.sandbox(request);
+      },
+    });
+    assert.equal(verdict.decision, "accept");
+    assert.deepEqual(
+      events.slice(0, events.indexOf("parsing test sources") + 1).slice(-4),
+      ["sandbox", "spare", "spare", "parsing test sources"],
+    );
+  });
+
+  /** A clone whose fixtures cannot be hashed: the static stage fails. */
+  class UnhashableGit extends FakeGit {
+    override sha256Blobs(): Promise<Map<string, string>> {
+      return Promise.reject(new Error("cannot hash the fixtures"));
+    }
+  }
+  const failing = (sandbox: GatePorts["sandbox"]): GatePorts => ({
+    clone: () =>
+      Promise.resolve(
+        new UnhashableGit({
+          commits: { main: sampleBaseFiles(), "pr-head": HONEST },
+        }),
+      ),
+    sandbox,
+    workspace: (name) => FakeWorkspace.open(name),
+    progress: SILENT_PROGRESS,
+  });
+
+  await t.step("a sandbox still waiting for a uid stops waiting", async () => {
+    const requests: SandboxRequest[] = [];
+    await assert.rejects(
+      judgePullRequest(
+        options(),
+        failing((request) => {
+          requests.push(request);
+          // Waits for a uid until the judgement gives it up.
+          return new Promise((_, reject) => {
+            request.signal?.addEventListener(
+              "abort",
+              () => reject(new Error("given up")),
+            );
+          });
+        }),
+      ),
+      /cannot hash the fixtures/,
+    );
+    assert.equal(requests.length, 3);
+    assert.ok(requests.every((r) => r.signal?.aborted === true));
+  });
+
+  await t.step("sandboxes already made are closed", async () => {
+    const made: FakeSandbox[] = [];
+    await assert.rejects(
+      judgePullRequest(
+        options(),
+        failing(() => {
+          const sandbox = new FakeSandbox(() => ({ code: 0 }), {
+            isolation: {
+              tier: "uid",
+              network: "inherited",
+              uid: 64481 + made.length,
+              notes: [],
+            },
+          });
+          made.push(sandbox);
+          return Promise.resolve(sandbox);
+        }),
+      ),
+      /cannot hash the fixtures/,
+    );
+    assert.equal(made.length, 3);
+    assert.ok(made.every((s) => s.closed && s.commands.length === 0));
+  });
 });

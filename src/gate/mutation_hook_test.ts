@@ -73,6 +73,7 @@ async function judge(pawlToml: string | undefined, cache?: MutationCache) {
   const git = new FakeGit({ commits: { main: base, "pr-head": head } });
   const sandbox = new FakeSandbox(fakePytest);
   let sandboxes = 0;
+  let spares = 0;
   let workspace: FakeWorkspace | undefined;
   try {
     const judgement = await judgePullRequest({
@@ -85,8 +86,9 @@ async function judge(pawlToml: string | undefined, cache?: MutationCache) {
       runTests: true,
     }, {
       clone: () => Promise.resolve(git),
-      sandbox: () => {
-        sandboxes++;
+      sandbox: (request) => {
+        if (request.spare === true) spares++;
+        else sandboxes++;
         return Promise.resolve(sandbox);
       },
       workspace: async (name) => (workspace = await FakeWorkspace.open(name)),
@@ -95,7 +97,7 @@ async function judge(pawlToml: string | undefined, cache?: MutationCache) {
         ? {}
         : { mutationCache: () => Promise.resolve(cache) }),
     });
-    return { judgement, sandboxes, made: workspace?.made ?? [] };
+    return { judgement, sandboxes, spares, made: workspace?.made ?? [] };
   } finally {
     await workspace?.remove();
   }
@@ -103,7 +105,7 @@ async function judge(pawlToml: string | undefined, cache?: MutationCache) {
 
 Deno.test("the mutation hook is off unless the base's [mutation] turns it on: the verdict has no trace of it", async () => {
   for (const toml of [undefined, "[mutation]\nenabled = false\n"]) {
-    const { judgement, sandboxes } = await judge(toml);
+    const { judgement, sandboxes, spares } = await judge(toml);
     assert.equal(judgement.verdict.decision, "accept");
     assert.equal(judgement.verdict.tests?.mutation, undefined);
     assert.equal("mutation" in (judgement.verdict.tests ?? {}), false);
@@ -115,13 +117,15 @@ Deno.test("the mutation hook is off unless the base's [mutation] turns it on: th
       ),
     );
     assert.equal(sandboxes, 1);
+    // The test stage's two spares, asked for ahead, and no more.
+    assert.equal(spares, 2);
   }
 });
 
 Deno.test("the mutation hook puts its weakenings and counts into the verdict when [mutation] is on", async () => {
   const toml = "[mutation]\nenabled = true\nmax_mutants = 8\n";
   const cache = memoryMutationCache();
-  const { judgement, sandboxes } = await judge(toml, cache);
+  const { judgement, sandboxes, spares } = await judge(toml, cache);
   const { verdict } = judgement;
   const m = verdict.tests?.mutation;
   assert.ok(m !== undefined, JSON.stringify(verdict.findings));
@@ -138,8 +142,10 @@ Deno.test("the mutation hook puts its weakenings and counts into the verdict whe
   assert.equal(verdict.decision, "reject");
   assert.equal(m.weakened, m.killed);
   assert.equal(judgement.mutation?.results.length, 8);
-  // The fake sandbox has no uid of its own: no second sandbox is used.
+  // The fake sandbox has no uid of its own: no second sandbox is used, and
+  // no spare asked for beyond the two the test stage asked for ahead.
   assert.equal(sandboxes, 1);
+  assert.equal(spares, 2);
   assert.equal(m.cached, 0);
 
   // Judged again with the runner's cache: the same verdict, every mutant cached.

@@ -12,6 +12,11 @@
 export interface WorkDirs {
   /** The fresh directory `name` (one of the planned names), handed out once. */
   take(name: string): Promise<string>;
+  /**
+   * Start making the first `count` names of the order now, before any is
+   * taken (runs that start together then wait for one export, not two).
+   */
+  begin(count: number): void;
   /** Wait for the copy made ahead (its failure is ignored): call before removing the workspace. */
   settle(): Promise<void>;
 }
@@ -29,7 +34,8 @@ export interface PrefetchedWorkDirsOptions {
 /**
  * Hand out directories made by `make(name)`, each once. Once one is handed
  * out and no copy is in flight, the first name of `order` not yet made is
- * started, so at most one is made ahead; a failure to make one surfaces
+ * started, so at most one is made ahead (besides those `begin` started);
+ * a failure to make one surfaces
  * from the `take()` that takes it. Taking a name twice is a programming
  * error and throws.
  *
@@ -80,6 +86,11 @@ export function prefetchedWorkDirs(
       const made = await dir;
       startAhead();
       return made;
+    },
+    begin(count: number): void {
+      for (const name of options.order.slice(0, count)) {
+        if (!started.has(name)) start(name);
+      }
     },
     async settle(): Promise<void> {
       await Promise.allSettled(started.values());

@@ -94,6 +94,16 @@ export interface ProcessSandboxesOptions {
 export function processSandboxes(
   options: ProcessSandboxesOptions = {},
 ): SandboxFactory {
+  // Leases are taken in the order the sandboxes are asked for: the first
+  // sandbox (which may wait for a uid) before the spares asked for at the
+  // same time (which never wait), so a spare cannot take the uid the first
+  // one is waiting for. Probing the isolation is not queued.
+  let leasing: Promise<unknown> = Promise.resolve();
+  const queued = <T>(lease: () => Promise<T>): Promise<T> => {
+    const mine = leasing.then(lease);
+    leasing = mine.catch(() => undefined);
+    return mine;
+  };
   return async (request) => {
     if (
       request.spare === true &&
@@ -105,14 +115,17 @@ export function processSandboxes(
     }
     const lease = options.uid !== undefined || request.isolation === "none"
       ? undefined
-      : await leaseSandboxUid({
-        ...options.lease,
-        // A spare sandbox never waits: its run can take its turn instead.
-        ...(request.spare === true ? { waitMs: 0 } : {}),
-        ...(options.onWait === undefined || request.spare === true
-          ? {}
-          : { onWait: options.onWait }),
-      });
+      : await queued(() =>
+        leaseSandboxUid({
+          ...options.lease,
+          // A spare sandbox never waits: its run can take its turn instead.
+          ...(request.spare === true ? { waitMs: 0 } : {}),
+          ...(options.onWait === undefined || request.spare === true
+            ? {}
+            : { onWait: options.onWait }),
+          signal: request.signal,
+        })
+      );
     let sandbox: ProcessSandbox;
     try {
       sandbox = await ProcessSandbox.create({

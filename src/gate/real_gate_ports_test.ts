@@ -33,3 +33,33 @@ Deno.test("processSandboxes() leases a uid per sandbox, holds it until close, an
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("processSandboxes() leases the first sandbox's uid before a spare asked for at the same time", async () => {
+  // A uid of this test's own: one uid, so the order decides who gets it.
+  const only = 64402;
+  const root = await Deno.makeTempDir({ prefix: "pawl-gate-lease-test-" });
+  try {
+    await Deno.chmod(root, 0o755);
+    const lease = {
+      range: { first: only, last: only },
+      lockDir: `${root}/uids`,
+      waitMs: 0,
+    };
+    const request = { isolation: "uid" as const, hiddenPaths: [] };
+    // Every round: asked for together, the first one always wins the uid,
+    // and the spare (which never waits) goes without.
+    for (let round = 0; round < 5; round++) {
+      const sandboxes = processSandboxes({ lease });
+      const first = sandboxes(request);
+      const spare = sandboxes({ ...request, spare: true });
+      const [made, refused] = await Promise.allSettled([first, spare]);
+      assert.equal(made.status, "fulfilled");
+      assert.equal(made.value.isolation.uid, only);
+      assert.equal(refused.status, "rejected");
+      assert.ok(refused.reason instanceof SandboxUidsBusyError);
+      await made.value.close?.();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -52,7 +52,12 @@ import type { Settings } from "../settings/settings.ts";
 import { CLONE_DIR } from "./clone_stage.ts";
 import { setupStage, type SetupStageResult } from "./setup_stage.ts";
 import { environmentRecord } from "./environment_record.ts";
-import type { GateSandbox, SandboxFactory, Workspace } from "./gate_ports.ts";
+import type {
+  GateSandbox,
+  SandboxFactory,
+  SandboxRequest,
+  Workspace,
+} from "./gate_ports.ts";
 import { headModuleReader } from "./head_module_reader.ts";
 import {
   importPathHint,
@@ -113,6 +118,8 @@ export interface TestStageOptions {
   setupCache?: string | undefined;
   /** Where the sandbox comes from. */
   sandbox: SandboxFactory;
+  /** The sandboxes, when they were asked for ahead ({@linkcode openTestSandboxes}). */
+  sandboxes?: TestSandboxes | undefined;
   /** The judgement's temp dirs. */
   workspace: Workspace;
   /** Progress sink. */
@@ -155,13 +162,7 @@ export async function testStage(
     excused: statics.excuses.deselect,
     staticReject: statics.findings.some((f) => f.blocking),
   };
-  const sandbox = await options.sandbox({
-    isolation: options.isolation,
-    hiddenPaths: [
-      ...(options.hiddenPaths ?? []),
-      `${workspace.root}/${CLONE_DIR}`,
-    ],
-  });
+  const request = testSandboxRequest(options);
   // Every run's working copy has the name the plan gives it, so runs that
   // overlap get the same names as runs that follow one another; copies
   // made on demand (reruns, the base's collection, mutants) come after.
@@ -170,46 +171,71 @@ export async function testStage(
     sandboxPath: options.sandboxPath,
     excused: prepared.excused,
   });
-  const names = runs.workDirs;
-  let made = names.firstFree - 1;
-  const workName = (): string => `work-${++made}`;
-  const copies = headCopies(git, input.commits.head, {
-    workspace,
-    sandbox,
-    headTree: input.commits.headTree,
-  });
-  // A copy made ahead stays root-owned until its run takes it: the run
-  // before must not be able to write into the next run's tree.
   const hasProperties = prepared.plans.some((p) =>
     p.plan.properties.length > 0
   );
-  const workDirs = prefetchedWorkDirs((name) => copies.copy(name), {
-    order: [
-      names.suite,
-      ...(hasProperties ? [names.alone] : []),
-      ...names.replays,
-    ],
+  const oracle = oracleTree(input.commits, prepared.plans);
+  const asked = (options.sandboxes ??
+    openTestSandboxes(options.sandbox, request)).take();
+  const offered = asked.spares;
+  const names = runs.workDirs;
+  let made = names.firstFree - 1;
+  const workName = (): string => `work-${++made}`;
+  // The copies are exported while the sandbox is still being made.
+  const copying = headCopies(git, input.commits.head, {
+    workspace,
+    sandbox: asked.first,
+    headTree: input.commits.headTree,
   });
-  const dirs: RunDirs = {
-    take: async (name, lane) => {
-      const dir = await workDirs.take(name);
-      await copies.prepare(dir, lane);
-      return dir;
+  copying.catch(() => undefined);
+  // A copy made ahead stays root-owned until its run takes it: the run
+  // before must not be able to write into the next run's tree.
+  const workDirs = prefetchedWorkDirs(
+    async (name) => await (await copying).copy(name),
+    {
+      order: [
+        names.suite,
+        ...(hasProperties ? [names.alone] : []),
+        ...names.replays,
+      ],
     },
-    fresh: async () => {
-      const dir = await copies.copy(workName());
-      await copies.prepare(dir);
-      return dir;
-    },
-    workName,
-    copies,
-  };
+  );
+  // The suite's copy and the properties' are exported at once: with a
+  // spare sandbox both runs start together.
+  workDirs.begin(hasProperties ? 2 : 1);
+  let sandbox: GateSandbox | undefined;
   try {
+    sandbox = await asked.first;
+    const copies = await copying;
+    // The properties' own run takes the first spare, the base's oracle the
+    // second; a spare no run will use goes back at once.
+    const spares = offered.slice(
+      0,
+      !hasProperties ? 0 : oracle.tree.differs ? 2 : 1,
+    );
+    await Promise.all(offered.slice(spares.length).map((s) => s.discard()));
+    const first = sandbox;
+    const dirs: RunDirs = {
+      take: async (name, lane) => {
+        const dir = await workDirs.take(name);
+        await copies.prepare(dir, lane);
+        return dir;
+      },
+      fresh: async () => {
+        const dir = await copies.copy(workName());
+        await copies.prepare(dir, first);
+        return dir;
+      },
+      workName,
+      copies,
+    };
     // The base's setup step first, in a step of its own (src/setup/).
     const setup = await setupStage(sandbox, prepared, options);
     const result = await runAndJudge(setup, prepared, options, {
       runs,
       dirs,
+      oracle,
+      spares,
     });
     return setup.record === undefined ? result : {
       ...result,
@@ -217,10 +243,113 @@ export async function testStage(
       report: { ...result.report, setup: setup.record },
     };
   } finally {
+    await Promise.all(offered.map((s) => s.discard()));
     await workDirs.settle();
-    await copies.remove();
-    await sandbox.close?.();
+    await (await copying.catch(() => undefined))?.remove();
+    await sandbox?.close?.();
   }
+}
+
+/** What the test stage asks its sandboxes for: the clone is hidden too. */
+export function testSandboxRequest(
+  options: Pick<TestStageOptions, "isolation" | "hiddenPaths" | "workspace">,
+): SandboxRequest {
+  return {
+    isolation: options.isolation,
+    hiddenPaths: [
+      ...(options.hiddenPaths ?? []),
+      `${options.workspace.root}/${CLONE_DIR}`,
+    ],
+  };
+}
+
+/**
+ * The sandboxes of one judgement's test stage, asked for before the stage
+ * starts (while the static rules run), so their uids are leased and their
+ * isolation probed by the time the first test runs.
+ */
+export interface TestSandboxes {
+  /** Hand them to the test stage; once. */
+  take(): {
+    /** The first sandbox: the suite's. */
+    first: Promise<GateSandbox>;
+    /** Spares for the runs beside the suite (none without isolation). */
+    spares: SpareSandbox[];
+  };
+  /** Close whatever was not taken, giving up any wait for a uid; never throws. */
+  close(): Promise<void>;
+}
+
+/** Spare sandboxes asked for: the properties' own run's and the base's oracle's. */
+const SPARES = 2;
+
+/**
+ * Ask `factory` for the test stage's sandboxes now: the first one, then
+ * the spares (none when no isolation is asked for: the tests then run as
+ * pawl's own user, one run at a time). A factory that leases uids leases
+ * them in that order. The stage takes them; a judgement that ends before
+ * its test stage closes them.
+ */
+export function openTestSandboxes(
+  factory: SandboxFactory,
+  request: SandboxRequest,
+): TestSandboxes {
+  const abort = new AbortController();
+  const asked = { ...request, signal: abort.signal };
+  const first = factory(asked);
+  first.catch(() => undefined);
+  const spares = request.isolation === "none"
+    ? []
+    : Array.from({ length: SPARES }, () => spareSandbox(factory, asked));
+  let taken = false;
+  return {
+    take: () => {
+      if (taken) throw new Error("The test sandboxes were already taken");
+      taken = true;
+      return { first, spares };
+    },
+    close: async () => {
+      if (taken) return;
+      taken = true;
+      abort.abort();
+      await Promise.all([
+        first.then((s) => s.close?.(), () => undefined).catch(() => undefined),
+        ...spares.map((s) => s.discard()),
+      ]);
+    },
+  };
+}
+
+/**
+ * A spare sandbox being made: taken once by the run it is for, or
+ * discarded (closed when it was made). A factory that cannot make one
+ * (no uid free at once) leaves it undefined.
+ */
+interface SpareSandbox {
+  /** The sandbox, or undefined when none could be made; once. */
+  take(): Promise<GateSandbox | undefined>;
+  /** Close it unless it was taken; never throws. */
+  discard(): Promise<void>;
+}
+
+function spareSandbox(
+  factory: SandboxFactory,
+  request: SandboxRequest,
+): SpareSandbox {
+  const made = factory({ ...request, spare: true }).catch(() => undefined);
+  let taken = false;
+  return {
+    take: () => {
+      if (taken) return Promise.resolve(undefined);
+      taken = true;
+      return made;
+    },
+    discard: async () => {
+      if (taken) return;
+      taken = true;
+      await (await made)?.close?.().catch(() => undefined);
+    },
+  };
 }
 
 /** Where each run's working copy comes from. */
@@ -247,22 +376,55 @@ async function runAndJudge(
   setup: SetupStageResult,
   input: Prepared,
   options: TestStageOptions,
-  planned: { runs: TestRuns; dirs: RunDirs },
+  planned: {
+    runs: TestRuns;
+    dirs: RunDirs;
+    oracle: ReturnType<typeof oracleTree>;
+    spares: readonly SpareSandbox[];
+  },
 ): Promise<TestStageResult> {
-  const { runs, dirs } = planned;
+  const { runs, dirs, oracle, spares } = planned;
   const { workName, copies } = dirs;
   const names = runs.workDirs;
   const sandbox = setup.sandbox;
   const { git, commits, plans } = input;
   const { progress, workspace } = options;
-  // pawl's own plugin watches every pytest run (see src/run/observer.ts).
-  const observer = input.settings.tests.runner === "pytest"
-    ? await installObserver(workspace.root)
-    : undefined;
-  const observed = observer === undefined ? {} : { observer };
   const headModule = headModuleReader(git, commits.headTree, input.headModules);
-  const reportDir = await workspace.mkdir("reports");
-  await sandbox.prepareDir(reportDir);
+  const baseModule = headModuleReader(git, commits.baseTree, new Map());
+  // What the properties' own runs need comes from the trees alone, so
+  // they can start beside the suite when a spare sandbox is free.
+  const locating = (async () => {
+    const located = await locateProperties(
+      plans,
+      commits.headTree,
+      headModule,
+    );
+    const resolved = located.filter((p) => p.nodeId !== undefined);
+    // The oracle runs the properties whose test the base has, in the same file.
+    const atBase: LocatedProperty[] = [];
+    for (const p of resolved) {
+      if (
+        p.file !== undefined &&
+        modulePath(p.module, commits.baseTree) === p.file &&
+        (await baseModule(p.file))?.functions.has(p.name) === true
+      ) atBase.push(p);
+    }
+    return { located, resolved, atBase };
+  })();
+  locating.catch(() => undefined);
+  // pawl's own plugin watches every pytest run (see src/run/observer.ts).
+  const [observer, reportDir, workDir] = await Promise.all([
+    input.settings.tests.runner === "pytest"
+      ? installObserver(workspace.root)
+      : undefined,
+    (async () => {
+      const dir = await workspace.mkdir("reports");
+      await sandbox.prepareDir(dir);
+      return dir;
+    })(),
+    dirs.take(names.suite),
+  ]);
+  const observed = observer === undefined ? {} : { observer };
   const { seed, trials, limits } = runs;
   const onOutput = (chunk: Uint8Array) => progress.detail(lastLine(chunk));
   const pytest = async (
@@ -281,7 +443,6 @@ async function runAndJudge(
       ...observed,
     });
 
-  const workDir = await dirs.take(names.suite);
   const python = input.settings.environment.python;
   if (python !== undefined) {
     await checkInterpreter(sandbox, python, {
@@ -291,25 +452,16 @@ async function runAndJudge(
     });
   }
 
-  // What the properties' own runs need comes from the trees alone, so
-  // they can start beside the suite when a spare sandbox is free.
-  const located = await locateProperties(plans, commits.headTree, headModule);
-  const located_ = located.filter((p) => p.nodeId !== undefined);
-  const oracle = oracleTree(commits, plans);
-  const baseModule = headModuleReader(git, commits.baseTree, new Map());
-  // The oracle runs the properties whose test the base has, in the same file.
-  const atBase: LocatedProperty[] = [];
-  for (const p of located_) {
-    if (
-      p.file !== undefined &&
-      modulePath(p.module, commits.baseTree) === p.file &&
-      (await baseModule(p.file))?.functions.has(p.name) === true
-    ) atBase.push(p);
-  }
+  const { located, resolved: located_, atBase } = await locating;
   const withOracle = oracle.tree.differs && atBase.length > 0;
   const lanes: Lane[] = [];
-  const lane = async (name: string): Promise<Lane | undefined> => {
-    const made = await spareLane(sandbox, options, {
+  const lane = async (
+    name: string,
+    spare: SpareSandbox | undefined,
+  ): Promise<Lane | undefined> => {
+    if (spare === undefined) return undefined;
+    const made = await spareLane(sandbox, await spare.take(), {
+      workspace,
       reportName: name,
       wrap: setup.wrap,
       taken: lanes.map((l) => l.sandbox.isolation.uid),
@@ -317,6 +469,10 @@ async function runAndJudge(
     if (made !== undefined) lanes.push(made);
     return made;
   };
+  const [aloneSpare, oracleSpare] = spares;
+  // Spares no run will use go back at once.
+  if (located_.length === 0) await Promise.all(spares.map((s) => s.discard()));
+  if (!withOracle) await oracleSpare?.discard();
   const observedProperty = (p: LocatedProperty) => ({
     id: p.id,
     nodeId: p.nodeId as string,
@@ -367,12 +523,11 @@ async function runAndJudge(
   };
   try {
     if (located_.length > 0 && sandbox.isolation.tier !== "none") {
-      // Leasing and probing the spare sandboxes overlaps the suite's start.
       early = (async () => {
-        const side = await lane("reports-alone");
+        const side = await lane("reports-alone", aloneSpare);
         if (side === undefined) return undefined;
         const oracleSide = withOracle
-          ? await lane("reports-oracle")
+          ? await lane("reports-oracle", oracleSpare)
           : undefined;
         return await propertyRuns(side, oracleSide);
       })();
@@ -506,7 +661,7 @@ async function runAndJudge(
       );
       const result = beside ?? await propertyRuns(
         { sandbox, reportDir },
-        withOracle ? await lane("reports-oracle") : undefined,
+        withOracle ? await lane("reports-oracle", oracleSpare) : undefined,
       );
       // The spare uids go back before mutants and replays run.
       await closeLanes();
@@ -640,25 +795,16 @@ async function runAndJudge(
  */
 async function spareLane(
   sandbox: Sandbox,
-  options: TestStageOptions,
+  spare: GateSandbox | undefined,
   lane: {
+    workspace: Workspace;
     reportName: string;
     wrap: (other: Sandbox) => Sandbox;
     taken: readonly (number | undefined)[];
   },
 ): Promise<Lane | undefined> {
-  if (sandbox.isolation.tier === "none") return undefined;
-  let spare: GateSandbox;
-  try {
-    spare = await options.sandbox({
-      isolation: options.isolation,
-      hiddenPaths: [
-        ...(options.hiddenPaths ?? []),
-        `${options.workspace.root}/${CLONE_DIR}`,
-      ],
-      spare: true,
-    });
-  } catch {
+  if (spare === undefined || sandbox.isolation.tier === "none") {
+    await spare?.close?.();
     return undefined;
   }
   const uid = spare.isolation.uid;
@@ -671,7 +817,7 @@ async function spareLane(
     return undefined;
   }
   try {
-    const reportDir = await options.workspace.mkdir(lane.reportName);
+    const reportDir = await lane.workspace.mkdir(lane.reportName);
     await spare.prepareDir(reportDir);
     return {
       sandbox: lane.wrap(spare),

@@ -145,6 +145,11 @@ export interface LeaseSandboxUidOptions {
   toolDirs?: readonly string[] | undefined;
   /** The uid pawl runs as (default: asked of id(1)). */
   currentUid?: number | undefined;
+  /**
+   * Stop waiting when this aborts (the judgement ended before it needed
+   * the uid): the lease then rejects with the signal's reason.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** One leased uid, held until {@linkcode UidLease.release}. */
@@ -200,6 +205,7 @@ export async function leaseSandboxUid(
   let pause = 25;
   let waiting = false;
   for (;;) {
+    options.signal?.throwIfAborted();
     for (let uid = range.first; uid <= range.last; uid++) {
       const held = await tryLockUid(dir, uid);
       if (held === undefined) continue;
@@ -225,7 +231,7 @@ export async function leaseSandboxUid(
         } s for one`,
       );
     }
-    await delay(Math.min(pause, Math.max(1, waitMs - waited)));
+    await delay(Math.min(pause, Math.max(1, waitMs - waited)), options.signal);
     pause = Math.min(pause * 2, 1000);
   }
 }

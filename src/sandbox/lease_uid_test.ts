@@ -444,3 +444,37 @@ Deno.test("leaseSandboxUid() keeps its locks in /tmp/pawl-uids where /run is rea
     `/tmp/pawl-uids/${THIRD}.lock`,
   );
 });
+
+Deno.test("leaseSandboxUid() stops waiting for a uid once its signal aborts", async () => {
+  // uids of these two steps' own (see the range note above).
+  const busy = 64400;
+  const free = 64401;
+  await withLockDir(async (dir) => {
+    const other = await holder(dir, busy);
+    try {
+      const abort = new AbortController();
+      const reason = new Error("the judgement ended");
+      await assert.rejects(
+        leaseSandboxUid(
+          options(dir, busy, busy, {
+            waitMs: 60_000,
+            // Given up as soon as the wait starts.
+            onWait: () => abort.abort(reason),
+            signal: abort.signal,
+          }),
+        ),
+        (error: unknown) => error === reason,
+      );
+      // Already given up: no uid is taken, not even a free one.
+      await assert.rejects(
+        leaseSandboxUid(options(dir, free, free, { signal: abort.signal })),
+        (error: unknown) => error === reason,
+      );
+      const lease = await leaseSandboxUid(options(dir, free, free));
+      assert.equal(lease.uid, free);
+      await lease.release();
+    } finally {
+      await other.stop();
+    }
+  });
+});
