@@ -12,11 +12,13 @@ import { jobDirName } from "./job_dir_name.ts";
 import type { Judgement, JudgeOptions } from "./judge_options.ts";
 import { cloneStage } from "./clone_stage.ts";
 import { loadContracts } from "./load_contracts.ts";
+import { prefetchModuleNames } from "./read_module_names.ts";
+import { testEnvironment } from "./test_environment.ts";
+import { DEFAULT_SETTINGS } from "../settings/settings.ts";
 import { readCommits } from "./read_commits.ts";
 import { staticStage } from "./static_stage.ts";
 import {
   openTestSandboxes,
-  type TestSandboxes,
   testSandboxRequest,
   testStage,
 } from "./test_stage.ts";
@@ -31,25 +33,32 @@ export async function judgePullRequest(
   ports: GatePorts,
 ): Promise<Judgement> {
   const { progress } = ports;
+  // The static rules ask the tests' interpreter for its module names: the
+  // usual one answers while the clone is made (the base's own, if it names
+  // another, once its settings are read).
+  prefetchModuleNames(testEnvironment(DEFAULT_SETTINGS, options));
   const workspace = await ports.workspace(jobDirName(options));
+  // The test stage's sandboxes are leased and probed while the clone is
+  // made and the static rules run (each run hides the clone once it exists).
+  const sandboxes = options.runTests
+    ? openTestSandboxes(
+      ports.sandbox,
+      testSandboxRequest({ ...options, workspace }),
+      { workspace },
+    )
+    : undefined;
   try {
     const git = await cloneStage(options, { ...ports, workspace });
     try {
       const commits = await readCommits(git, options, progress);
+      // The suite's and the properties' copies are exported meanwhile too.
+      sandboxes?.exportCopies(git, commits);
       // Start hashing the usual fixture root now, so git inflates and a
       // worker hashes while the contracts and sources are parsed.
       const early = hashFixtureRoot(git, commits.headTree);
-      let sandboxes: TestSandboxes | undefined;
       try {
         const contracts = await loadContracts(git, commits, options);
-        // The test stage's sandboxes are leased and probed while the
-        // static rules run.
-        sandboxes = options.runTests
-          ? openTestSandboxes(
-            ports.sandbox,
-            testSandboxRequest({ ...options, workspace }),
-          )
-          : undefined;
+        prefetchModuleNames(testEnvironment(contracts.settings, options));
         const statics = await staticStage(git, { commits, contracts }, {
           ...options,
           early,
@@ -70,13 +79,12 @@ export async function judgePullRequest(
         // Never leave the hashing children running behind an error.
         await early.catch(() => {});
         throw error;
-      } finally {
-        await sandboxes?.close();
       }
     } finally {
       await git.close?.();
     }
   } finally {
+    await sandboxes?.close();
     await workspace.remove();
   }
 }

@@ -239,7 +239,11 @@ Deno.test("judgePullRequest() cannot decide without a contract at base, and clea
         error.message,
       ),
   );
-  assert.deepEqual(h.requests, []);
+  // The sandboxes asked for ahead are given up unused and closed.
+  assert.ok(h.requests.length > 0);
+  assert.ok(h.requests.every((r) => r.signal?.aborted === true));
+  assert.equal(h.sandbox.commands.length, 0);
+  assert.equal(h.sandbox.closed, true);
   assert.equal(h.git.closed, true);
   assert.equal(h.workspace().removed, true);
 });
@@ -434,8 +438,8 @@ Deno.test("judgePullRequest() gives the same verdict when the suite does not rep
   );
 });
 
-Deno.test("judgePullRequest() asks for the test sandboxes before the static rules run, and gives them up when a stage before the tests fails", async (t) => {
-  await t.step("asked for before the static rules start", async () => {
+Deno.test("judgePullRequest() asks for the test sandboxes before the clone, and gives them up when a stage before the tests fails", async (t) => {
+  await t.step("asked for before the clone is made", async () => {
     const events: string[] = [];
     const h = harness(
       HONEST,
@@ -450,10 +454,12 @@ Deno.test("judgePullRequest() asks for the test sandboxes before the static rule
       },
     });
     assert.equal(verdict.decision, "accept");
-    assert.deepEqual(
-      events.slice(0, events.indexOf("parsing test sources") + 1).slice(-4),
-      ["sandbox", "spare", "spare", "parsing test sources"],
-    );
+    assert.deepEqual(events.slice(0, 4), [
+      "sandbox",
+      "spare",
+      "spare",
+      "cloning https://example.test/shop.git",
+    ]);
   });
 
   /** A clone whose fixtures cannot be hashed: the static stage fails. */
@@ -518,5 +524,7 @@ Deno.test("judgePullRequest() asks for the test sandboxes before the static rule
     );
     assert.equal(made.length, 3);
     assert.ok(made.every((s) => s.closed && s.commands.length === 0));
+    // The copies exported ahead were never handed to a sandbox uid.
+    assert.ok(made.every((s) => s.preparedDirs.length === 0));
   });
 });

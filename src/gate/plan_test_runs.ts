@@ -171,14 +171,20 @@ export function planTestRuns(
       }))
     ),
     workDirs: {
-      suite: "work-1",
-      alone: "work-2",
+      suite: SUITE_WORK_DIR,
+      alone: ALONE_WORK_DIR,
       oracle: "work-3",
       replays: Array.from({ length: replayCount }, (_, i) => `work-${4 + i}`),
       firstFree: 4 + replayCount,
     },
   };
 }
+
+/** The full suite's working copy (fixed, so it can be exported before the plan). */
+export const SUITE_WORK_DIR = "work-1";
+
+/** The properties' own run's working copy. */
+export const ALONE_WORK_DIR = "work-2";
 
 /** Sorted, without repeats. */
 export function sortedUnique(items: readonly string[]): string[] {

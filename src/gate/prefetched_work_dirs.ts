@@ -17,6 +17,8 @@ export interface WorkDirs {
    * taken (runs that start together then wait for one export, not two).
    */
   begin(count: number): void;
+  /** Make ahead in `order` from now on (once the runs are planned). */
+  plan(order: readonly string[]): void;
   /** Wait for the copy made ahead (its failure is ignored): call before removing the workspace. */
   settle(): Promise<void>;
 }
@@ -54,6 +56,7 @@ export function prefetchedWorkDirs(
   make: (name: string) => Promise<string>,
   options: PrefetchedWorkDirsOptions,
 ): WorkDirs {
+  let order = options.order;
   const started = new Map<string, Promise<string>>();
   const taken = new Set<string>();
   let ahead: Promise<string> | undefined;
@@ -67,7 +70,7 @@ export function prefetchedWorkDirs(
   };
   const startAhead = () => {
     if (ahead !== undefined) return;
-    const name = options.order.find((n) => !started.has(n));
+    const name = order.find((n) => !started.has(n));
     if (name === undefined) return;
     const dir = start(name);
     ahead = dir;
@@ -88,9 +91,12 @@ export function prefetchedWorkDirs(
       return made;
     },
     begin(count: number): void {
-      for (const name of options.order.slice(0, count)) {
+      for (const name of order.slice(0, count)) {
         if (!started.has(name)) start(name);
       }
+    },
+    plan(next: readonly string[]): void {
+      order = next;
     },
     async settle(): Promise<void> {
       await Promise.allSettled(started.values());

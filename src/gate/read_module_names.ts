@@ -56,6 +56,20 @@ export function readModuleNames(
   return names;
 }
 
+/**
+ * Start asking the interpreter of a test environment now, so the answer
+ * (cached per interpreter path, see {@linkcode readModuleNames}) is there
+ * when the static rules need it: it takes Python a fifth of a second.
+ */
+export function prefetchModuleNames(
+  environment: { command: readonly string[]; path?: string | undefined },
+): void {
+  void readModuleNames(
+    environment.command,
+    environment.path === undefined ? {} : { path: environment.path },
+  );
+}
+
 function resolve(name: string, path: string): string | undefined {
   for (const candidate of programCandidates(name, path)) {
     try {

@@ -8,7 +8,7 @@
  * @module
  */
 import { type HeadCopies, headCopies } from "./head_copies.ts";
-import { prefetchedWorkDirs } from "./prefetched_work_dirs.ts";
+import { prefetchedWorkDirs, type WorkDirs } from "./prefetched_work_dirs.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
@@ -71,10 +71,12 @@ import type { MutationRun } from "../mutation/render_mutation_report.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
 import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
 import {
+  ALONE_WORK_DIR,
   type LayoutPlans,
   type PlannedRun,
   planTestRuns,
   sortedUnique,
+  SUITE_WORK_DIR,
   type TestRuns,
 } from "./plan_test_runs.ts";
 import type { Contracts } from "./load_contracts.ts";
@@ -181,25 +183,15 @@ export async function testStage(
   const names = runs.workDirs;
   let made = names.firstFree - 1;
   const workName = (): string => `work-${++made}`;
-  // The copies are exported while the sandbox is still being made.
-  const copying = headCopies(git, input.commits.head, {
-    workspace,
-    sandbox: asked.first,
-    headTree: input.commits.headTree,
-  });
-  copying.catch(() => undefined);
-  // A copy made ahead stays root-owned until its run takes it: the run
-  // before must not be able to write into the next run's tree.
-  const workDirs = prefetchedWorkDirs(
-    async (name) => await (await copying).copy(name),
-    {
-      order: [
-        names.suite,
-        ...(hasProperties ? [names.alone] : []),
-        ...names.replays,
-      ],
-    },
-  );
+  // The copies are exported while the sandbox is still being made (or
+  // were, since the commits were known).
+  const { copying, workDirs } = asked.copies ??
+    startCopies(git, input.commits, { workspace, sandbox: asked.first });
+  workDirs.plan([
+    names.suite,
+    ...(hasProperties ? [names.alone] : []),
+    ...names.replays,
+  ]);
   // The suite's copy and the properties' are exported at once: with a
   // spare sandbox both runs start together.
   workDirs.begin(hasProperties ? 2 : 1);
@@ -269,15 +261,57 @@ export function testSandboxRequest(
  * isolation probed by the time the first test runs.
  */
 export interface TestSandboxes {
+  /**
+   * Start exporting the head's working copies for the suite and the
+   * properties' own run, once the commits are known; at most once.
+   */
+  exportCopies(git: Git, commits: Commits): void;
   /** Hand them to the test stage; once. */
   take(): {
     /** The first sandbox: the suite's. */
     first: Promise<GateSandbox>;
     /** Spares for the runs beside the suite (none without isolation). */
     spares: SpareSandbox[];
+    /** The copies being exported, when `exportCopies` was called. */
+    copies?: CopiesAhead;
   };
-  /** Close whatever was not taken, giving up any wait for a uid; never throws. */
+  /**
+   * Close whatever was not taken, giving up any wait for a uid, and wait
+   * for copies in flight; never throws.
+   */
   close(): Promise<void>;
+}
+
+/** The head's working copies, being exported before the plan is known. */
+interface CopiesAhead {
+  /** The copies' maker. */
+  copying: Promise<HeadCopies>;
+  /** Each planned name's copy, handed out once. */
+  workDirs: WorkDirs;
+}
+
+/**
+ * Start exporting the copies the suite and the properties' own run take
+ * (their names do not depend on the plan); the test stage plans the rest.
+ */
+function startCopies(
+  git: Git,
+  commits: Commits,
+  options: { workspace: Workspace; sandbox: Promise<GateSandbox> },
+): CopiesAhead {
+  const copying = headCopies(git, commits.head, {
+    workspace: options.workspace,
+    sandbox: options.sandbox,
+    headTree: commits.headTree,
+  });
+  copying.catch(() => undefined);
+  // A copy made ahead stays root-owned until its run takes it: the run
+  // before must not be able to write into the next run's tree.
+  const workDirs = prefetchedWorkDirs(
+    async (name) => await (await copying).copy(name),
+    { order: [SUITE_WORK_DIR, ALONE_WORK_DIR] },
+  );
+  return { copying, workDirs };
 }
 
 /** Spare sandboxes asked for: the properties' own run's and the base's oracle's. */
@@ -293,6 +327,7 @@ const SPARES = 2;
 export function openTestSandboxes(
   factory: SandboxFactory,
   request: SandboxRequest,
+  options: { workspace?: Workspace } = {},
 ): TestSandboxes {
   const abort = new AbortController();
   const asked = { ...request, signal: abort.signal };
@@ -301,12 +336,23 @@ export function openTestSandboxes(
   const spares = request.isolation === "none"
     ? []
     : Array.from({ length: SPARES }, () => spareSandbox(factory, asked));
+  let copies: CopiesAhead | undefined;
   let taken = false;
   return {
+    exportCopies: (git, commits) => {
+      if (taken || copies !== undefined || options.workspace === undefined) {
+        return;
+      }
+      copies = startCopies(git, commits, {
+        workspace: options.workspace,
+        sandbox: first,
+      });
+      copies.workDirs.begin(2);
+    },
     take: () => {
       if (taken) throw new Error("The test sandboxes were already taken");
       taken = true;
-      return { first, spares };
+      return { first, spares, ...(copies === undefined ? {} : { copies }) };
     },
     close: async () => {
       if (taken) return;
@@ -315,6 +361,11 @@ export function openTestSandboxes(
       await Promise.all([
         first.then((s) => s.close?.(), () => undefined).catch(() => undefined),
         ...spares.map((s) => s.discard()),
+        (async () => {
+          if (copies === undefined) return;
+          await copies.workDirs.settle();
+          await (await copies.copying.catch(() => undefined))?.remove();
+        })(),
       ]);
     },
   };

@@ -168,19 +168,23 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
  * scan of /proc. Processes that vanish during the scan are skipped.
  */
 export async function liveProcessesOf(uid: number): Promise<number[]> {
-  const pids: number[] = [];
+  const names: string[] = [];
   for await (const entry of Deno.readDir("/proc")) {
-    if (!/^[0-9]+$/.test(entry.name)) continue;
-    let status: string;
-    try {
-      status = await Deno.readTextFile(`/proc/${entry.name}/status`);
-    } catch {
-      continue;
-    }
+    if (/^[0-9]+$/.test(entry.name)) names.push(entry.name);
+  }
+  // Read at once: one wait for all of them, not one per process.
+  const statuses = await Promise.all(
+    names.map((name) =>
+      Deno.readTextFile(`/proc/${name}/status`).catch(() => undefined)
+    ),
+  );
+  const pids: number[] = [];
+  for (const [i, status] of statuses.entries()) {
+    if (status === undefined) continue;
     const state = /^State:\s*(\S)/m.exec(status)?.[1];
     const realUid = /^Uid:\s*([0-9]+)/m.exec(status)?.[1];
     if (state === "Z" || state === "X") continue;
-    if (realUid === String(uid)) pids.push(Number(entry.name));
+    if (realUid === String(uid)) pids.push(Number(names[i]));
   }
   return pids;
 }

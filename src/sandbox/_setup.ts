@@ -40,8 +40,11 @@ const TOOL_NAMES = [
 /** Look every tool up in `dirs`. */
 export async function findTools(dirs: readonly string[]): Promise<FoundTools> {
   const tools: FoundTools = {};
-  for (const name of TOOL_NAMES) {
-    const path = await findExecutable(name, dirs);
+  const found = await Promise.all(
+    TOOL_NAMES.map((name) => findExecutable(name, dirs)),
+  );
+  for (const [i, name] of TOOL_NAMES.entries()) {
+    const path = found[i];
     if (path !== undefined) tools[name] = path;
   }
   return tools;
@@ -95,8 +98,29 @@ export async function sandboxIdentity(options: {
   return { uid, gid, notes };
 }
 
-/** The uid pawl itself runs as, from id(1) (no --allow-sys needed). */
-export async function currentUid(tools: FoundTools): Promise<number> {
+/**
+ * What id(1) answered, by its path: pawl never changes its own uid, so one
+ * answer holds for the whole process (every lease and probe asks).
+ */
+const uidAnswers = new Map<string, Promise<number>>();
+
+/**
+ * The uid pawl itself runs as, from id(1) (no --allow-sys needed), asked
+ * once per process and id(1) path; a failure is not kept.
+ */
+export function currentUid(tools: FoundTools): Promise<number> {
+  const id = tools.id;
+  if (id === undefined) return askCurrentUid(tools);
+  let answer = uidAnswers.get(id);
+  if (answer === undefined) {
+    answer = askCurrentUid(tools);
+    uidAnswers.set(id, answer);
+    answer.catch(() => uidAnswers.delete(id));
+  }
+  return answer;
+}
+
+async function askCurrentUid(tools: FoundTools): Promise<number> {
   if (tools.id === undefined) {
     throw new SandboxUnavailableError(
       'Cannot tell which uid pawl runs as: "id" was not found',
@@ -146,11 +170,19 @@ export async function resolveHidden(
 /** CAP_SETPCAP's bit in /proc/<pid>/status capability masks. */
 const CAP_SETPCAP = 8n;
 
+/** pawl's own capabilities do not change while it runs: read once. */
+let boundingSetAnswer: Promise<boolean> | undefined;
+
 /**
  * Whether pawl holds CAP_SETPCAP, so setpriv may empty the bounding set.
- * A container started with `cap_drop: [ALL]` does not.
+ * A container started with `cap_drop: [ALL]` does not. Read once per
+ * process.
  */
-export async function canDropBoundingSet(): Promise<boolean> {
+export function canDropBoundingSet(): Promise<boolean> {
+  return boundingSetAnswer ??= readCanDropBoundingSet();
+}
+
+async function readCanDropBoundingSet(): Promise<boolean> {
   try {
     const status = await Deno.readTextFile("/proc/self/status");
     const hex = /^CapEff:\s*([0-9a-f]+)/m.exec(status)?.[1];

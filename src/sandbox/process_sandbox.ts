@@ -17,6 +17,7 @@ import {
   sweepUid,
   SYSTEM_DIRS,
 } from "./_exec.ts";
+import { lchown } from "node:fs/promises";
 import { OutputCollector } from "./_output_collector.ts";
 import { buildSandboxArgv } from "./_sandbox_argv.ts";
 import {
@@ -143,6 +144,29 @@ export class ProcessSandbox implements Sandbox {
     if (this.isolation.tier === "none") return;
     if (options.sharedFiles === true) {
       await chownDirectories(dir, this.#uid, this.#gid);
+      return;
+    }
+    // A small tree (a report directory, a home, a small repository's
+    // copy) is handed over here: a process each time costs more.
+    const levels = await smallTree(dir, IN_PROCESS_CHOWN_MAX);
+    if (levels !== undefined) {
+      try {
+        // Deepest first: while an entry is handed over, every directory
+        // above it is still root's, so nothing running as the uid could
+        // swap one for a symlink under the walk.
+        for (const level of levels.toReversed()) {
+          await Promise.all(
+            level.map((path) => lchown(path, this.#uid, this.#gid)),
+          );
+        }
+      } catch (error) {
+        throw new SandboxUnavailableError(
+          `Cannot prepare "${dir}" for uid ${this.#uid}: ${
+            error instanceof Error ? error.message : String(error)
+          }`,
+          { cause: error },
+        );
+      }
       return;
     }
     const chown = this.#tools.chown;
@@ -421,6 +445,58 @@ function required(path: string | undefined, name: string): string {
     );
   }
   return path;
+}
+
+/**
+ * Trees with at most this many entries are handed to the uid by pawl
+ * itself (lchown(2) of each entry); larger ones by `chown -R`.
+ */
+export const IN_PROCESS_CHOWN_MAX = 512;
+
+/**
+ * The paths of the tree at `dir` by depth (`[[dir], its entries, ...]`),
+ * not following symlinks, when `dir` is a real directory and the tree has
+ * at most `max` entries and every directory in it is root's (nothing
+ * running as the uid can change the tree under the walk); else undefined.
+ */
+async function smallTree(
+  dir: string,
+  max: number,
+): Promise<string[][] | undefined> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(dir);
+  } catch {
+    return undefined; // chown(1) says what is wrong
+  }
+  if (!rootOnly(info)) return undefined;
+  const levels: string[][] = [[dir]];
+  let count = 1;
+  for (let dirs = [dir]; dirs.length > 0;) {
+    const level: string[] = [];
+    const below: string[] = [];
+    for (const parent of dirs) {
+      for await (const entry of Deno.readDir(parent)) {
+        const path = `${parent}/${entry.name}`;
+        if (++count > max) return undefined;
+        level.push(path);
+        if (entry.isDirectory && !entry.isSymlink) below.push(path);
+      }
+    }
+    if (level.length > 0) levels.push(level);
+    // Only directories nothing but root can write.
+    const safe = await Promise.all(
+      below.map((path) => Deno.lstat(path).then(rootOnly, () => false)),
+    );
+    if (safe.includes(false)) return undefined;
+    dirs = below;
+  }
+  return levels;
+}
+
+/** A real directory of root's that others cannot write. */
+function rootOnly(info: Deno.FileInfo): boolean {
+  return info.isDirectory && info.uid === 0 && ((info.mode ?? 0o2) & 0o2) === 0;
 }
 
 /**

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { ProcessSandbox } from "./process_sandbox.ts";
+import { IN_PROCESS_CHOWN_MAX, ProcessSandbox } from "./process_sandbox.ts";
 import type { IsolationRequest } from "./probe_isolation.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
-import { liveProcessesOf } from "./_exec.ts";
+import { findExecutable, liveProcessesOf, SYSTEM_DIRS } from "./_exec.ts";
 import { leaseSandboxUid } from "./lease_uid.ts";
 import {
   SandboxCommandError,
@@ -536,4 +536,72 @@ Deno.test("ProcessSandbox.run() refuses commands it cannot confine", async (t) =
       });
     }
   });
+});
+
+Deno.test("ProcessSandbox.prepareDir() hands a small root-owned tree over itself, deepest first, and any other tree to chown(1)", async (t) => {
+  // A uid of this test's own; nothing runs as it.
+  const uid = 64403;
+  const tools = await Deno.makeTempDir({ prefix: "pawl-prepare-tools-" });
+  const root = await Deno.makeTempDir({ prefix: "pawl-prepare-test-" });
+  try {
+    // Every tool the uid tier needs, but no chown(1): a tree that needs it
+    // cannot be prepared, which shows which way each tree went.
+    for (const name of ["prlimit", "env", "setpriv", "kill", "id"]) {
+      const real = await findExecutable(name, SYSTEM_DIRS);
+      assert.ok(real !== undefined, `${name} is installed`);
+      await Deno.symlink(real, `${tools}/${name}`);
+    }
+    const sandbox = await ProcessSandbox.create({
+      requested: "uid",
+      uid,
+      gid: uid,
+      toolDirs: [tools],
+    });
+    const outside = `${root}/outside.txt`;
+    await Deno.writeTextFile(outside, "root's");
+    const tree = async (name: string) => {
+      const dir = `${root}/${name}`;
+      await Deno.mkdir(`${dir}/pkg/deep`, { recursive: true });
+      await Deno.writeTextFile(`${dir}/pkg/deep/a.py`, "");
+      await Deno.symlink(outside, `${dir}/pkg/link`);
+      return dir;
+    };
+    await t.step(
+      "a small tree: every entry, symlinks not followed",
+      async () => {
+        const dir = await tree("small");
+        await sandbox.prepareDir(dir);
+        for (
+          const path of ["", "/pkg", "/pkg/deep", "/pkg/deep/a.py", "/pkg/link"]
+        ) {
+          const info = await Deno.lstat(`${dir}${path}`);
+          assert.deepEqual([info.uid, info.gid], [uid, uid], path);
+        }
+        assert.equal((await Deno.stat(outside)).uid, 0);
+      },
+    );
+    const refused = /"chown" was not found/;
+    await t.step("a tree too large goes to chown(1)", async () => {
+      const dir = await tree("large");
+      for (let i = 0; i < IN_PROCESS_CHOWN_MAX; i++) {
+        await Deno.writeTextFile(`${dir}/pkg/f${i}`, "");
+      }
+      await assert.rejects(sandbox.prepareDir(dir), refused);
+    });
+    await t.step(
+      "a directory the uid could write goes to chown(1)",
+      async () => {
+        const owned = await tree("owned");
+        await Deno.chown(`${owned}/pkg/deep`, uid, uid);
+        await assert.rejects(sandbox.prepareDir(owned), refused);
+        const open = await tree("open");
+        await Deno.chmod(`${open}/pkg`, 0o777);
+        await assert.rejects(sandbox.prepareDir(open), refused);
+        assert.equal((await Deno.lstat(`${open}/pkg/deep/a.py`)).uid, 0);
+      },
+    );
+  } finally {
+    await Deno.remove(tools, { recursive: true });
+    await Deno.remove(root, { recursive: true });
+  }
 });
