@@ -9,7 +9,10 @@
 import type { Progress } from "../core/progress.ts";
 import type { CloneRepositoryOptions } from "../git/clone_repository.ts";
 import type { Git } from "../git/git.ts";
-import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
+import type {
+  IsolationRequest,
+  IsolationTrials,
+} from "../sandbox/probe_isolation.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
 
@@ -40,6 +43,12 @@ export interface SandboxRequest {
    * for a free uid then gives up.
    */
   signal?: AbortSignal;
+  /**
+   * Isolation trials shared by the sandboxes of one judgement (see
+   * `ProbeIsolationOptions.trials`): each tier is tried once for all of
+   * them, and they all get the same tier.
+   */
+  trials?: IsolationTrials;
 }
 
 /** A sandbox that may hold resources until it is closed. */

@@ -150,13 +150,16 @@ Deno.test("judgePullRequest() accepts an honest pull request after every stage r
   assert.match(workspace.name, /^pawl-[0-9a-f]{16}$/);
   // Test stage: one sandbox, hiding the clone and the given paths; the
   // suite, then the properties on their own, each in a fresh export.
-  const { signal, ...first } = h.requests[0] ?? {};
+  const { signal, trials: _, ...first } = h.requests[0] ?? {};
   assert.deepEqual(first, {
     isolation: "auto",
     hiddenPaths: ["/etc/pawl", `${workspace.root}/repo.git`],
   });
   // Asked for ahead, and used: never given up.
   assert.equal(signal?.aborted, false);
+  // One set of isolation trials for the three.
+  assert.ok(first !== undefined && h.requests[0]?.trials !== undefined);
+  assert.ok(h.requests.every((r) => r.trials === h.requests[0]?.trials));
   // Two spares were asked for too; none could be made.
   assert.deepEqual(h.requests.map((r) => r.spare === true), [
     false,

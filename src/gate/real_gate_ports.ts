@@ -131,6 +131,7 @@ export function processSandboxes(
       sandbox = await ProcessSandbox.create({
         requested: request.isolation,
         hiddenPaths: request.hiddenPaths,
+        ...(request.trials === undefined ? {} : { trials: request.trials }),
         ...(lease === undefined ? {} : { uid: lease.uid, gid: lease.gid }),
         ...(options.uid === undefined ? {} : { uid: options.uid }),
         ...(options.gid === undefined ? {} : { gid: options.gid }),

@@ -330,7 +330,8 @@ export function openTestSandboxes(
   options: { workspace?: Workspace } = {},
 ): TestSandboxes {
   const abort = new AbortController();
-  const asked = { ...request, signal: abort.signal };
+  // One probe of each tier for the three, so they get the same tier.
+  const asked = { ...request, signal: abort.signal, trials: new Map() };
   const first = factory(asked);
   first.catch(() => undefined);
   const spares = request.isolation === "none"

@@ -47,7 +47,19 @@ export interface ProbeIsolationOptions {
   passwdPath?: string;
   /** Deadline for each trial run, in milliseconds (default 10 s). */
   probeTimeoutMs?: number;
+  /**
+   * Trial runs already made (or under way) for other sandboxes of the same
+   * judgement, shared between their probes: a tier that ran `id -u` as one
+   * freshly leased uid runs it as any other (root switches to any uid
+   * alike, and a leased uid has no processes left to hit its limits), so
+   * a trial is keyed by everything but the uid: the tier, the tools, the
+   * hidden paths and the deadline. Without it every probe tries each tier.
+   */
+  trials?: IsolationTrials;
 }
+
+/** Shared trial outcomes: the reason a tier failed, or undefined. */
+export type IsolationTrials = Map<string, Promise<string | undefined>>;
 
 /**
  * Without a pid namespace, killed tests' orphans are reparented to PID 1;
@@ -116,7 +128,7 @@ export async function probeIsolation(
     : [options.requested];
   const notes = [...identity.notes];
   for (const tier of tiers) {
-    const failure = await tryTier(tier, {
+    const failure = await sharedTrial(options.trials, tier, {
       tools,
       dirs,
       uid,
@@ -160,6 +172,28 @@ const REQUIRED: Record<IsolationTier, readonly (keyof FoundTools)[]> = {
   uid: ["prlimit", "setpriv", "env", "kill"],
   none: ["prlimit", "env"],
 };
+
+/** {@linkcode tryTier}, once per key in `trials` when given. */
+function sharedTrial(
+  trials: IsolationTrials | undefined,
+  tier: IsolationTier,
+  context: TrialContext,
+): Promise<string | undefined> {
+  if (trials === undefined) return tryTier(tier, context);
+  const key = JSON.stringify([
+    tier,
+    context.tools,
+    context.dirs,
+    context.hidden,
+    context.timeoutMs,
+  ]);
+  let trial = trials.get(key);
+  if (trial === undefined) {
+    trial = tryTier(tier, context);
+    trials.set(key, trial);
+  }
+  return trial;
+}
 
 /** Run `id -u` at `tier`; the reason it failed, or undefined. */
 async function tryTier(

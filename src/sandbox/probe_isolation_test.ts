@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { findExecutable, SYSTEM_DIRS } from "./_exec.ts";
-import { probeIsolation } from "./probe_isolation.ts";
+import { type IsolationTrials, probeIsolation } from "./probe_isolation.ts";
 import {
   SandboxCommandError,
   SandboxUnavailableError,
@@ -197,6 +197,76 @@ Deno.test("probeIsolation() takes the sandbox uid from user pawl, and warns abou
         SandboxCommandError,
       );
     });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("probeIsolation() tries each tier once for the sandboxes sharing trials, never across tiers or hidden paths", async () => {
+  // uids of this test's own.
+  const [one, two] = [64404, 64405];
+  const dir = await toolDir({ bwrap: true, unshare: false });
+  try {
+    // prlimit (the first program of every trial) and the failing bwrap
+    // count their calls.
+    const count = async (name: string) => {
+      try {
+        return (await Deno.readTextFile(`${dir}/${name}.calls`)).length;
+      } catch {
+        return 0;
+      }
+    };
+    const real = await findExecutable("prlimit", SYSTEM_DIRS);
+    await Deno.remove(`${dir}/prlimit`);
+    await Deno.writeTextFile(
+      `${dir}/prlimit`,
+      `#!/bin/sh\nprintf x >> '${dir}/prlimit.calls'\nexec '${real}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const bwrap = await Deno.readTextFile(`${dir}/bwrap`);
+    await Deno.writeTextFile(
+      `${dir}/bwrap`,
+      bwrap.replace(
+        "#!/bin/sh\n",
+        `#!/bin/sh\nprintf x >> '${dir}/bwrap.calls'\n`,
+      ),
+      { mode: 0o755 },
+    );
+    const trials: IsolationTrials = new Map();
+    const probe = (
+      requested: "uid" | "auto",
+      uid: number,
+      hidden: string[] = [],
+    ) =>
+      probeIsolation({
+        requested,
+        uid,
+        toolDirs: [dir],
+        hiddenPaths: hidden,
+        trials,
+      });
+    const first = await probe("uid", one);
+    const second = await probe("uid", two);
+    assert.deepEqual([first.tier, first.uid, second.tier, second.uid], [
+      "uid",
+      one,
+      "uid",
+      two,
+    ]);
+    assert.equal(await count("prlimit"), 1);
+    // Another request tries the tiers it has not tried yet, once.
+    const auto = await probe("auto", one);
+    assert.equal(auto.tier, "uid");
+    assert.match(auto.notes.join("\n"), /bwrap unavailable/);
+    assert.deepEqual([await count("bwrap"), await count("prlimit")], [1, 1]);
+    assert.equal((await probe("auto", two)).tier, "uid");
+    assert.deepEqual([await count("bwrap"), await count("prlimit")], [1, 1]);
+    // Other hidden paths are another trial.
+    await probe("uid", two, [dir]);
+    assert.equal(await count("prlimit"), 2);
+    // Without shared trials every probe tries.
+    await probeIsolation({ requested: "uid", uid: one, toolDirs: [dir] });
+    assert.equal(await count("prlimit"), 3);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
