@@ -280,7 +280,9 @@ Deno.test("pawl check exits 2 with an undecided --out for whatever it cannot dec
 Deno.test("pawl check run by an unprivileged uid refuses to run the tests unless told --isolation none", async (t) => {
   // Everything the unprivileged uid needs, readable and writable by it: a
   // copy of pawl, a Deno cache with pawl's npm packages, a home, the repo.
-  const UID = 64124;
+  // Outside pawl's default range: a pawl check elsewhere on the machine
+  // may lease (and sweep) any uid of 64123-64186 while this runs.
+  const UID = 64406;
   const dir = await Deno.makeTempDir({ prefix: "pawl-e2e-uid-" });
   try {
     await Deno.chmod(dir, 0o755);
