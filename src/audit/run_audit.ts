@@ -159,7 +159,9 @@ export async function runAudit(
     running.add(job.pr.number);
     show();
     // The uids the judgement's tests ran as, for the log: its own sandbox's
-    // first, then any spare one its property runs borrowed.
+    // first, then any spare one its property runs borrowed. A sandbox is
+    // opened before the plan says whether it is needed, so a uid is noted
+    // when something runs in it.
     const uids: number[] = [];
     const outcome = await judgeJob(job, options, {
       gate: {
@@ -167,11 +169,16 @@ export async function runAudit(
         sandbox: async (request) => {
           const sandbox = await ports.gate.sandbox(request);
           const uid = sandbox.isolation.uid;
-          if (uid !== undefined && !uids.includes(uid)) {
-            if (request.spare === true) uids.push(uid);
-            else uids.unshift(uid);
-          }
-          return sandbox;
+          const run = sandbox.run.bind(sandbox);
+          return Object.assign(sandbox, {
+            run: (command: Parameters<typeof run>[0]) => {
+              if (uid !== undefined && !uids.includes(uid)) {
+                if (request.spare === true) uids.push(uid);
+                else uids.unshift(uid);
+              }
+              return run(command);
+            },
+          });
         },
       },
       mask: ports.mask,

@@ -192,7 +192,7 @@ export async function auditCommand(
       mask,
       // Each judgement leases its own sandbox uid from the range.
       gate: realGatePorts({
-        sandbox: { lease: sandboxLease },
+        sandbox: { lease: sandboxLease, othersWaiting: concurrency - 1 },
         ...(io.env["TMPDIR"] ? { tempRoot: io.env["TMPDIR"] } : {}),
       }),
     });

@@ -81,6 +81,12 @@ export interface ProcessSandboxesOptions {
   lease?: SandboxLeaseSettings;
   /** Told when every uid is busy and the lease starts waiting. */
   onWait?: (message: string) => void;
+  /**
+   * Other judgements of this process that may be waiting for their first
+   * sandbox at the same time (audit and serve workers beyond one): a spare
+   * sandbox is made only while that many uids stay free for them.
+   */
+  othersWaiting?: number;
   /** Told what each sandbox is, once made (the uid the tests run as). */
   onSandbox?: (isolation: IsolationReport) => void;
 }
@@ -119,7 +125,9 @@ export function processSandboxes(
         leaseSandboxUid({
           ...options.lease,
           // A spare sandbox never waits: its run can take its turn instead.
-          ...(request.spare === true ? { waitMs: 0 } : {}),
+          ...(request.spare === true
+            ? { waitMs: 0, leaveFree: options.othersWaiting ?? 0 }
+            : {}),
           ...(options.onWait === undefined || request.spare === true
             ? {}
             : { onWait: options.onWait }),

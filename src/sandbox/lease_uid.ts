@@ -150,6 +150,13 @@ export interface LeaseSandboxUidOptions {
    * the uid): the lease then rejects with the signal's reason.
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Take a uid only when at least this many other uids of the range are
+   * free as well (default 0). A spare sandbox leases with the number of
+   * other judgements of the same process that may still need their first
+   * sandbox, so spares never make those wait.
+   */
+  leaveFree?: number | undefined;
 }
 
 /** One leased uid, held until {@linkcode UidLease.release}. */
@@ -209,6 +216,10 @@ export async function leaseSandboxUid(
     for (let uid = range.first; uid <= range.last; uid++) {
       const held = await tryLockUid(dir, uid);
       if (held === undefined) continue;
+      if (!(await othersFree(dir, uid, range, options.leaveFree ?? 0))) {
+        held.close();
+        break; // as busy as a full range: wait, or give up
+      }
       const gid = pawl !== undefined && pawl.uid === uid ? pawl.gid : uid;
       try {
         // A crashed holder's processes may still run as the uid.
@@ -257,6 +268,26 @@ function lease(
     release,
     [Symbol.asyncDispose]: release,
   };
+}
+
+/**
+ * Whether at least `count` uids of `range` after `uid` (those before it
+ * were just found held) are free: each is tried and let go at once.
+ */
+async function othersFree(
+  dir: string,
+  uid: number,
+  range: UidRange,
+  count: number,
+): Promise<boolean> {
+  let free = 0;
+  for (let other = uid + 1; other <= range.last && free < count; other++) {
+    const held = await tryLockUid(dir, other);
+    if (held === undefined) continue;
+    held.close();
+    free += 1;
+  }
+  return free >= count;
 }
 
 /** The lock on `uid`'s file, or undefined when another process holds it. */

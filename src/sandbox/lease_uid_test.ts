@@ -205,6 +205,27 @@ Deno.test("leaseSandboxUid() leases each uid to one holder at a time", async () 
   });
 });
 
+Deno.test("leaseSandboxUid() with leaveFree takes a uid only while that many others stay free", async () => {
+  await withLockDir(async (dir) => {
+    // Three uids, two of which must stay free: the first can go.
+    await using spare = await leaseSandboxUid(
+      options(dir, FIRST, THIRD, { leaveFree: 2 }),
+    );
+    assert.equal(spare.uid, FIRST);
+    // Trying the others let them go again: both can still be leased.
+    await using first = await leaseSandboxUid(options(dir, FIRST, THIRD));
+    assert.equal(first.uid, SECOND);
+    // One uid left: a lease that must leave one free gets none ...
+    await assert.rejects(
+      leaseSandboxUid(options(dir, FIRST, THIRD, { leaveFree: 1 })),
+      SandboxUidsBusyError,
+    );
+    // ... and the uid it looked at is still there for one that need not.
+    await using last = await leaseSandboxUid(options(dir, FIRST, THIRD));
+    assert.equal(last.uid, THIRD);
+  });
+});
+
 Deno.test("leaseSandboxUid() makes a lock file root-only readable, so no sandbox uid can lock it", async () => {
   await withLockDir(async (dir) => {
     await Deno.mkdir(dir);

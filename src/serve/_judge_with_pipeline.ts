@@ -41,6 +41,8 @@ export interface PipelineJudgeOptions {
   verdictDir?: string;
   /** The range each judgement leases its sandbox uid from. */
   sandboxLease?: SandboxLeaseSettings;
+  /** Judgements running at once beside this one (the workers but one). */
+  othersWaiting?: number;
 }
 
 /** Build the judge. */
@@ -84,9 +86,12 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
           ...(options.tempRoot === undefined
             ? {}
             : { tempRoot: options.tempRoot }),
-          ...(options.sandboxLease === undefined
-            ? {}
-            : { sandbox: { lease: options.sandboxLease } }),
+          sandbox: {
+            ...(options.sandboxLease === undefined
+              ? {}
+              : { lease: options.sandboxLease }),
+            othersWaiting: options.othersWaiting ?? 0,
+          },
         }),
       );
     } catch (error) {

@@ -119,6 +119,7 @@ export async function startServe(
     judge: options.judge ?? createPipelineJudge({
       isolation: config.isolation,
       sandboxLease,
+      othersWaiting: config.workers - 1,
       setupCache: defaultSetupCache(env, { uid: Deno.uid() }),
       ...(config.tempDir === undefined ? {} : { tempRoot: config.tempDir }),
       ...(signing === undefined
