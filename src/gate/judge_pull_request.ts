@@ -16,6 +16,7 @@ import { readCommits } from "./read_commits.ts";
 import { staticStage } from "./static_stage.ts";
 import { testStage } from "./test_stage.ts";
 import { verdictStage } from "./verdict_stage.ts";
+import { WarmUp } from "./warm_up.ts";
 
 /**
  * Judge one pull request. Throws for anything that means "could not
@@ -28,7 +29,11 @@ export async function judgePullRequest(
   const { progress } = ports;
   const workspace = await ports.workspace(jobDirName(options));
   try {
-    const git = await cloneStage(options, { ...ports, workspace });
+    // This thread is idle while git clones: compile the readers meanwhile.
+    const warmUp = new WarmUp();
+    const git = await cloneStage(options, { ...ports, workspace }).finally(
+      () => warmUp.stop(),
+    );
     try {
       const commits = await readCommits(git, options, progress);
       // Start hashing the usual fixture root now, so git inflates and a
