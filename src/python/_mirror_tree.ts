@@ -112,7 +112,11 @@ export class MirrorNode {
   }
 
   get namedChildren(): MirrorNode[] {
-    this.#namedChildren ??= this.children.filter((c) => c.isNamed);
+    // Shared by every caller, so frozen: a caller that sorted or spliced it
+    // would otherwise change what the next one sees.
+    this.#namedChildren ??= Object.freeze(
+      this.children.filter((c) => c.isNamed),
+    ) as MirrorNode[];
     return this.#namedChildren;
   }
 
@@ -256,6 +260,8 @@ export function mirrorTree(tree: Tree, text: string): Node | undefined {
         continue;
       }
       for (;;) {
+        // Its children are complete: freeze them, as namedChildren.
+        Object.freeze(current.children);
         if (current === root) return root as unknown as Node;
         if (cursor.gotoNextSibling()) {
           current = make(current.parent);

@@ -169,3 +169,17 @@ Deno.test("mirrorTree() leaves a tree with a syntax error to the parser's nodes"
     analyzePython(parser, text, { mirror: false }),
   );
 });
+
+Deno.test("mirrorTree() hands out children no caller can change for the next", async () => {
+  const parser = await loadPythonParser();
+  const text = "def test_a():\n    assert 1 == 1\n";
+  const tree = parser.parse(text);
+  try {
+    const copy = mirrorTree(tree, text) as Node;
+    assert.throws(() => (copy.children as Node[]).push(copy), TypeError);
+    assert.throws(() => (copy.namedChildren as Node[]).pop(), TypeError);
+    assert.equal(copy.namedChildren[0]?.type, "function_definition");
+  } finally {
+    tree.delete();
+  }
+});
