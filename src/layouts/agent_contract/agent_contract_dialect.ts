@@ -95,6 +95,9 @@ function loadedAgentContract(
   head: AgentContract | null,
   extra: Pick<LoadedDialect, "files" | "loadFindings">,
 ): LoadedDialect {
+  // A pure function of the two contracts, which never change: work it out
+  // once however often the stages ask for the plan.
+  let enforced: ReturnType<typeof enforcedAgentContract> | undefined;
   return {
     id: "000",
     ...extra,
@@ -124,7 +127,7 @@ function loadedAgentContract(
       });
     },
     plan(input: StaticInput): TestPlan {
-      const enforced = enforcedAgentContract(base, head);
+      enforced ??= enforcedAgentContract(base, head);
       const reruns: PlannedRerun[] = [];
       for (const f of enforced.freezes) {
         const expires = parseRfc3339(f.expires);
