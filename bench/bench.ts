@@ -722,11 +722,15 @@ async function main(args: readonly string[], all: boolean): Promise<void> {
       );
       const warm = of((r) => r.clone) + contract;
       console.log(
-        `  a fresh process spent ${
-          ms(diff.ms - warm)
-        } more than the in-process clone + stage (${
-          ms(warm)
-        }): starting, loading and compiling pawl's code`,
+        diff.ms >= warm
+          ? `  a fresh process spent ${
+            ms(diff.ms - warm)
+          } more than the in-process clone + stage (${
+            ms(warm)
+          }): starting, loading and compiling pawl's code`
+          : `  the fresh process was faster than the in-process clone + stage (${
+            ms(warm)
+          }): the machine's load changed between the runs`,
       );
     }
   } finally {
