@@ -23,6 +23,7 @@ import {
   testStage,
 } from "./test_stage.ts";
 import { verdictStage } from "./verdict_stage.ts";
+import { WarmUp } from "./warm_up.ts";
 
 /**
  * Judge one pull request. Throws for anything that means "could not
@@ -48,7 +49,11 @@ export async function judgePullRequest(
     )
     : undefined;
   try {
-    const git = await cloneStage(options, { ...ports, workspace });
+    // This thread is idle while git clones: compile the readers meanwhile.
+    const warmUp = new WarmUp();
+    const git = await cloneStage(options, { ...ports, workspace }).finally(
+      () => warmUp.stop(),
+    );
     try {
       const commits = await readCommits(git, options, progress);
       // The suite's and the properties' copies are exported meanwhile too.

@@ -9,7 +9,7 @@ import type { Finding } from "../core/finding.ts";
 import type { LoadedDialect } from "../layouts/dialect.ts";
 import type { ChangedPath, Git } from "../git/git.ts";
 import type { Settings } from "../settings/settings.ts";
-import { DIALECTS } from "../layouts/mod.ts";
+import { DIALECTS, ParsedTexts } from "../layouts/mod.ts";
 import { NoContractError } from "./no_contract_error.ts";
 import type { Commits } from "./read_commits.ts";
 import { readBaseSettings } from "./read_base_settings.ts";
@@ -59,9 +59,14 @@ export async function loadContracts(
       readContractBlobs(git, baseTree, dialect.files),
       readContractBlobs(git, headTree, dialect.files),
     ]);
-    const one = atBaseCommit(base, () => dialect.load(baseBlobs, headBlobs));
+    // Both loads read the same base files: parse each once.
+    const parsed = new ParsedTexts();
+    const one = atBaseCommit(
+      base,
+      () => dialect.load(baseBlobs, headBlobs, { parsed }),
+    );
     loaded.push(one);
-    selves.push(dialect.load(baseBlobs, baseBlobs));
+    selves.push(dialect.load(baseBlobs, baseBlobs, { parsed }));
     findings.push(...one.loadFindings);
   }
   const settings = await atBaseCommitAsync(

@@ -10,6 +10,7 @@ import type { Finding } from "../core/finding.ts";
 import type { ContractFileRef, FreezeBodyHashRecord } from "../core/verdict.ts";
 import type { ChangedPath, Tree } from "../git/git.ts";
 import type { PythonModule } from "../python/python_module.ts";
+import type { ParsedTexts } from "./parsed_texts.ts";
 
 /** The layouts pawl knows, by the seed that defines them. */
 export type DialectId = "000" | "003" | "002";
@@ -164,5 +165,15 @@ export interface Dialect {
    * `ContractSyntaxError` when the base side cannot be read (could not
    * decide); head-side problems become `loadFindings`.
    */
-  load(base: ContractBlobs, head: ContractBlobs): LoadedDialect;
+  load(
+    base: ContractBlobs,
+    head: ContractBlobs,
+    options?: LoadOptions,
+  ): LoadedDialect;
+}
+
+/** Options for {@linkcode Dialect.load}. */
+export interface LoadOptions {
+  /** Texts this judgement already parsed, shared between its loads. */
+  parsed?: ParsedTexts;
 }

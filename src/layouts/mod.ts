@@ -17,6 +17,7 @@ import { seedContractsDialect } from "./seed_contracts/seed_contracts_dialect.ts
 
 export type * from "./dialect.ts";
 export * from "./base_problems.ts";
+export * from "./parsed_texts.ts";
 
 /** Every layout pawl knows, in report order. */
 export const DIALECTS: readonly Dialect[] = [

@@ -32,13 +32,21 @@ export class PythonParser {
    * otherwise read it as blank space. The replacement keeps every offset.
    */
   parse(text: string): Tree {
-    const tree = this.#parser.parse(text.replace(/\r(?!\n)/g, "\n"));
+    const tree = this.#parser.parse(this.normalized(text));
     if (tree === null) {
       throw new Error(
         "Cannot parse Python source: tree-sitter returned no tree",
       );
     }
     return tree;
+  }
+
+  /**
+   * The text {@linkcode PythonParser.parse} hands tree-sitter: a lone
+   * carriage return made a newline, every offset kept.
+   */
+  normalized(text: string): string {
+    return text.replace(/\r(?!\n)/g, "\n");
   }
 }
 

@@ -30,12 +30,14 @@ import type {
   ContractBlobs,
   Dialect,
   LoadedDialect,
+  LoadOptions,
   PlannedRerun,
   StaticInput,
   TestPlan,
   VerdictFacts,
 } from "../dialect.ts";
 import { NO_VERDICT_FACTS } from "../dialect.ts";
+import { ParsedTexts } from "../parsed_texts.ts";
 
 /** Where seed 000's contract lives. */
 export const AGENT_CONTRACT_FILE = "tests/agent_contract.yaml";
@@ -47,13 +49,18 @@ export const agentContractDialect: Dialect = {
   presentIn(tree: Tree): boolean {
     return tree.has(AGENT_CONTRACT_FILE);
   },
-  load(base: ContractBlobs, head: ContractBlobs): LoadedDialect {
+  load(
+    base: ContractBlobs,
+    head: ContractBlobs,
+    options: LoadOptions = {},
+  ): LoadedDialect {
+    const parsed = options.parsed ?? new ParsedTexts();
     const path = AGENT_CONTRACT_FILE;
     const baseText = baseContractText(base, path);
     if (baseText === undefined) {
       throw new ContractSyntaxError(path, "the base commit has no such file");
     }
-    const baseContract = readAgentContract(baseText, { path });
+    const baseContract = parsed.read(readAgentContract, baseText, { path });
     // No clock: a freeze past its expiry or out of reruns is not the
     // base's fault; an unreadable expiry or an over-budget freeze list is.
     refuseBaseFindings(
@@ -70,7 +77,7 @@ export const agentContractDialect: Dialect = {
       headContract = baseContract;
     } else if (typeof headText === "string") {
       try {
-        headContract = readAgentContract(headText, { path });
+        headContract = parsed.read(readAgentContract, headText, { path });
       } catch (error) {
         if (!(error instanceof ContractSyntaxError)) throw error;
         invalidHeadContract(error, loadFindings);
@@ -88,6 +95,9 @@ function loadedAgentContract(
   head: AgentContract | null,
   extra: Pick<LoadedDialect, "files" | "loadFindings">,
 ): LoadedDialect {
+  // A pure function of the two contracts, which never change: work it out
+  // once however often the stages ask for the plan.
+  let enforced: ReturnType<typeof enforcedAgentContract> | undefined;
   return {
     id: "000",
     ...extra,
@@ -117,7 +127,7 @@ function loadedAgentContract(
       });
     },
     plan(input: StaticInput): TestPlan {
-      const enforced = enforcedAgentContract(base, head);
+      enforced ??= enforcedAgentContract(base, head);
       const reruns: PlannedRerun[] = [];
       for (const f of enforced.freezes) {
         const expires = parseRfc3339(f.expires);

@@ -5,6 +5,7 @@
  * @module
  */
 import { refuseBaseFindings } from "../refuse_base_findings.ts";
+import { ParsedTexts } from "../parsed_texts.ts";
 import { baseFreezeListProblems } from "./base_freeze_list_problems.ts";
 import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import {
@@ -33,6 +34,7 @@ import type {
   ContractBlobs,
   Dialect,
   LoadedDialect,
+  LoadOptions,
   StaticInput,
   TestPlan,
   VerdictFacts,
@@ -65,7 +67,12 @@ export const invariantsDialect: Dialect = {
   presentIn(tree: Tree): boolean {
     return INVARIANTS_FILES.some((path) => tree.has(path));
   },
-  load(base: ContractBlobs, head: ContractBlobs): LoadedDialect {
+  load(
+    base: ContractBlobs,
+    head: ContractBlobs,
+    options: LoadOptions = {},
+  ): LoadedDialect {
+    const parsed = options.parsed ?? new ParsedTexts();
     if (!INVARIANTS_FILES.some((path) => base.has(path))) {
       throw new ContractSyntaxError(
         INVARIANTS_TOML,
@@ -82,11 +89,14 @@ export const invariantsDialect: Dialect = {
       const baseText = baseContractText(base, path);
       const baseValue = baseText === undefined
         ? undefined
-        : read(baseText, { path });
+        : parsed.read(read, baseText, { path });
       const headText = headContractText(base, head, path, loadFindings);
       if (typeof headText !== "string") return { base: baseValue, head: null };
       try {
-        return { base: baseValue, head: read(headText, { path }) };
+        return {
+          base: baseValue,
+          head: parsed.read(read, headText, { path }),
+        };
       } catch (error) {
         if (!(error instanceof ContractSyntaxError)) throw error;
         invalidHeadContract(error, loadFindings);

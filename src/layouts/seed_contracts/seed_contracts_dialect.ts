@@ -35,11 +35,13 @@ import type {
   ContractBlobs,
   Dialect,
   LoadedDialect,
+  LoadOptions,
   StaticInput,
   TestPlan,
   VerdictFacts,
 } from "../dialect.ts";
 import { NO_VERDICT_FACTS } from "../dialect.ts";
+import { ParsedTexts } from "../parsed_texts.ts";
 import {
   BEFORE_ANY_EXPIRY,
   refuseBaseFindings,
@@ -97,15 +99,22 @@ export const seedContractsDialect: Dialect = {
   presentIn(tree: Tree): boolean {
     return tree.has(CONTRACTS_PATH) || tree.has(FLAKE_FREEZE_PATH);
   },
-  load(base: ContractBlobs, head: ContractBlobs): LoadedDialect {
+  load(
+    base: ContractBlobs,
+    head: ContractBlobs,
+    options: LoadOptions = {},
+  ): LoadedDialect {
+    const parsed = options.parsed ?? new ParsedTexts();
     const baseContractsText = baseContractText(base, CONTRACTS_PATH);
     const baseContracts = baseContractsText === undefined
       ? NO_CONTRACTS
-      : readContracts(baseContractsText, { path: CONTRACTS_PATH });
+      : parsed.read(readContracts, baseContractsText, { path: CONTRACTS_PATH });
     const baseFreezeText = baseContractText(base, FLAKE_FREEZE_PATH);
     const baseFreeze = baseFreezeText === undefined
       ? null
-      : readFlakeFreeze(baseFreezeText, { path: FLAKE_FREEZE_PATH });
+      : parsed.read(readFlakeFreeze, baseFreezeText, {
+        path: FLAKE_FREEZE_PATH,
+      });
     if (baseFreeze !== null) {
       // No clock: an expiry is not the base's fault, a malformed freeze is.
       refuseBaseFindings(
@@ -129,7 +138,9 @@ export const seedContractsDialect: Dialect = {
       headContracts = NO_CONTRACTS;
     } else if (headText !== null) {
       try {
-        headContracts = readContracts(headText, { path: CONTRACTS_PATH });
+        headContracts = parsed.read(readContracts, headText, {
+          path: CONTRACTS_PATH,
+        });
       } catch (error) {
         if (!(error instanceof ContractSyntaxError)) throw error;
         invalidHeadContract(error, loadFindings);
@@ -143,7 +154,9 @@ export const seedContractsDialect: Dialect = {
     );
     if (typeof headFreezeText === "string") {
       try {
-        readFlakeFreeze(headFreezeText, { path: FLAKE_FREEZE_PATH });
+        parsed.read(readFlakeFreeze, headFreezeText, {
+          path: FLAKE_FREEZE_PATH,
+        });
       } catch (error) {
         if (!(error instanceof ContractSyntaxError)) throw error;
         invalidHeadContract(error, loadFindings);

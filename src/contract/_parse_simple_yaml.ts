@@ -1,0 +1,280 @@
+/**
+ * A fast reader for the plain YAML contracts are usually written in, used
+ * before the full `yaml` parser: block maps and lists, plain keys, plain and
+ * simply quoted one-line scalars, whole-line comments. It gives the value and
+ * the lines {@linkcode parseYamlDocument} would give, or `undefined` the
+ * moment the text holds anything else (flow collections other than `[]` and
+ * `{}`, tags, anchors, block scalars, escapes, trailing comments, tabs, CR,
+ * multi-line scalars, duplicate keys, numbers that are not canonical
+ * integers...), and then the full parser decides, errors included. It never
+ * throws and never judges: it only skips work on the texts it is sure of.
+ *
+ * @module
+ */
+import type { YamlPath } from "./parse_yaml_document.ts";
+
+/** A node with the 1-based line its content starts on. */
+type SimpleNode =
+  | { kind: "map"; line: number; entries: Map<string, Entry> }
+  | { kind: "seq"; line: number; items: SimpleNode[] }
+  | { kind: "scalar"; line: number; value: unknown };
+
+interface Entry {
+  /** Line of the key. */
+  line: number;
+  node: SimpleNode;
+}
+
+/** What {@linkcode parseSimpleYaml} read. */
+export interface SimpleYaml {
+  /** The document as plain data, as the `yaml` package's `toJS` gives it. */
+  value: unknown;
+  /** Line of the key or item at `path`, as `parseYamlDocument` finds it. */
+  lineOf(path: YamlPath): number | undefined;
+}
+
+/** A key the full parser reads as the same string. */
+const KEY = /^([A-Za-z_][A-Za-z0-9_]*):(?: +|$)/;
+
+/** Plain keys the YAML 1.2 core schema reads as null or a boolean. */
+const SPECIAL_KEY = /^(?:[Nn]ull|NULL|[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+
+/** A plain scalar: no indicator first, no comment, no `: ` inside. */
+const PLAIN =
+  /^[A-Za-z0-9_./](?:[A-Za-z0-9_./:+\-,;()=@ ]*[A-Za-z0-9_./+\-()=@])?$/;
+
+/** One-line quoted scalars without escapes or quotes inside. */
+const DOUBLE_QUOTED = /^"([^"\\]*)"$/;
+const SINGLE_QUOTED = /^'([^']*)'$/;
+
+/** The YAML 1.2 core schema's plain scalars that are not strings. */
+const CORE_NON_STRING = [
+  /^(?:~|[Nn]ull|NULL)?$/,
+  /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+  /^0o[0-7]+$/,
+  /^[-+]?[0-9]+$/,
+  /^0x[0-9a-fA-F]+$/,
+  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+];
+
+/** Integers whose value every reader agrees on (15 digits stay exact). */
+const CANONICAL_INT = /^(?:0|[1-9][0-9]{0,14})$/;
+
+/** Marks a text outside the subset. */
+class NotSimple {}
+const NOT_SIMPLE = new NotSimple();
+
+/**
+ * The document in `text` when it is plain block YAML whose top level is a
+ * map, else `undefined` (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { parseSimpleYaml } from "./_parse_simple_yaml.ts";
+ * const doc = parseSimpleYaml("version: 1\nitems:\n  - a\n  - b\n");
+ * if ((doc?.value as { items: string[] }).items[1] !== "b") throw new Error();
+ * if (doc?.lineOf(["items", 1]) !== 4) throw new Error();
+ * if (parseSimpleYaml("a: &x 1\n") !== undefined) throw new Error();
+ * ```
+ */
+export function parseSimpleYaml(text: string): SimpleYaml | undefined {
+  if (/[\t\r\uFEFF]/.test(text)) return undefined;
+  try {
+    const reader = new LineReader(text);
+    const first = reader.peek();
+    if (first === undefined || first.indent !== 0) return undefined;
+    const root = reader.map(0);
+    if (reader.peek() !== undefined) return undefined;
+    return {
+      value: root.value,
+      lineOf: (path) => lineOf(root.node, path),
+    };
+  } catch (error) {
+    if (error === NOT_SIMPLE) return undefined;
+    throw error;
+  }
+}
+
+function lineOf(root: SimpleNode, path: YamlPath): number | undefined {
+  let current: SimpleNode | undefined = root;
+  let line = root.line;
+  for (const segment of path) {
+    if (current?.kind === "map") {
+      const entry: Entry | undefined = current.entries.get(String(segment));
+      if (entry === undefined) return undefined;
+      line = entry.line;
+      current = entry.node;
+    } else if (current?.kind === "seq" && typeof segment === "number") {
+      const item: SimpleNode | undefined = current.items[segment];
+      if (item === undefined) return undefined;
+      line = item.line;
+      current = item;
+    } else {
+      return undefined;
+    }
+  }
+  return line;
+}
+
+/** A content line: its indentation, the rest, and its 1-based number. */
+interface Line {
+  indent: number;
+  content: string;
+  number: number;
+}
+
+interface Read {
+  node: SimpleNode;
+  value: unknown;
+}
+
+class LineReader {
+  #lines: string[];
+  #next = 0;
+  #peeked: Line | undefined;
+
+  constructor(text: string) {
+    this.#lines = text.split("\n");
+  }
+
+  /** The next line with content (blank and comment lines skipped). */
+  peek(): Line | undefined {
+    if (this.#peeked !== undefined) return this.#peeked;
+    while (this.#next < this.#lines.length) {
+      const raw = this.#lines[this.#next++] as string;
+      const content = raw.trimStart();
+      if (content === "" || content.startsWith("#")) continue;
+      if (content.trimEnd() !== content) throw NOT_SIMPLE;
+      const indent = raw.length - content.length;
+      // Directives and document markers belong to the full parser.
+      if (
+        indent === 0 &&
+        (content.startsWith("%") || content.startsWith("---") ||
+          content.startsWith("..."))
+      ) throw NOT_SIMPLE;
+      this.#peeked = { indent, content, number: this.#next };
+      return this.#peeked;
+    }
+    return undefined;
+  }
+
+  #take(): Line {
+    const line = this.peek();
+    if (line === undefined) throw NOT_SIMPLE;
+    this.#peeked = undefined;
+    return line;
+  }
+
+  /**
+   * A block map whose keys sit at column `indent`; `first` is the rest of a
+   * `- ` line holding its first key.
+   */
+  map(indent: number, first?: Line): Read {
+    const entries = new Map<string, Entry>();
+    const value: Record<string, unknown> = {};
+    let line: number | undefined;
+    for (let current = first;; current = undefined) {
+      if (current === undefined) {
+        const next = this.peek();
+        if (next === undefined || next.indent < indent) break;
+        if (next.indent > indent) throw NOT_SIMPLE;
+        current = this.#take();
+      }
+      const match = KEY.exec(current.content);
+      if (match === null) throw NOT_SIMPLE;
+      const key = match[1] as string;
+      if (SPECIAL_KEY.test(key) || key === "__proto__" || entries.has(key)) {
+        throw NOT_SIMPLE;
+      }
+      line ??= current.number;
+      const rest = current.content.slice(match[0].length);
+      const read = rest === ""
+        ? this.#nested(indent, current.number)
+        : scalar(rest, current.number);
+      entries.set(key, { line: current.number, node: read.node });
+      value[key] = read.value;
+    }
+    if (line === undefined) throw NOT_SIMPLE;
+    return { node: { kind: "map", line, entries }, value };
+  }
+
+  /** What follows a `key:` line: a deeper block, a list at the same column, or null. */
+  #nested(indent: number, keyLine: number): Read {
+    const next = this.peek();
+    if (next !== undefined && next.indent > indent) {
+      return isItem(next.content)
+        ? this.#seq(next.indent, false)
+        : this.map(next.indent);
+    }
+    if (next !== undefined && next.indent === indent && isItem(next.content)) {
+      return this.#seq(indent, true);
+    }
+    // The full parser places an empty value elsewhere; no path goes below it.
+    return {
+      node: { kind: "scalar", line: keyLine, value: null },
+      value: null,
+    };
+  }
+
+  /**
+   * A block list whose dashes sit at column `indent`; `atKeyColumn` when
+   * that is also its key's column, so the next key there ends it.
+   */
+  #seq(indent: number, atKeyColumn: boolean): Read {
+    const items: SimpleNode[] = [];
+    const value: unknown[] = [];
+    while (true) {
+      const next = this.peek();
+      if (next === undefined || next.indent < indent) break;
+      if (next.indent > indent) throw NOT_SIMPLE;
+      if (!isItem(next.content)) {
+        if (atKeyColumn) break;
+        throw NOT_SIMPLE;
+      }
+      const current = this.#take();
+      const rest = current.content.slice(1).trimStart();
+      // A bare "-", "- - x" and the like belong to the full parser.
+      if (rest === "" || isItem(rest)) throw NOT_SIMPLE;
+      const column = indent + (current.content.length - rest.length);
+      const read = KEY.test(rest)
+        ? this.map(column, { ...current, indent: column, content: rest })
+        : scalar(rest, current.number);
+      items.push(read.node);
+      value.push(read.value);
+    }
+    const line = items[0]?.line;
+    if (line === undefined) throw NOT_SIMPLE;
+    return { node: { kind: "seq", line, items }, value };
+  }
+}
+
+function isItem(content: string): boolean {
+  return content === "-" || content.startsWith("- ");
+}
+
+/** A one-line scalar value, or `[]` / `{}`. */
+function scalar(text: string, line: number): Read {
+  const leaf = (value: unknown): Read => ({
+    node: { kind: "scalar", line, value },
+    value,
+  });
+  if (text === "[]") {
+    return { node: { kind: "seq", line, items: [] }, value: [] };
+  }
+  if (text === "{}") {
+    return { node: { kind: "map", line, entries: new Map() }, value: {} };
+  }
+  const quoted = DOUBLE_QUOTED.exec(text) ?? SINGLE_QUOTED.exec(text);
+  if (quoted !== null) return leaf(quoted[1]);
+  if (text === "null") return leaf(null);
+  if (text === "true") return leaf(true);
+  if (text === "false") return leaf(false);
+  if (CANONICAL_INT.test(text)) return leaf(Number(text));
+  if (
+    !PLAIN.test(text) || text.includes(": ") ||
+    CORE_NON_STRING.some((re) => re.test(text))
+  ) throw NOT_SIMPLE;
+  return leaf(text);
+}

@@ -1,0 +1,270 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { parseSimpleYaml } from "./_parse_simple_yaml.ts";
+import { parseYamlDocument, type YamlPath } from "./parse_yaml_document.ts";
+
+/** The full parser's reading, or the error it gives. */
+function full(text: string) {
+  try {
+    return parseYamlDocument(text, "x.yaml", { simple: false });
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/** Every key and item path in `value`, plus one missing path below each. */
+function pathsOf(value: unknown, prefix: YamlPath = []): YamlPath[] {
+  const out: YamlPath[] = [prefix, [...prefix, "missing"], [...prefix, 7]];
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => out.push(...pathsOf(item, [...prefix, i])));
+  } else if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      out.push(...pathsOf(item, [...prefix, key]));
+    }
+  }
+  return out;
+}
+
+/**
+ * Whenever the fast reader accepts `text`, the full parser accepts it too
+ * and gives the same value and the same line for every path.
+ */
+function assertAgrees(text: string): boolean {
+  const fast = parseSimpleYaml(text);
+  if (fast === undefined) return false;
+  const slow = full(text);
+  assert.ok(
+    !(slow instanceof Error),
+    `fast reader accepted what the full parser refuses (${
+      slow instanceof Error ? slow.message : ""
+    }):\n${text}`,
+  );
+  assert.deepStrictEqual(fast.value, slow.value, text);
+  for (const path of pathsOf(slow.value)) {
+    assert.equal(fast.lineOf(path), slow.lineOf(path), `${path}\n${text}`);
+  }
+  return true;
+}
+
+const CONTRACT = `# tests/agent_contract.yaml
+version: 1
+properties:
+  - id: parse_rejects_empty
+    module: tests.properties.test_parse
+    name: test_empty_input_raises
+    min_examples: 40
+
+  - id: roundtrip_stable
+    module: tests.properties.test_codec
+    name: Codec.test_decode_encode_identity
+    min_examples: 80
+fixtures:
+- id: invoice_v3
+  path: tests/fixtures/invoice_v3.json
+  sha256: 1e3456789012345678901234567890123456789012345678901234567890abcd
+  unlock: null
+    # an indented comment
+freezes: []
+extra: {}
+max_active_freezes: 3
+`;
+
+Deno.test("parseSimpleYaml() reads a plain contract as the full parser does", () => {
+  assert.ok(assertAgrees(CONTRACT));
+  const fast = parseSimpleYaml(CONTRACT);
+  assert.equal(fast?.lineOf(["fixtures", 0, "sha256"]), 16);
+  assert.equal(fast?.lineOf(["properties", 1, "min_examples"]), 12);
+});
+
+Deno.test("parseSimpleYaml() leaves everything outside its subset to the full parser", async (t) => {
+  const cases: [string, string][] = [
+    ["a trailing comment", "a: 1 # one\n"],
+    ["an anchor", "a: &x 1\nb: 2\n"],
+    ["an alias", "a: 1\nb: *a\n"],
+    ["a tag", "a: !!str 1\n"],
+    ["a block scalar", "a: |\n  text\n"],
+    ["an escape", 'a: "x\\ny"\n'],
+    ["a multi-line scalar", "a: one\n  two\n"],
+    ["a duplicate key", "a: 1\na: 2\n"],
+    ["a null key", "null: 1\n"],
+    ["a __proto__ key", "__proto__: 1\n"],
+    ["a quoted key", '"a": 1\n'],
+    ["a float", "a: 1.5\n"],
+    ["an exponent that looks like hex", "a: 1e10\n"],
+    ["a leading zero", "a: 007\n"],
+    ["a negative number", "a: -3\n"],
+    ["a huge integer", "a: 12345678901234567890\n"],
+    ["a tilde", "a: ~\n"],
+    ["True", "a: True\n"],
+    ["a flow list", "a: [1, 2]\n"],
+    ["a mapping value inside a value", "a: b: c\n"],
+    ["a tab", "a:\t1\n"],
+    ["a carriage return", "a: 1\r\nb: 2\r\n"],
+    ["a document marker", "---\na: 1\n"],
+    ["a bare dash", "a:\n  -\n  - x\n"],
+    ["a nested list on one line", "a:\n  - - x\n"],
+    ["a top-level list", "- a\n"],
+    ["a top-level scalar", "text\n"],
+    ["an empty document", "# nothing\n"],
+    ["a key indented wrongly", "a:\n  b: 1\n c: 2\n"],
+    ["trailing spaces", "a: 1 \n"],
+    ["a non-ASCII scalar", "a: café\n"],
+  ];
+  for (const [name, text] of cases) {
+    await t.step(name, () => assert.equal(parseSimpleYaml(text), undefined));
+  }
+});
+
+Deno.test("parseSimpleYaml() agrees with the full parser on generated documents", () => {
+  const keys = fc.constantFrom(
+    "id",
+    "name",
+    "min_examples",
+    "path",
+    "version",
+    "null",
+    "True",
+    "__proto__",
+    "a1",
+    "x_y",
+  );
+  // Mostly scalars the fast reader takes, some it must leave alone.
+  const scalars = fc.oneof(
+    {
+      arbitrary: fc.constantFrom(
+        "1",
+        "0",
+        "40",
+        "null",
+        "true",
+        "false",
+        "yes",
+        "tests.properties.test_x",
+        "Class.test_y",
+        "2099-01-01T00:00:00Z",
+        "a:b",
+        "a#b",
+        "x,y",
+        "'single'",
+        '"double"',
+        "''",
+        '""',
+        "[]",
+        "{}",
+        "123456789012345",
+        "6e251fd4497f2747cef0a27287f0242a15c0b05992e8f8e11ef9ee65f5120f70",
+        "two words",
+      ),
+      weight: 6,
+    },
+    {
+      arbitrary: fc.constantFrom(
+        "007",
+        "-3",
+        "+3",
+        "1e5",
+        "1.5",
+        ".inf",
+        "0x1F",
+        "0o17",
+        "~",
+        "Null",
+        "a: b",
+        "a #b",
+        '"with \\"escape"',
+        "[1]",
+        "&anchor v",
+        "*alias",
+        "!tag v",
+        "|",
+        "-",
+        "- x",
+        "café",
+        "1234567890123456",
+        "1234e567",
+        "ends:",
+      ),
+      weight: 1,
+    },
+  );
+  type Value = string | { seq: Value[] } | { map: [string, Value][] };
+  const { value } = fc.letrec<{ value: Value }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      scalars,
+      fc.record({ seq: fc.array(tie("value"), { maxLength: 3 }) }),
+      fc.record({
+        map: fc.array(fc.tuple(keys, tie("value")), { maxLength: 4 }),
+      }),
+    ),
+  }));
+  const noise = fc.array(
+    fc.constantFrom("", "  ", "# comment", "   # deep comment", "  x"),
+    { maxLength: 1 },
+  );
+  const style = fc.record({
+    indent: fc.integer({ min: 1, max: 4 }),
+    compactList: fc.boolean(),
+    dashGap: fc.integer({ min: 1, max: 2 }),
+    noise: fc.array(
+      fc.oneof({ arbitrary: fc.constant([]), weight: 8 }, {
+        arbitrary: noise,
+        weight: 1,
+      }),
+      {
+        minLength: 40,
+        maxLength: 40,
+      },
+    ),
+  });
+  let accepted = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(keys, value), { minLength: 1, maxLength: 4 }),
+      style,
+      (top, s) => {
+        const lines: string[] = [];
+        let n = 0;
+        const push = (line: string) => {
+          lines.push(line);
+          lines.push(...(s.noise[n++ % s.noise.length] ?? []));
+        };
+        // `lead` starts the first line: "" (top level), "key:" or "- ".
+        const render = (v: Value, col: number, lead: string) => {
+          const after = lead.endsWith(":") ? " " : "";
+          if (typeof v === "string") return push(`${lead}${after}${v}`);
+          const items = "seq" in v ? v.seq : v.map;
+          if (items.length === 0) {
+            return push(`${lead}${after}${"seq" in v ? "[]" : "{}"}`);
+          }
+          if ("map" in v) {
+            v.map.forEach(([k, item], i) => {
+              const key = i === 0 && lead.endsWith(" ")
+                ? `${lead}${k}:` // the first key shares the dash's line
+                : `${" ".repeat(col)}${k}:`;
+              if (i === 0 && lead.endsWith(":")) push(lead);
+              render(item, col + s.indent, key);
+            });
+            return;
+          }
+          if (lead.endsWith(" ")) {
+            // A list right after a dash: "- - x" (outside the subset).
+            return push(`${lead}- x`);
+          }
+          if (lead !== "") push(lead);
+          const dashCol = s.compactList ? Math.max(0, col - s.indent) : col;
+          for (const item of v.seq) {
+            const dash = `${" ".repeat(dashCol)}-${" ".repeat(s.dashGap)}`;
+            render(item, dashCol + 1 + s.dashGap, dash);
+          }
+        };
+        render({ map: top }, 0, "");
+        const text = lines.join("\n") + "\n";
+        if (assertAgrees(text)) accepted++;
+      },
+    ),
+    { numRuns: 600 },
+  );
+  // The generator must reach the fast path often, or this proves nothing.
+  assert.ok(accepted > 60, `only ${accepted} documents were read fast`);
+});
