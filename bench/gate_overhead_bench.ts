@@ -18,6 +18,7 @@
 import { parseArgs } from "node:util";
 import { buildSampleRepo } from "../src/demo/build_sample_repo.ts";
 import { loadAverage, median } from "./_stats.ts";
+import { timedWitnessedPytest } from "./_witnessed_pytest.ts";
 
 const NOW = "2026-11-30T12:00:00Z";
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
@@ -61,6 +62,9 @@ export async function gateOverheadBench(
     }
     const checks = new Map<string, number[]>(cases.map((c) => [c.head, []]));
     const pytests = new Map<string, number[]>(cases.map((c) => [c.head, []]));
+    const witnessed = new Map<string, number[]>(
+      cases.map((c) => [c.head, []]),
+    );
     const versions: number[] = [];
     const startups: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -83,6 +87,12 @@ export async function gateOverheadBench(
         );
         pytests.get(c.head)?.push(
           await timedPytest(trees.get(c.head) as string, []),
+        );
+        witnessed.get(c.head)?.push(
+          await timedWitnessedPytest(trees.get(c.head) as string, {
+            command: PYTEST,
+            path: SANDBOX_PATH,
+          }),
         );
       }
     }
@@ -116,6 +126,17 @@ export async function gateOverheadBench(
         } (target ≤ 1.3 x pytest + 0.5 s = ${s(budget)}; ${
           (check / pytest).toFixed(2)
         }x${floor > budget ? "; the floor alone is over the target" : ""})`,
+      );
+      // What grows with the suite: pytest writing the JUnit report and
+      // streaming to pawl's observer, read and parsed as pawl reads them.
+      const witness = median(witnessed.get(c.head) ?? []);
+      const perTest = median(versions) + witness;
+      console.log(
+        `    per-test floor: pytest with pawl's JUnit report and observer ${
+          s(witness)
+        } (+${s(witness - pytest)} over plain pytest); with pawl's start-up ${
+          s(perTest)
+        }${perTest > budget ? ", over the target by itself" : ""}`,
       );
     }
   } finally {
