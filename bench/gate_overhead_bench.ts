@@ -22,6 +22,7 @@
 import { parseArgs } from "node:util";
 import { buildSampleRepo } from "../src/demo/build_sample_repo.ts";
 import { loadAverage, median } from "./_stats.ts";
+import { timedWitnessedPytest } from "./_witnessed_pytest.ts";
 
 const NOW = "2026-11-30T12:00:00Z";
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
@@ -69,6 +70,9 @@ export async function gateOverheadBench(
     const pytests = new Map<string, number[]>(cases.map((c) => [c.head, []]));
     const diffs = new Map<string, number[]>(cases.map((c) => [c.head, []]));
     const alone = new Map<string, number[]>(cases.map((c) => [c.head, []]));
+    const witnessed = new Map<string, number[]>(
+      cases.map((c) => [c.head, []]),
+    );
     const versions: number[] = [];
     const startups: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -93,6 +97,12 @@ export async function gateOverheadBench(
         diffs.get(c.head)?.push(await timedPawl(["diff", ...target]));
         alone.get(c.head)?.push(
           await timedPytest(trees.get(c.head) as string, [PROPERTIES]),
+        );
+        witnessed.get(c.head)?.push(
+          await timedWitnessedPytest(trees.get(c.head) as string, {
+            command: PYTEST,
+            path: SANDBOX_PATH,
+          }),
         );
       }
     }
@@ -146,6 +156,17 @@ export async function gateOverheadBench(
         }) and the base's oracle over ${cores} cores ${s(runs)} = ${
           s(caseFloor)
         }; pawl check is ${s(check - caseFloor)} above it`,
+      );
+      // What grows with the suite: pytest writing the JUnit report and
+      // streaming to pawl's observer, read and parsed as pawl reads them.
+      const witness = median(witnessed.get(c.head) ?? []);
+      const perTest = median(versions) + witness;
+      console.log(
+        `    per-test floor: pytest with pawl's JUnit report and observer ${
+          s(witness)
+        } (+${s(witness - pytest)} over plain pytest); with pawl's start-up ${
+          s(perTest)
+        }${perTest > budget ? ", over the target by itself" : ""}`,
       );
     }
   } finally {

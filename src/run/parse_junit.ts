@@ -8,6 +8,11 @@
  * @module
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import {
+  JUNIT_XML_OPTIONS,
+  MAX_XML_DEPTH,
+  scanJunitXml,
+} from "./_junit_xml.ts";
 
 /**
  * How one test case ended.
@@ -55,7 +60,7 @@ export class JunitError extends SyntaxError {
 export const MAX_MESSAGE_CHARS = 500;
 
 /** Deepest element nesting accepted (pytest writes at most five levels). */
-const MAX_DEPTH = 64;
+const MAX_DEPTH = MAX_XML_DEPTH;
 
 type OrderedNode = Record<string, unknown>;
 
@@ -91,35 +96,9 @@ export function parseJunit(xml: string): TestCaseResult[] {
       lineAt(xml, refused.index),
     );
   }
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) {
-    throw new JunitError(
-      `Cannot read JUnit report: ${valid.err.msg} at line ${valid.err.line}`,
-      valid.err.line,
-    );
-  }
-  let tree: unknown;
-  try {
-    tree = new XMLParser({
-      preserveOrder: true,
-      ignoreAttributes: false,
-      attributeNamePrefix: "",
-      processEntities: false,
-      htmlEntities: false,
-      parseTagValue: false,
-      parseAttributeValue: false,
-      trimValues: false,
-      cdataPropName: "#cdata",
-      commentPropName: false,
-      ignoreDeclaration: true,
-      ignorePiTags: true,
-      maxNestedTags: MAX_DEPTH,
-    }).parse(xml);
-  } catch (error) {
-    throw new JunitError(
-      `Cannot read JUnit report: ${(error as Error).message}`,
-    );
-  }
+  // What pytest writes is scanned in one pass; anything else goes through
+  // the validator and the parser, which build the same tree.
+  const tree = scanJunitXml(xml) ?? parseXml(xml);
   // The parser drops text outside the root element; the validator misses
   // some of it.
   const trimmed = xml.replace(/^\uFEFF/, "").trim();
@@ -143,6 +122,23 @@ export function parseJunit(xml: string): TestCaseResult[] {
   const out: TestCaseResult[] = [];
   collect(root, out, 0);
   return out;
+}
+
+function parseXml(xml: string): unknown {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    throw new JunitError(
+      `Cannot read JUnit report: ${valid.err.msg} at line ${valid.err.line}`,
+      valid.err.line,
+    );
+  }
+  try {
+    return new XMLParser(JUNIT_XML_OPTIONS).parse(xml);
+  } catch (error) {
+    throw new JunitError(
+      `Cannot read JUnit report: ${(error as Error).message}`,
+    );
+  }
 }
 
 interface Element {

@@ -7,9 +7,12 @@ while the run goes, one JSON line per event over a unix socket pawl listens
 on: what was collected, every report's outcome (as the report was made and
 as it was finally logged), collection errors, how many Hypothesis examples
 each test really executed (and, for a state machine, how many steps),
-which seed Hypothesis used, and who loaded a Hypothesis settings profile. pawl checks these lines against the JUnit
-report, so a report rewritten later (at exit, by the code under test) or an
-outcome rewritten between making and logging a report is seen.
+which seed Hypothesis used, and who loaded a Hypothesis settings profile.
+pawl checks these lines against the JUnit report, so a report rewritten
+later (at exit, by the code under test) or an outcome rewritten between
+making and logging a report is seen. A setup or teardown that passed both
+as made and as logged is left out: pawl reads nothing from that pair (see
+``_quiet``), and leaving it out keeps a test's cost to one write.
 
 Only the standard library, pytest and (when installed) Hypothesis are used.
 """
@@ -26,6 +29,20 @@ _TOKEN = os.environ.pop("PAWL_OBSERVER_TOKEN", "")
 _TEXT_CHARS = 4000
 
 _stream = None
+# One encoder for every line: json.dumps with options builds one per call.
+_encode = json.JSONEncoder(sort_keys=True, default=str).encode
+# Lines that leave with the next write (see _send).
+_held = []
+# A setup or teardown made as a pass and not logged yet:
+# ((nodeid, when), raised), or None.
+_quiet_made = [None]
+# Every (nodeid, when) whose last "made" line (a pass) was left out, because
+# its report was logged as a pass too, and that line's "raised". pawl reads
+# nothing from such a pair; a report logged later for the same phase
+# without a "made" of its own (a plugin logging reports by hand) is
+# preceded by the line left out, so pawl compares it with the same "made"
+# outcome as when every line was sent.
+_quiet = {}
 _current = [None]
 # Invariant checks per state machine run during the current test: Hypothesis
 # checks once before the first step and once after every step.
@@ -43,11 +60,58 @@ def _connect():
            "pid": os.getpid()})
 
 
-def _send(event):
+def _line(event):
+    return (_encode(event) + "\n").encode("utf-8", "replace")
+
+
+def _made_line(key, raised):
+    """The "made" line of a pass, exactly as it would have been sent."""
+    return _line({"event": "made", "nodeid": key[0], "when": key[1],
+                  "outcome": "passed", "raised": raised})
+
+
+def _send(event, hold=False):
+    """Write one line to pawl, after every line held before it.
+
+    A held line (a report as it was made) leaves in the same write as the
+    next line, usually the report as it was logged. Between the two only
+    hook implementations run (makereport wrappers outside this one,
+    logreport hooks), registered before the phase began; nothing a test
+    runs (setup, the test, teardown) starts before every line of the
+    phases before it has left the process (see _flush).
+    """
     if _stream is None:
         return
-    line = json.dumps(event, sort_keys=True, default=str) + "\n"
-    _stream.sendall(line.encode("utf-8", "replace"))
+    _release()
+    line = _line(event)
+    if hold:
+        _held.append(line)
+    else:
+        _write(line)
+
+
+def _release():
+    """The pass still waiting for its report is sent after all."""
+    made = _quiet_made[0]
+    if made is not None:
+        _quiet_made[0] = None
+        _quiet.pop(made[0], None)
+        _held.append(_made_line(*made))
+
+
+def _write(line=b""):
+    if _held:
+        line = b"".join(_held) + line
+        del _held[:]
+    if line:
+        _stream.sendall(line)
+
+
+def _flush():
+    if _stream is None:
+        return
+    _release()
+    _write()
 
 
 def _text(longrepr):
@@ -143,6 +207,21 @@ def _patch_stateful():
     machine.check_invariants = check_invariants
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    _flush()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    _flush()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    _flush()
+
+
 def _send_steps(nodeid):
     if not _machine_checks:
         return
@@ -182,17 +261,51 @@ def pytest_runtest_protocol(item, nextitem):
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
+    raised = call.excinfo is not None \
+        and not call.excinfo.errisinstance(pytest.skip.Exception)
+    if _stream is None:
+        return
+    _release()
+    key = _key(report)
+    _quiet.pop(key, None)
+    if key is not None and key[1] != "call" \
+            and _is_str(report.outcome) and report.outcome == "passed":
+        _quiet_made[0] = (key, raised)
+        return
     _send({"event": "made", "nodeid": report.nodeid, "when": report.when,
-           "outcome": report.outcome,
-           "raised": call.excinfo is not None
-           and not call.excinfo.errisinstance(pytest.skip.Exception)})
+           "outcome": report.outcome, "raised": raised}, hold=True)
 
 
 def pytest_runtest_logreport(report):
+    if _stream is None:
+        return
+    key = _key(report)
+    made = _quiet_made[0]
+    if made is not None and made[0] == key \
+            and _is_str(report.outcome) and report.outcome == "passed":
+        _quiet_made[0] = None
+        _quiet[key] = made[1]
+        return
+    _release()
+    if key in _quiet:
+        _held.append(_made_line(key, _quiet.pop(key)))
     _send({"event": "report", "nodeid": report.nodeid, "when": report.when,
            "outcome": report.outcome,
            "xfail": hasattr(report, "wasxfail"),
            "text": _text(report.longrepr) if report.failed else ""})
+
+
+def _is_str(value):
+    return type(value) is str
+
+
+def _key(report):
+    """(nodeid, when) when both are plain strings, else None."""
+    nodeid, when = report.nodeid, report.when
+    if _is_str(nodeid) and _is_str(when) \
+            and when in ("setup", "call", "teardown"):
+        return (nodeid, when)
+    return None
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -1,0 +1,241 @@
+"""pawl's observer: a pytest plugin pawl loads into every test run.
+
+pawl copies this file into a root-owned, read-only directory outside the
+repository, under a module name chosen afresh for each run, puts that
+directory first on PYTHONPATH and loads it with ``-p <name>``. It reports,
+while the run goes, one JSON line per event over a unix socket pawl listens
+on: what was collected, every report's outcome (as the report was made and
+as it was finally logged), collection errors, how many Hypothesis examples
+each test really executed (and, for a state machine, how many steps),
+which seed Hypothesis used, and who loaded a Hypothesis settings profile. pawl checks these lines against the JUnit
+report, so a report rewritten later (at exit, by the code under test) or an
+outcome rewritten between making and logging a report is seen.
+
+Only the standard library, pytest and (when installed) Hypothesis are used.
+"""
+
+import json
+import os
+import socket
+import sys
+
+import pytest
+
+_SOCKET = os.environ.pop("PAWL_OBSERVER_SOCKET", "")
+_TOKEN = os.environ.pop("PAWL_OBSERVER_TOKEN", "")
+_TEXT_CHARS = 4000
+
+_stream = None
+_current = [None]
+# Invariant checks per state machine run during the current test: Hypothesis
+# checks once before the first step and once after every step.
+_machine_checks = []
+
+
+def _connect():
+    global _stream
+    if _SOCKET == "":
+        return
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(_SOCKET)
+    _stream = sock
+    _send({"event": "hello", "token": _TOKEN, "file": __file__,
+           "pid": os.getpid()})
+
+
+def _send(event):
+    if _stream is None:
+        return
+    line = json.dumps(event, sort_keys=True, default=str) + "\n"
+    _stream.sendall(line.encode("utf-8", "replace"))
+
+
+def _text(longrepr):
+    if longrepr is None:
+        return ""
+    try:
+        text = str(longrepr)
+    except Exception as error:  # a hostile repr must not stop the stream
+        text = "<unprintable: %s>" % type(error).__name__
+    return text[:_TEXT_CHARS]
+
+
+def _caller_file():
+    frame = sys._getframe(2)
+    return frame.f_code.co_filename if frame is not None else ""
+
+
+def _patch_hypothesis():
+    """Count examples, see seeds and profile loads; no-op without Hypothesis."""
+    try:
+        import hypothesis
+        import hypothesis.core as core
+    except ImportError:
+        return
+    original_note = core.note_statistics
+
+    def note_statistics(stats):
+        counts = {"valid": 0, "invalid": 0, "overrun": 0, "interesting": 0}
+        for phase in ("reuse", "generate"):
+            for case in stats.get(phase + "-phase", {}).get("test-cases", []):
+                status = case.get("status")
+                if status in counts:
+                    counts[status] += 1
+        counts["event"] = "examples"
+        counts["nodeid"] = _current[0]
+        counts["stopped"] = str(stats.get("stopped-because", ""))
+        _send(counts)
+        return original_note(stats)
+
+    core.note_statistics = note_statistics
+    _patch_stateful()
+    original_random = core.get_random_for_wrapped_test
+
+    def get_random_for_wrapped_test(test, wrapped_test):
+        explicit = getattr(wrapped_test, "_hypothesis_internal_use_seed", None)
+        settings = getattr(wrapped_test, "_hypothesis_internal_use_settings",
+                           None)
+        if explicit is not None:
+            source, seed = "explicit", explicit
+        elif settings is not None and settings.derandomize:
+            source, seed = "derandomize", None
+        elif core.global_force_seed is not None:
+            source, seed = "forced", core.global_force_seed
+        else:
+            source, seed = "random", None
+        _send({"event": "seed", "nodeid": _current[0], "source": source,
+               "seed": None if seed is None else str(seed),
+               "max_examples": getattr(settings, "max_examples", None)})
+        return original_random(test, wrapped_test)
+
+    core.get_random_for_wrapped_test = get_random_for_wrapped_test
+    original_load = hypothesis.settings.load_profile
+
+    def load_profile(name):
+        _send({"event": "profile", "name": str(name), "file": _caller_file(),
+               "nodeid": _current[0]})
+        return original_load(name)
+
+    # The settings class refuses plain assignment; its metaclass is bypassed.
+    type.__setattr__(hypothesis.settings, "load_profile",
+                     staticmethod(load_profile))
+
+
+def _patch_stateful():
+    """Count the steps each state machine runs (check_invariants calls)."""
+    try:
+        import hypothesis.stateful as stateful
+    except Exception:  # no stateful support in this Hypothesis
+        return
+    machine = stateful.RuleBasedStateMachine
+    original_check = machine.check_invariants
+
+    def check_invariants(self, *args, **kwargs):
+        state = self.__dict__
+        slot = state.get("_pawl_observer_slot")
+        if slot is None:
+            slot = len(_machine_checks)
+            _machine_checks.append(0)
+            state["_pawl_observer_slot"] = slot
+        _machine_checks[slot] += 1
+        return original_check(self, *args, **kwargs)
+
+    machine.check_invariants = check_invariants
+
+
+def _send_steps(nodeid):
+    if not _machine_checks:
+        return
+    steps = [max(checks - 1, 0) for checks in _machine_checks]
+    del _machine_checks[:]
+    _send({"event": "steps", "nodeid": nodeid, "machines": len(steps),
+           "steps": sum(steps), "longest": max(steps)})
+
+
+def pytest_configure(config):
+    _send({"event": "configure",
+           "seed": str(config.getoption("hypothesis_seed", None, True))})
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        _send({"event": "collect_error", "nodeid": report.nodeid,
+               "path": str(getattr(report, "fspath", "")),
+               "text": _text(report.longrepr)})
+
+
+def pytest_collection_finish(session):
+    _send({"event": "collected",
+           "nodeids": [item.nodeid for item in session.items]})
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    _current[0] = item.nodeid
+    del _machine_checks[:]
+    yield
+    _send_steps(item.nodeid)
+    _current[0] = None
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    _send({"event": "made", "nodeid": report.nodeid, "when": report.when,
+           "outcome": report.outcome,
+           "raised": call.excinfo is not None
+           and not call.excinfo.errisinstance(pytest.skip.Exception)})
+
+
+def pytest_runtest_logreport(report):
+    _send({"event": "report", "nodeid": report.nodeid, "when": report.when,
+           "outcome": report.outcome,
+           "xfail": hasattr(report, "wasxfail"),
+           "text": _text(report.longrepr) if report.failed else ""})
+
+
+def pytest_sessionfinish(session, exitstatus):
+    _send({"event": "finish", "exitstatus": int(exitstatus)})
+
+
+class _PatchOnImport:
+    """Patch Hypothesis right after it is first imported, never import it.
+
+    Importing Hypothesis here would slow every run that does not use it;
+    waiting for it keeps the patch ahead of any test module or profile.
+    """
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "hypothesis":
+            return None
+        import importlib.machinery
+
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        original = loader.exec_module
+
+        def exec_module(module):
+            original(module)
+            _remove_hook()
+            _patch_hypothesis()
+
+        loader.exec_module = exec_module
+        return spec
+
+
+_hook = _PatchOnImport()
+
+
+def _remove_hook():
+    if _hook in sys.meta_path:
+        sys.meta_path.remove(_hook)
+
+
+_connect()
+if "hypothesis" in sys.modules:
+    _patch_hypothesis()
+else:
+    sys.meta_path.insert(0, _hook)
