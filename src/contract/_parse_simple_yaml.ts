@@ -11,7 +11,8 @@
  *
  * @module
  */
-import type { YamlPath } from "./parse_yaml_document.ts";
+/** A path of keys and list indexes into a YAML document. */
+export type YamlPath = readonly (string | number)[];
 
 /** A node with the 1-based line its content starts on. */
 type SimpleNode =

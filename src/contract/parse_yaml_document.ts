@@ -19,13 +19,12 @@ import {
   type YAMLError,
 } from "yaml";
 import { ContractSyntaxError } from "./contract_syntax_error.ts";
-import { parseSimpleYaml } from "./_parse_simple_yaml.ts";
+import { parseSimpleYaml, type YamlPath } from "./_parse_simple_yaml.ts";
 
 /** Default input cap of {@linkcode parseYamlDocument}: 1 MiB. */
 export const DEFAULT_MAX_YAML_BYTES = 1024 * 1024;
 
-/** A key or item position in a YAML document: map keys and list indexes. */
-export type YamlPath = readonly (string | number)[];
+export type { YamlPath };
 
 /** A parsed YAML document: its plain value and the lines of its keys. */
 export interface YamlDocument {

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { readAgentContract } from "../layouts/agent_contract/read_agent_contract.ts";
+import { DIALECTS } from "../layouts/mod.ts";
 import { analyzePython } from "../python/analyze_python.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 
@@ -66,21 +66,6 @@ class TestThings:
         assert total == 90
 `;
 
-const SAMPLE_CONTRACT = `version: 1
-properties:
-  - id: sorted
-    module: tests.test_sample
-    name: test_sorted
-    min_examples: 50
-fixtures:
-  - id: data
-    path: tests/fixtures/data.txt
-    sha256: ${"a1".repeat(32)}
-    unlock: null
-freezes: []
-max_active_freezes: 0
-`;
-
 /** Warm-up running until {@linkcode WarmUp.stop}; see the module doc. */
 export class WarmUp {
   #stopped = false;
@@ -115,9 +100,7 @@ export class WarmUp {
       analyzePython(parser, SAMPLE_MODULE);
       this.#slices++;
       if (i % 8 === 0) {
-        readAgentContract(SAMPLE_CONTRACT, {
-          path: "tests/agent_contract.yaml",
-        });
+        for (const dialect of DIALECTS) dialect.warmUp?.();
       }
     }
   }

@@ -161,6 +161,12 @@ export interface Dialect {
   /** Whether the layout is present in a commit (from its tree). */
   presentIn(tree: Tree): boolean;
   /**
+   * Read a small built-in sample of the layout's contract, so its readers'
+   * code is compiled before a repository's contract arrives (see
+   * `src/gate/warm_up.ts`); reads nothing from any repository.
+   */
+  warmUp?(): void;
+  /**
    * Load the layout from the base and head contract files. Throws
    * `ContractSyntaxError` when the base side cannot be read (could not
    * decide); head-side problems become `loadFindings`.

@@ -42,12 +42,31 @@ import { ParsedTexts } from "../parsed_texts.ts";
 /** Where seed 000's contract lives. */
 export const AGENT_CONTRACT_FILE = "tests/agent_contract.yaml";
 
+/** What {@linkcode agentContractDialect}'s warm-up reads. */
+const SAMPLE_CONTRACT = `version: 1
+properties:
+  - id: sorted
+    module: tests.test_sample
+    name: test_sorted
+    min_examples: 50
+fixtures:
+  - id: data
+    path: tests/fixtures/data.txt
+    sha256: ${"a1".repeat(32)}
+    unlock: null
+freezes: []
+max_active_freezes: 0
+`;
+
 /** Seed 000's dialect. */
 export const agentContractDialect: Dialect = {
   id: "000",
   files: [AGENT_CONTRACT_FILE],
   presentIn(tree: Tree): boolean {
     return tree.has(AGENT_CONTRACT_FILE);
+  },
+  warmUp(): void {
+    readAgentContract(SAMPLE_CONTRACT, { path: AGENT_CONTRACT_FILE });
   },
   load(
     base: ContractBlobs,
