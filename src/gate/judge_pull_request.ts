@@ -49,10 +49,11 @@ export async function judgePullRequest(
     )
     : undefined;
   try {
-    // This thread is idle while git clones: compile the readers meanwhile.
-    const warmUp = new WarmUp();
+    // Without tests this thread is idle while git clones: compile the
+    // readers meanwhile. With tests it is opening the sandboxes then.
+    const warmUp = options.runTests ? undefined : new WarmUp();
     const git = await cloneStage(options, { ...ports, workspace }).finally(
-      () => warmUp.stop(),
+      () => warmUp?.stop(),
     );
     try {
       const commits = await readCommits(git, options, progress);
