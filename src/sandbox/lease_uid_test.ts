@@ -193,12 +193,19 @@ Deno.test("leaseSandboxUid() leases each uid to one holder at a time", async () 
         SandboxUidsBusyError,
       );
     }
-    // `await using` gave SECOND back; FIRST is still held.
-    const c = await leaseSandboxUid(options(dir, FIRST, SECOND));
+    // `await using` gave SECOND back; FIRST is still held. A lock let go
+    // may take a moment to be free on a loaded machine, which a real lease
+    // waits out: these leases wait too.
+    const afterRelease = { waitMs: 5000 };
+    const c = await leaseSandboxUid(
+      options(dir, FIRST, SECOND, afterRelease),
+    );
     assert.equal(c.uid, SECOND);
     await a.release();
     await a.release();
-    const d = await leaseSandboxUid(options(dir, FIRST, SECOND));
+    const d = await leaseSandboxUid(
+      options(dir, FIRST, SECOND, afterRelease),
+    );
     assert.equal(d.uid, FIRST);
     await c.release();
     await d.release();
