@@ -340,21 +340,12 @@ async function runHashFloor(dir: string, head: string): Promise<number> {
 }
 
 /** A cold `pawl version`: the process start every `pawl diff` pays first. */
-async function runPawlVersion(): Promise<number> {
-  const start = performance.now();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", MAIN_TS, "version"],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  const elapsed = performance.now() - start;
-  if (!out.success) {
-    throw new Error(
-      `pawl version failed: ${new TextDecoder().decode(out.stderr).trim()}`,
-    );
-  }
-  return elapsed;
+function runPawlVersion(): Promise<number> {
+  return timed(
+    Deno.execPath(),
+    ["run", "--allow-all", MAIN_TS, "version"],
+    ".",
+  );
 }
 
 // --- CPU -----------------------------------------------------------------------
