@@ -9,7 +9,8 @@
  *
  * @module
  */
-import type { Node, Tree } from "web-tree-sitter";
+import type { Node, Tree, TreeCursor } from "web-tree-sitter";
+import type { CursorCalls } from "./load_python_parser.ts";
 
 /** Types tree-sitter-python may place anywhere as extras. */
 const EXTRA_TYPES = new Set(["comment", "line_continuation"]);
@@ -212,25 +213,28 @@ export class MirrorCursor {
 /**
  * The copy of `tree` (parsed from `text`), or `undefined` when the tree
  * holds a syntax error: the analysis then reads the parser's own nodes.
+ * With `calls` the walk calls the binding's cursor functions directly
+ * ({@linkcode CursorCalls}); the copy is the same either way.
  */
-export function mirrorTree(tree: Tree, text: string): Node | undefined {
+export function mirrorTree(
+  tree: Tree,
+  text: string,
+  calls?: CursorCalls,
+): Node | undefined {
   if (tree.rootNode.hasError) return undefined;
   const { types, fields } = tree.language;
-  const named = new Map<number, boolean>();
-  const isNamed = (typeId: number) => {
-    let value = named.get(typeId);
-    if (value === undefined) {
-      value = tree.language.nodeTypeIsNamed(typeId);
-      named.set(typeId, value);
-    }
-    return value;
-  };
+  const named: boolean[] = [];
+  const isNamed = (typeId: number) =>
+    named[typeId] ??= tree.language.nodeTypeIsNamed(typeId);
   const lines = new LineStarts(text);
   const cursor = tree.walk();
+  const walker: Walker = calls === undefined
+    ? new BindingCursor(cursor)
+    : new DirectCursor(calls, tree, cursor);
   let id = 0;
   try {
     const make = (parent: MirrorNode | null): MirrorNode => {
-      const typeId = cursor.nodeTypeId;
+      const typeId = walker.nodeTypeId;
       const type = types[typeId] || "ERROR";
       const node = new MirrorNode(
         {
@@ -238,10 +242,10 @@ export function mirrorTree(tree: Tree, text: string): Node | undefined {
           type,
           isNamed: isNamed(typeId),
           // Only the extras' own types can be extras; ask the parser for those.
-          isExtra: EXTRA_TYPES.has(type) && cursor.currentNode.isExtra,
-          startIndex: cursor.startIndex,
-          endIndex: cursor.endIndex,
-          field: fields[cursor.currentFieldId] ?? null,
+          isExtra: EXTRA_TYPES.has(type) && walker.currentIsExtra(),
+          startIndex: walker.startIndex,
+          endIndex: walker.endIndex,
+          field: fields[walker.currentFieldId] ?? null,
         },
         parent,
         text,
@@ -255,7 +259,7 @@ export function mirrorTree(tree: Tree, text: string): Node | undefined {
     // Depth-first with an explicit path: deep operator chains nest further
     // than a recursive walk should go.
     for (;;) {
-      if (cursor.gotoFirstChild()) {
+      if (walker.gotoFirstChild()) {
         current = make(current);
         continue;
       }
@@ -263,15 +267,141 @@ export function mirrorTree(tree: Tree, text: string): Node | undefined {
         // Its children are complete: freeze them, as namedChildren.
         Object.freeze(current.children);
         if (current === root) return root as unknown as Node;
-        if (cursor.gotoNextSibling()) {
+        if (walker.gotoNextSibling()) {
           current = make(current.parent);
           break;
         }
-        cursor.gotoParent();
+        walker.gotoParent();
         current = current.parent as MirrorNode;
       }
     }
   } finally {
+    walker.finish();
     cursor.delete();
   }
+}
+
+/** What {@linkcode mirrorTree} asks of a cursor. */
+interface Walker {
+  readonly nodeTypeId: number;
+  readonly startIndex: number;
+  readonly endIndex: number;
+  readonly currentFieldId: number;
+  currentIsExtra(): boolean;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+  finish(): void;
+}
+
+/** The binding's own cursor, each call copying its state in and out. */
+class BindingCursor implements Walker {
+  #cursor: TreeCursor;
+
+  constructor(cursor: TreeCursor) {
+    this.#cursor = cursor;
+  }
+
+  get nodeTypeId(): number {
+    return this.#cursor.nodeTypeId;
+  }
+  get startIndex(): number {
+    return this.#cursor.startIndex;
+  }
+  get endIndex(): number {
+    return this.#cursor.endIndex;
+  }
+  get currentFieldId(): number {
+    return this.#cursor.currentFieldId;
+  }
+  currentIsExtra(): boolean {
+    return this.#cursor.currentNode.isExtra;
+  }
+  gotoFirstChild(): boolean {
+    return this.#cursor.gotoFirstChild();
+  }
+  gotoNextSibling(): boolean {
+    return this.#cursor.gotoNextSibling();
+  }
+  gotoParent(): boolean {
+    return this.#cursor.gotoParent();
+  }
+  finish(): void {}
+}
+
+/**
+ * A tree-sitter cursor whose state stays in the binding's transfer buffer
+ * between calls (see {@linkcode CursorCalls}); `cursor` is the binding's
+ * own cursor object for the same walk, given the state back at the end so
+ * that deleting it frees what the walk allocated.
+ */
+class DirectCursor implements Walker {
+  #calls: CursorCalls;
+  #tree: number;
+  #cursor: TreeCursor;
+
+  constructor(calls: CursorCalls, tree: Tree, cursor: TreeCursor) {
+    this.#calls = calls;
+    this.#tree = internal(tree)[0] as number;
+    this.#cursor = cursor;
+    this.#store(internal(cursor));
+  }
+
+  get nodeTypeId(): number {
+    return this.#calls.typeId(this.#tree);
+  }
+  get startIndex(): number {
+    return this.#calls.startIndex(this.#tree);
+  }
+  get endIndex(): number {
+    return this.#calls.endIndex(this.#tree);
+  }
+  get currentFieldId(): number {
+    return this.#calls.fieldId(this.#tree);
+  }
+
+  /** Asked through the binding's cursor, which overwrites the buffer. */
+  currentIsExtra(): boolean {
+    const state = this.#load();
+    Object.assign(internal(this.#cursor), state);
+    const extra = this.#cursor.currentNode.isExtra;
+    this.#store(state);
+    return extra;
+  }
+
+  gotoFirstChild(): boolean {
+    return this.#calls.gotoFirstChild(this.#tree) === 1;
+  }
+  gotoNextSibling(): boolean {
+    return this.#calls.gotoNextSibling(this.#tree) === 1;
+  }
+  gotoParent(): boolean {
+    return this.#calls.gotoParent(this.#tree) === 1;
+  }
+
+  finish(): void {
+    Object.assign(internal(this.#cursor), this.#load());
+  }
+
+  #load(): number[] {
+    const heap = this.#calls.heap();
+    const at = this.#calls.transfer;
+    return [
+      heap[at] as number,
+      heap[at + 1] as number,
+      heap[at + 2] as number,
+      heap[at + 3] as number,
+    ];
+  }
+
+  #store(state: Readonly<Record<number, number>>): void {
+    const heap = this.#calls.heap();
+    const at = this.#calls.transfer;
+    for (let i = 0; i < 4; i++) heap[at + i] = state[i] as number;
+  }
+}
+
+/** The binding's handles on a tree (`[0]`) or a cursor (`[0]`..`[3]`). */
+function internal(object: Tree | TreeCursor): Record<number, number> {
+  return object as unknown as Record<number, number>;
 }

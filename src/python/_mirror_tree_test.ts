@@ -123,16 +123,44 @@ function pairs(real: Node, copy: Node, path: string): void {
 Deno.test("mirrorTree() copies every node, field and position of the parse tree", async (t) => {
   const parser = await loadPythonParser();
   for (const [name, text] of Object.entries(SOURCES)) {
-    await t.step(name, () => {
-      const tree = parser.parse(text);
-      try {
-        const copy = mirrorTree(tree, parser.normalized(text));
-        assert.ok(copy !== undefined);
-        pairs(tree.rootNode, copy, "");
-      } finally {
-        tree.delete();
-      }
-    });
+    for (
+      const [how, calls] of [
+        ["binding's cursor", undefined],
+        ["direct cursor calls", parser.cursorCalls],
+      ] as const
+    ) {
+      await t.step(`${name} (${how})`, () => {
+        const tree = parser.parse(text);
+        try {
+          const copy = mirrorTree(tree, parser.normalized(text), calls);
+          assert.ok(copy !== undefined);
+          pairs(tree.rootNode, copy, "");
+        } finally {
+          tree.delete();
+        }
+      });
+    }
+  }
+});
+
+Deno.test("the Python parser offers the direct cursor calls, and a walk with them leaves the binding usable", async () => {
+  const parser = await loadPythonParser();
+  assert.ok(parser.cursorCalls !== undefined);
+  // Long enough that the cursor's own stack grows while it walks.
+  const text = `x = ${"(".repeat(200)}1${")".repeat(200)}  # deep\n`;
+  for (let i = 0; i < 3; i++) {
+    const tree = parser.parse(text);
+    try {
+      const copy = mirrorTree(tree, text, parser.cursorCalls);
+      assert.ok(copy !== undefined);
+      pairs(tree.rootNode, copy, "");
+      const cursor = tree.walk();
+      assert.ok(cursor.gotoFirstChild());
+      assert.equal(cursor.nodeType, "expression_statement");
+      cursor.delete();
+    } finally {
+      tree.delete();
+    }
   }
 });
 

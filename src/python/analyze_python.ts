@@ -56,7 +56,7 @@ export function analyzePython(
   try {
     const root = options.mirror === false
       ? undefined
-      : mirrorTree(tree, parser.normalized(text));
+      : mirrorTree(tree, parser.normalized(text), parser.cursorCalls);
     return new ModuleReader(text, root ?? tree.rootNode).read();
   } finally {
     tree.delete();
