@@ -1,4 +1,5 @@
 import type { Node } from "web-tree-sitter";
+import { MirrorNode } from "./_mirror_tree.ts";
 
 /**
  * Visit `root` and its descendants in document order, each with its parent
@@ -25,6 +26,10 @@ export function walk(
   ) => boolean | void,
   { anonymous = false }: { anonymous?: boolean } = {},
 ): void {
+  if (root instanceof MirrorNode) {
+    walkMirror(root, visit as unknown as MirrorVisit, anonymous);
+    return;
+  }
   const nodes: Node[] = [root];
   const parents: (Node | null)[] = [null];
   const parentTypes: (string | undefined)[] = [undefined];
@@ -42,6 +47,32 @@ export function walk(
         parents.push(node);
         parentTypes.push(type);
       }
+    }
+  }
+}
+
+type MirrorVisit = (
+  node: MirrorNode,
+  parent: MirrorNode | null,
+  type: string,
+  parentType: string | undefined,
+) => boolean | void;
+
+/** {@linkcode walk} over the plain-object copy: each node knows its parent. */
+function walkMirror(
+  root: MirrorNode,
+  visit: MirrorVisit,
+  anonymous: boolean,
+): void {
+  const nodes: MirrorNode[] = [root];
+  while (nodes.length > 0) {
+    const node = nodes.pop() as MirrorNode;
+    const parent = node === root ? null : node.parent;
+    const type = node.type;
+    if (visit(node, parent, type, parent?.type) === false) continue;
+    const children = anonymous ? node.children : node.namedChildren;
+    for (let i = children.length - 1; i >= 0; i--) {
+      nodes.push(children[i] as MirrorNode);
     }
   }
 }
