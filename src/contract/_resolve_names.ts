@@ -42,6 +42,29 @@ export function locateModule(
     const rest = name.slice(dots);
     name = [...up, ...(rest === "" ? [] : rest.split("."))].join(".");
   }
+  // The rules ask for the same few modules thousands of times: the answers
+  // for one set of analyses are kept with it (and dropped if it grew).
+  let known = located.get(side.modules);
+  if (known === undefined || known.size !== side.modules.size) {
+    known = { size: side.modules.size, answers: new Map() };
+    located.set(side.modules, known);
+  }
+  if (known.answers.has(name)) return known.answers.get(name);
+  const found = lookUpModule(side.modules, name);
+  known.answers.set(name, found);
+  return found;
+}
+
+/** Answers of {@linkcode locateModule}, by the analyses they were read from. */
+const located = new WeakMap<
+  ReadonlyMap<string, PythonModule>,
+  { size: number; answers: Map<string, Located | undefined> }
+>();
+
+function lookUpModule(
+  modules: ReadonlyMap<string, PythonModule>,
+  name: string,
+): Located | undefined {
   const base = name.split(".").join("/");
   for (
     const path of [
@@ -51,7 +74,7 @@ export function locateModule(
       `src/${base}.py`,
     ]
   ) {
-    const module = side.modules.get(path);
+    const module = modules.get(path);
     if (module !== undefined) return { path, module };
   }
   return undefined;

@@ -97,13 +97,8 @@ export async function staticStage(
   });
 
   progress.step(`hashing ${fixtureOids.size} files`);
+  // Filled in once the hashing is done; nothing reads it before.
   const digests = new Map<string, string>();
-  const byOid = await hashing;
-  for (const [path, oid] of fixtureOids) {
-    const digest = byOid.get(oid);
-    if (digest !== undefined) digests.set(path, digest);
-  }
-
   const input: StaticInput = {
     now: options.now.epochMs,
     nowText: options.now.text,
@@ -117,12 +112,56 @@ export async function staticStage(
     fixtureRoots,
     testEnv: inputs.contracts.settings.environment.env,
   };
+  // The harness rules read no digest: run them while the hashing ends (it
+  // is often the last thing running). Their result, or their error, is
+  // taken up where it always was, so what is reported, and in what order,
+  // stays the same.
+  const harness = settled(harnessFindings(git, input, inputs, options));
+  let byOid: Map<string, string>;
+  try {
+    byOid = await hashing;
+  } catch (error) {
+    await harness;
+    throw error;
+  }
+  for (const [path, oid] of fixtureOids) {
+    const digest = byOid.get(oid);
+    if (digest !== undefined) digests.set(path, digest);
+  }
+  try {
+    return await judgedWithDigests(git, inputs, options, {
+      input,
+      byOid,
+      harness,
+    });
+  } catch (error) {
+    // Never leave the harness reads running behind an error.
+    await harness;
+    throw error;
+  }
+}
+
+/** The rules that need the digests, then the harness rules' findings. */
+async function judgedWithDigests(
+  git: Git,
+  inputs: { commits: Commits; contracts: Contracts },
+  options: StaticStageOptions,
+  done: {
+    input: StaticInput;
+    byOid: ReadonlyMap<string, string>;
+    harness: Promise<Settled<Finding[]>>;
+  },
+): Promise<StaticResult> {
+  const { input, byOid } = done;
+  const { baseTree } = inputs.commits;
+  const { loaded } = inputs.contracts;
+  const fixtureRoots = input.fixtureRoots;
   // Problems the base already has are not the pull request's fault.
   const baseInput: StaticInput = {
     ...input,
     headTree: baseTree,
     changes: [],
-    headModules: baseModules,
+    headModules: input.baseModules,
     digests: await baseDigests(git, inputs.contracts.selves, baseTree, byOid, {
       fixtureRoots,
     }),
@@ -142,9 +181,23 @@ export async function staticStage(
   }
   const findings: Finding[] = [...excuses.findings];
   for (const one of loaded) findings.push(...one.check(input));
+  const harness = await done.harness;
+  if (!harness.ok) throw harness.error;
+  findings.push(...harness.value);
+  return { input, findings, excuses };
+}
+
+/** The harness, probe, gate-config, skip and registered-test rules. */
+async function harnessFindings(
+  git: Git,
+  input: StaticInput,
+  inputs: { commits: Commits; contracts: Contracts },
+  options: StaticStageOptions,
+): Promise<Finding[]> {
+  const { baseTree, headTree, changes } = input;
+  const { loaded, settings } = inputs.contracts;
   const configPaths = harnessConfigPaths(changes);
-  const settings = inputs.contracts.settings;
-  findings.push(...judgeHarness({
+  return judgeHarness({
     changes,
     texts: {
       base: await readConfigTexts(git, baseTree, configPaths),
@@ -152,16 +205,40 @@ export async function staticStage(
     },
     baseTree,
     headTree,
-    baseModules,
-    headModules,
+    baseModules: input.baseModules,
+    headModules: input.headModules,
     moduleNames: await moduleNamesOf(testEnvironment(settings, options)),
+    // A plan is the contracts and the clock; the digests are not in yet.
     registered: loaded.flatMap((l) =>
-      l.plan(input).properties.map((q) => ({ layout: l.id, ...q }))
+      l.plan(withoutDigests(input)).properties.map((q) => ({
+        layout: l.id,
+        ...q,
+      }))
     ),
     testSupport: settings.harness.test_support,
     pythonpath: settings.environment.pythonpath,
-  }));
-  return { input, findings, excuses };
+  });
+}
+
+/** `input` for a reader that must not look at the digests: reading them throws. */
+function withoutDigests(input: StaticInput): StaticInput {
+  const out = { ...input };
+  Object.defineProperty(out, "digests", {
+    get(): never {
+      throw new Error("A test plan was read before the fixtures were hashed");
+    },
+  });
+  return out;
+}
+
+/** A promise's outcome, kept to be taken up later. */
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settled<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
 }
 
 /** The module names of the interpreter the tests run with. */
