@@ -208,18 +208,32 @@ async function runPawl(
   };
 }
 
-/** `pawl diff` as its own process, the way a user runs it, under `/usr/bin/time`. */
+/** One `pawl diff` subprocess: its wall time and when each progress line came. */
+interface DiffProcessRun {
+  ms: number;
+  decision: string;
+  maxRss: number;
+  /** Milliseconds from the spawn to each progress line, by the line's first words. */
+  steps: { label: string; at: number }[];
+}
+
+/**
+ * `pawl diff` as its own process, the way a user runs it, under
+ * `/usr/bin/time`. Its progress lines (stderr is no terminal, so one plain
+ * line per step) are timestamped as they arrive, which splits the wall
+ * time into start-up, clone, contract stage and exit.
+ */
 async function runPawlDiffProcess(
   dir: string,
   repo: SyntheticRepo,
-): Promise<{ ms: number; decision: string; maxRss: number } | undefined> {
+): Promise<DiffProcessRun | undefined> {
   try {
     await Deno.stat("/usr/bin/time");
   } catch {
     return undefined;
   }
   const start = performance.now();
-  const out = await new Deno.Command("/usr/bin/time", {
+  const child = new Deno.Command("/usr/bin/time", {
     args: [
       "-f",
       "maxrss_kib=%M",
@@ -236,28 +250,50 @@ async function runPawlDiffProcess(
       repo.head,
       "--now",
       NOW,
-      "--quiet",
       "--json",
     ],
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  const steps: { label: string; at: number }[] = [];
+  const stderrDone = (async () => {
+    let text = "";
+    let pending = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr) {
+      const at = performance.now() - start;
+      const piece = decoder.decode(chunk, { stream: true });
+      text += piece;
+      pending += piece;
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        if (line.startsWith("pawl: ")) steps.push({ label: line.slice(6), at });
+      }
+    }
+    return text;
+  })();
+  const stdout = new Response(child.stdout).arrayBuffer();
+  const [status, stderr, out] = await Promise.all([
+    child.status,
+    stderrDone,
+    stdout,
+  ]);
   const ms = performance.now() - start;
-  const stderr = new TextDecoder().decode(out.stderr);
   const match = /maxrss_kib=(\d+)/.exec(stderr);
   let decision: unknown;
   try {
-    decision = JSON.parse(new TextDecoder().decode(out.stdout)).decision;
+    decision = JSON.parse(new TextDecoder().decode(out)).decision;
   } catch {
     // No verdict: reported below.
   }
   if (match === null || typeof decision !== "string") {
     throw new Error(
-      `pawl diff as a subprocess gave no verdict (exit ${out.code}): ${stderr.trim()}`,
+      `pawl diff as a subprocess gave no verdict (exit ${status.code}): ${stderr.trim()}`,
     );
   }
-  return { ms, decision, maxRss: Number(match[1]) * 1024 };
+  return { ms, decision, maxRss: Number(match[1]) * 1024, steps };
 }
 
 // --- the references ------------------------------------------------------------
@@ -716,13 +752,26 @@ async function main(args: readonly string[], all: boolean): Promise<void> {
         diff.ms >= warm
           ? `  a fresh process spent ${
             ms(diff.ms - warm)
-          } more than the in-process clone + stage (${
-            ms(warm)
-          }): starting, loading and compiling pawl's code`
+          } more than the in-process clone + stage (${ms(warm)})`
           : `  the fresh process was faster than the in-process clone + stage (${
             ms(warm)
           }): the machine's load changed between the runs`,
       );
+      const at = (prefix: string) =>
+        diff.steps.find((s) => s.label.startsWith(prefix))?.at;
+      const cloning = at("cloning");
+      const reading = at("reading contracts");
+      if (cloning !== undefined && reading !== undefined) {
+        console.log(
+          `  where it went (from its progress lines): start-up and loading pawl's code ${
+            ms(cloning)
+          }, clone ${ms(reading - cloning)} (in-process median ${
+            ms(of((r) => r.clone))
+          }), contract stage, verdict and exit ${
+            ms(diff.ms - reading)
+          } (in-process stage median ${ms(contract)})`,
+        );
+      }
     }
   } finally {
     if (options.keep === undefined) {
