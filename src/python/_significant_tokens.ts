@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Node } from "web-tree-sitter";
 import { realChildren } from "./_real_children.ts";
 import { walk } from "./_walk.ts";
+import { MirrorNode } from "./_mirror_tree.ts";
 
 /** The tokens of a file that change what it does: no comments, no docstrings. */
 export class SignificantTokens {
@@ -13,6 +14,10 @@ export class SignificantTokens {
 
   /** Read the tokens of a parsed file (one cursor walk: far fewer calls than a node walk). */
   constructor(root: Node) {
+    if (root instanceof MirrorNode) {
+      this.#readCopy(root);
+      return;
+    }
     const cursor = root.walk();
     try {
       for (;;) {
@@ -42,6 +47,32 @@ export class SignificantTokens {
       }
     } finally {
       cursor.delete();
+    }
+  }
+
+  /** The same tokens from the plain-object copy, without a cursor. */
+  #readCopy(root: MirrorNode): void {
+    const nodes: MirrorNode[] = [root];
+    while (nodes.length > 0) {
+      const node = nodes.pop() as MirrorNode;
+      const type = node.type;
+      if (type === "comment" || type === "line_continuation") continue;
+      if (
+        type === "expression_statement" &&
+        isDocstring(node as unknown as Node)
+      ) continue;
+      const children = node.children;
+      if (type !== "string" && children.length > 0) {
+        for (let i = children.length - 1; i >= 0; i--) {
+          nodes.push(children[i] as MirrorNode);
+        }
+        continue;
+      }
+      if (type === "string" || node.startIndex < node.endIndex) {
+        this.texts.push(node.text);
+        this.lines.push(node.startPosition.row + 1);
+        this.#starts.push(node.startIndex);
+      }
     }
   }
 
