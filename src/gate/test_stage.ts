@@ -499,7 +499,9 @@ async function runAndJudge(
   // suite starts; it stays root's until the oracle's run takes it.
   const exportOracle = async () => {
     const dir = await copies.mkdir(names.oracle);
-    await exportOracleTree(copies.source, commits.head, dir, oracle.tree);
+    await exportOracleTree(copies.source, commits.head, dir, oracle.tree, {
+      headBytecode: copies.bytecode,
+    });
     return dir;
   };
   const oracleCopy = (async () => {
