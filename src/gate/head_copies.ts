@@ -18,7 +18,7 @@
  */
 import type { Git, Tree } from "../git/git.ts";
 import type { TreeSource } from "../run/export_oracle_tree.ts";
-import { removeBytecode } from "../run/remove_bytecode.ts";
+import { isBytecodePath, removeBytecode } from "../run/remove_bytecode.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { Workspace } from "./gate_ports.ts";
 
@@ -66,6 +66,8 @@ export interface HeadCopies {
   prepare(dir: string, other?: Pick<Sandbox, "prepareDir">): Promise<void>;
   /** Git's trees and blobs, with the head's tree written as a copy. */
   readonly source: TreeSource;
+  /** Whether the head's tree has bytecode paths (a copy of it then needs stripping). */
+  readonly bytecode: boolean;
   /** Remove what lies outside the workspace; never throws. */
   remove(): Promise<void>;
 }
@@ -83,11 +85,18 @@ export async function headCopies(
   const { workspace } = options;
   let files = 0;
   let bytes = 0;
+  // An export holds exactly the tree's paths: without a bytecode path in
+  // the tree there is none to remove, and no walk of every copy.
+  let bytecode = false;
   for (const entry of options.headTree.values()) {
+    if (isBytecodePath(entry.path)) bytecode = true;
     if (entry.kind === "tree" || entry.kind === "submodule") continue;
     files++;
     bytes += Math.max(entry.size, PAGE_BYTES);
   }
+  const stripped = async (dir: string) => {
+    if (bytecode) await removeBytecode(dir);
+  };
   const huge = files >= (options.sharedFrom ?? SHARED_COPIES_MIN_FILES);
   const shared = huge && (await options.sandbox).isolation.tier !== "none";
   if (!shared) {
@@ -95,13 +104,14 @@ export async function headCopies(
       shared,
       copy: async (name) => {
         const dir = await workspace.export(git, head, name);
-        await removeBytecode(dir);
+        await stripped(dir);
         return dir;
       },
       mkdir: (name) => workspace.mkdir(name),
       prepare: async (dir, other) =>
         await (other ?? await options.sandbox).prepareDir(dir),
       source: git,
+      bytecode,
       remove: () => Promise.resolve(),
     };
   }
@@ -130,7 +140,7 @@ export async function headCopies(
       const dir = await mkdir("head-tree");
       await Deno.chmod(dir, 0o700);
       await git.exportTree(head, dir);
-      await removeBytecode(dir);
+      await stripped(dir);
       return dir;
     })();
   const linkInto = async (dest: string) => {
@@ -148,6 +158,7 @@ export async function headCopies(
       await (other ?? await options.sandbox).prepareDir(dir, {
         sharedFiles: true,
       }),
+    bytecode,
     source: {
       exportTree: (commit, dest) =>
         commit === head ? linkInto(dest) : git.exportTree(commit, dest),

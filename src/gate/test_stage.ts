@@ -35,7 +35,7 @@ import {
 } from "../run/compose_oracle_tree.ts";
 import { exportOracleTree } from "../run/export_oracle_tree.ts";
 import type { Observation } from "../run/observation.ts";
-import { installObserver } from "../run/observer.ts";
+import { installObserver, type ObserverPlugin } from "../run/observer.ts";
 import { ledgerLineCount, readLedgerRows } from "../run/read_ledger_rows.ts";
 import { removeBytecode } from "../run/remove_bytecode.ts";
 import {
@@ -185,7 +185,7 @@ export async function testStage(
   const workName = (): string => `work-${++made}`;
   // The copies are exported while the sandbox is still being made (or
   // were, since the commits were known).
-  const { copying, workDirs } = asked.copies ??
+  const { copying, workDirs, ahead } = asked.copies ??
     startCopies(git, input.commits, { workspace, sandbox: asked.first });
   workDirs.plan([
     names.suite,
@@ -196,6 +196,7 @@ export async function testStage(
   // spare sandbox both runs start together.
   workDirs.begin(hasProperties ? 2 : 1);
   let sandbox: GateSandbox | undefined;
+  const copiesAhead: Promise<unknown>[] = [];
   try {
     sandbox = await asked.first;
     const copies = await copying;
@@ -220,6 +221,7 @@ export async function testStage(
       },
       workName,
       copies,
+      ahead: copiesAhead,
     };
     // The base's setup step first, in a step of its own (src/setup/).
     const setup = await setupStage(sandbox, prepared, options);
@@ -228,6 +230,7 @@ export async function testStage(
       dirs,
       oracle,
       spares,
+      ahead,
     });
     return setup.record === undefined ? result : {
       ...result,
@@ -237,6 +240,8 @@ export async function testStage(
   } finally {
     await Promise.all(offered.map((s) => s.discard()));
     await workDirs.settle();
+    await settleAhead(ahead);
+    await Promise.allSettled(copiesAhead);
     await (await copying.catch(() => undefined))?.remove();
     await sandbox?.close?.();
   }
@@ -288,6 +293,21 @@ interface CopiesAhead {
   copying: Promise<HeadCopies>;
   /** Each planned name's copy, handed out once. */
   workDirs: WorkDirs;
+  /** What the suite's run needs besides its copy, made meanwhile. */
+  ahead: RunAhead;
+}
+
+/** The observer and the suite's report directory, made before the stage needs them. */
+interface RunAhead {
+  /** pawl's plugin, installed (used only when the runner is pytest). */
+  observer: Promise<ObserverPlugin>;
+  /** The first sandbox's report directory, still root's. */
+  reports: Promise<string>;
+}
+
+/** Wait for what {@linkcode RunAhead} was making; never throws. */
+async function settleAhead(ahead: RunAhead): Promise<void> {
+  await Promise.allSettled([ahead.observer, ahead.reports]);
 }
 
 /**
@@ -311,7 +331,14 @@ function startCopies(
     async (name) => await (await copying).copy(name),
     { order: [SUITE_WORK_DIR, ALONE_WORK_DIR] },
   );
-  return { copying, workDirs };
+  // Made now, handed to the uid when the tests start.
+  const ahead: RunAhead = {
+    observer: installObserver(options.workspace.root),
+    reports: options.workspace.mkdir("reports"),
+  };
+  ahead.observer.catch(() => undefined);
+  ahead.reports.catch(() => undefined);
+  return { copying, workDirs, ahead };
 }
 
 /** Spare sandboxes asked for: the properties' own run's and the base's oracle's. */
@@ -365,6 +392,7 @@ export function openTestSandboxes(
         (async () => {
           if (copies === undefined) return;
           await copies.workDirs.settle();
+          await settleAhead(copies.ahead);
           await (await copies.copying.catch(() => undefined))?.remove();
         })(),
       ]);
@@ -413,6 +441,8 @@ interface RunDirs {
   /** The next name for a directory made on demand. */
   workName: () => string;
   copies: HeadCopies;
+  /** Copies made ahead for later runs: settled before the copies are removed. */
+  ahead: Promise<unknown>[];
 }
 
 /** A sandbox for runs that overlap another's: its own uid and report directory. */
@@ -433,9 +463,10 @@ async function runAndJudge(
     dirs: RunDirs;
     oracle: ReturnType<typeof oracleTree>;
     spares: readonly SpareSandbox[];
+    ahead: RunAhead;
   },
 ): Promise<TestStageResult> {
-  const { runs, dirs, oracle, spares } = planned;
+  const { runs, dirs, oracle, spares, ahead } = planned;
   const { workName, copies } = dirs;
   const names = runs.workDirs;
   const sandbox = setup.sandbox;
@@ -464,13 +495,28 @@ async function runAndJudge(
     return { located, resolved, atBase };
   })();
   locating.catch(() => undefined);
+  // The oracle's copy is exported while the suite's is handed over and the
+  // suite starts; it stays root's until the oracle's run takes it.
+  const exportOracle = async () => {
+    const dir = await copies.mkdir(names.oracle);
+    await exportOracleTree(copies.source, commits.head, dir, oracle.tree, {
+      headBytecode: copies.bytecode,
+    });
+    return dir;
+  };
+  const oracleCopy = (async () => {
+    const { resolved, atBase } = await locating;
+    const used = oracle.tree.differs && resolved.length > 0 &&
+      atBase.length > 0;
+    return used ? await exportOracle() : undefined;
+  })();
+  oracleCopy.catch(() => undefined);
+  dirs.ahead.push(oracleCopy);
   // pawl's own plugin watches every pytest run (see src/run/observer.ts).
   const [observer, reportDir, workDir] = await Promise.all([
-    input.settings.tests.runner === "pytest"
-      ? installObserver(workspace.root)
-      : undefined,
+    input.settings.tests.runner === "pytest" ? ahead.observer : undefined,
     (async () => {
-      const dir = await workspace.mkdir("reports");
+      const dir = await ahead.reports;
       await sandbox.prepareDir(dir);
       return dir;
     })(),
@@ -540,8 +586,7 @@ async function runAndJudge(
       oracleProperties: atBase.map(observedProperty),
       headWorkDir: () => dirs.take(names.alone, head.owner),
       oracleWorkDir: !oracle.tree.differs ? null : async () => {
-        const dir = await copies.mkdir(names.oracle);
-        await exportOracleTree(copies.source, commits.head, dir, oracle.tree);
+        const dir = await oracleCopy ?? await exportOracle();
         await copies.prepare(dir, (oracleLane ?? head).owner);
         return dir;
       },

@@ -16,20 +16,22 @@ export interface TreeSource {
   /** Read one blob's bytes. */
   readBlob(oid: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
 }
-import { removeBytecode } from "./remove_bytecode.ts";
+import { isBytecodePath, removeBytecode } from "./remove_bytecode.ts";
 
 /** Largest base blob written. */
 const MAX_BLOB_BYTES = 64 * 1024 * 1024;
 
 /**
  * Export `head` into `dest` (an empty directory) and apply `tree`; bytecode
- * is removed afterwards, as from every export.
+ * is removed afterwards, as from every export, unless `headBytecode` is
+ * false (the head's tree has no bytecode path) and no base path is one.
  */
 export async function exportOracleTree(
   git: TreeSource,
   head: string,
   dest: string,
   tree: OracleTree,
+  options: { headBytecode?: boolean } = {},
 ): Promise<void> {
   await git.exportTree(head, dest);
   for (const path of tree.dropFromHead) {
@@ -57,7 +59,10 @@ export async function exportOracleTree(
       });
     }
   }
-  await removeBytecode(dest);
+  if (
+    options.headBytecode !== false ||
+    tree.fromBase.some((e) => isBytecodePath(e.path))
+  ) await removeBytecode(dest);
 }
 
 /**

@@ -99,24 +99,24 @@ export async function runPropertyRuns(
   const oracleWorkDir = oracleProperties.length === 0
     ? null
     : options.oracleWorkDir;
-  const headWorkDir = await options.headWorkDir();
   const lane = options.oracleLane;
-  // With a second sandbox both run at once. No other directory is made
-  // between the head's and the oracle's either way, so each gets the same
-  // name whether they overlap or not.
+  // With a second sandbox both run at once, each as soon as its own copy
+  // is ready. Each copy has the name its run was given, so the names are
+  // the same whether they overlap or not.
   const [head, oracle] = oracleWorkDir !== null && lane !== undefined
     ? await (async () => {
-      const oracleDir = await oracleWorkDir();
       const [h, o] = await Promise.allSettled([
-        one(headWorkDir, ids(options.properties)),
-        one(oracleDir, ids(oracleProperties), lane),
+        (async () =>
+          await one(await options.headWorkDir(), ids(options.properties)))(),
+        (async () =>
+          await one(await oracleWorkDir(), ids(oracleProperties), lane))(),
       ]);
       if (h.status === "rejected") throw h.reason;
       if (o.status === "rejected") throw o.reason;
       return [h.value, o.value] as const;
     })()
     : [
-      await one(headWorkDir, ids(options.properties)),
+      await one(await options.headWorkDir(), ids(options.properties)),
       oracleWorkDir === null
         ? null
         : await one(await oracleWorkDir(), ids(oracleProperties)),

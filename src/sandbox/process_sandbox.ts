@@ -96,6 +96,14 @@ export class ProcessSandbox implements Sandbox {
   #graceMs: number;
   #dropBoundingSet: boolean;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Processes started as the uid so far (each run's wrapper counts one). */
+  #spawns = 0;
+  /**
+   * `#spawns` as it was when a sweep last found the uid empty, with no
+   * spawn since it began; -1 while a sweep is under way or after one
+   * failed.
+   */
+  #sweptAt = -1;
 
   private constructor(
     isolation: IsolationReport,
@@ -125,12 +133,16 @@ export class ProcessSandbox implements Sandbox {
       requested: options.requested ?? "auto",
     });
     const tools = await findTools(options.toolDirs ?? SYSTEM_DIRS);
-    return new ProcessSandbox(
+    const sandbox = new ProcessSandbox(
       isolation,
       tools,
       await canDropBoundingSet(),
       options,
     );
+    // Whatever still runs as the uid is killed now, while the sandbox is
+    // made ahead of its first run, instead of in that run's start-up.
+    await sandbox.#sweep();
+    return sandbox;
   }
 
   /**
@@ -230,9 +242,14 @@ export class ProcessSandbox implements Sandbox {
       tmpBytes: this.#tmpBytes,
       dropBoundingSet: this.#dropBoundingSet,
     });
-    // Nothing a previous run left behind may share this run's process budget.
-    await this.#sweep();
+    // Nothing a previous run left behind may share this run's process
+    // budget: the uid is swept unless a sweep found it empty since the
+    // last process started as it (the previous run's own final sweep, or
+    // the one when the sandbox was made). Only a process of the uid can
+    // start another, and `kill -1` reaches every one at once.
+    if (this.#sweptAt !== this.#spawns) await this.#sweep();
     let child: Deno.ChildProcess;
+    this.#spawns++;
     try {
       child = new Deno.Command(argv[0]!, {
         args: argv.slice(1),
@@ -350,10 +367,13 @@ export class ProcessSandbox implements Sandbox {
   /** SIGKILL every process of the sandbox uid ({@linkcode sweepUid}). */
   async #sweep(): Promise<void> {
     if (this.isolation.tier === "none") return;
+    const spawns = this.#spawns;
+    this.#sweptAt = -1;
     await sweepUid(this.#uid, this.#gid, {
       setpriv: required(this.#tools.setpriv, "setpriv"),
       kill: required(this.#tools.kill, "kill"),
     });
+    if (this.#spawns === spawns) this.#sweptAt = spawns;
   }
 
   /** Finish reading; give up on pipes still held open after the grace period. */

@@ -467,6 +467,53 @@ for (const requested of TIERS) {
   });
 }
 
+Deno.test("ProcessSandbox.create() kills what already runs as the uid, so its first run starts without a sweep of its own", async () => {
+  await withFixture(async (fx) => {
+    // What a crashed holder of the uid could have left running.
+    const leftover = new Deno.Command("setpriv", {
+      args: [
+        `--reuid=${UID}`,
+        `--regid=${UID}`,
+        "--clear-groups",
+        "--",
+        "sleep",
+        "1000",
+      ],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      for (;;) {
+        if ((await liveProcessesOf(UID)).includes(leftover.pid)) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const sandbox = await sandboxFor("uid", fx);
+      assert.deepEqual(await survivors(UID), []);
+      assert.equal((await leftover.status).signal, "SIGKILL");
+      // A run that leaves a daemon: its own final sweep kills it, and the
+      // next run starts clean.
+      const first = await sandbox.run(
+        sh(fx, "setsid sleep 1000 >/dev/null 2>&1 & echo first"),
+      );
+      assert.equal(output(first), "first\n");
+      assert.deepEqual(await survivors(UID), []);
+      const second = await sandbox.run(sh(fx, `exec ps -o args= -u ${UID}`));
+      assert.equal(second.code, 0, output(second));
+      assert.ok(output(second).includes("ps -o args="), output(second));
+      // (a killed daemon may linger as a zombie until its reaper gets to it)
+      assert.doesNotMatch(output(second), /^sleep 1000$/m);
+    } finally {
+      try {
+        leftover.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+      await leftover.status;
+    }
+  });
+});
+
 Deno.test("ProcessSandbox runs one command at a time, so a run's cleanup cannot kill another", async () => {
   await withFixture(async (fx) => {
     const sandbox = await sandboxFor("uid", fx);
