@@ -35,20 +35,28 @@ const COMMANDS: Readonly<
   check: {
     summary: "judge a pull request: contract diff, tests in a sandbox, verdict",
     load: async () => {
-      const m = await import("./src/cli/check_command.ts");
+      // The entry starts the clone before the command's code loads.
+      const [m, { CHECK_USAGE }] = await Promise.all([
+        import("./src/cli/check_start.ts"),
+        import("./src/cli/_check_options.ts"),
+      ]);
       return {
-        usage: m.CHECK_USAGE,
-        run: (args, io) => m.checkCommand(args, io, { runTests: true }),
+        usage: CHECK_USAGE,
+        run: (args, io) => m.checkStart(args, io, { runTests: true }),
       };
     },
   },
   diff: {
     summary: "the static rules only; executes nothing from the repository",
     load: async () => {
-      const m = await import("./src/cli/check_command.ts");
+      // The entry starts the clone before the command's code loads.
+      const [m, { CHECK_USAGE }] = await Promise.all([
+        import("./src/cli/check_start.ts"),
+        import("./src/cli/_check_options.ts"),
+      ]);
       return {
-        usage: m.CHECK_USAGE,
-        run: (args, io) => m.checkCommand(args, io, { runTests: false }),
+        usage: CHECK_USAGE,
+        run: (args, io) => m.checkStart(args, io, { runTests: false }),
       };
     },
   },

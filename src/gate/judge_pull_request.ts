@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { GatePorts } from "./gate_ports.ts";
+import type { GatePorts, Workspace } from "./gate_ports.ts";
 import { hashFixtureRoot } from "./hash_fixture_root.ts";
 import { jobDirName } from "./job_dir_name.ts";
 import type { Judgement, JudgeOptions } from "./judge_options.ts";
@@ -24,21 +24,33 @@ import {
 } from "./test_stage.ts";
 import { verdictStage } from "./verdict_stage.ts";
 import { WarmUp } from "./warm_up.ts";
+import type { StartedClone } from "./start_clone.ts";
 
 /**
  * Judge one pull request. Throws for anything that means "could not
  * decide"; every weakening becomes a finding in the returned verdict.
+ * `started` is the clone of these options' target already under way (see
+ * `start_clone.ts`); the judgement takes it over and removes its
+ * workspace as its own.
  */
 export async function judgePullRequest(
   options: JudgeOptions,
   ports: GatePorts,
+  started?: StartedClone,
 ): Promise<Judgement> {
   const { progress } = ports;
   // The static rules ask the tests' interpreter for its module names: the
   // usual one answers while the clone is made (the base's own, if it names
   // another, once its settings are read).
   prefetchModuleNames(testEnvironment(DEFAULT_SETTINGS, options));
-  const workspace = await ports.workspace(jobDirName(options));
+  let workspace: Workspace;
+  try {
+    workspace = await (started?.workspace ??
+      jobDirName(options).then(ports.workspace));
+  } catch (error) {
+    await started?.abandon();
+    throw error;
+  }
   // The test stage's sandboxes are leased and probed while the clone is
   // made and the static rules run (each run hides the clone once it exists).
   const sandboxes = options.runTests
@@ -51,10 +63,14 @@ export async function judgePullRequest(
   try {
     // Without tests this thread is idle while git clones: compile the
     // readers meanwhile. With tests it is opening the sandboxes then.
-    const warmUp = options.runTests ? undefined : new WarmUp();
-    const git = await cloneStage(options, { ...ports, workspace }).finally(
-      () => warmUp?.stop(),
-    );
+    // A clone started before the gate loaded may be made already.
+    const warmUp = options.runTests || started?.settled === true
+      ? undefined
+      : new WarmUp();
+    const git = await (started?.git ??
+      cloneStage(options, { ...ports, workspace })).finally(
+        () => warmUp?.stop(),
+      );
     try {
       const commits = await readCommits(git, options, progress);
       // The suite's and the properties' copies are exported meanwhile too.

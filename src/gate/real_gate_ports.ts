@@ -5,7 +5,7 @@
  * @module
  */
 import { type Progress, SILENT_PROGRESS } from "../core/progress.ts";
-import { cloneRepository } from "../git/clone_repository.ts";
+import { cloneWithGit } from "./clone_with_git.ts";
 import {
   leaseSandboxUid,
   type SandboxLeaseSettings,
@@ -14,12 +14,10 @@ import { ProcessSandbox } from "../sandbox/process_sandbox.ts";
 import { directoryMutationCache } from "../mutation/mutation_cache.ts";
 import type { IsolationReport } from "../sandbox/sandbox.ts";
 import { SandboxUnavailableError } from "../sandbox/sandbox_errors.ts";
-import type {
-  CloneRepository,
-  GatePorts,
-  SandboxFactory,
-} from "./gate_ports.ts";
+import type { GatePorts, SandboxFactory } from "./gate_ports.ts";
 import { tempWorkspaces } from "./temp_workspace.ts";
+
+export { cloneWithGit };
 
 /** Options for {@linkcode realGatePorts}. */
 export interface RealGatePortsOptions {
@@ -50,21 +48,6 @@ export function realGatePorts(options: RealGatePortsOptions = {}): GatePorts {
       ),
   };
 }
-
-/**
- * Clone with the git CLI; the clone is then made private, because the
- * tests run as another uid and must not read it.
- */
-export const cloneWithGit: CloneRepository = async (source, options) => {
-  const git = await cloneRepository(source, options);
-  try {
-    await Deno.chmod(options.dest, 0o700);
-  } catch (error) {
-    await git.close();
-    throw error;
-  }
-  return git;
-};
 
 /** Options for {@linkcode processSandboxes}. */
 export interface ProcessSandboxesOptions {
