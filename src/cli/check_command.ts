@@ -26,7 +26,12 @@ import {
   UsageError,
 } from "./parse_command_args.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
-import { createProgress, SILENT_PROGRESS } from "./progress.ts";
+import {
+  createProgress,
+  type HeldProgress,
+  type Progress,
+  SILENT_PROGRESS,
+} from "./progress.ts";
 import { describeTestUser } from "./_describe_test_user.ts";
 import type { IsolationReport } from "../sandbox/sandbox.ts";
 import {
@@ -41,9 +46,20 @@ import {
   type StartedClone,
   type StartedTarget,
 } from "../gate/start_clone.ts";
-import type { EarlyClone } from "./check_start.ts";
 
 export { CHECK_USAGE };
+
+/** A clone started by the entry, with the progress it reports to. */
+export interface EarlyClone {
+  /** The clone under way. */
+  clone: StartedClone;
+  /** The clone's progress, held until the command takes the clone over. */
+  held: HeldProgress;
+  /** The command's own progress (what `held` is released to). */
+  progress: Progress;
+  /** The workspaces' parent the clone was started under. */
+  tempRoot: string | undefined;
+}
 
 function parseCheckArgs(args: readonly string[]) {
   return parseCommandArgs(args, CHECK_OPTIONS);

@@ -11,29 +11,11 @@
  */
 import { parseNow } from "../core/parse_now.ts";
 import { startCloneInWorker } from "../gate/clone_in_worker.ts";
-import type { StartedClone } from "../gate/start_clone.ts";
 import { CHECK_OPTIONS } from "./_check_options.ts";
 import type { CliIo } from "./cli_io.ts";
 import { parseCommandArgs } from "./parse_command_args.ts";
-import {
-  createProgress,
-  type HeldProgress,
-  holdProgress,
-  type Progress,
-  SILENT_PROGRESS,
-} from "./progress.ts";
-
-/** A clone started by the entry, with the progress it reports to. */
-export interface EarlyClone {
-  /** The clone under way. */
-  clone: StartedClone;
-  /** The clone's progress, held until the command takes the clone over. */
-  held: HeldProgress;
-  /** The command's own progress (what `held` is released to). */
-  progress: Progress;
-  /** The workspaces' parent the clone was started under. */
-  tempRoot: string | undefined;
-}
+import type { EarlyClone } from "./check_command.ts";
+import { createProgress, holdProgress, SILENT_PROGRESS } from "./progress.ts";
 
 /** Run `pawl check` (runTests) or `pawl diff`, starting the clone first. */
 export async function checkStart(

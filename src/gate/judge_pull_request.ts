@@ -17,11 +17,7 @@ import { testEnvironment } from "./test_environment.ts";
 import { DEFAULT_SETTINGS } from "../settings/settings.ts";
 import { readCommits } from "./read_commits.ts";
 import { staticStage } from "./static_stage.ts";
-import {
-  openTestSandboxes,
-  testSandboxRequest,
-  testStage,
-} from "./test_stage.ts";
+import type * as TestStage from "./test_stage.ts";
 import { verdictStage } from "./verdict_stage.ts";
 import { WarmUp } from "./warm_up.ts";
 import type { StartedClone } from "./start_clone.ts";
@@ -44,7 +40,10 @@ export async function judgePullRequest(
   // another, once its settings are read).
   prefetchModuleNames(testEnvironment(DEFAULT_SETTINGS, options));
   let workspace: Workspace;
+  let testing: typeof TestStage | undefined;
   try {
+    // pawl diff runs no tests: it never loads the test stage and sandbox.
+    testing = options.runTests ? await import("./test_stage.ts") : undefined;
     workspace = await (started?.workspace ??
       jobDirName(options).then(ports.workspace));
   } catch (error) {
@@ -53,13 +52,11 @@ export async function judgePullRequest(
   }
   // The test stage's sandboxes are leased and probed while the clone is
   // made and the static rules run (each run hides the clone once it exists).
-  const sandboxes = options.runTests
-    ? openTestSandboxes(
-      ports.sandbox,
-      testSandboxRequest({ ...options, workspace }),
-      { workspace },
-    )
-    : undefined;
+  const sandboxes = testing?.openTestSandboxes(
+    ports.sandbox,
+    testing.testSandboxRequest({ ...options, workspace }),
+    { workspace },
+  );
   try {
     // Without tests this thread is idle while git clones: compile the
     // readers meanwhile. With tests it is opening the sandboxes then.
@@ -86,8 +83,8 @@ export async function judgePullRequest(
           early,
           progress,
         });
-        const tests = options.runTests
-          ? await testStage(git, { commits, contracts, statics }, {
+        const tests = testing !== undefined
+          ? await testing.testStage(git, { commits, contracts, statics }, {
             ...options,
             sandbox: ports.sandbox,
             sandboxes,
