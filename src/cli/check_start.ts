@@ -26,7 +26,18 @@ export async function checkStart(
   const early = startEarly(args, io);
   let m: typeof import("./check_command.ts");
   try {
-    m = await import("./check_command.ts");
+    // One load for everything a check needs first: the test stage and the
+    // sandbox code are loaded by the gate only when it runs tests.
+    [m] = await Promise.all([
+      import("./check_command.ts"),
+      ...(options.runTests
+        ? [
+          import("../gate/test_stage.ts"),
+          import("../sandbox/lease_uid.ts"),
+          import("../sandbox/process_sandbox.ts"),
+        ]
+        : []),
+    ]);
   } catch (error) {
     early?.held.discard();
     await early?.clone.abandon();
