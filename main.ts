@@ -30,27 +30,18 @@ interface LoadedCommand {
  * GitHub client, the Python parser nor the signing code.
  */
 const COMMANDS: Readonly<
-  Record<string, { summary: string; load(): Promise<LoadedCommand> }>
+  Record<string, {
+    summary: string;
+    load(args: readonly string[]): Promise<LoadedCommand>;
+  }>
 > = {
   check: {
     summary: "judge a pull request: contract diff, tests in a sandbox, verdict",
-    load: async () => {
-      const m = await import("./src/cli/check_command.ts");
-      return {
-        usage: m.CHECK_USAGE,
-        run: (args, io) => m.checkCommand(args, io, { runTests: true }),
-      };
-    },
+    load: (args) => loadCheck(args, { runTests: true }),
   },
   diff: {
     summary: "the static rules only; executes nothing from the repository",
-    load: async () => {
-      const m = await import("./src/cli/check_command.ts");
-      return {
-        usage: m.CHECK_USAGE,
-        run: (args, io) => m.checkCommand(args, io, { runTests: false }),
-      };
-    },
+    load: (args) => loadCheck(args, { runTests: false }),
   },
   audit: {
     summary: "judge past pull requests of a GitHub repository; report",
@@ -145,7 +136,7 @@ export async function main(
   }
   let loaded: LoadedCommand | undefined;
   try {
-    loaded = await command.load();
+    loaded = await command.load(rest);
     if (wantsHelp(rest)) {
       io.out(loaded.usage);
       return 0;
@@ -163,6 +154,32 @@ export async function main(
     }
     return EXIT.undecided;
   }
+}
+
+/**
+ * `check` and `diff`: the entry that starts the clone before the command's
+ * code loads. `--help` loads the whole command, as a run does (the image
+ * fills its code cache by running each command's `--help`).
+ */
+async function loadCheck(
+  args: readonly string[],
+  options: { runTests: boolean },
+): Promise<LoadedCommand> {
+  if (wantsHelp(args)) {
+    const m = await import("./src/cli/check_command.ts");
+    return {
+      usage: m.CHECK_USAGE,
+      run: (rest, io) => m.checkCommand(rest, io, options),
+    };
+  }
+  const [m, { CHECK_USAGE }] = await Promise.all([
+    import("./src/cli/check_start.ts"),
+    import("./src/cli/_check_options.ts"),
+  ]);
+  return {
+    usage: CHECK_USAGE,
+    run: (rest, io) => m.checkStart(rest, io, options),
+  };
 }
 
 /** `pawl version`: print the version. */

@@ -26,7 +26,12 @@ import {
   UsageError,
 } from "./parse_command_args.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
-import { createProgress, SILENT_PROGRESS } from "./progress.ts";
+import {
+  createProgress,
+  type HeldProgress,
+  type Progress,
+  SILENT_PROGRESS,
+} from "./progress.ts";
 import { describeTestUser } from "./_describe_test_user.ts";
 import type { IsolationReport } from "../sandbox/sandbox.ts";
 import {
@@ -35,81 +40,26 @@ import {
 } from "./_pull_request_flags.ts";
 import { readIsolation } from "./read_isolation.ts";
 import { defaultSetupCache } from "../setup/default_setup_cache.ts";
+import { CHECK_OPTIONS, CHECK_USAGE } from "./_check_options.ts";
+import {
+  clonesTarget,
+  type StartedClone,
+  type StartedTarget,
+} from "../gate/start_clone.ts";
 
-/** Usage text for `check` and `diff`. */
-export const CHECK_USAGE = `Usage:
-  pawl check --repo <path|url> --base <rev> --head <rev> --now <RFC3339> [options]
-  pawl check --pr <OWNER/REPO#N|PR URL> --now <RFC3339> [options]
-  pawl check --now <RFC3339> | --now-from event     (GitHub Actions pull_request event)
-  pawl diff  ...the same forms: static rules only
+export { CHECK_USAGE };
 
-Options:
-  --pr REF                 a GitHub pull request: OWNER/REPO#N or its URL; base and
-                           head are the commit ids the API reports
-  --now-from SOURCE        flag (default: --now) or event: the event payload's
-                           pull_request.updated_at (recorded in the verdict)
-  --publish, --no-publish  publish to the pull request (check run "pawl", commit
-                           status, one sticky comment); default: when the pull
-                           request came from GitHub and GITHUB_TOKEN is set
-  --out FILE               write the verdict as JSON
-  --json                   print the verdict JSON on stdout (logs stay on stderr)
-  --allow-fixture-rotate   a human allows fixture rotation in this run
-  --isolation MODE         auto (default), bwrap, unshare, uid, or none
-  --sandbox-path PATH      PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)
-  --sandbox-uids RANGE     FIRST-LAST: the uids each run leases its own from
-                           (default env PAWL_SANDBOX_UIDS, else 64123-64186)
-  --setup-cache DIR        where [environment.setup] results are cached on this
-                           runner (default env PAWL_SETUP_CACHE, else
-                           /var/cache/pawl/setup as root)
-  --ledger FILE            append one seed-ledger JSON line per property run
-  --key FILE               sign the verdict with this Ed25519 PKCS#8 PEM key
-                           (or env PAWL_SIGNING_KEY holding the PEM)
-  --out-signed FILE        write the signed DSSE envelope (in-toto Statement v1)
-  --out-test-result FILE   also write the verdict as a signed in-toto test-result
-                           statement (check only: diff runs no tests)
-  --sarif FILE             write SARIF 2.1.0 for code-scanning upload
-  --junit FILE             write JUnit XML (one testcase per rule family)
-  --markdown FILE          write the Markdown report (also appended to
-                           $GITHUB_STEP_SUMMARY when that is set)
-  --mutation-report FILE   write the mutants of [mutation] as a
-                           mutation-testing-elements JSON report
-  --quiet                  no progress on stderr
-  --no-color               plain terminal report
-
-Exit codes: 0 accept, 1 reject, 2 could not decide.
-"diff" runs every static rule and executes nothing from the repository.
-Environment: GITHUB_TOKEN, GITHUB_API_URL (GitHub Enterprise), and in Actions
-GITHUB_EVENT_PATH, GITHUB_EVENT_NAME, GITHUB_REPOSITORY. Publishing failures are
-reported on stderr and never change the exit code.
-`;
-
-const CHECK_OPTIONS = {
-  repo: { type: "string" },
-  base: { type: "string" },
-  head: { type: "string" },
-  now: { type: "string" },
-  out: { type: "string" },
-  json: { type: "boolean", default: false },
-  "allow-fixture-rotate": { type: "boolean", default: false },
-  isolation: { type: "string", default: "auto" },
-  "sandbox-path": { type: "string" },
-  "sandbox-uids": { type: "string" },
-  "setup-cache": { type: "string" },
-  quiet: { type: "boolean", default: false },
-  "no-color": { type: "boolean", default: false },
-  ledger: { type: "string" },
-  key: { type: "string" },
-  "out-signed": { type: "string" },
-  "out-test-result": { type: "string" },
-  sarif: { type: "string" },
-  junit: { type: "string" },
-  markdown: { type: "string" },
-  "mutation-report": { type: "string" },
-  pr: { type: "string" },
-  "now-from": { type: "string" },
-  publish: { type: "boolean", default: false },
-  "no-publish": { type: "boolean", default: false },
-} as const;
+/** A clone started by the entry, with the progress it reports to. */
+export interface EarlyClone {
+  /** The clone under way. */
+  clone: StartedClone;
+  /** The clone's progress, held until the command takes the clone over. */
+  held: HeldProgress;
+  /** The command's own progress (what `held` is released to). */
+  progress: Progress;
+  /** The workspaces' parent the clone was started under. */
+  tempRoot: string | undefined;
+}
 
 function parseCheckArgs(args: readonly string[]) {
   return parseCommandArgs(args, CHECK_OPTIONS);
@@ -119,7 +69,7 @@ function parseCheckArgs(args: readonly string[]) {
 export async function checkCommand(
   args: readonly string[],
   io: CliIo,
-  options: { runTests: boolean },
+  options: { runTests: boolean; early?: EarlyClone },
 ): Promise<number> {
   const github: PullRequestRun = {};
   try {
@@ -195,12 +145,42 @@ function lenientPath(
 async function judgeCommandLine(
   args: readonly string[],
   io: CliIo,
-  options: { runTests: boolean; github: PullRequestRun },
+  options: { runTests: boolean; github: PullRequestRun; early?: EarlyClone },
+): Promise<number> {
+  const { early } = options;
+  let started: StartedClone | undefined;
+  try {
+    return await judgeStarted(args, io, options, (target) => {
+      // The entry's clone is taken over only when it is this target's.
+      if (
+        early !== undefined && target !== undefined &&
+        early.tempRoot === (io.env["TMPDIR"] || undefined) &&
+        clonesTarget(early.clone, target)
+      ) {
+        early.held.release();
+        started = early.clone;
+      }
+      return started;
+    });
+  } finally {
+    if (early !== undefined && started === undefined) {
+      early.held.discard();
+      await early.clone.abandon();
+    }
+  }
+}
+
+async function judgeStarted(
+  args: readonly string[],
+  io: CliIo,
+  options: { runTests: boolean; github: PullRequestRun; early?: EarlyClone },
+  takeOver: (target: StartedTarget | undefined) => StartedClone | undefined,
 ): Promise<number> {
   const v = parseCheckArgs(args);
-  const progress = v.quiet
-    ? SILENT_PROGRESS
-    : createProgress({ terminal: io.terminal, write: io.err });
+  const progress = options.early?.progress ??
+    (v.quiet
+      ? SILENT_PROGRESS
+      : createProgress({ terminal: io.terminal, write: io.err }));
   // A pull request from GitHub (--pr or the Actions event) brings its own
   // repository, commits and, with --now-from event, clock.
   const pull = await openPullRequestFromFlags(v, io, {
@@ -235,6 +215,7 @@ async function judgeCommandLine(
       );
     }
   }
+  const started = takeOver(pull === undefined ? { ...target, now } : undefined);
   const sandboxes: IsolationReport[] = [];
   try {
     const judgement = await judgePullRequest(
@@ -261,6 +242,7 @@ async function judgeCommandLine(
         },
         ...(io.env["TMPDIR"] ? { tempRoot: io.env["TMPDIR"] } : {}),
       }),
+      started,
     );
     progress.end();
     const user = describeTestUser(sandboxes, Deno.uid());

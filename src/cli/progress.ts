@@ -63,3 +63,41 @@ export function createProgress(options: CreateProgressOptions): Progress {
     },
   };
 }
+
+/** A {@linkcode Progress} that keeps what it is told until released. */
+export interface HeldProgress extends Progress {
+  /** Pass everything kept, and from now on everything, to the target. */
+  release(): void;
+  /** Drop everything kept and everything after. */
+  discard(): void;
+}
+
+/**
+ * Hold the progress of work started before it is known whether its
+ * output belongs on stderr (a clone started while the command line is
+ * still being checked): released, it is replayed in order; discarded, it
+ * never shows.
+ */
+export function holdProgress(target: Progress): HeldProgress {
+  let state: "held" | "released" | "discarded" = "held";
+  const kept: (() => void)[] = [];
+  const pass = (call: () => void) => {
+    if (state === "released") call();
+    else if (state === "held") kept.push(call);
+  };
+  return {
+    step: (label) => pass(() => target.step(label)),
+    detail: (text) => pass(() => target.detail(text)),
+    note: (text) => pass(() => target.note(text)),
+    end: () => pass(() => target.end()),
+    release() {
+      if (state !== "held") return;
+      state = "released";
+      for (const call of kept.splice(0)) call();
+    },
+    discard() {
+      state = "discarded";
+      kept.length = 0;
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { deepEqual, equal } from "node:assert/strict";
-import { createProgress } from "./progress.ts";
+import { createProgress, holdProgress } from "./progress.ts";
 
 Deno.test("createProgress() writes one plain line per step in CI logs", () => {
   const out: string[] = [];
@@ -21,4 +21,30 @@ Deno.test("createProgress() rewrites one live line on a terminal", () => {
   equal(text.includes("\n"), false);
   equal(text.includes("hashing: 3/10"), true);
   equal(text.endsWith("\r\x1b[2K"), true);
+});
+
+Deno.test("holdProgress() keeps everything until released, then passes it in order", () => {
+  const out: string[] = [];
+  const held = holdProgress(
+    createProgress({ terminal: false, write: (t) => out.push(t) }),
+  );
+  held.step("cloning");
+  held.note("waiting");
+  deepEqual(out, []);
+  held.release();
+  deepEqual(out, ["pawl: cloning\n", "pawl: waiting\n"]);
+  held.step("fetched");
+  deepEqual(out.length, 3);
+});
+
+Deno.test("holdProgress() shows nothing once discarded", () => {
+  const out: string[] = [];
+  const held = holdProgress(
+    createProgress({ terminal: false, write: (t) => out.push(t) }),
+  );
+  held.step("cloning");
+  held.discard();
+  held.step("fetched");
+  held.release();
+  deepEqual(out, []);
 });

@@ -14,7 +14,10 @@ export const CLONE_DIR = "repo.git";
 
 /** Clone `target` into the workspace, fetching its base and head. */
 export async function cloneStage(
-  target: JudgeTarget,
+  target: Pick<
+    JudgeTarget,
+    "repo" | "base" | "head" | "shallow" | "refs" | "gitEnv"
+  >,
   ports: { clone: CloneRepository; workspace: Workspace; progress: Progress },
 ): Promise<Git> {
   const { progress } = ports;

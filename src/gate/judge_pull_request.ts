@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { GatePorts } from "./gate_ports.ts";
+import type { GatePorts, Workspace } from "./gate_ports.ts";
 import { hashFixtureRoot } from "./hash_fixture_root.ts";
 import { jobDirName } from "./job_dir_name.ts";
 import type { Judgement, JudgeOptions } from "./judge_options.ts";
@@ -17,44 +17,57 @@ import { testEnvironment } from "./test_environment.ts";
 import { DEFAULT_SETTINGS } from "../settings/settings.ts";
 import { readCommits } from "./read_commits.ts";
 import { staticStage } from "./static_stage.ts";
-import {
-  openTestSandboxes,
-  testSandboxRequest,
-  testStage,
-} from "./test_stage.ts";
+import type * as TestStage from "./test_stage.ts";
 import { verdictStage } from "./verdict_stage.ts";
 import { WarmUp } from "./warm_up.ts";
+import type { StartedClone } from "./start_clone.ts";
 
 /**
  * Judge one pull request. Throws for anything that means "could not
  * decide"; every weakening becomes a finding in the returned verdict.
+ * `started` is the clone of these options' target already under way (see
+ * `start_clone.ts`); the judgement takes it over and removes its
+ * workspace as its own.
  */
 export async function judgePullRequest(
   options: JudgeOptions,
   ports: GatePorts,
+  started?: StartedClone,
 ): Promise<Judgement> {
   const { progress } = ports;
   // The static rules ask the tests' interpreter for its module names: the
   // usual one answers while the clone is made (the base's own, if it names
   // another, once its settings are read).
   prefetchModuleNames(testEnvironment(DEFAULT_SETTINGS, options));
-  const workspace = await ports.workspace(jobDirName(options));
+  let workspace: Workspace;
+  let testing: typeof TestStage | undefined;
+  try {
+    // pawl diff runs no tests: it never loads the test stage and sandbox.
+    testing = options.runTests ? await import("./test_stage.ts") : undefined;
+    workspace = await (started?.workspace ??
+      jobDirName(options).then(ports.workspace));
+  } catch (error) {
+    await started?.abandon();
+    throw error;
+  }
   // The test stage's sandboxes are leased and probed while the clone is
   // made and the static rules run (each run hides the clone once it exists).
-  const sandboxes = options.runTests
-    ? openTestSandboxes(
-      ports.sandbox,
-      testSandboxRequest({ ...options, workspace }),
-      { workspace },
-    )
-    : undefined;
+  const sandboxes = testing?.openTestSandboxes(
+    ports.sandbox,
+    testing.testSandboxRequest({ ...options, workspace }),
+    { workspace },
+  );
   try {
     // Without tests this thread is idle while git clones: compile the
     // readers meanwhile. With tests it is opening the sandboxes then.
-    const warmUp = options.runTests ? undefined : new WarmUp();
-    const git = await cloneStage(options, { ...ports, workspace }).finally(
-      () => warmUp?.stop(),
-    );
+    // A clone started before the gate loaded may be made already.
+    const warmUp = options.runTests || started?.settled === true
+      ? undefined
+      : new WarmUp();
+    const git = await (started?.git ??
+      cloneStage(options, { ...ports, workspace })).finally(
+        () => warmUp?.stop(),
+      );
     try {
       const commits = await readCommits(git, options, progress);
       // The suite's and the properties' copies are exported meanwhile too.
@@ -70,8 +83,8 @@ export async function judgePullRequest(
           early,
           progress,
         });
-        const tests = options.runTests
-          ? await testStage(git, { commits, contracts, statics }, {
+        const tests = testing !== undefined
+          ? await testing.testStage(git, { commits, contracts, statics }, {
             ...options,
             sandbox: ports.sandbox,
             sandboxes,

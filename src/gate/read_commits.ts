@@ -24,8 +24,15 @@ export async function readCommits(
   revisions: { base: string; head: string },
   progress: Progress,
 ): Promise<Commits> {
-  const base = await git.resolveCommit(revisions.base);
-  const head = await git.resolveCommit(revisions.head);
+  // Both at once; when both fail, the base's error is the one reported.
+  const [baseResult, headResult] = await Promise.allSettled([
+    git.resolveCommit(revisions.base),
+    git.resolveCommit(revisions.head),
+  ]);
+  if (baseResult.status === "rejected") throw baseResult.reason;
+  if (headResult.status === "rejected") throw headResult.reason;
+  const base = baseResult.value;
+  const head = headResult.value;
   progress.step(
     `reading contracts at ${base.slice(0, 12)} and ${head.slice(0, 12)}`,
   );

@@ -7,10 +7,7 @@
  *
  * @module
  */
-import {
-  FALLBACK_MODULE_NAMES,
-  type ModuleNames,
-} from "../harness/check_harness.ts";
+import type { ModuleNames } from "../harness/check_harness.ts";
 import { programCandidates } from "../core/program_candidates.ts";
 
 const SCRIPT = `
@@ -35,7 +32,7 @@ export interface ReadModuleNamesOptions {
 /**
  * The module names of the interpreter `command[0]` names (`python3` when
  * the command is not a Python), cached per interpreter path. When none can
- * be run, {@linkcode FALLBACK_MODULE_NAMES} (the verdict says so).
+ * be run, `FALLBACK_MODULE_NAMES` of the harness rules (the verdict says so).
  */
 export function readModuleNames(
   command: readonly string[],
@@ -47,7 +44,7 @@ export function readModuleNames(
     name,
     options.path ?? "/usr/local/bin:/usr/bin:/bin",
   );
-  if (resolved === undefined) return Promise.resolve(FALLBACK_MODULE_NAMES);
+  if (resolved === undefined) return fallback();
   let names = cache.get(resolved);
   if (names === undefined) {
     names = ask(resolved);
@@ -82,6 +79,14 @@ function resolve(name: string, path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * `FALLBACK_MODULE_NAMES`, loaded only when needed: the harness rules'
+ * module is not worth loading before the clone starts just for it.
+ */
+async function fallback(): Promise<ModuleNames> {
+  return (await import("../harness/check_harness.ts")).FALLBACK_MODULE_NAMES;
+}
+
 async function ask(interpreter: string): Promise<ModuleNames> {
   try {
     const out = await new Deno.Command(interpreter, {
@@ -94,7 +99,7 @@ async function ask(interpreter: string): Promise<ModuleNames> {
       stderr: "null",
       signal: AbortSignal.timeout(15_000),
     }).output();
-    if (!out.success) return FALLBACK_MODULE_NAMES;
+    if (!out.success) return await fallback();
     const parsed = JSON.parse(new TextDecoder().decode(out.stdout)) as {
       stdlib: unknown;
       installed: unknown;
@@ -104,13 +109,13 @@ async function ask(interpreter: string): Promise<ModuleNames> {
         ? value.filter((v): v is string => typeof v === "string")
         : [];
     const stdlib = strings(parsed.stdlib);
-    if (stdlib.length === 0) return FALLBACK_MODULE_NAMES;
+    if (stdlib.length === 0) return await fallback();
     return {
       stdlib: new Set(stdlib),
       installed: new Set(strings(parsed.installed)),
       interpreter,
     };
   } catch {
-    return FALLBACK_MODULE_NAMES;
+    return await fallback();
   }
 }

@@ -5,21 +5,15 @@
  * @module
  */
 import { type Progress, SILENT_PROGRESS } from "../core/progress.ts";
-import { cloneRepository } from "../git/clone_repository.ts";
-import {
-  leaseSandboxUid,
-  type SandboxLeaseSettings,
-} from "../sandbox/lease_uid.ts";
-import { ProcessSandbox } from "../sandbox/process_sandbox.ts";
-import { directoryMutationCache } from "../mutation/mutation_cache.ts";
+import { cloneWithGit } from "./clone_with_git.ts";
+import type { SandboxLeaseSettings } from "../sandbox/lease_uid.ts";
+import type { ProcessSandbox } from "../sandbox/process_sandbox.ts";
 import type { IsolationReport } from "../sandbox/sandbox.ts";
 import { SandboxUnavailableError } from "../sandbox/sandbox_errors.ts";
-import type {
-  CloneRepository,
-  GatePorts,
-  SandboxFactory,
-} from "./gate_ports.ts";
+import type { GatePorts, SandboxFactory } from "./gate_ports.ts";
 import { tempWorkspaces } from "./temp_workspace.ts";
+
+export { cloneWithGit };
 
 /** Options for {@linkcode realGatePorts}. */
 export interface RealGatePortsOptions {
@@ -44,27 +38,12 @@ export function realGatePorts(options: RealGatePortsOptions = {}): GatePorts {
       options.tempRoot === undefined ? {} : { parent: options.tempRoot },
     ),
     progress,
-    mutationCache: () =>
-      directoryMutationCache(
+    mutationCache: async () =>
+      (await import("../mutation/mutation_cache.ts")).directoryMutationCache(
         `${options.tempRoot ?? "/tmp"}/pawl-mutation-cache`,
       ),
   };
 }
-
-/**
- * Clone with the git CLI; the clone is then made private, because the
- * tests run as another uid and must not read it.
- */
-export const cloneWithGit: CloneRepository = async (source, options) => {
-  const git = await cloneRepository(source, options);
-  try {
-    await Deno.chmod(options.dest, 0o700);
-  } catch (error) {
-    await git.close();
-    throw error;
-  }
-  return git;
-};
 
 /** Options for {@linkcode processSandboxes}. */
 export interface ProcessSandboxesOptions {
@@ -110,6 +89,9 @@ export function processSandboxes(
     leasing = mine.catch(() => undefined);
     return mine;
   };
+  // The sandbox's code loads with the first sandbox: pawl diff asks for none.
+  let loading: Promise<SandboxModules> | undefined;
+  const modules = () => loading ??= loadSandboxModules();
   return async (request) => {
     if (
       request.spare === true &&
@@ -122,21 +104,24 @@ export function processSandboxes(
     const lease = options.uid !== undefined || request.isolation === "none"
       ? undefined
       : await queued(() =>
-        leaseSandboxUid({
-          ...options.lease,
-          // A spare sandbox never waits: its run can take its turn instead.
-          ...(request.spare === true
-            ? { waitMs: 0, leaveFree: options.othersWaiting ?? 0 }
-            : {}),
-          ...(options.onWait === undefined || request.spare === true
-            ? {}
-            : { onWait: options.onWait }),
-          signal: request.signal,
-        })
+        modules().then(({ leaseSandboxUid }) =>
+          leaseSandboxUid({
+            ...options.lease,
+            // A spare sandbox never waits: its run can take its turn instead.
+            ...(request.spare === true
+              ? { waitMs: 0, leaveFree: options.othersWaiting ?? 0 }
+              : {}),
+            ...(options.onWait === undefined || request.spare === true
+              ? {}
+              : { onWait: options.onWait }),
+            signal: request.signal,
+          })
+        )
       );
     let sandbox: ProcessSandbox;
     try {
-      sandbox = await ProcessSandbox.create({
+      const { ProcessSandbox: Sandbox } = await modules();
+      sandbox = await Sandbox.create({
         requested: request.isolation,
         hiddenPaths: request.hiddenPaths,
         ...(request.trials === undefined ? {} : { trials: request.trials }),
@@ -157,5 +142,21 @@ export function processSandboxes(
         await lease?.release();
       },
     };
+  };
+}
+
+interface SandboxModules {
+  leaseSandboxUid: typeof import("../sandbox/lease_uid.ts").leaseSandboxUid;
+  ProcessSandbox: typeof ProcessSandbox;
+}
+
+async function loadSandboxModules(): Promise<SandboxModules> {
+  const [lease, sandbox] = await Promise.all([
+    import("../sandbox/lease_uid.ts"),
+    import("../sandbox/process_sandbox.ts"),
+  ]);
+  return {
+    leaseSandboxUid: lease.leaseSandboxUid,
+    ProcessSandbox: sandbox.ProcessSandbox,
   };
 }

@@ -64,3 +64,11 @@ class TempWorkspace implements Workspace {
     await Deno.remove(this.root, { recursive: true }).catch(() => {});
   }
 }
+
+/**
+ * The workspace at `root`, a directory {@linkcode tempWorkspaces} opened
+ * (on another thread: see `clone_in_worker.ts`).
+ */
+export function tempWorkspaceAt(root: string): Workspace {
+  return new TempWorkspace(root);
+}
