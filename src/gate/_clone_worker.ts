@@ -6,13 +6,12 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { GitError } from "../git/git_error.ts";
+import { toWorker } from "../git/worker_error.ts";
 import { cloneStage } from "./clone_stage.ts";
 import { cloneWithGit } from "./clone_with_git.ts";
 import type {
   CloneWorkerMessage,
   CloneWorkerRequest,
-  FailedInWorker,
 } from "./clone_in_worker.ts";
 import { jobDirName } from "./job_dir_name.ts";
 import { tempWorkspaces } from "./temp_workspace.ts";
@@ -27,7 +26,7 @@ scope.onmessage = async (event: MessageEvent<CloneWorkerRequest>) => {
     const open = tempWorkspaces(parent === undefined ? {} : { parent });
     const workspace = await open(await jobDirName(target)).catch(
       (error) => {
-        post({ workspaceError: failure(error) });
+        post({ workspaceError: toWorker(error) });
         throw undefined;
       },
     );
@@ -45,22 +44,7 @@ scope.onmessage = async (event: MessageEvent<CloneWorkerRequest>) => {
     await git.close?.();
     post({ done: true });
   } catch (error) {
-    if (error !== undefined) post({ error: failure(error) });
+    if (error !== undefined) post({ error: toWorker(error) });
   }
   scope.close();
 };
-
-function failure(error: unknown): FailedInWorker {
-  return error instanceof GitError
-    ? {
-      name: error.name,
-      message: error.message,
-      args: error.args,
-      stderr: error.stderr,
-      ...(error.exitCode === undefined ? {} : { exitCode: error.exitCode }),
-    }
-    : {
-      name: error instanceof Error ? error.name : "Error",
-      message: error instanceof Error ? error.message : String(error),
-    };
-}

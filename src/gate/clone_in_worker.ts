@@ -11,6 +11,7 @@ import { defaultPath } from "../git/_git_process.ts";
 import { CLONE_DIR } from "./clone_stage.ts";
 import { GitCli } from "../git/git_cli.ts";
 import { GitError } from "../git/git_error.ts";
+import { type FailedInWorker, fromWorker } from "../git/worker_error.ts";
 import type { Progress } from "../core/progress.ts";
 import type { Git } from "../git/git.ts";
 import type { Workspace } from "./gate_ports.ts";
@@ -24,15 +25,6 @@ export interface CloneWorkerRequest {
   target: StartedTarget;
   /** The workspaces' parent (default `/tmp`). */
   parent: string | undefined;
-}
-
-/** An error crossing from the worker. */
-export interface FailedInWorker {
-  name: string;
-  message: string;
-  args?: readonly string[];
-  stderr?: string;
-  exitCode?: number;
 }
 
 /** A message of the clone worker. */
@@ -98,13 +90,13 @@ export function startCloneInWorker(
       root = message.workspace;
       workspace.resolve(tempWorkspaceAt(root));
     } else if ("workspaceError" in message) {
-      finish({ error: rebuilt(message.workspaceError) });
+      finish({ error: fromWorker(message.workspaceError) });
     } else if ("step" in message) progress.step(message.step);
     else if ("detail" in message) progress.detail(message.detail);
     else if ("note" in message) progress.note(message.note);
     else if ("done" in message && root !== undefined) {
       finish({ git: new GitCli(`${root}/${CLONE_DIR}`, { path }) });
-    } else if ("error" in message) finish({ error: rebuilt(message.error) });
+    } else if ("error" in message) finish({ error: fromWorker(message.error) });
   };
   worker.onerror = (event) => {
     event.preventDefault();
@@ -145,12 +137,4 @@ export function startCloneInWorker(
       await ws?.remove();
     },
   };
-}
-
-function rebuilt(error: FailedInWorker): Error {
-  const { name, message, ...details } = error;
-  if (name === "GitError") return new GitError(message, details);
-  const rebuilt = new Error(message);
-  rebuilt.name = name;
-  return rebuilt;
 }

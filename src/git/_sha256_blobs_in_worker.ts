@@ -13,6 +13,7 @@ import type {
   Sha256BlobsRequest,
 } from "./_sha256_blobs_worker.ts";
 import { GitError } from "./git_error.ts";
+import { fromWorker } from "./worker_error.ts";
 
 /** Digests by oid, and how many were read from the object store directly. */
 export interface HashedBlobs {
@@ -93,9 +94,5 @@ async function ask(
     worker.postMessage(request);
   });
   if ("digests" in answer) return answer;
-  const { name, message, ...details } = answer.error;
-  if (name === "GitError") throw new GitError(message, details);
-  const error = new Error(message);
-  error.name = name;
-  throw error;
+  throw fromWorker(answer.error);
 }

@@ -18,7 +18,7 @@ import {
   type Sha256BlobsOptions,
   sha256BlobsWithGit,
 } from "./_sha256_blobs.ts";
-import { GitError } from "./git_error.ts";
+import { type FailedInWorker, toWorker } from "./worker_error.ts";
 
 /** The request the main thread posts. */
 export interface Sha256BlobsRequest {
@@ -38,13 +38,7 @@ export type Sha256BlobsAnswer =
     direct: number;
   }
   | {
-    error: {
-      name: string;
-      message: string;
-      args?: readonly string[];
-      stderr?: string;
-      exitCode?: number;
-    };
+    error: FailedInWorker;
   };
 
 const scope = globalThis as unknown as {
@@ -89,18 +83,7 @@ scope.onmessage = async (event) => {
     answer = await hashShare(event.data);
   } catch (error) {
     answer = {
-      error: error instanceof GitError
-        ? {
-          name: error.name,
-          message: error.message,
-          args: error.args,
-          stderr: error.stderr,
-          ...(error.exitCode === undefined ? {} : { exitCode: error.exitCode }),
-        }
-        : {
-          name: error instanceof Error ? error.name : "Error",
-          message: error instanceof Error ? error.message : String(error),
-        },
+      error: toWorker(error),
     };
   }
   scope.postMessage(answer);
