@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { withLeftover } from "./_testing.ts";
 import { liveProcessesOf } from "./_exec.ts";
 import {
   DEFAULT_SANDBOX_UIDS,
@@ -299,20 +300,7 @@ Deno.test("leaseSandboxUid() reuses a crashed holder's uid at once, killing what
   await withLockDir(async (dir) => {
     const other = await holder(dir, FIRST);
     // A test process the crashed run left behind, still running as the uid.
-    const leftover = new Deno.Command("setpriv", {
-      args: [
-        `--reuid=${FIRST}`,
-        `--regid=${FIRST}`,
-        "--clear-groups",
-        "--",
-        "sleep",
-        "1000",
-      ],
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    try {
+    await withLeftover(FIRST, async (leftover) => {
       await other.crash();
       assert.deepEqual(await liveProcessesOf(FIRST), [leftover.pid]);
       const started = performance.now();
@@ -322,14 +310,7 @@ Deno.test("leaseSandboxUid() reuses a crashed holder's uid at once, killing what
       assert.equal((await leftover.status).signal, "SIGKILL");
       assert.deepEqual(await liveProcessesOf(FIRST), []);
       await lease.release();
-    } finally {
-      try {
-        leftover.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-      await leftover.status;
-    }
+    });
   });
 });
 

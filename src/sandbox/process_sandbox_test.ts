@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { withLeftover } from "./_testing.ts";
 import { IN_PROCESS_CHOWN_MAX, ProcessSandbox } from "./process_sandbox.ts";
 import type { IsolationRequest } from "./probe_isolation.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
@@ -470,20 +471,7 @@ for (const requested of TIERS) {
 Deno.test("ProcessSandbox.create() kills what already runs as the uid, so its first run starts without a sweep of its own", async () => {
   await withFixture(async (fx) => {
     // What a crashed holder of the uid could have left running.
-    const leftover = new Deno.Command("setpriv", {
-      args: [
-        `--reuid=${UID}`,
-        `--regid=${UID}`,
-        "--clear-groups",
-        "--",
-        "sleep",
-        "1000",
-      ],
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    try {
+    await withLeftover(UID, async (leftover) => {
       for (;;) {
         if ((await liveProcessesOf(UID)).includes(leftover.pid)) break;
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -503,14 +491,7 @@ Deno.test("ProcessSandbox.create() kills what already runs as the uid, so its fi
       assert.ok(output(second).includes("ps -o args="), output(second));
       // (a killed daemon may linger as a zombie until its reaper gets to it)
       assert.doesNotMatch(output(second), /^sleep 1000$/m);
-    } finally {
-      try {
-        leftover.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-      await leftover.status;
-    }
+    });
   });
 });
 
