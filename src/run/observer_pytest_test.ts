@@ -86,6 +86,39 @@ Deno.test("the observer streams outcomes and Hypothesis example counts of a real
   }
 });
 
+Deno.test("pytest loads the observer as it is, without rewriting its asserts", async () => {
+  const p = await project({
+    "tests/test_loaded.py": `import sys
+
+
+def test_observer_loaded_unrewritten():
+    mods = [m for n, m in sys.modules.items() if n.startswith("_pawl_observer_")]
+    assert len(mods) == 1
+    assert not hasattr(mods[0], "@pytest_ar"), "the observer was rewritten"
+`,
+  });
+  try {
+    const run = await runPytest(new LocalSandbox(), {
+      workDir: p.work,
+      reportDir: p.reports,
+      command: ["python3", "-m", "pytest", "-q"],
+      observer: p.plugin,
+    });
+    assert.deepEqual(run.cases?.map((c) => [c.outcome, c.message]), [[
+      "passed",
+      undefined,
+    ]]);
+    assert.equal(
+      run.observation?.outcomes.get(
+        "tests/test_loaded.py::test_observer_loaded_unrewritten",
+      ),
+      "passed",
+    );
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
 Deno.test("the observer catches code under test that rewrites the JUnit report at exit", async () => {
   const p = await project({
     "calc.py": `import atexit, re, sys

@@ -15,6 +15,10 @@ as made and as logged is left out: pawl reads nothing from that pair (see
 ``_quiet``), and leaving it out keeps a test's cost to one write.
 
 Only the standard library, pytest and (when installed) Hypothesis are used.
+
+PYTEST_DONT_REWRITE: pytest rewrites the asserts of every module loaded
+with ``-p``; this one has none, and walking its syntax tree cost each run
+more than compiling it.
 """
 
 import json
