@@ -86,7 +86,8 @@ def _send(event, hold=False):
     """
     if _stream is None:
         return
-    _release()
+    if _quiet_made[0] is not None:
+        _release()
     line = _line(event)
     if hold:
         _held.append(line)
@@ -114,8 +115,10 @@ def _write(line=b""):
 def _flush():
     if _stream is None:
         return
-    _release()
-    _write()
+    if _quiet_made[0] is not None:
+        _release()
+    if _held:
+        _write()
 
 
 def _text(longrepr):
@@ -257,7 +260,8 @@ def pytest_runtest_protocol(item, nextitem):
     _current[0] = item.nodeid
     del _machine_checks[:]
     yield
-    _send_steps(item.nodeid)
+    if _machine_checks:
+        _send_steps(item.nodeid)
     _current[0] = None
 
 
@@ -269,11 +273,12 @@ def pytest_runtest_makereport(item, call):
         and not call.excinfo.errisinstance(pytest.skip.Exception)
     if _stream is None:
         return
-    _release()
+    if _quiet_made[0] is not None:
+        _release()
     key = _key(report)
     _quiet.pop(key, None)
     if key is not None and key[1] != "call" \
-            and _is_str(report.outcome) and report.outcome == "passed":
+            and type(report.outcome) is str and report.outcome == "passed":
         _quiet_made[0] = (key, raised)
         return
     _send({"event": "made", "nodeid": report.nodeid, "when": report.when,
@@ -286,11 +291,12 @@ def pytest_runtest_logreport(report):
     key = _key(report)
     made = _quiet_made[0]
     if made is not None and made[0] == key \
-            and _is_str(report.outcome) and report.outcome == "passed":
+            and type(report.outcome) is str and report.outcome == "passed":
         _quiet_made[0] = None
         _quiet[key] = made[1]
         return
-    _release()
+    if made is not None:
+        _release()
     if key in _quiet:
         _held.append(_made_line(key, _quiet.pop(key)))
     _send({"event": "report", "nodeid": report.nodeid, "when": report.when,
@@ -299,14 +305,10 @@ def pytest_runtest_logreport(report):
            "text": _text(report.longrepr) if report.failed else ""})
 
 
-def _is_str(value):
-    return type(value) is str
-
-
 def _key(report):
     """(nodeid, when) when both are plain strings, else None."""
     nodeid, when = report.nodeid, report.when
-    if _is_str(nodeid) and _is_str(when) \
+    if type(nodeid) is str and type(when) is str \
             and when in ("setup", "call", "teardown"):
         return (nodeid, when)
     return None
