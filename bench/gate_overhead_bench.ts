@@ -4,7 +4,10 @@
  * suite, the registered properties on their own, the base's oracle) against
  * plain pytest of the same head tree, on the demo's repository and on the
  * same repository with a generated suite of 1,000 more tests. The target:
- * check <= 1.3 x pytest + 0.5 s. Also printed, measured in the same run,
+ * check <= 1.3 x pytest + 0.5 s, pytest timed as a developer times it by
+ * hand (again in a checkout, its `__pycache__` kept; a fresh checkout's
+ * first run, which compiles every test module as each of pawl's runs must,
+ * is printed beside it). Also printed, measured in the same run,
  * the floors the gate stands on: a cold `pawl version` (Deno's start-up
  * and pawl's own) and pytest's own start-up (`pytest --co` of one empty
  * test file), which every one of pawl's runs pays; and the floor of each
@@ -60,14 +63,24 @@ export async function gateOverheadBench(
     await Deno.mkdir(empty);
     await Deno.writeTextFile(`${empty}/test_empty.py`, "");
     const trees = new Map<string, string>();
+    // A checkout run by hand before: pytest kept its bytecode there.
+    const warmTrees = new Map<string, string>();
     for (const c of cases) {
       trees.set(
         c.head,
         await exportTree(repo.dir, c.head, `${dir}/tree-${trees.size}`),
       );
+      const warm = await exportTree(
+        repo.dir,
+        c.head,
+        `${dir}/warm-${warmTrees.size}`,
+      );
+      await timedPytest(warm, [], true);
+      warmTrees.set(c.head, warm);
     }
     const checks = new Map<string, number[]>(cases.map((c) => [c.head, []]));
     const pytests = new Map<string, number[]>(cases.map((c) => [c.head, []]));
+    const warms = new Map<string, number[]>(cases.map((c) => [c.head, []]));
     const diffs = new Map<string, number[]>(cases.map((c) => [c.head, []]));
     const alone = new Map<string, number[]>(cases.map((c) => [c.head, []]));
     const witnessed = new Map<string, number[]>(
@@ -93,6 +106,9 @@ export async function gateOverheadBench(
         checks.get(c.head)?.push(await timedPawl(["check", ...target]));
         pytests.get(c.head)?.push(
           await timedPytest(trees.get(c.head) as string, []),
+        );
+        warms.get(c.head)?.push(
+          await timedPytest(warmTrees.get(c.head) as string, [], true),
         );
         diffs.get(c.head)?.push(await timedPawl(["diff", ...target]));
         alone.get(c.head)?.push(
@@ -129,7 +145,11 @@ export async function gateOverheadBench(
     for (const c of cases) {
       const check = median(checks.get(c.head) ?? []);
       const pytest = median(pytests.get(c.head) ?? []);
-      const budget = 1.3 * pytest + 0.5;
+      // The target is against what a developer times by hand: pytest again
+      // in a checkout, its bytecode kept from the run before. Each of pawl's
+      // runs compiles the tests from source, as a fresh checkout's first run.
+      const warm = median(warms.get(c.head) ?? []);
+      const budget = 1.3 * warm + 0.5;
       // The static rules decide what the tests run, so they come first;
       // then the suite, the properties alone and the base's oracle (timed
       // as the properties alone) share the cores, none shorter than the suite.
@@ -138,14 +158,23 @@ export async function gateOverheadBench(
       const runs = Math.max(pytest, (pytest + 2 * props) / cores);
       const caseFloor = diff + runs;
       console.log(
-        `  ${c.label}: pawl check ${s(check)}, plain pytest ${s(pytest)}: ${
+        `  ${c.label}: pawl check ${s(check)}, plain pytest ${s(warm)}: ${
           check <= budget ? "PASS" : "OVER"
         } (target ≤ 1.3 x pytest + 0.5 s = ${s(budget)}; ${
-          (check / pytest).toFixed(2)
+          (check / warm).toFixed(2)
         }x${
           Math.max(floor, caseFloor) > budget
             ? "; the floor alone is over the target"
             : ""
+        })`,
+      );
+      console.log(
+        `    plain pytest: ${
+          s(warm)
+        } run again in a checkout (__pycache__ kept: what a developer times by hand, what the target uses); ${
+          s(pytest)
+        } as a fresh checkout's first run (no bytecode, as in every pawl run: pawl runs no bytecode it did not compile; target against it ${
+          s(1.3 * pytest + 0.5)
         })`,
       );
       console.log(
@@ -246,15 +275,23 @@ async function timedPawl(args: string[]): Promise<number> {
   return seconds;
 }
 
-/** Plain pytest in `cwd`, as the sandbox runs it (minimal environment). */
-async function timedPytest(cwd: string, extra: string[]): Promise<number> {
+/** Plain pytest in `cwd`, as the sandbox runs it (minimal environment); with `bytecode`, pytest writes and reuses `__pycache__` as by hand. */
+async function timedPytest(
+  cwd: string,
+  extra: string[],
+  bytecode = false,
+): Promise<number> {
   const [program, ...args] = PYTEST as [string, ...string[]];
   const start = performance.now();
   const out = await new Deno.Command(program, {
     args: [...args, ...extra],
     cwd,
     clearEnv: true,
-    env: { PATH: SANDBOX_PATH, PYTHONDONTWRITEBYTECODE: "1", HOME: cwd },
+    env: {
+      PATH: SANDBOX_PATH,
+      HOME: cwd,
+      ...(bytecode ? {} : { PYTHONDONTWRITEBYTECODE: "1" }),
+    },
     stdout: "piped",
     stderr: "piped",
   }).output();
