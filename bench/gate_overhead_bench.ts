@@ -193,9 +193,11 @@ export async function gateOverheadBench(
       console.log(
         `    per-test floor: pytest with pawl's JUnit report and observer ${
           s(witness)
-        } (+${s(witness - pytest)} over plain pytest); with pawl's start-up ${
-          s(perTest)
-        }${perTest > budget ? ", over the target by itself" : ""}`,
+        } (${witness >= pytest ? "+" : ""}${
+          s(witness - pytest)
+        } over the fresh checkout's run); with pawl's start-up ${s(perTest)}${
+          perTest > budget ? ", over the target by itself" : ""
+        }`,
       );
     }
   } finally {
