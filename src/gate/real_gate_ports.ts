@@ -138,8 +138,11 @@ export function processSandboxes(
       isolation: sandbox.isolation,
       prepareDir: (dir, prepare) => sandbox.prepareDir(dir, prepare),
       run: (command) => sandbox.run(command),
+      prestart: (command, prestart) => sandbox.prestart(command, prestart),
       close: async () => {
-        await lease?.release();
+        // A held interpreter is killed and the uid swept before the uid
+        // goes back.
+        await sandbox.discardHeld().finally(() => lease?.release());
       },
     };
   };
