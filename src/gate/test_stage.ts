@@ -407,14 +407,14 @@ async function prestartSuite(
   } catch {
     return undefined;
   }
-  const sandbox = await first;
-  if (sandbox.prestart === undefined) return undefined;
-  const [observer, reportDir, workDir] = await Promise.all([
+  // Whichever comes last (usually the sandbox), the rest is ready by then.
+  const [sandbox, observer, reportDir, workDir] = await Promise.all([
+    first,
     copies.ahead.observer,
     copies.ahead.reports,
     copies.workDirs.peek(SUITE_WORK_DIR),
   ]);
-  if (workDir === undefined) return undefined;
+  if (sandbox.prestart === undefined || workDir === undefined) return undefined;
   await sandbox.prepareDir(reportDir);
   const prepared = await preparePytestRun(sandbox, {
     workDir,
