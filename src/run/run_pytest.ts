@@ -94,7 +94,7 @@ export interface PreparedPytestRun {
   readonly command: SandboxCommand;
   /** Whether a run took it; a prepared run serves one run only. */
   used: boolean;
-  /** Close the channel unless a run took it; never throws. */
+  /** Close the channel and remove the HOME unless a run took it; never throws. */
   discard(): Promise<void>;
 }
 
@@ -172,6 +172,9 @@ export async function preparePytestRun(
       if (prepared.used) return;
       prepared.used = true;
       await channel?.finish(0).catch(() => undefined);
+      // Its names go back, so the run prepared in its place gets the same
+      // report name (which a finding may quote) as without it.
+      await Deno.remove(home, { recursive: true }).catch(() => undefined);
     },
   };
   return prepared;
