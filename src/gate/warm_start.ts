@@ -20,18 +20,16 @@ import type { Settings } from "../settings/settings.ts";
 import { DEFAULT_PYTEST_COMMAND } from "../run/run_pytest.ts";
 
 /**
- * Variables that make `python3 -c` and `python3 -m` start differently
- * (`sys.path[0]`, an interactive prompt): with any of them the run starts
- * cold.
- */
-const START_VARIABLES = ["PYTHONSAFEPATH", "PYTHONINSPECT", "PYTHONSTARTUP"];
-
-/**
  * Why the runs of these settings always start cold, or undefined when
  * they may start warm: only pawl's own `python3 -m pytest` command (no
  * custom `[tests] command`, no `[environment] python`, whose check runs
- * first, no setup step), `pythonpath` entries that are plain directories
- * of the tree, and no variable of {@linkcode START_VARIABLES}.
+ * first, no setup step), no `pythonpath` (its entries are on `sys.path`
+ * from the interpreter's start, when `site` imports `sitecustomize` and
+ * the start-up modules: a tree holding one would run before the handover,
+ * while its copy is still root's), and no `PYTHON*` variable of the base's
+ * (`PYTHONSAFEPATH` and `PYTHONINSPECT` start `-c` and `-m` differently,
+ * `PYTHONHOME` and `PYTHONSTARTUP` name files) nor `PATH` (which finds the
+ * interpreter).
  */
 export function coldStartReason(settings: Settings): string | undefined {
   if (settings.tests.runner !== "pytest") return "the runner is not pytest";
@@ -44,20 +42,12 @@ export function coldStartReason(settings: Settings): string | undefined {
   const { python, pythonpath, env, setup } = settings.environment;
   if (python !== undefined) return "the base names an interpreter";
   if (setup !== undefined) return "the base has a setup step";
-  for (const entry of pythonpath) {
-    if (!plainEntry(entry)) return `pythonpath entry "${entry}"`;
-  }
-  const started = START_VARIABLES.find((name) => name in env);
+  if (pythonpath.length > 0) return "the base sets pythonpath";
+  const started = Object.keys(env).find((name) =>
+    name.startsWith("PYTHON") || name === "PATH"
+  );
   if (started !== undefined) return `the environment sets ${started}`;
   return undefined;
-}
-
-function plainEntry(entry: string): boolean {
-  if (entry === ".") return true;
-  return entry !== "" && !entry.startsWith("/") &&
-    entry.split("/").every((part) =>
-      part !== "" && part !== "." && part !== ".."
-    );
 }
 
 /**

@@ -50,10 +50,12 @@ Deno.test("warmModulesUnshadowed() refuses a tree entry named like a loaded modu
   );
 });
 
-Deno.test("coldStartReason() leaves only pawl's own python3 -m pytest, plain pythonpath entries and no start-up variables warm", () => {
+Deno.test("coldStartReason() leaves only pawl's own python3 -m pytest without pythonpath or PYTHON variables warm", () => {
   assert.equal(coldStartReason(readSettings("")), undefined);
   assert.equal(
-    coldStartReason(readSettings('[environment]\npythonpath = ["src", "."]\n')),
+    coldStartReason(
+      readSettings('[environment]\nenv = { APP_MODE = "test" }\n'),
+    ),
     undefined,
   );
   let judged = 0;
@@ -62,7 +64,8 @@ Deno.test("coldStartReason() leaves only pawl's own python3 -m pytest, plain pyt
       '[tests]\ncommand = ["python3", "-X", "dev", "-m", "pytest"]\n',
       '[tests]\ncommand = ["pytest", "-q"]\n',
       '[environment]\npython = "/usr/bin/python3"\n',
-      '[environment]\npythonpath = ["../elsewhere"]\n',
+      '[environment]\npythonpath = ["src"]\n',
+      '[environment]\npythonpath = ["."]\n',
       '[environment]\nenv = { PYTHONSAFEPATH = "1" }\n',
     ]
   ) {
