@@ -14,6 +14,7 @@ import {
 import {
   delay,
   killProcessGroup,
+  liveProcessesOf,
   runCaptured,
   sweepUid,
   SYSTEM_DIRS,
@@ -159,8 +160,10 @@ export class ProcessSandbox implements Sandbox {
       options,
     );
     // Whatever still runs as the uid is killed now, while the sandbox is
-    // made ahead of its first run, instead of in that run's start-up.
-    await sandbox.#sweep();
+    // made ahead of its first run, instead of in that run's start-up. A
+    // uid /proc shows no live process of needs no kill: only a process of
+    // the uid could start another.
+    await sandbox.#sweepIfLive();
     return sandbox;
   }
 
@@ -491,6 +494,16 @@ export class ProcessSandbox implements Sandbox {
   async #kill(pid: number): Promise<void> {
     await killProcessGroup(pid);
     await this.#sweep();
+  }
+
+  /** {@linkcode ProcessSandbox.#sweep}, when /proc shows a live process of the uid. */
+  async #sweepIfLive(): Promise<void> {
+    if (this.isolation.tier === "none") return;
+    const spawns = this.#spawns;
+    if ((await liveProcessesOf(this.#uid)).length > 0) {
+      return await this.#sweep();
+    }
+    if (this.#spawns === spawns) this.#sweptAt = spawns;
   }
 
   /** SIGKILL every process of the sandbox uid ({@linkcode sweepUid}). */
