@@ -77,6 +77,8 @@ export async function judgePullRequest(
       const early = hashFixtureRoot(git, commits.headTree);
       try {
         const contracts = await loadContracts(git, commits, options);
+        // The suite's interpreter starts while the static rules run.
+        sandboxes?.prestart({ commits, contracts }, options);
         prefetchModuleNames(testEnvironment(contracts.settings, options));
         const statics = await staticStage(git, { commits, contracts }, {
           ...options,

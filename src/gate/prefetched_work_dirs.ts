@@ -19,6 +19,8 @@ export interface WorkDirs {
   begin(count: number): void;
   /** Make ahead in `order` from now on (once the runs are planned). */
   plan(order: readonly string[]): void;
+  /** The copy `name` once made, when it was started, without taking it. */
+  peek(name: string): Promise<string> | undefined;
   /** Wait for the copy made ahead (its failure is ignored): call before removing the workspace. */
   settle(): Promise<void>;
 }
@@ -94,6 +96,9 @@ export function prefetchedWorkDirs(
       for (const name of order.slice(0, count)) {
         if (!started.has(name)) start(name);
       }
+    },
+    peek(name: string): Promise<string> | undefined {
+      return started.get(name);
     },
     plan(next: readonly string[]): void {
       order = next;

@@ -68,6 +68,11 @@ export interface ProcessSandboxesOptions {
   othersWaiting?: number;
   /** Told what each sandbox is, once made (the uid the tests run as). */
   onSandbox?: (isolation: IsolationReport) => void;
+  /**
+   * Start every test run's interpreter cold, never ahead of its run
+   * (default: `PAWL_COLD_START=1` in pawl's environment).
+   */
+  coldStart?: boolean;
 }
 
 /**
@@ -92,6 +97,7 @@ export function processSandboxes(
   // The sandbox's code loads with the first sandbox: pawl diff asks for none.
   let loading: Promise<SandboxModules> | undefined;
   const modules = () => loading ??= loadSandboxModules();
+  const coldStart = options.coldStart ?? coldStartAsked();
   return async (request) => {
     if (
       request.spare === true &&
@@ -138,11 +144,25 @@ export function processSandboxes(
       isolation: sandbox.isolation,
       prepareDir: (dir, prepare) => sandbox.prepareDir(dir, prepare),
       run: (command) => sandbox.run(command),
+      ...(coldStart ? {} : {
+        prestart: (command, prestart) => sandbox.prestart(command, prestart),
+      }),
       close: async () => {
-        await lease?.release();
+        // A held interpreter is killed and the uid swept before the uid
+        // goes back.
+        await sandbox.discardHeld().finally(() => lease?.release());
       },
     };
   };
+}
+
+/** Whether pawl's environment asks for cold starts (`PAWL_COLD_START=1`). */
+function coldStartAsked(): boolean {
+  try {
+    return Deno.env.get("PAWL_COLD_START") === "1";
+  } catch {
+    return false; // no access to the environment: the default
+  }
 }
 
 interface SandboxModules {

@@ -20,7 +20,15 @@ import type {
 } from "../core/verdict.ts";
 import type { Git } from "../git/git.ts";
 import type { PythonModule } from "../python/python_module.ts";
-import { type PytestRun, runPytest } from "../run/run_pytest.ts";
+import {
+  type PreparedPytestRun,
+  preparePytestRun,
+  prestartPytestRun,
+  type PytestRun,
+  runPytest,
+} from "../run/run_pytest.ts";
+import type { StaticInput } from "../layouts/dialect.ts";
+import { coldStartReason, warmModulesUnshadowed } from "./warm_start.ts";
 import { runSuite } from "../run/run_suite.ts";
 import {
   BaseProblemError,
@@ -180,6 +188,7 @@ export async function testStage(
   const asked = (options.sandboxes ??
     openTestSandboxes(options.sandbox, request)).take();
   const offered = asked.spares;
+  const preparedSuite = asked.suite;
   const names = runs.workDirs;
   let made = names.firstFree - 1;
   const workName = (): string => `work-${++made}`;
@@ -231,6 +240,7 @@ export async function testStage(
       oracle,
       spares,
       ahead,
+      suite: preparedSuite,
     });
     return setup.record === undefined ? result : {
       ...result,
@@ -239,6 +249,7 @@ export async function testStage(
     };
   } finally {
     await Promise.all(offered.map((s) => s.discard()));
+    await (await preparedSuite?.catch(() => undefined))?.discard();
     await workDirs.settle();
     await settleAhead(ahead);
     await Promise.allSettled(copiesAhead);
@@ -271,8 +282,21 @@ export interface TestSandboxes {
    * properties' own run, once the commits are known; at most once.
    */
   exportCopies(git: Git, commits: Commits): void;
+  /**
+   * Once the contracts are read (before the static rules run), start the
+   * suite's interpreter warm in the first sandbox, with the environment
+   * the plan will give it (see `warm_start.ts`); at most once, after
+   * `exportCopies`. The suite's run takes it over only when its plan came
+   * out the same; a cold start otherwise.
+   */
+  prestart(
+    input: { commits: Commits; contracts: Contracts },
+    options: Pick<TestStageOptions, "now" | "sandboxPath">,
+  ): void;
   /** Hand them to the test stage; once. */
   take(): {
+    /** The suite's run, prepared ahead with its interpreter held, when `prestart` could. */
+    suite?: Promise<PreparedPytestRun | undefined>;
     /** The first sandbox: the suite's. */
     first: Promise<GateSandbox>;
     /** Spares for the runs beside the suite (none without isolation). */
@@ -341,6 +365,74 @@ function startCopies(
   return { copying, workDirs, ahead };
 }
 
+/**
+ * Prepare the suite's run as the plan will make it and start its
+ * interpreter warm; undefined when the settings, the sandbox or a failure
+ * on the way leave it to start cold. The plans are predicted from the
+ * contracts alone (every layout's plan reads only the clock): a
+ * prediction that comes out otherwise only means a cold start, since the
+ * sandbox takes the interpreter over only for the same environment.
+ */
+async function prestartSuite(
+  first: Promise<GateSandbox>,
+  copies: CopiesAhead,
+  input: { commits: Commits; contracts: Contracts },
+  options: Pick<TestStageOptions, "now" | "sandboxPath">,
+): Promise<PreparedPytestRun | undefined> {
+  const { commits, contracts } = input;
+  const settings = contracts.settings;
+  if (coldStartReason(settings) !== undefined) return undefined;
+  const predicted = {
+    now: options.now.epochMs,
+    nowText: options.now.text,
+    baseTree: commits.baseTree,
+    headTree: commits.headTree,
+    changes: contracts.changes,
+    headModules: new Map(),
+    baseModules: new Map(),
+    digests: new Map(),
+    allowFixtureRotate: false,
+    testEnv: settings.environment.env,
+  } satisfies StaticInput;
+  let runs: TestRuns;
+  try {
+    runs = planTestRuns(
+      settings,
+      contracts.loaded.map((l) => ({ layout: l.id, plan: l.plan(predicted) })),
+      {
+        seed: freshSeed(commits.head, options.now.text),
+        sandboxPath: options.sandboxPath,
+      },
+    );
+  } catch {
+    return undefined;
+  }
+  // Whichever comes last (usually the sandbox), the rest is ready by then.
+  const [sandbox, observer, reportDir, workDir] = await Promise.all([
+    first,
+    copies.ahead.observer,
+    copies.ahead.reports,
+    copies.workDirs.peek(SUITE_WORK_DIR),
+  ]);
+  if (sandbox.prestart === undefined || workDir === undefined) return undefined;
+  await sandbox.prepareDir(reportDir);
+  const prepared = await preparePytestRun(sandbox, {
+    workDir,
+    reportDir,
+    command: runs.suite.command,
+    env: runs.suite.env,
+    limits: runs.limits,
+    observer,
+  });
+  const pythonpath = settings.environment.pythonpath;
+  prestartPytestRun(
+    sandbox,
+    prepared,
+    (modules) => warmModulesUnshadowed(modules, commits.headTree, pythonpath),
+  );
+  return prepared;
+}
+
 /** Spare sandboxes asked for: the properties' own run's and the base's oracle's. */
 const SPARES = 2;
 
@@ -366,7 +458,13 @@ export function openTestSandboxes(
     : Array.from({ length: SPARES }, () => spareSandbox(factory, asked));
   let copies: CopiesAhead | undefined;
   let taken = false;
+  let suite: Promise<PreparedPytestRun | undefined> | undefined;
   return {
+    prestart: (input, prestart) => {
+      if (taken || copies === undefined || suite !== undefined) return;
+      suite = prestartSuite(first, copies, input, prestart);
+      suite.catch(() => undefined);
+    },
     exportCopies: (git, commits) => {
       if (taken || copies !== undefined || options.workspace === undefined) {
         return;
@@ -380,12 +478,18 @@ export function openTestSandboxes(
     take: () => {
       if (taken) throw new Error("The test sandboxes were already taken");
       taken = true;
-      return { first, spares, ...(copies === undefined ? {} : { copies }) };
+      return {
+        first,
+        spares,
+        ...(copies === undefined ? {} : { copies }),
+        ...(suite === undefined ? {} : { suite }),
+      };
     },
     close: async () => {
       if (taken) return;
       taken = true;
       abort.abort();
+      await (await suite?.catch(() => undefined))?.discard();
       await Promise.all([
         first.then((s) => s.close?.(), () => undefined).catch(() => undefined),
         ...spares.map((s) => s.discard()),
@@ -464,6 +568,8 @@ async function runAndJudge(
     oracle: ReturnType<typeof oracleTree>;
     spares: readonly SpareSandbox[];
     ahead: RunAhead;
+    /** The suite's run, prepared ahead with its interpreter held. */
+    suite: Promise<PreparedPytestRun | undefined> | undefined;
   },
 ): Promise<TestStageResult> {
   const { runs, dirs, oracle, spares, ahead } = planned;
@@ -644,6 +750,7 @@ async function runAndJudge(
       limits,
       onOutput,
       ...observed,
+      prepared: await planned.suite?.catch(() => undefined),
       testLine: async (file, qualname) =>
         (await headModule(file))?.functions.get(qualname)?.line,
     });

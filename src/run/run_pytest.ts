@@ -7,7 +7,9 @@
  */
 import { constants, open } from "node:fs/promises";
 import type {
+  PrestartOptions,
   Sandbox,
+  SandboxCommand,
   SandboxLimits,
   SandboxResult,
 } from "../sandbox/sandbox.ts";
@@ -66,6 +68,145 @@ export interface RunPytestOptions {
   onOutput?: (chunk: Uint8Array) => void;
   /** pawl's observer plugin: loaded with `-p`, its stream read while the run goes. */
   observer?: ObserverPlugin;
+  /**
+   * The run as {@linkcode preparePytestRun} made it ahead (its interpreter
+   * perhaps started warm): used when made from these same options, else
+   * discarded and the run prepared afresh.
+   */
+  prepared?: PreparedPytestRun | undefined;
+}
+
+/**
+ * One run's report name, fresh HOME, observer channel and sandbox command
+ * (without the selection), made before the run so its interpreter can be
+ * started ahead with exactly the run's environment.
+ */
+export interface PreparedPytestRun {
+  /** The options it was made from (see {@linkcode pytestRunKey}). */
+  readonly key: string;
+  /** Index of the run's report, home and probe names. */
+  readonly n: number;
+  /** The JUnit report's path. */
+  readonly reportPath: string;
+  /** The observer's channel, when the run loads the observer. */
+  readonly channel: ObserverChannel | undefined;
+  /** The sandbox command, without the selection and the progress callback. */
+  readonly command: SandboxCommand;
+  /** Whether a run took it; a prepared run serves one run only. */
+  used: boolean;
+  /** Close the channel and remove the HOME unless a run took it; never throws. */
+  discard(): Promise<void>;
+}
+
+/**
+ * What a prepared run must have been made from to serve a run: the same
+ * copy, report directory, interpreter, environment, limits and observer.
+ */
+export function pytestRunKey(options: RunPytestOptions): string {
+  return JSON.stringify([
+    options.workDir,
+    options.reportDir,
+    // The arguments after `-m pytest` go to the interpreter at the handover.
+    (options.command ?? DEFAULT_PYTEST_COMMAND).slice(0, 3),
+    options.env ?? {},
+    options.limits ?? {},
+    options.observer?.dir ?? null,
+  ]);
+}
+
+/**
+ * Prepare the run `options` describe (everything but `select`,
+ * `onOutput` and `maxReportBytes` counts): its report name, HOME,
+ * observer channel, environment and argv.
+ */
+export async function preparePytestRun(
+  sandbox: Sandbox,
+  options: RunPytestOptions,
+): Promise<PreparedPytestRun> {
+  const command = options.command ?? DEFAULT_PYTEST_COMMAND;
+  if (command.length === 0 || command[0] === "") {
+    throw new RangeError("Invalid test command: argv is empty");
+  }
+  const n = await unusedIndex(options.reportDir);
+  const reportPath = `${options.reportDir}/junit-${n}.xml`;
+  const home = await freshDir(sandbox, `${options.reportDir}/home-${n}`);
+  const channel = options.observer === undefined
+    ? undefined
+    : await ObserverChannel.open(options.observer);
+  const env: Record<string, string> = {
+    ...minimalEnv(home),
+    ...(options.env ?? {}),
+  };
+  // A relative entry names a directory of this run's tree, made absolute so
+  // it still holds in a subprocess started elsewhere; pawl's observer comes
+  // first, where the repository cannot shadow it.
+  const entries = (env["PYTHONPATH"] ?? "").split(":").filter((e) => e !== "")
+    .map((e) => e.startsWith("/") ? e : treePath(options.workDir, e));
+  if (options.observer !== undefined && channel !== undefined) {
+    entries.unshift(options.observer.dir);
+  }
+  if (entries.length > 0) env["PYTHONPATH"] = entries.join(":");
+  else delete env["PYTHONPATH"];
+  if (options.observer !== undefined && channel !== undefined) {
+    env["PAWL_OBSERVER_SOCKET"] = channel.path;
+    env["PAWL_OBSERVER_TOKEN"] = channel.token;
+  }
+  const argv = pytestArgv(command, options, reportPath);
+  const prepared: PreparedPytestRun = {
+    key: pytestRunKey(options),
+    n,
+    reportPath,
+    channel,
+    command: {
+      argv,
+      cwd: options.workDir,
+      env,
+      writable: [options.reportDir],
+      ...(options.observer === undefined
+        ? {}
+        : { readOnly: [options.observer.root] }),
+      ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    },
+    used: false,
+    discard: async () => {
+      if (prepared.used) return;
+      prepared.used = true;
+      await channel?.finish(0).catch(() => undefined);
+      // Its names go back, so the run prepared in its place gets the same
+      // report name (which a finding may quote) as without it.
+      await Deno.remove(home, { recursive: true }).catch(() => undefined);
+    },
+  };
+  return prepared;
+}
+
+/** The run's argv before the selection. */
+function pytestArgv(
+  command: readonly string[],
+  options: RunPytestOptions,
+  reportPath: string,
+): string[] {
+  return [
+    ...command,
+    ...(options.observer === undefined ? [] : ["-p", options.observer.module]),
+    `--junitxml=${reportPath}`,
+    "-o",
+    "junit_family=xunit2",
+  ];
+}
+
+/**
+ * Start the prepared run's interpreter now (see `Sandbox.prestart`), when
+ * the sandbox can; `accept` judges the module names it loaded.
+ */
+export function prestartPytestRun(
+  sandbox: Sandbox,
+  prepared: PreparedPytestRun,
+  accept: PrestartOptions["accept"],
+): boolean {
+  if (sandbox.prestart === undefined) return false;
+  sandbox.prestart(prepared.command, { accept });
+  return true;
 }
 
 /** The outcome of one pytest run. */
@@ -150,54 +291,28 @@ export async function runPytest(
   sandbox: Sandbox,
   options: RunPytestOptions,
 ): Promise<PytestRun> {
+  let prepared = options.prepared;
+  if (
+    prepared !== undefined &&
+    (prepared.used || prepared.key !== pytestRunKey(options))
+  ) {
+    await prepared.discard();
+    prepared = undefined;
+  }
+  prepared ??= await preparePytestRun(sandbox, options);
+  prepared.used = true;
   const command = options.command ?? DEFAULT_PYTEST_COMMAND;
-  if (command.length === 0 || command[0] === "") {
-    throw new RangeError("Invalid test command: argv is empty");
-  }
-  const n = await unusedIndex(options.reportDir);
-  const reportPath = `${options.reportDir}/junit-${n}.xml`;
-  const home = await freshDir(sandbox, `${options.reportDir}/home-${n}`);
-  const channel = options.observer === undefined
-    ? undefined
-    : await ObserverChannel.open(options.observer);
-  const env: Record<string, string> = {
-    ...minimalEnv(home),
-    ...(options.env ?? {}),
-  };
-  // A relative entry names a directory of this run's tree, made absolute so
-  // it still holds in a subprocess started elsewhere; pawl's observer comes
-  // first, where the repository cannot shadow it.
-  const entries = (env["PYTHONPATH"] ?? "").split(":").filter((e) => e !== "")
-    .map((e) => e.startsWith("/") ? e : treePath(options.workDir, e));
-  if (options.observer !== undefined && channel !== undefined) {
-    entries.unshift(options.observer.dir);
-  }
-  if (entries.length > 0) env["PYTHONPATH"] = entries.join(":");
-  else delete env["PYTHONPATH"];
-  if (options.observer !== undefined && channel !== undefined) {
-    env["PAWL_OBSERVER_SOCKET"] = channel.path;
-    env["PAWL_OBSERVER_TOKEN"] = channel.token;
-  }
-  const argv = [
-    ...command,
-    ...(options.observer === undefined ? [] : ["-p", options.observer.module]),
-    `--junitxml=${reportPath}`,
-    "-o",
-    "junit_family=xunit2",
-    ...(options.select ?? []),
-  ];
+  const { n, reportPath, channel } = prepared;
+  const env = prepared.command.env;
   let result: SandboxResult;
   let observation: Observation | undefined;
   try {
     result = await sandbox.run({
-      argv,
-      cwd: options.workDir,
-      env,
-      writable: [options.reportDir],
-      ...(options.observer === undefined
-        ? {}
-        : { readOnly: [options.observer.root] }),
-      ...(options.limits !== undefined ? { limits: options.limits } : {}),
+      ...prepared.command,
+      argv: [
+        ...pytestArgv(command, options, reportPath),
+        ...(options.select ?? []),
+      ],
       ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
     });
   } finally {

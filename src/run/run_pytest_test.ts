@@ -3,6 +3,7 @@ import { junitXml, type Script, ScriptedSandbox } from "./_scripted_sandbox.ts";
 import {
   DEFAULT_PYTEST_COMMAND,
   MAX_REPORT_BYTES,
+  preparePytestRun,
   runPytest,
   type RunPytestOptions,
   TestRunnerMissingError,
@@ -360,5 +361,50 @@ Deno.test("runPytest() puts the tree's import path entries after pawl's observer
       sandbox.calls[0]?.env["PYTHONPATH"],
       `${dirs.workDir}/src:${dirs.workDir}:/opt/extra`,
     );
+  });
+});
+
+Deno.test("runPytest() takes a run prepared from the same options, and prepares afresh under the same names otherwise", async () => {
+  await withDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const same = options(dirs, { env: { CONTRACT_SEED: "7" } });
+    const prepared = await preparePytestRun(sandbox, same);
+    // Only the arguments after "-m pytest" may differ: they are handed over.
+    const run = await runPytest(sandbox, {
+      ...same,
+      command: [...DEFAULT_PYTEST_COMMAND, "--deselect", "tests/x.py::t"],
+      select: ["tests/test_a.py::test_x"],
+      prepared,
+    });
+    assert.notEqual(run.cases, null);
+    assert.equal(prepared.used, true);
+    assert.deepEqual(sandbox.calls[0]?.env, prepared.command.env);
+    assert.deepEqual(sandbox.calls[0]?.argv, [
+      ...DEFAULT_PYTEST_COMMAND,
+      "--deselect",
+      "tests/x.py::t",
+      `--junitxml=${dirs.reportDir}/junit-0.xml`,
+      "-o",
+      "junit_family=xunit2",
+      "tests/test_a.py::test_x",
+    ]);
+  });
+  await withDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const prepared = await preparePytestRun(
+      sandbox,
+      options(dirs, { env: { CONTRACT_SEED: "7" } }),
+    );
+    // Another environment: the prepared run is discarded, its names freed.
+    await runPytest(
+      sandbox,
+      options(dirs, { env: { CONTRACT_SEED: "8" }, prepared }),
+    );
+    const command = sandbox.calls[0]!;
+    assert.equal(command.env["CONTRACT_SEED"], "8");
+    assert.ok(
+      command.argv.includes(`--junitxml=${dirs.reportDir}/junit-0.xml`),
+    );
+    assert.equal(command.env["HOME"], `${dirs.reportDir}/home-0`);
   });
 });

@@ -12,7 +12,9 @@ import {
   DEFAULT_TMP_BYTES,
 } from "./_defaults.ts";
 import {
+  delay,
   killProcessGroup,
+  liveProcessesOf,
   runCaptured,
   sweepUid,
   SYSTEM_DIRS,
@@ -31,9 +33,17 @@ import {
   probeIsolation,
   type ProbeIsolationOptions,
 } from "./probe_isolation.ts";
+import {
+  handoverBytes,
+  MAX_WARM_REPORT_BYTES,
+  parseWarmReport,
+  warmArgv,
+  warmModule,
+} from "./_warm_python.ts";
 import type {
   IsolationReport,
   PrepareDirOptions,
+  PrestartOptions,
   Sandbox,
   SandboxCommand,
   SandboxLimits,
@@ -64,6 +74,12 @@ export interface ProcessSandboxOptions
    * Only matters at tier `none`, where escaped children cannot be swept.
    */
   drainGraceMs?: number;
+  /**
+   * How long a run waits for the interpreter {@linkcode ProcessSandbox.prestart}
+   * held for it to report, before it kills it and starts cold (default
+   * {@linkcode HELD_REPORT_WAIT_MS}).
+   */
+  heldReportWaitMs?: number;
 }
 
 /**
@@ -94,6 +110,7 @@ export class ProcessSandbox implements Sandbox {
   #gid: number;
   #tmpBytes: number;
   #graceMs: number;
+  #heldWaitMs: number;
   #dropBoundingSet: boolean;
   #queue: Promise<unknown> = Promise.resolve();
   /** Processes started as the uid so far (each run's wrapper counts one). */
@@ -104,6 +121,8 @@ export class ProcessSandbox implements Sandbox {
    * failed.
    */
   #sweptAt = -1;
+  /** The interpreter {@linkcode prestart} started, until a run takes it or it is killed. */
+  #held: Held | undefined;
 
   private constructor(
     isolation: IsolationReport,
@@ -119,6 +138,7 @@ export class ProcessSandbox implements Sandbox {
     this.#gid = isolation.gid ?? -1;
     this.#tmpBytes = options.tmpBytes ?? DEFAULT_TMP_BYTES;
     this.#graceMs = options.drainGraceMs ?? 1000;
+    this.#heldWaitMs = options.heldReportWaitMs ?? HELD_REPORT_WAIT_MS;
   }
 
   /**
@@ -140,8 +160,10 @@ export class ProcessSandbox implements Sandbox {
       options,
     );
     // Whatever still runs as the uid is killed now, while the sandbox is
-    // made ahead of its first run, instead of in that run's start-up.
-    await sandbox.#sweep();
+    // made ahead of its first run, instead of in that run's start-up. A
+    // uid /proc shows no live process of needs no kill: only a process of
+    // the uid could start another.
+    await sandbox.#sweepIfLive();
     return sandbox;
   }
 
@@ -208,7 +230,132 @@ export class ProcessSandbox implements Sandbox {
     return next;
   }
 
+  /**
+   * Start `command`'s interpreter now, held before it runs anything of the
+   * repository's (see `_warm_python.ts`); a no-op unless the command is
+   * `<python> -m <module> ...`. Whatever was held before is killed.
+   */
+  prestart(command: SandboxCommand, options: PrestartOptions): void {
+    if (warmModule(command.argv) === undefined) return;
+    const next = this.#queue.then(() => this.#prestart(command, options));
+    this.#queue = next.catch(() => {});
+  }
+
+  /**
+   * Kill the held interpreter, if any, and sweep the uid; call before the
+   * uid is given up. Never throws for a missing one.
+   */
+  discardHeld(): Promise<void> {
+    const next = this.#queue.then(async () => {
+      const held = this.#held;
+      this.#held = undefined;
+      if (held === undefined) return;
+      await killHeld(held);
+      await this.#sweep();
+    });
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  async #prestart(
+    command: SandboxCommand,
+    options: PrestartOptions,
+  ): Promise<void> {
+    const old = this.#held;
+    this.#held = undefined;
+    if (old !== undefined) await killHeld(old);
+    const warm = warmArgv(command.argv);
+    const start = await this.#wrap({ ...command, argv: warm });
+    if (this.#sweptAt !== this.#spawns) await this.#sweep();
+    this.#spawns++;
+    const child = new Deno.Command(start.argv[0]!, {
+      args: start.argv.slice(1),
+      cwd: start.cwd,
+      clearEnv: true,
+      env: {},
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+    const stdout = child.stdout.getReader();
+    const stderr = child.stderr.getReader();
+    const stderrFirst = stderr.read();
+    const state = { spoiled: false };
+    // Anything on stderr before the handover, or an exit, means the run
+    // cannot be the cold one's: it goes cold.
+    stderrFirst.then(() => state.spoiled = true, () => state.spoiled = true);
+    child.status.then(() => state.spoiled = true, () => state.spoiled = true);
+    const ready = (async () => {
+      const line = await readReportLine(stdout, MAX_WARM_REPORT_BYTES);
+      const report = line === undefined ? undefined : parseWarmReport(line);
+      if (report === undefined || !report.ready) return false;
+      try {
+        return options.accept(report.modules);
+      } catch {
+        return false;
+      }
+    })().catch(() => false);
+    this.#held = {
+      child,
+      wrapper: wrapperKey(start.argv, warm.length),
+      program: command.argv[0]!,
+      module: command.argv[2]!,
+      stdout,
+      stderr,
+      stderrFirst,
+      ready,
+      state,
+    };
+  }
+
   async #run(command: SandboxCommand): Promise<SandboxResult> {
+    const program = command.argv[0] ?? "";
+    const wrapped = await this.#wrap(command);
+    const { limits, cwd, argv } = wrapped;
+    const held = this.#held;
+    this.#held = undefined;
+    if (held !== undefined) {
+      const taken = await takeOver(held, command.argv, argv, this.#heldWaitMs);
+      if (taken) {
+        return await this.#supervise(held.child, command, limits, held);
+      }
+      await killHeld(held);
+    }
+    // Nothing a previous run left behind may share this run's process
+    // budget: the uid is swept unless a sweep found it empty since the
+    // last process started as it (the previous run's own final sweep, or
+    // the one when the sandbox was made). Only a process of the uid can
+    // start another, and `kill -1` reaches every one at once.
+    if (this.#sweptAt !== this.#spawns) await this.#sweep();
+    let child: Deno.ChildProcess;
+    this.#spawns++;
+    try {
+      child = new Deno.Command(argv[0]!, {
+        args: argv.slice(1),
+        cwd,
+        clearEnv: true,
+        env: {},
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        detached: true, // setsid: the child leads its own process group
+      }).spawn();
+    } catch (error) {
+      throw new SandboxUnavailableError(
+        `Cannot run "${program}" in the sandbox: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+        { cause: error },
+      );
+    }
+    return await this.#supervise(child, command, limits);
+  }
+
+  /** The full argv of `command` in this sandbox, with its limits and cwd. */
+  async #wrap(
+    command: SandboxCommand,
+  ): Promise<{ argv: string[]; limits: SandboxLimits; cwd: string }> {
     const program = command.argv[0] ?? "";
     const limits = resolveLimits(program, command.limits);
     const env: Record<string, string> = { ...command.env };
@@ -242,40 +389,14 @@ export class ProcessSandbox implements Sandbox {
       tmpBytes: this.#tmpBytes,
       dropBoundingSet: this.#dropBoundingSet,
     });
-    // Nothing a previous run left behind may share this run's process
-    // budget: the uid is swept unless a sweep found it empty since the
-    // last process started as it (the previous run's own final sweep, or
-    // the one when the sandbox was made). Only a process of the uid can
-    // start another, and `kill -1` reaches every one at once.
-    if (this.#sweptAt !== this.#spawns) await this.#sweep();
-    let child: Deno.ChildProcess;
-    this.#spawns++;
-    try {
-      child = new Deno.Command(argv[0]!, {
-        args: argv.slice(1),
-        cwd,
-        clearEnv: true,
-        env: {},
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        detached: true, // setsid: the child leads its own process group
-      }).spawn();
-    } catch (error) {
-      throw new SandboxUnavailableError(
-        `Cannot run "${program}" in the sandbox: ${
-          error instanceof Error ? error.message : String(error)
-        }`,
-        { cause: error },
-      );
-    }
-    return await this.#supervise(child, command, limits);
+    return { argv, limits, cwd };
   }
 
   async #supervise(
     child: Deno.ChildProcess,
     command: SandboxCommand,
     limits: SandboxLimits,
+    held?: Held,
   ): Promise<SandboxResult> {
     const collector = new OutputCollector(limits.maxOutputBytes);
     let timedOut = false;
@@ -285,12 +406,14 @@ export class ProcessSandbox implements Sandbox {
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> => stopping ??= this.#kill(child.pid);
     const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
-    const pump = async (stream: ReadableStream<Uint8Array>): Promise<void> => {
-      const reader = stream.getReader();
+    const pump = async (
+      reader: ReadableStreamDefaultReader<Uint8Array>,
+      pending?: Promise<ReadableStreamReadResult<Uint8Array>>,
+    ): Promise<void> => {
       readers.push(reader);
       try {
-        for (;;) {
-          const { done, value } = await reader.read();
+        for (let first = pending;; first = undefined) {
+          const { done, value } = await (first ?? reader.read());
           if (done) return;
           const accepted = collector.add(value);
           if (accepted.length > 0 && command.onOutput !== undefined) {
@@ -310,7 +433,15 @@ export class ProcessSandbox implements Sandbox {
         // the stream was cancelled after the grace period
       }
     };
-    const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
+    const pumps = held === undefined
+      ? Promise.all([
+        pump(child.stdout.getReader()),
+        pump(child.stderr.getReader()),
+      ])
+      : Promise.all([
+        pump(held.stdout),
+        pump(held.stderr, held.stderrFirst),
+      ]);
     const timer = setTimeout(() => {
       timedOut = true;
       stop().catch(() => {}); // surfaced below
@@ -350,6 +481,7 @@ export class ProcessSandbox implements Sandbox {
       outputHead: decoder.decode(collector.headBytes()),
       outputTail: decoder.decode(collector.tailBytes()),
       outputBytes: collector.seenBytes,
+      ...(held === undefined ? {} : { warm: true as const }),
     };
   }
 
@@ -362,6 +494,16 @@ export class ProcessSandbox implements Sandbox {
   async #kill(pid: number): Promise<void> {
     await killProcessGroup(pid);
     await this.#sweep();
+  }
+
+  /** {@linkcode ProcessSandbox.#sweep}, when /proc shows a live process of the uid. */
+  async #sweepIfLive(): Promise<void> {
+    if (this.isolation.tier === "none") return;
+    const spawns = this.#spawns;
+    if ((await liveProcessesOf(this.#uid)).length > 0) {
+      return await this.#sweep();
+    }
+    if (this.#spawns === spawns) this.#sweptAt = spawns;
   }
 
   /** SIGKILL every process of the sandbox uid ({@linkcode sweepUid}). */
@@ -395,6 +537,111 @@ export class ProcessSandbox implements Sandbox {
       clearTimeout(timer);
     }
   }
+}
+
+/** An interpreter started ahead of its run ({@linkcode ProcessSandbox.prestart}). */
+interface Held {
+  child: Deno.ChildProcess;
+  /** Its full argv without the command's own: what the run's must equal. */
+  wrapper: string;
+  program: string;
+  module: string;
+  stdout: ReadableStreamDefaultReader<Uint8Array>;
+  stderr: ReadableStreamDefaultReader<Uint8Array>;
+  /** The first read of stderr, pending until the run reads on from it. */
+  stderrFirst: Promise<ReadableStreamReadResult<Uint8Array>>;
+  /** Whether it reported in time, imported the module, and was accepted. */
+  ready: Promise<boolean>;
+  /** Set once it wrote to stderr or exited. */
+  state: { spoiled: boolean };
+}
+
+/**
+ * How long a run waits for its held interpreter to report before it kills
+ * it and starts cold: the import is well under a second.
+ */
+export const HELD_REPORT_WAIT_MS = 10_000;
+
+/**
+ * Hand `argv` to `held` when it is the same run but for the arguments
+ * after the module (same wrapper: sandbox, uid, limits, environment, cwd
+ * and mounts) and the held interpreter is ready and unspoiled.
+ */
+async function takeOver(
+  held: Held,
+  argv: readonly string[],
+  full: readonly string[],
+  waitMs: number,
+): Promise<boolean> {
+  if (
+    argv[0] !== held.program || warmModule(argv) !== held.module ||
+    wrapperKey(full, argv.length) !== held.wrapper
+  ) return false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const ready = await Promise.race([
+    held.ready,
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), waitMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  // Let an exit or a write to stderr that already happened be seen.
+  await delay(0);
+  if (!ready || held.state.spoiled) return false;
+  try {
+    const writer = held.child.stdin.getWriter();
+    await writer.write(handoverBytes(argv));
+    await writer.close();
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/** Kill a held interpreter's process group and wait for it; never throws. */
+async function killHeld(held: Held): Promise<void> {
+  await killProcessGroup(held.child.pid).catch(() => {});
+  await held.child.status.catch(() => undefined);
+  await Promise.all([
+    held.stdout.cancel().catch(() => {}),
+    held.stderr.cancel().catch(() => {}),
+    held.child.stdin.close().catch(() => {}),
+  ]);
+}
+
+function wrapperKey(full: readonly string[], commandLength: number): string {
+  return JSON.stringify(full.slice(0, full.length - commandLength));
+}
+
+/**
+ * The first line of `reader` (without its newline), or undefined when it
+ * ends first, exceeds `max` bytes, or more follows it in the same read.
+ */
+async function readReportLine(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  max: number,
+): Promise<string | undefined> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return undefined;
+    const end = value.indexOf(0x0a);
+    if (end >= 0) {
+      if (end !== value.length - 1) return undefined;
+      chunks.push(value.subarray(0, end));
+      break;
+    }
+    chunks.push(value);
+    total += value.length;
+    if (total > max) return undefined;
+  }
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /**

@@ -90,6 +90,11 @@ export interface SandboxResult {
   outputTail: string;
   /** Total bytes of output seen. */
   outputBytes: number;
+  /**
+   * Set when an interpreter started ahead ({@linkcode Sandbox.prestart})
+   * ran the command; the run is the same as a cold one's either way.
+   */
+  warm?: true;
 }
 
 /** Options for {@linkcode Sandbox.prepareDir}. */
@@ -100,6 +105,16 @@ export interface PrepareDirOptions {
    * but cannot write a shared file's bytes (it stays root's, mode 0644).
    */
   sharedFiles?: boolean;
+}
+
+/** Options for {@linkcode Sandbox.prestart}. */
+export interface PrestartOptions {
+  /**
+   * Told every top-level module name the warm interpreter looked up or
+   * loaded beyond a bare interpreter's (see `_warm_python.ts`); returns
+   * whether the run may still go warm (false: it starts cold).
+   */
+  accept: (modules: readonly string[]) => boolean;
 }
 
 /** Runs commands in isolation; the real adapter and a fake implement it. */
@@ -115,4 +130,14 @@ export interface Sandbox {
   prepareDir(dir: string, options?: PrepareDirOptions): Promise<void>;
   /** Run one command to completion (or until a limit kills it). */
   run(command: SandboxCommand): Promise<SandboxResult>;
+  /**
+   * Start `command`'s interpreter now, before its run is asked for, when
+   * it is `<python> -m <module> ...`: it imports what `-m <module>` would
+   * before running any code of the repository's, then waits. The next
+   * {@linkcode Sandbox.run} takes it over when that command is the same
+   * but for the arguments after the module, and `accept` agreed; any other
+   * run first kills it. Optional: a sandbox without it runs every command
+   * cold, as one that cannot tell does.
+   */
+  prestart?(command: SandboxCommand, options: PrestartOptions): void;
 }

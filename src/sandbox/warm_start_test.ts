@@ -1,0 +1,200 @@
+import assert from "node:assert/strict";
+import { liveProcessesOf } from "./_exec.ts";
+import { leaseSandboxUid } from "./lease_uid.ts";
+import { ProcessSandbox } from "./process_sandbox.ts";
+import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
+
+/** This file's own uid (the warm-start tests' range). */
+const UID = (await leaseSandboxUid({ range: { first: 64470, last: 64474 } }))
+  .uid;
+const PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/**
+ * What a module run with `-m` sees of its start: sys.path, argv,
+ * orig_argv, the __main__ namespace, the stack depth, the modules loaded
+ * and their order, flags, stdin, cwd and the environment.
+ */
+const PROBE = `import sys, os, __main__, hashlib
+def depth():
+    f = sys._getframe()
+    n = 0
+    while f:
+        n += 1
+        f = f.f_back
+    return n
+s = sys.stdin
+print(repr((sys.path, sys.argv[1:], sys.orig_argv[1:], sorted(vars(__main__)),
+    depth(), hashlib.sha256(" ".join(sys.modules).encode()).hexdigest(),
+    sys.flags, os.readlink("/proc/self/fd/0"), s.seekable(), s.buffer.raw.name,
+    s.mode, s.line_buffering, s.encoding, s.errors, s is sys.__stdin__,
+    os.getcwd(), sorted(os.environ.items()), sys.warnoptions,
+    sys.modules["__main__"].__spec__.name)))
+sys.exit(int(sys.argv[-1]))
+`;
+
+async function withTree(
+  fn: (dirs: { work: string; lib: string; root: string }) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "pawl-warm-test-" });
+  try {
+    await Deno.chmod(root, 0o755);
+    const work = `${root}/work`;
+    const lib = `${root}/lib`;
+    await Deno.mkdir(work);
+    await Deno.mkdir(`${lib}/probe_pkg`, { recursive: true });
+    await Deno.writeTextFile(`${lib}/probe_pkg/__init__.py`, "");
+    await Deno.writeTextFile(`${lib}/probe_pkg/__main__.py`, PROBE);
+    await Deno.chmod(lib, 0o755);
+    await Deno.chmod(`${lib}/probe_pkg`, 0o755);
+    await fn({ work, lib, root });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+function probeCommand(
+  dirs: { work: string; lib: string },
+  args: string[],
+): SandboxCommand {
+  return {
+    argv: ["python3", "-m", "probe_pkg", ...args],
+    cwd: dirs.work,
+    env: {
+      PATH,
+      HOME: dirs.work,
+      PYTHONPATH: dirs.lib,
+      PYTHONHASHSEED: "0",
+      LANG: "C.UTF-8",
+    },
+    writable: [],
+    readOnly: [dirs.lib],
+    limits: { timeoutMs: 60_000 },
+  };
+}
+
+const ACCEPT = { accept: () => true };
+
+function same(a: SandboxResult, b: SandboxResult): void {
+  assert.equal(a.outputHead, b.outputHead);
+  assert.equal(a.outputTail, b.outputTail);
+  assert.equal(a.code, b.code);
+  assert.equal(a.signal, b.signal);
+}
+
+Deno.test("a held interpreter runs the module exactly as a cold -m start does", async () => {
+  await withTree(async (dirs) => {
+    const sandbox = await ProcessSandbox.create({ uid: UID });
+    await sandbox.prepareDir(dirs.work);
+    const command = probeCommand(dirs, ["-q", "x y", "3"]);
+    const cold = await sandbox.run(command);
+    assert.equal(cold.warm, undefined);
+    assert.equal(cold.code, 3);
+    assert.match(cold.outputHead, /'-q', 'x y', '3'/);
+    const seen: string[][] = [];
+    sandbox.prestart(probeCommand(dirs, ["other", "args"]), {
+      accept: (modules) => {
+        seen.push([...modules]);
+        return true;
+      },
+    });
+    const warm = await sandbox.run(command);
+    assert.equal(warm.warm, true);
+    same(warm, cold);
+    // It reported what it looked up: runpy and the module's package.
+    assert.ok(seen[0]?.includes("runpy"));
+    assert.ok(seen[0]?.includes("probe_pkg"));
+    assert.deepEqual(await liveProcessesOf(UID), []);
+  });
+});
+
+Deno.test("a held interpreter goes cold when the run differs, is refused, or spoils", async () => {
+  await withTree(async (dirs) => {
+    const sandbox = await ProcessSandbox.create({
+      uid: UID,
+      heldReportWaitMs: 1500,
+    });
+    await sandbox.prepareDir(dirs.work);
+    const command = probeCommand(dirs, ["0"]);
+    const cold = await sandbox.run(command);
+    // Another environment: the held one is killed, the run starts cold.
+    sandbox.prestart(
+      { ...command, env: { ...command.env, PYTHONHASHSEED: "1" } },
+      ACCEPT,
+    );
+    const otherEnv = await sandbox.run(command);
+    assert.equal(otherEnv.warm, undefined);
+    same(otherEnv, cold);
+    // Refused by the caller (a shadowing name in the tree).
+    sandbox.prestart(command, { accept: () => false });
+    const refused = await sandbox.run(command);
+    assert.equal(refused.warm, undefined);
+    same(refused, cold);
+    // An interpreter option before -m never goes warm.
+    sandbox.prestart({
+      ...command,
+      argv: ["python3", "-X", "dev", "-m", "probe_pkg"],
+    }, ACCEPT);
+    const flagged = await sandbox.run(command);
+    assert.equal(flagged.warm, undefined);
+    // A module whose import writes to stderr, fails, or hangs.
+    for (
+      const [name, body] of [
+        ["noisy", "import sys\nsys.stderr.write('hello\\n')\n"],
+        ["broken", "raise ImportError('broken at import')\n"],
+        ["stuck", "import time\ntime.sleep(600)\n"],
+      ]
+    ) {
+      await Deno.mkdir(`${dirs.lib}/${name}`);
+      await Deno.writeTextFile(`${dirs.lib}/${name}/__init__.py`, body!);
+      await Deno.writeTextFile(
+        `${dirs.lib}/${name}/__main__.py`,
+        "print('ran')\n",
+      );
+      await Deno.chmod(`${dirs.lib}/${name}`, 0o755);
+      const run = { ...command, argv: ["python3", "-m", name!] };
+      const expected = await sandbox.run({
+        ...run,
+        limits: { timeoutMs: 3000 },
+      });
+      sandbox.prestart(run, ACCEPT);
+      const got = await sandbox.run({ ...run, limits: { timeoutMs: 3000 } });
+      assert.equal(got.warm, undefined, name);
+      same(got, expected);
+    }
+    // A held interpreter nobody takes is killed and its uid swept.
+    sandbox.prestart(command, ACCEPT);
+    await sandbox.discardHeld();
+    assert.deepEqual(await liveProcessesOf(UID), []);
+  });
+});
+
+Deno.test("a held interpreter imports nothing from the copy: a name the copy will hold is the caller's to refuse", async () => {
+  await withTree(async (dirs) => {
+    const sandbox = await ProcessSandbox.create({ uid: UID });
+    await sandbox.prepareDir(dirs.work);
+    const command = probeCommand(dirs, ["0"]);
+    // The copy is still filling: its own probe_pkg.py lands after the
+    // interpreter started. A cold start runs the copy's module (the cwd
+    // comes first on sys.path); the held interpreter imported the other
+    // one, so the listing check refuses it and the run goes cold.
+    const listing = ["probe_pkg.py"];
+    let names: readonly string[] = [];
+    sandbox.prestart(command, {
+      accept: (modules) => {
+        names = modules;
+        return !modules.some((m) =>
+          listing.some((f) => f === m || f.startsWith(`${m}.`))
+        );
+      },
+    });
+    await Deno.writeTextFile(
+      `${dirs.work}/probe_pkg.py`,
+      "print('from the copy')\n",
+    );
+    const run = await sandbox.run(command);
+    assert.ok(names.includes("probe_pkg"));
+    assert.equal(run.warm, undefined);
+    assert.equal(run.code, 0);
+    assert.match(run.outputHead, /from the copy/);
+  });
+});
