@@ -5,6 +5,7 @@
  * @module
  */
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
+import { withYamlParser } from "../contract/parse_yaml_document.ts";
 import type { Finding } from "../core/finding.ts";
 import type { LoadedDialect } from "../layouts/dialect.ts";
 import type { ChangedPath, Git } from "../git/git.ts";
@@ -59,14 +60,15 @@ export async function loadContracts(
       readContractBlobs(git, baseTree, dialect.files),
       readContractBlobs(git, headTree, dialect.files),
     ]);
-    // Both loads read the same base files: parse each once.
+    // Both loads read the same base files: parse each once. The full YAML
+    // parser loads only if a text needs it (what was read stays parsed).
     const parsed = new ParsedTexts();
-    const one = atBaseCommit(
-      base,
-      () => dialect.load(baseBlobs, headBlobs, { parsed }),
-    );
+    const [one, self] = await withYamlParser(() => [
+      atBaseCommit(base, () => dialect.load(baseBlobs, headBlobs, { parsed })),
+      dialect.load(baseBlobs, baseBlobs, { parsed }),
+    ]);
     loaded.push(one);
-    selves.push(dialect.load(baseBlobs, baseBlobs, { parsed }));
+    selves.push(self);
     findings.push(...one.loadFindings);
   }
   const settings = await atBaseCommitAsync(
