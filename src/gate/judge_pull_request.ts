@@ -74,13 +74,17 @@ export async function judgePullRequest(
       sandboxes?.exportCopies(git, commits);
       // Start hashing the usual fixture root now, so git inflates and a
       // worker hashes while the contracts and sources are parsed.
-      const early = hashFixtureRoot(git, commits.headTree);
+      const parsed = Promise.withResolvers<void>();
+      const early = hashFixtureRoot(git, commits.headTree, {
+        helpAfter: parsed.promise,
+      });
       try {
         const contracts = await loadContracts(git, commits, options);
         prefetchModuleNames(testEnvironment(contracts.settings, options));
         const statics = await staticStage(git, { commits, contracts }, {
           ...options,
           early,
+          onParsed: parsed.resolve,
           progress,
         });
         const tests = testing !== undefined
