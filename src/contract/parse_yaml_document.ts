@@ -5,7 +5,6 @@
  *
  * @module
  */
-import process from "node:process";
 import { refuseOversize } from "./refuse_oversize.ts";
 import type { LineCounter, Node as YamlNode, YAMLError } from "yaml";
 import { ContractSyntaxError } from "./contract_syntax_error.ts";
@@ -13,6 +12,8 @@ import { parseSimpleYaml, type YamlPath } from "./_parse_simple_yaml.ts";
 
 /** The full `yaml` parser, once {@linkcode loadYamlParser} has loaded it. */
 let full: typeof import("yaml") | undefined;
+/** `node:process`, loaded with it (see {@linkcode withEnvSnapshot}). */
+let nodeProcess: { env: NodeJS.ProcessEnv } | undefined;
 
 /**
  * Load the full `yaml` parser, which {@linkcode parseYamlDocument} needs
@@ -21,7 +22,13 @@ let full: typeof import("yaml") | undefined;
  * calls this (or reads inside {@linkcode withYamlParser}) before it parses.
  */
 export async function loadYamlParser(): Promise<void> {
-  full ??= await import("yaml");
+  if (full !== undefined) return;
+  const [yaml, process] = await Promise.all([
+    import("yaml"),
+    import("node:process"),
+  ]);
+  nodeProcess = process.default;
+  full = yaml;
 }
 
 /** The full parser; only called once a parse has found it loaded. */
@@ -229,6 +236,7 @@ function refuseForbiddenCharacters(text: string, path: string): void {
  * a large contract. `fn` is synchronous, so nothing else observes the swap.
  */
 function withEnvSnapshot<T>(fn: () => T): T {
+  const process = nodeProcess as { env: NodeJS.ProcessEnv };
   const live = process.env;
   process.env = { ...live };
   try {
