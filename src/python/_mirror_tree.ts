@@ -15,7 +15,7 @@ import type { CursorCalls } from "./load_python_parser.ts";
 /** Types tree-sitter-python may place anywhere as extras. */
 const EXTRA_TYPES = new Set(["comment", "line_continuation"]);
 
-/** The named children of a node that has none: one frozen list for all. */
+/** The children of a node that has none: one frozen list for all. */
 const NO_CHILDREN: MirrorNode[] = Object.freeze([]) as unknown as MirrorNode[];
 
 /** Where lines start, for positions computed from indexes. */
@@ -57,7 +57,7 @@ export class MirrorNode {
   readonly startIndex: number;
   readonly endIndex: number;
   readonly parent: MirrorNode | null;
-  readonly children: MirrorNode[] = [];
+  #children: MirrorNode[] = NO_CHILDREN;
   /** Field name of this node in its parent, or null. */
   readonly field: string | null;
   readonly #source: Source;
@@ -113,8 +113,13 @@ export class MirrorNode {
     return false;
   }
 
+  /** Frozen, as {@linkcode MirrorNode.namedChildren}. */
+  get children(): MirrorNode[] {
+    return this.#children;
+  }
+
   get childCount(): number {
-    return this.children.length;
+    return this.#children.length;
   }
 
   /**
@@ -128,15 +133,17 @@ export class MirrorNode {
 
   /** Append `child` (made with this node as its parent) while copying. */
   adopt(child: MirrorNode): void {
-    this.children.push(child);
+    if (this.#children === NO_CHILDREN) this.#children = [child];
+    else this.#children.push(child);
     if (!child.isNamed) return;
     if (this.#namedChildren === NO_CHILDREN) this.#namedChildren = [child];
     else this.#namedChildren.push(child);
   }
 
-  /** Its children are complete: freeze both lists. */
+  /** Its children are complete: freeze both lists (a leaf's are frozen). */
   seal(): void {
-    Object.freeze(this.children);
+    if (this.#children === NO_CHILDREN) return;
+    Object.freeze(this.#children);
     Object.freeze(this.#namedChildren);
   }
 
