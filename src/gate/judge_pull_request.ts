@@ -20,6 +20,7 @@ import { staticStage } from "./static_stage.ts";
 import type * as TestStage from "./test_stage.ts";
 import { verdictStage } from "./verdict_stage.ts";
 import { WarmUp } from "./warm_up.ts";
+import { loadAllDialects } from "../layouts/mod.ts";
 import type { StartedClone } from "./start_clone.ts";
 
 /**
@@ -39,6 +40,9 @@ export async function judgePullRequest(
   // usual one answers while the clone is made (the base's own, if it names
   // another, once its settings are read).
   prefetchModuleNames(testEnvironment(DEFAULT_SETTINGS, options));
+  // While git clones this thread waits: load every layout's code meanwhile.
+  // A clone made already leaves only the layouts the base holds to load.
+  if (started?.settled !== true) loadAllDialects().catch(() => {});
   let workspace: Workspace;
   let testing: typeof TestStage | undefined;
   try {

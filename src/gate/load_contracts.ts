@@ -10,7 +10,11 @@ import type { Finding } from "../core/finding.ts";
 import type { LoadedDialect } from "../layouts/dialect.ts";
 import type { ChangedPath, Git } from "../git/git.ts";
 import type { Settings } from "../settings/settings.ts";
-import { DIALECTS, ParsedTexts } from "../layouts/mod.ts";
+import {
+  DIALECT_ENTRIES,
+  ParsedTexts,
+  presentDialects,
+} from "../layouts/mod.ts";
 import { NoContractError } from "./no_contract_error.ts";
 import type { Commits } from "./read_commits.ts";
 import { readBaseSettings } from "./read_base_settings.ts";
@@ -41,9 +45,10 @@ export async function loadContracts(
   options: { repo: string },
 ): Promise<Contracts> {
   const { base, head, baseTree, headTree } = commits;
-  const present = DIALECTS.filter((d) => d.presentIn(baseTree));
+  // Only the layouts the base holds are loaded, code included.
+  const present = await presentDialects(baseTree);
   if (present.length === 0) {
-    const files = DIALECTS.flatMap((d) => d.files).map((f) => `"${f}"`);
+    const files = DIALECT_ENTRIES.flatMap((d) => d.files).map((f) => `"${f}"`);
     throw new NoContractError(
       `Cannot decide: the base commit ${
         base.slice(0, 12)
