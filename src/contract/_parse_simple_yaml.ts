@@ -69,7 +69,8 @@ const NOT_SIMPLE = new NotSimple();
 
 /**
  * The document in `text` when it is plain block YAML whose top level is a
- * map, else `undefined` (see the module doc).
+ * map, or empty (only blank lines and comments: `null`), else `undefined`
+ * (see the module doc).
  *
  * @example
  * ```ts
@@ -85,7 +86,15 @@ export function parseSimpleYaml(text: string): SimpleYaml | undefined {
   try {
     const reader = new LineReader(text);
     const first = reader.peek();
-    if (first === undefined || first.indent !== 0) return undefined;
+    // Nothing but blank lines and comments: an empty document, as in a
+    // freeze list with nothing frozen. The full parser reads it as null.
+    if (first === undefined) {
+      return {
+        value: null,
+        lineOf: (path) => path.length === 0 ? 1 : undefined,
+      };
+    }
+    if (first.indent !== 0) return undefined;
     const root = reader.map(0);
     if (reader.peek() !== undefined) return undefined;
     return {

@@ -5,21 +5,76 @@
  *
  * @module
  */
-import process from "node:process";
 import { refuseOversize } from "./refuse_oversize.ts";
-import {
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node as YamlNode,
-  parseDocument,
-  type YAMLError,
-} from "yaml";
+import type { LineCounter, Node as YamlNode, YAMLError } from "yaml";
 import { ContractSyntaxError } from "./contract_syntax_error.ts";
 import { parseSimpleYaml, type YamlPath } from "./_parse_simple_yaml.ts";
+
+/** The full `yaml` parser, once {@linkcode loadYamlParser} has loaded it. */
+let full: typeof import("yaml") | undefined;
+/** `node:process`, loaded with it (see {@linkcode withEnvSnapshot}). */
+let nodeProcess: { env: NodeJS.ProcessEnv } | undefined;
+
+/**
+ * Load the full `yaml` parser, which {@linkcode parseYamlDocument} needs
+ * for any text the fast reader does not read (and for `simple: false`).
+ * Most contracts never need it, so nothing loads it up front: a program
+ * calls this (or reads inside {@linkcode withYamlParser}) before it parses.
+ */
+export async function loadYamlParser(): Promise<void> {
+  if (full !== undefined) return;
+  const [yaml, process] = await Promise.all([
+    import("yaml"),
+    import("node:process"),
+  ]);
+  nodeProcess = process.default;
+  full = yaml;
+}
+
+/** The full parser; only called once a parse has found it loaded. */
+function loaded(): typeof import("yaml") {
+  if (full === undefined) throw new YamlParserNotLoadedError();
+  return full;
+}
+
+/**
+ * Thrown by {@linkcode parseYamlDocument} when a text needs the full
+ * parser and it is not loaded yet. Not a `ContractSyntaxError`: it says
+ * nothing about the text, so no reader turns it into a finding.
+ */
+export class YamlParserNotLoadedError extends Error {
+  constructor() {
+    super(
+      "the full YAML parser is not loaded (load it with loadYamlParser first)",
+    );
+    this.name = "YamlParserNotLoadedError";
+  }
+}
+
+/**
+ * `read()`, run again once the full YAML parser is loaded when it needed
+ * the parser (see {@linkcode YamlParserNotLoadedError}). For synchronous
+ * readers of YAML called from async code: the parser loads only when a
+ * text needs it. `read` must be pure, as every contract reader is; what it
+ * read before it stopped is read again.
+ *
+ * @example
+ * ```ts
+ * import { parseYamlDocument, withYamlParser } from "./parse_yaml_document.ts";
+ * // Flow style is beyond the fast reader: this loads the full parser.
+ * const doc = await withYamlParser(() => parseYamlDocument("a: [1, 2]\n", "x.yaml"));
+ * if ((doc.value as { a: number[] }).a[1] !== 2) throw new Error();
+ * ```
+ */
+export async function withYamlParser<T>(read: () => T): Promise<T> {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof YamlParserNotLoadedError)) throw error;
+  }
+  await loadYamlParser();
+  return read();
+}
 
 /** Default input cap of {@linkcode parseYamlDocument}: 1 MiB. */
 export const DEFAULT_MAX_YAML_BYTES = 1024 * 1024;
@@ -64,6 +119,10 @@ export interface ParseYamlDocumentOptions {
  * reviewer would never see such a contract change. The YAML 1.2 core schema is used, so
  * `2026-09-22T00:00:00Z` stays a string.
  *
+ * A text the fast reader does not read needs the full parser: without
+ * {@linkcode loadYamlParser} first this throws
+ * {@linkcode YamlParserNotLoadedError} (see {@linkcode withYamlParser}).
+ *
  * @example
  * ```ts
  * import { parseYamlDocument } from "./parse_yaml_document.ts";
@@ -83,6 +142,8 @@ export function parseYamlDocument(
   // fraction of the time; anything else, errors included, goes on below.
   const simple = options.simple === false ? undefined : parseSimpleYaml(text);
   if (simple !== undefined) return simple;
+  if (full === undefined) throw new YamlParserNotLoadedError();
+  const { LineCounter, parseDocument } = full;
   const lineCounter = new LineCounter();
   let doc;
   try {
@@ -175,6 +236,7 @@ function refuseForbiddenCharacters(text: string, path: string): void {
  * a large contract. `fn` is synchronous, so nothing else observes the swap.
  */
 function withEnvSnapshot<T>(fn: () => T): T {
+  const process = nodeProcess as { env: NodeJS.ProcessEnv };
   const live = process.env;
   process.env = { ...live };
   try {
@@ -195,6 +257,7 @@ function refuseSharing(
   path: string,
   lineCounter: LineCounter,
 ): void {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = loaded();
   let other: ContractSyntaxError | undefined;
   const stack: unknown[] = [contents];
   while (stack.length > 0) {
@@ -238,6 +301,7 @@ function refuseSharing(
 }
 
 function offsetOf(node: unknown, keyPath: YamlPath): number | undefined {
+  const { isMap, isPair, isScalar, isSeq } = loaded();
   let current: unknown = node;
   let offset: number | undefined = rangeStart(current);
   for (const segment of keyPath) {

@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { ContractSyntaxError } from "./contract_syntax_error.ts";
 import { parseYamlDocument } from "./parse_yaml_document.ts";
+import { loadYamlParser } from "./parse_yaml_document.ts";
+
+// These texts include ones only the full YAML parser reads.
+await loadYamlParser();
 
 const PATH = "tests/agent_contract.yaml";
 
@@ -285,4 +289,42 @@ Deno.test("parseYamlDocument() leaves process.env as it found it", () => {
   assert.throws(() => parseYamlDocument("a: [1\n", PATH));
   assert.equal(process.env, live);
   assert.equal(process.env.PATH, Deno.env.get("PATH"));
+});
+
+Deno.test("parseYamlDocument() reads plain YAML without the full parser, and withYamlParser() loads it when a text needs it", async () => {
+  // A fresh process: in this one the parser is loaded above.
+  const module = new URL("./parse_yaml_document.ts", import.meta.url).href;
+  const code = `
+    const m = await import(${JSON.stringify(module)});
+    const out = [];
+    out.push(JSON.stringify(m.parseYamlDocument("a: 1\\n", "x.yaml").value));
+    try {
+      m.parseYamlDocument("a: [1, 2]\\n", "x.yaml");
+      out.push("parsed");
+    } catch (error) {
+      out.push(error instanceof m.YamlParserNotLoadedError ? "not loaded" : String(error));
+    }
+    let calls = 0;
+    const doc = await m.withYamlParser(() => {
+      calls++;
+      return m.parseYamlDocument("a: [1, 2]\\n", "x.yaml");
+    });
+    out.push(JSON.stringify(doc.value), String(calls));
+    const error = await m.withYamlParser(() => m.parseYamlDocument("a: [1\\n", "x.yaml")).catch((e) => e);
+    out.push(error.constructor.name);
+    console.log(out.join(" | "));
+  `;
+  const root = new URL("../../", import.meta.url);
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--node-modules-dir=manual", code],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(result.stderr);
+  assert.equal(result.code, 0, stderr);
+  assert.equal(
+    new TextDecoder().decode(result.stdout).trim(),
+    '{"a":1} | not loaded | {"a":[1,2]} | 2 | ContractSyntaxError',
+  );
 });

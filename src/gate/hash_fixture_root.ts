@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Git, Tree } from "../git/git.ts";
+import type { Git, Sha256BlobsHelp, Tree } from "../git/git.ts";
 
 /** The directory most fixtures live in (seed 000's fixture root). */
 export const FIXTURE_ROOT = "tests/fixtures/";
@@ -13,11 +13,13 @@ export const FIXTURE_ROOT = "tests/fixtures/";
  * the contracts say which ones are registered: the bytes must be inflated
  * and hashed anyway, and this lets it overlap the parsing. The returned
  * promise never rejects unobserved; the caller must still await it before
- * giving up, so no hashing child outlives the judgement.
+ * giving up, so no hashing child outlives the judgement. `helpAfter`
+ * settles when this thread is free to hash too.
  */
 export function hashFixtureRoot(
   git: Git,
   tree: Tree,
+  options: Sha256BlobsHelp = {},
 ): Promise<Map<string, string>> {
   const oids = new Set<string>();
   for (const entry of tree.values()) {
@@ -28,7 +30,7 @@ export function hashFixtureRoot(
   }
   const hashing = oids.size === 0
     ? Promise.resolve(new Map<string, string>())
-    : git.sha256Blobs([...oids]);
+    : git.sha256Blobs([...oids], options);
   hashing.catch(() => {});
   return hashing;
 }

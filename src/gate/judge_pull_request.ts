@@ -20,6 +20,7 @@ import { staticStage } from "./static_stage.ts";
 import type * as TestStage from "./test_stage.ts";
 import { verdictStage } from "./verdict_stage.ts";
 import { WarmUp } from "./warm_up.ts";
+import { loadAllDialects } from "../layouts/mod.ts";
 import type { StartedClone } from "./start_clone.ts";
 
 /**
@@ -39,6 +40,9 @@ export async function judgePullRequest(
   // usual one answers while the clone is made (the base's own, if it names
   // another, once its settings are read).
   prefetchModuleNames(testEnvironment(DEFAULT_SETTINGS, options));
+  // While git clones this thread waits: load every layout's code meanwhile.
+  // A clone made already leaves only the layouts the base holds to load.
+  if (started?.settled !== true) loadAllDialects().catch(() => {});
   let workspace: Workspace;
   let testing: typeof TestStage | undefined;
   try {
@@ -74,7 +78,10 @@ export async function judgePullRequest(
       sandboxes?.exportCopies(git, commits);
       // Start hashing the usual fixture root now, so git inflates and a
       // worker hashes while the contracts and sources are parsed.
-      const early = hashFixtureRoot(git, commits.headTree);
+      const parsed = Promise.withResolvers<void>();
+      const early = hashFixtureRoot(git, commits.headTree, {
+        helpAfter: parsed.promise,
+      });
       try {
         const contracts = await loadContracts(git, commits, options);
         // The suite's interpreter starts while the static rules run.
@@ -83,6 +90,7 @@ export async function judgePullRequest(
         const statics = await staticStage(git, { commits, contracts }, {
           ...options,
           early,
+          onParsed: parsed.resolve,
           progress,
         });
         const tests = testing !== undefined

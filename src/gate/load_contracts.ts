@@ -5,11 +5,16 @@
  * @module
  */
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
+import { withYamlParser } from "../contract/parse_yaml_document.ts";
 import type { Finding } from "../core/finding.ts";
 import type { LoadedDialect } from "../layouts/dialect.ts";
 import type { ChangedPath, Git } from "../git/git.ts";
 import type { Settings } from "../settings/settings.ts";
-import { DIALECTS, ParsedTexts } from "../layouts/mod.ts";
+import {
+  DIALECT_ENTRIES,
+  ParsedTexts,
+  presentDialects,
+} from "../layouts/mod.ts";
 import { NoContractError } from "./no_contract_error.ts";
 import type { Commits } from "./read_commits.ts";
 import { readBaseSettings } from "./read_base_settings.ts";
@@ -40,9 +45,10 @@ export async function loadContracts(
   options: { repo: string },
 ): Promise<Contracts> {
   const { base, head, baseTree, headTree } = commits;
-  const present = DIALECTS.filter((d) => d.presentIn(baseTree));
+  // Only the layouts the base holds are loaded, code included.
+  const present = await presentDialects(baseTree);
   if (present.length === 0) {
-    const files = DIALECTS.flatMap((d) => d.files).map((f) => `"${f}"`);
+    const files = DIALECT_ENTRIES.flatMap((d) => d.files).map((f) => `"${f}"`);
     throw new NoContractError(
       `Cannot decide: the base commit ${
         base.slice(0, 12)
@@ -59,14 +65,15 @@ export async function loadContracts(
       readContractBlobs(git, baseTree, dialect.files),
       readContractBlobs(git, headTree, dialect.files),
     ]);
-    // Both loads read the same base files: parse each once.
+    // Both loads read the same base files: parse each once. The full YAML
+    // parser loads only if a text needs it (what was read stays parsed).
     const parsed = new ParsedTexts();
-    const one = atBaseCommit(
-      base,
-      () => dialect.load(baseBlobs, headBlobs, { parsed }),
-    );
+    const [one, self] = await withYamlParser(() => [
+      atBaseCommit(base, () => dialect.load(baseBlobs, headBlobs, { parsed })),
+      dialect.load(baseBlobs, baseBlobs, { parsed }),
+    ]);
     loaded.push(one);
-    selves.push(dialect.load(baseBlobs, baseBlobs, { parsed }));
+    selves.push(self);
     findings.push(...one.loadFindings);
   }
   const settings = await atBaseCommitAsync(

@@ -44,6 +44,11 @@ export interface StaticStageOptions {
   allowFixtureRotate: boolean;
   /** Digests already under way by blob id ({@linkcode hashFixtureRoot}). */
   early: Promise<Map<string, string>>;
+  /**
+   * Called once the test sources are parsed: this thread is then free to
+   * help the hashing (the `helpAfter` of {@linkcode hashFixtureRoot}).
+   */
+  onParsed?: () => void;
   /** Progress sink. */
   progress: Progress;
   /** PATH inside the sandbox, where the tests' interpreter is found. */
@@ -73,11 +78,14 @@ export async function staticStage(
     const entry = headTree.get(path);
     if (entry !== undefined) fixtureOids.set(path, entry.oid);
   }
+  const parsed = Promise.withResolvers<void>();
   const hashing = options.early.then(async (known) => {
     const rest = [...new Set(fixtureOids.values())].filter((o) =>
       !known.has(o)
     );
-    const more = rest.length === 0 ? new Map() : await git.sha256Blobs(rest);
+    const more = rest.length === 0
+      ? new Map()
+      : await git.sha256Blobs(rest, { helpAfter: parsed.promise });
     return new Map([...known, ...more]);
   });
   hashing.catch(() => {});
@@ -94,6 +102,10 @@ export async function staticStage(
     // Never leave the hashing children running behind an error.
     await hashing.catch(() => {});
     throw error;
+  }).finally(() => {
+    // Nothing left on this thread but waiting for the hashing: help it.
+    parsed.resolve();
+    options.onParsed?.();
   });
 
   progress.step(`hashing ${fixtureOids.size} files`);

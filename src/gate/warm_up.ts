@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { DIALECTS } from "../layouts/mod.ts";
+import { loadAllDialects } from "../layouts/mod.ts";
 import { analyzePython } from "../python/analyze_python.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 
@@ -92,7 +92,10 @@ export class WarmUp {
   }
 
   async #run(): Promise<void> {
-    const parser = await loadPythonParser();
+    const [parser, dialects] = await Promise.all([
+      loadPythonParser(),
+      loadAllDialects(),
+    ]);
     for (let i = 0; i < MAX_SLICES && !this.#stopped; i++) {
       // Yield first, so the clone's own callbacks come before each slice.
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -100,7 +103,7 @@ export class WarmUp {
       analyzePython(parser, SAMPLE_MODULE);
       this.#slices++;
       if (i % 8 === 0) {
-        for (const dialect of DIALECTS) dialect.warmUp?.();
+        for (const dialect of dialects) dialect.warmUp?.();
       }
     }
   }

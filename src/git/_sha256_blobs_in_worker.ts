@@ -8,10 +8,12 @@
  */
 import { assertOid } from "./_cat_file_process.ts";
 import type { Sha256BlobsOptions } from "./_sha256_blobs.ts";
-import type {
-  Sha256BlobsAnswer,
-  Sha256BlobsRequest,
-} from "./_sha256_blobs_worker.ts";
+import {
+  type HashedShare,
+  hashShare,
+  type Sha256BlobsRequest,
+} from "./_hash_share.ts";
+import type { Sha256BlobsAnswer } from "./_sha256_blobs_worker.ts";
 import { GitError } from "./git_error.ts";
 import { fromWorker } from "./worker_error.ts";
 
@@ -25,19 +27,29 @@ export interface HashedBlobs {
 
 /**
  * Hex SHA-256 of each blob's content, keyed by oid, hashed off this thread
- * by `options.workers` workers sharing one queue.
+ * by `options.workers` workers sharing one queue, which this thread joins
+ * once `options.helpAfter` settles.
  */
 export async function sha256BlobsInWorker(
   oids: readonly string[],
-  options: Sha256BlobsOptions,
+  options: HashOptions,
 ): Promise<Map<string, string>> {
   return (await sha256BlobsInWorkers(oids, options)).digests;
+}
+
+/** Options for {@linkcode sha256BlobsInWorkers}. */
+export interface HashOptions extends Sha256BlobsOptions {
+  /**
+   * Settles when this thread has nothing else to do: it then takes a share
+   * of the oids the workers have not taken yet (see {@linkcode hashShare}).
+   */
+  helpAfter?: Promise<unknown>;
 }
 
 /** {@linkcode sha256BlobsInWorker}, also saying how many were read directly. */
 export async function sha256BlobsInWorkers(
   oids: readonly string[],
-  options: Sha256BlobsOptions,
+  options: HashOptions,
 ): Promise<HashedBlobs> {
   const unique = [...new Set(oids)];
   for (const oid of unique) assertOid(oid, "hash blob");
@@ -45,19 +57,25 @@ export async function sha256BlobsInWorkers(
 
   const count = Math.max(1, Math.min(options.workers, unique.length));
   const next = new SharedArrayBuffer(4);
+  const request = { oids: unique, options: gitOptions(options), next };
   const workers: Worker[] = [];
   try {
     // The first failure ends the wait; `finally` stops the other workers.
-    const answers = await Promise.all(
+    const onWorkers = Promise.all(
       Array.from({ length: count }, () => {
         const worker = new Worker(
           new URL("./_sha256_blobs_worker.ts", import.meta.url),
           { type: "module" },
         );
         workers.push(worker);
-        return ask(worker, { oids: unique, options, next });
+        return ask(worker, request);
       }),
     );
+    const [theirs, ours] = await Promise.all([
+      onWorkers,
+      helpLater(request, options, onWorkers),
+    ]);
+    const answers = [...theirs, ours];
     const digests = new Map<string, string>();
     let direct = 0;
     for (const answer of answers) {
@@ -66,8 +84,38 @@ export async function sha256BlobsInWorkers(
     }
     return { digests, direct };
   } finally {
+    // After a failure, a share still running on this thread takes no more.
+    Atomics.store(new Int32Array(next), 0, unique.length);
     for (const worker of workers) worker.terminate();
   }
+}
+
+/** `options` without the main thread's own ones, as a worker receives them. */
+function gitOptions(options: HashOptions): Sha256BlobsOptions {
+  const { helpAfter: _, ...rest } = options;
+  return rest;
+}
+
+/**
+ * The main thread's share of `request`, taken once `options.helpAfter`
+ * settles if the workers are not done by then (nothing otherwise). The
+ * threads take oids from one counter, so what each hashes differs from run
+ * to run, never what is hashed.
+ */
+async function helpLater(
+  request: Sha256BlobsRequest,
+  options: HashOptions,
+  onWorkers: Promise<unknown>,
+): Promise<HashedShare> {
+  const none: HashedShare = { digests: [], direct: 0 };
+  if (options.helpAfter === undefined) return none;
+  const free = await Promise.race([
+    options.helpAfter.then(() => true, () => true),
+    onWorkers.then(() => false, () => false),
+  ]);
+  const left = Atomics.load(new Int32Array(request.next), 0) <
+    request.oids.length;
+  return free && left ? await hashShare(request) : none;
 }
 
 async function ask(

@@ -150,6 +150,28 @@ Deno.test("StoredBlobs reads whole packed blobs and leaves deltas to git", async
       deepEqual(hashed.digests, expected, `${threads} threads`);
       equal(hashed.direct, oids.size - 1, "all but the delta read directly");
     }
+    // This thread joins the workers once it is free (at once here), or
+    // never: the same digests either way, and no wait on a helper that
+    // never comes.
+    const helpers: [string, () => Promise<void>][] = [
+      ["free at once", () => Promise.resolve()],
+      ["never free", () => new Promise<void>(() => {})],
+      ["free after a failure elsewhere", () => Promise.reject(new Error("x"))],
+    ];
+    for (const [name, helper] of helpers) {
+      const helpAfter = helper();
+      helpAfter.catch(() => {});
+      const hashed = await sha256BlobsInWorkers([...oids.values()], {
+        gitDir,
+        cwd: gitDir,
+        home: gitDir,
+        path: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        workers: 1,
+        helpAfter,
+      });
+      deepEqual(hashed.digests, expected, name);
+      equal(hashed.direct, oids.size - 1, `${name}: read directly`);
+    }
   });
 });
 

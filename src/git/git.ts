@@ -49,6 +49,12 @@ export interface ChangedPath {
   path: string;
 }
 
+/** Options for {@linkcode Git.sha256Blobs}. */
+export interface Sha256BlobsHelp {
+  /** Settles when the calling thread has nothing else to do. */
+  helpAfter?: Promise<unknown>;
+}
+
 /** Read-only access to the objects of one (private, cloned) repository. */
 export interface Git {
   /** Resolve any revision to a full commit id; throws `GitError` if unknown. */
@@ -57,8 +63,14 @@ export interface Git {
   listTree(commit: string): Promise<Tree>;
   /** Read one blob's bytes by object id. */
   readBlob(oid: string, options?: ReadBlobOptions): Promise<Uint8Array>;
-  /** Stream-hash blobs with SHA-256; returns hex digests keyed by oid. */
-  sha256Blobs(oids: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * Stream-hash blobs with SHA-256; returns hex digests keyed by oid. Once
+   * `options.helpAfter` settles, this thread may take a share of the work.
+   */
+  sha256Blobs(
+    oids: readonly string[],
+    options?: Sha256BlobsHelp,
+  ): Promise<Map<string, string>>;
   /** Write the commit's tree into `dest` (an empty directory), without `.git`. */
   exportTree(commit: string, dest: string): Promise<void>;
   /** Paths that differ between two commits' trees, in path order. */

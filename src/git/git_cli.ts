@@ -24,7 +24,13 @@ import {
   parseNameStatus,
 } from "./_parse_git_output.ts";
 import { sha256BlobsInWorker } from "./_sha256_blobs_in_worker.ts";
-import type { ChangedPath, Git, ReadBlobOptions, Tree } from "./git.ts";
+import type {
+  ChangedPath,
+  Git,
+  ReadBlobOptions,
+  Sha256BlobsHelp,
+  Tree,
+} from "./git.ts";
 import { GitError } from "./git_error.ts";
 
 /** Options for {@linkcode GitCli}. */
@@ -170,7 +176,10 @@ export class GitCli implements Git, AsyncDisposable {
    * in a pack are read from the object store directly; the rest come
    * through `git cat-file`. Duplicate oids are hashed once.
    */
-  sha256Blobs(oids: readonly string[]): Promise<Map<string, string>> {
+  sha256Blobs(
+    oids: readonly string[],
+    options: Sha256BlobsHelp = {},
+  ): Promise<Map<string, string>> {
     try {
       this.#assertOpen("hash blobs");
     } catch (error) {
@@ -179,6 +188,9 @@ export class GitCli implements Git, AsyncDisposable {
     return sha256BlobsInWorker(oids, {
       ...this.#process,
       workers: this.#hashThreads,
+      ...(options.helpAfter === undefined
+        ? {}
+        : { helpAfter: options.helpAfter }),
     });
   }
 

@@ -6,6 +6,10 @@ import { readPropertyRegistry } from "./invariants/read_property_registry.ts";
 import { SEED_CONTRACTS, SEED_FREEZE } from "./seed_contracts/_testing.ts";
 import { readContracts } from "./seed_contracts/read_contracts.ts";
 import { readFlakeFreeze } from "./seed_contracts/read_flake_freeze.ts";
+import { loadYamlParser } from "../contract/parse_yaml_document.ts";
+
+// These texts include ones only the full YAML parser reads.
+await loadYamlParser();
 
 function messageOf(read: () => unknown): string {
   try {

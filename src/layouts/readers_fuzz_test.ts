@@ -15,6 +15,10 @@ import type { ContractBlob, ContractBlobs, Dialect } from "./dialect.ts";
 import { invariantsDialect } from "./invariants/invariants_dialect.ts";
 import { SEED_CONTRACTS, SEED_FREEZE } from "./seed_contracts/_testing.ts";
 import { seedContractsDialect } from "./seed_contracts/seed_contracts_dialect.ts";
+import { loadYamlParser } from "../contract/parse_yaml_document.ts";
+
+// These texts include ones only the full YAML parser reads.
+await loadYamlParser();
 
 const RUNS = { seed: 42, numRuns: 300 } as const;
 

@@ -4,6 +4,10 @@ import { parse as parseToml } from "smol-toml";
 import { parseYamlDocument } from "../contract/parse_yaml_document.ts";
 import { commentSafe } from "./_header.ts";
 import { quoteString } from "./_quote.ts";
+import { loadYamlParser } from "../contract/parse_yaml_document.ts";
+
+// These texts include ones only the full YAML parser reads.
+await loadYamlParser();
 
 Deno.test("quoteString() reads back as the same string everywhere", async (t) => {
   const samples = [

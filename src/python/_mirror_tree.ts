@@ -15,6 +15,9 @@ import type { CursorCalls } from "./load_python_parser.ts";
 /** Types tree-sitter-python may place anywhere as extras. */
 const EXTRA_TYPES = new Set(["comment", "line_continuation"]);
 
+/** The children of a node that has none: one frozen list for all. */
+const NO_CHILDREN: MirrorNode[] = Object.freeze([]) as unknown as MirrorNode[];
+
 /** Where lines start, for positions computed from indexes. */
 class LineStarts {
   #starts: number[] = [0];
@@ -54,11 +57,11 @@ export class MirrorNode {
   readonly startIndex: number;
   readonly endIndex: number;
   readonly parent: MirrorNode | null;
-  readonly children: MirrorNode[] = [];
+  #children: MirrorNode[] = NO_CHILDREN;
   /** Field name of this node in its parent, or null. */
   readonly field: string | null;
   readonly #source: Source;
-  #namedChildren: MirrorNode[] | undefined;
+  #namedChildren: MirrorNode[] = NO_CHILDREN;
 
   // Positional, not an object of fields: one allocation per node fewer.
   constructor(
@@ -110,17 +113,38 @@ export class MirrorNode {
     return false;
   }
 
-  get childCount(): number {
-    return this.children.length;
+  /** Frozen, as {@linkcode MirrorNode.namedChildren}. */
+  get children(): MirrorNode[] {
+    return this.#children;
   }
 
+  get childCount(): number {
+    return this.#children.length;
+  }
+
+  /**
+   * Shared by every caller, so frozen (by {@linkcode MirrorNode.seal}): a
+   * caller that sorted or spliced it would otherwise change what the next
+   * one sees. Collected as the copy is made, not filtered on each ask.
+   */
   get namedChildren(): MirrorNode[] {
-    // Shared by every caller, so frozen: a caller that sorted or spliced it
-    // would otherwise change what the next one sees.
-    this.#namedChildren ??= Object.freeze(
-      this.children.filter((c) => c.isNamed),
-    ) as MirrorNode[];
     return this.#namedChildren;
+  }
+
+  /** Append `child` (made with this node as its parent) while copying. */
+  adopt(child: MirrorNode): void {
+    if (this.#children === NO_CHILDREN) this.#children = [child];
+    else this.#children.push(child);
+    if (!child.isNamed) return;
+    if (this.#namedChildren === NO_CHILDREN) this.#namedChildren = [child];
+    else this.#namedChildren.push(child);
+  }
+
+  /** Its children are complete: freeze both lists (a leaf's are frozen). */
+  seal(): void {
+    if (this.#children === NO_CHILDREN) return;
+    Object.freeze(this.#children);
+    Object.freeze(this.#namedChildren);
   }
 
   get firstNamedChild(): MirrorNode | null {
@@ -250,7 +274,7 @@ export function mirrorTree(
         parent,
         source,
       );
-      parent?.children.push(node);
+      parent?.adopt(node);
       return node;
     };
     const root = make(null);
@@ -263,8 +287,7 @@ export function mirrorTree(
         continue;
       }
       for (;;) {
-        // Its children are complete: freeze them, as namedChildren.
-        Object.freeze(current.children);
+        current.seal();
         if (current === root) return root as unknown as Node;
         if (walker.gotoNextSibling()) {
           current = make(current.parent);

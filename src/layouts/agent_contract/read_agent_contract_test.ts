@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { CONTRACT, INVOICE_SHA, SEED_CONTRACT } from "./_testing.ts";
 import { readAgentContract } from "./read_agent_contract.ts";
+import { loadYamlParser } from "../../contract/parse_yaml_document.ts";
+
+// These texts include ones only the full YAML parser reads.
+await loadYamlParser();
 
 function refusal(text: string): ContractSyntaxError {
   try {

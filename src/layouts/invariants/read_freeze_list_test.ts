@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { readFreezeList } from "./read_freeze_list.ts";
+import { loadYamlParser } from "../../contract/parse_yaml_document.ts";
+
+// These texts include ones only the full YAML parser reads.
+await loadYamlParser();
 
 /** Seed 003's example freeze list, verbatim. */
 const SEED_FREEZES = `policy:

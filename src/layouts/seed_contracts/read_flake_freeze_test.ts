@@ -3,6 +3,10 @@ import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { SEED_FREEZE } from "./_testing.ts";
 import { FREEZE_KEYS } from "./flake_freeze_schema.ts";
 import { FLAKE_FREEZE_PATH, readFlakeFreeze } from "./read_flake_freeze.ts";
+import { loadYamlParser } from "../../contract/parse_yaml_document.ts";
+
+// These texts include ones only the full YAML parser reads.
+await loadYamlParser();
 
 function refusal(text: string): ContractSyntaxError {
   try {
