@@ -24,6 +24,21 @@ export async function checkStart(
   options: { runTests: boolean },
 ): Promise<number> {
   const early = startEarly(args, io);
+  // The test stage's sandboxes are made meanwhile too (early_sandboxes.ts):
+  // their uids leased and their isolation probe started before the gate's
+  // code loads, as that keeps this thread busy.
+  const sandboxes = options.runTests && early !== undefined
+    ? await import("../gate/early_sandboxes.ts").then(
+      (s) =>
+        s.openEarlySandboxes(
+          parseCommandArgs(args, CHECK_OPTIONS),
+          io.env,
+          early.clone.workspace,
+        ),
+      () => undefined,
+    )
+    : undefined;
+  await sandboxes?.probing;
   let m: typeof import("./check_command.ts");
   try {
     // One load for everything a check needs first: the test stage and the
@@ -41,12 +56,17 @@ export async function checkStart(
   } catch (error) {
     early?.held.discard();
     await early?.clone.abandon();
+    await sandboxes?.close();
     throw error;
   }
-  return await m.checkCommand(args, io, {
-    ...options,
-    ...(early === undefined ? {} : { early }),
-  });
+  try {
+    return await m.checkCommand(args, io, {
+      ...options,
+      ...(early === undefined ? {} : { early }),
+    });
+  } finally {
+    await sandboxes?.close();
+  }
 }
 
 /**

@@ -6,11 +6,12 @@
  */
 import { type Progress, SILENT_PROGRESS } from "../core/progress.ts";
 import { cloneWithGit } from "./clone_with_git.ts";
-import type { SandboxLeaseSettings } from "../sandbox/lease_uid.ts";
+import type { SandboxLeaseSettings, UidLease } from "../sandbox/lease_uid.ts";
 import type { ProcessSandbox } from "../sandbox/process_sandbox.ts";
 import type { IsolationReport } from "../sandbox/sandbox.ts";
 import { SandboxUnavailableError } from "../sandbox/sandbox_errors.ts";
-import type { GatePorts, SandboxFactory } from "./gate_ports.ts";
+import { takeEarlySandbox } from "./early_sandboxes.ts";
+import type { GatePorts, GateSandbox, SandboxFactory } from "./gate_ports.ts";
 import { tempWorkspaces } from "./temp_workspace.ts";
 
 export { cloneWithGit };
@@ -107,6 +108,20 @@ export function processSandboxes(
         "Cannot make a second sandbox: the tests run as one given uid",
       );
     }
+    // A sandbox the command's entry made for this very request is taken
+    // over (see `early_sandboxes.ts`); the lease queue is not needed for
+    // it, as it was leased in the same order.
+    const early = options.uid !== undefined || options.gid !== undefined ||
+        (options.othersWaiting ?? 0) !== 0 || request.isolation === "none"
+      ? undefined
+      : await takeEarlySandbox({
+        isolation: request.isolation,
+        hiddenPaths: request.hiddenPaths,
+        lease: options.lease,
+      }, request.spare === true);
+    if (early !== undefined) {
+      return gateSandbox(early.sandbox, early.lease);
+    }
     const lease = options.uid !== undefined || request.isolation === "none"
       ? undefined
       : await queued(() =>
@@ -139,6 +154,12 @@ export function processSandboxes(
       await lease?.release();
       throw error;
     }
+    return gateSandbox(sandbox, lease);
+  };
+  function gateSandbox(
+    sandbox: ProcessSandbox,
+    lease: UidLease | undefined,
+  ): GateSandbox {
     options.onSandbox?.(sandbox.isolation);
     return {
       isolation: sandbox.isolation,
@@ -153,7 +174,7 @@ export function processSandboxes(
         await sandbox.discardHeld().finally(() => lease?.release());
       },
     };
-  };
+  }
 }
 
 /** Whether pawl's environment asks for cold starts (`PAWL_COLD_START=1`). */

@@ -56,6 +56,8 @@ export interface RunCapturedOptions {
   cwd?: string;
   /** The complete environment (default empty). */
   env?: Record<string, string>;
+  /** Told once the process is started. */
+  onSpawn?: () => void;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function runCaptured(
     stderr: "piped",
     detached: true,
   }).spawn();
+  options.onSpawn?.();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

@@ -56,6 +56,11 @@ export interface ProbeIsolationOptions {
    * hidden paths and the deadline. Without it every probe tries each tier.
    */
   trials?: IsolationTrials;
+  /**
+   * Told when a tier's trial process is started (a caller about to keep
+   * its thread busy can let the trial run meanwhile).
+   */
+  onTrialSpawn?: () => void;
 }
 
 /** Shared trial outcomes: the reason a tier failed, or undefined. */
@@ -135,6 +140,9 @@ export async function probeIsolation(
       gid,
       hidden,
       timeoutMs,
+      ...(options.onTrialSpawn === undefined
+        ? {}
+        : { onSpawn: options.onTrialSpawn }),
     });
     if (failure === undefined) {
       if (tier === "uid" && Deno.pid === 1) notes.push(PID_1_NOTE);
@@ -164,6 +172,7 @@ interface TrialContext {
   gid: number;
   hidden: readonly HiddenPath[];
   timeoutMs: number;
+  onSpawn?: () => void;
 }
 
 const REQUIRED: Record<IsolationTier, readonly (keyof FoundTools)[]> = {
@@ -227,6 +236,7 @@ async function tryTier(
     const out = await runCaptured(argv[0]!, argv.slice(1), {
       cwd,
       timeoutMs: context.timeoutMs,
+      ...(context.onSpawn === undefined ? {} : { onSpawn: context.onSpawn }),
     });
     const program = argv[0]!.split("/").pop();
     if (out.timedOut) {

@@ -168,6 +168,15 @@ export class ProcessSandbox implements Sandbox {
   }
 
   /**
+   * Hide `paths` from every run from now on too, for a sandbox made
+   * before they were known (the probe ran without them: it runs nothing
+   * of the repository's).
+   */
+  hide(paths: readonly string[]): void {
+    this.#hiddenPaths = [...this.#hiddenPaths, ...paths];
+  }
+
+  /**
    * `chown -R` `dir` to the sandbox uid (symlinks are not followed); with
    * `sharedFiles` only its real directories. A no-op at tier `none`.
    */
