@@ -12,11 +12,6 @@ import { parseNow } from "../core/parse_now.ts";
 import { judgePullRequest } from "../gate/judge_pull_request.ts";
 import { realGatePorts } from "../gate/real_gate_ports.ts";
 import { withTokenHint } from "../github/with_token_hint.ts";
-import { publishToPullRequest } from "../gate/outputs/publish_to_pull_request.ts";
-import { verdictJson, writeOutputs } from "../gate/outputs/write_outputs.ts";
-import { writeUndecidedOutputs } from "../gate/outputs/write_undecided_outputs.ts";
-import { writeUndecidedMutationReport } from "../gate/outputs/write_undecided_mutation_report.ts";
-import { renderText } from "../report/render_text.ts";
 import { loadSigningKey } from "../sign/load_signing_key.ts";
 import type { CliIo } from "./cli_io.ts";
 import { exitCodeFor } from "./exit_code.ts";
@@ -79,12 +74,20 @@ export async function checkCommand(
     // Even a run stopped by its own command line (a bad --now, an unknown
     // option) leaves every output it asked for saying "undecided".
     const reason = error instanceof Error ? error.message : String(error);
+    const [{ writeUndecidedOutputs }, { writeUndecidedMutationReport }] =
+      await Promise.all([
+        import("../gate/outputs/write_undecided_outputs.ts"),
+        import("../gate/outputs/write_undecided_mutation_report.ts"),
+      ]);
     await writeUndecidedOutputs(reason, reportPaths(args));
     await writeUndecidedMutationReport(
       lenientPath(args, "mutation-report"),
       reason,
     );
     if (github.publish) {
+      const { publishToPullRequest } = await import(
+        "../gate/outputs/publish_to_pull_request.ts"
+      );
       await publishToPullRequest(github, { kind: "undecided", error }, io.err);
     }
     throw error;
@@ -217,6 +220,7 @@ async function judgeStarted(
   }
   const started = takeOver(pull === undefined ? { ...target, now } : undefined);
   const sandboxes: IsolationReport[] = [];
+  const late = afterVerdictCode();
   try {
     const judgement = await judgePullRequest(
       {
@@ -235,7 +239,7 @@ async function judgeStarted(
         ),
       },
       realGatePorts({
-        progress,
+        progress: late.startOnTests(progress),
         sandbox: {
           lease: sandboxLease,
           onSandbox: (report) => sandboxes.push(report),
@@ -248,6 +252,8 @@ async function judgeStarted(
     const user = describeTestUser(sandboxes, Deno.uid());
     if (user !== undefined && !v.quiet) io.err(`pawl: ${user}\n`);
     const { verdict } = judgement;
+    const [{ verdictJson, writeOutputs }, { renderText }, publishing] =
+      await late.load();
     await writeOutputs(judgement, {
       out: v.out,
       outSigned: v["out-signed"],
@@ -265,7 +271,7 @@ async function judgeStarted(
         : renderText(verdict, { color: io.terminal && !v["no-color"] }),
     );
     if (options.github.publish) {
-      await publishToPullRequest(options.github, {
+      await publishing.publishToPullRequest(options.github, {
         kind: "verdict",
         verdict,
         keyid: signing?.key.keyid,
@@ -277,4 +283,47 @@ async function judgeStarted(
     progress.end();
     throw error;
   }
+}
+
+/**
+ * The code a check uses only after its verdict (outputs, signing, the text
+ * report, publishing): loaded while the tests run, when the gate reports
+ * that they started, so it is ready when the verdict is; a `pawl diff`, or
+ * a check that never gets there, loads it when it is first needed. A load
+ * that fails is thrown where the code is used.
+ */
+function afterVerdictCode() {
+  let loading:
+    | Promise<
+      [
+        typeof import("../gate/outputs/write_outputs.ts"),
+        typeof import("../report/render_text.ts"),
+        typeof import("../gate/outputs/publish_to_pull_request.ts"),
+      ]
+    >
+    | undefined;
+  const load = () => {
+    if (loading === undefined) {
+      loading = Promise.all([
+        import("../gate/outputs/write_outputs.ts"),
+        import("../report/render_text.ts"),
+        import("../gate/outputs/publish_to_pull_request.ts"),
+      ]);
+      loading.catch(() => {});
+    }
+    return loading;
+  };
+  return {
+    load,
+    /** `progress`, starting the load when the test runs start. */
+    startOnTests: (progress: Progress): Progress => ({
+      step(label) {
+        if (label.startsWith("running the tests")) load();
+        progress.step(label);
+      },
+      detail: (text) => progress.detail(text),
+      note: (text) => progress.note(text),
+      end: () => progress.end(),
+    }),
+  };
 }

@@ -10,10 +10,7 @@ import type { ObserverPlugin } from "../run/observer.ts";
 import { createHash } from "node:crypto";
 import type { Git, Tree } from "../git/git.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
-import {
-  oracleStrength,
-  type OracleStrengthResult,
-} from "../mutation/oracle_strength.ts";
+import type { OracleStrengthResult } from "../mutation/oracle_strength.ts";
 import type { MutantWorker } from "../mutation/run_mutants.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { OracleTree } from "../run/compose_oracle_tree.ts";
@@ -87,6 +84,11 @@ export async function mutationHook(
   if (!settings.enabled || input.settings.tests.runner !== "pytest") {
     return null;
   }
+  // The mutation code (mutant generation, runs, kill sets) is loaded only
+  // here, while the templates are exported: with mutation off, as by
+  // default, a check never loads it.
+  const strengthCode = import("../mutation/oracle_strength.ts");
+  strengthCode.catch(() => {});
   const { git, commits, oracle } = input;
   const { workspace } = ports;
   // Every mutant runs with one seed fixed by the base commit, so results
@@ -161,6 +163,7 @@ export async function mutationHook(
       },
     });
     const baseKeys = new Set(input.atBase.map((p) => `${p.layout}/${p.id}`));
+    const { oracleStrength } = await strengthCode;
     return await oracleStrength({
       settings,
       parser: await loadPythonParser(),

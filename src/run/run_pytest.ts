@@ -16,7 +16,7 @@ import type {
 import { describeSandboxView } from "../sandbox/describe_sandbox_view.ts";
 import type { Observation } from "./observation.ts";
 import { ObserverChannel, type ObserverPlugin } from "./observer.ts";
-import { JunitError, parseJunit, type TestCaseResult } from "./parse_junit.ts";
+import type { TestCaseResult } from "./parse_junit.ts";
 
 /** The test command when the base's settings name none. */
 export const DEFAULT_PYTEST_COMMAND: readonly string[] = [
@@ -280,6 +280,21 @@ export class TestRunnerMissingError extends Error {
   }
 }
 
+let junitReader: Promise<typeof import("./parse_junit.ts")> | undefined;
+
+/**
+ * The JUnit reader and its XML parser, loaded while the first run runs:
+ * nothing before a run ends reads a report. A load that fails is thrown
+ * where the report is read (handled here so it is never unhandled first).
+ */
+function loadJunitReader(): Promise<typeof import("./parse_junit.ts")> {
+  if (junitReader === undefined) {
+    junitReader = import("./parse_junit.ts");
+    junitReader.catch(() => {});
+  }
+  return junitReader;
+}
+
 /**
  * Run the test command once in the sandbox with a minimal environment (no
  * variable of the parent process leaks in) and a fresh HOME, then read the
@@ -301,6 +316,7 @@ export async function runPytest(
   }
   prepared ??= await preparePytestRun(sandbox, options);
   prepared.used = true;
+  const junit = loadJunitReader();
   const command = options.command ?? DEFAULT_PYTEST_COMMAND;
   const { n, reportPath, channel } = prepared;
   const env = prepared.command.env;
@@ -319,6 +335,7 @@ export async function runPytest(
     observation = await channel?.finish();
   }
   const observed = observation === undefined ? {} : { observation };
+  const { JunitError, parseJunit } = await junit;
   const report = await readReport(
     reportPath,
     options.reportDir,
