@@ -21,6 +21,7 @@ import {
   UsageError,
 } from "./parse_command_args.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
+import { TESTS_STEP } from "../core/progress.ts";
 import {
   createProgress,
   type HeldProgress,
@@ -318,7 +319,7 @@ function afterVerdictCode() {
     /** `progress`, starting the load when the test runs start. */
     startOnTests: (progress: Progress): Progress => ({
       step(label) {
-        if (label.startsWith("running the tests")) load();
+        if (label.startsWith(TESTS_STEP)) load();
         progress.step(label);
       },
       detail: (text) => progress.detail(text),

@@ -18,6 +18,13 @@ export interface Progress {
   end(): void;
 }
 
+/**
+ * How the step that starts a judgement's test runs begins: its label is
+ * this, then the sandbox and seed. Work meant to overlap the tests (loading
+ * code used only after the verdict) keys on it.
+ */
+export const TESTS_STEP = "running the tests";
+
 /** A progress sink that discards everything (tests, `--quiet`). */
 export const SILENT_PROGRESS: Progress = {
   step() {},

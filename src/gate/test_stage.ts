@@ -11,7 +11,7 @@ import { type HeadCopies, headCopies } from "./head_copies.ts";
 import { prefetchedWorkDirs, type WorkDirs } from "./prefetched_work_dirs.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
-import type { Progress } from "../core/progress.ts";
+import { type Progress, TESTS_STEP } from "../core/progress.ts";
 import type {
   IsolationRecord,
   MutationReport,
@@ -737,7 +737,7 @@ async function runAndJudge(
       early.catch(() => undefined);
     }
     progress.step(
-      `running the tests (sandbox: ${sandbox.isolation.tier}, network ${sandbox.isolation.network}, seed ${seed})`,
+      `${TESTS_STEP} (sandbox: ${sandbox.isolation.tier}, network ${sandbox.isolation.network}, seed ${seed})`,
     );
     const suite = await runSuite(sandbox, {
       workDir,
