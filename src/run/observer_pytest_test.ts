@@ -20,6 +20,19 @@ async function project(files: Record<string, string>) {
   return { root, work, reports, plugin };
 }
 
+/** `python3 -m pytest -q ARGS` in the project, observed. */
+function observedRun(
+  p: Awaited<ReturnType<typeof project>>,
+  ...args: string[]
+) {
+  return runPytest(new LocalSandbox(), {
+    workDir: p.work,
+    reportDir: p.reports,
+    command: ["python3", "-m", "pytest", "-q", ...args],
+    observer: p.plugin,
+  });
+}
+
 const TESTS = `import pytest
 from hypothesis import assume, given, settings, strategies as st
 
@@ -51,12 +64,7 @@ Deno.test("the observer streams outcomes and Hypothesis example counts of a real
     "tests/test_a.py": TESTS,
   });
   try {
-    const run = await runPytest(new LocalSandbox(), {
-      workDir: p.work,
-      reportDir: p.reports,
-      command: ["python3", "-m", "pytest", "-q", "--hypothesis-seed=11"],
-      observer: p.plugin,
-    });
+    const run = await observedRun(p, "--hypothesis-seed=11");
     const o = run.observation;
     assert.ok(o !== undefined && o.hello && o.finished);
     assert.deepEqual(o.problems, []);
@@ -98,12 +106,7 @@ def test_observer_loaded_unrewritten():
 `,
   });
   try {
-    const run = await runPytest(new LocalSandbox(), {
-      workDir: p.work,
-      reportDir: p.reports,
-      command: ["python3", "-m", "pytest", "-q"],
-      observer: p.plugin,
-    });
+    const run = await observedRun(p);
     assert.deepEqual(run.cases?.map((c) => [c.outcome, c.message]), [[
       "passed",
       undefined,
@@ -148,12 +151,7 @@ def test_add():
 `,
   });
   try {
-    const run = await runPytest(new LocalSandbox(), {
-      workDir: p.work,
-      reportDir: p.reports,
-      command: ["python3", "-m", "pytest", "-q"],
-      observer: p.plugin,
-    });
+    const run = await observedRun(p);
     assert.deepEqual(run.cases?.map((c) => c.outcome), ["passed"]);
     const findings = crossCheckReport(run.observation!, run.cases ?? [], {
       run: "the suite",
@@ -183,12 +181,7 @@ def pytest_runtest_makereport(item, call):
 `,
   });
   try {
-    const run = await runPytest(new LocalSandbox(), {
-      workDir: p.work,
-      reportDir: p.reports,
-      command: ["python3", "-m", "pytest", "-q"],
-      observer: p.plugin,
-    });
+    const run = await observedRun(p);
     assert.equal(run.result.code, 0, "plain pytest is fooled");
     const o = run.observation!;
     assert.deepEqual(o.rewritten, [{
@@ -360,12 +353,7 @@ def test_t(broken_teardown):
 `,
   });
   try {
-    const run = await runPytest(new LocalSandbox(), {
-      workDir: p.work,
-      reportDir: p.reports,
-      command: ["python3", "-m", "pytest", "-q"],
-      observer: p.plugin,
-    });
+    const run = await observedRun(p);
     assert.deepEqual(run.cases?.map((c) => c.outcome).sort(), [
       "error",
       "failed",
@@ -412,12 +400,7 @@ Deno.test("the observer counts a state machine's examples and steps, and fewer s
       "tests/test_counter.py": machineModule(steps),
     });
     try {
-      const run = await runPytest(new LocalSandbox(), {
-        workDir: p.work,
-        reportDir: p.reports,
-        command: ["python3", "-m", "pytest", "-q", "--hypothesis-seed=5"],
-        observer: p.plugin,
-      });
+      const run = await observedRun(p, "--hypothesis-seed=5");
       const o = run.observation;
       assert.ok(o !== undefined && o.finished);
       assert.deepEqual(o.collected, [node]);
