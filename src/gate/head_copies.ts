@@ -58,8 +58,13 @@ export const MEMORY_COPY_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 export interface HeadCopies {
   /** Whether the copies share their files (see the module doc). */
   readonly shared: boolean;
-  /** A fresh copy of the head tree called `name`, bytecode removed, not yet handed to the sandbox. */
-  copy(name: string): Promise<string>;
+  /**
+   * A fresh copy of the head tree called `name`, bytecode removed, not yet
+   * handed to the sandbox. `made` is told its path as soon as the empty
+   * directory exists: the copy is written into that same directory, never
+   * a replacement for it.
+   */
+  copy(name: string, made?: (dir: string) => void): Promise<string>;
   /** A fresh empty directory called `name` where copies are (for the oracle tree). */
   mkdir(name: string): Promise<string>;
   /** Hand a copy (from `copy`, or exported from `source`) to the sandbox (or to `other`). */
@@ -102,8 +107,15 @@ export async function headCopies(
   if (!shared) {
     return {
       shared,
-      copy: async (name) => {
-        const dir = await workspace.export(git, head, name);
+      copy: async (name, made) => {
+        const dir = made === undefined
+          ? await workspace.export(git, head, name)
+          : await (async () => {
+            const empty = await workspace.mkdir(name);
+            made(empty);
+            await git.exportTree(head, empty);
+            return empty;
+          })();
         await stripped(dir);
         return dir;
       },
@@ -148,8 +160,9 @@ export async function headCopies(
   };
   return {
     shared,
-    copy: async (name) => {
+    copy: async (name, made) => {
       const dir = await mkdir(name);
+      made?.(dir);
       await linkInto(dir);
       return dir;
     },

@@ -83,6 +83,34 @@ Deno.test("headCopies() exports a small tree afresh for every run", async () => 
   });
 });
 
+Deno.test("headCopies() names a copy's directory before the export fills it, and fills that one", async () => {
+  await withRepo(async ({ source, work, head }) => {
+    const repo = await cloneRepository(source, { dest: `${work}-clone` });
+    const workspace = await tempWorkspaces()("pawl-head-copies-made");
+    try {
+      const copies = await headCopies(repo, head, {
+        workspace,
+        sandbox: new FakeSandbox(() => ({ code: 0 })),
+        headTree: await repo.listTree(head),
+        sharedFrom: 100,
+      });
+      const seen: { dir: string; entries: number; ino: number | null }[] = [];
+      const dir = await copies.copy("work-1", (made) => {
+        // Read at once: the export starts writing when this returns.
+        const entries = [...Deno.readDirSync(made)].length;
+        const ino = Deno.statSync(made).ino;
+        seen.push({ dir: made, entries, ino });
+      });
+      assert.deepEqual(seen.map((s) => [s.dir, s.entries]), [[dir, 0]]);
+      assert.equal((await Deno.stat(dir)).ino, seen[0]!.ino);
+      assert.equal(await Deno.readTextFile(`${dir}/data/f1.txt`), "v = 1\n");
+    } finally {
+      await workspace.remove();
+      await repo.close?.();
+    }
+  });
+});
+
 for (const requested of ["auto", "uid"] satisfies IsolationRequest[]) {
   Deno.test(`headCopies() shares a huge tree's files read-only between runs (${requested})`, async () => {
     await withRepo(async ({ source, work, head, parent }) => {

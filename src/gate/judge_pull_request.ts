@@ -84,9 +84,11 @@ export async function judgePullRequest(
       });
       try {
         const contracts = await loadContracts(git, commits, options);
-        // The suite's interpreter starts while the static rules run.
-        sandboxes?.prestart({ commits, contracts }, options);
+        // The suite's interpreter starts while the static rules run: its
+        // spawn goes first (bounded), as their parsing holds this thread.
+        const prestarted = sandboxes?.prestart({ commits, contracts }, options);
         prefetchModuleNames(testEnvironment(contracts.settings, options));
+        await prestarted;
         const statics = await staticStage(git, { commits, contracts }, {
           ...options,
           early,

@@ -287,12 +287,16 @@ export interface TestSandboxes {
    * suite's interpreter warm in the first sandbox, with the environment
    * the plan will give it (see `warm_start.ts`); at most once, after
    * `exportCopies`. The suite's run takes it over only when its plan came
-   * out the same; a cold start otherwise.
+   * out the same; a cold start otherwise. Settles (never rejects) once the
+   * interpreter's process is spawned or the prestart gave up, or after
+   * {@linkcode PRESTART_WAIT_MS} at most: the static rules' parsing holds
+   * this thread, so what the spawn still awaits when they start waits
+   * until they end.
    */
   prestart(
     input: { commits: Commits; contracts: Contracts },
     options: Pick<TestStageOptions, "now" | "sandboxPath">,
-  ): void;
+  ): Promise<void>;
   /** Hand them to the test stage; once. */
   take(): {
     /** The suite's run, prepared ahead with its interpreter held, when `prestart` could. */
@@ -317,6 +321,12 @@ interface CopiesAhead {
   copying: Promise<HeadCopies>;
   /** Each planned name's copy, handed out once. */
   workDirs: WorkDirs;
+  /**
+   * The suite's copy's directory as soon as it exists, while the export
+   * still fills it (in place: the directory a process enters then is the
+   * one its run gets whole).
+   */
+  suiteDir: Promise<string>;
   /** What the suite's run needs besides its copy, made meanwhile. */
   ahead: RunAhead;
 }
@@ -351,10 +361,17 @@ function startCopies(
   copying.catch(() => undefined);
   // A copy made ahead stays root-owned until its run takes it: the run
   // before must not be able to write into the next run's tree.
-  const workDirs = prefetchedWorkDirs(
-    async (name) => await (await copying).copy(name),
-    { order: [SUITE_WORK_DIR, ALONE_WORK_DIR] },
-  );
+  const suiteDir = Promise.withResolvers<string>();
+  suiteDir.promise.catch(() => undefined);
+  const workDirs = prefetchedWorkDirs(async (name) => {
+    if (name !== SUITE_WORK_DIR) return await (await copying).copy(name);
+    try {
+      return await (await copying).copy(name, suiteDir.resolve);
+    } finally {
+      // A no-op once the directory was made.
+      suiteDir.reject(new Error(`No copy "${name}" was made`));
+    }
+  }, { order: [SUITE_WORK_DIR, ALONE_WORK_DIR] });
   // Made now, handed to the uid when the tests start.
   const ahead: RunAhead = {
     observer: installObserver(options.workspace.root),
@@ -362,7 +379,7 @@ function startCopies(
   };
   ahead.observer.catch(() => undefined);
   ahead.reports.catch(() => undefined);
-  return { copying, workDirs, ahead };
+  return { copying, workDirs, suiteDir: suiteDir.promise, ahead };
 }
 
 /**
@@ -372,13 +389,21 @@ function startCopies(
  * contracts alone (every layout's plan reads only the clock): a
  * prediction that comes out otherwise only means a cold start, since the
  * sandbox takes the interpreter over only for the same environment.
+ * `spawning` settles once the interpreter's process is spawned.
+ *
+ * It waits for the copy's directory, not for the export filling it: the
+ * interpreter runs only system code before the handover, with the copy off
+ * `sys.path` (and no `pythonpath`: `warm_start.ts`), and the run that
+ * takes it over starts only once the copy is whole and handed over.
  */
 async function prestartSuite(
   first: Promise<GateSandbox>,
   copies: CopiesAhead,
   input: { commits: Commits; contracts: Contracts },
   options: Pick<TestStageOptions, "now" | "sandboxPath">,
-): Promise<PreparedPytestRun | undefined> {
+): Promise<
+  { prepared: PreparedPytestRun; spawning: Promise<void> } | undefined
+> {
   const { commits, contracts } = input;
   const settings = contracts.settings;
   if (coldStartReason(settings) !== undefined) return undefined;
@@ -412,9 +437,9 @@ async function prestartSuite(
     first,
     copies.ahead.observer,
     copies.ahead.reports,
-    copies.workDirs.peek(SUITE_WORK_DIR),
+    copies.suiteDir,
   ]);
-  if (sandbox.prestart === undefined || workDir === undefined) return undefined;
+  if (sandbox.prestart === undefined) return undefined;
   await sandbox.prepareDir(reportDir);
   const prepared = await preparePytestRun(sandbox, {
     workDir,
@@ -425,12 +450,34 @@ async function prestartSuite(
     observer,
   });
   const pythonpath = settings.environment.pythonpath;
-  prestartPytestRun(
+  const spawning = prestartPytestRun(
     sandbox,
     prepared,
     (modules) => warmModulesUnshadowed(modules, commits.headTree, pythonpath),
   );
-  return prepared;
+  return { prepared, spawning };
+}
+
+/**
+ * The longest the static rules wait for the suite's interpreter to be
+ * spawned (see `TestSandboxes.prestart`), in ms: on the demo the spawn is
+ * issued a few ms after the contracts are read; a prerequisite slower than
+ * this (a sandbox still being probed) only means the spawn waits for the
+ * static rules instead of the other way round.
+ */
+export const PRESTART_WAIT_MS = 30;
+
+/** `done`, or nothing after `ms`; never rejects. */
+async function within(done: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([done.then(() => {}, () => {}), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Spare sandboxes asked for: the properties' own run's and the base's oracle's. */
@@ -461,9 +508,16 @@ export function openTestSandboxes(
   let suite: Promise<PreparedPytestRun | undefined> | undefined;
   return {
     prestart: (input, prestart) => {
-      if (taken || copies === undefined || suite !== undefined) return;
-      suite = prestartSuite(first, copies, input, prestart);
+      if (taken || copies === undefined || suite !== undefined) {
+        return Promise.resolve();
+      }
+      const started = prestartSuite(first, copies, input, prestart);
+      suite = started.then((s) => s?.prepared);
       suite.catch(() => undefined);
+      return within(
+        started.then((s) => s?.spawning),
+        PRESTART_WAIT_MS,
+      );
     },
     exportCopies: (git, commits) => {
       if (taken || copies !== undefined || options.workspace === undefined) {

@@ -197,16 +197,15 @@ function pytestArgv(
 
 /**
  * Start the prepared run's interpreter now (see `Sandbox.prestart`), when
- * the sandbox can; `accept` judges the module names it loaded.
+ * the sandbox can; `accept` judges the module names it loaded. Settles
+ * once its process is spawned or the sandbox gave up; never rejects.
  */
-export function prestartPytestRun(
+export async function prestartPytestRun(
   sandbox: Sandbox,
   prepared: PreparedPytestRun,
   accept: PrestartOptions["accept"],
-): boolean {
-  if (sandbox.prestart === undefined) return false;
-  sandbox.prestart(prepared.command, { accept });
-  return true;
+): Promise<void> {
+  await sandbox.prestart?.(prepared.command, { accept })?.catch(() => {});
 }
 
 /** The outcome of one pytest run. */

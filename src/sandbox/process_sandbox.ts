@@ -243,11 +243,13 @@ export class ProcessSandbox implements Sandbox {
    * Start `command`'s interpreter now, held before it runs anything of the
    * repository's (see `_warm_python.ts`); a no-op unless the command is
    * `<python> -m <module> ...`. Whatever was held before is killed.
+   * Settles once the process is spawned, or was not; never rejects.
    */
-  prestart(command: SandboxCommand, options: PrestartOptions): void {
-    if (warmModule(command.argv) === undefined) return;
+  prestart(command: SandboxCommand, options: PrestartOptions): Promise<void> {
+    if (warmModule(command.argv) === undefined) return Promise.resolve();
     const next = this.#queue.then(() => this.#prestart(command, options));
     this.#queue = next.catch(() => {});
+    return next.then(() => {}, () => {});
   }
 
   /**

@@ -137,7 +137,8 @@ export interface Sandbox {
    * {@linkcode Sandbox.run} takes it over when that command is the same
    * but for the arguments after the module, and `accept` agreed; any other
    * run first kills it. Optional: a sandbox without it runs every command
-   * cold, as one that cannot tell does.
+   * cold, as one that cannot tell does. Settles (never rejects) once the
+   * interpreter's process is spawned or the sandbox gave up on it.
    */
-  prestart?(command: SandboxCommand, options: PrestartOptions): void;
+  prestart?(command: SandboxCommand, options: PrestartOptions): Promise<void>;
 }
