@@ -198,3 +198,46 @@ Deno.test("a held interpreter imports nothing from the copy: a name the copy wil
     assert.match(run.outputHead, /from the copy/);
   });
 });
+
+Deno.test("prestart settles once the interpreter is spawned, before its import ends", async () => {
+  await withTree(async (dirs) => {
+    const sandbox = await ProcessSandbox.create({ uid: UID });
+    await sandbox.prepareDir(dirs.work);
+    // The module's import cannot end before `go` exists, which is made
+    // only once prestart settled: one that waited for the interpreter's
+    // report would never settle.
+    const go = `${dirs.lib}/go`;
+    await Deno.mkdir(`${dirs.lib}/slow_pkg`);
+    await Deno.writeTextFile(
+      `${dirs.lib}/slow_pkg/__init__.py`,
+      `import os, time\nwhile not os.path.exists(${
+        JSON.stringify(go)
+      }):\n    time.sleep(0.01)\n`,
+    );
+    await Deno.writeTextFile(
+      `${dirs.lib}/slow_pkg/__main__.py`,
+      "print('ran')\n",
+    );
+    await Deno.chmod(`${dirs.lib}/slow_pkg`, 0o755);
+    const command = {
+      ...probeCommand(dirs, []),
+      argv: ["python3", "-m", "slow_pkg"],
+    };
+    let reported = false;
+    await sandbox.prestart(command, {
+      accept: () => {
+        reported = true;
+        return true;
+      },
+    });
+    assert.equal(reported, false);
+    await Deno.writeTextFile(go, "");
+    const run = await sandbox.run(command);
+    assert.equal(reported, true);
+    assert.equal(run.warm, true);
+    assert.equal(run.code, 0);
+    assert.match(run.outputHead, /ran/);
+    await sandbox.discardHeld();
+    assert.deepEqual(await liveProcessesOf(UID), []);
+  });
+});
