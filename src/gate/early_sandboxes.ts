@@ -63,8 +63,12 @@ interface Pool {
 /** The pools of the commands running in this process. */
 const pools = new Set<Pool>();
 
-/** Spares beside the suite's sandbox: the properties' own run and the base oracle's. */
-const SPARES = 2;
+/**
+ * Spare sandboxes beside the suite's: the properties' own run's and the
+ * base oracle's. The test stage asks for as many, so every one made here
+ * can be taken.
+ */
+export const SPARES = 2;
 
 function requestKey(request: EarlyRequest): string {
   return JSON.stringify([

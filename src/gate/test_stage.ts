@@ -58,6 +58,7 @@ import { freshSeed } from "../seeds/fresh_seed.ts";
 import type { LedgerRow } from "../seeds/ledger_row.ts";
 import type { Settings } from "../settings/settings.ts";
 import { CLONE_DIR } from "./clone_stage.ts";
+import { SPARES } from "./early_sandboxes.ts";
 import { setupStage, type SetupStageResult } from "./setup_stage.ts";
 import { environmentRecord } from "./environment_record.ts";
 import type {
@@ -479,9 +480,6 @@ async function within(done: Promise<unknown>, ms: number): Promise<void> {
     clearTimeout(timer);
   }
 }
-
-/** Spare sandboxes asked for: the properties' own run's and the base's oracle's. */
-const SPARES = 2;
 
 /**
  * Ask `factory` for the test stage's sandboxes now: the first one, then
