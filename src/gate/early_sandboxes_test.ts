@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
 import { leaseSandboxUid } from "../sandbox/lease_uid.ts";
-import { openEarlySandboxes } from "./early_sandboxes.ts";
+import { openEarlySandboxes, SPARES } from "./early_sandboxes.ts";
 import { CLONE_DIR } from "./clone_stage.ts";
 import { processSandboxes } from "./real_gate_ports.ts";
 
-/** This branch's own uids (64470–64479). */
-const FIRST = 64470;
-const LAST = 64472;
+/**
+ * This file's own uids: as many as the entry makes sandboxes (the first and
+ * the spares) and one more, so a lease of the factory's own never waits for
+ * one of them, whichever is leased first.
+ */
+const FIRST = 64600;
+const LAST = FIRST + SPARES + 1;
+const UIDS = Array.from({ length: LAST - FIRST + 1 }, (_, i) => FIRST + i);
 
 const ARGS = (uids: string) => ({ isolation: "auto", "sandbox-uids": uids });
 
@@ -32,7 +37,7 @@ async function assertAllFree(lockDir: string): Promise<void> {
   for (let i = FIRST; i <= LAST; i++) {
     leases.push(await leaseSandboxUid({ range, lockDir, waitMs: 0 }));
   }
-  assert.deepEqual(leases.map((l) => l.uid).sort(), [64470, 64471, 64472]);
+  assert.deepEqual(leases.map((l) => l.uid).sort(), UIDS);
   for (const lease of leases) await lease.release();
 }
 
@@ -67,8 +72,8 @@ Deno.test("the sandboxes made at the command's entry are taken over by the facto
       spare: true,
     });
     // Leased in order, the first one lowest; each told once.
-    assert.deepEqual(reports, [64470, 64471, 64472]);
-    assert.equal(first.isolation.uid, 64470);
+    assert.deepEqual(reports, UIDS.slice(0, 1 + SPARES));
+    assert.equal(first.isolation.uid, FIRST);
     // The clone is hidden from the runs of a sandbox made before its path
     // was known.
     await Deno.mkdir(`${root}/${CLONE_DIR}`);
@@ -102,7 +107,8 @@ Deno.test("sandboxes made at the entry that are not taken, or made for another r
     const factory = processSandboxes({
       lease: { range: { first: FIRST, last: LAST }, lockDir: `${root}/uids` },
     });
-    // Another hidden path: the factory leases its own, the one uid left.
+    // Another hidden path: the factory leases its own, from the uid the
+    // entry leaves.
     const other = await factory({
       isolation: "auto",
       hiddenPaths: [`${root}/elsewhere`],
