@@ -1,0 +1,297 @@
+import assert from "node:assert/strict";
+import {
+  bytecodeCacheDir,
+  findPython,
+  startBytecodeCompiler,
+} from "./bytecode_compiler.ts";
+import { SANDBOX_PATH } from "./run_pytest.ts";
+
+const PYTEST = ["-m", "pytest", "-q", "-p", "no:cacheprovider"];
+
+const TREE: Record<string, string> = {
+  "conftest.py":
+    "import pytest\n\n\n@pytest.fixture\ndef two():\n    return 2\n",
+  "pkg/__init__.py": "",
+  "pkg/mod.py": "def double(x):\n    return x * 2\n",
+  "tests/__init__.py": "",
+  "tests/test_mod.py":
+    "from pkg.mod import double\n\n\ndef test_double(two):\n    assert double(two) == 4\n\n\ndef test_nested():\n    def inner():\n        return [i for i in range(3)]\n    assert inner() == [0, 1, 2]\n",
+  "tests/helper_test.py": "def test_helper():\n    assert 'a' in 'abc'\n",
+};
+
+async function python(): Promise<string> {
+  const found = await findPython(SANDBOX_PATH);
+  assert.ok(found !== undefined, "no python3 on the sandbox PATH");
+  return found;
+}
+
+async function writeTree(dir: string, files: Record<string, string>) {
+  for (const [path, text] of Object.entries(files)) {
+    const at = `${dir}/${path}`;
+    await Deno.mkdir(at.slice(0, at.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(at, text);
+  }
+}
+
+async function withDirs(
+  body: (root: string) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "pawl-bytecode-test-" });
+  try {
+    await body(root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+async function cacheIn(root: string): Promise<string> {
+  const cache = `${root}/cache`;
+  await Deno.mkdir(cache, { mode: 0o700 });
+  await Deno.chmod(cache, 0o700);
+  return cache;
+}
+
+/** Every file under `dir` whose path ends in `.pyc`, relative, sorted. */
+async function pycs(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (rel: string) => {
+    for await (const e of Deno.readDir(rel === "" ? dir : `${dir}/${rel}`)) {
+      const path = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory) await walk(path);
+      else if (e.name.endsWith(".pyc")) found.push(path);
+    }
+  };
+  await walk("");
+  return found.sort();
+}
+
+async function run(
+  program: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string }> {
+  const out = await new Deno.Command(program, {
+    args,
+    cwd,
+    clearEnv: true,
+    env: { PATH: "/usr/bin:/bin", PYTHONDONTWRITEBYTECODE: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) +
+    new TextDecoder().decode(out.stderr);
+  return { code: out.code, out: text };
+}
+
+/**
+ * Whether each bytecode file of `ours` holds the same header and code
+ * (every nested code object's file name included) as pytest's or the
+ * import system's own for the same path, read from `theirs`.
+ */
+const SAME_CODE = `
+import marshal, os, sys, types
+def names(co, acc):
+    acc.append(co.co_filename)
+    for c in co.co_consts:
+        if isinstance(c, types.CodeType):
+            names(c, acc)
+    return acc
+ours, theirs = sys.argv[1], sys.argv[2]
+for rel in sys.argv[3:]:
+    a = open(os.path.join(ours, rel), "rb").read()
+    b = open(os.path.join(theirs, rel), "rb").read()
+    ca, cb = marshal.loads(a[16:]), marshal.loads(b[16:])
+    if a[:16] != b[:16] or ca != cb or names(ca, []) != names(cb, []):
+        print("differs:", rel)
+        sys.exit(1)
+print("same", len(sys.argv) - 3)
+`;
+
+Deno.test("pawl's bytecode for a copy is what pytest and the import system compile there, from the cache too, and the run reads it", async () => {
+  await withDirs(async (root) => {
+    const py = await python();
+    const cache = await cacheIn(root);
+    const compiler = startBytecodeCompiler({ python: py, cacheDir: cache });
+    try {
+      // The first copy compiles; the second (elsewhere) reads the cache.
+      const first = `${root}/first`;
+      const copy = `${root}/copy`;
+      await writeTree(first, TREE);
+      await writeTree(copy, TREE);
+      const a = await compiler.compile(first);
+      const b = await compiler.compile(copy);
+      // The two empty __init__.py share one entry.
+      assert.deepEqual(a, { written: 6, compiled: 5, left: 0 });
+      assert.deepEqual(b, { written: 6, compiled: 0, left: 0 });
+      const ours = await pycs(copy);
+      assert.deepEqual(ours.map((p) => p.replace(/\.cpython.*$/, "")), [
+        "__pycache__/conftest",
+        "pkg/__pycache__/__init__",
+        "pkg/__pycache__/mod",
+        "tests/__pycache__/__init__",
+        "tests/__pycache__/helper_test",
+        "tests/__pycache__/test_mod",
+      ]);
+      // The run reads every one of them and passes. pytest's debug log
+      // says so for the test modules; the root conftest loads before the
+      // log starts, so its source is changed under its bytecode (same
+      // size and time, which is all pytest checks): the fixture still
+      // gives 2, as only the bytecode can.
+      const conftest = `${copy}/conftest.py`;
+      const { mtime } = await Deno.stat(conftest);
+      await Deno.writeTextFile(
+        conftest,
+        TREE["conftest.py"]!.replace("return 2", "return 3"),
+      );
+      await Deno.utime(conftest, mtime!, mtime!);
+      const debug = `${root}/debug.log`;
+      const ran = await run(py, [...PYTEST, `--debug=${debug}`], copy);
+      assert.equal(ran.code, 0, ran.out);
+      const log = await Deno.readTextFile(debug);
+      for (const name of ["test_mod.py", "helper_test.py"]) {
+        assert.match(
+          log,
+          new RegExp(`found cached rewritten pyc for .*${name}`),
+        );
+      }
+      assert.doesNotMatch(log, /rewriting .*(conftest|test_mod|helper_test)/);
+      const imported = await run(py, ["-v", "-c", "import pkg.mod"], copy);
+      assert.match(
+        imported.out,
+        /code object from '.*pkg\/__pycache__\/mod\.cpython-\d+\.pyc'/,
+      );
+      // Byte for byte the code pytest and the import system write there
+      // themselves, for the same sources at the same path and times.
+      const kept = `${root}/kept`;
+      await Deno.rename(copy, kept);
+      await writeTree(copy, TREE);
+      await Deno.writeTextFile(
+        `${kept}/conftest.py`,
+        TREE["conftest.py"]!,
+      );
+      await Deno.utime(`${kept}/conftest.py`, mtime!, mtime!);
+      for (const rel of Object.keys(TREE)) {
+        const t = (await Deno.stat(`${kept}/${rel}`)).mtime!;
+        await Deno.utime(`${copy}/${rel}`, t, t);
+      }
+      const own = await new Deno.Command(py, {
+        args: PYTEST,
+        cwd: copy,
+        clearEnv: true,
+        env: { PATH: "/usr/bin:/bin" },
+        stdout: "null",
+      }).output();
+      assert.equal(own.code, 0);
+      assert.deepEqual(await pycs(copy), ours);
+      const cmp = await run(py, ["-c", SAME_CODE, kept, copy, ...ours], root);
+      assert.equal(cmp.code, 0, cmp.out);
+      assert.match(cmp.out, /same 6/);
+    } finally {
+      await compiler.close();
+    }
+  });
+});
+
+Deno.test("what the run should warn about, links, the assertion pass hook and oversized files are left to the run", async () => {
+  await withDirs(async (root) => {
+    const py = await python();
+    const cache = await cacheIn(root);
+    const copy = `${root}/copy`;
+    await writeTree(copy, {
+      // pytest warns while rewriting it ("assertion is always true").
+      "tests/test_tuple.py":
+        "def test_tuple():\n    assert (1, 'never fails')\n",
+      // Compiling it warns (an invalid escape sequence).
+      "pkg/escape.py": "PATTERN = '\\d+'\n",
+      "pkg/plain.py": "X = 1\n",
+    });
+    await Deno.symlink(`${copy}/pkg/plain.py`, `${copy}/pkg/linked.py`);
+    const compiler = startBytecodeCompiler({ python: py, cacheDir: cache });
+    try {
+      assert.deepEqual(await compiler.compile(copy), {
+        written: 1,
+        compiled: 3,
+        left: 2 + 1,
+      });
+      assert.deepEqual(await pycs(copy), [
+        "pkg/__pycache__/plain.cpython-311.pyc",
+      ]);
+      // The warning still reaches the run, as with plain pytest.
+      const ran = await run(py, [...PYTEST, "-W", "default"], copy);
+      assert.match(ran.out, /assertion is always true/);
+      // A configuration naming the assertion pass hook: no rewritten file.
+      const hooked = `${root}/hooked`;
+      await writeTree(hooked, {
+        "tox.ini": "[pytest]\nenable_assertion_pass_hook = true\n",
+        "tests/test_ok.py": "def test_ok():\n    assert 1\n",
+        "pkg/plain.py": "X = 1\n",
+      });
+      assert.deepEqual(await compiler.compile(hooked), {
+        written: 1,
+        compiled: 0,
+        left: 1,
+      });
+    } finally {
+      await compiler.close();
+    }
+  });
+});
+
+Deno.test("a compiler that cannot start, or a copy path it cannot take, leaves the copies to their runs", async () => {
+  await withDirs(async (root) => {
+    const cache = await cacheIn(root);
+    const missing = startBytecodeCompiler({
+      python: `${root}/no-python`,
+      cacheDir: cache,
+    });
+    assert.equal(await missing.compile(root), undefined);
+    await missing.close();
+    const compiler = startBytecodeCompiler({
+      python: await python(),
+      cacheDir: cache,
+    });
+    assert.equal(await compiler.compile("relative/path"), undefined);
+    assert.equal(await compiler.compile(`${root}/a\nb`), undefined);
+    await compiler.close();
+  });
+});
+
+Deno.test("the cache is used only when pawl's alone: else the judgement's scratch, said once", async () => {
+  await withDirs(async (root) => {
+    const scratch = () => `${root}/scratch-${crypto.randomUUID()}`;
+    const made = await bytecodeCacheDir(`${root}/fresh/cache`, scratch());
+    assert.deepEqual(made, { dir: `${root}/fresh/cache` });
+    assert.equal((await Deno.stat(made.dir)).mode! & 0o777, 0o700);
+    assert.equal((await Deno.stat(`${root}/fresh`)).mode! & 0o777, 0o755);
+
+    const open = `${root}/open`;
+    await Deno.mkdir(open, { mode: 0o755 });
+    await Deno.chmod(open, 0o755);
+    const a = await bytecodeCacheDir(open, scratch());
+    assert.notEqual(a.dir, open);
+    assert.match(
+      a.note ?? "",
+      /"[^"]*\/open" is not used: others may enter it \(mode 755/,
+    );
+
+    const theirs = `${root}/theirs`;
+    await Deno.mkdir(theirs, { mode: 0o700 });
+    await Deno.chown(theirs, 64611, 64611);
+    const b = await bytecodeCacheDir(theirs, scratch());
+    assert.match(b.note ?? "", /owned by uid 64611/);
+
+    const file = `${root}/file`;
+    await Deno.writeTextFile(file, "");
+    assert.match(
+      (await bytecodeCacheDir(file, scratch())).note ?? "",
+      /not used/,
+    );
+    assert.match(
+      (await bytecodeCacheDir("relative", scratch())).note ?? "",
+      /not an absolute path/,
+    );
+    // The scratch is the judgement's own, root's alone.
+    assert.equal((await Deno.stat(b.dir)).mode! & 0o777, 0o700);
+  });
+});
