@@ -244,6 +244,8 @@ async function judgeStarted(
         sandbox: {
           lease: sandboxLease,
           onSandbox: (report) => sandboxes.push(report),
+          bytecodeCache: io.env["PAWL_BYTECODE_CACHE"],
+          onNote: (note) => progress.note(note),
         },
         ...(io.env["TMPDIR"] ? { tempRoot: io.env["TMPDIR"] } : {}),
       }),

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { BytecodeCompiler } from "../run/bytecode_compiler.ts";
 import type { Progress } from "../core/progress.ts";
 import type { CloneRepositoryOptions } from "../git/clone_repository.ts";
 import type { Git } from "../git/git.ts";
@@ -55,6 +56,18 @@ export interface SandboxRequest {
 export type GateSandbox = Sandbox & {
   /** Release what the sandbox holds; it is unusable after. */
   close?(): Promise<void>;
+  /**
+   * Start pawl's bytecode compiler for the working copies this sandbox's
+   * runs get (`src/run/bytecode_compiler.ts`): `python` is the interpreter
+   * they start, `scratch` a path of the judgement's own for a cache that
+   * lasts only the judgement. Absent where the runs do not run as a uid
+   * of their own (they could then write the cache) or pawl's environment
+   * says `PAWL_BYTECODE_CACHE=off`; undefined when it cannot start.
+   */
+  startBytecodeCompiler?(
+    python: string,
+    scratch: string,
+  ): Promise<BytecodeCompiler | undefined>;
 };
 
 /** Creates the one sandbox a judgement's test stage runs in. */

@@ -19,6 +19,7 @@
 import type { Git, Tree } from "../git/git.ts";
 import type { TreeSource } from "../run/export_oracle_tree.ts";
 import { isBytecodePath, removeBytecode } from "../run/remove_bytecode.ts";
+import type { BytecodeCompiler } from "../run/bytecode_compiler.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { Workspace } from "./gate_ports.ts";
 
@@ -49,6 +50,14 @@ export interface HeadCopiesOptions {
    * {@linkcode MEMORY_COPY_MAX_BYTES}.
    */
   sharedParent?: string | null;
+  /**
+   * pawl's bytecode compiler for the copies (`src/run/bytecode_compiler.ts`),
+   * or undefined to leave compiling to the runs; each fresh copy waits for
+   * it before it is whole. Shared copies are left to the runs: a file
+   * written over a linked one (the oracle's) could match a linked
+   * bytecode file's size and second.
+   */
+  bytecode?: Promise<BytecodeCompiler | undefined>;
 }
 
 /** Largest tree (bytes, a page per file at least) exported to `/dev/shm`. */
@@ -73,6 +82,11 @@ export interface HeadCopies {
   readonly source: TreeSource;
   /** Whether the head's tree has bytecode paths (a copy of it then needs stripping). */
   readonly bytecode: boolean;
+  /**
+   * Write pawl's bytecode into a copy made otherwise (the oracle's), once
+   * it is whole and before it is handed over; a no-op without a compiler.
+   */
+  compile(dir: string): Promise<void>;
   /** Remove what lies outside the workspace; never throws. */
   remove(): Promise<void>;
 }
@@ -105,8 +119,12 @@ export async function headCopies(
   const huge = files >= (options.sharedFrom ?? SHARED_COPIES_MIN_FILES);
   const shared = huge && (await options.sandbox).isolation.tier !== "none";
   if (!shared) {
+    const compile = async (dir: string) => {
+      await (await options.bytecode?.catch(() => undefined))?.compile(dir);
+    };
     return {
       shared,
+      compile,
       copy: async (name, made) => {
         const dir = made === undefined
           ? await workspace.export(git, head, name)
@@ -117,6 +135,7 @@ export async function headCopies(
             return empty;
           })();
         await stripped(dir);
+        await compile(dir);
         return dir;
       },
       mkdir: (name) => workspace.mkdir(name),
@@ -172,6 +191,7 @@ export async function headCopies(
         sharedFiles: true,
       }),
     bytecode,
+    compile: () => Promise.resolve(),
     source: {
       exportTree: (commit, dest) =>
         commit === head ? linkInto(dest) : git.exportTree(commit, dest),

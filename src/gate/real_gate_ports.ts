@@ -67,6 +67,8 @@ export interface ProcessSandboxesOptions {
    * sandbox is made only while that many uids stay free for them.
    */
   othersWaiting?: number;
+  /** Told what pawl should say once (a cache it could not use). */
+  onNote?: (message: string) => void;
   /** Told what each sandbox is, once made (the uid the tests run as). */
   onSandbox?: (isolation: IsolationReport) => void;
   /**
@@ -74,6 +76,11 @@ export interface ProcessSandboxesOptions {
    * (default: `PAWL_COLD_START=1` in pawl's environment).
    */
   coldStart?: boolean;
+  /**
+   * pawl's environment's `PAWL_BYTECODE_CACHE` (default: read from it):
+   * the cache of compiled bytecode, `off` for none.
+   */
+  bytecodeCache?: string | undefined;
 }
 
 /**
@@ -99,6 +106,9 @@ export function processSandboxes(
   let loading: Promise<SandboxModules> | undefined;
   const modules = () => loading ??= loadSandboxModules();
   const coldStart = options.coldStart ?? coldStartAsked();
+  const bytecodeCache = "bytecodeCache" in options
+    ? options.bytecodeCache
+    : envVar("PAWL_BYTECODE_CACHE");
   return async (request) => {
     if (
       request.spare === true &&
@@ -168,6 +178,16 @@ export function processSandboxes(
       ...(coldStart ? {} : {
         prestart: (command, prestart) => sandbox.prestart(command, prestart),
       }),
+      ...(sandbox.isolation.tier === "none" || bytecodeCache === "off" ? {} : {
+        startBytecodeCompiler: async (python: string, scratch: string) => {
+          const { bytecodeCacheDir, startBytecodeCompiler } = await import(
+            "../run/bytecode_compiler.ts"
+          );
+          const cache = await bytecodeCacheDir(bytecodeCache, scratch);
+          if (cache.note !== undefined) options.onNote?.(cache.note);
+          return startBytecodeCompiler({ python, cacheDir: cache.dir });
+        },
+      }),
       close: async () => {
         // A held interpreter is killed and the uid swept before the uid
         // goes back.
@@ -179,10 +199,15 @@ export function processSandboxes(
 
 /** Whether pawl's environment asks for cold starts (`PAWL_COLD_START=1`). */
 function coldStartAsked(): boolean {
+  return envVar("PAWL_COLD_START") === "1";
+}
+
+/** A variable of pawl's environment; undefined without access to it. */
+function envVar(name: string): string | undefined {
   try {
-    return Deno.env.get("PAWL_COLD_START") === "1";
+    return Deno.env.get(name);
   } catch {
-    return false; // no access to the environment: the default
+    return undefined; // no access to the environment: the default
   }
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 import { type HeadCopies, headCopies } from "./head_copies.ts";
+import { type CopyBytecode, copyBytecode } from "./copy_bytecode.ts";
 import { prefetchedWorkDirs, type WorkDirs } from "./prefetched_work_dirs.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
@@ -195,8 +196,9 @@ export async function testStage(
   const workName = (): string => `work-${++made}`;
   // The copies are exported while the sandbox is still being made (or
   // were, since the commits were known).
-  const { copying, workDirs, ahead } = asked.copies ??
+  const { copying, workDirs, ahead, bytecode } = asked.copies ??
     startCopies(git, input.commits, { workspace, sandbox: asked.first });
+  bytecode.decide(prepared.settings, runs.suite.env["PATH"]);
   workDirs.plan([
     names.suite,
     ...(hasProperties ? [names.alone] : []),
@@ -251,6 +253,7 @@ export async function testStage(
   } finally {
     await Promise.all(offered.map((s) => s.discard()));
     await (await preparedSuite?.catch(() => undefined))?.discard();
+    await bytecode.close();
     await workDirs.settle();
     await settleAhead(ahead);
     await Promise.allSettled(copiesAhead);
@@ -330,6 +333,8 @@ interface CopiesAhead {
   suiteDir: Promise<string>;
   /** What the suite's run needs besides its copy, made meanwhile. */
   ahead: RunAhead;
+  /** Whether pawl compiles the copies' bytecode: decided once the settings are read. */
+  bytecode: CopyBytecode;
 }
 
 /** The observer and the suite's report directory, made before the stage needs them. */
@@ -354,10 +359,16 @@ function startCopies(
   commits: Commits,
   options: { workspace: Workspace; sandbox: Promise<GateSandbox> },
 ): CopiesAhead {
+  const bytecode = copyBytecode(
+    commits.headTree,
+    options.sandbox,
+    options.workspace,
+  );
   const copying = headCopies(git, commits.head, {
     workspace: options.workspace,
     sandbox: options.sandbox,
     headTree: commits.headTree,
+    bytecode: bytecode.compiler,
   });
   copying.catch(() => undefined);
   // A copy made ahead stays root-owned until its run takes it: the run
@@ -380,7 +391,7 @@ function startCopies(
   };
   ahead.observer.catch(() => undefined);
   ahead.reports.catch(() => undefined);
-  return { copying, workDirs, suiteDir: suiteDir.promise, ahead };
+  return { copying, workDirs, suiteDir: suiteDir.promise, ahead, bytecode };
 }
 
 /**
@@ -433,6 +444,8 @@ async function prestartSuite(
   } catch {
     return undefined;
   }
+  // The copies' bytecode is compiled for the same run.
+  copies.bytecode.decide(settings, runs.suite.env["PATH"]);
   // Whichever comes last (usually the sandbox), the rest is ready by then.
   const [sandbox, observer, reportDir, workDir] = await Promise.all([
     first,
@@ -547,6 +560,7 @@ export function openTestSandboxes(
         ...spares.map((s) => s.discard()),
         (async () => {
           if (copies === undefined) return;
+          await copies.bytecode.close();
           await copies.workDirs.settle();
           await settleAhead(copies.ahead);
           await (await copies.copying.catch(() => undefined))?.remove();
@@ -660,6 +674,7 @@ async function runAndJudge(
     await exportOracleTree(copies.source, commits.head, dir, oracle.tree, {
       headBytecode: copies.bytecode,
     });
+    await copies.compile(dir);
     return dir;
   };
   const oracleCopy = (async () => {

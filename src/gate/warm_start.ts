@@ -87,3 +87,29 @@ function shadows(entry: string, names: ReadonlySet<string>): boolean {
   const dot = entry.indexOf(".");
   return names.has(dot < 0 ? entry : entry.slice(0, dot));
 }
+
+/**
+ * Why pawl leaves compiling these settings' runs' modules to the runs
+ * (see `src/run/bytecode_compiler.ts`), or undefined when it compiles
+ * them: only for the runs a warm interpreter could take (the same
+ * `python3 -m pytest`, found on the same PATH, with no variable that
+ * changes how it compiles), no `PYTEST*` variable (`PYTEST_ADDOPTS` can
+ * change how asserts are rewritten), and no top-level `pytest` or
+ * `_pytest` of the tree's (nor distribution metadata or a `.pth`) that the
+ * run could import in place of the pytest whose rewriter pawl uses.
+ */
+export function compileBytecodeReason(
+  settings: Settings,
+  headTree: Tree,
+): string | undefined {
+  const cold = coldStartReason(settings);
+  if (cold !== undefined) return cold;
+  const pytest = Object.keys(settings.environment.env).find((name) =>
+    name.startsWith("PYTEST")
+  );
+  if (pytest !== undefined) return `the environment sets ${pytest}`;
+  if (!warmModulesUnshadowed(["pytest", "_pytest"], headTree, [])) {
+    return "the tree may hold its own pytest";
+  }
+  return undefined;
+}

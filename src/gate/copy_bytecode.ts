@@ -1,0 +1,66 @@
+/**
+ * Whether pawl compiles the bytecode of one judgement's working copies
+ * (`src/run/bytecode_compiler.ts`), decided once the base's settings are
+ * read: the copies exported before then wait for the decision, never for
+ * the runs. Every path ends in a decision: {@linkcode CopyBytecode.close}
+ * decides "no" when nothing did before, so no copy waits forever.
+ *
+ * @module
+ */
+import type { Tree } from "../git/git.ts";
+import { type BytecodeCompiler, findPython } from "../run/bytecode_compiler.ts";
+import { SANDBOX_PATH } from "../run/run_pytest.ts";
+import type { Settings } from "../settings/settings.ts";
+import type { GateSandbox, Workspace } from "./gate_ports.ts";
+import { compileBytecodeReason } from "./warm_start.ts";
+
+/** One judgement's decision and the compiler it started. */
+export interface CopyBytecode {
+  /** The compiler, once decided (undefined: the runs compile). */
+  readonly compiler: Promise<BytecodeCompiler | undefined>;
+  /**
+   * Decide from the base's settings and the runs' PATH (the planned
+   * suite's); only the first call counts.
+   */
+  decide(settings: Settings, path: string | undefined): void;
+  /** Decide "no" unless decided, and end the compiler; never throws. */
+  close(): Promise<void>;
+}
+
+/** The decision for the copies of `headTree` that `sandbox`'s runs get. */
+export function copyBytecode(
+  headTree: Tree,
+  sandbox: Promise<GateSandbox>,
+  workspace: Pick<Workspace, "root">,
+): CopyBytecode {
+  const decided = Promise.withResolvers<BytecodeCompiler | undefined>();
+  let done = false;
+  const compiler = decided.promise.catch(() => undefined);
+  return {
+    compiler,
+    decide: (settings, path) => {
+      if (done) return;
+      done = true;
+      decided.resolve((async () => {
+        if (compileBytecodeReason(settings, headTree) !== undefined) {
+          return undefined;
+        }
+        const made = await sandbox.catch(() => undefined);
+        if (made?.startBytecodeCompiler === undefined) return undefined;
+        const python = await findPython(path ?? SANDBOX_PATH);
+        if (python === undefined) return undefined;
+        return await made.startBytecodeCompiler(
+          python,
+          `${workspace.root}/bytecode`,
+        ).catch(() => undefined);
+      })());
+    },
+    close: async () => {
+      if (!done) {
+        done = true;
+        decided.resolve(undefined);
+      }
+      await (await compiler)?.close();
+    },
+  };
+}
