@@ -5,9 +5,10 @@
  * plain pytest of the same head tree, on the demo's repository and on the
  * same repository with a generated suite of 1,000 more tests. The target:
  * check <= 1.3 x pytest + 0.5 s, pytest timed as a developer times it by
- * hand (again in a checkout, its `__pycache__` kept; a fresh checkout's
- * first run, which compiles every test module as each of pawl's runs must,
- * is printed beside it). Also printed, measured in the same run,
+ * hand (again in a checkout, its `__pycache__` kept), and pawl with its
+ * bytecode cache filled by an earlier judgement, as that checkout's was; a
+ * repository's first judgement (the cache empty) is printed beside it,
+ * against a fresh checkout's first run. Also printed, measured in the same run,
  * the floors the gate stands on: a cold `pawl version` (Deno's start-up
  * and pawl's own) and pytest's own start-up (`pytest --co` of one empty
  * test file), which every one of pawl's runs pays; and the floor of each
@@ -79,6 +80,12 @@ export async function gateOverheadBench(
       warmTrees.set(c.head, warm);
     }
     const checks = new Map<string, number[]>(cases.map((c) => [c.head, []]));
+    // The bytecode pawl compiles is kept for later judgements (as pytest
+    // keeps __pycache__ in a checkout): timed with the bench's own cache,
+    // filled once before the rounds, and with an empty one, as a
+    // repository's first judgement.
+    const cache = { PAWL_BYTECODE_CACHE: `${dir}/bytecode` };
+    const firsts = new Map<string, number[]>(cases.map((c) => [c.head, []]));
     const pytests = new Map<string, number[]>(cases.map((c) => [c.head, []]));
     const warms = new Map<string, number[]>(cases.map((c) => [c.head, []]));
     const diffs = new Map<string, number[]>(cases.map((c) => [c.head, []]));
@@ -88,34 +95,42 @@ export async function gateOverheadBench(
     );
     const versions: number[] = [];
     const startups: number[] = [];
+    const target = (head: string) => [
+      "--repo",
+      repo.dir,
+      "--base",
+      "main",
+      "--head",
+      head,
+      "--now",
+      NOW,
+      "--quiet",
+    ];
+    for (const c of cases) await timedPawl(["check", ...target(c.head)], cache);
     for (let i = 0; i < runs; i++) {
       versions.push(await timedPawl(["version"]));
       startups.push(await timedPytest(empty, ["--co"]));
-      for (const c of cases) {
-        const target = [
-          "--repo",
-          repo.dir,
-          "--base",
-          "main",
-          "--head",
-          c.head,
-          "--now",
-          NOW,
-          "--quiet",
-        ];
-        checks.get(c.head)?.push(await timedPawl(["check", ...target]));
+      for (const [k, c] of cases.entries()) {
+        checks.get(c.head)?.push(
+          await timedPawl(["check", ...target(c.head)], cache),
+        );
+        firsts.get(c.head)?.push(
+          await timedPawl(["check", ...target(c.head)], {
+            PAWL_BYTECODE_CACHE: `${dir}/bytecode-${k}-${i}`,
+          }),
+        );
         pytests.get(c.head)?.push(
           await timedPytest(trees.get(c.head) as string, []),
         );
         warms.get(c.head)?.push(
           await timedPytest(warmTrees.get(c.head) as string, [], true),
         );
-        diffs.get(c.head)?.push(await timedPawl(["diff", ...target]));
+        diffs.get(c.head)?.push(await timedPawl(["diff", ...target(c.head)]));
         alone.get(c.head)?.push(
-          await timedPytest(trees.get(c.head) as string, [PROPERTIES]),
+          await timedPytest(warmTrees.get(c.head) as string, [PROPERTIES]),
         );
         witnessed.get(c.head)?.push(
-          await timedWitnessedPytest(trees.get(c.head) as string, {
+          await timedWitnessedPytest(warmTrees.get(c.head) as string, {
             command: PYTEST,
             path: SANDBOX_PATH,
           }),
@@ -144,10 +159,13 @@ export async function gateOverheadBench(
     );
     for (const c of cases) {
       const check = median(checks.get(c.head) ?? []);
+      const first = median(firsts.get(c.head) ?? []);
       const pytest = median(pytests.get(c.head) ?? []);
       // The target is against what a developer times by hand: pytest again
-      // in a checkout, its bytecode kept from the run before. Each of pawl's
-      // runs compiles the tests from source, as a fresh checkout's first run.
+      // in a checkout, its bytecode kept from the run before. pawl's runs
+      // read the bytecode pawl compiled for an earlier judgement (kept in
+      // its cache), as that run reads __pycache__; a repository's first
+      // judgement compiles it, as a fresh checkout's first run does.
       const warm = median(warms.get(c.head) ?? []);
       const budget = 1.3 * warm + 0.5;
       // The static rules decide what the tests run, so they come first;
@@ -155,8 +173,9 @@ export async function gateOverheadBench(
       // as the properties alone) share the cores, none shorter than the suite.
       const diff = median(diffs.get(c.head) ?? []);
       const props = median(alone.get(c.head) ?? []);
-      const runs = Math.max(pytest, (pytest + 2 * props) / cores);
+      const runs = Math.max(warm, (warm + 2 * props) / cores);
       const caseFloor = diff + runs;
+      const firstRuns = Math.max(pytest, (pytest + 2 * props) / cores);
       console.log(
         `  ${c.label}: pawl check ${s(check)}, plain pytest ${s(warm)}: ${
           check <= budget ? "PASS" : "OVER"
@@ -173,9 +192,14 @@ export async function gateOverheadBench(
           s(warm)
         } run again in a checkout (__pycache__ kept: what a developer times by hand, what the target uses); ${
           s(pytest)
-        } as a fresh checkout's first run (no bytecode, as in every pawl run: pawl runs no bytecode it did not compile; target against it ${
-          s(1.3 * pytest + 0.5)
-        })`,
+        } as a fresh checkout's first run (no bytecode)`,
+      );
+      console.log(
+        `    first judgement (pawl's bytecode cache empty, so it compiles, as a fresh checkout's first run): pawl check ${
+          s(first)
+        }; against the first run's target ${s(1.3 * pytest + 0.5)}: ${
+          first <= 1.3 * pytest + 0.5 ? "PASS" : "OVER"
+        }; its floor ${s(diff + firstRuns)}`,
       );
       console.log(
         `    floor: pawl diff ${
@@ -193,9 +217,9 @@ export async function gateOverheadBench(
       console.log(
         `    per-test floor: pytest with pawl's JUnit report and observer ${
           s(witness)
-        } (${witness >= pytest ? "+" : ""}${
-          s(witness - pytest)
-        } over the fresh checkout's run); with pawl's start-up ${s(perTest)}${
+        } (${witness >= warm ? "+" : ""}${
+          s(witness - warm)
+        } over plain pytest); with pawl's start-up ${s(perTest)}${
           perTest > budget ? ", over the target by itself" : ""
         }`,
       );
@@ -258,10 +282,14 @@ async function exportTree(
   return dest;
 }
 
-async function timedPawl(args: string[]): Promise<number> {
+async function timedPawl(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<number> {
   const start = performance.now();
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", MAIN_TS, ...args],
+    env,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
