@@ -93,6 +93,15 @@ export async function gateOverheadBench(
     const witnessed = new Map<string, number[]>(
       cases.map((c) => [c.head, []]),
     );
+    // CPU seconds (user and system, the process and what it waited for)
+    // of pawl diff and of the suite and the properties as plain pytest:
+    // the work the cores must do at the least, whatever the overlap.
+    const cpu = new Map<
+      string,
+      { diff: number[]; suite: number[]; props: number[] }
+    >(
+      cases.map((c) => [c.head, { diff: [], suite: [], props: [] }]),
+    );
     const versions: number[] = [];
     const startups: number[] = [];
     const target = (head: string) => [
@@ -135,6 +144,32 @@ export async function gateOverheadBench(
             path: SANDBOX_PATH,
           }),
         );
+        const used = cpu.get(c.head)!;
+        const warmTree = warmTrees.get(c.head) as string;
+        used.diff.push(
+          await cpuSeconds(
+            [
+              Deno.execPath(),
+              "run",
+              "--allow-all",
+              MAIN_TS,
+              "diff",
+              ...target(c.head),
+            ],
+            Deno.cwd(),
+            {},
+          ),
+        );
+        used.suite.push(
+          await cpuSeconds(PYTEST, warmTree, pytestEnv(warmTree)),
+        );
+        used.props.push(
+          await cpuSeconds(
+            [...PYTEST, PROPERTIES],
+            warmTree,
+            pytestEnv(warmTree),
+          ),
+        );
       }
     }
     console.log(
@@ -176,13 +211,16 @@ export async function gateOverheadBench(
       const runs = Math.max(warm, (warm + 2 * props) / cores);
       const caseFloor = diff + runs;
       const firstRuns = Math.max(pytest, (pytest + 2 * props) / cores);
+      const used = cpu.get(c.head)!;
+      const cpuFloor = (median(used.diff) + median(used.suite) +
+        2 * median(used.props)) / cores;
       console.log(
         `  ${c.label}: pawl check ${s(check)}, plain pytest ${s(warm)}: ${
           check <= budget ? "PASS" : "OVER"
         } (target ≤ 1.3 x pytest + 0.5 s = ${s(budget)}; ${
           (check / warm).toFixed(2)
         }x${
-          Math.max(floor, caseFloor) > budget
+          Math.max(floor, caseFloor, cpuFloor) > budget
             ? "; the floor alone is over the target"
             : ""
         })`,
@@ -209,6 +247,15 @@ export async function gateOverheadBench(
         }) and the base's oracle over ${cores} cores ${s(runs)} = ${
           s(caseFloor)
         }; pawl check is ${s(check - caseFloor)} above it`,
+      );
+      console.log(
+        `    CPU floor: pawl diff ${s(median(used.diff))} + the suite ${
+          s(median(used.suite))
+        } + the properties alone and the base's oracle 2 x ${
+          s(median(used.props))
+        } of CPU over ${cores} cores = ${s(cpuFloor)}; pawl check is ${
+          s(check - cpuFloor)
+        } above it`,
       );
       // What grows with the suite: pytest writing the JUnit report and
       // streaming to pawl's observer, read and parsed as pawl reads them.
@@ -335,6 +382,44 @@ async function timedPytest(
     );
   }
   return seconds;
+}
+
+/** The environment plain pytest runs with (as the sandbox gives it), bytecode as by hand. */
+function pytestEnv(cwd: string): Record<string, string> {
+  return { PATH: SANDBOX_PATH, HOME: cwd };
+}
+
+/**
+ * CPU seconds (user + system) `argv` took in `cwd`, its waited-for
+ * children included, as the shell's `times` reports them.
+ */
+async function cpuSeconds(
+  argv: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<number> {
+  const out = await new Deno.Command("bash", {
+    args: [
+      "-c",
+      '"$@" >/dev/null 2>&1; code=$?; times; exit $code',
+      "bash",
+      ...argv,
+    ],
+    cwd,
+    ...(Object.keys(env).length === 0 ? {} : { clearEnv: true, env }),
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  // 5: nothing collected, still a full start-up.
+  if (out.code !== 0 && out.code !== 5) {
+    throw new Error(`${argv.join(" ")} in ${cwd} exited ${out.code}`);
+  }
+  // The second line: the children's user and system time.
+  const line = new TextDecoder().decode(out.stdout).trim().split("\n")[1] ??
+    "";
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)];
+  if (parts.length !== 2) throw new Error(`unexpected times output: ${line}`);
+  return parts.reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0);
 }
 
 function s(seconds: number): string {
