@@ -23,12 +23,12 @@
  *
  * @module
  */
+import { judgedArgs } from "./_judged_args.ts";
 import { parseArgs } from "node:util";
 import { buildSampleRepo } from "../src/demo/build_sample_repo.ts";
 import { loadAverage, median } from "./_stats.ts";
 import { timedWitnessedPytest } from "./_witnessed_pytest.ts";
 
-const NOW = "2026-11-30T12:00:00Z";
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const PYTEST = ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"];
 /** Where the demo's registered properties live (what the runs beside the suite select). */
@@ -104,17 +104,7 @@ export async function gateOverheadBench(
     );
     const versions: number[] = [];
     const startups: number[] = [];
-    const target = (head: string) => [
-      "--repo",
-      repo.dir,
-      "--base",
-      "main",
-      "--head",
-      head,
-      "--now",
-      NOW,
-      "--quiet",
-    ];
+    const target = (head: string) => judgedArgs(repo.dir, head);
     for (const c of cases) await timedPawl(["check", ...target(c.head)], cache);
     for (let i = 0; i < runs; i++) {
       versions.push(await timedPawl(["version"]));

@@ -16,11 +16,11 @@
  *
  * @module
  */
+import { judgedArgs } from "./_judged_args.ts";
 import { parseArgs } from "node:util";
 import { buildSampleRepo } from "../src/demo/build_sample_repo.ts";
 import { loadAverage, median } from "./_stats.ts";
 
-const NOW = "2026-11-30T12:00:00Z";
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 
 /** Run the benchmark with `args`. */
@@ -177,15 +177,7 @@ async function timed(
       "--allow-all",
       MAIN_TS,
       command,
-      "--repo",
-      repo,
-      "--base",
-      "main",
-      "--head",
-      head,
-      "--now",
-      NOW,
-      "--quiet",
+      ...judgedArgs(repo, head),
     ],
     stdout: "piped",
     stderr: "piped",

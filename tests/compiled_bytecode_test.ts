@@ -5,13 +5,11 @@
  * can neither see nor write the cache the next judgement reads.
  */
 import assert from "node:assert/strict";
-import { NOW } from "./_cli.ts";
 import { buildRepo, type TestRepo } from "./_repo.ts";
-import { judgePullRequest } from "../src/gate/judge_pull_request.ts";
+import { judgedJson } from "./_judge.ts";
 import { realGatePorts } from "../src/gate/real_gate_ports.ts";
 import type { GatePorts } from "../src/gate/gate_ports.ts";
 import type { CompiledCopy } from "../src/run/bytecode_compiler.ts";
-import { parseNow } from "../src/core/parse_now.ts";
 
 /** This file's uids. */
 const RANGE = { first: 64604, last: 64609 };
@@ -85,16 +83,7 @@ async function judge(
       };
     },
   };
-  const { verdict } = await judgePullRequest({
-    repo: repo.dir,
-    base: "main",
-    head,
-    now: parseNow(NOW),
-    allowFixtureRotate: false,
-    isolation: "auto",
-    runTests: true,
-  }, ports);
-  return { json: JSON.stringify(verdict), copies };
+  return { json: await judgedJson(repo, head, ports), copies };
 }
 
 async function withCache(body: (cache: string) => Promise<void>) {

@@ -5,12 +5,10 @@
  * interpreter loaded is run cold, as plain `python3 -m pytest` runs it.
  */
 import assert from "node:assert/strict";
-import { NOW } from "./_cli.ts";
 import { buildRepo, git, type TestRepo } from "./_repo.ts";
-import { judgePullRequest } from "../src/gate/judge_pull_request.ts";
+import { judgedJson } from "./_judge.ts";
 import { realGatePorts } from "../src/gate/real_gate_ports.ts";
 import type { GatePorts } from "../src/gate/gate_ports.ts";
-import { parseNow } from "../src/core/parse_now.ts";
 
 /** This file's uids (the warm-start tests' range). */
 const RANGE = { first: 64475, last: 64479 };
@@ -78,16 +76,7 @@ async function judge(
       };
     },
   };
-  const { verdict } = await judgePullRequest({
-    repo: repo.dir,
-    base: "main",
-    head,
-    now: parseNow(NOW),
-    allowFixtureRotate: false,
-    isolation: "auto",
-    runTests: true,
-  }, ports);
-  return { json: JSON.stringify(verdict), warm, runs };
+  return { json: await judgedJson(repo, head, ports), warm, runs };
 }
 
 Deno.test("a judgement gives the same verdict bytes with the suite's interpreter warm or forced cold", async () => {
