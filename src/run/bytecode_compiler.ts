@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { privateCacheDir } from "./private_cache_dir.ts";
 
 /** What one copy got. */
 export interface CompiledCopy {
@@ -222,43 +223,9 @@ export async function bytecodeCacheDir(
     ? SYSTEM_BYTECODE_CACHE
     : "";
   if (dir === "") return await fallback();
-  if (!dir.startsWith("/")) {
-    return await fallback(
-      `PAWL_BYTECODE_CACHE="${dir}" is not an absolute path; nothing compiled is kept past this judgement`,
-    );
-  }
-  try {
-    // The parents as the setup cache makes its own (others must enter
-    // them), the cache itself root's alone.
-    const parentDir = dir.replace(/\/[^/]+\/*$/, "") || "/";
-    await Deno.mkdir(parentDir, { recursive: true, mode: 0o755 });
-    await Deno.mkdir(dir, { mode: 0o700 }).catch((error) => {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    });
-    const info = await Deno.lstat(dir);
-    const parent = await Deno.stat(parentDir);
-    const mode = info.mode ?? 0;
-    const parentMode = parent.mode ?? 0;
-    const why = !info.isDirectory
-      ? "it is not a directory"
-      : info.uid !== Deno.uid()
-      ? `it is owned by uid ${info.uid}, not by pawl's uid ${Deno.uid()}`
-      : (mode & 0o077) !== 0
-      ? `others may enter it (mode ${
-        (mode & 0o7777).toString(8)
-      }; it must be 0700)`
-      : (parentMode & 0o002) !== 0 && (parentMode & 0o1000) === 0
-      ? "its parent directory is writable by anyone"
-      : undefined;
-    if (why === undefined) return { dir };
-    return await fallback(
-      `the bytecode cache "${dir}" is not used: ${why}; nothing compiled is kept past this judgement`,
-    );
-  } catch (error) {
-    return await fallback(
-      `the bytecode cache "${dir}" is not used: ${
-        error instanceof Error ? error.message : String(error)
-      }; nothing compiled is kept past this judgement`,
-    );
-  }
+  const checked = await privateCacheDir(dir, "bytecode cache");
+  if ("dir" in checked) return checked;
+  return await fallback(
+    `${checked.note}; nothing compiled is kept past this judgement`,
+  );
 }
