@@ -248,6 +248,10 @@ async function judgeStarted(
           onNote: (note) => progress.note(note),
         },
         ...(io.env["TMPDIR"] ? { tempRoot: io.env["TMPDIR"] } : {}),
+        // Tests that run as pawl's own user could write the cache.
+        analysisCache: isolation === "none" && options.runTests
+          ? "off"
+          : io.env["PAWL_ANALYSIS_CACHE"],
       }),
       started,
     );

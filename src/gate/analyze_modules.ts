@@ -5,7 +5,11 @@
  */
 import type { Git, Tree } from "../git/git.ts";
 import { analyzePython } from "../python/analyze_python.ts";
-import { loadPythonParser } from "../python/load_python_parser.ts";
+import {
+  loadPythonParser,
+  type PythonParser,
+} from "../python/load_python_parser.ts";
+import type { AnalysisCache } from "./analysis_cache.ts";
 import type { PythonModule } from "../python/python_module.ts";
 
 /** Python sources larger than this are not analysed. */
@@ -39,8 +43,11 @@ const READ_AHEAD = 16;
 export async function analyzeModules(
   git: Git,
   sides: { head: ModuleReads; base: ModuleReads },
+  options: { cache?: AnalysisCache | undefined } = {},
 ): Promise<AnalyzedModules> {
-  const parser = await loadPythonParser();
+  const { cache } = options;
+  // The parser loads only when a source is not in the cache.
+  let parser: Promise<PythonParser> | undefined;
   const wanted = (reads: ModuleReads) =>
     [...new Set(reads.paths)].flatMap((path) => {
       const entry = reads.tree.get(path);
@@ -69,7 +76,17 @@ export async function analyzeModules(
     request(index + READ_AHEAD);
     const bytes = await (reads.get(oid) as Promise<Uint8Array>);
     reads.delete(oid);
-    analyzed.set(oid, analyzePython(parser, decoder.decode(bytes)));
+    const kept = await cache?.get(bytes);
+    if (kept !== undefined) {
+      analyzed.set(oid, kept);
+      continue;
+    }
+    const made = analyzePython(
+      await (parser ??= loadPythonParser()),
+      decoder.decode(bytes),
+    );
+    analyzed.set(oid, made);
+    cache?.put(bytes, made);
   }
   const byPath = (list: { path: string; oid: string }[]) =>
     new Map(list.map((w) => [w.path, analyzed.get(w.oid) as PythonModule]));

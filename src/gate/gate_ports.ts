@@ -7,6 +7,7 @@
  * @module
  */
 import type { BytecodeCompiler } from "../run/bytecode_compiler.ts";
+import type { AnalysisCache } from "./analysis_cache.ts";
 import type { Progress } from "../core/progress.ts";
 import type { CloneRepositoryOptions } from "../git/clone_repository.ts";
 import type { Git } from "../git/git.ts";
@@ -103,4 +104,6 @@ export interface GatePorts {
   progress: Progress;
   /** Opens the runner's cache of mutant results (none: every mutant runs). */
   mutationCache?: () => Promise<MutationCache>;
+  /** Opens the runner's cache of Python analyses (none: every source is parsed). */
+  analysisCache?: () => Promise<AnalysisCache | undefined>;
 }

@@ -36,6 +36,10 @@ export async function judgePullRequest(
   started?: StartedClone,
 ): Promise<Judgement> {
   const { progress } = ports;
+  // The runner's analyses of earlier judgements' sources, opened while the
+  // clone is made.
+  const analysisCache = ports.analysisCache?.();
+  analysisCache?.catch(() => {});
   // The static rules ask the tests' interpreter for its module names: the
   // usual one answers while the clone is made (the base's own, if it names
   // another, once its settings are read).
@@ -92,6 +96,7 @@ export async function judgePullRequest(
         const statics = await staticStage(git, { commits, contracts }, {
           ...options,
           early,
+          analysisCache,
           onParsed: parsed.resolve,
           progress,
         });
@@ -117,5 +122,7 @@ export async function judgePullRequest(
   } finally {
     await sandboxes?.close();
     await workspace.remove();
+    // The analyses made here are written while the rest ran.
+    await (await analysisCache?.catch(() => undefined))?.flush();
   }
 }

@@ -24,6 +24,11 @@ export interface RealGatePortsOptions {
   tempRoot?: string;
   /** Options for {@linkcode processSandboxes}. */
   sandbox?: ProcessSandboxesOptions;
+  /**
+   * pawl's `PAWL_ANALYSIS_CACHE` (`off` for none), when the judgement may
+   * keep analyses (see `analysis_cache.ts`); no analysis cache without it.
+   */
+  analysisCache?: string | undefined;
 }
 
 /** The ports of a judgement on this machine. */
@@ -43,6 +48,15 @@ export function realGatePorts(options: RealGatePortsOptions = {}): GatePorts {
       (await import("../mutation/mutation_cache.ts")).directoryMutationCache(
         `${options.tempRoot ?? "/tmp"}/pawl-mutation-cache`,
       ),
+    ...("analysisCache" in options
+      ? {
+        analysisCache: async () =>
+          await (await import("./analysis_cache.ts")).openAnalysisCache(
+            options.analysisCache,
+            (note) => progress.note(note),
+          ),
+      }
+      : {}),
   };
 }
 

@@ -19,6 +19,7 @@ import {
 import type { Tree } from "../git/git.ts";
 import { readModuleNames } from "./read_module_names.ts";
 import { type TestEnvironment, testEnvironment } from "./test_environment.ts";
+import type { AnalysisCache } from "./analysis_cache.ts";
 import { analyzeModules } from "./analyze_modules.ts";
 import type { Contracts } from "./load_contracts.ts";
 import type { Commits } from "./read_commits.ts";
@@ -53,6 +54,8 @@ export interface StaticStageOptions {
   progress: Progress;
   /** PATH inside the sandbox, where the tests' interpreter is found. */
   sandboxPath?: string | undefined;
+  /** The runner's analyses of earlier judgements' sources, if it keeps them. */
+  analysisCache?: Promise<AnalysisCache | undefined> | undefined;
 }
 
 /** Run the static rules of every loaded layout and the harness rules. */
@@ -98,11 +101,13 @@ export async function staticStage(
       tree: baseTree,
       paths: [...reads.flatMap((r) => r.baseModules), ...changedPy],
     },
-  }).catch(async (error) => {
-    // Never leave the hashing children running behind an error.
-    await hashing.catch(() => {});
-    throw error;
-  }).finally(() => {
+  }, { cache: await options.analysisCache?.catch(() => undefined) }).catch(
+    async (error) => {
+      // Never leave the hashing children running behind an error.
+      await hashing.catch(() => {});
+      throw error;
+    },
+  ).finally(() => {
     // Nothing left on this thread but waiting for the hashing: help it.
     parsed.resolve();
     options.onParsed?.();
