@@ -4,7 +4,7 @@
  * judgement kept, on an accept and on a reject its analyses decide.
  */
 import assert from "node:assert/strict";
-import { NOW, pawl } from "./_cli.ts";
+import { check } from "./_cli.ts";
 import { buildRepo, edit } from "./_repo.ts";
 
 const HEADS = {
@@ -32,18 +32,10 @@ Deno.test("pawl diff gives the same verdict bytes without the analysis cache, fi
       ]
     ) {
       const diff = (setting: string) =>
-        pawl([
-          "diff",
-          "--repo",
-          repo.dir,
-          "--base",
-          "main",
-          "--head",
-          head!,
-          "--now",
-          NOW,
-          "--quiet",
-        ], { env: { PAWL_ANALYSIS_CACHE: setting } });
+        check(repo.dir, head!, {
+          command: "diff",
+          env: { PAWL_ANALYSIS_CACHE: setting },
+        });
       const off = await diff("off");
       const first = await diff(cache);
       const again = await diff(cache);
