@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
 import type { PythonModule } from "../python/python_module.ts";
-import { privateCacheDir } from "../run/private_cache_dir.ts";
+import { cacheDirFrom, privateCacheDir } from "../run/private_cache_dir.ts";
 
 /** The cache of one process. */
 export interface AnalysisCache {
@@ -60,11 +60,7 @@ export async function openAnalysisCache(
   onNote?: (note: string) => void,
 ): Promise<AnalysisCache | undefined> {
   if (setting === "off") return undefined;
-  const root = setting !== undefined && setting !== ""
-    ? setting
-    : Deno.uid() === 0
-    ? SYSTEM_ANALYSIS_CACHE
-    : undefined;
+  const root = cacheDirFrom(setting, SYSTEM_ANALYSIS_CACHE);
   if (root === undefined) return undefined;
   const opened = await privateCacheDir(root, "analysis cache");
   if ("note" in opened) {

@@ -8,7 +8,9 @@
  * @module
  */
 import type { Tree } from "../git/git.ts";
-import { type BytecodeCompiler, findPython } from "../run/bytecode_compiler.ts";
+import { programCandidates } from "../core/program_candidates.ts";
+import type { BytecodeCompiler } from "../run/bytecode_compiler.ts";
+import { isExecutableFile } from "../sandbox/find_executable.ts";
 import { SANDBOX_PATH } from "../run/run_pytest.ts";
 import type { Settings } from "../settings/settings.ts";
 import type { GateSandbox, Workspace } from "./gate_ports.ts";
@@ -63,4 +65,12 @@ export function copyBytecode(
       await (await compiler)?.close();
     },
   };
+}
+
+/** The `python3` the runs' `python3 -m pytest` finds on `path`, if any. */
+async function findPython(path: string): Promise<string | undefined> {
+  for (const candidate of programCandidates("python3", path)) {
+    if (await isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
 }

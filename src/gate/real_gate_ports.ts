@@ -199,7 +199,7 @@ export function processSandboxes(
           );
           const cache = await bytecodeCacheDir(bytecodeCache, scratch);
           if (cache.note !== undefined) options.onNote?.(cache.note);
-          return startBytecodeCompiler({ python, cacheDir: cache.dir });
+          return await startBytecodeCompiler({ python, cacheDir: cache.dir });
         },
       }),
       close: async () => {

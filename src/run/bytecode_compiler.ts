@@ -12,7 +12,8 @@
  *
  * @module
  */
-import { privateCacheDir } from "./private_cache_dir.ts";
+import { findExecutable, SYSTEM_DIRS } from "../sandbox/find_executable.ts";
+import { cacheDirFrom, privateCacheDir } from "./private_cache_dir.ts";
 
 /** What one copy got. */
 export interface CompiledCopy {
@@ -60,15 +61,15 @@ const LIMITS = ["--as=4294967296", "--cpu=600", "--core=0"];
  * comes before the first copy); a spawn that fails leaves every copy to
  * its run.
  */
-export function startBytecodeCompiler(
+export async function startBytecodeCompiler(
   options: BytecodeCompilerOptions,
-): BytecodeCompiler {
+): Promise<BytecodeCompiler> {
   let child: Deno.ChildProcess | undefined;
   let writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   let lines: AsyncIterator<string> | undefined;
   let broken = false;
+  const prlimit = await findExecutable("prlimit", SYSTEM_DIRS);
   try {
-    const prlimit = findPrlimit();
     const argv = [options.python, "-I", SCRIPT, options.cacheDir];
     const [program, ...args] = prlimit === undefined
       ? argv
@@ -146,17 +147,6 @@ export function startBytecodeCompiler(
   };
 }
 
-function findPrlimit(): string | undefined {
-  for (const dir of ["/usr/bin", "/bin"]) {
-    try {
-      if (Deno.statSync(`${dir}/prlimit`).isFile) return `${dir}/prlimit`;
-    } catch {
-      // not there
-    }
-  }
-  return undefined;
-}
-
 async function* readLines(
   stream: ReadableStream<Uint8Array>,
 ): AsyncGenerator<string> {
@@ -170,25 +160,6 @@ async function* readLines(
       rest = rest.slice(at + 1);
     }
   }
-}
-
-/**
- * The first `python3` on `path` (the runs' PATH) that is a file, as the
- * run's `python3 -m pytest` finds it; undefined when none is.
- */
-export async function findPython(path: string): Promise<string | undefined> {
-  for (const dir of path.split(":")) {
-    if (!dir.startsWith("/")) continue;
-    try {
-      const info = await Deno.stat(`${dir}/python3`);
-      if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) {
-        return `${dir}/python3`;
-      }
-    } catch {
-      // not there
-    }
-  }
-  return undefined;
 }
 
 /** The system-wide cache of pawl's compiled bytecode (when pawl is root). */
@@ -217,12 +188,8 @@ export async function bytecodeCacheDir(
       ? { dir: scratch }
       : { dir: scratch, note };
   };
-  const dir = given !== ""
-    ? given
-    : Deno.uid() === 0
-    ? SYSTEM_BYTECODE_CACHE
-    : "";
-  if (dir === "") return await fallback();
+  const dir = cacheDirFrom(setting, SYSTEM_BYTECODE_CACHE);
+  if (dir === undefined) return await fallback();
   const checked = await privateCacheDir(dir, "bytecode cache");
   if ("dir" in checked) return checked;
   return await fallback(

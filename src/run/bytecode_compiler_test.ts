@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import {
   bytecodeCacheDir,
-  findPython,
   startBytecodeCompiler,
 } from "./bytecode_compiler.ts";
+import { findExecutable } from "../sandbox/find_executable.ts";
 import { SANDBOX_PATH } from "./run_pytest.ts";
 
 const PYTEST = ["-m", "pytest", "-q", "-p", "no:cacheprovider"];
@@ -20,7 +20,7 @@ const TREE: Record<string, string> = {
 };
 
 async function python(): Promise<string> {
-  const found = await findPython(SANDBOX_PATH);
+  const found = await findExecutable("python3", SANDBOX_PATH.split(":"));
   assert.ok(found !== undefined, "no python3 on the sandbox PATH");
   return found;
 }
@@ -112,7 +112,10 @@ Deno.test("pawl's bytecode for a copy is what pytest and the import system compi
   await withDirs(async (root) => {
     const py = await python();
     const cache = await cacheIn(root);
-    const compiler = startBytecodeCompiler({ python: py, cacheDir: cache });
+    const compiler = await startBytecodeCompiler({
+      python: py,
+      cacheDir: cache,
+    });
     try {
       // The first copy compiles; the second (elsewhere) reads the cache.
       const first = `${root}/first`;
@@ -207,7 +210,10 @@ Deno.test("what the run should warn about, links, the assertion pass hook and ov
       "pkg/plain.py": "X = 1\n",
     });
     await Deno.symlink(`${copy}/pkg/plain.py`, `${copy}/pkg/linked.py`);
-    const compiler = startBytecodeCompiler({ python: py, cacheDir: cache });
+    const compiler = await startBytecodeCompiler({
+      python: py,
+      cacheDir: cache,
+    });
     try {
       assert.deepEqual(await compiler.compile(copy), {
         written: 1,
@@ -241,13 +247,13 @@ Deno.test("what the run should warn about, links, the assertion pass hook and ov
 Deno.test("a compiler that cannot start, or a copy path it cannot take, leaves the copies to their runs", async () => {
   await withDirs(async (root) => {
     const cache = await cacheIn(root);
-    const missing = startBytecodeCompiler({
+    const missing = await startBytecodeCompiler({
       python: `${root}/no-python`,
       cacheDir: cache,
     });
     assert.equal(await missing.compile(root), undefined);
     await missing.close();
-    const compiler = startBytecodeCompiler({
+    const compiler = await startBytecodeCompiler({
       python: await python(),
       cacheDir: cache,
     });

@@ -53,3 +53,15 @@ export async function privateCacheDir(
     };
   }
 }
+
+/**
+ * The cache directory a setting names: `setting` when it names one, else
+ * `system` when pawl runs as root (the system-wide default), else none.
+ */
+export function cacheDirFrom(
+  setting: string | undefined,
+  system: string,
+): string | undefined {
+  if (setting !== undefined && setting !== "") return setting;
+  return Deno.uid() === 0 ? system : undefined;
+}

@@ -6,33 +6,9 @@
  * @module
  */
 import { SandboxCleanupError } from "./sandbox_errors.ts";
+import { findExecutable, SYSTEM_DIRS } from "./find_executable.ts";
 
-/** Where system tools are looked up; /usr/local is left out on purpose. */
-export const SYSTEM_DIRS: readonly string[] = [
-  "/usr/sbin",
-  "/usr/bin",
-  "/sbin",
-  "/bin",
-];
-
-/** The absolute path of executable `name` in `dirs`, or undefined. */
-export async function findExecutable(
-  name: string,
-  dirs: readonly string[],
-): Promise<string | undefined> {
-  for (const dir of dirs) {
-    const path = `${dir}/${name}`;
-    try {
-      const info = await Deno.stat(path);
-      if (info.isFile && info.mode !== null && (info.mode & 0o111) !== 0) {
-        return path;
-      }
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
+export { findExecutable, SYSTEM_DIRS };
 
 /** What a helper printed and how it ended. */
 export interface Captured {

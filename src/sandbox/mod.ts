@@ -14,6 +14,7 @@
 export * from "./sandbox.ts";
 export * from "./sandbox_errors.ts";
 export * from "./describe_sandbox_view.ts";
+export * from "./find_executable.ts";
 export {
   type IsolationRequest,
   probeIsolation,
