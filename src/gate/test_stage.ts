@@ -110,6 +110,8 @@ interface Prepared {
   settings: Settings;
   plans: LayoutPlans;
   headModules: ReadonlyMap<string, PythonModule>;
+  /** The static stage's base analyses (of the modules the layouts read, and the changed files). */
+  baseModules: ReadonlyMap<string, PythonModule>;
   /** Node ids the base's excuses deselect from every run. */
   excused: readonly string[];
   /** Whether the static stage already found a reason to reject. */
@@ -171,6 +173,7 @@ export async function testStage(
       plan: l.plan(statics.input),
     })),
     headModules: statics.input.headModules,
+    baseModules: statics.input.baseModules,
     excused: statics.excuses.deselect,
     staticReject: statics.findings.some((f) => f.blocking),
   };
@@ -644,8 +647,14 @@ async function runAndJudge(
   const sandbox = setup.sandbox;
   const { git, commits, plans } = input;
   const { progress, workspace } = options;
+  // Both start from the static stage's analyses: a source it read (from
+  // the runner's cache, often) is not parsed again, nor the parser loaded.
   const headModule = headModuleReader(git, commits.headTree, input.headModules);
-  const baseModule = headModuleReader(git, commits.baseTree, new Map());
+  const baseModule = headModuleReader(
+    git,
+    commits.baseTree,
+    input.baseModules,
+  );
   // What the properties' own runs need comes from the trees alone, so
   // they can start beside the suite when a spare sandbox is free.
   const locating = (async () => {
