@@ -386,6 +386,24 @@ Deno.test("judgePullRequest() runs the properties and the base's oracle beside t
   );
   // A spare whose uid another sandbox of this judgement holds is not used.
   assert.deepEqual(busy.made.map(cwd), [["work-2", "work-3"], []]);
+  // The runs beside the suite yield it the cores; one after another, none
+  // is lowered.
+  const priorities = (s: FakeSandbox | undefined) =>
+    s?.commands.map((c) => c.priority ?? "normal");
+  assert.deepEqual(priorities(sequential.first), [
+    "normal",
+    "normal",
+    "normal",
+  ]);
+  for (const run of [one, two, busy]) {
+    assert.deepEqual(priorities(run.first), ["normal"]);
+    assert.ok(
+      run.made.flatMap((s) => priorities(s) ?? []).every((p) =>
+        p === "background"
+      ),
+    );
+  }
+  assert.deepEqual(two.made.map(priorities), [["background"], ["background"]]);
   for (const run of [one, two, busy]) {
     assert.ok(run.made.every((s) => s.closed));
     assert.equal(

@@ -1100,7 +1100,7 @@ async function spareLane(
     const reportDir = await lane.workspace.mkdir(lane.reportName);
     await spare.prepareDir(reportDir);
     return {
-      sandbox: lane.wrap(spare),
+      sandbox: inBackground(lane.wrap(spare)),
       owner: spare,
       reportDir,
       close: async () => {
@@ -1111,6 +1111,20 @@ async function spareLane(
     await spare.close?.();
     throw error;
   }
+}
+
+/**
+ * `sandbox` running every command at background priority: a lane's runs
+ * go beside the suite, whose result comes first and which holds the most
+ * tests, so the cores it wants go to it (the lanes keep whatever it leaves,
+ * and all of them once it ends).
+ */
+function inBackground(sandbox: Sandbox): Sandbox {
+  return {
+    isolation: sandbox.isolation,
+    prepareDir: (dir, options) => sandbox.prepareDir(dir, options),
+    run: (command) => sandbox.run({ ...command, priority: "background" }),
+  };
 }
 
 /**

@@ -26,6 +26,8 @@ export interface SandboxTools {
   sh?: string;
   /** mount(8), for tier `unshare`. */
   mount?: string;
+  /** nice(1), for a command at background priority (without it, only its group is lowered). */
+  nice?: string;
 }
 
 /** A path to hide from the command, and what it is on the host. */
@@ -60,6 +62,8 @@ export interface SandboxPlan {
   argv: readonly string[];
   /** Resolved limits. */
   limits: SandboxLimits;
+  /** Run the command at background priority (see `SandboxCommand.priority`). */
+  background?: boolean;
   /** Keep the host's network namespace (bwrap and unshare tiers cut it off otherwise). */
   shareNetwork?: boolean;
   /** Size in bytes of the private /tmp and /dev/shm (bwrap tier). */
@@ -84,6 +88,21 @@ export const UNSHARE_HIDE_SCRIPT = [
   "n=$1; shift",
   'while [ "$n" -gt 0 ]; do "$m" --bind /dev/null "$1" || exit 125; shift; n=$((n - 1)); done',
   '"$@"',
+].join("\n");
+
+/** The nice value of a command at background priority. */
+export const BACKGROUND_NICE = 10;
+
+/**
+ * Lowers the priority of a command's session before anything of the
+ * command's runs: the kernel shares the cores between sessions first (its
+ * autogroups), so a process's own nice value counts only within its
+ * session. Run as root, inside the sandbox's new session, then exec'd
+ * away; a kernel without autogroups has no file to write.
+ */
+export const BACKGROUND_SCRIPT = [
+  `echo ${BACKGROUND_NICE} >/proc/self/autogroup 2>/dev/null`,
+  'exec "$@"',
 ].join("\n");
 
 /** The full argv (program first) running `plan.argv` at `plan.tier`. */
@@ -120,6 +139,17 @@ export function buildSandboxArgv(plan: SandboxPlan): string[] {
     inner.push(`${key}=${plan.env[key]}`);
   }
   inner.push(...plan.argv);
+  // A lower priority only speeds the run it yields to: without sh(1) or
+  // nice(1) the command runs as it would otherwise.
+  if (plan.background === true) {
+    const { sh, nice } = plan.tools;
+    inner.unshift(
+      ...(sh === undefined
+        ? []
+        : [sh, "-c", BACKGROUND_SCRIPT, "pawl-background"]),
+      ...(nice === undefined ? [] : [nice, "-n", String(BACKGROUND_NICE)]),
+    );
+  }
   switch (plan.tier) {
     case "none":
     case "uid":

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { DEFAULT_LIMITS } from "./_defaults.ts";
 import {
+  BACKGROUND_NICE,
+  BACKGROUND_SCRIPT,
   buildSandboxArgv,
   type SandboxPlan,
   UNSHARE_HIDE_SCRIPT,
@@ -300,4 +302,71 @@ Deno.test("buildSandboxArgv() keeps the host's network only for a command that a
       assert.deepEqual(shared, cut.filter((a) => a !== flag));
     });
   }
+});
+
+Deno.test("buildSandboxArgv() lowers a background command's priority before anything of it runs", async (t) => {
+  const tools = { ...TOOLS, nice: "/usr/bin/nice" };
+  for (const tier of ["bwrap", "unshare", "uid", "none"] as const) {
+    await t.step(
+      `${tier}: the session's group, then nice(1), then prlimit`,
+      () => {
+        const normal = buildSandboxArgv(plan({ tier, tools }));
+        const background = buildSandboxArgv(
+          plan({ tier, tools, background: true }),
+        );
+        const step = [
+          "/bin/sh",
+          "-c",
+          BACKGROUND_SCRIPT,
+          "pawl-background",
+          "/usr/bin/nice",
+          "-n",
+          String(BACKGROUND_NICE),
+        ];
+        const at = normal.indexOf("/usr/bin/prlimit");
+        assert.deepEqual(background, [
+          ...normal.slice(0, at),
+          ...step,
+          ...normal.slice(at),
+        ]);
+        // Run as root, inside the namespaces: before the uid drop.
+        assert.ok(
+          background.indexOf("pawl-background") <
+            background.indexOf("/usr/bin/prlimit"),
+        );
+      },
+    );
+  }
+
+  await t.step("the same command otherwise, and a normal one untouched", () => {
+    assert.deepEqual(
+      buildSandboxArgv(plan({ tools, background: false })),
+      buildSandboxArgv(plan({ tools })),
+    );
+    assert.ok(!buildSandboxArgv(plan({ tools })).includes("pawl-background"));
+  });
+
+  await t.step(
+    "without nice(1) only the group is lowered; without sh(1) only the nice value",
+    () => {
+      const noNice = buildSandboxArgv(plan({ tier: "uid", background: true }));
+      assert.deepEqual(noNice.slice(0, 5), [
+        "/bin/sh",
+        "-c",
+        BACKGROUND_SCRIPT,
+        "pawl-background",
+        "/usr/bin/prlimit",
+      ]);
+      const { sh: _sh, ...noSh } = tools;
+      const onlyNice = buildSandboxArgv(
+        plan({ tier: "uid", tools: noSh, background: true }),
+      );
+      assert.deepEqual(onlyNice.slice(0, 4), [
+        "/usr/bin/nice",
+        "-n",
+        String(BACKGROUND_NICE),
+        "/usr/bin/prlimit",
+      ]);
+    },
+  );
 });

@@ -35,6 +35,7 @@ const TOOL_NAMES = [
   "kill",
   "id",
   "chown",
+  "nice",
 ] as const;
 
 /** Look every tool up in `dirs`. */

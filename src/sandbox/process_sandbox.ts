@@ -397,6 +397,7 @@ export class ProcessSandbox implements Sandbox {
       argv: command.argv,
       limits,
       shareNetwork: command.network === "shared",
+      background: command.priority === "background",
       tmpBytes: this.#tmpBytes,
       dropBoundingSet: this.#dropBoundingSet,
     });

@@ -633,3 +633,37 @@ Deno.test("ProcessSandbox.prepareDir() hands a small root-owned tree over itself
     await Deno.remove(root, { recursive: true });
   }
 });
+
+for (const requested of TIERS) {
+  Deno.test(`ProcessSandbox (${requested}) runs a background command below pawl's priority, and the command cannot climb above it`, async () => {
+    // Whether this kernel shares the cores by session (autogroups).
+    const grouped = await Deno.stat("/proc/self/autogroup").then(
+      () => true,
+      () => false,
+    );
+    await withFixture(async (fx) => {
+      const sandbox = await sandboxFor(requested, fx);
+      const script = [
+        "cut -d' ' -f19 /proc/self/stat",
+        "cat /proc/self/autogroup 2>/dev/null | sed 's/.* nice //'",
+        // Above the default is refused, for the group as for the processes.
+        "if echo -5 >/proc/self/autogroup 2>/dev/null; then echo raised; fi",
+        "nice -n -5 cut -d' ' -f19 /proc/self/stat 2>/dev/null",
+      ].join("\n");
+      const background = await sandbox.run(
+        sh(fx, script, { priority: "background" }),
+      );
+      const normal = await sandbox.run(sh(fx, script));
+      assert.equal(background.code, 0, output(background));
+      assert.equal(normal.code, 0, output(normal));
+      assert.deepEqual(
+        output(background).trim().split("\n"),
+        grouped ? ["10", "10", "10"] : ["10", "10"],
+      );
+      assert.deepEqual(
+        output(normal).trim().split("\n"),
+        grouped ? ["0", "0", "0"] : ["0", "0"],
+      );
+    });
+  });
+}

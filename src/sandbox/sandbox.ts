@@ -70,6 +70,15 @@ export interface SandboxCommand {
    * command a network namespace of its own where the tier has one.
    */
   network?: "isolated" | "shared";
+  /**
+   * `background` runs the command at a lower CPU priority (nice 10 for
+   * its processes, and for its session's scheduling group where the
+   * kernel groups by session): a run beside another whose result comes
+   * first takes the cores that one leaves. `normal`, the default, leaves
+   * it as pawl's own. Only ever lowered: the command may put its group
+   * back to the default, never above.
+   */
+  priority?: "normal" | "background";
   /** Called with each chunk of output, for progress display (already capped). */
   onOutput?: (chunk: Uint8Array) => void;
 }
