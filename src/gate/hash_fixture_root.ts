@@ -21,16 +21,19 @@ export function hashFixtureRoot(
   tree: Tree,
   options: Sha256BlobsHelp = {},
 ): Promise<Map<string, string>> {
-  const oids = new Set<string>();
+  const sizes = new Map<string, number>();
   for (const entry of tree.values()) {
     if (
       entry.path.startsWith(FIXTURE_ROOT) &&
       (entry.kind === "file" || entry.kind === "executable")
-    ) oids.add(entry.oid);
+    ) sizes.set(entry.oid, entry.size);
   }
-  const hashing = oids.size === 0
+  const hashing = sizes.size === 0
     ? Promise.resolve(new Map<string, string>())
-    : git.sha256Blobs([...oids], options);
+    : git.sha256Blobs([...sizes.keys()], {
+      ...options,
+      bytes: [...sizes.values()].reduce((a, b) => a + b, 0),
+    });
   hashing.catch(() => {});
   return hashing;
 }

@@ -77,18 +77,23 @@ export async function staticStage(
   // Hash while parsing: git inflates and a worker hashes the fixtures off
   // this thread. A failure is awaited below, after the parse.
   const fixtureOids = new Map<string, string>();
+  const sizes = new Map<string, number>();
   for (const path of new Set(reads.flatMap((r) => r.headDigests))) {
     const entry = headTree.get(path);
-    if (entry !== undefined) fixtureOids.set(path, entry.oid);
+    if (entry !== undefined) {
+      fixtureOids.set(path, entry.oid);
+      sizes.set(entry.oid, entry.size);
+    }
   }
   const parsed = Promise.withResolvers<void>();
   const hashing = options.early.then(async (known) => {
     const rest = [...new Set(fixtureOids.values())].filter((o) =>
       !known.has(o)
     );
-    const more = rest.length === 0
-      ? new Map()
-      : await git.sha256Blobs(rest, { helpAfter: parsed.promise });
+    const more = rest.length === 0 ? new Map() : await git.sha256Blobs(rest, {
+      helpAfter: parsed.promise,
+      bytes: rest.reduce((sum, oid) => sum + (sizes.get(oid) ?? 0), 0),
+    });
     return new Map([...known, ...more]);
   });
   hashing.catch(() => {});

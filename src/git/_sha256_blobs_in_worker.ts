@@ -44,7 +44,23 @@ export interface HashOptions extends Sha256BlobsOptions {
    * of the oids the workers have not taken yet (see {@linkcode hashShare}).
    */
   helpAfter?: Promise<unknown>;
+  /**
+   * The blobs' total size, when known: at most {@linkcode IN_THREAD_MAX_BYTES}
+   * (and {@linkcode IN_THREAD_MAX_BLOBS} blobs) are hashed on this thread
+   * at once, with no worker.
+   */
+  bytes?: number;
 }
+
+/**
+ * The largest job hashed on the calling thread, in bytes: a worker's start
+ * (a fresh isolate loading the hashing code, some 30 ms of CPU) costs more
+ * than inflating and hashing this much, which takes a few ms.
+ */
+export const IN_THREAD_MAX_BYTES = 1024 * 1024;
+
+/** The most blobs hashed on the calling thread (each is one request to git). */
+export const IN_THREAD_MAX_BLOBS = 256;
 
 /** {@linkcode sha256BlobsInWorker}, also saying how many were read directly. */
 export async function sha256BlobsInWorkers(
@@ -55,9 +71,16 @@ export async function sha256BlobsInWorkers(
   for (const oid of unique) assertOid(oid, "hash blob");
   if (unique.length === 0) return { digests: new Map(), direct: 0 };
 
-  const count = Math.max(1, Math.min(options.workers, unique.length));
   const next = new SharedArrayBuffer(4);
   const request = { oids: unique, options: gitOptions(options), next };
+  if (
+    options.bytes !== undefined && options.bytes <= IN_THREAD_MAX_BYTES &&
+    unique.length <= IN_THREAD_MAX_BLOBS
+  ) {
+    const share = await hashShare(request);
+    return { digests: new Map(share.digests), direct: share.direct };
+  }
+  const count = Math.max(1, Math.min(options.workers, unique.length));
   const workers: Worker[] = [];
   try {
     // The first failure ends the wait; `finally` stops the other workers.
@@ -92,7 +115,7 @@ export async function sha256BlobsInWorkers(
 
 /** `options` without the main thread's own ones, as a worker receives them. */
 function gitOptions(options: HashOptions): Sha256BlobsOptions {
-  const { helpAfter: _, ...rest } = options;
+  const { helpAfter: _, bytes: _bytes, ...rest } = options;
   return rest;
 }
 

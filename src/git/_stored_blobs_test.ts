@@ -1,7 +1,10 @@
 import { deepEqual, equal, notEqual, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { PackIndex } from "./_pack_index.ts";
-import { sha256BlobsInWorkers } from "./_sha256_blobs_in_worker.ts";
+import {
+  IN_THREAD_MAX_BYTES,
+  sha256BlobsInWorkers,
+} from "./_sha256_blobs_in_worker.ts";
 import { StoredBlobs } from "./_stored_blobs.ts";
 import { catBlob, git, writeFiles } from "./_test_repo.ts";
 
@@ -171,6 +174,36 @@ Deno.test("StoredBlobs reads whole packed blobs and leaves deltas to git", async
       });
       deepEqual(hashed.digests, expected, name);
       equal(hashed.direct, oids.size - 1, `${name}: read directly`);
+    }
+    // A job the caller says is small is hashed here, with no worker: the
+    // same digests; one over the bound still goes to a worker.
+    const made: unknown[] = [];
+    const RealWorker = globalThis.Worker;
+    globalThis.Worker = class extends RealWorker {
+      constructor(...args: ConstructorParameters<typeof Worker>) {
+        super(...args);
+        made.push(this);
+      }
+    };
+    try {
+      const job = (bytes: number) =>
+        sha256BlobsInWorkers([...oids.values()], {
+          gitDir,
+          cwd: gitDir,
+          home: gitDir,
+          path: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+          workers: 2,
+          bytes,
+        });
+      const small = await job(IN_THREAD_MAX_BYTES);
+      deepEqual(small.digests, expected, "a small job");
+      equal(small.direct, oids.size - 1, "a small job: read directly");
+      equal(made.length, 0, "a small job starts no worker");
+      const large = await job(IN_THREAD_MAX_BYTES + 1);
+      deepEqual(large.digests, expected, "a large job");
+      ok(made.length > 0, "a large job goes to workers");
+    } finally {
+      globalThis.Worker = RealWorker;
     }
   });
 });

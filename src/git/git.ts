@@ -53,6 +53,12 @@ export interface ChangedPath {
 export interface Sha256BlobsHelp {
   /** Settles when the calling thread has nothing else to do. */
   helpAfter?: Promise<unknown>;
+  /**
+   * The blobs' total size in bytes, when the caller knows it (from the
+   * tree): a small job is hashed on the calling thread, as starting a
+   * worker costs more than hashing it.
+   */
+  bytes?: number;
 }
 
 /** Read-only access to the objects of one (private, cloned) repository. */

@@ -191,6 +191,7 @@ export class GitCli implements Git, AsyncDisposable {
       ...(options.helpAfter === undefined
         ? {}
         : { helpAfter: options.helpAfter }),
+      ...(options.bytes === undefined ? {} : { bytes: options.bytes }),
     });
   }
 
