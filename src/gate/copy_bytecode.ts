@@ -14,7 +14,7 @@ import { isExecutableFile } from "../sandbox/find_executable.ts";
 import { SANDBOX_PATH } from "../run/run_pytest.ts";
 import type { Settings } from "../settings/settings.ts";
 import type { GateSandbox, Workspace } from "./gate_ports.ts";
-import { compileBytecodeReason } from "./warm_start.ts";
+import { compileBytecodeReason, warmModulesUnshadowed } from "./warm_start.ts";
 
 /** One judgement's decision and the compiler it started. */
 export interface CopyBytecode {
@@ -29,38 +29,59 @@ export interface CopyBytecode {
   close(): Promise<void>;
 }
 
-/** The decision for the copies of `headTree` that `sandbox`'s runs get. */
+/**
+ * The decision for the copies of `headTree` that `sandbox`'s runs get.
+ * With `options.path` (the PATH the runs get unless the base's settings
+ * change it) the compiler starts at once, before the settings are read:
+ * its start-up (an interpreter importing pytest's rewriter) then overlaps
+ * the contracts' reading instead of delaying the first copy. The decision
+ * keeps it when it is the compiler it would start, and ends it otherwise.
+ */
 export function copyBytecode(
   headTree: Tree,
   sandbox: Promise<GateSandbox>,
   workspace: Pick<Workspace, "root">,
+  options: { path?: string | undefined } = {},
 ): CopyBytecode {
   const decided = Promise.withResolvers<BytecodeCompiler | undefined>();
   let done = false;
   const compiler = decided.promise.catch(() => undefined);
+  const start = async (path: string) => {
+    const made = await sandbox.catch(() => undefined);
+    if (made?.startBytecodeCompiler === undefined) return undefined;
+    const python = await findPython(path);
+    if (python === undefined) return undefined;
+    return await made.startBytecodeCompiler(
+      python,
+      `${workspace.root}/bytecode`,
+    ).catch(() => undefined);
+  };
+  // Not when the tree alone rules compiling out (its own pytest).
+  const ahead = options.path === undefined ||
+      !warmModulesUnshadowed(["pytest", "_pytest"], headTree, [])
+    ? undefined
+    : { path: options.path, compiler: start(options.path) };
+  ahead?.compiler.catch(() => undefined);
   return {
     compiler,
     decide: (settings, path) => {
       if (done) return;
       done = true;
       decided.resolve((async () => {
-        if (compileBytecodeReason(settings, headTree) !== undefined) {
-          return undefined;
+        const wanted = compileBytecodeReason(settings, headTree) === undefined;
+        const runsPath = path ?? SANDBOX_PATH;
+        if (ahead !== undefined) {
+          if (wanted && ahead.path === runsPath) return await ahead.compiler;
+          await (await ahead.compiler)?.close();
         }
-        const made = await sandbox.catch(() => undefined);
-        if (made?.startBytecodeCompiler === undefined) return undefined;
-        const python = await findPython(path ?? SANDBOX_PATH);
-        if (python === undefined) return undefined;
-        return await made.startBytecodeCompiler(
-          python,
-          `${workspace.root}/bytecode`,
-        ).catch(() => undefined);
+        return wanted ? await start(runsPath) : undefined;
       })());
     },
     close: async () => {
       if (!done) {
         done = true;
         decided.resolve(undefined);
+        await (await ahead?.compiler)?.close();
       }
       await (await compiler)?.close();
     },

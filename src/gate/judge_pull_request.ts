@@ -79,7 +79,7 @@ export async function judgePullRequest(
     try {
       const commits = await readCommits(git, options, progress);
       // The suite's and the properties' copies are exported meanwhile too.
-      sandboxes?.exportCopies(git, commits);
+      sandboxes?.exportCopies(git, commits, options);
       // Start hashing the usual fixture root now, so git inflates and a
       // worker hashes while the contracts and sources are parsed.
       const parsed = Promise.withResolvers<void>();

@@ -27,6 +27,7 @@ import {
   prestartPytestRun,
   type PytestRun,
   runPytest,
+  SANDBOX_PATH,
 } from "../run/run_pytest.ts";
 import type { StaticInput } from "../layouts/dialect.ts";
 import { coldStartReason, warmModulesUnshadowed } from "./warm_start.ts";
@@ -288,7 +289,11 @@ export interface TestSandboxes {
    * Start exporting the head's working copies for the suite and the
    * properties' own run, once the commits are known; at most once.
    */
-  exportCopies(git: Git, commits: Commits): void;
+  exportCopies(
+    git: Git,
+    commits: Commits,
+    options?: Pick<TestStageOptions, "sandboxPath">,
+  ): void;
   /**
    * Once the contracts are read (before the static rules run), start the
    * suite's interpreter warm in the first sandbox, with the environment
@@ -360,12 +365,17 @@ async function settleAhead(ahead: RunAhead): Promise<void> {
 function startCopies(
   git: Git,
   commits: Commits,
-  options: { workspace: Workspace; sandbox: Promise<GateSandbox> },
+  options: {
+    workspace: Workspace;
+    sandbox: Promise<GateSandbox>;
+    path?: string | undefined;
+  },
 ): CopiesAhead {
   const bytecode = copyBytecode(
     commits.headTree,
     options.sandbox,
     options.workspace,
+    { path: options.path },
   );
   const copying = headCopies(git, commits.head, {
     workspace: options.workspace,
@@ -533,13 +543,15 @@ export function openTestSandboxes(
         PRESTART_WAIT_MS,
       );
     },
-    exportCopies: (git, commits) => {
+    exportCopies: (git, commits, exported = {}) => {
       if (taken || copies !== undefined || options.workspace === undefined) {
         return;
       }
       copies = startCopies(git, commits, {
         workspace: options.workspace,
         sandbox: first,
+        // The PATH the runs get unless the base's settings say otherwise.
+        path: exported.sandboxPath ?? SANDBOX_PATH,
       });
       copies.workDirs.begin(2);
     },
