@@ -14,7 +14,7 @@ import { isExecutableFile } from "../sandbox/find_executable.ts";
 import { SANDBOX_PATH } from "../run/run_pytest.ts";
 import type { Settings } from "../settings/settings.ts";
 import type { GateSandbox, Workspace } from "./gate_ports.ts";
-import { compileBytecodeReason, warmModulesUnshadowed } from "./warm_start.ts";
+import { compileBytecodeReason, mayHoldOwnPytest } from "./warm_start.ts";
 
 /** One judgement's decision and the compiler it started. */
 export interface CopyBytecode {
@@ -56,9 +56,8 @@ export function copyBytecode(
       `${workspace.root}/bytecode`,
     ).catch(() => undefined);
   };
-  // Not when the tree alone rules compiling out (its own pytest).
-  const ahead = options.path === undefined ||
-      !warmModulesUnshadowed(["pytest", "_pytest"], headTree, [])
+  // Not when the tree alone rules compiling out.
+  const ahead = options.path === undefined || mayHoldOwnPytest(headTree)
     ? undefined
     : { path: options.path, compiler: start(options.path) };
   ahead?.compiler.catch(() => undefined);

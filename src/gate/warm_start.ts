@@ -108,8 +108,16 @@ export function compileBytecodeReason(
     name.startsWith("PYTEST")
   );
   if (pytest !== undefined) return `the environment sets ${pytest}`;
-  if (!warmModulesUnshadowed(["pytest", "_pytest"], headTree, [])) {
-    return "the tree may hold its own pytest";
-  }
+  if (mayHoldOwnPytest(headTree)) return "the tree may hold its own pytest";
   return undefined;
+}
+
+/**
+ * Whether `headTree` holds a top-level `pytest` or `_pytest` (or
+ * distribution metadata or a `.pth`) a run could import in place of the
+ * pytest whose rewriter pawl compiles with: the part of
+ * {@linkcode compileBytecodeReason} the tree decides alone.
+ */
+export function mayHoldOwnPytest(headTree: Tree): boolean {
+  return !warmModulesUnshadowed(["pytest", "_pytest"], headTree, []);
 }
