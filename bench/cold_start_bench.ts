@@ -51,6 +51,7 @@ export async function coldStartBench(args: readonly string[]): Promise<void> {
     throw new RangeError("--runs takes a positive whole number");
   }
   const dir = await Deno.makeTempDir({ prefix: "pawl-bench-start-" });
+  let mounted = false;
   try {
     await Deno.writeTextFile(`${dir}/empty.js`, "");
     const deno = Deno.execPath();
@@ -74,6 +75,7 @@ export async function coldStartBench(args: readonly string[]): Promise<void> {
       forms.push({ name: "deno compile binary", argv: [compiled] });
     }
     const image = await enterImage(values.image);
+    mounted = Array.isArray(image);
     const imageFloor: Probe | undefined = Array.isArray(image)
       ? { label: "true in the image", argv: [...image, "true"] }
       : undefined;
@@ -133,12 +135,16 @@ export async function coldStartBench(args: readonly string[]): Promise<void> {
       console.log(`  in the image: not measured: ${image.reason}`);
     }
   } finally {
-    await new Deno.Command("podman", {
-      args: ["image", "unmount", values.image],
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).output().catch(() => undefined);
+    // Only a mounted image is unmounted: without podman, spawning it throws
+    // before any promise exists to catch.
+    if (mounted) {
+      await new Deno.Command("podman", {
+        args: ["image", "unmount", values.image],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).output().catch(() => undefined);
+    }
     await Deno.remove(dir, { recursive: true }).catch(() => undefined);
   }
 }
