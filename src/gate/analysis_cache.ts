@@ -80,18 +80,13 @@ export async function openAnalysisCache(
     return { dir: `${store}/${key.slice(0, 2)}`, file: key };
   };
   return {
-    get: async (source) => {
-      try {
-        const at = path(source);
-        const kept = deserialize(await Deno.readFile(`${at.dir}/${at.file}`));
-        // Written whole by pawl; anything else is a miss.
-        return typeof kept === "object" && kept !== null &&
-            kept.functions instanceof Map
-          ? kept as PythonModule
-          : undefined;
-      } catch {
-        return undefined;
-      }
+    // Read synchronously: a small file in a local directory, looked up
+    // once per test module in turn, where an async read costs a round trip
+    // through the runtime's thread pool each time (most of a miss, and the
+    // cores are busy hashing then).
+    get: (source) => {
+      const at = path(source);
+      return Promise.resolve(readKept(`${at.dir}/${at.file}`));
     },
     put: (source, analysis) => {
       const at = path(source);
@@ -118,6 +113,20 @@ export async function openAnalysisCache(
       if (begun.length > 0) await trim(store).catch(() => undefined);
     },
   };
+}
+
+/** The analysis kept at `file`, or undefined (a miss); never throws. */
+function readKept(file: string): PythonModule | undefined {
+  try {
+    const kept = deserialize(Deno.readFileSync(file));
+    // Written whole by pawl; anything else is a miss.
+    return typeof kept === "object" && kept !== null &&
+        kept.functions instanceof Map
+      ? kept as PythonModule
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The sha256 of the analyser's code (every non-test module) and grammars. */

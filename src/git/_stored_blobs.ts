@@ -19,7 +19,13 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { crc32, createInflate, type Inflate } from "node:zlib";
+import {
+  constants,
+  crc32,
+  createInflate,
+  type Inflate,
+  inflateSync,
+} from "node:zlib";
 import { PACK_HEADER_BYTES, PackIndex } from "./_pack_index.ts";
 
 /** Pack object type of a blob (gitformat-pack(5)). */
@@ -28,6 +34,20 @@ const BLOB = 3;
 const CHUNK = 64 * 1024;
 /** Largest inflated chunk zlib hands back. */
 const INFLATED_CHUNK = 64 * 1024;
+/**
+ * An object stored in at most this many bytes, whose content is at most
+ * {@linkcode WHOLE_INFLATED_MAX}, is read and inflated in one synchronous
+ * call into a buffer of its exact size: for the many small blobs of a
+ * fixture tree the stream's per-chunk events cost as much CPU as zlib did.
+ * Anything bigger streams, so memory stays bounded whatever the blob size.
+ */
+const WHOLE_STORED_MAX = 1024 * 1024;
+const WHOLE_INFLATED_MAX = 8 * 1024 * 1024;
+/**
+ * Stored bytes inflated to find a loose object's header: enough to get
+ * past a dynamic block's code tables to the first bytes they code.
+ */
+const HEADER_PROBE = 1024;
 /**
  * Pack indexes larger than this (over two million objects) are left to
  * git: each hashing worker holds the index it reads in memory.
@@ -96,13 +116,41 @@ export class StoredBlobs {
    */
   async sha256(oid: string): Promise<string | undefined> {
     if (!SHA1_OID.test(oid)) return undefined;
+    const hash = (content: Uint8Array) =>
+      createHash("sha256").update(content).digest("hex");
     for (const pack of this.#packs) {
       const entry = pack.index.find(oid);
       if (entry === undefined) continue;
-      const digest = await this.#hashEntry(pack, entry.offset, entry.crc32);
+      const whole = this.#wholeEntry(pack, entry, WHOLE_INFLATED_MAX);
+      if (whole instanceof Uint8Array) return hash(whole);
+      const digest = whole === "too big"
+        ? await this.#hashEntry(pack, entry.offset, entry.crc32)
+        : undefined;
       if (digest !== undefined) return digest;
     }
-    return await this.#hashLoose(oid);
+    const whole = this.#wholeLoose(oid, WHOLE_INFLATED_MAX);
+    if (whole instanceof Uint8Array) return hash(whole);
+    return whole === "too big" ? await this.#hashLoose(oid) : undefined;
+  }
+
+  /**
+   * Blob `oid`'s content, read synchronously, when it is small (stored in
+   * at most {@linkcode WHOLE_STORED_MAX} bytes, at most `maxBytes` and
+   * {@linkcode WHOLE_INFLATED_MAX} inflated) and a loose blob or a whole
+   * blob entry that passes the same checks as {@linkcode StoredBlobs.sha256};
+   * else undefined, and git reads it (and says why it cannot).
+   */
+  readSmall(oid: string, maxBytes: number): Uint8Array | undefined {
+    if (!SHA1_OID.test(oid)) return undefined;
+    const limit = Math.min(maxBytes, WHOLE_INFLATED_MAX);
+    for (const pack of this.#packs) {
+      const entry = pack.index.find(oid);
+      if (entry === undefined) continue;
+      const whole = this.#wholeEntry(pack, entry, limit);
+      return whole instanceof Uint8Array ? whole : undefined;
+    }
+    const whole = this.#wholeLoose(oid, limit);
+    return whole instanceof Uint8Array ? whole : undefined;
   }
 
   /** Close the pack files. */
@@ -117,6 +165,63 @@ export class StoredBlobs {
     this.#packs = [];
   }
 
+  /**
+   * A pack entry's content inflated whole when it is small enough (see
+   * {@linkcode WHOLE_STORED_MAX}) and at most `limit` bytes; "too big"
+   * when it is a blob too big for that; undefined when it is no blob
+   * stored whole, or fails a check.
+   */
+  #wholeEntry(
+    pack: Pack,
+    entry: { offset: number; crc32: number },
+    limit: number,
+  ): Uint8Array | undefined | "too big" {
+    const end = pack.index.endOf(entry.offset);
+    const head = this.#read(
+      pack.file,
+      entry.offset,
+      Math.min(16, end - entry.offset),
+    );
+    const header = entryHeader(head);
+    if (header === undefined || header.type !== BLOB) return undefined;
+    const storedAt = entry.offset + header.length;
+    if (end - storedAt > WHOLE_STORED_MAX || header.size > limit) {
+      return "too big";
+    }
+    // Read now: `head` is a view of the buffer the next read reuses.
+    const crc = crc32(head.subarray(0, header.length));
+    const stored = readAt(pack.file, storedAt, new Uint8Array(end - storedAt));
+    if (stored.length !== end - storedAt) return undefined;
+    if (crc32(stored, crc) >>> 0 !== entry.crc32) return undefined;
+    return inflateWhole(stored, header.size);
+  }
+
+  /**
+   * A loose object's content inflated whole when it is small enough (see
+   * {@linkcode WHOLE_STORED_MAX}) and at most `limit` bytes; "too big"
+   * when it is too big for that, or its first stored bytes show no header
+   * (the streaming read decides); undefined when it is no loose blob, or
+   * fails a check.
+   */
+  #wholeLoose(oid: string, limit: number): Uint8Array | undefined | "too big" {
+    const path = `${this.#objects}/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    const file = openRegularFile(path);
+    if (file === undefined) return undefined;
+    try {
+      const { size } = file.statSync();
+      if (size > WHOLE_STORED_MAX) return "too big";
+      // One byte more than the stat said, to see the file end where it said.
+      const stored = readAt(file, 0, new Uint8Array(size + 1));
+      if (stored.length !== size) return undefined;
+      const header = looseHeader(stored);
+      if (header === undefined || header.size > limit) return "too big";
+      const object = inflateWhole(stored, header.length + header.size);
+      return object?.subarray(header.length);
+    } finally {
+      file.close();
+    }
+  }
+
   async #hashEntry(
     pack: Pack,
     offset: number,
@@ -128,11 +233,12 @@ export class StoredBlobs {
     if (header === undefined || header.type !== BLOB) return undefined;
     // Read now: `head` is a view of the buffer the next read reuses.
     let crc = crc32(head.subarray(0, header.length));
+    const storedAt = offset + header.length;
     const sha256 = createHash("sha256");
     let inflated = 0;
     const ended = await this.#inflate(
       pack.file,
-      offset + header.length,
+      storedAt,
       end,
       (chunk) => {
         inflated += chunk.length;
@@ -271,6 +377,62 @@ function readAt(
     filled += count;
   }
   return target.subarray(0, filled);
+}
+
+/**
+ * A loose object's `blob <size>\0` header, found by inflating its first
+ * stored bytes: the content's size and the header's length with its NUL;
+ * undefined when those bytes do not show one.
+ */
+function looseHeader(
+  stored: Uint8Array,
+): { size: number; length: number } | undefined {
+  let start: Uint8Array;
+  try {
+    start = inflateSync(stored.subarray(0, HEADER_PROBE), {
+      finishFlush: constants.Z_SYNC_FLUSH,
+      maxOutputLength: HEADER_PROBE * 64,
+    });
+  } catch {
+    return undefined;
+  }
+  const nul = start.subarray(0, MAX_LOOSE_HEADER).indexOf(0);
+  if (nul < 0) return undefined;
+  const match = /^blob (0|[1-9][0-9]{0,15})$/.exec(
+    new TextDecoder().decode(start.subarray(0, nul)),
+  );
+  return match === null
+    ? undefined
+    : { size: Number(match[1]), length: nul + 1 };
+}
+
+/**
+ * `stored` inflated in one call into a buffer of exactly `size` bytes;
+ * undefined unless it is one whole zlib stream, with nothing after it, of
+ * exactly that many bytes.
+ */
+function inflateWhole(
+  stored: Uint8Array,
+  size: number,
+): Uint8Array | undefined {
+  let result: { buffer: Uint8Array; engine: { bytesWritten: number } };
+  try {
+    // `info` hands back the engine too, to tell how much input it took.
+    result = inflateSync(
+      stored,
+      {
+        chunkSize: Math.max(64, size),
+        maxOutputLength: Math.max(1, size),
+        info: true,
+      } as Parameters<typeof inflateSync>[1],
+    ) as unknown as typeof result;
+  } catch {
+    return undefined; // corrupt, cut short, or longer than declared
+  }
+  return result.buffer.length === size &&
+      result.engine.bytesWritten === stored.length
+    ? result.buffer
+    : undefined;
 }
 
 /** Until `inflate` wants more input, or is closed. */

@@ -1,5 +1,6 @@
 import { deepEqual, equal, notEqual, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { deflateSync } from "node:zlib";
 import { PackIndex } from "./_pack_index.ts";
 import {
   IN_THREAD_MAX_BYTES,
@@ -23,6 +24,16 @@ function noise(size: number, seed: number): Uint8Array {
   return bytes;
 }
 
+/** Bytes that do not compress at all: SHA-256 in counter mode. */
+function random(size: number, seed: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  for (let at = 0, block = 0; at < size; at += 32, block++) {
+    const digest = createHash("sha256").update(`${seed}:${block}`).digest();
+    bytes.set(digest.subarray(0, Math.min(32, size - at)), at);
+  }
+  return bytes;
+}
+
 /** A text of numbered lines, ~`lines` × 40 bytes. */
 function lines(count: number, changed = -1): string {
   return Array.from(
@@ -32,8 +43,10 @@ function lines(count: number, changed = -1): string {
 }
 
 /**
- * A repository with a text, a binary, an empty file, a 3 MiB file, and two
- * near-identical large texts (so a repack stores one as a delta).
+ * A repository with a text, a binary, an empty file, a 3 MiB file that
+ * compresses well, 1.5 MiB that does not at all, 9 MiB of zeros, and two
+ * near-identical large texts (so a repack stores one as a delta): small
+ * objects are inflated whole, objects stored or inflated bigger stream.
  */
 async function makeRepo(root: string): Promise<{
   work: string;
@@ -48,6 +61,8 @@ async function makeRepo(root: string): Promise<{
     "empty": "",
     "noise.bin": noise(200_000, 1),
     "big.bin": noise(3 * 1024 * 1024 + 7, 2),
+    "random.bin": random(1536 * 1024 + 3, 3),
+    "zeros.bin": new Uint8Array(9 * 1024 * 1024),
     "v1.txt": lines(20_000),
     "v2.txt": lines(20_000, 777),
   });
@@ -73,6 +88,38 @@ async function truth(
   return out;
 }
 
+/**
+ * `readSmall` gives the bytes git gives for each blob small enough to be
+ * read whole (and not a delta), and nothing for the rest or past `maxBytes`.
+ */
+async function readsSmallBlobs(
+  store: StoredBlobs,
+  work: string,
+  oids: Map<string, string>,
+  deltas: ReadonlySet<string>,
+): Promise<void> {
+  // Stored in at most 1 MiB and at most 8 MiB inflated: the rest stream.
+  const whole = new Set(["a.txt", "empty", "noise.bin", "big.bin"]);
+  for (const text of ["v1.txt", "v2.txt"]) {
+    if (!deltas.has(oids.get(text) as string)) whole.add(text);
+  }
+  for (const [path, oid] of oids) {
+    const bytes = await catBlob(work, oid);
+    const read = store.readSmall(oid, Number.POSITIVE_INFINITY);
+    if (whole.has(path)) {
+      deepEqual(read, bytes, path);
+      equal(store.readSmall(oid, bytes.length)?.length, bytes.length, path);
+      if (bytes.length > 0) {
+        equal(store.readSmall(oid, bytes.length - 1), undefined, path);
+      }
+    } else {
+      equal(read, undefined, path);
+    }
+  }
+  equal(store.readSmall("0".repeat(40), 1 << 20), undefined, "missing");
+  equal(store.readSmall("HEAD", 1 << 20), undefined, "not an id");
+}
+
 async function withRepo(
   fn: (repo: Awaited<ReturnType<typeof makeRepo>>) => Promise<void>,
 ): Promise<void> {
@@ -93,6 +140,7 @@ Deno.test("StoredBlobs reads loose blobs as git does", async () => {
       for (const [path, oid] of oids) {
         equal(await store.sha256(oid), expected.get(oid), path);
       }
+      await readsSmallBlobs(store, work, oids, new Set());
       const tree = (await git(work, "rev-parse", "HEAD^{tree}")).trim();
       equal(await store.sha256(tree), undefined, "a tree is left to git");
       equal(await store.sha256("0".repeat(40)), undefined, "missing");
@@ -137,7 +185,9 @@ Deno.test("StoredBlobs reads whole packed blobs and leaves deltas to git", async
       for (const other of ["HEAD", "HEAD^{tree}"]) {
         const oid = (await git(work, "rev-parse", other)).trim();
         equal(await store.sha256(oid), undefined, `${other} is not a blob`);
+        equal(store.readSmall(oid, 1 << 20), undefined, `${other}: read`);
       }
+      await readsSmallBlobs(store, work, oids, deltas);
     } finally {
       store.close();
     }
@@ -269,18 +319,56 @@ Deno.test("StoredBlobs skips packs and objects it cannot trust the shape of", as
       }
     });
 
-    await t.step("a loose object with bytes after its content", async () => {
-      const bytes = await Deno.readFile(loose);
-      await Deno.chmod(loose, 0o644);
-      await Deno.writeFile(loose, new Uint8Array([...bytes, 0x78, 0x9c]));
-      const store = await StoredBlobs.open(gitDir);
-      try {
-        equal(await store.sha256(text), undefined);
-      } finally {
-        store.close();
-        await Deno.writeFile(loose, bytes);
-      }
-    });
+    // Each of these is read whole (small), or streamed (stored or
+    // inflated big), and each way must refuse the same shapes.
+    const paths = ["a.txt", "noise.bin", "random.bin", "zeros.bin"];
+    const content = new Map<string, Uint8Array>();
+    for (const path of paths) {
+      content.set(path, await catBlob(work, oids.get(path) as string));
+    }
+    const edits: [
+      string,
+      (bytes: Uint8Array, body: Uint8Array) => Uint8Array,
+    ][] = [
+      [
+        "bytes after its content",
+        (bytes) => new Uint8Array([...bytes, 0x78, 0x9c]),
+      ],
+      ["its stream cut short", (bytes) => bytes.subarray(0, bytes.length - 5)],
+      [
+        "a header one byte short of its content",
+        (_, body) => deflateSync(looseObject(`blob ${body.length - 1}`, body)),
+      ],
+      [
+        "a header one byte past its content",
+        (_, body) => deflateSync(looseObject(`blob ${body.length + 1}`, body)),
+      ],
+      [
+        "a header that is not a blob's",
+        (_, body) => deflateSync(looseObject(`tree ${body.length}`, body)),
+      ],
+    ];
+    for (const [what, edit] of edits) {
+      await t.step(`a loose object with ${what}`, async () => {
+        for (const path of paths) {
+          const oid = oids.get(path) as string;
+          const file = `${gitDir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+          const bytes = await Deno.readFile(file);
+          await Deno.chmod(file, 0o644);
+          await Deno.writeFile(
+            file,
+            edit(bytes, content.get(path) as Uint8Array),
+          );
+          const store = await StoredBlobs.open(gitDir);
+          try {
+            equal(await store.sha256(oid), undefined, path);
+          } finally {
+            store.close();
+            await Deno.writeFile(file, bytes);
+          }
+        }
+      });
+    }
 
     await t.step("a pack that is a symlink", async () => {
       await git(work, "repack", "-a", "-d", "-q");
@@ -322,6 +410,15 @@ Deno.test("StoredBlobs skips packs and objects it cannot trust the shape of", as
     );
   });
 });
+
+/** A loose object's bytes before compression: `header`, NUL, `body`. */
+function looseObject(header: string, body: Uint8Array): Uint8Array {
+  const head = new TextEncoder().encode(`${header}\0`);
+  const out = new Uint8Array(head.length + body.length);
+  out.set(head);
+  out.set(body, head.length);
+  return out;
+}
 
 /** A version-2 index for `entries` (ids sorted here), CRCs all zero. */
 function syntheticIndex(

@@ -24,6 +24,7 @@ import {
   parseNameStatus,
 } from "./_parse_git_output.ts";
 import { sha256BlobsInWorker } from "./_sha256_blobs_in_worker.ts";
+import { StoredBlobs } from "./_stored_blobs.ts";
 import type {
   ChangedPath,
   Git,
@@ -67,6 +68,10 @@ export class GitCli implements Git, AsyncDisposable {
   #process: GitProcessOptions;
   #hashThreads: number;
   #catFile: CatFileProcess | undefined;
+  /** The object store, opened at the first read, for small blobs. */
+  #store: Promise<StoredBlobs | undefined> | undefined;
+  /** Reads under way, each settled. */
+  #reads = new Set<Promise<void>>();
   #closed = false;
 
   /** Wrap the bare repository at `gitDir`; no process starts until needed. */
@@ -154,20 +159,34 @@ export class GitCli implements Git, AsyncDisposable {
   /**
    * Read one blob. Throws `BlobTooLargeError` (without reading the content)
    * when it exceeds `maxBytes`, and `GitError` when it is missing or not a
-   * blob. Concurrent calls are queued on one `git cat-file` process.
+   * blob. A small loose blob, or one stored whole in a pack, is read from
+   * the object store on this thread (with the checks of
+   * {@linkcode StoredBlobs}); the rest are queued on one `git cat-file`
+   * process, which also says why a blob cannot be read.
    */
   readBlob(oid: string, options: ReadBlobOptions = {}): Promise<Uint8Array> {
     try {
       this.#assertOpen(`read blob ${quote(oid)}`);
       assertOid(oid, "read blob");
-      this.#catFile ??= new CatFileProcess(this.#process);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#catFile.readBlob(
-      oid,
-      options.maxBytes ?? Number.POSITIVE_INFINITY,
+    const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    const store = this.#store ??= StoredBlobs.open(this.gitDir).catch(() =>
+      undefined
     );
+    // A read begun before close() ends; close() waits for it.
+    const read = store.then((opened) =>
+      opened?.readSmall(oid, maxBytes) ??
+        (this.#catFile ??= new CatFileProcess(this.#process)).readBlob(
+          oid,
+          maxBytes,
+        )
+    );
+    const settled = read.then(() => {}, () => {});
+    this.#reads.add(settled);
+    settled.then(() => this.#reads.delete(settled));
+    return read;
   }
 
   /**
@@ -286,6 +305,8 @@ export class GitCli implements Git, AsyncDisposable {
   /** End the `git cat-file` process; later calls throw. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
+    while (this.#reads.size > 0) await Promise.all(this.#reads);
+    (await this.#store)?.close();
     await this.#catFile?.close();
   }
 
