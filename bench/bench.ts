@@ -28,6 +28,8 @@ import {
 } from "./_build_synthetic_repo.ts";
 import { median } from "./_stats.ts";
 import { GitCli } from "../src/git/git_cli.ts";
+import { analyzePython } from "../src/python/analyze_python.ts";
+import { loadPythonParser } from "../src/python/load_python_parser.ts";
 
 /** Contract stage / sha256sum must stay at or below this. */
 const TARGET_RATIO = 1.0;
@@ -367,16 +369,58 @@ async function timed(
  * thread, which the stage lends the hashing once it has parsed) with
  * nothing else running. Read-only on the bench repository's objects.
  */
-async function runHashFloor(dir: string, head: string): Promise<number> {
+async function runHashFloor(
+  dir: string,
+  head: string,
+): Promise<{ ms: number; cpu: number | undefined }> {
   await using git = new GitCli(`${dir}/.git`);
   const tree = await git.listTree(await git.resolveCommit(head));
   const oids = [...tree.values()].filter((e) =>
     e.path.startsWith("tests/fixtures/") &&
     (e.kind === "file" || e.kind === "executable")
   ).map((e) => e.oid);
+  const cpuStart = cpuTimes();
   const start = performance.now();
   await git.sha256Blobs(oids, { helpAfter: Promise.resolve() });
-  return performance.now() - start;
+  const elapsed = performance.now() - start;
+  const cpuEnd = cpuTimes();
+  return {
+    ms: elapsed,
+    cpu: cpuStart === undefined || cpuEnd === undefined
+      ? undefined
+      : cpuEnd.self - cpuStart.self,
+  };
+}
+
+/**
+ * What a first judgement must do besides hashing: read and analyse every
+ * test module the stage analyses (both commits' `tests/**.py`, each blob
+ * once), on this thread with nothing else running, as CPU milliseconds.
+ */
+async function runParseFloor(
+  dir: string,
+  revisions: { base: string; head: string },
+): Promise<number | undefined> {
+  await using git = new GitCli(`${dir}/.git`);
+  const oids = new Set<string>();
+  for (const revision of [revisions.base, revisions.head]) {
+    const tree = await git.listTree(await git.resolveCommit(revision));
+    for (const entry of tree.values()) {
+      if (entry.path.startsWith("tests/") && entry.path.endsWith(".py")) {
+        oids.add(entry.oid);
+      }
+    }
+  }
+  const parser = await loadPythonParser();
+  const decoder = new TextDecoder();
+  const cpuStart = cpuTimes();
+  for (const oid of oids) {
+    analyzePython(parser, decoder.decode(await git.readBlob(oid)));
+  }
+  const cpuEnd = cpuTimes();
+  return cpuStart === undefined || cpuEnd === undefined
+    ? undefined
+    : cpuEnd.self - cpuStart.self;
 }
 
 /** A cold `pawl version`: the process start every `pawl diff` pays first. */
@@ -623,6 +667,8 @@ async function main(args: readonly string[], all: boolean): Promise<void> {
     const sums: number[] = [];
     const catFiles: number[] = [];
     const floors: number[] = [];
+    const hashCpus: number[] = [];
+    const parseCpus: number[] = [];
     const runs: PawlRun[] = [];
     // The analyses of an earlier judgement kept, as a runner keeps them
     // (filled by one untimed run); and a first judgement's, with none.
@@ -634,7 +680,11 @@ async function main(args: readonly string[], all: boolean): Promise<void> {
       console.error(`bench: run ${k + 1}/${options.runs}`);
       sums.push(await runSha256sum(dir, paths));
       catFiles.push(await runCatFile(dir, paths));
-      floors.push(await runHashFloor(dir, repo.head));
+      const hashFloor = await runHashFloor(dir, repo.head);
+      floors.push(hashFloor.ms);
+      if (hashFloor.cpu !== undefined) hashCpus.push(hashFloor.cpu);
+      const parseCpu = await runParseFloor(dir, repo);
+      if (parseCpu !== undefined) parseCpus.push(parseCpu);
       firsts.push(
         await runPawl(dir, repo, {
           pollChildren: false,
@@ -690,6 +740,27 @@ async function main(args: readonly string[], all: boolean): Promise<void> {
         ms(median(firsts.map((r) => r.parse)))
       })`,
     );
+    if (hashCpus.length > 0 && parseCpus.length > 0) {
+      // A first judgement must hash every fixture and analyse every test
+      // module; on these cores that takes at least their CPU shared out.
+      const cores = navigator.hardwareConcurrency;
+      const hashCpu = median(hashCpus);
+      const parseCpu = median(parseCpus);
+      const firstFloor = (hashCpu + parseCpu) / cores;
+      console.log(
+        `    its CPU floor: hashing the fixtures ${
+          ms(hashCpu)
+        } + analysing every test module ${
+          ms(parseCpu)
+        } of CPU (each measured alone) over ${cores} cores = ${
+          ms(firstFloor)
+        } = ${
+          (firstFloor / sum).toFixed(2)
+        }x sha256sum; the first judgement is ${
+          ms(first - firstFloor)
+        } above it`,
+      );
+    }
     console.log(
       `  steps: reading contracts ${ms(of((r) => r.read))}, ` +
         `parsing test sources ${ms(of((r) => r.parse))}, ` +
