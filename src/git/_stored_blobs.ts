@@ -1,7 +1,7 @@
 /**
- * SHA-256 of blobs read straight from the clone's object store, without a
- * `git cat-file` in between: no pipe to copy every byte through, and zlib
- * runs in this thread. Loose blobs and whole (undeltified) blob entries of
+ * SHA-256 of blobs, and small blobs' bytes, read straight from the
+ * clone's object store, without a `git cat-file` in between: no pipe to
+ * copy every byte through, and zlib runs in this thread. Loose blobs and whole (undeltified) blob entries of
  * packs are read here, for SHA-1 repositories; anything else (deltas,
  * SHA-256 repositories, a pack this reader does not understand) is left to
  * git, and so is any object that fails a check.
