@@ -382,14 +382,7 @@ async function runHashFloor(
   const cpuStart = cpuTimes();
   const start = performance.now();
   await git.sha256Blobs(oids, { helpAfter: Promise.resolve() });
-  const elapsed = performance.now() - start;
-  const cpuEnd = cpuTimes();
-  return {
-    ms: elapsed,
-    cpu: cpuStart === undefined || cpuEnd === undefined
-      ? undefined
-      : cpuEnd.self - cpuStart.self,
-  };
+  return { ms: performance.now() - start, cpu: cpuSince(cpuStart) };
 }
 
 /**
@@ -417,10 +410,15 @@ async function runParseFloor(
   for (const oid of oids) {
     analyzePython(parser, decoder.decode(await git.readBlob(oid)));
   }
-  const cpuEnd = cpuTimes();
-  return cpuStart === undefined || cpuEnd === undefined
+  return cpuSince(cpuStart);
+}
+
+/** This process's CPU milliseconds since `start`, or undefined off Linux. */
+function cpuSince(start: CpuTimes | undefined): number | undefined {
+  const end = cpuTimes();
+  return start === undefined || end === undefined
     ? undefined
-    : cpuEnd.self - cpuStart.self;
+    : end.self - start.self;
 }
 
 /** A cold `pawl version`: the process start every `pawl diff` pays first. */

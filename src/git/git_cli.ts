@@ -70,8 +70,6 @@ export class GitCli implements Git, AsyncDisposable {
   #catFile: CatFileProcess | undefined;
   /** The object store, opened at the first read, for small blobs. */
   #store: Promise<StoredBlobs | undefined> | undefined;
-  /** Reads under way, each settled. */
-  #reads = new Set<Promise<void>>();
   #closed = false;
 
   /** Wrap the bare repository at `gitDir`; no process starts until needed. */
@@ -175,18 +173,16 @@ export class GitCli implements Git, AsyncDisposable {
     const store = this.#store ??= StoredBlobs.open(this.gitDir).catch(() =>
       undefined
     );
-    // A read begun before close() ends; close() waits for it.
-    const read = store.then((opened) =>
+    // Runs before close() closes the store: it waits on the same promise,
+    // later. What goes to git is queued on cat-file by then, and cat-file
+    // answers what it was asked before it ends.
+    return store.then((opened) =>
       opened?.readSmall(oid, maxBytes) ??
         (this.#catFile ??= new CatFileProcess(this.#process)).readBlob(
           oid,
           maxBytes,
         )
     );
-    const settled = read.then(() => {}, () => {});
-    this.#reads.add(settled);
-    settled.then(() => this.#reads.delete(settled));
-    return read;
   }
 
   /**
@@ -305,7 +301,6 @@ export class GitCli implements Git, AsyncDisposable {
   /** End the `git cat-file` process; later calls throw. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
-    while (this.#reads.size > 0) await Promise.all(this.#reads);
     (await this.#store)?.close();
     await this.#catFile?.close();
   }
