@@ -14,7 +14,13 @@ import {
 } from "../run/evaluate_property.ts";
 import type { TestCaseResult } from "../run/parse_junit.ts";
 import type { PytestRun } from "../run/run_pytest.ts";
-import { casesFor } from "../run/test_id.ts";
+import { casesFor, locateCase } from "../run/test_id.ts";
+import {
+  describeFailure,
+  type FailureReason,
+  failureReason,
+  isTimingFailure,
+} from "../run/failure_reason.ts";
 import { extractWitness, witnessSha256 } from "../seeds/extract_witness.ts";
 import type { LedgerRow } from "../seeds/ledger_row.ts";
 import type { LocatedProperty } from "./locate_properties.ts";
@@ -27,6 +33,15 @@ export interface PropertyEvidence {
   alone: PytestRun | null;
   /** The first lines of each test file's collection error in the full run, by file. */
   collectErrors?: ReadonlyMap<string, string>;
+  /** The full run's failure texts by node id, as pawl's observer streamed them. */
+  suiteTexts?: ReadonlyMap<string, string>;
+  /**
+   * Whether the full run had pawl's own runs beside it and the properties'
+   * own run was then repeated alone at normal priority: a failure of the
+   * full run that depends on the machine's speed (a health check, a
+   * deadline) then counts only when that calm run fails too.
+   */
+  calmAlone?: boolean;
 }
 
 /** What the judgement records besides the outcome. */
@@ -49,6 +64,8 @@ export interface PropertyJudgement {
   row?: LedgerRow;
   /** Why it did not pass (none when it passed, or is missing: that is a static finding already). */
   finding?: Finding;
+  /** The reason a failed or errored property gave, read from the run where it did not pass. */
+  reason?: FailureReason;
 }
 
 /** Every property's judgement, gathered for the verdict. */
@@ -59,6 +76,20 @@ export interface PropertiesJudgement {
   findings: Finding[];
   /** Ledger rows, in plan order. */
   ledger: LedgerRow[];
+  /** The blocking failures, each with its node id and reason, in plan order. */
+  failures: PropertyFailure[];
+}
+
+/** A registered property whose failure blocks, for attribution at the base. */
+export interface PropertyFailure {
+  /** The property. */
+  property: LocatedProperty;
+  /** Its outcome. */
+  outcome: PropertyOutcome;
+  /** Why, when it failed or errored. */
+  reason?: FailureReason;
+  /** The finding it gave. */
+  finding: Finding;
 }
 
 /**
@@ -84,14 +115,24 @@ export function judgeProperties(
   const properties: PropertyResult[] = [];
   const findings: Finding[] = [];
   const ledger: LedgerRow[] = [];
+  const failures: PropertyFailure[] = [];
   for (const prop of located) {
     const one = judgeProperty(prop, evidence, context);
     properties.push(one.result);
     if (one.row !== undefined) ledger.push(one.row);
-    if (one.finding !== undefined) findings.push(one.finding);
+    if (one.finding === undefined) continue;
+    findings.push(one.finding);
+    if (one.finding.blocking) {
+      failures.push({
+        property: prop,
+        outcome: one.result.outcome as PropertyOutcome,
+        ...(one.reason === undefined ? {} : { reason: one.reason }),
+        finding: one.finding,
+      });
+    }
   }
   properties.sort((a, b) => compare(a.layout, b.layout) || compare(a.id, b.id));
-  return { properties, findings, ledger };
+  return { properties, findings, ledger, failures };
 }
 
 /** Judge one located property. */
@@ -110,18 +151,32 @@ export function judgeProperty(
     module: prop.module,
     name: prop.nodeId.split("::").slice(1).join("."),
   };
-  const inSuite = evaluateProperty(evidence.suite, ref);
   const { alone } = evidence;
   const aloneCases = alone === null || stopped(alone) ? [] : alone.cases ?? [];
   const onItsOwn = alone === null
     ? "not_collected"
     : evaluateProperty(aloneCases, ref);
+  const suiteReason = reasonIn(evidence.suite, ref, evidence.suiteTexts);
+  const fullRun = evaluateProperty(evidence.suite, ref);
+  // A health check or deadline that failed while pawl's own runs shared the
+  // machine, and held when the properties ran alone at normal priority, was
+  // pawl's scheduling, not the pull request.
+  const inSuite = fullRun !== "passed" && evidence.calmAlone === true &&
+      onItsOwn === "passed" && suiteReason !== undefined &&
+      isTimingFailure(suiteReason)
+    ? "passed"
+    : fullRun;
   const outcome = inSuite !== "passed" ? inSuite : onItsOwn;
   const result: PropertyResult = {
     layout: prop.layout,
     id: prop.id,
     outcome,
   };
+  const reason = outcome === "passed"
+    ? undefined
+    : inSuite !== "passed"
+    ? suiteReason
+    : reasonIn(aloneCases, ref, alone?.observation?.texts);
   const failing = outcome === "passed"
     ? undefined
     : casesFor(evidence.suite, ref).concat(casesFor(aloneCases, ref)).find((
@@ -150,13 +205,17 @@ export function judgeProperty(
   const why = outcome === "not_collected" && collectError !== undefined
     ? `its module could not be collected:\n${collectError}`
     : inSuite !== "passed"
-    ? describeOutcome(inSuite)
-    : `it passed in the full run but ${
-      describeOutcome(onItsOwn)
-    } when the properties ran on their own, so the full run's report cannot be trusted`;
+    ? withReason(describeOutcome(inSuite), reason)
+    : withReason(
+      `it passed in the full run but ${
+        describeOutcome(onItsOwn)
+      } when the properties ran on their own, so the full run's report cannot be trusted`,
+      reason,
+    );
   return {
     result,
     row,
+    ...(reason === undefined ? {} : { reason }),
     finding: context.nonBlocking.has(prop.nodeId)
       ? finding(
         "seed.fresh_failed",
@@ -169,6 +228,24 @@ export function judgeProperty(
         where,
       ),
   };
+}
+
+/** The reason the first case of `ref` that did not pass gives, if one failed or errored. */
+function reasonIn(
+  cases: readonly TestCaseResult[],
+  ref: { module: string; name: string },
+  texts: ReadonlyMap<string, string> | undefined,
+): FailureReason | undefined {
+  const bad = casesFor(cases, ref).find((c) =>
+    c.outcome === "failed" || c.outcome === "error"
+  );
+  if (bad === undefined) return undefined;
+  const text = texts?.get(locateCase(bad).nodeId) ?? bad.message ?? "";
+  return text === "" ? undefined : failureReason(text);
+}
+
+function withReason(clause: string, reason: FailureReason | undefined) {
+  return reason === undefined ? clause : describeFailure(clause, reason);
 }
 
 /** A run stopped by its own limits says nothing about the tests it did not reach. */

@@ -11,7 +11,7 @@ import {
 } from "./judge_properties.ts";
 import type { LocatedProperty } from "./locate_properties.ts";
 
-const PROP: LocatedProperty = {
+const PROP: LocatedProperty & { nodeId: string } = {
   layout: "000",
   id: "parse_rejects_empty",
   module: "tests.properties.test_parse",
@@ -91,7 +91,7 @@ Deno.test("judgeProperty() rejects a property that failed in the suite, quoting 
   assert.equal(judged.finding?.rule, "property.not_passed");
   assert.equal(
     judged.finding?.message,
-    `Property "parse_rejects_empty" (${PROP.nodeId}) did not pass on seed 42: it failed`,
+    `Property "parse_rejects_empty" (${PROP.nodeId}) did not pass on seed 42: it failed:\nFalsifying example: parse('')`,
   );
   assert.equal(judged.finding?.path, PROP.file);
   assert.equal(judged.finding?.line, 7);
@@ -109,12 +109,14 @@ Deno.test("judgeProperty() distrusts a suite pass the property does not repeat o
     alone: PytestRun | null;
     outcome: string;
     clause: string;
+    reason?: string;
   }[] = [
     {
       name: "failed on its own",
       alone: run(cases("failed", "boom")),
       outcome: "failed",
       clause: "it failed",
+      reason: ":\nboom",
     },
     {
       name: "not run on its own",
@@ -150,7 +152,9 @@ Deno.test("judgeProperty() distrusts a suite pass the property does not repeat o
       assert.equal(judged.result.outcome, row.outcome);
       assert.equal(
         judged.finding?.message,
-        `Property "parse_rejects_empty" (${PROP.nodeId}) did not pass on seed 42: it passed in the full run but ${row.clause} when the properties ran on their own, so the full run's report cannot be trusted`,
+        `Property "parse_rejects_empty" (${PROP.nodeId}) did not pass on seed 42: it passed in the full run but ${row.clause} when the properties ran on their own, so the full run's report cannot be trusted${
+          row.reason ?? ""
+        }`,
       );
       assert.equal(judged.row?.ok, false);
     });
@@ -211,4 +215,68 @@ Deno.test("describeOutcome() names every outcome but passed", () => {
   assert.equal(describeOutcome("xfailed"), "it was marked xfail");
   assert.equal(describeOutcome("error"), "it errored");
   assert.equal(describeOutcome("failed"), "it failed");
+});
+
+const SLOW =
+  "hypothesis.errors.FailedHealthCheck: Data generation is extremely slow: Only produced 4 valid examples in 1.21 seconds. If you want to disable just this health check, add HealthCheck.too_slow to the suppress_health_check settings for this test.";
+
+Deno.test("judgeProperty() names the health check, or the exception and the traceback's tail, of a failed property", async (t) => {
+  const table = [
+    {
+      name: "a health check",
+      suite: cases("failed", SLOW),
+      texts: undefined,
+      says: `it failed: Hypothesis' health check "too_slow" failed:\n${SLOW}`,
+    },
+    {
+      name: "an exception, from the observer's text of the run",
+      suite: cases("failed", "assert 3 == 4"),
+      texts: new Map<string, string>([[
+        PROP.nodeId,
+        "    def test_x(blob):\n>       assert parse(blob) == 4\nE       assert 3 == 4\n\ntests/properties/test_parse.py:9: AssertionError",
+      ]]),
+      says:
+        "it failed with AssertionError:\n    def test_x(blob):\n>       assert parse(blob) == 4\nE       assert 3 == 4\ntests/properties/test_parse.py:9: AssertionError",
+    },
+  ];
+  for (const row of table) {
+    await t.step(row.name, () => {
+      const judged = judgeProperty(PROP, {
+        suite: row.suite,
+        alone: run(cases("passed")),
+        ...(row.texts === undefined ? {} : { suiteTexts: row.texts }),
+      }, CONTEXT);
+      assert.equal(
+        judged.finding?.message,
+        `Property "parse_rejects_empty" (${PROP.nodeId}) did not pass on seed 42: ${row.says}`,
+      );
+      assert.notEqual(judged.reason, undefined);
+    });
+  }
+});
+
+Deno.test("judgeProperty() counts a health check of the full run only when the calm run on its own fails too", async (t) => {
+  const table = [
+    { name: "calm run passed", calm: true, alone: "passed", outcome: "passed" },
+    { name: "no calm run", calm: false, alone: "passed", outcome: "failed" },
+    { name: "calm run failed", calm: true, alone: "failed", outcome: "failed" },
+  ] as const;
+  for (const row of table) {
+    await t.step(row.name, () => {
+      const judged = judgeProperty(PROP, {
+        suite: cases("failed", SLOW),
+        alone: run(cases(row.alone, SLOW)),
+        calmAlone: row.calm,
+      }, CONTEXT);
+      assert.equal(judged.result.outcome, row.outcome);
+    });
+  }
+  await t.step("an assertion of the full run counts even so", () => {
+    const judged = judgeProperty(PROP, {
+      suite: cases("failed", "assert 1 == 2"),
+      alone: run(cases("passed")),
+      calmAlone: true,
+    }, CONTEXT);
+    assert.equal(judged.result.outcome, "failed");
+  });
 });

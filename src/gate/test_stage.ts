@@ -1002,6 +1002,9 @@ async function runAndJudge(
       suite: suite.cases,
       alone,
       collectErrors,
+      ...(suite.observation === undefined
+        ? {}
+        : { suiteTexts: suite.observation.texts }),
     }, {
       seed,
       trials,
