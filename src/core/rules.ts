@@ -357,6 +357,11 @@ export const RULES = {
     "tests",
     "The pull request adds example assertions without adding or strengthening a contract",
   ),
+  "property.failed_at_base": rule(
+    "property",
+    "A registered property fails at the base too, the same way, so it is not held against the pull request",
+    false,
+  ),
   "tests.failed_at_base": rule(
     "tests",
     "A failing test the pull request did not touch fails at the base too, so it is not held against it",

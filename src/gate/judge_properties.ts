@@ -34,7 +34,9 @@ export interface PropertyEvidence {
   /** The first lines of each test file's collection error in the full run, by file. */
   collectErrors?: ReadonlyMap<string, string>;
   /** The full run's failure texts by node id, as pawl's observer streamed them. */
-  suiteTexts?: ReadonlyMap<string, string>;
+  suiteTexts?: ReadonlyMap<string, string> | undefined;
+  /** The same for the properties' own run. */
+  aloneTexts?: ReadonlyMap<string, string> | undefined;
   /**
    * Whether the full run had pawl's own runs beside it and the properties'
    * own run was then repeated alone at normal priority: a failure of the
@@ -176,7 +178,7 @@ export function judgeProperty(
     ? undefined
     : inSuite !== "passed"
     ? suiteReason
-    : reasonIn(aloneCases, ref, alone?.observation?.texts);
+    : reasonIn(aloneCases, ref, evidence.aloneTexts);
   const failing = outcome === "passed"
     ? undefined
     : casesFor(evidence.suite, ref).concat(casesFor(aloneCases, ref)).find((

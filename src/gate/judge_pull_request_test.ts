@@ -40,6 +40,12 @@ function selects(command: SandboxCommand): boolean {
   return command.argv.some((a) => a.includes("::"));
 }
 
+/** Whether the command runs in a copy of the base tree (its README is the sample's). */
+function atBase(command: SandboxCommand): boolean {
+  return Deno.readTextFileSync(`${command.cwd}/README.md`) ===
+    sampleBaseFiles()["README.md"];
+}
+
 /** Answer each run with a report of `cases(command)`, written where pytest would. */
 function reporting(
   cases: (command: SandboxCommand) => readonly Case[],
@@ -191,7 +197,11 @@ Deno.test("judgePullRequest() rejects a property that passes in the suite but no
   const h = harness(
     HONEST,
     reporting((c) =>
-      selects(c) ? [PARSE, { ...CODEC, failure: "Falsifying example" }] : SUITE
+      selects(c) && !atBase(c)
+        ? [PARSE, { ...CODEC, failure: "Falsifying example" }]
+        : selects(c)
+        ? [PARSE, CODEC]
+        : SUITE
     ),
   );
   const { verdict, ledger } = await judgePullRequest(options(), h.ports);
@@ -207,6 +217,53 @@ Deno.test("judgePullRequest() rejects a property that passes in the suite but no
     ["parse_rejects_empty", true],
     ["roundtrip_stable", false],
   ]);
+});
+
+Deno.test("judgePullRequest() holds a failing property against the pull request only when the base does not fail it the same way", async (t) => {
+  const failing = (failure: string) => ({ ...CODEC, failure });
+  const table = [
+    {
+      name: "the base fails it the same way: cannot decide",
+      base: failing("assert 2 == 3"),
+      undecided: true,
+    },
+    {
+      name: "the base fails it another way: reject",
+      base: failing("payments.parser.ParseError: bad amount"),
+      undecided: false,
+    },
+    { name: "the base passes it: reject", base: CODEC, undecided: false },
+  ];
+  for (const row of table) {
+    await t.step(row.name, async () => {
+      const h = harness(
+        HONEST,
+        reporting((c) =>
+          !selects(c)
+            ? SUITE
+            : atBase(c)
+            ? [PARSE, row.base]
+            : [PARSE, failing("assert 1 == 3")]
+        ),
+      );
+      const judged = judgePullRequest(options(), h.ports);
+      if (row.undecided) {
+        await assert.rejects(
+          judged,
+          (e) =>
+            e instanceof Error &&
+            e.message.includes("already fails on this runner") &&
+            e.message.includes("test_decode_encode_identity"),
+        );
+        return;
+      }
+      const { verdict } = await judged;
+      assert.equal(verdict.decision, "reject");
+      assert.deepEqual(verdict.findings.map((f) => f.rule), [
+        "property.not_passed",
+      ]);
+    });
+  }
 });
 
 Deno.test("judgePullRequest() with runTests false judges statically and never asks for a sandbox", async () => {
@@ -427,10 +484,13 @@ Deno.test("judgePullRequest() gives the same verdict when the suite does not rep
         notes: [],
       },
     });
-    // The suite writes no report; the properties alone would pass.
+    // The suite writes no report at the head; the properties alone would
+    // pass, and the base reports.
     const handler = (command: SandboxCommand) =>
       selects(command)
         ? reporting(() => [PARSE, CODEC])(command)
+        : atBase(command)
+        ? reporting(() => SUITE)(command)
         : Promise.resolve({ code: 2 });
     const first = new FakeSandbox(handler, isolation(64484));
     const spare = new FakeSandbox(handler, isolation(64485));
@@ -449,7 +509,8 @@ Deno.test("judgePullRequest() gives the same verdict when the suite does not rep
   };
   const sequential = await judge(false);
   const overlapped = await judge(true);
-  assert.equal(sequential.first.commands.length, 1);
+  // The suite, then the suite again at the base.
+  assert.equal(sequential.first.commands.length, 2);
   assert.equal(overlapped.spare.commands.length, 1);
   assert.ok(overlapped.spare.closed);
   assert.notEqual(sequential.verdict.decision, "accept");

@@ -27,15 +27,16 @@ import {
   prestartPytestRun,
   type PytestRun,
   runPytest,
+  type RunPytestOptions,
   SANDBOX_PATH,
 } from "../run/run_pytest.ts";
+import { casesForNodeId } from "../run/test_id.ts";
 import type { StaticInput } from "../layouts/dialect.ts";
 import { coldStartReason, warmModulesUnshadowed } from "./warm_start.ts";
-import { runSuite } from "../run/run_suite.ts";
+import { runSuite, type SuiteOutcome } from "../run/run_suite.ts";
 import {
   BaseProblemError,
   checkBaseCollection,
-  checkBaseFailures,
 } from "../run/check_base_collection.ts";
 import { checkInterpreter } from "../run/check_interpreter.ts";
 import { isHarnessPath, treeLayout } from "../harness/harness_paths.ts";
@@ -76,6 +77,10 @@ import {
   withImportPathHints,
 } from "./import_path_hint.ts";
 import { judgeProperties } from "./judge_properties.ts";
+import { needsCalmRerun } from "./needs_calm_rerun.ts";
+import { type HeadFailure, sharedWithBase } from "./shared_with_base.ts";
+import { attributeFindings } from "./attribute_findings.ts";
+import { failureReason } from "../run/failure_reason.ts";
 import { judgeReplay } from "./judge_replay.ts";
 import { mutationHook } from "./mutation_hook.ts";
 import type { MutationRun } from "../mutation/render_mutation_report.ts";
@@ -115,7 +120,7 @@ interface Prepared {
   baseModules: ReadonlyMap<string, PythonModule>;
   /** Node ids the base's excuses deselect from every run. */
   excused: readonly string[];
-  /** Whether the static stage already found a reason to reject. */
+  /** Whether the contracts or the static stage already found a reason to reject. */
   staticReject: boolean;
 }
 
@@ -176,7 +181,9 @@ export async function testStage(
     headModules: statics.input.headModules,
     baseModules: statics.input.baseModules,
     excused: statics.excuses.deselect,
-    staticReject: statics.findings.some((f) => f.blocking),
+    staticReject: [...contracts.findings, ...statics.findings].some((f) =>
+      f.blocking
+    ),
   };
   const request = testSandboxRequest(options);
   // Every run's working copy has the name the plan gives it, so runs that
@@ -690,8 +697,8 @@ async function runAndJudge(
   locating.catch(() => undefined);
   // The oracle's copy is exported while the suite's is handed over and the
   // suite starts; it stays root's until the oracle's run takes it.
-  const exportOracle = async () => {
-    const dir = await copies.mkdir(names.oracle);
+  const exportOracle = async (name = names.oracle) => {
+    const dir = await copies.mkdir(name);
     await exportOracleTree(copies.source, commits.head, dir, oracle.tree, {
       headBytecode: copies.bytecode,
     });
@@ -774,13 +781,18 @@ async function runAndJudge(
   const propertyRuns = (
     head: { sandbox: Sandbox; owner?: Lane["owner"]; reportDir: string },
     oracleLane: Lane | undefined,
+    again = false,
   ): Promise<PropertyRunsResult> =>
     runPropertyRuns(head.sandbox, {
       properties: located_.map(observedProperty),
       oracleProperties: atBase.map(observedProperty),
-      headWorkDir: () => dirs.take(names.alone, head.owner),
+      // Run again, each run takes fresh copies of its own.
+      headWorkDir: () =>
+        again ? dirs.take(workName()) : dirs.take(names.alone, head.owner),
       oracleWorkDir: !oracle.tree.differs ? null : async () => {
-        const dir = await oracleCopy ?? await exportOracle();
+        const dir = again
+          ? await exportOracle(workName())
+          : await oracleCopy ?? await exportOracle();
         await copies.prepare(dir, (oracleLane ?? head).owner);
         return dir;
       },
@@ -863,6 +875,20 @@ async function runAndJudge(
         ...observed,
       },
     };
+    // A run that left no usable report may leave none at the base either
+    // (a conftest that fails to import, a test command the observer cannot
+    // load in): then the failure is not the pull request's.
+    if (!suite.reported && !input.staticReject) {
+      await unreportedAtBase(sandbox, {
+        ...atBaseRun,
+        run: {
+          ...atBaseRun.run,
+          command: runs.suite.command,
+          env: runs.suite.env,
+        },
+        progress,
+      });
+    }
     // A file the pull request did not touch that cannot be collected may be
     // broken at the base already: then pawl cannot decide (exit 2).
     const unchangedBroken = sortedUnique(
@@ -888,49 +914,7 @@ async function runAndJudge(
             missingDependencyHint(detail, { tree: commits.baseTree, files }),
       });
     }
-    // A test the pull request did not touch that fails may fail at the base
-    // already (this runner's Python, a missing locale): it is not held
-    // against the pull request, and when it is the only failure and nothing
-    // else rejects, pawl cannot decide (exit 2) rather than accept with a
-    // failing test.
-    let suiteFindings = suite.findings;
-    const unchangedFailing = (suite.unfrozenFailures ?? []).filter((id) =>
-      unchangedAtBase(id.split("::")[0] as string)
-    );
-    if (unchangedFailing.length > 0 && !input.staticReject) {
-      progress.step(
-        `running ${unchangedFailing.length} failing tests of unchanged files at the base`,
-      );
-      const atBase = await checkBaseFailures(sandbox, {
-        ...atBaseRun,
-        nodeIds: unchangedFailing,
-      });
-      const failedAtBase = new Set(atBase.map((f) => f.nodeId));
-      const own = (suite.unfrozenFailures ?? []).filter((id) =>
-        !failedAtBase.has(id)
-      );
-      if (atBase.length > 0 && own.length === 0) {
-        throw new BaseProblemError(
-          commits.base,
-          atBase.map((f) => f.nodeId),
-          atBase[0]?.detail ?? "",
-          "pass",
-        );
-      }
-      suiteFindings = suite.findings.map((f) => {
-        if (f.rule !== "tests.failed") return f;
-        const id = atBase.find((b) =>
-          f.message.startsWith(`Test "${b.nodeId}" `)
-        )?.nodeId;
-        if (id === undefined) return f;
-        return finding(
-          "tests.failed_at_base",
-          `Test "${id}" fails at the base commit ${commits.base} as well, so it is not held against the pull request; fix it on the base branch, or excuse it on this runner in the base's pawl.toml ([[excuses]])`,
-          { path: f.path, line: f.line },
-        );
-      });
-    }
-
+    const suiteFindings = suite.findings;
     // Alone: only the properties' own modules are imported, so a test
     // elsewhere that forges the report cannot make a failing property pass;
     // and again from the base's test side on the head's code (the base's
@@ -941,6 +925,7 @@ async function runAndJudge(
     const oracleFindings: Finding[] = [];
     let mutation: MutationReport | undefined;
     let mutationRun: MutationRun | undefined;
+    let calmAlone = false;
     if (!suite.reported) await closeLanes();
     if (located_.length > 0 && suite.reported) {
       const beside = await early;
@@ -951,12 +936,27 @@ async function runAndJudge(
           oracle.tree.differs ? ", and from the base's tests" : ""
         }`,
       );
-      const result = beside ?? await propertyRuns(
+      let result = beside ?? await propertyRuns(
         { sandbox, reportDir },
         withOracle ? await lane("reports-oracle", oracleSpare) : undefined,
       );
+      const hadCompany = lanes.length > 0;
       // The spare uids go back before mutants and replays run.
       await closeLanes();
+      const rerun = hadCompany && needsCalmRerun({
+        beside: result,
+        nodeIds: located_.map((p) => p.nodeId as string),
+        suite: suite.cases,
+        suiteTexts: suite.texts,
+      });
+      // A health check of the full run counts only if the calm run fails too.
+      calmAlone = rerun && beside !== undefined;
+      if (rerun) {
+        progress.step(
+          `running the ${located_.length} registered properties on their own again, alone at normal priority: the runs made beside the suite did not all pass`,
+        );
+        result = await propertyRuns({ sandbox, reportDir }, undefined, true);
+      }
       alone = result.head;
       expectLedger = result.expectLedger;
       seedBaseline = result.seedBaseline;
@@ -1002,9 +1002,9 @@ async function runAndJudge(
       suite: suite.cases,
       alone,
       collectErrors,
-      ...(suite.observation === undefined
-        ? {}
-        : { suiteTexts: suite.observation.texts }),
+      suiteTexts: suite.texts,
+      aloneTexts: scrubTexts(alone?.observation?.texts, workspace.root),
+      calmAlone,
     }, {
       seed,
       trials,
@@ -1018,6 +1018,25 @@ async function runAndJudge(
       ...judged.findings,
       ...oracleFindings,
     ];
+    // Attribution by difference: every failure the head shows is run again
+    // on the base tree the same way; one the base shares is not the pull
+    // request's. When nothing else rejects, pawl cannot decide (exit 2).
+    const shared = input.staticReject || !suite.reported
+      ? new Map<string, string>()
+      : await (
+        failuresAtBase(sandbox, {
+          ...atBaseRun,
+          failures: [
+            ...testFailures(suite, (file) => commits.baseTree.has(file)),
+            ...judged.failures.flatMap((f) =>
+              atBase.includes(f.property)
+                ? [{ ...f, nodeId: f.property.nodeId as string }]
+                : []
+            ),
+          ],
+          progress,
+        })
+      );
     const ledger = [...judged.ledger];
     const replays: ReplayRecord[] = [];
     for (const [i, run] of runs.replays.entries()) {
@@ -1056,9 +1075,23 @@ async function runAndJudge(
     replays.sort((a, b) =>
       a.freeze < b.freeze ? -1 : a.freeze > b.freeze ? 1 : 0
     );
+    const attributed = attributeFindings(findings, {
+      base: commits.base,
+      shared,
+      properties: judged.failures,
+    });
+    if (shared.size > 0 && !attributed.some((f) => f.blocking)) {
+      const [first] = shared;
+      throw new BaseProblemError(
+        commits.base,
+        [...shared.keys()],
+        first?.[1] ?? "",
+        "pass",
+      );
+    }
 
     return {
-      findings: withImportPathHints(findings, {
+      findings: withImportPathHints(attributed, {
         tree: commits.headTree,
         pythonpath: input.settings.environment.pythonpath,
       }),
@@ -1080,6 +1113,107 @@ async function runAndJudge(
   } finally {
     await closeLanes();
   }
+}
+
+/**
+ * The suite's failed and errored tests (none under a freeze) whose file
+ * the base has, with their reasons, to be run again at the base.
+ */
+function testFailures(
+  suite: SuiteOutcome,
+  atBase: (file: string) => boolean,
+): HeadFailure[] {
+  return (suite.unfrozenFailures ?? []).flatMap((nodeId) => {
+    if (!atBase(nodeId.split("::")[0] as string)) return [];
+    const bad = casesForNodeId(suite.cases, nodeId).find((c) =>
+      c.outcome === "failed" || c.outcome === "error"
+    );
+    if (bad === undefined) return [];
+    const text = suite.texts?.get(nodeId) ?? bad.message ?? "";
+    return [{
+      nodeId,
+      outcome: bad.outcome,
+      ...(text === "" ? {} : { reason: failureReason(text) }),
+    }];
+  });
+}
+
+/**
+ * Run the suite on a fresh export of the base tree, the way it ran at the
+ * head; throw `BaseProblemError` when it leaves no usable report there
+ * either.
+ */
+async function unreportedAtBase(
+  sandbox: Sandbox,
+  options: {
+    base: string;
+    baseWorkDir: () => Promise<string>;
+    run: Omit<RunPytestOptions, "workDir" | "select">;
+    progress: TestStageOptions["progress"];
+  },
+): Promise<void> {
+  options.progress.step(
+    `running the tests at the base commit ${
+      options.base.slice(0, 12)
+    }: the run left no usable report`,
+  );
+  const atBase = await runSuite(sandbox, {
+    ...options.run,
+    workDir: await options.baseWorkDir(),
+    freshWorkDir: options.baseWorkDir,
+  });
+  if (atBase.reported) return;
+  throw new BaseProblemError(
+    options.base,
+    [],
+    atBase.findings.map((f) => f.message).join("\n"),
+    "run",
+  );
+}
+
+/**
+ * Run `failures` on a fresh export of the base tree, the way the
+ * properties' own run is made (same command, seed and limits, normal
+ * priority), and return those the base shares, with what it said.
+ */
+async function failuresAtBase(
+  sandbox: Sandbox,
+  options: {
+    base: string;
+    baseWorkDir: () => Promise<string>;
+    run: Omit<RunPytestOptions, "workDir" | "select">;
+    failures: readonly HeadFailure[];
+    progress: TestStageOptions["progress"];
+  },
+): Promise<Map<string, string>> {
+  const ids = sortedUnique(options.failures.map((f) => f.nodeId));
+  if (ids.length === 0) return new Map();
+  options.progress.step(
+    `running ${ids.length} failing test${
+      ids.length === 1 ? "" : "s"
+    } again at the base commit ${options.base.slice(0, 12)}`,
+  );
+  const run = await runPytest(sandbox, {
+    ...options.run,
+    workDir: await options.baseWorkDir(),
+    select: ids,
+  });
+  return sharedWithBase(options.failures, {
+    cases: run.cases,
+    texts: run.observation?.texts,
+    stopped: run.result.timedOut || run.result.outputExceeded,
+  });
+}
+
+/** Failure texts with pawl's job directory named `<work>`, as verdicts hold no temporary paths. */
+function scrubTexts(
+  texts: ReadonlyMap<string, string> | undefined,
+  root: string,
+): ReadonlyMap<string, string> | undefined {
+  if (texts === undefined) return undefined;
+  return new Map(
+    [...texts].map(([id, t]) => [id, t.replaceAll(root, "<work>")]),
+  );
 }
 
 /**

@@ -8,7 +8,6 @@
  */
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { runPytest, type RunPytestOptions } from "./run_pytest.ts";
-import { locateCase } from "./test_id.ts";
 
 /** The base commit itself cannot collect its tests: could not decide. */
 export class BaseProblemError extends Error {
@@ -17,33 +16,18 @@ export class BaseProblemError extends Error {
   /** The files that fail to collect at the base. */
   readonly files: readonly string[];
 
-  /** Build the error: `files` fail to collect (or, with `what` "pass", those tests fail) at the base. */
+  /**
+   * Build the error: `files` fail to collect (or, with `what` "pass", those
+   * tests fail) at the base; with `what` "run", the base's test command
+   * leaves no usable report at all (`files` is then empty).
+   */
   constructor(
     base: string,
     files: readonly string[],
     detail: string,
-    what: "collect" | "pass" = "collect",
+    what: "collect" | "pass" | "run" = "collect",
   ) {
-    const one = files.length === 1;
-    super(
-      `Cannot judge the pull request: at the base commit ${base}, ${
-        files.map((f) => `"${f}"`).join(", ")
-      } already fail${one ? "s" : ""} ${
-        what === "collect" ? "to collect" : "on this runner"
-      }, so ${
-        one ? "its" : "their"
-      } failure at head is not the pull request's doing; fix the base first${
-        what === "collect"
-          ? ""
-          : `, or, if ${
-            one ? "it fails" : "they fail"
-          } only on this runner, excuse ${
-            one ? "it" : "them"
-          } in the base's pawl.toml ([[excuses]] test = "${
-            files[0]
-          }" with owner, expires and reason)`
-      }:\n${detail}`,
-    );
+    super(baseProblemText(base, files, detail, what));
     this.name = "BaseProblemError";
     this.base = base;
     this.files = files;
@@ -103,54 +87,31 @@ export async function checkBaseCollection(
   );
 }
 
-/** Options for {@linkcode checkBaseFailures}. */
-export interface BaseFailuresOptions {
-  /** The base commit id, for the message. */
-  base: string;
-  /** Node ids of tests in files unchanged base → head that failed or errored at head. */
-  nodeIds: readonly string[];
-  /** A fresh export of the base tree, prepared for the sandbox. */
-  baseWorkDir: () => Promise<string>;
-  /** How the run is made. */
-  run: Omit<RunPytestOptions, "workDir" | "select">;
-}
-
-/** A test that fails at the base as well, with the start of its failure there. */
-export interface BaseFailure {
-  /** pytest node id. */
-  nodeId: string;
-  /** The first lines of its failure at the base. */
-  detail: string;
-}
-
-/**
- * Run `nodeIds` on the base tree and return those that fail or error there
- * too: a test that already fails at the base (on this runner's Python, say)
- * is not the pull request's doing.
- */
-export async function checkBaseFailures(
-  sandbox: Sandbox,
-  options: BaseFailuresOptions,
-): Promise<BaseFailure[]> {
-  if (options.nodeIds.length === 0) return [];
-  const run = await runPytest(sandbox, {
-    ...options.run,
-    workDir: await options.baseWorkDir(),
-    select: options.nodeIds,
-  });
-  const wanted = new Set(options.nodeIds);
-  const found = new Map<string, string>();
-  for (const c of run.cases ?? []) {
-    if (c.outcome !== "failed" && c.outcome !== "error") continue;
-    if (c.classname === "") continue;
-    const { nodeId } = locateCase(c);
-    if (!wanted.has(nodeId) || found.has(nodeId)) continue;
-    found.set(
-      nodeId,
-      (c.message ?? "").split("\n").map((l) => l.trimEnd())
-        .filter((l) => l !== "").slice(0, 12).join("\n"),
-    );
+function baseProblemText(
+  base: string,
+  files: readonly string[],
+  detail: string,
+  what: "collect" | "pass" | "run",
+): string {
+  if (what === "run") {
+    return `Cannot judge the pull request: at the base commit ${base}, the test run leaves no usable report either, so its failure at head is not the pull request's doing; fix the base's tests or its pawl.toml [tests] and [environment] settings first:\n${detail}`;
   }
-  return [...found].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
-    .map(([nodeId, detail]) => ({ nodeId, detail }));
+  const one = files.length === 1;
+  return `Cannot judge the pull request: at the base commit ${base}, ${
+    files.map((f) => `"${f}"`).join(", ")
+  } already fail${one ? "s" : ""} ${
+    what === "collect" ? "to collect" : "on this runner"
+  }, so ${
+    one ? "its" : "their"
+  } failure at head is not the pull request's doing; fix the base first${
+    what === "collect"
+      ? ""
+      : `, or, if ${
+        one ? "it fails" : "they fail"
+      } only on this runner, excuse ${
+        one ? "it" : "them"
+      } in the base's pawl.toml ([[excuses]] test = "${
+        files[0]
+      }" with owner, expires and reason)`
+  }:\n${detail}`;
 }

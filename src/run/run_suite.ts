@@ -102,6 +102,8 @@ export interface SuiteOutcome {
   reruns: RerunRecord[];
   /** What pawl's observer saw during the full run, when it was loaded. */
   observation?: Observation;
+  /** The observer's failure texts by node id, with pawl's directories scrubbed as in `cases`. */
+  texts?: ReadonlyMap<string, string>;
   /** Node ids of the failed or errored tests no freeze covers (each a `tests.failed`), sorted. */
   unfrozenFailures?: string[];
 }
@@ -213,6 +215,9 @@ export async function runSuite(
     return {
       ...outcome(findings, cases, true, reruns),
       observation: run.observation,
+      texts: new Map(
+        [...run.observation.texts].map(([id, text]) => [id, scrub(text)]),
+      ),
       unfrozenFailures: [...unfrozenFailures].sort(),
     };
   }
