@@ -36,8 +36,7 @@ function brokenTotal(parser: string): string {
  * as a health check trips only on a busy core: pawl runs the properties
  * on their own at background priority beside the suite.
  */
-const NICE_SENSITIVE_CODEC =
-  `import os
+const NICE_SENSITIVE_CODEC = `import os
 
 from hypothesis import given, settings, strategies as st
 from hypothesis.errors import FailedHealthCheck
@@ -61,13 +60,16 @@ def test_decode_encode_identity(blob: bytes) -> None:
 
 /** Start `n` CPU-bound processes; the result stops them. */
 function busyLoops(n: number): AsyncDisposable {
-  const children = Array.from({ length: n }, () =>
-    new Deno.Command("/usr/bin/python3", {
-      args: ["-c", "while True: pass"],
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn());
+  const children = Array.from(
+    { length: n },
+    () =>
+      new Deno.Command("/usr/bin/python3", {
+        args: ["-c", "while True: pass"],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).spawn(),
+  );
   return {
     async [Symbol.asyncDispose]() {
       for (const child of children) child.kill("SIGKILL");
@@ -84,96 +86,114 @@ for (const load of ["a quiet machine", "a machine with two busy cores"]) {
     const base = sampleBaseFiles();
     const parser = base["payments/parser.py"] as string;
 
-    await t.step("a base whose conftest fails to import: exit 2 naming the base, for an honest pull request and for the base itself", async () => {
-      await using repo = await buildRepo({
-        base: { ...base, "tests/conftest.py": "import no_such_module_here\n" },
-        heads: { "agent/readme": README },
-      });
-      const baseCommit = await repo.commit("main");
-      for (const head of ["agent/readme", "main"]) {
-        const result = await check(repo.dir, head);
+    await t.step(
+      "a base whose conftest fails to import: exit 2 naming the base, for an honest pull request and for the base itself",
+      async () => {
+        await using repo = await buildRepo({
+          base: {
+            ...base,
+            "tests/conftest.py": "import no_such_module_here\n",
+          },
+          heads: { "agent/readme": README },
+        });
+        const baseCommit = await repo.commit("main");
+        for (const head of ["agent/readme", "main"]) {
+          const result = await check(repo.dir, head);
+          assert.equal(result.code, 2, explain(result));
+          assert.match(result.stderr, new RegExp(`base commit ${baseCommit}`));
+          assert.match(result.stderr, /no usable report either/);
+          assert.match(result.stderr, /No module named 'no_such_module_here'/);
+        }
+      },
+    );
+
+    await t.step(
+      "a base whose test command loads a plugin that does not exist: exit 2, not a reject",
+      async () => {
+        await using repo = await buildRepo({
+          base: {
+            ...base,
+            "pawl.toml":
+              '[tests]\ncommand = ["python3", "-m", "pytest", "-q", "-p", "no_such_plugin_here"]\n',
+          },
+          heads: { "agent/readme": README },
+        });
+        const result = await check(repo.dir, "agent/readme");
         assert.equal(result.code, 2, explain(result));
-        assert.match(result.stderr, new RegExp(`base commit ${baseCommit}`));
-        assert.match(result.stderr, /no usable report either/);
-        assert.match(result.stderr, /No module named 'no_such_module_here'/);
-      }
-    });
+        assert.match(result.stderr, /no_such_plugin_here/);
+      },
+    );
 
-    await t.step("a base whose test command loads a plugin that does not exist: exit 2, not a reject", async () => {
-      await using repo = await buildRepo({
-        base: {
-          ...base,
-          "pawl.toml":
-            '[tests]\ncommand = ["python3", "-m", "pytest", "-q", "-p", "no_such_plugin_here"]\n',
-        },
-        heads: { "agent/readme": README },
-      });
-      const result = await check(repo.dir, "agent/readme");
-      assert.equal(result.code, 2, explain(result));
-      assert.match(result.stderr, /no_such_plugin_here/);
-    });
-
-    await t.step("a property the base already fails the same way: exit 2 for an honest pull request", async () => {
-      await using repo = await buildRepo({
-        base: { ...base, "payments/parser.py": brokenRoundTrip(parser) },
-        heads: {
-          "agent/readme": README,
-          "agent/breaks-total": {
-            "payments/parser.py": brokenTotal(brokenRoundTrip(parser)),
+    await t.step(
+      "a property the base already fails the same way: exit 2 for an honest pull request",
+      async () => {
+        await using repo = await buildRepo({
+          base: { ...base, "payments/parser.py": brokenRoundTrip(parser) },
+          heads: {
+            "agent/readme": README,
+            "agent/breaks-total": {
+              "payments/parser.py": brokenTotal(brokenRoundTrip(parser)),
+            },
           },
-        },
-      });
-      const honest = await check(repo.dir, "agent/readme");
-      assert.equal(honest.code, 2, explain(honest));
-      assert.match(honest.stderr, /test_decode_encode_identity/);
-      assert.match(
-        honest.stderr,
-        new RegExp(`base commit ${await repo.commit("main")}`),
-      );
-      // A pull request that breaks something of its own is still rejected,
-      // and the property the base breaks is a note.
-      const own = await check(repo.dir, "agent/breaks-total");
-      assert.equal(own.code, 1, explain(own));
-      assert.deepEqual(rules(blocking(own.verdict)), ["tests.failed"]);
-      assert.ok(
-        own.verdict?.findings.some((f) =>
-          f.rule === "property.failed_at_base" && !f.blocking &&
-          f.message.includes("with ValueError")
-        ),
-        explain(own),
-      );
-    });
+        });
+        const honest = await check(repo.dir, "agent/readme");
+        assert.equal(honest.code, 2, explain(honest));
+        assert.match(honest.stderr, /test_decode_encode_identity/);
+        assert.match(
+          honest.stderr,
+          new RegExp(`base commit ${await repo.commit("main")}`),
+        );
+        // A pull request that breaks something of its own is still rejected,
+        // and the property the base breaks is a note.
+        const own = await check(repo.dir, "agent/breaks-total");
+        assert.equal(own.code, 1, explain(own));
+        assert.deepEqual(rules(blocking(own.verdict)), ["tests.failed"]);
+        assert.ok(
+          own.verdict?.findings.some((f) =>
+            f.rule === "property.failed_at_base" && !f.blocking &&
+            f.message.includes("with ValueError")
+          ),
+          explain(own),
+        );
+      },
+    );
 
-    await t.step("a property the pull request breaks is rejected, with the exception and the traceback's tail", async () => {
-      await using repo = await buildRepo({
-        heads: {
-          "agent/breaks-roundtrip": {
-            "payments/parser.py": brokenRoundTrip(parser),
+    await t.step(
+      "a property the pull request breaks is rejected, with the exception and the traceback's tail",
+      async () => {
+        await using repo = await buildRepo({
+          heads: {
+            "agent/breaks-roundtrip": {
+              "payments/parser.py": brokenRoundTrip(parser),
+            },
           },
-        },
-      });
-      const result = await check(repo.dir, "agent/breaks-roundtrip");
-      assert.equal(result.code, 1, explain(result));
-      const property = result.verdict?.findings.find((f) =>
-        f.rule === "property.not_passed" &&
-        f.message.includes("roundtrip_stable")
-      );
-      assert.ok(property, explain(result));
-      assert.match(property.message, /it failed with ValueError:\n/);
-      assert.match(property.message, /a NUL byte/);
-    });
+        });
+        const result = await check(repo.dir, "agent/breaks-roundtrip");
+        assert.equal(result.code, 1, explain(result));
+        const property = result.verdict?.findings.find((f) =>
+          f.rule === "property.not_passed" &&
+          f.message.includes("roundtrip_stable")
+        );
+        assert.ok(property, explain(result));
+        assert.match(property.message, /it failed with ValueError:\n/);
+        assert.match(property.message, /a NUL byte/);
+      },
+    );
 
-    await t.step("a property that fails only in pawl's background run is run again alone at normal priority: accept", async () => {
-      await using repo = await buildRepo({
-        base: {
-          ...base,
-          "tests/properties/test_codec.py": NICE_SENSITIVE_CODEC,
-        },
-        heads: { "agent/readme": README },
-      });
-      const result = await check(repo.dir, "agent/readme");
-      assert.equal(result.code, 0, explain(result));
-      assert.equal(result.verdict?.decision, "accept");
-    });
+    await t.step(
+      "a property that fails only in pawl's background run is run again alone at normal priority: accept",
+      async () => {
+        await using repo = await buildRepo({
+          base: {
+            ...base,
+            "tests/properties/test_codec.py": NICE_SENSITIVE_CODEC,
+          },
+          heads: { "agent/readme": README },
+        });
+        const result = await check(repo.dir, "agent/readme");
+        assert.equal(result.code, 0, explain(result));
+        assert.equal(result.verdict?.decision, "accept");
+      },
+    );
   });
 }

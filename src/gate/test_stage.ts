@@ -10,7 +10,7 @@
 import { type HeadCopies, headCopies } from "./head_copies.ts";
 import { type CopyBytecode, copyBytecode } from "./copy_bytecode.ts";
 import { prefetchedWorkDirs, type WorkDirs } from "./prefetched_work_dirs.ts";
-import { type Finding, finding } from "../core/finding.ts";
+import type { Finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import { type Progress, TESTS_STEP } from "../core/progress.ts";
 import type {
