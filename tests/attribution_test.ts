@@ -131,18 +131,24 @@ for (const load of ["a quiet machine", "a machine with two busy cores"]) {
           base: { ...base, "payments/parser.py": brokenRoundTrip(parser) },
           heads: {
             "agent/readme": README,
+            // A new test file: the base's oracle runs on the head's code too.
+            "agent/adds-a-test": {
+              "tests/test_more.py": "def test_more():\n    assert True\n",
+            },
             "agent/breaks-total": {
               "payments/parser.py": brokenTotal(brokenRoundTrip(parser)),
             },
           },
         });
-        const honest = await check(repo.dir, "agent/readme");
-        assert.equal(honest.code, 2, explain(honest));
-        assert.match(honest.stderr, /test_decode_encode_identity/);
-        assert.match(
-          honest.stderr,
-          new RegExp(`base commit ${await repo.commit("main")}`),
-        );
+        for (const head of ["agent/readme", "agent/adds-a-test"]) {
+          const honest = await check(repo.dir, head);
+          assert.equal(honest.code, 2, explain(honest));
+          assert.match(honest.stderr, /test_decode_encode_identity/);
+          assert.match(
+            honest.stderr,
+            new RegExp(`base commit ${await repo.commit("main")}`),
+          );
+        }
         // A pull request that breaks something of its own is still rejected,
         // and the property the base breaks is a note.
         const own = await check(repo.dir, "agent/breaks-total");

@@ -40,7 +40,7 @@ export interface CalmRerunEvidence {
  *   cases,
  * });
  * const beside = { head: run([passed]), oracle: null, findings: [],
- *   expectLedger: false, seedBaseline: null };
+ *   expectLedger: false, seedBaseline: null, oracleFailures: [] };
  * if (needsCalmRerun({ beside, nodeIds: ["t.py::test_p"], suite: [passed] })) {
  *   throw new Error("a clean run was repeated");
  * }

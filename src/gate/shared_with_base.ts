@@ -39,8 +39,10 @@ export interface BaseEvidence {
 /**
  * The failures of `failures` that the base shares, each with what the base
  * said: the same outcome and, for a failure or an error, the same reason
- * (health check, deadline or exception type). A base run that stopped or
- * left no report shares nothing: it shows nothing.
+ * (health check, deadline or exception type). A test listed more than
+ * once (it failed in several runs) is shared only when every one of its
+ * failures is. A base run that stopped or left no report shares nothing:
+ * it shows nothing.
  *
  * @example
  * ```ts
@@ -57,11 +59,16 @@ export function sharedWithBase(
 ): Map<string, string> {
   const shared = new Map<string, string>();
   if (base.cases === null || base.stopped === true) return shared;
+  const differs = new Set<string>();
   for (const failure of failures) {
     const cases = casesForNodeId(base.cases, failure.nodeId);
     const detail = sameAtBase(failure, cases, base.texts);
-    if (detail !== undefined) shared.set(failure.nodeId, detail);
+    if (detail === undefined) differs.add(failure.nodeId);
+    else if (!shared.has(failure.nodeId)) shared.set(failure.nodeId, detail);
   }
+  // A test that failed at the head in two runs is the base's only if the
+  // base shares both failures.
+  for (const id of differs) shared.delete(id);
   return shared;
 }
 

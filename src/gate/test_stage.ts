@@ -50,6 +50,7 @@ import { installObserver, type ObserverPlugin } from "../run/observer.ts";
 import { ledgerLineCount, readLedgerRows } from "../run/read_ledger_rows.ts";
 import { removeBytecode } from "../run/remove_bytecode.ts";
 import {
+  type OracleFailure,
   type PropertyRunsResult,
   replaySeedFindings,
   runPropertyRuns,
@@ -926,6 +927,7 @@ async function runAndJudge(
     let mutation: MutationReport | undefined;
     let mutationRun: MutationRun | undefined;
     let calmAlone = false;
+    let oracleFailures: OracleFailure[] = [];
     if (!suite.reported) await closeLanes();
     if (located_.length > 0 && suite.reported) {
       const beside = await early;
@@ -961,6 +963,7 @@ async function runAndJudge(
       expectLedger = result.expectLedger;
       seedBaseline = result.seedBaseline;
       oracleFindings.push(...result.findings);
+      oracleFailures = result.oracleFailures;
       // Oracle strength by mutation, when the base's [mutation] turns it on.
       const strength = await mutationHook({
         ...input,
@@ -1033,6 +1036,8 @@ async function runAndJudge(
                 ? [{ ...f, nodeId: f.property.nodeId as string }]
                 : []
             ),
+            // The oracle is the base's tests: at the base they run on its code.
+            ...oracleFailures.map((f) => ({ ...f, nodeId: f.property.nodeId })),
           ],
           progress,
         })
@@ -1078,7 +1083,7 @@ async function runAndJudge(
     const attributed = attributeFindings(findings, {
       base: commits.base,
       shared,
-      properties: judged.failures,
+      properties: [...judged.failures, ...oracleFailures],
     });
     if (shared.size > 0 && !attributed.some((f) => f.blocking)) {
       const [first] = shared;

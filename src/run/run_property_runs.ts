@@ -10,7 +10,8 @@
  */
 import { type Finding, finding } from "../core/finding.ts";
 import { crossCheckReport } from "./cross_check_report.ts";
-import { evaluateProperty } from "./evaluate_property.ts";
+import { evaluateProperty, type PropertyOutcome } from "./evaluate_property.ts";
+import { type FailureReason, failureReason } from "./failure_reason.ts";
 import { judgeExamples, type ObservedProperty } from "./judge_examples.ts";
 import { judgeSeedUse, type LedgerEvidence } from "./judge_seed_use.ts";
 import type { Observation } from "./observation.ts";
@@ -65,6 +66,20 @@ export interface PropertyRunsResult {
   expectLedger: boolean;
   /** The base's oracle run, against which seed use is judged (null when it was the head's run). */
   seedBaseline: Observation | null;
+  /** Each `property.oracle_failed` finding with what failed, for attribution at the base. */
+  oracleFailures: OracleFailure[];
+}
+
+/** A property whose base test did not pass on the head's code. */
+export interface OracleFailure {
+  /** The property. */
+  property: ObservedProperty;
+  /** How its base test ended. */
+  outcome: PropertyOutcome;
+  /** Why, when it failed or errored. */
+  reason?: FailureReason;
+  /** The finding it gave. */
+  finding: Finding;
 }
 
 /**
@@ -122,6 +137,9 @@ export async function runPropertyRuns(
         : await one(await oracleWorkDir(), ids(oracleProperties)),
     ];
   const findings: Finding[] = [];
+  const oracleFailures = oracle === null
+    ? []
+    : oracleFindings(oracle.run, oracleProperties);
   findings.push(
     ...observerFindings(head.run, "the registered properties' own run"),
     ...profileFindings(head.run.observation, head.workDir, options),
@@ -130,7 +148,7 @@ export async function runPropertyRuns(
     findings.push(
       ...observerFindings(oracle.run, "the base's oracle run"),
       ...profileFindings(oracle.run.observation, oracle.workDir, options),
-      ...oracleFindings(oracle.run, oracleProperties),
+      ...oracleFailures.map((f) => f.finding),
     );
     if (
       head.run.observation !== undefined &&
@@ -180,6 +198,7 @@ export async function runPropertyRuns(
     findings,
     expectLedger,
     seedBaseline: baseline ?? null,
+    oracleFailures,
   };
 }
 
@@ -228,8 +247,8 @@ function observerFindings(run: PytestRun, label: string): Finding[] {
 function oracleFindings(
   run: PytestRun,
   properties: readonly ObservedProperty[],
-): Finding[] {
-  const findings: Finding[] = [];
+): OracleFailure[] {
+  const failures: OracleFailure[] = [];
   const cases = stoppedEarly(run) ? [] : run.cases ?? [];
   for (const p of properties) {
     const file = p.nodeId.split("::")[0] ?? "";
@@ -251,13 +270,24 @@ function oracleFindings(
       : `${outcome === "error" ? "errored" : outcome}${
         failureText(casesForNodeId(cases, p.nodeId))
       }`;
-    findings.push(finding(
-      "property.oracle_failed",
-      `The base's test of property "${p.id}" (${p.nodeId}) ${why}`,
-      { path: p.path ?? file, line: p.line },
-    ));
+    const bad = casesForNodeId(cases, p.nodeId).find((c) =>
+      c.outcome === "failed" || c.outcome === "error"
+    );
+    const text = bad === undefined
+      ? ""
+      : run.observation?.texts.get(p.nodeId) ?? bad.message ?? "";
+    failures.push({
+      property: p,
+      outcome: collect !== undefined ? "not_collected" : outcome,
+      ...(text === "" ? {} : { reason: failureReason(text) }),
+      finding: finding(
+        "property.oracle_failed",
+        `The base's test of property "${p.id}" (${p.nodeId}) ${why}`,
+        { path: p.path ?? file, line: p.line },
+      ),
+    });
   }
-  return findings;
+  return failures;
 }
 
 function collectError(
