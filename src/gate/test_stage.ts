@@ -37,6 +37,7 @@ import {
   checkBaseCollection,
   checkBaseFailures,
 } from "../run/check_base_collection.ts";
+import { checkBaseObserver } from "../run/check_base_observer.ts";
 import { checkInterpreter } from "../run/check_interpreter.ts";
 import { isHarnessPath, treeLayout } from "../harness/harness_paths.ts";
 import {
@@ -863,6 +864,21 @@ async function runAndJudge(
         ...observed,
       },
     };
+    // A run pawl's observer never reached may owe that to the base's own
+    // test command (exit 2) or to the pull request.
+    const observerMissing: Finding[] = [];
+    if (observer !== undefined && suite.observation?.hello !== true) {
+      progress.step("loading pawl's observer at the base");
+      await checkBaseObserver(sandbox, {
+        ...atBaseRun,
+        run: {
+          ...atBaseRun.run,
+          command: runs.suite.command,
+          env: runs.suite.env,
+        },
+      });
+      if (!suite.reported) observerMissing.push(observerKeptOut());
+    }
     // A file the pull request did not touch that cannot be collected may be
     // broken at the base already: then pawl cannot decide (exit 2).
     const unchangedBroken = sortedUnique(
@@ -893,7 +909,7 @@ async function runAndJudge(
     // against the pull request, and when it is the only failure and nothing
     // else rejects, pawl cannot decide (exit 2) rather than accept with a
     // failing test.
-    let suiteFindings = suite.findings;
+    let suiteFindings = [...suite.findings, ...observerMissing];
     const unchangedFailing = (suite.unfrozenFailures ?? []).filter((id) =>
       unchangedAtBase(id.split("::")[0] as string)
     );
@@ -1077,6 +1093,17 @@ async function runAndJudge(
   } finally {
     await closeLanes();
   }
+}
+
+/**
+ * The suite's run left no report and never reached pawl's observer,
+ * although the same command loads it on the base's tree.
+ */
+function observerKeptOut(): Finding {
+  return finding(
+    "harness.observer_missing",
+    "pawl's observer plugin did not load in the full suite's run, although the base's test command loads it on the base's tree: a change of the pull request keeps it out before any test runs (a sitecustomize or usercustomize module, a .pth file, pytest configuration, or code that edits sys.path or the environment at start-up)",
+  );
 }
 
 /**

@@ -100,7 +100,7 @@ export interface SuiteOutcome {
   summary: SuiteSummary;
   /** One record per freeze whose test failed in the full run, sorted by freeze id. */
   reruns: RerunRecord[];
-  /** What pawl's observer saw during the full run, when it was loaded. */
+  /** What pawl's observer saw during the full run (nothing, when it never loaded), when the run was watched. */
   observation?: Observation;
   /** Node ids of the failed or errored tests no freeze covers (each a `tests.failed`), sorted. */
   unfrozenFailures?: string[];
@@ -141,7 +141,12 @@ export async function runSuite(
   const stopped = stoppedFinding(run, options, scrub);
   if (stopped !== undefined || run.cases === null) {
     findings.push(stopped ?? noReportFinding(run, scrub));
-    return outcome(findings, [], false, []);
+    return {
+      ...outcome(findings, [], false, []),
+      ...(run.observation === undefined
+        ? {}
+        : { observation: run.observation }),
+    };
   }
   const cases = await withLines(
     sortCases(run.cases.map((c) => scrubCase(c, scrub))),
