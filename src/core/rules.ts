@@ -331,7 +331,7 @@ export const RULES = {
   ),
   "harness.observer_missing": rule(
     "harness",
-    "pawl's observer plugin did not report from a test run that left a report (disabled, shadowed or cut off)",
+    "pawl's observer plugin did not report from a test run (disabled, shadowed, cut off, or kept from loading by a change of the pull request)",
   ),
   "harness.hypothesis_reconfigured": rule(
     "harness",

@@ -35,7 +35,7 @@ export async function writeFakePytestRun(
 ): Promise<number> {
   const flag = command.argv.find((a) => a.startsWith("--junitxml="));
   if (flag === undefined) throw new Error("no --junitxml in the command");
-  await observe(command, cases);
+  await streamFakeObservation(command, cases);
   await Deno.writeTextFile(flag.slice("--junitxml=".length), junit(cases));
   return cases.some((c) => c.failure !== undefined) ? 1 : 0;
 }
@@ -52,8 +52,12 @@ function junit(cases: readonly FakeTestCase[]): string {
   return `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" tests="${cases.length}">${body}</testsuite></testsuites>`;
 }
 
-/** Stream what pawl's observer plugin would have seen of `cases`. */
-async function observe(
+/**
+ * Stream what pawl's observer plugin would have seen of `cases` (nothing
+ * when the command is not observed), without a report: a run that loaded
+ * the plugin and then stopped.
+ */
+export async function streamFakeObservation(
   command: SandboxCommand,
   cases: readonly FakeTestCase[],
 ): Promise<void> {

@@ -10,7 +10,11 @@ import {
 } from "../sandbox/fake_sandbox.ts";
 import type { SandboxCommand } from "../sandbox/sandbox.ts";
 import { FakeWorkspace } from "./fake_workspace.ts";
-import { type FakeTestCase, writeFakePytestRun } from "./fake_pytest_run.ts";
+import {
+  type FakeTestCase,
+  streamFakeObservation,
+  writeFakePytestRun,
+} from "./fake_pytest_run.ts";
 import type { GatePorts, SandboxRequest } from "./gate_ports.ts";
 import type { JudgeOptions } from "./judge_options.ts";
 import { judgePullRequest } from "./judge_pull_request.ts";
@@ -484,14 +488,14 @@ Deno.test("judgePullRequest() gives the same verdict when the suite does not rep
         notes: [],
       },
     });
-    // The suite writes no report at the head; the properties alone would
-    // pass, and the base reports.
-    const handler = (command: SandboxCommand) =>
+    // The suite loads pawl's observer but writes no report at the head;
+    // the properties alone would pass, and the base reports.
+    const handler = async (command: SandboxCommand) =>
       selects(command)
-        ? reporting(() => [PARSE, CODEC])(command)
+        ? await reporting(() => [PARSE, CODEC])(command)
         : atBase(command)
-        ? reporting(() => SUITE)(command)
-        : Promise.resolve({ code: 2 });
+        ? await reporting(() => SUITE)(command)
+        : (await streamFakeObservation(command, []), { code: 2 });
     const first = new FakeSandbox(handler, isolation(64484));
     const spare = new FakeSandbox(handler, isolation(64485));
     const { verdict } = await judgePullRequest(options(), {
@@ -517,6 +521,49 @@ Deno.test("judgePullRequest() gives the same verdict when the suite does not rep
   assert.equal(
     JSON.stringify(overlapped.verdict),
     JSON.stringify(sequential.verdict),
+  );
+});
+
+Deno.test("judgePullRequest() asks the base's tree whether pawl's observer loads when the suite never reached it", async (t) => {
+  // The suite stops before pawl's observer connects; `--version` is the
+  // same command on the base's tree, stopped once pytest loaded plugins.
+  const judge = (loadsAtBase: boolean) => {
+    const h = harness(HONEST, async (command) => {
+      if (!command.argv.includes("--version")) return { code: 1 };
+      if (loadsAtBase) await streamFakeObservation(command, []);
+      return { code: loadsAtBase ? 0 : 1 };
+    });
+    return { h, judged: judgePullRequest(options(), h.ports) };
+  };
+  await t.step(
+    "it does not load there either: the base's problem, could not decide",
+    async () => {
+      const { h, judged } = judge(false);
+      await assert.rejects(
+        judged,
+        (error: Error) =>
+          error.name === "ObserverNotLoadedError" &&
+          error.message.includes("[environment] pythonpath"),
+      );
+      const probe = h.sandbox.commands.at(-1);
+      assert.ok(probe?.argv.includes("--version"));
+      assert.match(probe?.cwd ?? "", /work-\d+$/);
+    },
+  );
+  await t.step(
+    "it loads there: the pull request kept it out, a reject",
+    async () => {
+      const { verdict } = await judge(true).judged;
+      assert.equal(verdict.decision, "reject");
+      const rules = new Set(
+        verdict.findings.filter((f) => f.blocking).map((f) => f.rule),
+      );
+      assert.deepEqual([...rules].sort(), [
+        "harness.observer_missing",
+        "property.not_passed",
+        "tests.no_report",
+      ]);
+    },
   );
 });
 

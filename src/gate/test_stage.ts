@@ -10,7 +10,7 @@
 import { type HeadCopies, headCopies } from "./head_copies.ts";
 import { type CopyBytecode, copyBytecode } from "./copy_bytecode.ts";
 import { prefetchedWorkDirs, type WorkDirs } from "./prefetched_work_dirs.ts";
-import type { Finding } from "../core/finding.ts";
+import { type Finding, finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import { type Progress, TESTS_STEP } from "../core/progress.ts";
 import type {
@@ -38,6 +38,7 @@ import {
   BaseProblemError,
   checkBaseCollection,
 } from "../run/check_base_collection.ts";
+import { checkBaseObserver } from "../run/check_base_observer.ts";
 import { checkInterpreter } from "../run/check_interpreter.ts";
 import { isHarnessPath, treeLayout } from "../harness/harness_paths.ts";
 import {
@@ -876,19 +877,25 @@ async function runAndJudge(
         ...observed,
       },
     };
-    // A run that left no usable report may leave none at the base either
-    // (a conftest that fails to import, a test command the observer cannot
-    // load in): then the failure is not the pull request's.
-    if (!suite.reported && !input.staticReject) {
-      await unreportedAtBase(sandbox, {
-        ...atBaseRun,
-        run: {
-          ...atBaseRun.run,
-          command: runs.suite.command,
-          env: runs.suite.env,
-        },
-        progress,
-      });
+    const suiteAtBase = {
+      ...atBaseRun,
+      run: {
+        ...atBaseRun.run,
+        command: runs.suite.command,
+        env: runs.suite.env,
+      },
+    };
+    // A run pawl's observer never reached may owe that to the base's own
+    // test command (exit 2) or to the pull request.
+    const observerMissing: Finding[] = [];
+    if (observer !== undefined && suite.observation?.hello !== true) {
+      progress.step("loading pawl's observer at the base");
+      await checkBaseObserver(sandbox, suiteAtBase);
+      if (!suite.reported) observerMissing.push(observerKeptOut());
+    } else if (!suite.reported && !input.staticReject) {
+      // A run that left no usable report may leave none at the base either
+      // (a conftest that fails to import): then it is not the pull request's.
+      await unreportedAtBase(sandbox, { ...suiteAtBase, progress });
     }
     // A file the pull request did not touch that cannot be collected may be
     // broken at the base already: then pawl cannot decide (exit 2).
@@ -915,7 +922,8 @@ async function runAndJudge(
             missingDependencyHint(detail, { tree: commits.baseTree, files }),
       });
     }
-    const suiteFindings = suite.findings;
+    const suiteFindings = [...suite.findings, ...observerMissing];
+
     // Alone: only the properties' own modules are imported, so a test
     // elsewhere that forges the report cannot make a failing property pass;
     // and again from the base's test side on the head's code (the base's
@@ -1218,6 +1226,17 @@ function scrubTexts(
   if (texts === undefined) return undefined;
   return new Map(
     [...texts].map(([id, t]) => [id, t.replaceAll(root, "<work>")]),
+  );
+}
+
+/**
+ * The suite's run left no report and never reached pawl's observer,
+ * although the same command loads it on the base's tree.
+ */
+function observerKeptOut(): Finding {
+  return finding(
+    "harness.observer_missing",
+    "pawl's observer plugin did not load in the full suite's run, although the base's test command loads it on the base's tree: a change of the pull request keeps it out before any test runs (a sitecustomize or usercustomize module, a .pth file, pytest configuration, or code that edits sys.path or the environment at start-up)",
   );
 }
 

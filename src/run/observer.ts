@@ -3,8 +3,12 @@
  * (`pytest_plugin/pawl_observer.py`) is copied into a root-owned, read-only
  * directory outside every tree the tests can write, under a module name
  * drawn afresh per job, so the repository can neither edit it nor shadow it
- * by name. Each run gets its own unix socket, in a root-owned directory the
- * sandbox can reach but not write, and pawl reads it while the run goes.
+ * by name. That directory is also the user site of a root-owned, read-only
+ * user base (`PYTHONUSERBASE`), so the interpreter finds the plugin even
+ * when the test command sets `PYTHONPATH` itself (`env PYTHONPATH=src
+ * python3 -m pytest`). Each run gets its own unix socket, in a root-owned
+ * directory the sandbox can reach but not write, and pawl reads it while
+ * the run goes.
  *
  * @module
  */
@@ -25,6 +29,12 @@ export interface ObserverPlugin {
   root: string;
   /** Root-owned directory holding only the plugin (mode 0555); goes first on PYTHONPATH. */
   dir: string;
+  /**
+   * Root-owned, read-only user base whose user site, for every Python 3
+   * version, is `dir`: the run's `PYTHONUSERBASE`. Unset, only PYTHONPATH
+   * leads to the plugin.
+   */
+  userBase?: string;
   /** The module name to load with `-p`. */
   module: string;
   /** Root-owned directory (mode 0711) where each run's socket is made. */
@@ -34,8 +44,18 @@ export interface ObserverPlugin {
 }
 
 /**
+ * The user site directories `site` looks for under a user base, one per
+ * Python 3 version that may run the tests: `lib/pythonX.Y/site-packages`
+ * (`lib/pythonX.Yt/` for a free-threaded build, `lib/pypyX.Y/` for PyPy).
+ */
+export const USER_SITE_VERSIONS: readonly string[] = Array.from(
+  { length: 40 },
+  (_, minor) => [`python3.${minor}`, `python3.${minor}t`, `pypy3.${minor}`],
+).flat();
+
+/**
  * Copy the plugin under `root` (pawl's private job directory), readable by
- * every uid and writable by none.
+ * every uid and writable by none, and make the user base that leads to it.
  */
 export async function installObserver(root: string): Promise<ObserverPlugin> {
   const suffix = randomHex(8);
@@ -48,6 +68,7 @@ export async function installObserver(root: string): Promise<ObserverPlugin> {
   await Deno.mkdir(dir, { mode: 0o755 });
   await Deno.mkdir(channels, { mode: 0o711 });
   await Deno.chmod(channels, 0o711);
+  const userBase = await makeUserBase(top);
   const file = `${dir}/${module}.py`;
   const source = await Deno.readFile(PLUGIN_SOURCE);
   const sha256 = createHash("sha256").update(source).digest("hex");
@@ -57,7 +78,28 @@ export async function installObserver(root: string): Promise<ObserverPlugin> {
   });
   await Deno.chmod(file, 0o444);
   await Deno.chmod(dir, 0o555);
-  return { root: top, dir, module, channels, sha256 };
+  return { root: top, dir, userBase, module, channels, sha256 };
+}
+
+/**
+ * `top/user`, whose `lib/<version>/site-packages` is `top/lib` for every
+ * name in {@linkcode USER_SITE_VERSIONS}: each version's directory is a
+ * relative symlink to `user/site`, whose `site-packages` links to the
+ * plugin's directory, so no path loops and every link resolves inside
+ * `top` wherever the sandbox mounts it.
+ */
+async function makeUserBase(top: string): Promise<string> {
+  const user = `${top}/user`;
+  await Deno.mkdir(`${user}/lib`, { recursive: true, mode: 0o755 });
+  await Deno.mkdir(`${user}/site`, { mode: 0o755 });
+  await Deno.symlink("../../lib", `${user}/site/site-packages`);
+  await Promise.all(
+    USER_SITE_VERSIONS.map((v) => Deno.symlink("../site", `${user}/lib/${v}`)),
+  );
+  for (const path of [`${user}/site`, `${user}/lib`, user]) {
+    await Deno.chmod(path, 0o555);
+  }
+  return user;
 }
 
 /** One run's stream: a listening unix socket and what arrived on it. */

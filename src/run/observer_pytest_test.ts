@@ -426,3 +426,52 @@ Deno.test("the observer counts a state machine's examples and steps, and fewer s
     [],
   );
 });
+
+Deno.test("the observer loads through its user site when the test command sets its own PYTHONPATH", async (t) => {
+  const p = await project({
+    "src/shapes/__init__.py": "def area(w, h):\n    return w * h\n",
+    "tests/test_area.py":
+      "from shapes import area\n\n\ndef test_area():\n    assert area(2, 3) == 6\n",
+  });
+  const run = (command: string[]) =>
+    runPytest(new LocalSandbox(), {
+      workDir: p.work,
+      reportDir: p.reports,
+      command,
+      observer: p.plugin,
+    });
+  try {
+    await t.step(
+      "every Python 3 version's user site is the plugin's directory",
+      async () => {
+        const { userBase, dir, module } = p.plugin;
+        for (const version of ["python3.11", "python3.13t", "pypy3.10"]) {
+          const site = `${userBase}/lib/${version}/site-packages`;
+          assert.equal(await Deno.realPath(site), await Deno.realPath(dir));
+          assert.ok((await Deno.stat(`${site}/${module}.py`)).isFile);
+        }
+        assert.equal((await Deno.stat(userBase!)).mode! & 0o222, 0);
+      },
+    );
+    await t.step("env PYTHONPATH=src python3 -m pytest", async () => {
+      const observed = await run(
+        ["env", "PYTHONPATH=src", "python3", "-m", "pytest", "-q"],
+      );
+      assert.ok(observed.observation?.hello, observed.result.outputTail);
+      assert.deepEqual(observed.cases?.map((c) => c.outcome), ["passed"]);
+    });
+    await t.step(
+      "an isolated interpreter reads neither: no stream, no report",
+      async () => {
+        const isolated = await run(
+          ["env", "PYTHONPATH=src", "python3", "-I", "-m", "pytest", "-q"],
+        );
+        assert.equal(isolated.observation?.hello, false);
+        assert.equal(isolated.cases, null);
+        assert.match(isolated.result.outputTail, /Error importing plugin/);
+      },
+    );
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});

@@ -148,6 +148,12 @@ export async function preparePytestRun(
   if (entries.length > 0) env["PYTHONPATH"] = entries.join(":");
   else delete env["PYTHONPATH"];
   if (options.observer !== undefined && channel !== undefined) {
+    // The user site leads to the plugin too: a test command that sets its
+    // own PYTHONPATH (`env PYTHONPATH=src python3 -m pytest`) replaces the
+    // entry above but not this.
+    if (options.observer.userBase !== undefined) {
+      env["PYTHONUSERBASE"] = options.observer.userBase;
+    }
     env["PAWL_OBSERVER_SOCKET"] = channel.path;
     env["PAWL_OBSERVER_TOKEN"] = channel.token;
   }

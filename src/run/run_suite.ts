@@ -100,7 +100,7 @@ export interface SuiteOutcome {
   summary: SuiteSummary;
   /** One record per freeze whose test failed in the full run, sorted by freeze id. */
   reruns: RerunRecord[];
-  /** What pawl's observer saw during the full run, when it was loaded. */
+  /** What pawl's observer saw during the full run (nothing, when it never loaded), when the run was watched. */
   observation?: Observation;
   /** The observer's failure texts by node id, with pawl's directories scrubbed as in `cases`. */
   texts?: ReadonlyMap<string, string>;
@@ -143,7 +143,12 @@ export async function runSuite(
   const stopped = stoppedFinding(run, options, scrub);
   if (stopped !== undefined || run.cases === null) {
     findings.push(stopped ?? noReportFinding(run, scrub));
-    return outcome(findings, [], false, []);
+    return {
+      ...outcome(findings, [], false, []),
+      ...(run.observation === undefined
+        ? {}
+        : { observation: run.observation }),
+    };
   }
   const cases = await withLines(
     sortCases(run.cases.map((c) => scrubCase(c, scrub))),

@@ -2,7 +2,9 @@
 
 pawl copies this file into a root-owned, read-only directory outside the
 repository, under a module name chosen afresh for each run, puts that
-directory first on PYTHONPATH and loads it with ``-p <name>``. It reports,
+directory first on PYTHONPATH and in the user site (PYTHONUSERBASE, which a
+test command that sets its own PYTHONPATH leaves alone) and loads it with
+``-p <name>``. It reports,
 while the run goes, one JSON line per event over a unix socket pawl listens
 on: what was collected, every report's outcome (as the report was made and
 as it was finally logged), collection errors, how many Hypothesis examples
