@@ -153,8 +153,7 @@ export function openEarlySandboxes(
         const sandbox = await ProcessSandbox.create({
           requested: isolation,
           trials,
-          uid: held.uid,
-          gid: held.gid,
+          lease: held,
           ...(self === undefined ? {} : { currentUid: self }),
           ...(spare ? {} : { onTrialSpawn: () => probing.resolve() }),
         });

@@ -170,7 +170,7 @@ export function processSandboxes(
         requested: request.isolation,
         hiddenPaths: request.hiddenPaths,
         ...(request.trials === undefined ? {} : { trials: request.trials }),
-        ...(lease === undefined ? {} : { uid: lease.uid, gid: lease.gid }),
+        ...(lease === undefined ? {} : { lease }),
         ...(options.uid === undefined ? {} : { uid: options.uid }),
         ...(options.gid === undefined ? {} : { gid: options.gid }),
       });

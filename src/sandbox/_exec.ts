@@ -142,11 +142,22 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** What /proc shows of one uid's processes. */
+export interface UidScan {
+  /** Live (not zombie) processes whose real uid is the uid. */
+  live: { pid: number; gid: number }[];
+  /**
+   * Its tasks, as the kernel counts them against `RLIMIT_NPROC`: every
+   * thread of those processes, and each zombie not yet reaped.
+   */
+  tasks: number;
+}
+
 /**
- * The pids of live (not zombie) processes whose real uid is `uid`, from a
- * scan of /proc. Processes that vanish during the scan are skipped.
+ * The processes of `uid` that /proc shows (this pid namespace's and those
+ * below it), from one scan. Processes that vanish during it are skipped.
  */
-export async function liveProcessesOf(uid: number): Promise<number[]> {
+export async function scanUid(uid: number): Promise<UidScan> {
   const names: string[] = [];
   for await (const entry of Deno.readDir("/proc")) {
     if (/^[0-9]+$/.test(entry.name)) names.push(entry.name);
@@ -157,13 +168,24 @@ export async function liveProcessesOf(uid: number): Promise<number[]> {
       Deno.readTextFile(`/proc/${name}/status`).catch(() => undefined)
     ),
   );
-  const pids: number[] = [];
+  const scan: UidScan = { live: [], tasks: 0 };
   for (const [i, status] of statuses.entries()) {
     if (status === undefined) continue;
+    if (/^Uid:\s*([0-9]+)/m.exec(status)?.[1] !== String(uid)) continue;
     const state = /^State:\s*(\S)/m.exec(status)?.[1];
-    const realUid = /^Uid:\s*([0-9]+)/m.exec(status)?.[1];
+    const threads = Number(/^Threads:\s*([0-9]+)/m.exec(status)?.[1] ?? 1);
+    scan.tasks += Math.max(threads, 1);
     if (state === "Z" || state === "X") continue;
-    if (realUid === String(uid)) pids.push(Number(names[i]));
+    const gid = Number(/^Gid:\s*([0-9]+)/m.exec(status)?.[1] ?? -1);
+    scan.live.push({ pid: Number(names[i]), gid });
   }
-  return pids;
+  return scan;
+}
+
+/**
+ * The pids of live (not zombie) processes whose real uid is `uid`, from a
+ * scan of /proc. Processes that vanish during the scan are skipped.
+ */
+export async function liveProcessesOf(uid: number): Promise<number[]> {
+  return (await scanUid(uid)).live.map((p) => p.pid);
 }

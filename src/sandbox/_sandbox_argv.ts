@@ -62,6 +62,11 @@ export interface SandboxPlan {
   argv: readonly string[];
   /** Resolved limits. */
   limits: SandboxLimits;
+  /**
+   * Processes of the uid that run beside the command for its whole run
+   * (its lease's mark), added to its process limit (default 0).
+   */
+  residentProcesses?: number;
   /** Run the command at background priority (see `SandboxCommand.priority`). */
   background?: boolean;
   /** Keep the host's network namespace (bwrap and unshare tiers cut it off otherwise). */
@@ -111,7 +116,7 @@ export function buildSandboxArgv(plan: SandboxPlan): string[] {
   const limits = plan.limits;
   const inner = [
     plan.tools.prlimit,
-    `--nproc=${limits.maxProcesses}`,
+    `--nproc=${limits.maxProcesses + (plan.residentProcesses ?? 0)}`,
     `--fsize=${limits.maxFileBytes}`,
     // The soft limit kills with SIGXCPU; were the hard limit the same, the
     // kernel would send SIGKILL, which reads as a kill from outside.

@@ -109,6 +109,14 @@ Deno.test("buildSandboxArgv() wraps the command in prlimit, setpriv and env -i",
       "--core=0",
     ]);
   });
+  await t.step("the uid's resident processes are added to its limit", () => {
+    const argv = buildSandboxArgv(plan({
+      tier: "uid",
+      limits: { ...DEFAULT_LIMITS, maxProcesses: 7 },
+      residentProcesses: 1,
+    }));
+    assert.equal(argv[1], "--nproc=8");
+  });
 });
 
 Deno.test("buildSandboxArgv() lays bwrap mounts shallowest first", async (t) => {

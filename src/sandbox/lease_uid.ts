@@ -5,12 +5,17 @@
  * directory and holds it until the judgement ends. The kernel drops the
  * lock when the holder dies, however it dies, so a crashed run's uid is
  * free again at once (its leftover processes are swept before reuse).
+ * Pawl runs that do not share the lock directory (in other containers on
+ * the same kernel) are kept off the uid by its claim (`_uid_claim.ts`): a
+ * process of the uid that runs while the lease holds it, and a count of the
+ * uid's processes that fails when any runs out of this pawl's sight.
  *
  * @module
  */
-import { delay, liveProcessesOf, sweepUid, SYSTEM_DIRS } from "./_exec.ts";
+import { delay, SYSTEM_DIRS } from "./_exec.ts";
 import { findPasswdUser } from "./_passwd.ts";
 import { currentUid, findTools } from "./_setup.ts";
+import { claimUid, type UidClaim } from "./_uid_claim.ts";
 import {
   SandboxUidRangeError,
   SandboxUidsBusyError,
@@ -167,14 +172,29 @@ export interface UidLease extends AsyncDisposable {
   readonly gid: number;
   /** The lock file held. */
   readonly lockPath: string;
+  /**
+   * Whether the process marking the uid as this lease's still runs (false
+   * from its death until the next {@linkcode UidLease.sweep}).
+   */
+  readonly marked: boolean;
+  /** pids of the uid's live processes, but the lease's own mark. */
+  othersRunning(): Promise<number[]>;
+  /**
+   * SIGKILL every process of the uid but the lease's own mark, until /proc
+   * shows none (a dead mark is replaced first). Throws
+   * `SandboxCleanupError` when some survive, `SandboxUidLostError` when
+   * another pawl on the kernel took the uid while it was unmarked.
+   */
+  sweep(): Promise<void>;
   /** Give the uid back (idempotent). */
   release(): Promise<void>;
 }
 
 /**
  * Lease a sandbox uid: the first uid of the range whose lock file no live
- * process holds, after killing whatever a crashed holder left running as
- * it. When every uid is held, poll with backoff up to `waitMs`, then throw
+ * process holds and that no pawl elsewhere on the kernel holds (see the
+ * module), after killing whatever a crashed holder left running as it.
+ * When every uid is held, poll with backoff up to `waitMs`, then throw
  * {@linkcode SandboxUidsBusyError} (could not decide) saying how to widen
  * the range. Throws {@linkcode SandboxUnavailableError} when pawl is not
  * root or the lock directory is not safe (not root's, or writable by
@@ -199,12 +219,16 @@ export async function leaseSandboxUid(
       `Cannot run the tests as a sandbox uid of ${range.first}-${range.last}: pawl runs as uid ${self} and only root can switch to the sandbox uid; run pawl as root (for example in its container) or pass --isolation none`,
     );
   }
-  if (tools.setpriv === undefined || tools.kill === undefined) {
+  const { setpriv, prlimit, sh, env } = tools;
+  if (
+    setpriv === undefined || prlimit === undefined || sh === undefined ||
+    env === undefined
+  ) {
     throw new SandboxUnavailableError(
-      'Cannot lease a sandbox uid: "setpriv" and "kill" are needed to clear it',
+      'Cannot lease a sandbox uid: "setpriv", "prlimit", "sh" and "env" are needed to claim and clear it',
     );
   }
-  const sweep = { setpriv: tools.setpriv, kill: tools.kill };
+  const claimTools = { setpriv, prlimit, sh, env };
   const dir = await safeLockDir(lockDir, options.lockDir === undefined);
   const pawl = findPasswdUser(await readPasswd(options.passwdPath), "pawl");
 
@@ -213,6 +237,7 @@ export async function leaseSandboxUid(
   let waiting = false;
   for (;;) {
     options.signal?.throwIfAborted();
+    let elsewhere = 0;
     for (let uid = range.first; uid <= range.last; uid++) {
       const held = await tryLockUid(dir, uid);
       if (held === undefined) continue;
@@ -221,19 +246,25 @@ export async function leaseSandboxUid(
         break; // as busy as a full range: wait, or give up
       }
       const gid = pawl !== undefined && pawl.uid === uid ? pawl.gid : uid;
+      let claim: UidClaim | undefined;
       try {
-        // A crashed holder's processes may still run as the uid.
-        if ((await liveProcessesOf(uid)).length > 0) {
-          await sweepUid(uid, gid, sweep);
-        }
+        // Kills what a crashed holder left running as the uid.
+        claim = await claimUid(uid, { gid, tools: claimTools });
       } catch (error) {
         held.close();
         throw error;
       }
-      return lease(uid, gid, held.path, held.file);
+      if (claim === undefined) {
+        held.close();
+        elsewhere += 1;
+        continue;
+      }
+      return lease(gid, held.path, held.file, claim);
     }
     const waited = performance.now() - started;
-    if (waited >= waitMs) throw new SandboxUidsBusyError(range, dir, waited);
+    if (waited >= waitMs) {
+      throw new SandboxUidsBusyError(range, dir, waited, elsewhere);
+    }
     if (!waiting) {
       waiting = true;
       options.onWait?.(
@@ -248,23 +279,25 @@ export async function leaseSandboxUid(
 }
 
 function lease(
-  uid: number,
   gid: number,
   lockPath: string,
   file: Deno.FsFile,
+  claim: UidClaim,
 ): UidLease {
-  let released = false;
-  const release = (): Promise<void> => {
-    if (!released) {
-      released = true;
+  let releasing: Promise<void> | undefined;
+  const release = (): Promise<void> =>
+    releasing ??= claim.release().finally(() => {
       file.close(); // closing the descriptor drops the flock
-    }
-    return Promise.resolve();
-  };
+    });
   return {
-    uid,
+    uid: claim.uid,
     gid,
     lockPath,
+    get marked() {
+      return claim.anchored;
+    },
+    othersRunning: () => claim.others(),
+    sweep: () => claim.sweep(),
     release,
     [Symbol.asyncDispose]: release,
   };

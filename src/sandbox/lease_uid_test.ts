@@ -46,8 +46,12 @@ function options(
   return { range: { first, last }, lockDir: dir, waitMs: 0, ...extra };
 }
 
-/** Another process (a real Deno) holding the lease on `uid` until its stdin closes. */
-async function holder(dir: string, uid: number) {
+/**
+ * Another process (a real Deno) holding the lease on `uid` until its stdin
+ * closes; with `ownPids`, in a pid namespace of its own (a container on the
+ * same kernel, which cannot see this one's processes, nor this its).
+ */
+async function holder(dir: string, uid: number, ownPids = false) {
   const script = `
     import { leaseSandboxUid } from ${JSON.stringify(LEASE_MODULE)};
     const lease = await leaseSandboxUid({
@@ -59,8 +63,16 @@ async function holder(dir: string, uid: number) {
     for await (const _ of Deno.stdin.readable) { /* hold until stdin closes */ }
     await lease.release();
   `;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["eval", script],
+  const argv = [
+    ...(ownPids
+      ? ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child", "--"]
+      : []),
+    Deno.execPath(),
+    "eval",
+    script,
+  ];
+  const child = new Deno.Command(argv[0]!, {
+    args: argv.slice(1),
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",
@@ -275,6 +287,36 @@ Deno.test("leaseSandboxUid() never chooses a uid another live process holds", as
   });
 });
 
+Deno.test("leaseSandboxUid() never chooses a uid that pawl in another container on the kernel holds", async () => {
+  await withLockDir(async (dir) => {
+    // Its own lock directory and pid namespace: a container of its own.
+    await withLockDir(async (elsewhere) => {
+      const other = await holder(elsewhere, FIRST, true);
+      try {
+        const lease = await leaseSandboxUid(options(dir, FIRST, SECOND));
+        assert.equal(lease.uid, SECOND);
+        await lease.release();
+        await assert.rejects(
+          leaseSandboxUid(options(dir, FIRST, FIRST)),
+          (error: unknown) => {
+            assert.ok(error instanceof SandboxUidsBusyError);
+            assert.match(
+              error.message,
+              /are held by other pawl runs \(locks in "[^"]+"; 1 by pawl in another container on this kernel, or by processes of the uid this pawl cannot see\)/,
+            );
+            return true;
+          },
+        );
+      } finally {
+        await other.stop();
+      }
+      // Given back there, it is free here.
+      await using lease = await leaseSandboxUid(options(dir, FIRST, FIRST));
+      assert.equal(lease.uid, FIRST);
+    });
+  });
+});
+
 Deno.test("leaseSandboxUid() waits with backoff for a uid that comes free", async () => {
   await withLockDir(async (dir) => {
     const other = await holder(dir, FIRST);
@@ -302,14 +344,22 @@ Deno.test("leaseSandboxUid() reuses a crashed holder's uid at once, killing what
     // A test process the crashed run left behind, still running as the uid.
     await withLeftover(FIRST, async (leftover) => {
       await other.crash();
+      // Its mark ends as soon as it sees pawl gone (its stdin closed).
+      for (let i = 0; i < 500; i++) {
+        if ((await liveProcessesOf(FIRST)).length === 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       assert.deepEqual(await liveProcessesOf(FIRST), [leftover.pid]);
       const started = performance.now();
       const lease = await leaseSandboxUid(options(dir, FIRST, FIRST));
       assert.ok(performance.now() - started < 5000);
       assert.equal(lease.uid, FIRST);
       assert.equal((await leftover.status).signal, "SIGKILL");
-      assert.deepEqual(await liveProcessesOf(FIRST), []);
+      // Only the lease's own mark runs as the uid.
+      assert.deepEqual(await lease.othersRunning(), []);
+      assert.equal((await liveProcessesOf(FIRST)).length, 1);
       await lease.release();
+      assert.deepEqual(await liveProcessesOf(FIRST), []);
     });
   });
 });

@@ -6,7 +6,8 @@
  * rlimits on processes, file size, CPU and open files, a wall-clock limit and
  * a bounded output buffer, and kills every process of that uid after each
  * run. `leaseSandboxUid` gives each judgement a uid of its own from a range,
- * under a lock the kernel drops when the holder dies; `FakeSandbox` stands
+ * under a lock the kernel drops when the holder dies, and claims it on the
+ * kernel so that pawl in another container skips it; `FakeSandbox` stands
  * in for the sandbox in other components' unit tests.
  *
  * @module

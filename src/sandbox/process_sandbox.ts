@@ -54,6 +54,7 @@ import {
   SandboxInterruptedError,
   SandboxUnavailableError,
 } from "./sandbox_errors.ts";
+import type { UidLease } from "./lease_uid.ts";
 
 /**
  * Limits applied to the fields a command leaves out: 10 min, 16 MiB of
@@ -80,6 +81,13 @@ export interface ProcessSandboxOptions
    * {@linkcode HELD_REPORT_WAIT_MS}).
    */
   heldReportWaitMs?: number;
+  /**
+   * The lease of the sandbox uid (its uid and gid are the default): every
+   * sweep of the uid goes through it, sparing the process that marks the
+   * uid as the lease's, and that process is added to the runs' process
+   * limit. Without it the sweeps kill every process of the uid.
+   */
+  lease?: UidLease;
 }
 
 /**
@@ -112,6 +120,7 @@ export class ProcessSandbox implements Sandbox {
   #graceMs: number;
   #heldWaitMs: number;
   #dropBoundingSet: boolean;
+  #lease: UidLease | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   /** Processes started as the uid so far (each run's wrapper counts one). */
   #spawns = 0;
@@ -139,6 +148,7 @@ export class ProcessSandbox implements Sandbox {
     this.#tmpBytes = options.tmpBytes ?? DEFAULT_TMP_BYTES;
     this.#graceMs = options.drainGraceMs ?? 1000;
     this.#heldWaitMs = options.heldReportWaitMs ?? HELD_REPORT_WAIT_MS;
+    this.#lease = options.lease;
   }
 
   /**
@@ -148,8 +158,12 @@ export class ProcessSandbox implements Sandbox {
   static async create(
     options: ProcessSandboxOptions = {},
   ): Promise<ProcessSandbox> {
+    const lease = options.lease;
     const isolation = await probeIsolation({
       ...options,
+      ...(lease === undefined
+        ? {}
+        : { uid: options.uid ?? lease.uid, gid: options.gid ?? lease.gid }),
       requested: options.requested ?? "auto",
     });
     const tools = await findTools(options.toolDirs ?? SYSTEM_DIRS);
@@ -277,7 +291,9 @@ export class ProcessSandbox implements Sandbox {
     if (old !== undefined) await killHeld(old);
     const warm = warmArgv(command.argv);
     const start = await this.#wrap({ ...command, argv: warm });
-    if (this.#sweptAt !== this.#spawns) await this.#sweep();
+    if (this.#sweptAt !== this.#spawns || this.#lease?.marked === false) {
+      await this.#sweep();
+    }
     this.#spawns++;
     const child = new Deno.Command(start.argv[0]!, {
       args: start.argv.slice(1),
@@ -337,8 +353,11 @@ export class ProcessSandbox implements Sandbox {
     // budget: the uid is swept unless a sweep found it empty since the
     // last process started as it (the previous run's own final sweep, or
     // the one when the sandbox was made). Only a process of the uid can
-    // start another, and `kill -1` reaches every one at once.
-    if (this.#sweptAt !== this.#spawns) await this.#sweep();
+    // start another, and `kill -1` reaches every one at once. A lease's
+    // mark that died (the tests killed it) is renewed first.
+    if (this.#sweptAt !== this.#spawns || this.#lease?.marked === false) {
+      await this.#sweep();
+    }
     let child: Deno.ChildProcess;
     this.#spawns++;
     try {
@@ -396,6 +415,7 @@ export class ProcessSandbox implements Sandbox {
       env,
       argv: command.argv,
       limits,
+      residentProcesses: this.#lease === undefined ? 0 : 1,
       shareNetwork: command.network === "shared",
       background: command.priority === "background",
       tmpBytes: this.#tmpBytes,
@@ -512,21 +532,30 @@ export class ProcessSandbox implements Sandbox {
   async #sweepIfLive(): Promise<void> {
     if (this.isolation.tier === "none") return;
     const spawns = this.#spawns;
-    if ((await liveProcessesOf(this.#uid)).length > 0) {
-      return await this.#sweep();
-    }
+    const lease = this.#lease;
+    const live = lease === undefined
+      ? (await liveProcessesOf(this.#uid)).length > 0
+      : !lease.marked || (await lease.othersRunning()).length > 0;
+    if (live) return await this.#sweep();
     if (this.#spawns === spawns) this.#sweptAt = spawns;
   }
 
-  /** SIGKILL every process of the sandbox uid ({@linkcode sweepUid}). */
+  /**
+   * SIGKILL every process of the sandbox uid ({@linkcode sweepUid}), but
+   * the lease's mark ({@linkcode UidLease.sweep}).
+   */
   async #sweep(): Promise<void> {
     if (this.isolation.tier === "none") return;
     const spawns = this.#spawns;
     this.#sweptAt = -1;
-    await sweepUid(this.#uid, this.#gid, {
-      setpriv: required(this.#tools.setpriv, "setpriv"),
-      kill: required(this.#tools.kill, "kill"),
-    });
+    if (this.#lease !== undefined) {
+      await this.#lease.sweep();
+    } else {
+      await sweepUid(this.#uid, this.#gid, {
+        setpriv: required(this.#tools.setpriv, "setpriv"),
+        kill: required(this.#tools.kill, "kill"),
+      });
+    }
     if (this.#spawns === spawns) this.#sweptAt = spawns;
   }
 

@@ -3,7 +3,12 @@ import { withLeftover } from "./_testing.ts";
 import { IN_PROCESS_CHOWN_MAX, ProcessSandbox } from "./process_sandbox.ts";
 import type { IsolationRequest } from "./probe_isolation.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
-import { findExecutable, liveProcessesOf, SYSTEM_DIRS } from "./_exec.ts";
+import {
+  findExecutable,
+  liveProcessesOf,
+  scanUid,
+  SYSTEM_DIRS,
+} from "./_exec.ts";
 import { leaseSandboxUid } from "./lease_uid.ts";
 import {
   SandboxCommandError,
@@ -492,6 +497,49 @@ Deno.test("ProcessSandbox.create() kills what already runs as the uid, so its fi
       // (a killed daemon may linger as a zombie until its reaper gets to it)
       assert.doesNotMatch(output(second), /^sleep 1000$/m);
     });
+  });
+});
+
+Deno.test("ProcessSandbox with its uid's lease spares the lease's mark in every sweep, and marks the uid again when the tests kill it", async () => {
+  // A uid of its own: the other tests' sandboxes are made without a lease.
+  await using lease = await leaseSandboxUid({
+    range: { first: 64725, last: 64726 },
+  });
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({
+      requested: "uid",
+      lease,
+      hiddenPaths: [fx.secretDir],
+    });
+    await sandbox.prepareDir(fx.work);
+    await sandbox.prepareDir(fx.out);
+    const [mark] = await liveProcessesOf(lease.uid);
+    assert.ok(mark !== undefined);
+    // The mark does not count against the run's process limit (once a
+    // killed process another run of this test left is reaped).
+    for (let i = 0; i < 500 && (await scanUid(lease.uid)).tasks > 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const three = await sandbox.run(
+      sh(fx, "sleep 0.2 & sleep 0.2 & wait; echo three", {
+        limits: { maxProcesses: 3 },
+      }),
+    );
+    assert.equal(output(three), "three\n");
+    // A daemon the run leaves is killed; the mark is not.
+    const daemon = await sandbox.run(
+      sh(fx, "setsid sleep 1000 >/dev/null 2>&1 & echo daemon"),
+    );
+    assert.equal(output(daemon), "daemon\n");
+    assert.deepEqual(await liveProcessesOf(lease.uid), [mark]);
+    // At the uid tier the tests share the mark's pid namespace and can kill
+    // it: the run's own sweep marks the uid again.
+    const killer = await sandbox.run(sh(fx, "kill -9 -1; echo killed"));
+    assert.equal(output(killer), "killed\n");
+    assert.equal(lease.marked, true);
+    const marks = await liveProcessesOf(lease.uid);
+    assert.equal(marks.length, 1);
+    assert.notEqual(marks[0], mark);
   });
 });
 

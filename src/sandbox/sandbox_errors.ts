@@ -92,22 +92,49 @@ export class SandboxUidsBusyError extends Error {
   /** Last uid of the range. */
   readonly last: number;
 
-  /** Create the error for the range `first`–`last` and its lock directory. */
+  /**
+   * Create the error for the range `first`–`last` and its lock directory;
+   * `elsewhere` of its uids were last found held by pawl runs that lock
+   * elsewhere (another container on the same kernel).
+   */
   constructor(
     range: { first: number; last: number },
     lockDir: string,
     waitedMs: number,
+    elsewhere = 0,
   ) {
     const count = range.last - range.first + 1;
     const wider = `${range.first}-${range.first + Math.max(2 * count, 64) - 1}`;
+    const where = elsewhere === 0
+      ? `locks in "${lockDir}"`
+      : `locks in "${lockDir}"; ${elsewhere} by pawl in another container on this kernel, or by processes of the uid this pawl cannot see`;
     super(
-      `Cannot lease a sandbox uid: all ${count} of ${range.first}-${range.last} are held by other pawl runs (locks in "${lockDir}") and none came free within ${
+      `Cannot lease a sandbox uid: all ${count} of ${range.first}-${range.last} are held by other pawl runs (${where}) and none came free within ${
         Math.round(waitedMs / 1000)
       } s; widen the range with "--sandbox-uids ${wider}" or PAWL_SANDBOX_UIDS=${wider} (uids no one else uses), or run fewer judgements at once`,
     );
     this.name = "SandboxUidsBusyError";
     this.first = range.first;
     this.last = range.last;
+  }
+}
+
+/**
+ * The leased uid's anchor died (the tests may kill it where they share its
+ * pid namespace) and, before pawl could claim the uid again, another pawl on
+ * the same kernel took it: the two runs may have shared it.
+ */
+export class SandboxUidLostError extends Error {
+  /** The sandbox uid. */
+  readonly uid: number;
+
+  /** Create the error for `uid`. */
+  constructor(uid: number) {
+    super(
+      `Cannot keep sandbox uid ${uid}: the process marking it as this run's was killed (the tests can, at the "uid" tier) and another pawl on this kernel took the uid before pawl marked it again, so the runs may have shared it; run it again`,
+    );
+    this.name = "SandboxUidLostError";
+    this.uid = uid;
   }
 }
 

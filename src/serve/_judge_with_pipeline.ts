@@ -19,6 +19,7 @@ import type { SandboxLeaseSettings } from "../sandbox/lease_uid.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
 import {
   SandboxInterruptedError,
+  SandboxUidLostError,
   SandboxUidsBusyError,
 } from "../sandbox/sandbox_errors.ts";
 import type { SigningKey } from "../sign/signing_key.ts";
@@ -96,12 +97,14 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
       );
     } catch (error) {
       // Worth another attempt: the clone failed, the tests were killed from
-      // outside (the run says nothing), or every sandbox uid was busy.
+      // outside (the run says nothing), every sandbox uid was busy, or
+      // another container's pawl took the uid from under the run.
       if (
         (error instanceof GitError &&
           /^Cannot (?:clone|fetch)/.test(error.message)) ||
         error instanceof SandboxInterruptedError ||
-        error instanceof SandboxUidsBusyError
+        error instanceof SandboxUidsBusyError ||
+        error instanceof SandboxUidLostError
       ) {
         throw new TransientError(error.message, { cause: error });
       }

@@ -1,0 +1,211 @@
+import assert from "node:assert/strict";
+import { liveProcessesOf, SYSTEM_DIRS } from "./_exec.ts";
+import { findTools } from "./_setup.ts";
+import { type ClaimTools, claimUid, type UidClaim } from "./_uid_claim.ts";
+import { withLeftover } from "./_testing.ts";
+import { SandboxUidLostError } from "./sandbox_errors.ts";
+
+/**
+ * uids of these tests: clear of pawl's default range and of every other
+ * test's, because a claim kills whatever else runs as its uid.
+ */
+const FIRST = 64720;
+const SECOND = 64721;
+
+const CLAIM_MODULE = new URL("./_uid_claim.ts", import.meta.url).href;
+
+async function claimTools(): Promise<ClaimTools> {
+  const { setpriv, prlimit, sh, env } = await findTools(SYSTEM_DIRS);
+  assert.ok(setpriv && prlimit && sh && env);
+  return { setpriv, prlimit, sh, env };
+}
+
+function claim(uid: number): Promise<UidClaim | undefined> {
+  return claimTools().then((tools) => claimUid(uid, { gid: uid, tools }));
+}
+
+/** Resolve once `check` holds, polling for up to 5 s. */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500 && !(await check()); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.ok(await check());
+}
+
+/**
+ * A pawl in a pid namespace of its own (a container beside this one on the
+ * same kernel), claiming `uid` and holding the claim until stopped.
+ */
+async function claimElsewhere(uid: number) {
+  const script = `
+    import { claimUid } from ${JSON.stringify(CLAIM_MODULE)};
+    const claim = await claimUid(${uid}, {
+      gid: ${uid},
+      tools: ${JSON.stringify(await claimTools())},
+    });
+    console.log(claim === undefined ? "taken" : "claimed");
+    for await (const _ of Deno.stdin.readable) { /* hold until stdin closes */ }
+    await claim?.release();
+  `;
+  const child = new Deno.Command("unshare", {
+    args: [
+      "--pid",
+      "--fork",
+      "--mount-proc",
+      "--kill-child",
+      "--",
+      Deno.execPath(),
+      "eval",
+      script,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const first = await reader.read();
+  reader.releaseLock();
+  const writer = child.stdin.getWriter();
+  return {
+    said: new TextDecoder().decode(first.value).trim(),
+    async stop(): Promise<void> {
+      await writer.close();
+      await child.status;
+      await child.stdout.cancel();
+    },
+  };
+}
+
+Deno.test("claimUid() marks a free uid with a process that outlives the sweeps it does", async () => {
+  const held = await claim(FIRST);
+  assert.ok(held !== undefined);
+  try {
+    assert.equal(held.anchored, true);
+    const [mark] = await liveProcessesOf(FIRST);
+    await withLeftover(FIRST, async (leftover) => {
+      await until(async () => (await held.others()).length === 1);
+      await held.sweep();
+      assert.equal((await leftover.status).signal, "SIGKILL");
+    });
+    assert.deepEqual(await held.others(), []);
+    assert.deepEqual(await liveProcessesOf(FIRST), [mark]);
+    assert.equal(held.anchored, true);
+  } finally {
+    await held.release();
+  }
+  assert.deepEqual(await liveProcessesOf(FIRST), []);
+});
+
+Deno.test("claimUid() never claims a uid another pawl on the kernel holds, seen or unseen, and leaves that one's processes alone", async (t) => {
+  await t.step("held in a sibling pid namespace: unseen", async () => {
+    const other = await claimElsewhere(FIRST);
+    try {
+      assert.equal(other.said, "claimed");
+      const beside = await claimElsewhere(FIRST);
+      await beside.stop();
+      assert.equal(beside.said, "taken");
+      // The holder's mark still runs.
+      assert.equal((await liveProcessesOf(FIRST)).length, 1);
+    } finally {
+      await other.stop();
+    }
+  });
+  await t.step("held in the pid namespace above: unseen", async () => {
+    const held = await claim(FIRST);
+    assert.ok(held !== undefined);
+    try {
+      const below = await claimElsewhere(FIRST);
+      await below.stop();
+      assert.equal(below.said, "taken");
+      assert.equal(held.anchored, true);
+    } finally {
+      await held.release();
+    }
+  });
+  await t.step("held in a pid namespace below: seen", async () => {
+    const other = await claimElsewhere(FIRST);
+    try {
+      assert.equal(other.said, "claimed");
+      const [mark] = await liveProcessesOf(FIRST);
+      assert.equal(await claim(FIRST), undefined);
+      assert.deepEqual(await liveProcessesOf(FIRST), [mark]);
+    } finally {
+      await other.stop();
+    }
+  });
+  await t.step("a process of the uid it cannot see", async () => {
+    // Not a pawl's: any process of the uid in another container.
+    const hidden = new Deno.Command("unshare", {
+      args: [
+        "--pid",
+        "--fork",
+        "--kill-child",
+        "--",
+        "setpriv",
+        `--reuid=${SECOND}`,
+        `--regid=${SECOND}`,
+        "--clear-groups",
+        "--",
+        "sleep",
+        "1000",
+      ],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      await until(async () => (await liveProcessesOf(SECOND)).length === 1);
+      const beside = await claimElsewhere(SECOND);
+      await beside.stop();
+      assert.equal(beside.said, "taken");
+      assert.equal((await liveProcessesOf(SECOND)).length, 1);
+    } finally {
+      // Its uid change cleared the death signal unshare gave it: it is
+      // killed here, where it can be seen.
+      for (const pid of await liveProcessesOf(SECOND)) {
+        Deno.kill(pid, "SIGKILL");
+      }
+      await hidden.status;
+    }
+  });
+  assert.deepEqual(await liveProcessesOf(FIRST), []);
+});
+
+Deno.test("a claim's sweep marks the uid again when its mark was killed", async () => {
+  const held = await claim(FIRST);
+  assert.ok(held !== undefined);
+  try {
+    const [mark] = await liveProcessesOf(FIRST);
+    Deno.kill(mark!, "SIGKILL");
+    await until(() => !held.anchored);
+    await held.sweep();
+    assert.equal(held.anchored, true);
+    const [again] = await liveProcessesOf(FIRST);
+    assert.ok(again !== undefined && again !== mark);
+  } finally {
+    await held.release();
+  }
+});
+
+Deno.test("a claim's sweep fails when another pawl took the uid while it was unmarked", async () => {
+  const held = await claim(FIRST);
+  assert.ok(held !== undefined);
+  try {
+    const [mark] = await liveProcessesOf(FIRST);
+    Deno.kill(mark!, "SIGKILL");
+    await until(() => !held.anchored);
+    const other = await claimElsewhere(FIRST);
+    try {
+      assert.equal(other.said, "claimed");
+      const [theirs] = await liveProcessesOf(FIRST);
+      await assert.rejects(held.sweep(), SandboxUidLostError);
+      // Neither its mark nor anything else of the other pawl's was killed.
+      assert.deepEqual(await liveProcessesOf(FIRST), [theirs]);
+    } finally {
+      await other.stop();
+    }
+  } finally {
+    await held.release();
+  }
+  assert.deepEqual(await liveProcessesOf(FIRST), []);
+});
