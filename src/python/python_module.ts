@@ -66,6 +66,20 @@ export interface PythonDefinition {
   assumes?: number[];
   /** Assertions that can fail, for a function. */
   assertions?: AssertionSite[];
+  /** What the function returns, when its body is one `return` (see {@linkcode ReturnedExpr}). */
+  returns?: ReturnedExpr;
+}
+
+/**
+ * An undecorated, synchronous `def` whose body (after a docstring) is a
+ * single `return <expr>`: a call of it stands for `expr` with the
+ * parameters replaced by the arguments.
+ */
+export interface ReturnedExpr {
+  /** Plain parameter names, in order (no defaults, `*` or `**`). */
+  params: string[];
+  /** The returned expression. */
+  expr: PythonExpr;
 }
 
 /** An assertion that can fail, as {@linkcode PythonFunction.assertions} lists it. */
