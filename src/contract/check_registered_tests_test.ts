@@ -44,7 +44,7 @@ function judge(
 ): string[] {
   const base = side(options.base ?? { [MODULE]: BASE });
   const h = side(head);
-  return checkRegisteredTests([{
+  const found = checkRegisteredTests([{
     layout: options.layout ?? "000",
     id: "p",
     module: "tests.test_p",
@@ -55,7 +55,11 @@ function judge(
     baseTree: base.tree,
     headTree: h.tree,
     isTestSide: (path) => path.startsWith("tests/"),
-  }).map((f) => `${f.rule}:${f.line}`);
+  });
+  return [
+    ...found.findings.map((f) => `${f.rule}:${f.line}`),
+    ...found.rewrites.map((r) => `rewrite:${r.line}`),
+  ];
 }
 
 /** BASE with one replacement (which must apply). */

@@ -77,7 +77,7 @@ import {
 } from "./import_path_hint.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { judgeReplay } from "./judge_replay.ts";
-import { mutationHook } from "./mutation_hook.ts";
+import { mutationDecides, mutationHook } from "./mutation_hook.ts";
 import type { MutationRun } from "../mutation/render_mutation_report.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
 import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
@@ -155,6 +155,12 @@ export interface TestStageResult {
   ledger: LedgerRow[];
   /** Every mutant's outcome, when `[mutation]` ran. */
   mutationRun?: MutationRun;
+  /**
+   * When `[mutation]` ran: the properties whose head test kills every
+   * mutant their base test kills, with how many (the evidence that
+   * settles a rewritten assertion).
+   */
+  keptKills?: ReadonlyMap<string, number>;
 }
 
 /** Run the suite for one pull request, in a sandbox of its own. */
@@ -176,7 +182,9 @@ export async function testStage(
     headModules: statics.input.headModules,
     baseModules: statics.input.baseModules,
     excused: statics.excuses.deselect,
-    staticReject: statics.findings.some((f) => f.blocking),
+    // A rewritten assertion blocks unless the kill sets will decide it.
+    staticReject: statics.findings.some((f) => f.blocking) ||
+      (statics.rewrites.length > 0 && !mutationDecides(contracts.settings)),
   };
   const request = testSandboxRequest(options);
   // Every run's working copy has the name the plan gives it, so runs that
@@ -941,6 +949,7 @@ async function runAndJudge(
     const oracleFindings: Finding[] = [];
     let mutation: MutationReport | undefined;
     let mutationRun: MutationRun | undefined;
+    let keptKills: ReadonlyMap<string, number> | undefined;
     if (!suite.reported) await closeLanes();
     if (located_.length > 0 && suite.reported) {
       const beside = await early;
@@ -989,6 +998,7 @@ async function runAndJudge(
       oracleFindings.push(...(strength?.findings ?? []));
       mutation = strength?.report;
       mutationRun = strength?.run;
+      keptKills = strength?.keptKills;
     }
     const ts = Math.floor(options.now.epochMs / 1000);
     const collectErrors = new Map<string, string>();
@@ -1073,6 +1083,7 @@ async function runAndJudge(
       },
       ledger,
       ...(mutationRun === undefined ? {} : { mutationRun }),
+      ...(keptKills === undefined ? {} : { keptKills }),
     };
   } finally {
     await closeLanes();
