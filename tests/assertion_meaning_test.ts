@@ -2,9 +2,9 @@
  * Registered tests' assertions and strategies judged by what they check,
  * not how they are spelled, on real repositories with the real CLI and a
  * real sandboxed pytest run of the suite, which every head here passes.
- * Honest rewrites pass: a local renamed, `match=` added to `pytest.raises`,
- * an extra conjunct, a tighter tolerance, a strategy widened through a
- * constant a helper reads. The matching
+ * Honest rewrites pass: a local or a drawn parameter renamed, an extra
+ * assertion, `match=` added to `pytest.raises`, an extra conjunct, a tighter
+ * tolerance, a strategy widened through a constant a helper reads. The matching
  * weakenings are rejected: an assertion dropped, `and` turned into `or`,
  * a looser tolerance, the helper's constant narrowed. Where the form of a
  * rewrite cannot decide and mutation runs, the kill sets decide.
@@ -142,6 +142,26 @@ const SCENARIOS: Scenario[] = [
       [TEST]: edit(
         "    obj = Invoice(lines)\n    assert obj.total == sum(lines)\n    assert obj.total >= 0",
         "    invoice = Invoice(lines)\n    assert invoice.total == sum(lines)\n    assert invoice.total >= 0",
+      ),
+    },
+    want: null,
+  },
+  {
+    branch: "honest/rename-parameter",
+    files: {
+      [TEST]: edit(
+        "def test_mean(values):\n    assert mean(values) == pytest.approx(sum(values) / len(values), rel=1e-9)\n    assert min(values) <= mean(values) and mean(values) <= max(values)",
+        "def test_mean(xs):\n    assert mean(xs) == pytest.approx(sum(xs) / len(xs), rel=1e-9)\n    assert min(xs) <= mean(xs) and mean(xs) <= max(xs)",
+      ),
+    },
+    want: null,
+  },
+  {
+    branch: "honest/extra-assertion",
+    files: {
+      [TEST]: edit(
+        "    assert label(name) == name.upper()\n",
+        "    assert label(name) == name.upper()\n    assert len(label(name)) == len(name)\n",
       ),
     },
     want: null,
