@@ -9,6 +9,13 @@ export interface ClaimContext {
   mark(): number;
   /** Undo what `same` recorded since `mark`. */
   rollback(mark: number): void;
+  /**
+   * Steps left for every claim compared with this context: a search over
+   * nested `and` and `or` grows with their parts multiplied, and a pull
+   * request writes them. Once the steps run out the form shows nothing
+   * more, and what is left is judged as not shown stronger.
+   */
+  budget: { left: number };
 }
 
 /**
@@ -26,6 +33,8 @@ export function claimImplies(
   weak: PythonExpr,
   context: ClaimContext,
 ): boolean {
+  if (context.budget.left <= 0) return false;
+  context.budget.left--;
   return attempt(context, () => context.same(strong, weak)) ||
     attempt(context, () => byParts(strong, weak, context)) ||
     attempt(context, () => byForm(strong, weak, context));

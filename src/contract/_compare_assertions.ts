@@ -33,6 +33,9 @@ export interface AssertionComparison {
   rewritten: AssertionPair[];
 }
 
+/** Claim comparisons one test's assertions may take, all pairs together. */
+const STEPS = 100_000;
+
 /** One thing an assertion checks: an `assert`'s conjunct, an asserting call, a `raise`. */
 interface Unit {
   site: AssertionSite;
@@ -59,6 +62,7 @@ export function compareAssertions(
   const h = head.flatMap(units);
   const used: boolean[] = h.map(() => false);
   const renaming = new Renaming();
+  const budget = { left: STEPS };
   const take = (
     unit: Unit,
     fits: (candidate: Unit) => boolean,
@@ -80,14 +84,14 @@ export function compareAssertions(
       undefined
   );
   const unmatched = spelled.filter((unit) =>
-    take(unit, (c) => implies(renaming, c, unit)) === undefined
+    take(unit, (c) => implies(renaming, budget, c, unit)) === undefined
   );
   const out: AssertionComparison = { dropped: [], weakened: [], rewritten: [] };
   const rest: Unit[] = [];
   for (const unit of unmatched) {
     const weaker = take(unit, (c) => {
       const mark = renaming.mark();
-      const found = implies(renaming, unit, c, true);
+      const found = implies(renaming, budget, unit, c, true);
       renaming.rollback(mark);
       return found;
     });
@@ -139,6 +143,7 @@ function same(renaming: Renaming, base: Unit, head: Unit): boolean {
  */
 function implies(
   renaming: Renaming,
+  budget: { left: number },
   strong: Unit,
   weak: Unit,
   reversed = false,
@@ -151,6 +156,7 @@ function implies(
       reversed ? renaming.same(s, w, scopes) : renaming.same(w, s, scopes),
     mark: () => renaming.mark(),
     rollback: (mark) => renaming.rollback(mark),
+    budget,
   };
   return claimImplies(strong.expr, weak.expr, context);
 }

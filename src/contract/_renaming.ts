@@ -54,8 +54,8 @@ export class Renaming {
   }
 
   /**
-   * Whether `head` (in `headScope`) is `base` (in `baseScope`) up to the
-   * renaming, extending it where needed. On `false` the renaming may hold
+   * Whether `head` (in `scopes.head`) is `base` (in `scopes.base`) up to
+   * the renaming, extending it where needed. On `false` the renaming may hold
    * partial pairings: roll back to a mark taken before.
    */
   same(
