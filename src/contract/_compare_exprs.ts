@@ -183,6 +183,20 @@ export class ExprComparison {
       }
       return here(`"${textOf(h)}" is not "${textOf(b)}"`);
     }
+    if (direction === "widening") {
+      // A helper that only returns a strategy stands for that strategy:
+      // judged by width, as the same strategy written inline would be.
+      const bInline = inlineCall(this.#base, base);
+      const hInline = inlineCall(this.#head, head);
+      if (bInline !== undefined || hInline !== undefined) {
+        return this.#compare(
+          bInline ?? base,
+          hInline ?? head,
+          direction,
+          depth + 1,
+        );
+      }
+    }
     if (b.children === undefined || h.children === undefined) {
       return exprKey(b) === exprKey(h)
         ? undefined
@@ -282,17 +296,27 @@ export class ExprComparison {
         return here(`it adds the argument ${name}=${textOf(hValue)}`);
       }
       if (LOWER.has(name) || UPPER.has(name)) {
-        const bn = numberOf(bValue);
-        const hn = numberOf(hValue);
-        if (exprKey(bValue) === exprKey(hValue)) continue;
+        // A bound is judged by its value, followed through module-level
+        // constants on each side: the same name may stand for another number.
+        const bn = numberAt(this.#base, { expr: bValue, at: base.at });
+        const hn = numberAt(this.#head, { expr: hValue, at: head.at });
         if (bn === undefined || hn === undefined) {
+          const same = this.#compare(
+            { expr: bValue, at: base.at },
+            { expr: hValue, at: head.at },
+            "equal",
+            depth + 1,
+          );
+          if (same === undefined) continue;
           return here(
             `${name} changed from ${textOf(bValue)} to ${textOf(hValue)}`,
           );
         }
         if (LOWER.has(name) ? hn > bn : hn < bn) {
           return here(
-            `${name} narrowed from ${textOf(bValue)} to ${textOf(hValue)}`,
+            `${name} narrowed from ${describe(bValue, bn)} to ${
+              describe(hValue, hn)
+            }`,
           );
         }
         continue;
@@ -414,17 +438,25 @@ function callArguments(
   return out;
 }
 
-/** The value of a numeric literal expression (`-5`, `10**6`, `2.5`), else undefined. */
-export function numberOf(expr: PythonExpr): number | undefined {
+/**
+ * The value of a numeric literal expression (`-5`, `10**6`, `2.5`), else
+ * undefined; `resolve` gives the value of a name, where names may stand
+ * for numbers.
+ */
+export function numberOf(
+  expr: PythonExpr,
+  resolve?: (name: string) => number | undefined,
+): number | undefined {
   if (expr.type === "integer" || expr.type === "float") {
     const value = Number(expr.text);
     return Number.isNaN(value) ? undefined : value;
   }
+  if (expr.type === "name") return resolve?.(expr.text ?? "");
   const kids = (expr.children ?? []).filter((c) =>
     !(c.children === undefined && /^[()]$/.test(c.text ?? ""))
   );
   if (expr.type === "unary_operator" && kids.length === 2) {
-    const value = numberOf(kids[1] as PythonExpr);
+    const value = numberOf(kids[1] as PythonExpr, resolve);
     if (value === undefined) return undefined;
     return kids[0]?.text === "-"
       ? -value
@@ -433,8 +465,8 @@ export function numberOf(expr: PythonExpr): number | undefined {
       : undefined;
   }
   if (expr.type === "binary_operator" && kids.length === 3) {
-    const left = numberOf(kids[0] as PythonExpr);
-    const right = numberOf(kids[2] as PythonExpr);
+    const left = numberOf(kids[0] as PythonExpr, resolve);
+    const right = numberOf(kids[2] as PythonExpr, resolve);
     if (left === undefined || right === undefined) return undefined;
     switch (kids[1]?.text) {
       case "**":
@@ -458,3 +490,107 @@ export function textOf(expr: PythonExpr): string {
   );
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
+
+/** A bound's value, names followed to their one module-level assignment. */
+function numberAt(
+  side: NameSide,
+  placed: Placed,
+  depth = 0,
+): number | undefined {
+  if (depth > 8) return undefined;
+  return numberOf(placed.expr, (name) => {
+    const resolved = resolveName(side, placed.at, name);
+    const expr = resolved?.definition.expr;
+    if (resolved === undefined || expr === undefined) return undefined;
+    return numberAt(side, { expr, at: resolved.at }, depth + 1);
+  });
+}
+
+/** `MAX_LEN (5)` for a bound written as a name, else its text. */
+function describe(expr: PythonExpr, value: number): string {
+  const text = textOf(expr);
+  return text === String(value) ? text : `${text} (${value})`;
+}
+
+/**
+ * A call of a helper that only returns an expression (see
+ * `ReturnedExpr`), as that expression with the arguments in place of the
+ * parameters; undefined when the call is not one. Arguments that name
+ * something are substituted only within one module, where they mean the
+ * same at the call and in the helper.
+ */
+function inlineCall(side: NameSide, placed: Placed): Placed | undefined {
+  const call = placed.expr;
+  if (call.type !== "call") return undefined;
+  const callee = call.children?.[0];
+  if (callee?.type !== "name") return undefined;
+  const resolved = resolveName(side, placed.at, callee.text ?? "");
+  const returns = resolved?.definition.returns;
+  if (resolved === undefined || returns === undefined) return undefined;
+  const args = callArguments(call, "");
+  if (args === undefined || args.size !== returns.params.length) {
+    return undefined;
+  }
+  const values = new Map<string, PythonExpr>();
+  returns.params.forEach((param, i) => {
+    const value = args.get(param) ?? args.get(`#${i}`);
+    if (value !== undefined) values.set(param, value);
+  });
+  if (values.size !== returns.params.length) return undefined;
+  const elsewhere = resolved.at.path !== placed.at.path;
+  for (const value of values.values()) {
+    if (elsewhere && hasName(value)) return undefined;
+  }
+  const expr = substitute(returns.expr, values);
+  return expr === undefined ? undefined : { expr, at: resolved.at };
+}
+
+function hasName(expr: PythonExpr): boolean {
+  return expr.type === "name" || (expr.children ?? []).some(hasName);
+}
+
+function namesIn(expr: PythonExpr): string[] {
+  if (expr.type === "name") return [expr.text ?? ""];
+  return (expr.children ?? []).flatMap(namesIn);
+}
+
+/** Binders whose names would capture a parameter. */
+const BINDERS = new Set(["lambda_parameters", "for_in_clause"]);
+
+/**
+ * `expr` with each parameter name replaced by its value; undefined where
+ * a parameter is used as `param.attr` or bound again inside.
+ */
+function substitute(
+  expr: PythonExpr,
+  values: ReadonlyMap<string, PythonExpr>,
+): PythonExpr | undefined {
+  if (values.size === 0) return expr;
+  if (expr.type === "name") {
+    const text = expr.text ?? "";
+    const value = values.get(text);
+    if (value !== undefined) return value;
+    const head = text.split(".")[0] as string;
+    return values.has(head) ? undefined : expr;
+  }
+  if (expr.children === undefined) return expr;
+  if (BINDERS.has(expr.type)) {
+    // A lambda or comprehension may bind a parameter's name again.
+    const targets = expr.type === "for_in_clause"
+      ? expr.children.slice(1, 2)
+      : expr.children;
+    if (targets.some((t) => namesIn(t).some((n) => values.has(n)))) {
+      return undefined;
+    }
+  }
+  const children: PythonExpr[] = [];
+  expr.children.forEach((child, i) => {
+    // A keyword's name is not a use of the parameter it may spell.
+    const keep = expr.type === "keyword_argument" && i === 0;
+    children.push(keep ? child : substitute(child, values) ?? poison);
+  });
+  if (children.includes(poison)) return undefined;
+  return { ...expr, children };
+}
+
+const poison: PythonExpr = { type: "opaque", line: 0 };

@@ -57,7 +57,7 @@ function side(
 function judge(head: string, layout = "000", name = "TestStack"): string[] {
   const base = side(BASE);
   const h = side(head);
-  return checkRegisteredTests([{
+  const found = checkRegisteredTests([{
     layout,
     id: "stack",
     module: "tests.test_machine",
@@ -68,7 +68,11 @@ function judge(head: string, layout = "000", name = "TestStack"): string[] {
     baseTree: base.tree,
     headTree: h.tree,
     isTestSide: (path) => path.startsWith("tests/"),
-  }).map((f) => f.rule);
+  });
+  return [
+    ...found.findings.map((f) => f.rule),
+    ...found.rewrites.map(() => "rewrite"),
+  ];
 }
 
 function edited(from: string, to: string): string {
@@ -201,7 +205,7 @@ Deno.test("checkRegisteredTests() reads a decorated TestCase subclass as one bin
     baseTree: base.tree,
     headTree: head.tree,
     isTestSide: (path) => path.startsWith("tests/"),
-  });
+  }).findings;
   assert.deepEqual(
     found.filter((f) => f.rule === "property.rebound").map((f) => f.message),
     [],
@@ -232,7 +236,7 @@ Deno.test("checkRegisteredTests() says a rule's strategy changed where it is def
     baseTree: base.tree,
     headTree: head.tree,
     isTestSide: (path) => path.startsWith("tests/"),
-  });
+  }).findings;
   assert.deepEqual(found.map((f) => f.rule), ["property.strategy_narrowed"]);
   assert.match(
     found[0]!.message,

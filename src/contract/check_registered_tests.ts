@@ -11,7 +11,6 @@
 import { type Finding, finding } from "../core/finding.ts";
 import type { Tree } from "../git/git.ts";
 import type {
-  AssertionSite,
   PythonDecorator,
   PythonDefinition,
   PythonExpr,
@@ -27,6 +26,12 @@ import {
   textOf,
 } from "./_compare_exprs.ts";
 import { type Located, type NameSide, resolveName } from "./_resolve_names.ts";
+import {
+  type AssertionComparison,
+  compareAssertions,
+  type ScopedAssertion,
+} from "./_compare_assertions.ts";
+import type { RenamingScope } from "./_renaming.ts";
 import { weakenedSettings } from "./weakened_settings.ts";
 
 /** A registered test, from any layout's plan. */
@@ -55,6 +60,30 @@ export interface CheckRegisteredTestsOptions {
   isTestSide: (path: string) => boolean;
 }
 
+/**
+ * Assertions of a registered test rewritten in a way their form cannot
+ * show is at least as strong, and nothing else dropped or weakened: the
+ * mutation kill sets decide when they run, and block otherwise.
+ */
+export interface AssertionRewrite {
+  /** The property's key in the mutation runs (`layout/id`). */
+  key: string;
+  /** What was rewritten, completing a sentence: `Property "p" test "t" rewrites ...`. */
+  what: string;
+  /** The head's test module. */
+  path: string;
+  /** The head test's `def` line. */
+  line: number;
+}
+
+/** What {@linkcode checkRegisteredTests} found. */
+export interface RegisteredTestsJudgement {
+  /** Findings. */
+  findings: Finding[];
+  /** Rewritten assertions for the kill sets to decide. */
+  rewrites: AssertionRewrite[];
+}
+
 const GIVEN = new Set(["hypothesis.given", "given"]);
 const SETTINGS = new Set(["hypothesis.settings", "settings"]);
 const EXAMPLE = new Set(["hypothesis.example", "example"]);
@@ -73,7 +102,7 @@ const HARMLESS = new Set([
  * @example
  * ```ts
  * import { checkRegisteredTests } from "./check_registered_tests.ts";
- * const findings = checkRegisteredTests([], {
+ * const { findings } = checkRegisteredTests([], {
  *   baseModules: new Map(), headModules: new Map(), baseTree: new Map(),
  *   headTree: new Map(), isTestSide: () => true,
  * });
@@ -83,7 +112,7 @@ const HARMLESS = new Set([
 export function checkRegisteredTests(
   tests: readonly RegisteredTest[],
   options: CheckRegisteredTestsOptions,
-): Finding[] {
+): RegisteredTestsJudgement {
   const base: NameSide = {
     modules: options.baseModules,
     tree: options.baseTree,
@@ -93,6 +122,7 @@ export function checkRegisteredTests(
     tree: options.headTree,
   };
   const out: Finding[] = [];
+  const rewrites: AssertionRewrite[] = [];
   const done = new Set<string>();
   for (const test of tests) {
     const key = `${test.layout}:${test.module}:${test.name}`;
@@ -114,9 +144,23 @@ export function checkRegisteredTests(
         test.layout,
       ),
       ...assumes(label, { baseAt, headAt, baseFn, headFn }),
-      ...assertionsRemoved(label, { baseAt, headAt, baseFn, headFn }),
       ...statefulSteps(label, { comparison, baseAt, headAt, baseFn, headFn }),
     );
+    const assertions = assertionsChanged(label, {
+      baseAt,
+      headAt,
+      baseFn,
+      headFn,
+    });
+    out.push(...assertions.findings);
+    if (assertions.rewrite !== undefined) {
+      rewrites.push({
+        key: `${test.layout}/${test.id}`,
+        what: assertions.rewrite,
+        path: headAt.path,
+        line: headFn.line,
+      });
+    }
     if (test.layout === "002") {
       out.push(
         ...contractCode(label, { comparison, baseAt, headAt, baseFn, headFn }),
@@ -124,7 +168,7 @@ export function checkRegisteredTests(
     }
   }
   out.push(...profiles(options));
-  return out;
+  return { findings: out, rewrites };
 }
 
 function locate(side: NameSide, module: string): Located | undefined {
@@ -610,8 +654,8 @@ function assumeCalls(
   fn: PythonFunction,
 ): { count: number; line?: number } {
   const lines = [...(fn.assumes ?? [])];
-  for (const helper of helperDefs(at, fn.refs ?? [])) {
-    lines.push(...(helper.assumes ?? []));
+  for (const { definition } of helperDefs(at, fn.refs ?? [])) {
+    lines.push(...(definition.assumes ?? []));
   }
   lines.sort((a, b) => a - b);
   return lines.length === 0
@@ -621,22 +665,62 @@ function assumeCalls(
 
 /**
  * The assertions that can fail in the test, its state machine's steps and
- * the module-level helpers they call, transitively.
+ * the module-level helpers they call, transitively, each with the
+ * function it is made in.
  */
-function assertionSites(at: Located, fn: PythonFunction): AssertionSite[] {
-  const sites = [...(fn.assertions ?? [])];
+function assertionSites(at: Located, fn: PythonFunction): ScopedAssertion[] {
+  const sites: ScopedAssertion[] = [];
+  const add = (
+    owner: PythonFunction | undefined,
+    params: ReadonlyMap<string, string>,
+  ) => {
+    if (owner === undefined) return;
+    const scope: RenamingScope = {
+      id: `${at.path}:${owner.qualname}`,
+      scope: owner.scope,
+      params,
+    };
+    for (const site of owner.assertions ?? []) sites.push({ site, scope });
+  };
+  add(fn, givenSlots(fn));
   const queue = [...(fn.refs ?? [])];
   for (const step of fn.stateful?.steps ?? []) {
     const method = at.module.functions.get(
       step.qualname ?? `${fn.stateful?.machine}.${step.method}`,
     );
-    sites.push(...(method?.assertions ?? []));
+    // A step's arguments come by keyword: none of them may be renamed.
+    add(method, new Map());
     queue.push(...(method?.refs ?? []));
   }
-  for (const helper of helperDefs(at, queue)) {
-    sites.push(...(helper.assertions ?? []));
+  for (const { name } of helperDefs(at, queue)) {
+    const helper = at.module.functions.get(name);
+    add(helper, new Map(helper?.scope?.params.map((p, i) => [p, `p${i}`])));
   }
   return sites;
+}
+
+const SPLATS_AND_KEYWORDS = /^(keyword_argument|list_splat|dictionary_splat)$/;
+
+/**
+ * The parameters `@given` fills by position, each with its slot counted
+ * from the right (as Hypothesis fills them); a test's other parameters
+ * are fixtures, which pytest finds by name.
+ */
+function givenSlots(fn: PythonFunction): Map<string, string> {
+  const out = new Map<string, string>();
+  const given = fn.decorators.find((d) => {
+    const callee = d.expr?.type === "call" ? d.expr.children?.[0] : undefined;
+    return callee?.type === "name" && GIVEN.has(callee.text ?? "");
+  });
+  const args = (given?.expr?.children?.[1]?.children ?? []).filter((a) =>
+    !(a.children === undefined && /^[,()]$/.test(a.text ?? ""))
+  );
+  if (args.some((a) => SPLATS_AND_KEYWORDS.test(a.type))) return out;
+  const params = fn.scope?.params ?? [];
+  for (let i = 0; i < args.length && i < params.length; i++) {
+    out.set(params[params.length - 1 - i] as string, `g${i}`);
+  }
+  return out;
 }
 
 /**
@@ -646,8 +730,8 @@ function assertionSites(at: Located, fn: PythonFunction): AssertionSite[] {
 function helperDefs(
   at: Located,
   refs: readonly string[],
-): PythonDefinition[] {
-  const found: PythonDefinition[] = [];
+): { name: string; definition: PythonDefinition }[] {
+  const found: { name: string; definition: PythonDefinition }[] = [];
   const seen = new Set<string>();
   const queue = [...refs];
   while (queue.length > 0) {
@@ -656,7 +740,7 @@ function helperDefs(
     seen.add(name);
     const definition = at.module.definitions?.get(name);
     if (definition?.kind !== "def") continue;
-    found.push(definition);
+    found.push({ name, definition });
     queue.push(...definition.refs);
   }
   return found;
@@ -664,32 +748,70 @@ function helperDefs(
 
 /**
  * Every assertion the base's test makes (in its body, its state machine's
- * steps or the helpers they call) must still be made at the head, compared
- * by structure: a dropped or rewritten assertion checks less, even when
- * others remain. New assertions only add. A head test with no assertion
- * that can fail is left to `property.vacuous`.
+ * steps or the helpers they call) must still be made at the head, or a
+ * stronger one in its place: compared by meaning, up to a consistent
+ * renaming of locals and parameters (see `compareAssertions`). New
+ * assertions only add. A head test with no assertion that can fail is
+ * left to `property.vacuous`. A finding when an assertion was dropped or
+ * weakened; when the only change is assertions rewritten beyond what their
+ * form shows, a description of the rewrite for the kill sets to decide.
  */
-function assertionsRemoved(label: string, pair: Pair): Finding[] {
+function assertionsChanged(
+  label: string,
+  pair: Pair,
+): { findings: Finding[]; rewrite?: string } {
   // A head test that cannot fail at all is property.vacuous already.
-  if (pair.headFn.vacuity !== undefined) return [];
-  const head = new Map<string, number>();
-  for (const site of assertionSites(pair.headAt, pair.headFn)) {
-    head.set(site.key, (head.get(site.key) ?? 0) + 1);
+  if (pair.headFn.vacuity !== undefined) return { findings: [] };
+  const compared = compareAssertions(
+    assertionSites(pair.baseAt, pair.baseFn),
+    assertionSites(pair.headAt, pair.headFn),
+  );
+  const { dropped, weakened, rewritten } = compared;
+  if (dropped.length === 0 && weakened.length === 0) {
+    return rewritten.length === 0
+      ? { findings: [] }
+      : { findings: [], rewrite: `${label} ${rewrites(pair, compared)}` };
   }
-  const missing: AssertionSite[] = [];
-  for (const site of assertionSites(pair.baseAt, pair.baseFn)) {
-    const left = head.get(site.key) ?? 0;
-    if (left > 0) head.set(site.key, left - 1);
-    else missing.push(site);
+  const parts: string[] = [];
+  if (dropped.length > 0) {
+    parts.push(
+      `no longer makes ${dropped.length} of the base's assertions (base ${pair.baseAt.path} ${
+        lines(dropped)
+      })`,
+    );
   }
-  if (missing.length === 0) return [];
-  const lines = [...new Set(missing.map((site) => site.line))]
-    .sort((a, b) => a - b).join(", ");
-  return [finding(
-    "property.assertion_removed",
-    `${label} no longer makes ${missing.length} of the base's assertions (base ${pair.baseAt.path} line(s) ${lines}, in the test, its state machine's steps or the helpers they call): an assertion may be added, never dropped or rewritten; restore it, or change it on the base branch`,
-    { path: pair.headAt.path, line: pair.headFn.line },
-  )];
+  if (weakened.length > 0) {
+    parts.push(
+      `weakens ${weakened.length} of the base's assertions (base ${pair.baseAt.path} ${
+        lines(weakened.map((w) => w.base))
+      }, now ${lines(weakened.map((w) => w.head))})`,
+    );
+  }
+  if (rewritten.length > 0) parts.push(rewrites(pair, compared));
+  return {
+    findings: [finding(
+      "property.assertion_removed",
+      `${label} ${
+        parts.join("; ")
+      }, in the test, its state machine's steps or the helpers they call: an assertion may be added, renamed or made stronger, never dropped or weakened; restore it, or change it on the base branch`,
+      { path: pair.headAt.path, line: pair.headFn.line },
+    )],
+  };
+}
+
+function rewrites(pair: Pair, compared: AssertionComparison): string {
+  const { rewritten } = compared;
+  return `rewrites ${rewritten.length} of the base's assertions in a way their form does not show is at least as strong (base ${pair.baseAt.path} ${
+    lines(rewritten.map((r) => r.base))
+  }, now ${lines(rewritten.map((r) => r.head))})`;
+}
+
+function lines(sites: readonly { line: number }[]): string {
+  return `line(s) ${
+    [...new Set(sites.map((site) => site.line))].sort((a, b) => a - b).join(
+      ", ",
+    )
+  }`;
 }
 
 function assumes(label: string, pair: Pair): Finding[] {

@@ -44,7 +44,7 @@ function judge(
 ): string[] {
   const base = side(options.base ?? { [MODULE]: BASE });
   const h = side(head);
-  return checkRegisteredTests([{
+  const found = checkRegisteredTests([{
     layout: options.layout ?? "000",
     id: "p",
     module: "tests.test_p",
@@ -55,7 +55,11 @@ function judge(
     baseTree: base.tree,
     headTree: h.tree,
     isTestSide: (path) => path.startsWith("tests/"),
-  }).map((f) => `${f.rule}:${f.line}`);
+  });
+  return [
+    ...found.findings.map((f) => `${f.rule}:${f.line}`),
+    ...found.rewrites.map((r) => `rewrite:${r.line}`),
+  ];
 }
 
 /** BASE with one replacement (which must apply). */
@@ -222,6 +226,68 @@ Deno.test("checkRegisteredTests() follows strategies into other test-side module
   };
   assert.deepEqual(judge(narrowed, { base }), ["property.strategy_narrowed:2"]);
   assert.deepEqual(judge(widened, { base }), []);
+});
+
+Deno.test("checkRegisteredTests() judges a strategy reached through a helper or a constant by its width", async (t) => {
+  const module = (top: string, given: string) =>
+    `from hypothesis import given, strategies as st\n\n${top}\n\n@given(${given})\ndef test_p(s):\n    assert len(s) == len(s + "")\n`;
+  const helper = (n: string) =>
+    module(
+      `def names():\n    """Names."""\n    return st.text(max_size=${n})`,
+      "names()",
+    );
+  const constant = (n: string) =>
+    module(
+      `MAX_NAME = ${n}\n\ndef names():\n    return st.text(max_size=MAX_NAME)`,
+      "names()",
+    );
+  const inline = (n: string) =>
+    module(`MAX_NAME = ${n}`, "st.text(max_size=MAX_NAME)");
+  const parameter = (n: string) =>
+    module(
+      `def names(size):\n    return st.text(min_size=1, max_size=size)`,
+      `names(${n})`,
+    );
+  const imported = (n: string): Record<string, string> => ({
+    [MODULE]:
+      `from hypothesis import given\nfrom tests.strategies import names\n\n@given(names(${n}))\ndef test_p(s):\n    assert len(s) == len(s + "")\n`,
+    "tests/strategies.py":
+      `from hypothesis import strategies as st\n\n\ndef names(size):\n    return st.text(max_size=size)\n`,
+  });
+  const cases: [string, (n: string) => string | Record<string, string>][] = [
+    ["a helper that returns the strategy", helper],
+    ["a constant a helper's strategy reads", constant],
+    ["a constant the @given strategy reads", inline],
+    ["a helper's parameter", parameter],
+    ["a helper of another test-side module", imported],
+  ];
+  for (const [name, write] of cases) {
+    const files = (n: string) => {
+      const written = write(n);
+      return typeof written === "string" ? { [MODULE]: written } : written;
+    };
+    await t.step(`${name}: 5 to 6 is a widening`, () => {
+      assert.deepEqual(judge(files("6"), { base: files("5") }), []);
+    });
+    await t.step(`${name}: 5 to 4 is a narrowing`, () => {
+      const found = judge(files("4"), { base: files("5") });
+      assert.equal(found.length, 1, JSON.stringify(found));
+      assert.match(found[0] as string, /^property\.strategy_narrowed:/);
+    });
+  }
+  await t.step(
+    "a helper that does more than return is compared as written",
+    () => {
+      const base = {
+        [MODULE]: module(
+          `def names():\n    size = 5\n    return st.text(max_size=size)`,
+          "names()",
+        ),
+      };
+      const head = { [MODULE]: base[MODULE].replace("size = 5", "size = 6") };
+      assert.deepEqual(judge(head, { base }), ["property.strategy_narrowed:3"]);
+    },
+  );
 });
 
 Deno.test("checkRegisteredTests() judges a seed-002 contract test's module code and helpers", async (t) => {

@@ -138,6 +138,11 @@ export const RULES = {
     "property",
     "An assertion of a registered test, its state machine's steps or a helper it calls was dropped or rewritten",
   ),
+  "property.assertion_rewritten": rule(
+    "property",
+    "An assertion of a registered test was rewritten beyond what its form shows, and the mutation kill sets show the test still catches every bug the base's catches",
+    false,
+  ),
   "property.examples_below_contract": rule(
     "property",
     "The test's max_examples is below the contract's min_examples",

@@ -72,6 +72,11 @@ export interface MutationHookPorts {
 /** Largest source file read for mutation. */
 const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 
+/** Whether the base's settings turn the oracle-strength rule on (`[mutation] enabled`, with pytest). */
+export function mutationDecides(settings: Settings): boolean {
+  return settings.mutation.enabled && settings.tests.runner === "pytest";
+}
+
 /**
  * Run the oracle-strength rule when `[mutation] enabled`; null otherwise
  * (nothing in the verdict changes).
@@ -81,9 +86,7 @@ export async function mutationHook(
   ports: MutationHookPorts,
 ): Promise<OracleStrengthResult | null> {
   const settings = input.settings.mutation;
-  if (!settings.enabled || input.settings.tests.runner !== "pytest") {
-    return null;
-  }
+  if (!mutationDecides(input.settings)) return null;
   // The mutation code (mutant generation, runs, kill sets) is loaded only
   // here, while the templates are exported: with mutation off, as by
   // default, a check never loads it.

@@ -10,7 +10,12 @@ import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
 import type { ReadsOptions, StaticInput } from "../layouts/dialect.ts";
 import type { Git } from "../git/git.ts";
-import { harnessConfigPaths, judgeHarness } from "../harness/mod.ts";
+import {
+  harnessConfigPaths,
+  type HarnessJudgement,
+  judgeHarness,
+} from "../harness/mod.ts";
+import type { AssertionRewrite } from "../contract/check_registered_tests.ts";
 import {
   BaseProblemError,
   baseProblems,
@@ -33,6 +38,12 @@ export interface StaticResult {
   input: StaticInput;
   /** Static findings (after the contracts' load findings). */
   findings: Finding[];
+  /**
+   * Registered tests whose assertions were rewritten beyond what their
+   * form shows, and nothing worse: findings once the verdict knows
+   * whether the mutation kill sets decided them.
+   */
+  rewrites: AssertionRewrite[];
   /** The base's excuses judged against the clock and the contract. */
   excuses: ExcuseJudgement;
 }
@@ -171,7 +182,7 @@ async function judgedWithDigests(
   done: {
     input: StaticInput;
     byOid: ReadonlyMap<string, string>;
-    harness: Promise<Settled<Finding[]>>;
+    harness: Promise<Settled<HarnessJudgement>>;
   },
 ): Promise<StaticResult> {
   const { input, byOid } = done;
@@ -205,8 +216,8 @@ async function judgedWithDigests(
   for (const one of loaded) findings.push(...one.check(input));
   const harness = await done.harness;
   if (!harness.ok) throw harness.error;
-  findings.push(...harness.value);
-  return { input, findings, excuses };
+  findings.push(...harness.value.findings);
+  return { input, findings, rewrites: harness.value.rewrites, excuses };
 }
 
 /** The harness, probe, gate-config, skip and registered-test rules. */
@@ -215,7 +226,7 @@ async function harnessFindings(
   input: StaticInput,
   inputs: { commits: Commits; contracts: Contracts },
   options: StaticStageOptions,
-): Promise<Finding[]> {
+): Promise<HarnessJudgement> {
   const { baseTree, headTree, changes } = input;
   const { loaded, settings } = inputs.contracts;
   const configPaths = harnessConfigPaths(changes);

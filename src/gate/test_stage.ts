@@ -80,11 +80,13 @@ import {
 } from "./import_path_hint.ts";
 import { judgeProperties } from "./judge_properties.ts";
 import { needsCalmRerun } from "./needs_calm_rerun.ts";
+import { settleRewrites } from "./settle_rewrites.ts";
+import type { AssertionRewrite } from "../contract/check_registered_tests.ts";
 import { type HeadFailure, sharedWithBase } from "./shared_with_base.ts";
 import { attributeFindings } from "./attribute_findings.ts";
 import { failureReason } from "../run/failure_reason.ts";
 import { judgeReplay } from "./judge_replay.ts";
-import { mutationHook } from "./mutation_hook.ts";
+import { mutationDecides, mutationHook } from "./mutation_hook.ts";
 import type { MutationRun } from "../mutation/render_mutation_report.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
 import { type LocatedProperty, locateProperties } from "./locate_properties.ts";
@@ -124,6 +126,8 @@ interface Prepared {
   excused: readonly string[];
   /** Whether the contracts or the static stage already found a reason to reject. */
   staticReject: boolean;
+  /** Rewritten assertions the kill sets settle once mutation ran. */
+  rewrites: readonly AssertionRewrite[];
 }
 
 /** Options and ports of {@linkcode testStage}. */
@@ -162,6 +166,12 @@ export interface TestStageResult {
   ledger: LedgerRow[];
   /** Every mutant's outcome, when `[mutation]` ran. */
   mutationRun?: MutationRun;
+  /**
+   * When `[mutation]` ran: the properties whose head test kills every
+   * mutant their base test kills, with how many (the evidence that
+   * settles a rewritten assertion).
+   */
+  keptKills?: ReadonlyMap<string, number>;
 }
 
 /** Run the suite for one pull request, in a sandbox of its own. */
@@ -174,6 +184,7 @@ export async function testStage(
   const { contracts, statics } = input;
   const prepared: Prepared = {
     git,
+    rewrites: statics.rewrites,
     commits: input.commits,
     settings: contracts.settings,
     plans: contracts.loaded.map((l) => ({
@@ -183,9 +194,10 @@ export async function testStage(
     headModules: statics.input.headModules,
     baseModules: statics.input.baseModules,
     excused: statics.excuses.deselect,
-    staticReject: [...contracts.findings, ...statics.findings].some((f) =>
-      f.blocking
-    ),
+    // A rewritten assertion blocks unless the kill sets will decide it.
+    staticReject:
+      [...contracts.findings, ...statics.findings].some((f) => f.blocking) ||
+      (statics.rewrites.length > 0 && !mutationDecides(contracts.settings)),
   };
   const request = testSandboxRequest(options);
   // Every run's working copy has the name the plan gives it, so runs that
@@ -936,6 +948,7 @@ async function runAndJudge(
     let mutationRun: MutationRun | undefined;
     let calmAlone = false;
     let oracleFailures: OracleFailure[] = [];
+    let keptKills: ReadonlyMap<string, number> | undefined;
     if (!suite.reported) await closeLanes();
     if (located_.length > 0 && suite.reported) {
       const beside = await early;
@@ -1000,6 +1013,7 @@ async function runAndJudge(
       oracleFindings.push(...(strength?.findings ?? []));
       mutation = strength?.report;
       mutationRun = strength?.run;
+      keptKills = strength?.keptKills;
     }
     const ts = Math.floor(options.now.epochMs / 1000);
     const collectErrors = new Map<string, string>();
@@ -1093,7 +1107,11 @@ async function runAndJudge(
       shared,
       properties: [...judged.failures, ...oracleFailures],
     });
-    if (shared.size > 0 && !attributed.some((f) => f.blocking)) {
+    const rewritten = settleRewrites(input.rewrites, { keptKills });
+    if (
+      shared.size > 0 &&
+      ![...attributed, ...rewritten].some((f) => f.blocking)
+    ) {
       const [first] = shared;
       throw new BaseProblemError(
         commits.base,
@@ -1122,6 +1140,7 @@ async function runAndJudge(
       },
       ledger,
       ...(mutationRun === undefined ? {} : { mutationRun }),
+      ...(keptKills === undefined ? {} : { keptKills }),
     };
   } finally {
     await closeLanes();

@@ -12,6 +12,7 @@ import {
 } from "../core/verdict.ts";
 import { VERSION } from "../version.ts";
 import { dedupeFindings } from "./dedupe_findings.ts";
+import { settleRewrites } from "./settle_rewrites.ts";
 import type { Judgement, JudgeOptions } from "./judge_options.ts";
 import type { Contracts } from "./load_contracts.ts";
 import type { Commits } from "./read_commits.ts";
@@ -45,6 +46,7 @@ export function verdictStage(
   const findings: Finding[] = [
     ...contracts.findings,
     ...statics.findings,
+    ...settleRewrites(statics.rewrites, { keptKills: tests?.keptKills }),
     ...(tests?.findings ?? []),
   ];
   const { loaded } = contracts;

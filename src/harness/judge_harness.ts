@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  type AssertionRewrite,
   checkRegisteredTests,
   type RegisteredTest,
 } from "../contract/check_registered_tests.ts";
@@ -46,6 +47,14 @@ export interface JudgeHarnessInput {
   testSupport: readonly string[];
 }
 
+/** What {@linkcode judgeHarness} found. */
+export interface HarnessJudgement {
+  /** Findings. */
+  findings: Finding[];
+  /** Registered tests' rewritten assertions, for the mutation kill sets to decide. */
+  rewrites: AssertionRewrite[];
+}
+
 /**
  * Run the harness, probe, gate-config, skip and registered-test rules.
  *
@@ -53,7 +62,7 @@ export interface JudgeHarnessInput {
  * ```ts
  * import { judgeHarness } from "./judge_harness.ts";
  * import { FALLBACK_MODULE_NAMES } from "./check_harness.ts";
- * const found = judgeHarness({
+ * const { findings: found } = judgeHarness({
  *   changes: [{ status: "A", path: "tests/__pycache__/test_a.cpython-311.pyc" }],
  *   texts: { base: new Map(), head: new Map() }, baseTree: new Map(), headTree: new Map(),
  *   baseModules: new Map(), headModules: new Map(), moduleNames: FALLBACK_MODULE_NAMES,
@@ -62,11 +71,19 @@ export interface JudgeHarnessInput {
  * if (found[0]?.rule !== "harness.bytecode_added") throw new Error();
  * ```
  */
-export function judgeHarness(input: JudgeHarnessInput): Finding[] {
+export function judgeHarness(input: JudgeHarnessInput): HarnessJudgement {
   const registered = registeredPaths(input.registered, input.headTree);
   const headLayout = treeLayout(input.headTree, { registered });
   const baseLayout = treeLayout(input.baseTree, { registered });
-  return [
+  const tests = checkRegisteredTests(input.registered, {
+    baseModules: input.baseModules,
+    headModules: input.headModules,
+    baseTree: input.baseTree,
+    headTree: input.headTree,
+    isTestSide: (path) =>
+      isTestSide(path, headLayout) || isTestSide(path, baseLayout),
+  });
+  const findings = [
     ...checkGateConfig(input.changes, input.texts),
     ...checkHarness(input.changes, {
       texts: input.texts,
@@ -92,15 +109,9 @@ export function judgeHarness(input: JudgeHarnessInput): Finding[] {
       headModules: input.headModules,
       baseModules: input.baseModules,
     }),
-    ...checkRegisteredTests(input.registered, {
-      baseModules: input.baseModules,
-      headModules: input.headModules,
-      baseTree: input.baseTree,
-      headTree: input.headTree,
-      isTestSide: (path) =>
-        isTestSide(path, headLayout) || isTestSide(path, baseLayout),
-    }),
+    ...tests.findings,
   ];
+  return { findings, rewrites: tests.rewrites };
 }
 
 /** The files of registered test modules that exist in the tree. */

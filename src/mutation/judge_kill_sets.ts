@@ -86,6 +86,12 @@ export interface KillSetJudgement {
   findings: Finding[];
   /** The verdict's `tests.mutation`. */
   report: MutationReport;
+  /**
+   * Properties whose head test kills every mutant their base test kills,
+   * with how many that is (at least one): evidence that a rewrite of the
+   * test checks no less. None when a run's report could not be trusted.
+   */
+  keptKills: Map<string, number>;
 }
 
 /** Mutants shown in one finding's message. */
@@ -139,6 +145,9 @@ export function judgeKillSets(
     }
   }
   const findings: Finding[] = [];
+  const keptKills = untrusted.length > 0
+    ? new Map<string, number>()
+    : killsKept(results, options.properties);
   for (const p of options.properties) {
     const mutants = weakenedBy.get(p.key)?.sort(byPlace);
     if (mutants === undefined) continue;
@@ -206,7 +215,28 @@ export function judgeKillSets(
       cached: results.filter((r) => r.cached).length,
       weakened: weakenedMutants.size,
     },
+    keptKills,
   };
+}
+
+/**
+ * Each property whose base test killed at least one mutant and whose head
+ * test killed (or timed out on) every one of them, with their number.
+ */
+function killsKept(
+  results: readonly MutantResult[],
+  properties: readonly KillProperty[],
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of properties) {
+    const killed = results.filter((r) => r.base[p.key] === "killed");
+    const kept = killed.every((r) => {
+      const head = r.head?.[p.key];
+      return head === "killed" || head === "timeout";
+    });
+    if (killed.length > 0 && kept) out.set(p.key, killed.length);
+  }
+  return out;
 }
 
 /** One finding per rule, the first message with a count of the rest. */

@@ -221,3 +221,55 @@ Deno.test("judgeKillSets() never counts a run without a trusted report as a kill
     },
   );
 });
+
+Deno.test("judgeKillSets() keeps a property's kills only when its head test kills every mutant its base test kills", async (t) => {
+  const kept = (results: MutantResult[]) =>
+    Object.fromEntries(judge(results).keptKills);
+  await t.step("every one killed (or timed out) at the head", () => {
+    assert.deepEqual(
+      kept([
+        result("m1", { "000/order": "killed" }, { "000/order": "killed" }),
+        result("m2", { "000/order": "killed" }, { "000/order": "timeout" }),
+        result("m3", { "000/order": "survived" }, null),
+      ]),
+      { "000/order": 2 },
+    );
+  });
+  const cases: [string, MutantResult[]][] = [
+    ["one the base kills survives at the head", [
+      result("m1", { "000/order": "killed" }, { "000/order": "killed" }),
+      result("m2", { "000/order": "killed" }, { "000/order": "survived" }),
+    ]],
+    ["one the base kills has no usable report at the head", [
+      result("m1", { "000/order": "killed" }, { "000/order": "unknown" }),
+    ]],
+    ["the head's test did not run on it", [
+      result("m1", { "000/order": "killed" }, {}),
+    ]],
+    ["the base kills none: no evidence", [
+      result("m1", { "000/order": "survived" }, null),
+    ]],
+    ["a base timeout is no kill to keep", [
+      result("m1", { "000/order": "timeout" }, { "000/order": "killed" }),
+    ]],
+  ];
+  for (const [name, results] of cases) {
+    await t.step(name, () => assert.deepEqual(kept(results), {}));
+  }
+  await t.step("a run whose report pawl could not trust keeps nothing", () => {
+    const j = judgeKillSets([
+      result("m1", { "000/order": "killed" }, { "000/order": "killed" }),
+    ], {
+      properties: PROPS,
+      texts: new Map([["pkg/m.py", TEXT]]),
+      counts: COUNTS,
+      baselineFindings: [{
+        layer: "harness",
+        rule: "harness.report_tampered",
+        message: "The baseline's report does not match",
+        blocking: true,
+      }],
+    });
+    assert.equal(j.keptKills.size, 0);
+  });
+});

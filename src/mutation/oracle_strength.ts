@@ -98,6 +98,8 @@ export interface OracleStrengthResult {
   findings: Finding[];
   /** The verdict's counts. */
   report: MutationReport;
+  /** Properties whose head test kills every mutant their base test kills (see `KillSetJudgement`). */
+  keptKills: ReadonlyMap<string, number>;
   /** Every mutant's outcome, for the mutation-testing report. */
   run: MutationRun;
 }

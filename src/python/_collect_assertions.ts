@@ -1,5 +1,7 @@
 import type { Node } from "web-tree-sitter";
 import type { ImportAliases } from "./_import_aliases.ts";
+import type { PythonExpr } from "./python_module.ts";
+import { pythonExpr } from "./_python_expr.ts";
 import { constantTruthiness } from "./_constant_truthiness.ts";
 import { isLiteral } from "./_is_literal.ts";
 import { realChildren } from "./_real_children.ts";
@@ -21,6 +23,8 @@ export interface Assertion {
   example: boolean;
   /** The assertion's structure (whitespace, comments and quotes ignored). */
   key: string;
+  /** What it checks: the condition of an `assert`, or the asserting call. */
+  claim?: PythonExpr;
 }
 
 /** Calls that assert by their nature. */
@@ -75,12 +79,18 @@ export function collectAssertions(
           ...assertStatement(test),
           line: line(),
           key: structureKey(node),
+          claim: pythonExpr(test, aliases),
         });
       }
     } else if (type === "call") {
       const assertion = assertingCall(node, aliases);
       if (assertion !== undefined) {
-        found.push({ ...assertion, line: line(), key: structureKey(node) });
+        found.push({
+          ...assertion,
+          line: line(),
+          key: structureKey(node),
+          claim: pythonExpr(node, aliases),
+        });
       }
     } else if (type === "raise_statement" && raisesAssertionError(node)) {
       found.push({

@@ -12,6 +12,7 @@ import type {
 import type { ImportAliases } from "./_import_aliases.ts";
 import { pythonExpr } from "./_python_expr.ts";
 import { realChildren } from "./_real_children.ts";
+import { returnedExpr } from "./_returned_expr.ts";
 import { isDocstring, type SignificantTokens } from "./_significant_tokens.ts";
 import { walk } from "./_walk.ts";
 
@@ -146,6 +147,10 @@ export function moduleFacts(
     if (last.kind === "def") {
       definition.assumes = functions.get(name)?.assumes ?? [];
       definition.assertions = functions.get(name)?.assertions ?? [];
+      const returns = ordered.length === 1
+        ? returnedExpr(last.statement, aliases)
+        : undefined;
+      if (returns !== undefined) definition.returns = returns;
     }
     definitions.set(name, definition);
   }

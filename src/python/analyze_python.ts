@@ -17,6 +17,7 @@ import { findSkips } from "./_find_skips.ts";
 import { hypothesisSettings } from "./_hypothesis_settings.ts";
 import { ImportAliases } from "./_import_aliases.ts";
 import { lastToken } from "./_last_token.ts";
+import { localScope } from "./_local_scope.ts";
 import { realChildren } from "./_real_children.ts";
 import { NESTED_SCOPES } from "./_nested_scopes.ts";
 import { walk } from "./_walk.ts";
@@ -264,13 +265,16 @@ class ModuleReader {
         assertions.filter((assertion) => assertion.example).length,
       assertions: assertions
         .filter((assertion) => assertion.verdict === "real")
-        .map(({ key, line }) => ({ key, line })),
+        .map(({ key, line, claim }) =>
+          claim === undefined ? { key, line } : { key, line, claim }
+        ),
     };
     if (settings !== undefined) fn.settings = settings;
     if (body !== null) {
       const facts = bodyFacts(body, this.#aliases);
       fn.assumes = facts.assumes;
       fn.envReads = facts.envReads;
+      fn.scope = localScope(definition, this.#aliases);
       const locals = parameterNames(definition);
       for (const name of facts.locals) locals.add(name);
       const refs = facts.identifiers;

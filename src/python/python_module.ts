@@ -66,6 +66,20 @@ export interface PythonDefinition {
   assumes?: number[];
   /** Assertions that can fail, for a function. */
   assertions?: AssertionSite[];
+  /** What the function returns, when its body is one `return` (see {@linkcode ReturnedExpr}). */
+  returns?: ReturnedExpr;
+}
+
+/**
+ * An undecorated, synchronous `def` whose body (after a docstring) is a
+ * single `return <expr>`: a call of it stands for `expr` with the
+ * parameters replaced by the arguments.
+ */
+export interface ReturnedExpr {
+  /** Plain parameter names, in order (no defaults, `*` or `**`). */
+  params: string[];
+  /** The returned expression. */
+  expr: PythonExpr;
 }
 
 /** An assertion that can fail, as {@linkcode PythonFunction.assertions} lists it. */
@@ -74,6 +88,32 @@ export interface AssertionSite {
   key: string;
   /** 1-based line. */
   line: number;
+  /**
+   * What it checks: an `assert`'s condition (its message left out, as it
+   * never decides a pass), or the asserting call; absent for a `raise`.
+   */
+  claim?: PythonExpr;
+}
+
+/**
+ * The names a function binds itself, so two spellings of it can be
+ * compared up to a consistent renaming of them.
+ */
+export interface LocalScope {
+  /** Parameter names in order (`*args` and `**kwargs` by their names). */
+  params: string[];
+  /**
+   * Each local name the body binds by assignment, augmented assignment,
+   * `for`, `with ... as` or `:=`, with those binding statements in
+   * document order (nested functions, classes and lambdas not entered).
+   */
+  bindings: ReadonlyMap<string, readonly PythonExpr[]>;
+  /**
+   * Names bound in ways a renaming is not followed through: `global`,
+   * `nonlocal`, imports, nested `def`/`class`, `except ... as`, `match`
+   * captures, or a parameter bound again in the body.
+   */
+  fixed: string[];
 }
 
 /** One module-level statement that is not a definition, import or docstring. */
@@ -209,6 +249,8 @@ export interface PythonFunction {
   assumes?: number[];
   /** The body's assertions that can fail, in document order. */
   assertions?: AssertionSite[];
+  /** The names the function binds itself. */
+  scope?: LocalScope;
   /** Names the body and decorators use that are not bound inside the function. */
   refs?: string[];
   /** Environment variable names the body reads (`?` for one not written as a literal). */

@@ -1,0 +1,411 @@
+import type { PythonExpr } from "../python/python_module.ts";
+import { numberOf } from "./_compare_exprs.ts";
+
+/** How {@linkcode claimImplies} compares the parts it does not reason about. */
+export interface ClaimContext {
+  /** Whether two parts are the same expression (up to the renaming in force). */
+  same(strong: PythonExpr, weak: PythonExpr): boolean;
+  /** A point to undo a failed attempt to. */
+  mark(): number;
+  /** Undo what `same` recorded since `mark`. */
+  rollback(mark: number): void;
+  /**
+   * Steps left for every claim compared with this context: a search over
+   * nested `and` and `or` grows with their parts multiplied, and a pull
+   * request writes them. Once the steps run out the form shows nothing
+   * more, and what is left is judged as not shown stronger.
+   */
+  budget: { left: number };
+}
+
+/**
+ * Whether the claim `strong` can only hold where `weak` holds, as far as
+ * its form shows: the same claim; a conjunction with `weak` among its
+ * parts (`a and b` for `a`); a disjunction each part of which implies
+ * `weak`; a tighter bound (`x <= 1` for `x <= 3`) or tolerance
+ * (`pytest.approx`, `math.isclose`, numpy's `isclose`/`allclose`/
+ * `assert_allclose`/`assert_almost_equal`, `assertAlmostEqual`); or
+ * `pytest.raises`/`pytest.warns` with `match=` added. `false` means the
+ * form does not show it, not that it is false.
+ */
+export function claimImplies(
+  strong: PythonExpr,
+  weak: PythonExpr,
+  context: ClaimContext,
+): boolean {
+  if (context.budget.left <= 0) return false;
+  context.budget.left--;
+  return attempt(context, () => context.same(strong, weak)) ||
+    attempt(context, () => byParts(strong, weak, context)) ||
+    attempt(context, () => byForm(strong, weak, context));
+}
+
+/** The parts a claim holds only when all of them hold: `a and b`, `a < b < c`. */
+export function conjuncts(claim: PythonExpr): PythonExpr[] {
+  const parts = operands(claim, "and");
+  if (parts.length > 1) return parts.flatMap(conjuncts);
+  const pairs = comparisonPairs(claim);
+  return pairs.length > 1 ? pairs : [claim];
+}
+
+function attempt(context: ClaimContext, fn: () => boolean): boolean {
+  const mark = context.mark();
+  if (fn()) return true;
+  context.rollback(mark);
+  return false;
+}
+
+function byParts(
+  strong: PythonExpr,
+  weak: PythonExpr,
+  context: ClaimContext,
+): boolean {
+  const implies = (s: PythonExpr, w: PythonExpr) =>
+    attempt(context, () => claimImplies(s, w, context));
+  const weakAll = conjuncts(weak);
+  if (weakAll.length > 1) return weakAll.every((w) => implies(strong, w));
+  const strongAny = operands(strong, "or");
+  if (strongAny.length > 1) return strongAny.every((s) => implies(s, weak));
+  const strongAll = conjuncts(strong);
+  if (strongAll.length > 1) return strongAll.some((s) => implies(s, weak));
+  const weakAny = operands(weak, "or");
+  if (weakAny.length > 1) return weakAny.some((w) => implies(strong, w));
+  const s = negated(strong);
+  const w = negated(weak);
+  return s !== undefined && w !== undefined && claimImplies(w, s, context);
+}
+
+function byForm(
+  strong: PythonExpr,
+  weak: PythonExpr,
+  context: ClaimContext,
+): boolean {
+  const s = comparison(strong);
+  const w = comparison(weak);
+  if (s !== undefined && w !== undefined) {
+    return tighterBound(s, w, context) || tighterApprox(s, w, context);
+  }
+  if (strong.type !== "call" || weak.type !== "call") return false;
+  return tighterCall(strong, weak, context) ||
+    matchAdded(strong, weak, context);
+}
+
+/** The operands of a chain of one boolean operator, flattened. */
+function operands(expr: PythonExpr, operator: "and" | "or"): PythonExpr[] {
+  const kids = expr.children;
+  if (expr.type !== "boolean_operator" || kids?.length !== 3) return [expr];
+  if (kids[1]?.type !== operator) return [expr];
+  return [
+    ...operands(kids[0] as PythonExpr, operator),
+    ...operands(kids[2] as PythonExpr, operator),
+  ];
+}
+
+function negated(expr: PythonExpr): PythonExpr | undefined {
+  return expr.type === "not_operator" ? expr.children?.[1] : undefined;
+}
+
+/** `a < b < c` as `a < b`, `b < c`; one comparison as itself. */
+function comparisonPairs(expr: PythonExpr): PythonExpr[] {
+  const kids = expr.children ?? [];
+  if (expr.type !== "comparison_operator" || kids.length <= 3) return [expr];
+  const out: PythonExpr[] = [];
+  for (let i = 0; i + 2 < kids.length; i += 2) {
+    out.push({ ...expr, children: kids.slice(i, i + 3) });
+  }
+  return out;
+}
+
+/** One comparison, `left op right`. */
+interface Comparison {
+  left: PythonExpr;
+  op: string;
+  right: PythonExpr;
+}
+
+const FLIPPED: Record<string, string> = {
+  "<": ">",
+  "<=": ">=",
+  ">": "<",
+  ">=": "<=",
+  "==": "==",
+  "!=": "!=",
+};
+
+function comparison(expr: PythonExpr): Comparison | undefined {
+  const kids = expr.children;
+  if (expr.type !== "comparison_operator" || kids?.length !== 3) {
+    return undefined;
+  }
+  const [left, operator, right] = kids as [PythonExpr, PythonExpr, PythonExpr];
+  const op = operator.children === undefined
+    ? operator.text ?? operator.type
+    : operator.children.map((c) => c.text ?? c.type).join(" ");
+  return { left, op, right };
+}
+
+/** With a number or an `approx(...)` on the right, when either side has one. */
+function numberRight(c: Comparison): Comparison {
+  const flip = FLIPPED[c.op];
+  const leftFixed = numberOf(c.left) !== undefined || isApprox(c.left);
+  const rightFixed = numberOf(c.right) !== undefined || isApprox(c.right);
+  if (flip === undefined || !leftFixed || rightFixed) return c;
+  return { left: c.right, op: flip, right: c.left };
+}
+
+/** `x <= 1` implies `x <= 3`; `x > 5` implies `x >= 5`. */
+function tighterBound(
+  strong: Comparison,
+  weak: Comparison,
+  context: ClaimContext,
+): boolean {
+  const s = numberRight(strong);
+  const w = numberRight(weak);
+  const sn = numberOf(s.right);
+  const wn = numberOf(w.right);
+  if (sn === undefined || wn === undefined) return false;
+  const upper = (op: string) => op === "<" || op === "<=";
+  const lower = (op: string) => op === ">" || op === ">=";
+  let tighter: boolean;
+  if (upper(s.op) && upper(w.op)) {
+    tighter = sn < wn || (sn === wn && (s.op === "<" || w.op === "<="));
+  } else if (lower(s.op) && lower(w.op)) {
+    tighter = sn > wn || (sn === wn && (s.op === ">" || w.op === ">="));
+  } else return false;
+  return tighter && context.same(s.left, w.left);
+}
+
+/** `x == approx(y, abs=1e-6)` implies `x == approx(y, abs=1e-3)`; `!=` the other way. */
+function tighterApprox(
+  strong: Comparison,
+  weak: Comparison,
+  context: ClaimContext,
+): boolean {
+  const s = numberRight(strong);
+  const w = numberRight(weak);
+  if (s.op !== w.op || (s.op !== "==" && s.op !== "!=")) return false;
+  if (!isApprox(s.right) || !isApprox(w.right)) return false;
+  const [tight, loose] = s.op === "=="
+    ? [s.right, w.right]
+    : [w.right, s.right];
+  return tighterCall(tight, loose, context) && context.same(s.left, w.left);
+}
+
+function isApprox(expr: PythonExpr): boolean {
+  return expr.type === "call" && calleeOf(expr) === "pytest.approx";
+}
+
+function calleeOf(call: PythonExpr): string | undefined {
+  const callee = call.children?.[0];
+  return callee?.type === "name" ? callee.text : undefined;
+}
+
+/** How a tolerance function reads its arguments. */
+interface ToleranceSpec {
+  /** Leading arguments compared as values. */
+  values: number;
+  /** Names of the arguments after the values, by position. */
+  positional: readonly string[];
+  /** Tolerances: `true` when a smaller number is tighter, `false` when a larger one is. */
+  tolerances: Readonly<Record<string, boolean>>;
+  /** Each tolerance as the function applies it, given what was passed. */
+  fill(given: ReadonlyMap<string, number>): Map<string, number> | undefined;
+  /** Arguments that only word the failure. */
+  messages?: readonly string[];
+}
+
+/** The given tolerances, each missing one at its default. */
+function defaults(values: Record<string, number>) {
+  return (given: ReadonlyMap<string, number>) =>
+    new Map(Object.entries(values).map(([k, v]) => [k, given.get(k) ?? v]));
+}
+
+const NUMPY_CLOSE: ToleranceSpec = {
+  values: 2,
+  positional: ["rtol", "atol", "equal_nan"],
+  tolerances: { rtol: true, atol: true, "equal_nan": true },
+  fill: defaults({ rtol: 1e-5, atol: 1e-8, "equal_nan": 0 }),
+};
+
+const NUMPY_DECIMAL = (decimal: number): ToleranceSpec => ({
+  values: 2,
+  positional: ["decimal", "err_msg", "verbose"],
+  tolerances: { decimal: false },
+  fill: defaults({ decimal }),
+  messages: ["err_msg", "verbose"],
+});
+
+const UNITTEST_ALMOST: ToleranceSpec = {
+  values: 2,
+  positional: ["places", "msg", "delta"],
+  tolerances: { places: false, delta: true },
+  // `delta` and `places` are two kinds of check: only like compares.
+  fill: (given) =>
+    given.has("delta")
+      ? (given.has("places") ? undefined : new Map(given))
+      : new Map([["places", given.get("places") ?? 7]]),
+  messages: ["msg"],
+};
+
+/** Tolerance functions by canonical name (unittest's by method name). */
+const TOLERANCES: Readonly<Record<string, ToleranceSpec>> = {
+  // pytest: an `abs` alone turns the relative tolerance off.
+  "pytest.approx": {
+    values: 1,
+    positional: ["rel", "abs", "nan_ok"],
+    tolerances: { rel: true, abs: true, "nan_ok": true },
+    fill: (given) =>
+      new Map([
+        ["rel", given.get("rel") ?? (given.has("abs") ? 0 : 1e-6)],
+        ["abs", given.get("abs") ?? 1e-12],
+        ["nan_ok", given.get("nan_ok") ?? 0],
+      ]),
+  },
+  "math.isclose": {
+    values: 2,
+    positional: [],
+    tolerances: { "rel_tol": true, "abs_tol": true },
+    fill: defaults({ "rel_tol": 1e-9, "abs_tol": 0 }),
+  },
+  "numpy.isclose": NUMPY_CLOSE,
+  "numpy.allclose": NUMPY_CLOSE,
+  "numpy.testing.assert_allclose": {
+    values: 2,
+    positional: ["rtol", "atol", "equal_nan", "err_msg", "verbose"],
+    tolerances: { rtol: true, atol: true, "equal_nan": true },
+    fill: defaults({ rtol: 1e-7, atol: 0, "equal_nan": 1 }),
+    messages: ["err_msg", "verbose"],
+  },
+  "numpy.testing.assert_almost_equal": NUMPY_DECIMAL(7),
+  "numpy.testing.assert_array_almost_equal": NUMPY_DECIMAL(6),
+  assertAlmostEqual: UNITTEST_ALMOST,
+  assertAlmostEquals: UNITTEST_ALMOST,
+};
+
+function toleranceSpec(callee: string): ToleranceSpec | undefined {
+  if (Object.hasOwn(TOLERANCES, callee)) return TOLERANCES[callee];
+  const method = /^self\.(assertAlmostEquals?)$/.exec(callee)?.[1];
+  return method === undefined ? undefined : TOLERANCES[method];
+}
+
+/** The same tolerance function on the same values, each tolerance at least as tight. */
+function tighterCall(
+  strong: PythonExpr,
+  weak: PythonExpr,
+  context: ClaimContext,
+): boolean {
+  const callee = calleeOf(strong);
+  if (callee === undefined || callee !== calleeOf(weak)) return false;
+  const spec = toleranceSpec(callee);
+  const s = spec === undefined ? undefined : callArguments(strong, spec);
+  const w = spec === undefined ? undefined : callArguments(weak, spec);
+  if (spec === undefined || s === undefined || w === undefined) return false;
+  const sValues = s.values;
+  if (sValues.length !== w.values.length) return false;
+  for (const [i, value] of sValues.entries()) {
+    if (!context.same(value, w.values[i] as PythonExpr)) return false;
+  }
+  const names = new Set([...s.named.keys(), ...w.named.keys()]);
+  const sGiven = new Map<string, number>();
+  const wGiven = new Map<string, number>();
+  for (const name of names) {
+    if (spec.messages?.includes(name)) continue;
+    const sv = s.named.get(name);
+    const wv = w.named.get(name);
+    if (!Object.hasOwn(spec.tolerances, name)) {
+      if (sv === undefined || wv === undefined) {
+        if (sv !== wv) return false;
+      } else if (!context.same(sv, wv)) return false;
+      continue;
+    }
+    for (const [value, into] of [[sv, sGiven], [wv, wGiven]] as const) {
+      if (value === undefined) continue;
+      const n = toleranceValue(value);
+      if (n === undefined) return false;
+      into.set(name, n);
+    }
+  }
+  const sTol = spec.fill(sGiven);
+  const wTol = spec.fill(wGiven);
+  if (sTol === undefined || wTol === undefined) return false;
+  if (sTol.size !== wTol.size) return false;
+  for (const [name, sn] of sTol) {
+    const wn = wTol.get(name);
+    if (wn === undefined) return false;
+    if (spec.tolerances[name] ? sn > wn : sn < wn) return false;
+  }
+  return true;
+}
+
+/** A number, or `True`/`False`/`None` as 1/0/absent. */
+function toleranceValue(expr: PythonExpr): number | undefined {
+  if (expr.type === "true") return 1;
+  if (expr.type === "false") return 0;
+  return numberOf(expr);
+}
+
+/** A call's leading values and its other arguments by name; undefined with a splat. */
+function callArguments(
+  call: PythonExpr,
+  spec: Pick<ToleranceSpec, "values" | "positional">,
+): { values: PythonExpr[]; named: Map<string, PythonExpr> } | undefined {
+  const list = call.children?.[1];
+  if (list?.type !== "argument_list") return undefined;
+  const values: PythonExpr[] = [];
+  const named = new Map<string, PythonExpr>();
+  let index = 0;
+  for (const arg of list.children ?? []) {
+    if (arg.children === undefined && /^[,()]$/.test(arg.text ?? "")) continue;
+    if (arg.type === "list_splat" || arg.type === "dictionary_splat") {
+      return undefined;
+    }
+    if (arg.type === "keyword_argument") {
+      const name = arg.children?.[0]?.text;
+      const value = arg.children?.[2];
+      if (name === undefined || value === undefined || named.has(name)) {
+        return undefined;
+      }
+      // `None` is what the parameter defaults to.
+      if (value.type !== "none") named.set(name, value);
+      continue;
+    }
+    if (index < spec.values) values.push(arg);
+    else {
+      const name = spec.positional[index - spec.values];
+      if (name === undefined || named.has(name)) return undefined;
+      if (arg.type !== "none") named.set(name, arg);
+    }
+    index++;
+  }
+  return { values, named };
+}
+
+/** The checks whose `match=` only adds a condition. */
+const MATCHING = new Set(["pytest.raises", "pytest.warns"]);
+
+/** `pytest.raises(E, match="...")` implies `pytest.raises(E)`. */
+function matchAdded(
+  strong: PythonExpr,
+  weak: PythonExpr,
+  context: ClaimContext,
+): boolean {
+  const callee = calleeOf(strong);
+  if (callee === undefined || !MATCHING.has(callee)) return false;
+  if (callee !== calleeOf(weak)) return false;
+  const all = { values: Number.MAX_SAFE_INTEGER, positional: [] };
+  const s = callArguments(strong, all);
+  const w = callArguments(weak, all);
+  if (s === undefined || w === undefined) return false;
+  // Only the `with` form: in `raises(E, f, ...)` a keyword goes to `f`.
+  if (s.values.length !== 1 || w.values.length !== 1) return false;
+  if (!context.same(s.values[0] as PythonExpr, w.values[0] as PythonExpr)) {
+    return false;
+  }
+  for (const [name, wv] of w.named) {
+    const sv = s.named.get(name);
+    if (sv === undefined || !context.same(sv, wv)) return false;
+  }
+  return [...s.named.keys()].every((name) =>
+    w.named.has(name) || name === "match"
+  );
+}

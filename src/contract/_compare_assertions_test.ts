@@ -1,0 +1,577 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import type { Tree } from "../git/git.ts";
+import { analyzePython } from "../python/analyze_python.ts";
+import { loadPythonParser } from "../python/load_python_parser.ts";
+import type { PythonModule } from "../python/python_module.ts";
+import { checkRegisteredTests } from "./check_registered_tests.ts";
+
+const parser = await loadPythonParser();
+const MODULE = "tests/test_p.py";
+
+const HEADER = `import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from shop import Invoice, ParseError, parse, total
+
+
+def check_total(invoice, expected):
+    assert invoice.total == expected
+
+
+`;
+
+/** A registered test `test_p` drawing `a` and `b`, with `body` indented. */
+function test(body: string, params = "a, b"): string {
+  // Two parameters are drawn by @given; one is a pytest fixture.
+  const given = params.includes(",")
+    ? "@given(st.integers(), st.integers())\n"
+    : "";
+  return `${HEADER}${given}def test_p(${params}):\n${
+    body.trim().split("\n").map((l) => `    ${l}`).join("\n")
+  }\n`;
+}
+
+function analyses(
+  text: string,
+): { modules: Map<string, PythonModule>; tree: Tree } {
+  return {
+    modules: new Map([[MODULE, analyzePython(parser, text)]]),
+    tree: new Map([[MODULE, {
+      path: MODULE,
+      kind: "file",
+      oid: MODULE,
+      size: 1,
+    }]]),
+  };
+}
+
+type Verdict = "accepted" | "rejected" | "rewritten";
+
+/** How the assertions of `head` stand to those of `base`. */
+function verdict(base: string, head: string): Verdict {
+  const b = analyses(base);
+  const h = analyses(head);
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: b.modules,
+    headModules: h.modules,
+    baseTree: b.tree,
+    headTree: h.tree,
+    isTestSide: () => true,
+  });
+  const removed = found.findings.filter((f) =>
+    f.rule === "property.assertion_removed"
+  );
+  if (removed.length > 0) return "rejected";
+  return found.rewrites.length > 0 ? "rewritten" : "accepted";
+}
+
+const SAME: [string, string, string][] = [
+  [
+    "a local renamed everywhere",
+    "obj = Invoice(a)\nassert obj.total == a\nassert obj.paid",
+    "invoice = Invoice(a)\nassert invoice.total == a\nassert invoice.paid",
+  ],
+  [
+    "a local renamed along the locals it is made from",
+    "lines = [a, b]\nobj = Invoice(lines)\nassert obj.total == a + b",
+    "items = [a, b]\ninvoice = Invoice(items)\nassert invoice.total == a + b",
+  ],
+  [
+    "two locals swapped together with what binds them",
+    "x = Invoice(a)\ny = Invoice(b)\nassert x.total == a\nassert y.total == b",
+    "y = Invoice(a)\nx = Invoice(b)\nassert y.total == a\nassert x.total == b",
+  ],
+  [
+    "a comprehension's variable renamed",
+    "assert all(v >= 0 for v in [a * a, b * b])",
+    "assert all(w >= 0 for w in [a * a, b * b])",
+  ],
+  [
+    "a lambda's parameter renamed",
+    "assert sorted([a, b], key=lambda v: -v)[0] == max(a, b)",
+    "assert sorted([a, b], key=lambda w: -w)[0] == max(a, b)",
+  ],
+  [
+    "an assertion's message changed",
+    'assert total(a, b) == a + b, "sum"',
+    "assert total(a, b) == a + b",
+  ],
+  [
+    "an `and` split into two assertions, in another order",
+    "assert a * a >= 0 and b * b >= 0",
+    "assert b * b >= 0\nassert a * a >= 0",
+  ],
+  [
+    "a chained comparison written as a conjunction",
+    "assert 0 <= a * a <= 10**40",
+    "assert a * a >= 0 and a * a <= 10**40",
+  ],
+];
+
+const STRONGER: [string, string, string][] = [
+  [
+    "match= added to pytest.raises",
+    'with pytest.raises(ParseError):\n    parse("")',
+    'with pytest.raises(ParseError, match="empty"):\n    parse("")',
+  ],
+  [
+    "match= added to pytest.warns",
+    "with pytest.warns(UserWarning):\n    total(a, b)",
+    'with pytest.warns(UserWarning, match="rounded"):\n    total(a, b)',
+  ],
+  [
+    "an extra conjunct",
+    "assert total(a, b) >= a",
+    "assert total(a, b) >= a and total(a, b) >= b",
+  ],
+  [
+    "an extra assertion",
+    "assert total(a, b) == a + b",
+    "assert total(a, b) == a + b\nassert total(b, a) == a + b",
+  ],
+  [
+    "a tighter absolute tolerance in pytest.approx",
+    "assert total(a, b) == pytest.approx(a + b, abs=1e-3)",
+    "assert total(a, b) == pytest.approx(a + b, abs=1e-6)",
+  ],
+  [
+    "a tighter relative tolerance, approx on the left",
+    "assert total(a, b) == pytest.approx(a + b, rel=1e-3)",
+    "assert pytest.approx(a + b, rel=1e-9) == total(a, b)",
+  ],
+  [
+    "an absolute tolerance below approx's defaults",
+    "assert total(a, b) == pytest.approx(a + b)",
+    "assert total(a, b) == pytest.approx(a + b, abs=1e-15)",
+  ],
+  [
+    "a looser tolerance where the values must differ",
+    "assert total(a, 1) != pytest.approx(a, abs=1e-6)",
+    "assert total(a, 1) != pytest.approx(a, abs=1e-3)",
+  ],
+  [
+    "math.isclose at its default from a looser rel_tol",
+    "assert math.isclose(total(a, b), a + b, rel_tol=1e-6)",
+    "assert math.isclose(total(a, b), a + b)",
+  ],
+  [
+    "numpy's assert_allclose with a tighter rtol",
+    "np.testing.assert_allclose(total(a, b), a + b, rtol=1e-5)",
+    "np.testing.assert_allclose(total(a, b), a + b, rtol=1e-9)",
+  ],
+  [
+    "a tighter bound on a difference",
+    "assert abs(total(a, b) - a - b) <= 1e-3",
+    "assert abs(total(a, b) - a - b) < 1e-6",
+  ],
+  [
+    "a narrower chained range",
+    "assert 0 <= a * a <= 10**40",
+    "assert 0 <= a * a <= 10**30",
+  ],
+];
+
+const WEAKER: [string, string, string][] = [
+  [
+    "an assertion dropped",
+    "assert total(a, b) == a + b\nassert total(b, a) == a + b",
+    "assert total(a, b) == a + b",
+  ],
+  [
+    "a conjunct dropped",
+    "assert total(a, b) >= a and total(a, b) >= b",
+    "assert total(a, b) >= a",
+  ],
+  [
+    "`and` turned into `or`",
+    "assert total(a, b) >= a and total(a, b) >= b",
+    "assert total(a, b) >= a or total(a, b) >= b",
+  ],
+  [
+    "an alternative added with `or`",
+    "assert total(a, b) == a + b",
+    "assert total(a, b) == a + b or a < 0",
+  ],
+  [
+    "a looser absolute tolerance",
+    "assert total(a, b) == pytest.approx(a + b, abs=1e-6)",
+    "assert total(a, b) == pytest.approx(a + b, abs=1e-3)",
+  ],
+  [
+    "approx's defaults from a tighter absolute tolerance",
+    "assert total(a, b) == pytest.approx(a + b, abs=1e-15)",
+    "assert total(a, b) == pytest.approx(a + b)",
+  ],
+  [
+    "nan_ok=True added",
+    "assert total(a, b) == pytest.approx(a + b)",
+    "assert total(a, b) == pytest.approx(a + b, nan_ok=True)",
+  ],
+  [
+    "a tighter tolerance where the values must differ",
+    "assert total(a, 1) != pytest.approx(a, abs=1e-3)",
+    "assert total(a, 1) != pytest.approx(a, abs=1e-6)",
+  ],
+  [
+    "math.isclose with a looser rel_tol",
+    "assert math.isclose(total(a, b), a + b)",
+    "assert math.isclose(total(a, b), a + b, rel_tol=1e-3)",
+  ],
+  [
+    "a looser bound on a difference",
+    "assert abs(total(a, b) - a - b) <= 1e-6",
+    "assert abs(total(a, b) - a - b) <= 1e-3",
+  ],
+  [
+    "match= removed",
+    'with pytest.raises(ParseError, match="empty"):\n    parse("")',
+    'with pytest.raises(ParseError):\n    parse("")',
+  ],
+];
+
+/** Renamings that are not consistent: never taken as the same assertion. */
+const NOT_RENAMINGS: [string, string, string][] = [
+  [
+    "two locals swapped in the assertions only",
+    "x = Invoice(a)\ny = Invoice(b)\nassert x.total == a\nassert y.total == b",
+    "x = Invoice(a)\ny = Invoice(b)\nassert y.total == a\nassert x.total == b",
+  ],
+  [
+    "a local renamed to one bound to something else",
+    "obj = Invoice(a)\nassert obj.total == a",
+    "invoice = Invoice(b)\nassert invoice.total == a",
+  ],
+  [
+    "two locals collapsed into one",
+    "x = Invoice(a)\ny = Invoice(a)\nassert total(x, y) > 0",
+    "x = Invoice(a)\ny = Invoice(a)\nassert total(x, x) > 0",
+  ],
+  [
+    "a local replaced by a module-level name",
+    "parsed = parse(str(a))\nassert parsed == a",
+    "parsed = parse(str(a))\nassert total == a",
+  ],
+  [
+    "a module-level name replaced by a local",
+    "total = Invoice(a)\nassert parse(str(a)) == a",
+    "total = Invoice(a)\nassert total(str(a)) == a",
+  ],
+];
+
+Deno.test("checkRegisteredTests() takes assertions equal up to a consistent renaming as unchanged", async (t) => {
+  for (const [name, base, head] of SAME) {
+    await t.step(name, () => {
+      assert.equal(verdict(test(base), test(head)), "accepted");
+      assert.equal(verdict(test(head), test(base)), "accepted");
+    });
+  }
+  await t.step("a drawn parameter renamed in the def and the body", () => {
+    assert.equal(
+      verdict(
+        test("assert total(a, b) == a + b"),
+        test("assert total(x, b) == x + b", "x, b"),
+      ),
+      "accepted",
+    );
+  });
+  await t.step("drawn parameters swapped in the def and the body", () => {
+    assert.equal(
+      verdict(
+        test("assert total(a, b) == a + b"),
+        test("assert total(b, a) == b + a", "b, a"),
+      ),
+      "accepted",
+    );
+  });
+  await t.step("a helper's parameter and local renamed", () => {
+    const body = "check_total(Invoice([a, b]), a + b)\nassert a + b == b + a";
+    const base = test(body);
+    const head = base.replace(
+      "def check_total(invoice, expected):\n    assert invoice.total == expected",
+      "def check_total(bill, want):\n    got = bill.total\n    assert got == want",
+    );
+    assert.notEqual(head, base);
+    // `got` is new: the base's assertion is rewritten, not renamed.
+    assert.equal(verdict(base, head), "rewritten");
+    const renamed = base.replace(
+      "def check_total(invoice, expected):\n    assert invoice.total == expected",
+      "def check_total(bill, want):\n    assert bill.total == want",
+    );
+    assert.equal(verdict(base, renamed), "accepted");
+  });
+});
+
+Deno.test("checkRegisteredTests() accepts recognised strengthenings of an assertion", async (t) => {
+  for (const [name, base, head] of STRONGER) {
+    await t.step(name, () => {
+      assert.equal(verdict(test(base), test(head)), "accepted");
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() rejects each weakening of an assertion, whatever the kill sets say", async (t) => {
+  for (const [name, base, head] of WEAKER) {
+    await t.step(name, () => {
+      assert.equal(verdict(test(base), test(head)), "rejected");
+    });
+  }
+  // The strengthenings, undone, are weakenings.
+  for (const [name, base, head] of STRONGER) {
+    if (name === "an extra assertion" || name === "an extra conjunct") continue;
+    await t.step(`undone: ${name}`, () => {
+      assert.equal(verdict(test(head), test(base)), "rejected");
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() takes no inconsistent renaming as a renaming", async (t) => {
+  for (const [name, base, head] of NOT_RENAMINGS) {
+    await t.step(name, () => {
+      assert.equal(verdict(test(base), test(head)), "rewritten");
+    });
+  }
+  await t.step("a pytest fixture renamed (pytest finds it by name)", () => {
+    assert.equal(
+      verdict(
+        test("assert tmp_path.exists()", "tmp_path"),
+        test("assert path.exists()", "path"),
+      ),
+      "rewritten",
+    );
+  });
+});
+
+Deno.test("checkRegisteredTests() leaves a rewrite it cannot classify to the kill sets", async (t) => {
+  const cases: [string, string, string][] = [
+    [
+      "match= changed",
+      'with pytest.raises(ParseError, match="empty"):\n    parse("")',
+      'with pytest.raises(ParseError, match="blank"):\n    parse("")',
+    ],
+    [
+      "another comparison",
+      "assert total(a, b) == a + b",
+      "assert total(a, b) - b == a",
+    ],
+    [
+      "match= added to the call form, where it goes to the function",
+      "pytest.raises(ParseError, parse, '')",
+      "pytest.raises(ParseError, parse, '', match='empty')",
+    ],
+    [
+      "another asserting call",
+      "assert total(a, b) == a + b",
+      "np.testing.assert_equal(total(a, b), a + b)",
+    ],
+  ];
+  for (const [name, base, head] of cases) {
+    await t.step(name, () => {
+      assert.equal(verdict(test(base), test(head)), "rewritten");
+    });
+  }
+});
+
+/** A registered test built from named parts, rendered with any names. */
+interface Model {
+  /** How many locals, each `l<i> = Invoice([<an earlier name>])`. */
+  locals: number;
+  /** Assertions: a kind, the names it uses (indices into params and locals). */
+  asserts: Claim[];
+}
+
+interface Claim {
+  kind: number;
+  x: number;
+  y: number;
+  /** The tolerance's exponent: `1e-<tol>`. */
+  tol: number;
+  /** `or` in place of `and`. */
+  or: boolean;
+  /** `match=` on `pytest.raises`. */
+  match: boolean;
+}
+
+/** How each kind of claim reads. */
+const KINDS: ((x: string, y: string, c: Claim) => string)[] = [
+  (x, y) => `assert total(${x}, ${y}) >= total(${x}, 0)`,
+  (x, y, c) => `assert abs(total(${x}, 0) - total(${y}, 0)) <= 1e-${c.tol}`,
+  (x, y, c) =>
+    `assert total(${x}, 0) == pytest.approx(total(${y}, 0), abs=1e-${c.tol})`,
+  (x, y, c) =>
+    `assert total(${x}, 1) > 0 ${c.or ? "or" : "and"} total(${y}, 1) > 0`,
+  (x, _y, c) =>
+    `with pytest.raises(ParseError${
+      c.match ? ', match="empty"' : ""
+    }):\n    parse(${x})`,
+];
+
+function kindOf(claim: Claim): number {
+  return claim.kind % KINDS.length;
+}
+
+function render(model: Model, names: (i: number) => string): string {
+  const all = (i: number) => names(i % (2 + model.locals));
+  const lines: string[] = [];
+  for (let i = 0; i < model.locals; i++) {
+    lines.push(`${names(2 + i)} = Invoice([${names(i % (2 + i))}])`);
+  }
+  for (const claim of model.asserts) {
+    const kind = KINDS[kindOf(claim)] as (typeof KINDS)[number];
+    lines.push(kind(all(claim.x), all(claim.y), claim));
+  }
+  const params = `${names(0)}, ${names(1)}`;
+  return `${HEADER}@given(st.integers(), st.integers())\ndef test_p(${params}):\n${
+    lines.flatMap((l) => l.split("\n")).map((l) => `    ${l}`).join("\n")
+  }\n`;
+}
+
+const modelArb: fc.Arbitrary<Model> = fc.record({
+  locals: fc.integer({ min: 0, max: 3 }),
+  asserts: fc.array(
+    fc.record({
+      kind: fc.nat(),
+      x: fc.nat(),
+      y: fc.nat(),
+      tol: fc.integer({ min: 2, max: 9 }),
+      or: fc.constant(false),
+      match: fc.boolean(),
+    }),
+    { minLength: 1, maxLength: 4 },
+  ),
+});
+
+/** An edit of the head's model: whether it weakens, and whether it changes `model` at all. */
+interface Edit {
+  name: string;
+  weakens: boolean;
+  edit: (m: Model) => Model;
+  applies: (m: Model) => boolean;
+}
+
+const each = (change: (c: Claim) => Claim) => (m: Model): Model => ({
+  ...m,
+  asserts: m.asserts.map(change),
+});
+const any = (kinds: number[], also: (c: Claim) => boolean = () => true) =>
+(
+  m: Model,
+) => m.asserts.some((c) => kinds.includes(kindOf(c)) && also(c));
+
+const EDITS: Edit[] = [
+  { name: "none", weakens: false, edit: (m) => m, applies: () => true },
+  {
+    name: "drop the last assertion",
+    weakens: true,
+    edit: (m) => ({ ...m, asserts: m.asserts.slice(0, -1) }),
+    // A test left with no assertion is property.vacuous, another rule's.
+    applies: (m) => m.asserts.length > 1,
+  },
+  {
+    name: "loosen every tolerance",
+    weakens: true,
+    edit: each((c) => ({ ...c, tol: c.tol - 1 })),
+    applies: any([1, 2]),
+  },
+  {
+    name: "tighten every tolerance",
+    weakens: false,
+    edit: each((c) => ({ ...c, tol: c.tol + 1 })),
+    applies: () => true,
+  },
+  {
+    name: "turn every `and` into `or`",
+    weakens: true,
+    edit: each((c) => ({ ...c, or: true })),
+    applies: any([3]),
+  },
+  {
+    name: "add match= to every pytest.raises",
+    weakens: false,
+    edit: each((c) => ({ ...c, match: true })),
+    applies: () => true,
+  },
+  {
+    name: "remove match= from every pytest.raises",
+    weakens: true,
+    edit: each((c) => ({ ...c, match: false })),
+    applies: any([4], (c) => c.match),
+  },
+  {
+    name: "add an assertion",
+    weakens: false,
+    edit: (m) => ({
+      ...m,
+      asserts: [...m.asserts, {
+        kind: 0,
+        x: 1,
+        y: 0,
+        tol: 3,
+        or: false,
+        match: false,
+      }],
+    }),
+    applies: () => true,
+  },
+];
+
+/** Names a renaming must not pick: keywords, builtins and the module's own names. */
+const RESERVED = new Set(
+  [
+    "and as assert async await break class continue def del elif else except",
+    "False finally for from global if import in is lambda None nonlocal not",
+    "or pass raise return True try while with yield abs all a b",
+    "math np pytest given st Invoice ParseError parse total check_total",
+  ].join(" ").split(" "),
+);
+
+const plain = (i: number) => (i < 2 ? ["a", "b"][i] as string : `l${i - 2}`);
+
+Deno.test("checkRegisteredTests(): a consistent renaming of locals and parameters never changes the verdict", () => {
+  fc.assert(
+    fc.property(
+      modelArb,
+      fc.nat({ max: EDITS.length - 1 }),
+      fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/), {
+        minLength: 6,
+        maxLength: 6,
+      }),
+      (model, which, fresh) => {
+        fc.pre(fresh.every((n) => !RESERVED.has(n) && !/^l\d/.test(n)));
+        const edit = EDITS[which] as Edit;
+        const base = render(model, plain);
+        const head = edit.edit(model);
+        const spelled = verdict(base, render(head, plain));
+        const renamed = verdict(
+          base,
+          render(head, (i) => fresh[i] ?? plain(i)),
+        );
+        assert.equal(renamed, spelled);
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
+Deno.test("checkRegisteredTests(): every weakening edit of the assertions is rejected, every strengthening (an added assertion among them) accepted", () => {
+  fc.assert(
+    fc.property(modelArb, fc.nat({ max: EDITS.length - 1 }), (model, which) => {
+      const edit = EDITS[which] as Edit;
+      fc.pre(edit.applies(model));
+      const got = verdict(
+        render(model, plain),
+        render(edit.edit(model), plain),
+      );
+      assert.equal(got, edit.weakens ? "rejected" : "accepted", edit.name);
+    }),
+    { numRuns: 150 },
+  );
+});

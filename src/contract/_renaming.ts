@@ -1,0 +1,283 @@
+import type { LocalScope, PythonExpr } from "../python/python_module.ts";
+
+/** A function whose names a renaming may follow. */
+export interface RenamingScope {
+  /** Unique among the scopes compared (file and qualname). */
+  id: string;
+  /** What the function binds itself; undefined renames nothing. */
+  scope: LocalScope | undefined;
+  /**
+   * Parameters a renaming may follow, each with the slot that fills it
+   * (`g0` for the rightmost one `@given` fills by position, `p0` for a
+   * helper's first): a renamed parameter must keep its slot. A test's
+   * other parameters are pytest fixtures, found by name.
+   */
+  params: ReadonlyMap<string, string>;
+}
+
+/** Nodes whose children bind names for their own body only. */
+const BINDERS = new Set([
+  "lambda",
+  "generator_expression",
+  "list_comprehension",
+  "set_comprehension",
+  "dictionary_comprehension",
+]);
+
+/**
+ * A consistent renaming between the base's and the head's spelling of
+ * the same functions: per pair of functions, a bijection from the base's
+ * locals and parameters to the head's, grown as expressions are compared.
+ * A local is renamed only to a local bound by the same statements under
+ * the renaming, a parameter only to the parameter in its slot; module
+ * names, attributes and keywords are never renamed. A name kept as it is
+ * is taken as the same name, as a comparison by spelling takes it.
+ *
+ * Every change is logged, so a failed attempt can be undone
+ * ({@linkcode Renaming.mark}, {@linkcode Renaming.rollback}).
+ */
+export class Renaming {
+  #pairings = new Pairings();
+
+  /** A point to roll back to. */
+  mark(): number {
+    return this.#pairings.log.length;
+  }
+
+  /** Undo every pairing made since `mark`. */
+  rollback(mark: number): void {
+    const log = this.#pairings.log;
+    while (log.length > mark) {
+      const [map, key] = log.pop() as [Map<string, string>, string];
+      map.delete(key);
+    }
+  }
+
+  /**
+   * Whether `head` (in `scopes.head`) is `base` (in `scopes.base`) up to
+   * the renaming, extending it where needed. On `false` the renaming may hold
+   * partial pairings: roll back to a mark taken before.
+   */
+  same(
+    base: PythonExpr,
+    head: PythonExpr,
+    scopes: { base: RenamingScope; head: RenamingScope },
+  ): boolean {
+    return new Unifier(this.#pairings, scopes.base, scopes.head).equal(
+      base,
+      head,
+    );
+  }
+}
+
+/** The pairings of every pair of scopes, and the log that undoes them. */
+class Pairings {
+  forward = new Map<string, string>();
+  backward = new Map<string, string>();
+  log: [Map<string, string>, string][] = [];
+
+  image(pair: string, base: string): string | undefined {
+    return this.forward.get(`${pair}\0${base}`);
+  }
+
+  preimage(pair: string, head: string): string | undefined {
+    return this.backward.get(`${pair}\0${head}`);
+  }
+
+  add(pair: string, base: string, head: string): void {
+    const forward = `${pair}\0${base}`;
+    const backward = `${pair}\0${head}`;
+    this.forward.set(forward, head);
+    this.backward.set(backward, base);
+    this.log.push([this.forward, forward], [this.backward, backward]);
+  }
+}
+
+/** Names a lambda or comprehension binds: base → head, head → base. */
+interface Frame {
+  forward: Map<string, string>;
+  backward: Map<string, string>;
+}
+
+/** One comparison of two expressions in a pair of scopes. */
+class Unifier {
+  #pairings: Pairings;
+  #base: RenamingScope;
+  #head: RenamingScope;
+  #pair: string;
+  /** Names bound by the enclosing lambdas and comprehensions. */
+  #frames: Frame[] = [];
+
+  constructor(pairings: Pairings, base: RenamingScope, head: RenamingScope) {
+    this.#pairings = pairings;
+    this.#base = base;
+    this.#head = head;
+    this.#pair = `${base.id}\0${head.id}`;
+  }
+
+  equal(b: PythonExpr, h: PythonExpr): boolean {
+    if (b.type !== h.type) return false;
+    if (b.children === undefined || h.children === undefined) {
+      if (b.children !== h.children) return false;
+      return b.type === "name"
+        ? this.#names(b.text ?? "", h.text ?? "")
+        : b.text === h.text;
+    }
+    if (b.children.length !== h.children.length) return false;
+    if (BINDERS.has(b.type)) return this.#binder(b, h);
+    for (let i = 0; i < b.children.length; i++) {
+      const bc = b.children[i] as PythonExpr;
+      const hc = h.children[i] as PythonExpr;
+      // An attribute's name and a keyword's name are spelled, not bound.
+      const spelled = (b.type === "attribute" && i > 0) ||
+        (b.type === "keyword_argument" && i === 0);
+      if (spelled ? !sameLeaf(bc, hc) : !this.equal(bc, hc)) return false;
+    }
+    return true;
+  }
+
+  /** A lambda or comprehension: its bound names pair by position. */
+  #binder(b: PythonExpr, h: PythonExpr): boolean {
+    const bBound = boundNames(b);
+    const hBound = boundNames(h);
+    if (bBound.length !== hBound.length) return false;
+    // The first iterable is read in the enclosing scope.
+    const bOuter = firstIterable(b);
+    const hOuter = firstIterable(h);
+    if ((bOuter === undefined) !== (hOuter === undefined)) return false;
+    if (bOuter !== undefined && !this.equal(bOuter, hOuter as PythonExpr)) {
+      return false;
+    }
+    const frame: Frame = { forward: new Map(), backward: new Map() };
+    for (let i = 0; i < bBound.length; i++) {
+      const bn = bBound[i] as string;
+      const hn = hBound[i] as string;
+      // A name the function binds too is followed by the renaming.
+      if (
+        kindOf(bn, this.#base) !== undefined ||
+        kindOf(hn, this.#head) !== undefined
+      ) continue;
+      // A name bound twice must be bound twice alike.
+      if (frame.forward.has(bn) || frame.backward.has(hn)) {
+        if (frame.forward.get(bn) !== hn) return false;
+        continue;
+      }
+      frame.forward.set(bn, hn);
+      frame.backward.set(hn, bn);
+    }
+    this.#frames.push(frame);
+    try {
+      const kids = b.children as PythonExpr[];
+      return kids.every((c, i) =>
+        this.equal(c, (h.children as PythonExpr[])[i] as PythonExpr)
+      );
+    } finally {
+      this.#frames.pop();
+    }
+  }
+
+  /** Two dotted names: the first part by the renaming, the rest as spelled. */
+  #names(b: string, h: string): boolean {
+    const bDot = b.indexOf(".");
+    const hDot = h.indexOf(".");
+    const bFirst = bDot === -1 ? b : b.slice(0, bDot);
+    const hFirst = hDot === -1 ? h : h.slice(0, hDot);
+    if (b.slice(bFirst.length) !== h.slice(hFirst.length)) return false;
+    for (let i = this.#frames.length - 1; i >= 0; i--) {
+      const frame = this.#frames[i] as Frame;
+      const bBound = frame.forward.get(bFirst);
+      const hBound = frame.backward.get(hFirst);
+      if (bBound !== undefined || hBound !== undefined) {
+        return bBound === hFirst && hBound === bFirst;
+      }
+    }
+    const bKind = kindOf(bFirst, this.#base);
+    const hKind = kindOf(hFirst, this.#head);
+    const pairings = this.#pairings;
+    const image = bKind === undefined
+      ? undefined
+      : pairings.image(this.#pair, bFirst);
+    const preimage = hKind === undefined
+      ? undefined
+      : pairings.preimage(this.#pair, hFirst);
+    if (image !== undefined || preimage !== undefined) {
+      return image === hFirst && preimage === bFirst;
+    }
+    if (bFirst === hFirst) {
+      // Kept as spelled: the same name, as spelling compares it.
+      if (bKind !== undefined && hKind !== undefined) {
+        pairings.add(this.#pair, bFirst, hFirst);
+      }
+      return true;
+    }
+    if (bKind === undefined || hKind === undefined) return false;
+    pairings.add(this.#pair, bFirst, hFirst);
+    return this.#renamedAlike(bFirst, bKind, hFirst, hKind);
+  }
+
+  /** A renamed local is bound alike; a renamed parameter keeps its slot. */
+  #renamedAlike(b: string, bKind: string, h: string, hKind: string): boolean {
+    if (bKind !== hKind) return false;
+    if (bKind !== "local") return true; // the same slot
+    const bBindings = this.#base.scope?.bindings.get(b) ?? [];
+    const hBindings = this.#head.scope?.bindings.get(h) ?? [];
+    return bBindings.length === hBindings.length &&
+      bBindings.every((statement, i) =>
+        this.equal(statement, hBindings[i] as PythonExpr)
+      );
+  }
+}
+
+/**
+ * `local` for a local a renaming may follow, the slot for such a
+ * parameter, undefined for a name that must keep its spelling.
+ */
+function kindOf(name: string, scope: RenamingScope): string | undefined {
+  const local = scope.scope;
+  if (local === undefined || local.fixed.includes(name)) return undefined;
+  if (local.params.includes(name)) return scope.params.get(name);
+  return local.bindings.has(name) ? "local" : undefined;
+}
+
+function sameLeaf(b: PythonExpr, h: PythonExpr): boolean {
+  return b.type === h.type && b.text === h.text &&
+    b.children === undefined && h.children === undefined;
+}
+
+/** Names a lambda's parameters or a comprehension's `for` targets bind, in order. */
+function boundNames(binder: PythonExpr): string[] {
+  const out: string[] = [];
+  for (const child of binder.children ?? []) {
+    if (child.type === "lambda_parameters") {
+      for (const p of child.children ?? []) {
+        // A default is read where the lambda is written, not bound by it.
+        out.push(
+          ...leafNames(p.type === "default_parameter" ? p.children?.[0] : p),
+        );
+      }
+    }
+    const target = forTarget(child);
+    if (target !== undefined) out.push(...leafNames(target));
+  }
+  return out;
+}
+
+/** The target of a comprehension's `for` clause (`x` in `for x in xs`). */
+function forTarget(clause: PythonExpr): PythonExpr | undefined {
+  if (clause.type !== "for_in_clause") return undefined;
+  const kids = clause.children ?? [];
+  return kids[kids.findIndex((c) => c.type === "for") + 1];
+}
+
+/** The iterable of a comprehension's first `for`: read outside it. */
+function firstIterable(binder: PythonExpr): PythonExpr | undefined {
+  const clause = binder.children?.find((c) => c.type === "for_in_clause");
+  const kids = clause?.children ?? [];
+  return kids[kids.findIndex((c) => c.type === "in") + 1];
+}
+
+function leafNames(expr: PythonExpr | undefined): string[] {
+  if (expr === undefined) return [];
+  if (expr.type === "name") return [(expr.text ?? "").split(".")[0] as string];
+  return (expr.children ?? []).flatMap(leafNames);
+}
