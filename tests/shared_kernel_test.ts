@@ -10,7 +10,7 @@
  * pawl on the kernel holds, and every verdict must be the one it gets alone.
  */
 import assert from "node:assert/strict";
-import { check, explain, leftoversOf, type PawlResult } from "./_cli.ts";
+import { check, explain, leftoversOf, type PawlResult, ROOT } from "./_cli.ts";
 import { buildRepo, type TestRepo } from "./_repo.ts";
 
 /** This file's own uids: room for every container's three. */
@@ -54,17 +54,20 @@ function container(repo: string, out: string, ownPids: boolean): string[] {
     "sh",
     "-c",
     [
-      "repo=$1; out=$2; shift 2",
+      "repo=$1; out=$2; pawl=$3; shift 3",
       "mount -t tmpfs -o mode=0755 container-run /run",
-      "mkdir /run/repo /run/out",
+      "mkdir /run/repo /run/out /run/pawl",
       'mount --bind "$repo" /run/repo',
       'mount --bind "$out" /run/out',
+      // pawl's own checkout may be under /tmp, which the container hides.
+      'mount --bind "$pawl" /run/pawl',
       "mount -t tmpfs -o mode=1777 container-tmp /tmp",
       '"$@"',
     ].join(" && "),
     "container",
     repo,
     out,
+    ROOT,
   ];
 }
 
@@ -86,6 +89,7 @@ async function checkIn(
   try {
     const result = await check("/run/repo", "agent/pr", {
       wrapper: container(repo.dir, out, ownPids),
+      main: "/run/pawl/main.ts",
       out: false,
       quiet: false, // it says which uids the tests ran as
       extra: ["--out", "/run/out/verdict.json"],

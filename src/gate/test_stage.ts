@@ -899,12 +899,16 @@ async function runAndJudge(
     };
     // A run pawl's observer never reached may owe that to the base's own
     // test command (exit 2) or to the pull request.
+    // (When a rule that reads only sources already rejects, nothing is
+    // repeated at the base: the decision is made.)
     const observerMissing: Finding[] = [];
-    if (observer !== undefined && suite.observation?.hello !== true) {
+    if (input.staticReject) {
+      // nothing to attribute
+    } else if (observer !== undefined && suite.observation?.hello !== true) {
       progress.step("loading pawl's observer at the base");
       await checkBaseObserver(sandbox, suiteAtBase);
       if (!suite.reported) observerMissing.push(observerKeptOut());
-    } else if (!suite.reported && !input.staticReject) {
+    } else if (!suite.reported) {
       // A run that left no usable report may leave none at the base either
       // (a conftest that fails to import): then it is not the pull request's.
       await unreportedAtBase(sandbox, { ...suiteAtBase, progress });

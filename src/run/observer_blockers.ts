@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { pythonpathProblem } from "../settings/environment_settings.ts";
+import { pythonpathProblem } from "../core/pythonpath_problem.ts";
 
 /** What keeps the plugin out, and what to set instead. */
 export interface ObserverBlockers {

@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from "zod";
+import { pythonpathProblem } from "../core/pythonpath_problem.ts";
 import { reservedEnvName } from "./reserved_env_name.ts";
 import { SetupSettingsSchema } from "./setup_settings.ts";
 
@@ -97,32 +98,6 @@ export function interpreterProblem(value: string): string | undefined {
   const parts = value.split("/").slice(1);
   if (parts.some((p) => p === "" || p === "." || p === "..")) {
     return 'must be a canonical absolute path (no "//", "." or ".." parts, no trailing "/")';
-  }
-  return undefined;
-}
-
-/**
- * Why `value` cannot be a `pythonpath` entry, or `undefined` when it can.
- *
- * @example
- * ```ts
- * import { pythonpathProblem } from "./environment_settings.ts";
- * if (pythonpathProblem("src") !== undefined) throw new Error();
- * if (pythonpathProblem("../elsewhere") === undefined) throw new Error();
- * ```
- */
-export function pythonpathProblem(value: string): string | undefined {
-  if (value === "") return "must not be empty";
-  if (/[\0:\n\r]/.test(value)) {
-    return 'must be a directory path without NUL, newlines or ":" (the PYTHONPATH separator)';
-  }
-  if (value.startsWith("/")) {
-    return 'must be relative to the repository root (such as "src"), not absolute';
-  }
-  if (value === ".") return undefined;
-  const parts = value.replace(/\/+$/, "").split("/");
-  if (parts.some((p) => p === ".." || p === "." || p === "")) {
-    return 'must stay inside the repository: no "..", "." or empty parts';
   }
   return undefined;
 }
