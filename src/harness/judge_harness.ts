@@ -87,6 +87,9 @@ export function judgeHarness(input: JudgeHarnessInput): Finding[] {
       baseTree: input.baseTree,
       registered,
       testSupport: input.testSupport,
+      ...(input.pythonpath === undefined
+        ? {}
+        : { pythonpath: input.pythonpath }),
     }),
     ...checkSkips(input.changes, {
       headModules: input.headModules,
