@@ -25,12 +25,14 @@ export interface CheckCodeProbesOptions {
   testSupport?: readonly string[];
   /** The base `pawl.toml`'s `[environment] pythonpath`. */
   pythonpath?: readonly string[];
+  /** The variables pawl hands a seed run (`[seeds] env_seed`, `env_trials`). */
+  seedEnv?: readonly string[];
 }
 
 const WHAT: Record<HarnessProbe["kind"], string> = {
   import: "imports the test framework",
   "module_name": "names a test-framework module (a sys.modules probe)",
-  env: "reads a test-framework environment variable",
+  env: "reads an environment variable of the test harness",
   report: "names the test report or a test-runner option",
   stack: "looks for tests in the call stack",
   argv: "looks for a test runner in the command line",
@@ -41,7 +43,8 @@ const WHAT: Record<HarnessProbe["kind"], string> = {
  * copy of the file does not already make: an import of pytest, `_pytest`,
  * pluggy or Hypothesis, a string naming one of them (`"pytest" in
  * sys.modules`, also when built from pieces), a `PYTEST_*` /
- * `HYPOTHESIS_*` / `PAWL_*` variable, the JUnit report or `--junitxml`,
+ * `HYPOTHESIS_*` / `PAWL_*` variable or one pawl seeds a run with
+ * (`CONTRACT_SEED`), the JUnit report or `--junitxml`,
  * or frames, argv and module names compared with a name of a test or the
  * harness (see the Python analysis for how they are followed). Frames
  * used otherwise — a caller's name in a deprecation warning, a
@@ -83,13 +86,16 @@ export function checkCodeProbes(
   });
   // Probes the base already makes anywhere in the changed code: code
   // moved from one file to another is not new.
+  const seedEnv = new Set(options.seedEnv ?? []);
+  const probesOf = (module: PythonModule | undefined) =>
+    module === undefined ? [] : withSeedReads(module, seedEnv);
   const before = judged.flatMap((change) =>
-    (options.baseModules.get(change.path)?.probes ?? []).map(keyOf)
+    probesOf(options.baseModules.get(change.path)).map(keyOf)
   );
   for (const change of judged) {
     if (change.status === "D") continue;
     const { path } = change;
-    for (const probe of options.headModules.get(path)?.probes ?? []) {
+    for (const probe of probesOf(options.headModules.get(path))) {
       if (onlyFromOutside(probe, ours)) continue;
       const index = before.indexOf(keyOf(probe));
       if (index !== -1) {
@@ -107,6 +113,20 @@ export function checkCodeProbes(
     }
   }
   return out;
+}
+
+/** The module's probes, and its reads of the variables pawl seeds a run with. */
+function withSeedReads(
+  module: PythonModule,
+  seedEnv: ReadonlySet<string>,
+): HarnessProbe[] {
+  const reads: HarnessProbe[] = (module.envReads ?? [])
+    .filter((read) => seedEnv.has(read.name))
+    .map((read) => ({ kind: "env", detail: read.name, line: read.line }));
+  const probes = module.probes ?? [];
+  return reads.length === 0
+    ? [...probes]
+    : [...probes, ...reads].sort((a, b) => a.line - b.line);
 }
 
 /**

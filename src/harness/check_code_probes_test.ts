@@ -30,6 +30,7 @@ function judge(
     headTree: treeOf([...others, path]),
     baseTree: treeOf(base === undefined ? others : [...others, path]),
     testSupport,
+    seedEnv: ["CONTRACT_SEED", "CONTRACT_TRIALS"],
   }).map((f) => `${f.rule}:${f.line}`);
 }
 
@@ -125,6 +126,27 @@ Deno.test("checkCodeProbes() rejects code under test that looks for the harness"
       "def f(x):\n    return x\n",
       "import sys\nfrom .paths import MARK\n\ndef f(x):\n    return x if MARK in sys._getframe(1).f_code.co_filename else x + 1\n",
       ["harness.code_probes_tests:5"],
+    ],
+    [
+      "the variable pawl hands a seed run",
+      "pkg/core.py",
+      "X = 1\n",
+      'import os\nX = 1\nSEED = int(os.environ.get("CONTRACT_SEED", "0"))\n',
+      ["harness.code_probes_tests:3"],
+    ],
+    [
+      "a seed variable the base already reads",
+      "pkg/core.py",
+      'import os\nSEED = os.getenv("CONTRACT_SEED")\n',
+      'import os\nSEED = os.getenv("CONTRACT_SEED")\nN = 2\n',
+      [],
+    ],
+    [
+      "a variable of the project's own",
+      "pkg/core.py",
+      "X = 1\n",
+      'import os\nSEED = os.environ["SHOP_SEED"]\n',
+      [],
     ],
     [
       "frames compared with a library's constant",

@@ -44,6 +44,8 @@ export interface JudgeHarnessInput {
   pythonpath?: readonly string[];
   /** The base `pawl.toml`'s `[harness] test_support`. */
   testSupport: readonly string[];
+  /** The variables pawl hands a seed run (`[seeds] env_seed`, `env_trials`). */
+  seedEnv?: readonly string[];
 }
 
 /**
@@ -90,6 +92,7 @@ export function judgeHarness(input: JudgeHarnessInput): Finding[] {
       ...(input.pythonpath === undefined
         ? {}
         : { pythonpath: input.pythonpath }),
+      ...(input.seedEnv === undefined ? {} : { seedEnv: input.seedEnv }),
     }),
     ...checkSkips(input.changes, {
       headModules: input.headModules,

@@ -2,6 +2,7 @@ import type { Node } from "web-tree-sitter";
 import type {
   AssertionSite,
   BindingKind,
+  EnvRead,
   HarnessProbe,
   ModuleStatement,
   ProfileCall,
@@ -64,6 +65,7 @@ export interface ModuleFacts {
   moduleCode: ModuleStatement[];
   profileCalls: ProfileCall[];
   probes: HarnessProbe[];
+  envReads: EnvRead[];
 }
 
 interface RawBinding extends PythonBinding {
@@ -96,7 +98,14 @@ export function moduleFacts(
   scanScope(root, "", { bind, dynamicWrites, moduleCode, tokens, top: true });
   const profileCalls: ProfileCall[] = [];
   const probes: HarnessProbe[] = [];
-  scanAnywhere(root, aliases, { bind, dynamicWrites, profileCalls, probes });
+  const envReads: EnvRead[] = [];
+  scanAnywhere(root, aliases, {
+    bind,
+    dynamicWrites,
+    profileCalls,
+    probes,
+    envReads,
+  });
 
   const bindings = new Map<string, PythonBinding[]>();
   const definitions = new Map<string, PythonDefinition>();
@@ -140,6 +149,7 @@ export function moduleFacts(
     moduleCode,
     profileCalls,
     probes,
+    envReads,
   };
 }
 
@@ -409,13 +419,17 @@ function scanAnywhere(
   sink: Pick<ScopeSink, "bind" | "dynamicWrites"> & {
     profileCalls: ProfileCall[];
     probes: HarnessProbe[];
+    envReads: EnvRead[];
   },
 ): void {
   const sources: ProbeSource[] = [];
   walk(root, (node, parent, type, parentType) => {
     if (type === "attribute" || type === "call") {
       const source = probeSource(node, type, parent, aliases);
-      if (source !== undefined) sources.push(source);
+      if (source?.kind === "named") {
+        const line = node.startPosition.row + 1;
+        sink.envReads.push({ name: source.name, line });
+      } else if (source !== undefined) sources.push(source);
     }
     if (type === "global_statement") {
       const line = node.startPosition.row + 1;
@@ -442,29 +456,9 @@ function scanAnywhere(
       }
       return false;
     }
-    if (type === "string") {
-      // Most strings cannot be a probe: test the text before reading parts.
-      const text = node.text;
-      if (PROBE_TEXT.test(text) || text.includes("\\")) {
-        probeString(node, stringValue(node) ?? foldString(node), sink.probes);
-      }
-      if (!text.includes("{")) return false;
-    } else if (type === "binary_operator") {
-      // A name built from pieces: `"_py" + "test"`, read once per chain.
-      const plus = (n: Node | null) =>
-        n?.childForFieldName("operator")?.type === "+";
-      if (!(parentType === "binary_operator" && plus(parent) && plus(node))) {
-        const runs = constantRuns(node);
-        for (const run of runs) probeString(node, run, sink.probes);
-        if (runs.length === 1 && foldString(node) !== undefined) return false;
-      }
-    } else if (FOLDED.has(type)) {
-      // `"".join([...])`, `chr(112) + ...`, `"tset"[::-1]`.
-      const text = foldString(node);
-      if (text !== undefined) {
-        probeString(node, text, sink.probes);
-        return false;
-      }
+    if (FOLDED.has(type)) {
+      const skip = probeConstants(node, type, parent, parentType, sink.probes);
+      if (skip) return false;
     }
     if (type === "call") {
       const callee = node.childForFieldName("function");
@@ -475,17 +469,58 @@ function scanAnywhere(
   });
   const followed = outsideMainBlocks(root, sources);
   if (followed.length > 0) {
-    sink.probes.push(...followProbes(root, aliases, followed));
+    const found = followProbes(root, aliases, followed);
+    sink.probes.push(...found.probes);
     sink.probes.sort((a, b) => a.line - b.line);
+    sink.envReads.push(...found.envReads);
   }
 }
 
-/** Expressions that may build a string from constants. */
+/** Expressions that may be or build a string from constants. */
 const FOLDED = new Set([
+  "string",
+  "binary_operator",
   "concatenated_string",
   "call",
   "subscript",
 ]);
+
+/**
+ * The probes a string, or a string built from constants, makes:
+ * `"pytest"`, `"_py" + "test"`, `"".join([...])`, `chr(112) + ...`,
+ * `"tset"[::-1]`. True when nothing inside needs a look.
+ */
+function probeConstants(
+  node: Node,
+  type: string,
+  parent: Node | null,
+  parentType: string | undefined,
+  probes: HarnessProbe[],
+): boolean {
+  if (type === "string") {
+    // Most strings cannot be a probe: test the text before reading parts.
+    const text = node.text;
+    if (PROBE_TEXT.test(text) || text.includes("\\")) {
+      probeString(node, stringValue(node) ?? foldString(node), probes);
+    }
+    return !text.includes("{");
+  }
+  if (type === "binary_operator") {
+    // Read once per chain of `+`, where its pieces meet.
+    const plus = (n: Node | null) =>
+      n?.childForFieldName("operator")?.type === "+";
+    if (parentType === "binary_operator" && plus(parent) && plus(node)) {
+      return false;
+    }
+    const runs = constantRuns(node);
+    for (const run of runs) probeString(node, run, probes);
+    return runs.length === 1 && foldString(node) !== undefined;
+  }
+  const text = foldString(node);
+  if (text === undefined) return false;
+  probeString(node, text, probes);
+  return true;
+}
 
 /** Strings that may be probes. */
 const PROBE_TEXT =

@@ -1,5 +1,5 @@
 import type { Node } from "web-tree-sitter";
-import type { HarnessProbe } from "./python_module.ts";
+import type { EnvRead, HarnessProbe } from "./python_module.ts";
 import type { ImportAliases } from "./_import_aliases.ts";
 import { callArguments, plusOperands } from "./_fold_string.ts";
 import {
@@ -181,12 +181,22 @@ export function followProbes(
   root: Node,
   aliases: ImportAliases,
   sources: readonly ProbeSource[],
-): HarnessProbe[] {
+): FollowedProbes {
   const flow = new ProbeFlow(root, aliases);
-  return flow.probes(sources);
+  return { probes: flow.probes(sources), envReads: flow.envReads };
+}
+
+/** What {@linkcode followProbes} finds. */
+export interface FollowedProbes {
+  /** The probes. */
+  probes: HarnessProbe[];
+  /** Environment variables read by a name pawl can read (folded or written out). */
+  envReads: EnvRead[];
 }
 
 class ProbeFlow {
+  /** Environment variables read by a name pawl can read. */
+  readonly envReads: EnvRead[] = [];
   #scopes: ProbeScopes;
   #aliases: ImportAliases;
   #reader: ValueReader;
@@ -679,6 +689,10 @@ class ProbeFlow {
       ? (text: string) =>
         frameworkModule(text) !== undefined || /pawl/i.test(text)
       : isHarnessEnv;
+    const name = modules ? undefined : this.#reader.constant(source.key);
+    if (name !== undefined) {
+      this.envReads.push({ name, line: source.node.startPosition.row + 1 });
+    }
     const reading = this.#reader.read(source.key, names);
     if (reading.kind === "harmless") return;
     if (reading.kind !== "harness") {

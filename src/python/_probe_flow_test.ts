@@ -426,6 +426,14 @@ const PROBES: [string, string, string[]][] = [
     ["module_name"],
   ],
   [
+    "an environment variable named by a decoder",
+    lines(
+      "import base64, os",
+      'CURRENT = os.environ.get(base64.b64decode("UFlURVNUX0NVUlJFTlRfVEVTVA==").decode())',
+    ),
+    ["env!"],
+  ],
+  [
     "pytest's and pawl's environment variables",
     lines(
       "import os",

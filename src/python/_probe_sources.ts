@@ -23,7 +23,9 @@ export type ProbeSource =
   /** A `sys.modules` or `os.environ` lookup whose key is not a literal. */
   | { kind: "lookup"; node: Node; key: Node; table: "modules" | "environ" }
   /** `getattr(sys, name)`, `sys.__dict__[name]` with a name not written out. */
-  | { kind: "dynamic"; node: Node; module: string; key: Node };
+  | { kind: "dynamic"; node: Node; module: string; key: Node }
+  /** An environment variable read by its name written out. */
+  | { kind: "named"; node: Node; name: string };
 
 /** Functions that return frames or what they hold. */
 export const STACK_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -162,9 +164,13 @@ function attributeSource(
     return { kind: "read", node, from: table.from };
   }
   // A literal key is judged as the string it is.
-  return stringValue(key) !== undefined
-    ? undefined
-    : { kind: "lookup", node, key, table: table.table };
+  const literal = stringValue(key);
+  if (literal === undefined) {
+    return { kind: "lookup", node, key, table: table.table };
+  }
+  return table.table === "environ"
+    ? { kind: "named", node, name: literal }
+    : undefined;
 }
 
 function callSource(
@@ -199,9 +205,11 @@ function callSource(
   }
   if (dotted === "os.getenv" || dotted === "getenv") {
     const key = args[0];
-    return key === undefined || stringValue(key) !== undefined
-      ? undefined
-      : { kind: "lookup", node, key, table: "environ" };
+    if (key === undefined) return undefined;
+    const name = stringValue(key);
+    return name === undefined
+      ? { kind: "lookup", node, key, table: "environ" }
+      : { kind: "named", node, name };
   }
   const at = dotted === undefined ? undefined : TRACERS.get(dotted);
   const tracer = at === undefined ? undefined : args[at];

@@ -218,14 +218,14 @@ export class ValueReader {
     if (text !== undefined) return text;
     if (this.#isIdentity(node)) return "self";
     if (node.type === "binary_operator") {
-      const left = node.childForFieldName("left");
-      return left === null ? undefined : this.prefix(left);
+      const first = plusOperands(node)[0];
+      return first === undefined || first.id === node.id
+        ? undefined
+        : this.prefix(first);
     }
     if (node.type === "string") {
       const first = realChildren(node).find((c) => c.type !== "string_start");
-      if (first?.type === "string_content") {
-        return this.constant(node) ?? first.text;
-      }
+      if (first?.type === "string_content") return first.text;
       const inner = first?.childForFieldName("expression");
       return inner === null || inner === undefined
         ? undefined

@@ -117,6 +117,14 @@ export interface HarnessProbe {
   unreadFrom?: string[];
 }
 
+/** An environment variable a module reads by a name written out or built from constants. */
+export interface EnvRead {
+  /** The variable, e.g. `CONTRACT_SEED`. */
+  name: string;
+  /** 1-based line. */
+  line: number;
+}
+
 /** A decorator as written, with its location. */
 export interface PythonDecorator {
   /** Source text without the leading `@`, e.g. `settings(max_examples=40)`. */
@@ -260,6 +268,8 @@ export interface PythonModule {
   stateMachines?: readonly { name: string; line: number }[];
   /** Harness probes anywhere in the file. */
   probes?: readonly HarnessProbe[];
+  /** Environment variables read anywhere in the file by a name pawl can read. */
+  envReads?: readonly EnvRead[];
   /** The tokens without comments and docstrings, with their lines. */
   tokens?: { texts: readonly string[]; lines: readonly number[] };
 }
