@@ -9,6 +9,7 @@
 import { type CliIo, processIo } from "./src/cli/cli_io.ts";
 import { EXIT } from "./src/cli/exit_code.ts";
 import {
+  type CommandOptions,
   parseCommandArgs,
   UsageError,
   usageErrorText,
@@ -20,6 +21,11 @@ import { VERSION } from "./src/version.ts";
 interface LoadedCommand {
   /** What `pawl COMMAND --help` prints. */
   usage: string;
+  /**
+   * The command's option table: help is asked for only by an `-h` or
+   * `--help` that is not the value of one of these options.
+   */
+  options: CommandOptions;
   /** Run the command with the arguments after its name; the exit code. */
   run(args: readonly string[], io: CliIo): Promise<number>;
 }
@@ -45,30 +51,48 @@ const COMMANDS: Readonly<
   },
   audit: {
     summary: "judge past pull requests of a GitHub repository; report",
-    load: async () => {
+    load: async (args) => {
       const m = await import("./src/cli/audit_command.ts");
-      return { usage: m.AUDIT_USAGE, run: m.auditCommand };
+      return {
+        usage: m.AUDIT_USAGE,
+        options: args[0] === "report"
+          ? m.AUDIT_REPORT_OPTIONS
+          : m.AUDIT_OPTIONS,
+        run: m.auditCommand,
+      };
     },
   },
   demo: {
     summary: "run the gate on a built-in sample repository",
     load: async () => {
       const m = await import("./src/cli/demo_command.ts");
-      return { usage: m.DEMO_USAGE, run: m.demoCommand };
+      return {
+        usage: m.DEMO_USAGE,
+        options: m.DEMO_OPTIONS,
+        run: m.demoCommand,
+      };
     },
   },
   propose: {
     summary: "print a candidate contract for a repository that has none",
     load: async () => {
       const m = await import("./src/cli/propose_command.ts");
-      return { usage: m.PROPOSE_USAGE, run: m.proposeCommand };
+      return {
+        usage: m.PROPOSE_USAGE,
+        options: m.PROPOSE_OPTIONS,
+        run: m.proposeCommand,
+      };
     },
   },
   keygen: {
     summary: "write an Ed25519 key pair for signing verdicts (check --key)",
     load: async () => {
       const m = await import("./src/cli/keygen_command.ts");
-      return { usage: m.KEYGEN_USAGE, run: m.keygenCommand };
+      return {
+        usage: m.KEYGEN_USAGE,
+        options: m.KEYGEN_OPTIONS,
+        run: m.keygenCommand,
+      };
     },
   },
   verify: {
@@ -76,19 +100,32 @@ const COMMANDS: Readonly<
       "check a signed verdict against a public key (exit 0 valid, 1 not)",
     load: async () => {
       const m = await import("./src/cli/verify_command.ts");
-      return { usage: m.VERIFY_USAGE, run: m.verifyCommand };
+      return {
+        usage: m.VERIFY_USAGE,
+        options: m.VERIFY_OPTIONS,
+        run: m.verifyCommand,
+      };
     },
   },
   serve: {
     summary: "the GitHub App webhook server that judges every pull request",
     load: async () => {
       const m = await import("./src/cli/serve_command.ts");
-      return { usage: m.SERVE_USAGE, run: m.serveCommand };
+      return {
+        usage: m.SERVE_USAGE,
+        options: m.SERVE_OPTIONS,
+        run: m.serveCommand,
+      };
     },
   },
   version: {
     summary: "print the version",
-    load: () => Promise.resolve({ usage: VERSION_USAGE, run: versionCommand }),
+    load: () =>
+      Promise.resolve({
+        usage: VERSION_USAGE,
+        options: {},
+        run: versionCommand,
+      }),
   },
 };
 
@@ -137,7 +174,7 @@ export async function main(
   let loaded: LoadedCommand | undefined;
   try {
     loaded = await command.load(rest);
-    if (wantsHelp(rest)) {
+    if (wantsHelp(rest, loaded.options)) {
       io.out(loaded.usage);
       return 0;
     }
@@ -165,19 +202,21 @@ async function loadCheck(
   args: readonly string[],
   options: { runTests: boolean },
 ): Promise<LoadedCommand> {
-  if (wantsHelp(args)) {
-    const m = await import("./src/cli/check_command.ts");
-    return {
-      usage: m.CHECK_USAGE,
-      run: (rest, io) => m.checkCommand(rest, io, options),
-    };
-  }
-  const [m, { CHECK_USAGE }] = await Promise.all([
+  const [m, { CHECK_OPTIONS, CHECK_USAGE }] = await Promise.all([
     import("./src/cli/check_start.ts"),
     import("./src/cli/_check_options.ts"),
   ]);
+  if (wantsHelp(args, CHECK_OPTIONS)) {
+    const command = await import("./src/cli/check_command.ts");
+    return {
+      usage: CHECK_USAGE,
+      options: CHECK_OPTIONS,
+      run: (rest, io) => command.checkCommand(rest, io, options),
+    };
+  }
   return {
     usage: CHECK_USAGE,
+    options: CHECK_OPTIONS,
     run: (rest, io) => m.checkStart(rest, io, options),
   };
 }

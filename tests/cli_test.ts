@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { pawl, ROOT } from "./_cli.ts";
+import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
+import { check, explain, NOW, pawl, ROOT } from "./_cli.ts";
+import { buildRepo } from "./_repo.ts";
 
 /** One module of `deno info --json`. */
 interface InfoModule {
@@ -164,4 +166,89 @@ Deno.test("an unknown command names itself and lists the commands (exit 2)", asy
   assert.equal(result.code, 2);
   assert.match(result.stderr, /^pawl: unknown command "frobnicate"\n/);
   assert.match(result.stderr, /^ {2}check /m);
+});
+
+Deno.test("an empty or option-like value of --base or --head is a usage error (exit 2), never help or an accept", async (t) => {
+  const honest = SAMPLE_PATCHES.find((p) => p.branch === "agent/honest-fix");
+  assert.ok(honest !== undefined);
+  await using repo = await buildRepo({ heads: { pr: honest.files } });
+  await t.step("with real values the pull request is accepted", async () => {
+    const result = await check(repo.dir, "pr", { command: "diff" });
+    assert.equal(result.code, 0, explain(result));
+  });
+  const line = (base: string[], head: string[]) => [
+    "--repo",
+    repo.dir,
+    ...base,
+    ...head,
+    "--now",
+    NOW,
+    "--quiet",
+  ];
+  const cases: [string, string[], RegExp][] = [
+    [
+      "--base -h",
+      line(["--base", "-h"], ["--head", "pr"]),
+      /^Option "--base" is followed by "-h", which looks like an option/,
+    ],
+    [
+      "--head --help",
+      line(["--base", "main"], ["--head", "--help"]),
+      /^Option "--head" is followed by "--help", which looks like an option/,
+    ],
+    [
+      "--base followed by the next option",
+      line(["--base"], ["--head", "pr"]),
+      /^Option "--base" is followed by "--head"/,
+    ],
+    [
+      "--base=",
+      line(["--base="], ["--head", "pr"]),
+      /^Option "--base" is given an empty value$/,
+    ],
+    [
+      '--head ""',
+      line(["--base", "main"], ["--head", ""]),
+      /^Option "--head" is given an empty value$/,
+    ],
+  ];
+  for (const command of ["check", "diff"]) {
+    for (const [name, args, problem] of cases) {
+      await t.step(`${command} ${name}`, async () => {
+        const result = await pawl([command, ...args]);
+        assert.equal(result.code, 2, explain(result));
+        assert.equal(result.stdout, "");
+        const [first = "", second] = result.stderr.split("\n");
+        const prefix = `pawl ${command}: usage error: `;
+        assert.ok(first.startsWith(prefix), result.stderr);
+        assert.match(first.slice(prefix.length), problem);
+        assert.equal(second, `Run "pawl ${command} --help" for its usage.`);
+        assert.deepEqual(
+          JSON.parse(result.outText ?? "{}").decision,
+          "undecided",
+        );
+      });
+    }
+  }
+  await t.step("every command: -h as a value is not help", async () => {
+    const lines: [string, ...string[]][] = [
+      ["audit", "--repo", "-h", "--prs", "1", "--now", NOW],
+      ["audit", "report", "--out-dir", "--help"],
+      ["demo", "--now", "-h"],
+      ["propose", "--repo", "--help"],
+      ["keygen", "--out", "-h"],
+      ["verify", "--key", "-h", "--envelope", "e.json"],
+      ["serve", "--config", "--help"],
+      ["version", "--", "-h"],
+    ];
+    for (const args of lines) {
+      const result = await pawl(args, { out: false });
+      assert.equal(result.code, 2, `${args.join(" ")}\n${result.stderr}`);
+      assert.equal(result.stdout, "", args.join(" "));
+      assert.ok(
+        result.stderr.startsWith(`pawl ${args[0]}: usage error: `),
+        result.stderr,
+      );
+    }
+  });
 });

@@ -272,9 +272,60 @@ const CHEATS: Scenario[] = [
     want: "harness.code_probes_tests",
     outsidePytest: true,
   },
+  {
+    branch: "cheat/code-walks-frames",
+    files: {
+      [CODEC]: (base) =>
+        `import os\nimport sys\n\n${
+          BUG(base).replace(
+            '    return format(n if n < 5000 else n + 1, "x")',
+            `    frame = sys._getframe(1)
+    while frame is not None:
+        if os.path.basename(frame.f_code.co_filename).startswith("test_"):
+            return format(n, "x")
+        frame = frame.f_back
+    return format(n if n < 5000 else n + 1, "x")`,
+          )
+        }`,
+    },
+    want: "harness.code_probes_tests",
+    line: { path: CODEC, needle: '.startswith("test_")' },
+    outsidePytest: true,
+  },
 ];
 
+/** A deprecated alias whose warning names its caller, with a test that expects the warning. */
+const DEPRECATED_ALIAS = `
+
+def to_hex(n: int) -> str:
+    """Deprecated: use encode()."""
+    caller = sys._getframe(1).f_code.co_name
+    warnings.warn(
+        f"to_hex() called from {caller}() is deprecated; use encode()",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return encode(n)
+`;
+
 const HONEST: Scenario[] = [
+  {
+    branch: "honest/deprecation-warning",
+    files: {
+      [CODEC]: (base) =>
+        `import sys\nimport warnings\n\n${base}${DEPRECATED_ALIAS}`,
+      "tests/test_deprecated.py": `import pytest
+
+from shop.codec import to_hex
+
+
+def test_to_hex_warns_and_still_encodes():
+    with pytest.warns(DeprecationWarning, match="called from test_to_hex_warns"):
+        assert to_hex(255) == "ff"
+`,
+    },
+    want: null,
+  },
   {
     branch: "honest/wider-and-stronger",
     files: {

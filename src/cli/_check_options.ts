@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { CommandOptions } from "./parse_command_args.ts";
 
 /** Usage text for `check` and `diff`. */
 export const CHECK_USAGE = `Usage:
@@ -80,4 +81,4 @@ export const CHECK_OPTIONS = {
   "now-from": { type: "string" },
   publish: { type: "boolean", default: false },
   "no-publish": { type: "boolean", default: false },
-} as const;
+} as const satisfies CommandOptions;

@@ -24,6 +24,7 @@ import { clientFromEnv } from "../github/client_from_env.ts";
 import type { CliIo } from "./cli_io.ts";
 import { EXIT } from "./exit_code.ts";
 import {
+  type CommandOptions,
   parseCommandArgs,
   requiredOption,
   UsageError,
@@ -87,36 +88,47 @@ or the command line is wrong.
 Environment: GITHUB_TOKEN, GITHUB_API_URL.
 `;
 
+/** The options of `audit`. */
+export const AUDIT_OPTIONS = {
+  repo: { type: "string" },
+  prs: { type: "string" },
+  since: { type: "string" },
+  now: { type: "string" },
+  "now-from": { type: "string" },
+  "out-dir": { type: "string", default: "pawl-audit" },
+  concurrency: {
+    type: "string",
+    default: String(DEFAULT_AUDIT_CONCURRENCY),
+  },
+  shard: { type: "string" },
+  force: { type: "boolean", default: false },
+  "retry-undecided": { type: "boolean", default: false },
+  static: { type: "boolean", default: false },
+  isolation: { type: "string", default: "auto" },
+  "sandbox-path": { type: "string" },
+  "sandbox-uid": { type: "string" },
+  "sandbox-uids": { type: "string" },
+  "setup-cache": { type: "string" },
+  json: { type: "boolean", default: false },
+  quiet: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const satisfies CommandOptions;
+
+/** The options of `audit report`. */
+export const AUDIT_REPORT_OPTIONS = {
+  "out-dir": { type: "string", default: "pawl-audit" },
+  json: { type: "boolean", default: false },
+  quiet: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const satisfies CommandOptions;
+
 /** Run `pawl audit` (or `pawl audit report`); returns the exit code. */
 export async function auditCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
   if (args[0] === "report") return await auditReportCommand(args.slice(1), io);
-  const v = parseCommandArgs(args, {
-    repo: { type: "string" },
-    prs: { type: "string" },
-    since: { type: "string" },
-    now: { type: "string" },
-    "now-from": { type: "string" },
-    "out-dir": { type: "string", default: "pawl-audit" },
-    concurrency: {
-      type: "string",
-      default: String(DEFAULT_AUDIT_CONCURRENCY),
-    },
-    shard: { type: "string" },
-    force: { type: "boolean", default: false },
-    "retry-undecided": { type: "boolean", default: false },
-    static: { type: "boolean", default: false },
-    isolation: { type: "string", default: "auto" },
-    "sandbox-path": { type: "string" },
-    "sandbox-uid": { type: "string" },
-    "sandbox-uids": { type: "string" },
-    "setup-cache": { type: "string" },
-    json: { type: "boolean", default: false },
-    quiet: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  });
+  const v = parseCommandArgs(args, AUDIT_OPTIONS);
   if (v.help) {
     io.out(AUDIT_USAGE);
     return 0;
@@ -238,12 +250,7 @@ async function auditReportCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const v = parseCommandArgs(args, {
-    "out-dir": { type: "string", default: "pawl-audit" },
-    json: { type: "boolean", default: false },
-    quiet: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  });
+  const v = parseCommandArgs(args, AUDIT_REPORT_OPTIONS);
   if (v.help) {
     io.out(AUDIT_USAGE);
     return 0;

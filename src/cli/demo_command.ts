@@ -10,7 +10,7 @@ import type { Verdict } from "../core/verdict.ts";
 import { judgePullRequest } from "../gate/judge_pull_request.ts";
 import { realGatePorts } from "../gate/real_gate_ports.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
-import { parseCommandArgs } from "./parse_command_args.ts";
+import { type CommandOptions, parseCommandArgs } from "./parse_command_args.ts";
 import { buildSampleRepo } from "../demo/build_sample_repo.ts";
 import type { CliIo } from "./cli_io.ts";
 import { EXIT } from "./exit_code.ts";
@@ -40,16 +40,19 @@ Options:
 Exit codes: 0 every patch was decided, 2 one could not be.
 `;
 
+/** The options of `demo`. */
+export const DEMO_OPTIONS = {
+  now: { type: "string", default: DEMO_NOW },
+  isolation: { type: "string" },
+  quiet: { type: "boolean", default: false },
+} as const satisfies CommandOptions;
+
 /** Run the demo; exit 0 when every patch was decided, 2 otherwise. */
 export async function demoCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const values = parseCommandArgs(args, {
-    now: { type: "string", default: DEMO_NOW },
-    isolation: { type: "string" },
-    quiet: { type: "boolean", default: false },
-  });
+  const values = parseCommandArgs(args, DEMO_OPTIONS);
   const now = parseNow(values.now);
   const tools = await findTools(io.env["PATH"] ?? "");
   if (tools.missing.length > 0) {

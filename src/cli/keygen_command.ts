@@ -3,7 +3,11 @@
  *
  * @module
  */
-import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
+import {
+  type CommandOptions,
+  parseCommandArgs,
+  requiredOption,
+} from "./parse_command_args.ts";
 import { UsageError } from "./parse_command_args.ts";
 import { generateKeyPair } from "../sign/generate_key_pair.ts";
 import type { CliIo } from "./cli_io.ts";
@@ -24,17 +28,20 @@ Options:
   --force              replace existing files (default: refuse)
 `;
 
+/** The options of `keygen`. */
+export const KEYGEN_OPTIONS = {
+  out: { type: "string" },
+  "out-public": { type: "string" },
+  force: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const satisfies CommandOptions;
+
 /** Run `pawl keygen`; returns the exit code (0 when both files were written). */
 export async function keygenCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const v = parseCommandArgs(args, {
-    out: { type: "string" },
-    "out-public": { type: "string" },
-    force: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  });
+  const v = parseCommandArgs(args, KEYGEN_OPTIONS);
   if (v.help) {
     io.out(KEYGEN_USAGE);
     return 0;

@@ -1,9 +1,9 @@
 /**
  * Strict option parsing shared by every command: an unknown option, a
- * positional argument, a missing value, or a single-valued option given
- * twice is a {@linkcode UsageError}, which main.ts reports as
- * `pawl COMMAND: usage error: …` with a pointer to `pawl COMMAND --help`
- * (exit 2).
+ * positional argument, a missing or empty value, a value that looks like an
+ * option, or a single-valued option given twice is a {@linkcode UsageError},
+ * which main.ts reports as `pawl COMMAND: usage error: …` with a pointer to
+ * `pawl COMMAND --help` (exit 2).
  *
  * @module
  */
@@ -36,6 +36,7 @@ export function parseCommandArgs<const O extends CommandOptions>(
   args: readonly string[],
   options: O,
 ) {
+  checkValues(args, options);
   let parsed;
   try {
     parsed = parseArgs({
@@ -76,13 +77,71 @@ export function requiredOption(
   return value;
 }
 
-/** Whether a command line asks for help (`--help` or `-h` before any `--`). */
-export function wantsHelp(args: readonly string[]): boolean {
-  for (const arg of args) {
-    if (arg === "--") return false;
-    if (arg === "--help" || arg === "-h") return true;
+/**
+ * Whether a command line asks for help: `--help` or `-h` as an option of
+ * its own, before any `--`. Read against the command's `options`, so an
+ * `-h` that is the value of a string option (`--base -h`, as an empty or
+ * hostile CI variable leaves it) is not a request for help but a value,
+ * which {@linkcode parseCommandArgs} then refuses.
+ *
+ * @example
+ * ```ts
+ * import { wantsHelp } from "./parse_command_args.ts";
+ * const options = { base: { type: "string" } } as const;
+ * if (!wantsHelp(["--base", "main", "-h"], options)) throw new Error();
+ * if (wantsHelp(["--base", "-h"], options)) throw new Error();
+ * ```
+ */
+export function wantsHelp(
+  args: readonly string[],
+  options: CommandOptions,
+): boolean {
+  return looseTokens(args, options).some((token) =>
+    token.kind === "option" && token.name === "help" &&
+    token.value === undefined
+  );
+}
+
+/**
+ * The command line read without judging it: a string option takes the
+ * next argument whatever it looks like, unknown options are flags.
+ */
+function looseTokens(args: readonly string[], options: CommandOptions) {
+  try {
+    return parseArgs({
+      args: [...args],
+      strict: false,
+      allowPositionals: true,
+      tokens: true,
+      options: { ...options, help: { type: "boolean", short: "h" } },
+    }).tokens;
+  } catch {
+    return [];
   }
-  return false;
+}
+
+/**
+ * Refuse a string option's value that is empty (`--base ""`, `--base=`:
+ * an unset variable) or, given as the next argument, looks like an option
+ * (`--base -h`): a value meant to start with "-" is written `--base=-x`.
+ */
+function checkValues(args: readonly string[], options: CommandOptions): void {
+  for (const token of looseTokens(args, options)) {
+    if (token.kind !== "option" || token.value === undefined) continue;
+    if (options[token.name]?.type !== "string") continue;
+    const name = `--${token.name}`;
+    if (token.value === "") {
+      throw new UsageError(`Option "${name}" is given an empty value`);
+    }
+    if (
+      !token.inlineValue && token.value.length > 1 &&
+      token.value.startsWith("-")
+    ) {
+      throw new UsageError(
+        `Option "${name}" is followed by "${token.value}", which looks like an option rather than its value (write "${name}=${token.value}" if the value really starts with "-")`,
+      );
+    }
+  }
 }
 
 /**

@@ -50,12 +50,74 @@ Deno.test("parseCommandArgs() refuses what does not fit as a UsageError", async 
   assert.equal(requiredOption("r", "repo"), "r");
 });
 
-Deno.test("wantsHelp() sees --help and -h anywhere before --", () => {
-  assert.equal(wantsHelp(["--help"]), true);
-  assert.equal(wantsHelp(["--repo", ".", "-h"]), true);
-  assert.equal(wantsHelp(["--repo", "."]), false);
-  assert.equal(wantsHelp(["--", "--help"]), false);
-  assert.equal(wantsHelp(["--helpful"]), false);
+Deno.test("wantsHelp() sees --help and -h only as options of their own", async (t) => {
+  const cases: [string, string[], boolean][] = [
+    ["--help alone", ["--help"], true],
+    ["-h after an option and its value", ["--now", "x", "-h"], true],
+    ["-h after a flag", ["--json", "-h"], true],
+    ["-h after an unknown option", ["--frob", "-h"], true],
+    ["no help", ["--now", "x"], false],
+    ["after --", ["--", "--help"], false],
+    ["a longer option", ["--helpful"], false],
+    ["-h as the value of a string option", ["--now", "-h"], false],
+    ["--help as the value of a string option", ["--now", "--help"], false],
+    ["-h given inline", ["--now=-h"], false],
+    ["--help with a value", ["--help=yes"], false],
+  ];
+  for (const [name, args, want] of cases) {
+    await t.step(name, () => {
+      assert.equal(wantsHelp(args, OPTIONS), want);
+    });
+  }
+});
+
+Deno.test("parseCommandArgs() refuses an empty value and a value that looks like an option", async (t) => {
+  const cases: [string, string[], RegExp][] = [
+    [
+      "an empty value",
+      ["--now", ""],
+      /^Option "--now" is given an empty value$/,
+    ],
+    [
+      "an empty inline value",
+      ["--now="],
+      /^Option "--now" is given an empty value$/,
+    ],
+    [
+      "an empty value of a repeatable option",
+      ["--label", "a", "--label="],
+      /^Option "--label" is given an empty value$/,
+    ],
+    [
+      "-h as the value",
+      ["--now", "-h"],
+      /^Option "--now" is followed by "-h", which looks like an option rather than its value \(write "--now=-h" if the value really starts with "-"\)$/,
+    ],
+    [
+      "--help as the value",
+      ["--now", "--help", "--json"],
+      /"--now" is followed by "--help"/,
+    ],
+    [
+      "another option as the value",
+      ["--now", "--json"],
+      /"--now" is followed by "--json"/,
+    ],
+    ["-- as the value", ["--now", "--"], /"--now" is followed by "--"/],
+  ];
+  for (const [name, args, message] of cases) {
+    await t.step(name, () => {
+      assert.throws(() => parseCommandArgs(args, OPTIONS), (error) => {
+        assert.ok(error instanceof UsageError, String(error));
+        assert.match(error.message, message);
+        return true;
+      });
+    });
+  }
+  await t.step("a value starting with - given inline is a value", () => {
+    assert.equal(parseCommandArgs(["--now=-1"], OPTIONS).now, "-1");
+    assert.equal(parseCommandArgs(["--now", "-"], OPTIONS).now, "-");
+  });
 });
 
 Deno.test("usageErrorText() names the command, the problem and where the usage is", () => {

@@ -6,7 +6,11 @@
  * @module
  */
 import { readBaseSettings } from "../gate/read_base_settings.ts";
-import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
+import {
+  type CommandOptions,
+  parseCommandArgs,
+  requiredOption,
+} from "./parse_command_args.ts";
 import { join } from "node:path";
 import { UsageError } from "./parse_command_args.ts";
 import { cloneRepository } from "../git/clone_repository.ts";
@@ -51,20 +55,23 @@ Options:
 /** Python files larger than this are not read (they are noted instead). */
 const SOURCE_MAX_BYTES = 4 * 1024 * 1024;
 
+/** The options of `propose`. */
+export const PROPOSE_OPTIONS = {
+  repo: { type: "string" },
+  rev: { type: "string", default: "HEAD" },
+  layout: { type: "string", default: "000" },
+  write: { type: "boolean", default: false },
+  force: { type: "boolean", default: false },
+  quiet: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const satisfies CommandOptions;
+
 /** Run `pawl propose`; returns the exit code (0 when a proposal was made). */
 export async function proposeCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const v = parseCommandArgs(args, {
-    repo: { type: "string" },
-    rev: { type: "string", default: "HEAD" },
-    layout: { type: "string", default: "000" },
-    write: { type: "boolean", default: false },
-    force: { type: "boolean", default: false },
-    quiet: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  });
+  const v = parseCommandArgs(args, PROPOSE_OPTIONS);
   if (v.help) {
     io.out(PROPOSE_USAGE);
     return 0;

@@ -7,7 +7,11 @@
 import { resolveServeConfig, ServeConfigError } from "../serve/serve_config.ts";
 import { startServe } from "../serve/start_serve.ts";
 import type { CliIo } from "./cli_io.ts";
-import { parseCommandArgs, UsageError } from "./parse_command_args.ts";
+import {
+  type CommandOptions,
+  parseCommandArgs,
+  UsageError,
+} from "./parse_command_args.ts";
 
 /** Usage text for `serve`. */
 export const SERVE_USAGE = `Usage:
@@ -37,19 +41,22 @@ SIGTERM: stop accepting, let running jobs finish within
 PAWL_SERVE_SHUTDOWN_GRACE_SECONDS (default 30), give the rest back.
 `;
 
+/** The options of `serve`. */
+export const SERVE_OPTIONS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  "data-dir": { type: "string" },
+  "queue-url": { type: "string" },
+  workers: { type: "string" },
+  config: { type: "string" },
+} as const satisfies CommandOptions;
+
 /** Run `pawl serve` until SIGTERM or SIGINT; returns the exit code. */
 export async function serveCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const v = parseCommandArgs(args, {
-    host: { type: "string" },
-    port: { type: "string" },
-    "data-dir": { type: "string" },
-    "queue-url": { type: "string" },
-    workers: { type: "string" },
-    config: { type: "string" },
-  });
+  const v = parseCommandArgs(args, SERVE_OPTIONS);
   const configPath = v.config ?? (io.env["PAWL_SERVE_CONFIG"] || undefined);
   let file: { path: string; text: string } | undefined;
   if (configPath !== undefined) {

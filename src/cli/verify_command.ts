@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseCommandArgs } from "./parse_command_args.ts";
+import { type CommandOptions, parseCommandArgs } from "./parse_command_args.ts";
 import { UsageError } from "./parse_command_args.ts";
 import { verifyEnvelope, type VerifyResult } from "../sign/verify_envelope.ts";
 import type { CliIo } from "./cli_io.ts";
@@ -45,18 +45,21 @@ const MAX_KEY_BYTES = 64 * 1024;
 
 const FULL_COMMIT = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
 
+/** The options of `verify`. */
+export const VERIFY_OPTIONS = {
+  key: { type: "string" },
+  envelope: { type: "string" },
+  head: { type: "string" },
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const satisfies CommandOptions;
+
 /** Run `pawl verify`; returns the exit code ({@linkcode VERIFY_EXIT}). */
 export async function verifyCommand(
   args: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const v = parseCommandArgs(args, {
-    key: { type: "string" },
-    envelope: { type: "string" },
-    head: { type: "string" },
-    json: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  });
+  const v = parseCommandArgs(args, VERIFY_OPTIONS);
   if (v.help) {
     io.out(VERIFY_USAGE);
     return VERIFY_EXIT.valid;

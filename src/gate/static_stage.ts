@@ -249,6 +249,7 @@ async function harnessFindings(
       }))
     ),
     testSupport: settings.harness.test_support,
+    seedEnv: [settings.seeds.env_seed, settings.seeds.env_trials],
     pythonpath: settings.environment.pythonpath,
   });
 }

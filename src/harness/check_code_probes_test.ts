@@ -30,6 +30,7 @@ function judge(
     headTree: treeOf([...others, path]),
     baseTree: treeOf(base === undefined ? others : [...others, path]),
     testSupport,
+    seedEnv: ["CONTRACT_SEED", "CONTRACT_TRIALS"],
   }).map((f) => `${f.rule}:${f.line}`);
 }
 
@@ -98,10 +99,102 @@ Deno.test("checkCodeProbes() rejects code under test that looks for the harness"
       "import json\nX = json.dumps({})\n",
       [],
     ],
+    [
+      "a caller's name in a deprecation warning",
+      "pkg/core.py",
+      "def f(x):\n    return x\n",
+      'import sys, warnings\n\ndef f(x):\n    caller = sys._getframe(1).f_code.co_name\n    warnings.warn(f"f() from {caller}() is deprecated", DeprecationWarning, stacklevel=2)\n    return x\n',
+      [],
+    ],
+    [
+      "frames walked for a test file",
+      "pkg/core.py",
+      "def f(x):\n    return x\n",
+      'import inspect\n\ndef f(x):\n    for info in inspect.stack():\n        if info.filename.endswith("_test.py"):\n            return x\n    return x + 1\n',
+      ["harness.code_probes_tests:5"],
+    ],
+    [
+      "frames compared with a constant of this repository",
+      "pkg/core.py",
+      "def f(x):\n    return x\n",
+      "import sys\nfrom pkg.paths import MARK\n\ndef f(x):\n    return x if MARK in sys._getframe(1).f_code.co_filename else x + 1\n",
+      ["harness.code_probes_tests:5"],
+    ],
+    [
+      "frames compared with a relative import",
+      "pkg/core.py",
+      "def f(x):\n    return x\n",
+      "import sys\nfrom .paths import MARK\n\ndef f(x):\n    return x if MARK in sys._getframe(1).f_code.co_filename else x + 1\n",
+      ["harness.code_probes_tests:5"],
+    ],
+    [
+      "the variable pawl hands a seed run",
+      "pkg/core.py",
+      "X = 1\n",
+      'import os\nX = 1\nSEED = int(os.environ.get("CONTRACT_SEED", "0"))\n',
+      ["harness.code_probes_tests:3"],
+    ],
+    [
+      "a seed variable the base already reads",
+      "pkg/core.py",
+      'import os\nSEED = os.getenv("CONTRACT_SEED")\n',
+      'import os\nSEED = os.getenv("CONTRACT_SEED")\nN = 2\n',
+      [],
+    ],
+    [
+      "a variable of the project's own",
+      "pkg/core.py",
+      "X = 1\n",
+      'import os\nSEED = os.environ["SHOP_SEED"]\n',
+      [],
+    ],
+    [
+      "frames compared with a library's constant",
+      "pkg/core.py",
+      "def f(x):\n    return x\n",
+      "import sys, sysconfig\n\ndef f(x):\n    return x if sys._getframe(1).f_code.co_filename in sysconfig.PATHS else x + 1\n",
+      [],
+    ],
   ];
   for (const [name, path, base, head, want] of cases) {
     await t.step(name, () => {
       assert.deepEqual(judge(path, base, head, ["pkg/testing/"]), want);
     });
   }
+});
+
+Deno.test("checkCodeProbes() says what a probe compares and what pawl could not read", () => {
+  const found = checkCodeProbes([{ status: "A", path: "pkg/core.py" }], {
+    headModules: new Map([[
+      "pkg/core.py",
+      analyzePython(
+        parser,
+        'import sys\nfrom .paths import MARK\nA = "tests/" in sys._getframe(1).f_code.co_filename\nB = MARK in sys._getframe(1).f_code.co_filename\n',
+      ),
+    ]]),
+    baseModules: new Map(),
+    headTree: treeOf(["pkg/__init__.py", "pkg/core.py"]),
+    baseTree: treeOf(["pkg/__init__.py"]),
+  });
+  assert.equal(found.length, 1);
+  assert.match(
+    found[0]?.message ?? "",
+    /looks for tests in the call stack \(`"tests\/" in sys\._getframe\(1\)\.f_code\.co_filename`, which names "tests\/"\)/,
+  );
+  const unread = checkCodeProbes([{ status: "A", path: "pkg/core.py" }], {
+    headModules: new Map([[
+      "pkg/core.py",
+      analyzePython(
+        parser,
+        "import sys\nfrom .paths import MARK\nB = MARK in sys._getframe(1).f_code.co_filename\n",
+      ),
+    ]]),
+    baseModules: new Map(),
+    headTree: treeOf(["pkg/__init__.py", "pkg/core.py"]),
+    baseTree: treeOf(["pkg/__init__.py"]),
+  });
+  assert.match(
+    unread[0]?.message ?? "",
+    /with "MARK", which pawl cannot read, so it counts as a probe/,
+  );
 });

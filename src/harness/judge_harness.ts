@@ -45,6 +45,8 @@ export interface JudgeHarnessInput {
   pythonpath?: readonly string[];
   /** The base `pawl.toml`'s `[harness] test_support`. */
   testSupport: readonly string[];
+  /** The variables pawl hands a seed run (`[seeds] env_seed`, `env_trials`). */
+  seedEnv?: readonly string[];
 }
 
 /** What {@linkcode judgeHarness} found. */
@@ -104,6 +106,10 @@ export function judgeHarness(input: JudgeHarnessInput): HarnessJudgement {
       baseTree: input.baseTree,
       registered,
       testSupport: input.testSupport,
+      ...(input.pythonpath === undefined
+        ? {}
+        : { pythonpath: input.pythonpath }),
+      ...(input.seedEnv === undefined ? {} : { seedEnv: input.seedEnv }),
     }),
     ...checkSkips(input.changes, {
       headModules: input.headModules,

@@ -2,6 +2,7 @@ import type { Node } from "web-tree-sitter";
 import type {
   AssertionSite,
   BindingKind,
+  EnvRead,
   HarnessProbe,
   ModuleStatement,
   ProfileCall,
@@ -15,6 +16,14 @@ import { realChildren } from "./_real_children.ts";
 import { returnedExpr } from "./_returned_expr.ts";
 import { isDocstring, type SignificantTokens } from "./_significant_tokens.ts";
 import { walk } from "./_walk.ts";
+import { constantRuns, foldString, stringValue } from "./_fold_string.ts";
+import { frameworkModule } from "./_harness_names.ts";
+import { followProbes } from "./_probe_flow.ts";
+import {
+  outsideMainBlocks,
+  type ProbeSource,
+  probeSource,
+} from "./_probe_sources.ts";
 
 /** Statements whose blocks run at the level of the scope they sit in. */
 const COMPOUND = new Set([
@@ -31,30 +40,6 @@ const COMPOUND = new Set([
   "match_statement",
   "case_clause",
   "block",
-]);
-
-/** Modules only a test harness has any business importing. */
-export const FRAMEWORK_MODULES: ReadonlySet<string> = new Set([
-  "pytest",
-  "_pytest",
-  "pluggy",
-  "hypothesis",
-  "_hypothesis_pytestplugin",
-  "xdist",
-]);
-
-const STACK_CALLS = new Set([
-  "sys._getframe",
-  "inspect.stack",
-  "inspect.currentframe",
-  "inspect.getouterframes",
-  "inspect.trace",
-  "traceback.extract_stack",
-  "traceback.walk_stack",
-  "traceback.format_stack",
-  "traceback.print_stack",
-  "sys.settrace",
-  "sys.setprofile",
 ]);
 
 const ASSUME_CALLS = new Set([
@@ -81,6 +66,7 @@ export interface ModuleFacts {
   moduleCode: ModuleStatement[];
   profileCalls: ProfileCall[];
   probes: HarnessProbe[];
+  envReads: EnvRead[];
 }
 
 interface RawBinding extends PythonBinding {
@@ -113,7 +99,14 @@ export function moduleFacts(
   scanScope(root, "", { bind, dynamicWrites, moduleCode, tokens, top: true });
   const profileCalls: ProfileCall[] = [];
   const probes: HarnessProbe[] = [];
-  scanAnywhere(root, aliases, { bind, dynamicWrites, profileCalls, probes });
+  const envReads: EnvRead[] = [];
+  scanAnywhere(root, aliases, {
+    bind,
+    dynamicWrites,
+    profileCalls,
+    probes,
+    envReads,
+  });
 
   const bindings = new Map<string, PythonBinding[]>();
   const definitions = new Map<string, PythonDefinition>();
@@ -161,6 +154,7 @@ export function moduleFacts(
     moduleCode,
     profileCalls,
     probes,
+    envReads,
   };
 }
 
@@ -430,9 +424,18 @@ function scanAnywhere(
   sink: Pick<ScopeSink, "bind" | "dynamicWrites"> & {
     profileCalls: ProfileCall[];
     probes: HarnessProbe[];
+    envReads: EnvRead[];
   },
 ): void {
-  walk(root, (node, _parent, type) => {
+  const sources: ProbeSource[] = [];
+  walk(root, (node, parent, type, parentType) => {
+    if (type === "attribute" || type === "call") {
+      const source = probeSource(node, type, parent, aliases);
+      if (source?.kind === "named") {
+        const line = node.startPosition.row + 1;
+        sink.envReads.push({ name: source.name, line });
+      } else if (source !== undefined) sources.push(source);
+    }
     if (type === "global_statement") {
       const line = node.startPosition.row + 1;
       for (const name of realChildren(node)) {
@@ -458,10 +461,9 @@ function scanAnywhere(
       }
       return false;
     }
-    if (type === "string") {
-      // Most strings cannot be a probe: test the text before reading parts.
-      if (PROBE_TEXT.test(node.text)) probeString(node, sink.probes);
-      return false;
+    if (FOLDED.has(type)) {
+      const skip = probeConstants(node, type, parent, parentType, sink.probes);
+      if (skip) return false;
     }
     if (type === "call") {
       const callee = node.childForFieldName("function");
@@ -470,23 +472,82 @@ function scanAnywhere(
       }
     }
   });
+  const followed = outsideMainBlocks(root, sources);
+  if (followed.length > 0) {
+    const found = followProbes(root, aliases, followed);
+    sink.probes.push(...found.probes);
+    sink.probes.sort((a, b) => a.line - b.line);
+    sink.envReads.push(...found.envReads);
+  }
+}
+
+/** Expressions that may be or build a string from constants. */
+const FOLDED = new Set([
+  "string",
+  "binary_operator",
+  "concatenated_string",
+  "call",
+  "subscript",
+]);
+
+/**
+ * The probes a string, or a string built from constants, makes:
+ * `"pytest"`, `"_py" + "test"`, `"".join([...])`, `chr(112) + ...`,
+ * `"tset"[::-1]`. True when nothing inside needs a look.
+ */
+function probeConstants(
+  node: Node,
+  type: string,
+  parent: Node | null,
+  parentType: string | undefined,
+  probes: HarnessProbe[],
+): boolean {
+  if (type === "string") {
+    // Most strings cannot be a probe: test the text before reading parts.
+    const text = node.text;
+    if (PROBE_TEXT.test(text) || text.includes("\\")) {
+      probeString(node, stringValue(node) ?? foldString(node), probes);
+    }
+    return !text.includes("{");
+  }
+  if (type === "binary_operator") {
+    // Read once per chain of `+`, where its pieces meet.
+    const plus = (n: Node | null) =>
+      n?.childForFieldName("operator")?.type === "+";
+    if (parentType === "binary_operator" && plus(parent) && plus(node)) {
+      return false;
+    }
+    const runs = constantRuns(node);
+    for (const run of runs) probeString(node, run, probes);
+    return runs.length === 1 && foldString(node) !== undefined;
+  }
+  const text = foldString(node);
+  if (text === undefined) return false;
+  probeString(node, text, probes);
+  return true;
 }
 
 /** Strings that may be probes. */
-const PROBE_TEXT = /pytest|hypothesis|junit|pluggy|xdist|PYTEST_|HYPOTHESIS_/i;
+const PROBE_TEXT =
+  /pytest|hypothesis|junit|pluggy|xdist|PYTEST_|HYPOTHESIS_|PAWL_/i;
 
-/** Callee texts worth resolving: global writes, exec, profiles, stack inspection. */
+/** Callee texts worth resolving: global writes, exec, profiles. */
 const CALL_NAMES =
-  /(setattr|delattr|exec|register_profile|load_profile|_getframe|stack|currentframe|getouterframes|trace|settrace|setprofile|update|setdefault|__setitem__|pop|clear|popitem|__delitem__)\s*$/;
+  /(setattr|delattr|exec|register_profile|load_profile|update|setdefault|__setitem__|pop|clear|popitem|__delitem__)\s*$/;
 
-function probeString(node: Node, probes: HarnessProbe[]): void {
-  const text = stringLiteral(node);
-  if (text === undefined || text.length > 200) return;
+function probeString(
+  node: Node,
+  text: string | undefined,
+  probes: HarnessProbe[],
+): void {
+  if (text === undefined || text.length > 200 || !PROBE_TEXT.test(text)) {
+    return;
+  }
   const line = node.startPosition.row + 1;
   const hit = frameworkModule(text);
   if (hit !== undefined) {
     probes.push({ kind: "module_name", detail: hit, line });
-  } else if (/^(PYTEST_|HYPOTHESIS_)/.test(text)) {
+  } else if (/^(PYTEST_|HYPOTHESIS_|PAWL_)/.test(text)) {
     probes.push({ kind: "env", detail: text, line });
   } else if (/junit|--junitxml|pytest-of-|--hypothesis-/i.test(text)) {
     probes.push({ kind: "report", detail: text.slice(0, 60), line });
@@ -506,9 +567,6 @@ function scanCall(
   const line = node.startPosition.row + 1;
   const canonical = aliases.canonical(fn);
   if (canonical !== undefined) {
-    if (STACK_CALLS.has(canonical)) {
-      sink.probes.push({ kind: "stack", detail: canonical, line });
-    }
     const kind = canonical.endsWith("register_profile")
       ? "register"
       : canonical.endsWith("load_profile")
@@ -656,19 +714,6 @@ export function identifiersIn(node: Node): string[] {
     out.add(n.text);
   });
   return [...out];
-}
-
-function frameworkModule(dotted: string): string | undefined {
-  // `pytest.ini`, `hypothesis.txt`: file names, not modules.
-  if (
-    /\.(ini|cfg|toml|py|txt|xml|json|yml|yaml|md|rst|html|log)$/.test(dotted)
-  ) {
-    return undefined;
-  }
-  for (const module of FRAMEWORK_MODULES) {
-    if (dotted === module || dotted.startsWith(`${module}.`)) return dotted;
-  }
-  return undefined;
 }
 
 function statementModules(statement: Node): string[] {

@@ -119,6 +119,7 @@ class ModuleReader {
       moduleCode: facts.moduleCode,
       profileCalls: facts.profileCalls,
       probes: facts.probes,
+      ...(facts.envReads.length === 0 ? {} : { envReads: facts.envReads }),
       tokens: { texts: tokens.texts, lines: tokens.lines },
     };
     if (machines.length > 0) module.stateMachines = machines;

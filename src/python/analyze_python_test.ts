@@ -916,12 +916,13 @@ Deno.test("analyzePython() finds probes for the test harness", () => {
     'os.environ.get("PYTEST_CURRENT_TEST")',
     "frame = sys._getframe(1)",
     'REPORT = "junit.xml"',
+    'IN_TEST = frame.f_code.co_filename.endswith("_test.py")',
   ));
   assert.deepEqual(mod.probes?.map((p) => `${p.kind}:${p.line}`), [
     "import:2",
     "module_name:3",
     "env:4",
-    "stack:5",
     "report:6",
+    "stack:7",
   ]);
 });

@@ -136,10 +136,31 @@ export interface ProfileCall {
 
 /** Something a module does that only makes sense when it looks for the test harness. */
 export interface HarnessProbe {
-  /** Import of the framework, a module-name probe, an env read, the report, the stack. */
-  kind: "import" | "module_name" | "env" | "report" | "stack";
-  /** What exactly, e.g. `_pytest.config` or `PYTEST_CURRENT_TEST`. */
+  /**
+   * Import of the framework, a module-name probe, an env read, the report,
+   * the stack (frames compared with a test's name, a tracer), the command
+   * line compared with a test runner's.
+   */
+  kind: "import" | "module_name" | "env" | "report" | "stack" | "argv";
+  /** What exactly, e.g. `_pytest.config`, `PYTEST_CURRENT_TEST` or the look's source text. */
   detail: string;
+  /** 1-based line. */
+  line: number;
+  /** The constant naming a test or the harness that a followed value met. */
+  names?: string;
+  /** What pawl could not read, when only that makes it a probe (it fails closed). */
+  unread?: string;
+  /**
+   * The modules `unread` comes from, when it is only their constants
+   * (`tokenize.NEWLINE`, `from .paths import TESTS`; `.paths` when relative).
+   */
+  unreadFrom?: string[];
+}
+
+/** An environment variable a module reads by a name written out or built from constants. */
+export interface EnvRead {
+  /** The variable, e.g. `CONTRACT_SEED`. */
+  name: string;
   /** 1-based line. */
   line: number;
 }
@@ -289,6 +310,8 @@ export interface PythonModule {
   stateMachines?: readonly { name: string; line: number }[];
   /** Harness probes anywhere in the file. */
   probes?: readonly HarnessProbe[];
+  /** Environment variables read anywhere in the file by a name pawl can read. */
+  envReads?: readonly EnvRead[];
   /** The tokens without comments and docstrings, with their lines. */
   tokens?: { texts: readonly string[]; lines: readonly number[] };
 }

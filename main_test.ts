@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { main } from "./main.ts";
+import type { CliIo } from "./src/cli/cli_io.ts";
+import type { CommandOptions } from "./src/cli/parse_command_args.ts";
+import { CHECK_OPTIONS } from "./src/cli/_check_options.ts";
+import {
+  AUDIT_OPTIONS,
+  AUDIT_REPORT_OPTIONS,
+} from "./src/cli/audit_command.ts";
+import { DEMO_OPTIONS } from "./src/cli/demo_command.ts";
+import { KEYGEN_OPTIONS } from "./src/cli/keygen_command.ts";
+import { PROPOSE_OPTIONS } from "./src/cli/propose_command.ts";
+import { SERVE_OPTIONS } from "./src/cli/serve_command.ts";
+import { VERIFY_OPTIONS } from "./src/cli/verify_command.ts";
+
+const RUNS = { seed: 7, numRuns: 60 } as const;
+
+/** Each command line's leading words and its option table. */
+const COMMANDS: [string[], CommandOptions][] = [
+  [["check"], CHECK_OPTIONS],
+  [["diff"], CHECK_OPTIONS],
+  [["audit"], AUDIT_OPTIONS],
+  [["audit", "report"], AUDIT_REPORT_OPTIONS],
+  [["demo"], DEMO_OPTIONS],
+  [["propose"], PROPOSE_OPTIONS],
+  [["keygen"], KEYGEN_OPTIONS],
+  [["verify"], VERIFY_OPTIONS],
+  [["serve"], SERVE_OPTIONS],
+  [["version"], {}],
+];
+
+/** What an empty or hostile variable leaves where an option's value goes. */
+const HOSTILE_VALUES = ["-h", "--help", "--json", "--", "-x", ""];
+
+async function run(args: readonly string[]) {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIo = {
+    out: (text) => void (stdout += text),
+    err: (text) => void (stderr += text),
+    env: { PATH: "/usr/bin:/bin" },
+    terminal: false,
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+/**
+ * Whether `args` asks for help, read independently of pawl's parser: an
+ * `-h` or `--help` that is not the value of a string option, before `--`.
+ */
+function asksForHelp(args: readonly string[], options: CommandOptions) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") return false;
+    if (arg === "-h" || arg === "--help") return true;
+    if (arg.startsWith("--") && !arg.includes("=")) {
+      if (options[arg.slice(2)]?.type === "string") i++;
+    }
+  }
+  return false;
+}
+
+/** A command line that cannot be right: at least one part is malformed. */
+function malformed(options: CommandOptions): fc.Arbitrary<string[]> {
+  const names = Object.keys(options).filter((n) => n !== "help");
+  const strings = names.filter((n) => options[n]?.type === "string");
+  const flags = names.filter((n) => options[n]?.type === "boolean");
+  const poison: fc.Arbitrary<string[]>[] = [
+    fc.constant(["--frob"]),
+    fc.constant(["stray"]),
+  ];
+  const fine: fc.Arbitrary<string[]>[] = [
+    fc.constant(["-h"]),
+    fc.constant(["--help"]),
+    fc.constant(["--"]),
+  ];
+  if (strings.length > 0) {
+    const name = fc.constantFrom(...strings);
+    poison.push(
+      fc.tuple(name, fc.constantFrom(...HOSTILE_VALUES)).map((
+        [n, v],
+      ) => [`--${n}`, v]),
+      name.map((n) => [`--${n}=`]),
+    );
+    fine.push(name.map((n) => [`--${n}`, "v"]));
+  }
+  if (flags.length > 0) {
+    fine.push(fc.constantFrom(...flags).map((n) => [`--${n}`]));
+  }
+  return fc.tuple(
+    fc.oneof(...poison),
+    fc.array(fc.oneof(...fine, ...poison), { maxLength: 4 }),
+    fc.nat(),
+  ).map(([bad, rest, at]) => {
+    const parts = [...rest];
+    parts.splice(at % (parts.length + 1), 0, bad);
+    return parts.flat();
+  });
+}
+
+Deno.test("a malformed command line never exits 0 unless it truly asks for help", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-args-" });
+  const cwd = Deno.cwd();
+  // Nothing should be written, but a command that ran would write here.
+  Deno.chdir(dir);
+  try {
+    for (const [words, options] of COMMANDS) {
+      await t.step(words.join(" "), async () => {
+        await fc.assert(
+          fc.asyncProperty(malformed(options), async (rest) => {
+            const args = [...words, ...rest];
+            const result = await run(args);
+            if (asksForHelp(rest, options)) {
+              assert.equal(
+                result.code,
+                0,
+                `${args.join(" ")}: ${result.stderr}`,
+              );
+              assert.match(result.stdout, /^Usage:\n/);
+              return;
+            }
+            assert.equal(result.code, 2, `${args.join(" ")}: ${result.stdout}`);
+            assert.equal(result.stdout, "", args.join(" "));
+            assert.match(
+              result.stderr,
+              new RegExp(`^pawl ${words[0]}: usage error: `),
+              args.join(" "),
+            );
+          }),
+          RUNS,
+        );
+      });
+    }
+  } finally {
+    Deno.chdir(cwd);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("pawl help, -h and --help print the usage; a bare pawl is a usage error", async (t) => {
+  const cases: [string[], number][] = [
+    [["help"], 0],
+    [["-h"], 0],
+    [["--help"], 0],
+    [[], 2],
+  ];
+  for (const [args, code] of cases) {
+    await t.step(args.join(" ") || "(nothing)", async () => {
+      const result = await run(args);
+      assert.equal(result.code, code);
+      assert.match(result.stdout, /^pawl \S+ — a merge gate/);
+    });
+  }
+});
