@@ -1174,6 +1174,17 @@ function testFailures(
   });
 }
 
+/** How a run is repeated on the base tree. */
+interface AtBase {
+  /** The base commit. */
+  base: string;
+  /** A fresh export of the base tree, prepared for the sandbox. */
+  baseWorkDir: () => Promise<string>;
+  /** The run, as at the head. */
+  run: Omit<RunPytestOptions, "workDir" | "select">;
+  progress: TestStageOptions["progress"];
+}
+
 /**
  * Run the suite on a fresh export of the base tree, the way it ran at the
  * head; throw `BaseProblemError` when it leaves no usable report there
@@ -1181,12 +1192,7 @@ function testFailures(
  */
 async function unreportedAtBase(
   sandbox: Sandbox,
-  options: {
-    base: string;
-    baseWorkDir: () => Promise<string>;
-    run: Omit<RunPytestOptions, "workDir" | "select">;
-    progress: TestStageOptions["progress"];
-  },
+  options: AtBase,
 ): Promise<void> {
   options.progress.step(
     `running the tests at the base commit ${
@@ -1214,13 +1220,7 @@ async function unreportedAtBase(
  */
 async function failuresAtBase(
   sandbox: Sandbox,
-  options: {
-    base: string;
-    baseWorkDir: () => Promise<string>;
-    run: Omit<RunPytestOptions, "workDir" | "select">;
-    failures: readonly HeadFailure[];
-    progress: TestStageOptions["progress"];
-  },
+  options: AtBase & { failures: readonly HeadFailure[] },
 ): Promise<Map<string, string>> {
   const ids = sortedUnique(options.failures.map((f) => f.nodeId));
   if (ids.length === 0) return new Map();
