@@ -1121,7 +1121,11 @@ async function runAndJudge(
         commits.base,
         [...shared.keys()],
         first?.[1] ?? "",
-        "pass",
+        // A registered property may not be excused, only fixed.
+        judged.failures.some((f) => shared.has(f.property.nodeId ?? "")) ||
+          oracleFailures.length > 0
+          ? "property"
+          : "pass",
       );
     }
 

@@ -17,15 +17,17 @@ export class BaseProblemError extends Error {
   readonly files: readonly string[];
 
   /**
-   * Build the error: `files` fail to collect (or, with `what` "pass", those
-   * tests fail) at the base; with `what` "run", the base's test command
-   * leaves no usable report at all (`files` is then empty).
+   * Build the error: `files` fail to collect at the base; with `what`
+   * "pass", those tests fail there (an excuse may cover them on this
+   * runner); with "property", they include a registered property, which no
+   * excuse may hide; with "run", the base's test command leaves no usable
+   * report at all (`files` is then empty).
    */
   constructor(
     base: string,
     files: readonly string[],
     detail: string,
-    what: "collect" | "pass" | "run" = "collect",
+    what: "collect" | "pass" | "property" | "run" = "collect",
   ) {
     super(baseProblemText(base, files, detail, what));
     this.name = "BaseProblemError";
@@ -91,7 +93,7 @@ function baseProblemText(
   base: string,
   files: readonly string[],
   detail: string,
-  what: "collect" | "pass" | "run",
+  what: "collect" | "pass" | "property" | "run",
 ): string {
   if (what === "run") {
     return `Cannot judge the pull request: at the base commit ${base}, the test run leaves no usable report either, so its failure at head is not the pull request's doing; fix the base's tests or its pawl.toml [tests] and [environment] settings first:\n${detail}`;
@@ -104,7 +106,7 @@ function baseProblemText(
   }, so ${
     one ? "its" : "their"
   } failure at head is not the pull request's doing; fix the base first${
-    what === "collect"
+    what !== "pass"
       ? ""
       : `, or, if ${
         one ? "it fails" : "they fail"
