@@ -108,6 +108,35 @@ for (const load of ["a quiet machine", "a machine with two busy cores"]) {
     );
 
     await t.step(
+      "a test file the base already fails to collect: exit 2 when the pull request's edit fails the same way, a reject when it fails its own way",
+      async () => {
+        const old =
+          "import no_such_dependency_here\n\n\ndef test_old():\n    assert True\n";
+        await using repo = await buildRepo({
+          base: { ...base, "tests/test_old.py": old },
+          heads: {
+            "agent/touches-it": { "tests/test_old.py": `# a comment\n${old}` },
+            "agent/breaks-it": {
+              "tests/test_old.py": "def test_old(:\n    assert True\n",
+            },
+          },
+        });
+        const same = await check(repo.dir, "agent/touches-it");
+        assert.equal(same.code, 2, explain(same));
+        assert.match(
+          same.stderr,
+          /"tests\/test_old\.py" already fails to collect/,
+        );
+        const own = await check(repo.dir, "agent/breaks-it");
+        assert.equal(own.code, 1, explain(own));
+        assert.ok(
+          rules(blocking(own.verdict)).includes("tests.collection_error"),
+          explain(own),
+        );
+      },
+    );
+
+    await t.step(
       "a base whose test command loads a plugin that does not exist: exit 2, not a reject",
       async () => {
         await using repo = await buildRepo({

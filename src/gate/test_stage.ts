@@ -84,7 +84,7 @@ import { settleRewrites } from "./settle_rewrites.ts";
 import type { AssertionRewrite } from "../contract/check_registered_tests.ts";
 import { type HeadFailure, sharedWithBase } from "./shared_with_base.ts";
 import { attributeFindings } from "./attribute_findings.ts";
-import { failureReason } from "../run/failure_reason.ts";
+import { failureKey, failureReason } from "../run/failure_reason.ts";
 import { judgeReplay } from "./judge_replay.ts";
 import { mutationDecides, mutationHook } from "./mutation_hook.ts";
 import type { MutationRun } from "../mutation/render_mutation_report.ts";
@@ -913,23 +913,28 @@ async function runAndJudge(
       // (a conftest that fails to import): then it is not the pull request's.
       await unreportedAtBase(sandbox, { ...suiteAtBase, progress });
     }
-    // A file the pull request did not touch that cannot be collected may be
-    // broken at the base already: then pawl cannot decide (exit 2).
-    const unchangedBroken = sortedUnique(
+    // A test file that cannot be collected may be broken at the base
+    // already, the same way: then pawl cannot decide (exit 2).
+    const collectErrorsAt = new Map(
       suite.findings.flatMap((f) =>
         f.rule === "tests.collection_error" && f.path !== undefined &&
-          unchangedAtBase(f.path)
-          ? [f.path]
+          commits.baseTree.has(f.path)
+          ? [[f.path, f.message] as const]
           : []
       ),
     );
-    if (unchangedBroken.length > 0) {
+    if (collectErrorsAt.size > 0) {
       progress.step(
-        `collecting ${unchangedBroken.length} unchanged files at the base`,
+        `collecting ${collectErrorsAt.size} failing test files at the base`,
       );
       await checkBaseCollection(sandbox, {
         ...atBaseRun,
-        files: unchangedBroken,
+        files: [...collectErrorsAt.keys()].sort(),
+        // A file the pull request changed must fail there the same way.
+        same: (file, text) =>
+          unchangedAtBase(file) ||
+          failureKey(failureReason(text)) ===
+            failureKey(failureReason(collectErrorsAt.get(file) ?? "")),
         hint: (detail, files) =>
           importPathHint(detail, {
             tree: commits.baseTree,

@@ -40,8 +40,13 @@ export class BaseProblemError extends Error {
 export interface BaseCollectionOptions {
   /** The base commit id, for the message. */
   base: string;
-  /** Files (unchanged base → head) that failed to collect at head. */
+  /** Files the base has that failed to collect at head. */
   files: readonly string[];
+  /**
+   * Whether `file` failing at the base with `text` is the way it failed at
+   * the head (default: any failure is).
+   */
+  same?: (file: string, text: string) => boolean;
   /** A fresh export of the base tree, prepared for the sandbox. */
   baseWorkDir: () => Promise<string>;
   /** How the run is made. */
@@ -68,16 +73,18 @@ export async function checkBaseCollection(
   });
   const streamed = run.observation?.collectErrors ?? [];
   const reported = (run.cases ?? []).filter((c) => c.classname === "");
-  const broken = options.files.filter((file) =>
-    streamed.some((e) => e.nodeId === file) ||
-    reported.some((c) =>
-      c.name === file ||
-      c.name === file.replace(/\.py$/, "").replaceAll("/", ".")
-    )
-  );
+  const textAtBase = (file: string) =>
+    streamed.find((e) => e.nodeId === file)?.text ??
+      reported.find((c) =>
+        c.name === file ||
+        c.name === file.replace(/\.py$/, "").replaceAll("/", ".")
+      )?.message;
+  const broken = options.files.filter((file) => {
+    const text = textAtBase(file);
+    return text !== undefined && (options.same?.(file, text) ?? true);
+  });
   if (broken.length === 0) return;
-  const first = streamed.find((e) => broken.includes(e.nodeId))?.text ??
-    reported[0]?.message ?? "";
+  const first = textAtBase(broken[0] as string) ?? "";
   const detail = first.split("\n").map((l) => l.trimEnd()).filter((l) =>
     l !== ""
   ).slice(0, 12).join("\n");
