@@ -113,12 +113,61 @@ export interface PawlOptions {
 }
 
 /**
+ * The environment variable naming another checkout's `main.ts` to compare
+ * verdicts with: when set, every {@linkcode pawl} run that uses this
+ * repository's `main.ts` first runs the same arguments on that one, and
+ * throws unless the exit code, standard output and `--out` file are
+ * byte-identical (`tools/compare_verdicts.ts` sets it).
+ */
+export const TWIN_MAIN_ENV = "PAWL_TWIN_MAIN";
+
+/**
  * Run `deno run -A main.ts ...args` and collect the result. The `--out`
  * file is read after the process ended; its temp dir is removed.
  */
 export async function pawl(
   args: readonly string[],
   options: PawlOptions = {},
+): Promise<PawlResult> {
+  const twin = Deno.env.get(TWIN_MAIN_ENV);
+  if (twin === undefined || twin === "" || options.main !== undefined) {
+    return await pawlOnce(args, options);
+  }
+  // The twin writes its own `--out` file (a fresh one, or its own copy of
+  // the stale one), so the second run starts from what the first found.
+  const before = await pawlOnce(
+    args,
+    { ...options, main: twin, out: options.out !== false },
+    twin.slice(0, twin.lastIndexOf("/")),
+  );
+  const after = await pawlOnce(args, options);
+  const differs = (
+    [
+      ["exit code", String(before.code), String(after.code)],
+      ["standard output", before.stdout, after.stdout],
+      ["--out file", before.outText ?? "", after.outText ?? ""],
+    ] as const
+  ).filter(([, a, b]) => a !== b);
+  if (differs.length > 0) {
+    throw new Error(
+      `The verdicts of "${twin}" and "${ROOT}/main.ts" differ for ${
+        JSON.stringify(args)
+      }: ${
+        differs.map(([what, a, b]) =>
+          `${what}\n--- before\n${a.slice(0, 4000)}\n--- after\n${
+            b.slice(0, 4000)
+          }`
+        ).join("\n")
+      }`,
+    );
+  }
+  return after;
+}
+
+async function pawlOnce(
+  args: readonly string[],
+  options: PawlOptions,
+  cwd = ROOT,
 ): Promise<PawlResult> {
   let outDir: string | undefined;
   let outPath: string | undefined;
@@ -147,7 +196,8 @@ export async function pawl(
     const started = performance.now();
     const output = await new Deno.Command(argv[0]!, {
       args: argv.slice(1),
-      cwd: ROOT,
+      // A twin checkout runs with its own configuration and packages.
+      cwd,
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
