@@ -117,7 +117,8 @@ export async function scheduleRuns(
   const spare = plan.filter((r) => r.spare === true);
   const lanes = spare.length === 0 ? Promise.resolve([]) : ports.lanes(spare);
   lanes.catch(() => undefined);
-  const inLanes = placeInLanes(spare, lanes, { ports, results, state });
+  const shared: Shared = { ports, results };
+  const inLanes = placeInLanes(spare, lanes, { ...shared, state });
   inLanes.catch(() => undefined);
   try {
     for (const run of plan) {
@@ -126,12 +127,15 @@ export async function scheduleRuns(
         : undefined;
       if (run.when !== undefined && !run.when(results)) continue;
       if (placed !== undefined) {
+        // Announced in its turn, as if it ran now: it ran beside others.
+        announce(run, shared);
         const settled = await placed;
         if ("error" in settled) throw settled.error;
         results.set(run.id, { ...settled.ok, lane: true });
         continue;
       }
-      const outcome = await start(run, ports.first, { ports, results });
+      announce(run, shared);
+      const outcome = await start(run, ports.first, shared);
       results.set(run.id, { ...outcome, lane: false });
     }
     return results;
@@ -148,14 +152,18 @@ interface Shared {
   results: StageResults;
 }
 
-/** Announce and make `run` in `slot`. */
+/** Print `run`'s progress line. */
+function announce(run: StageRun, { ports, results }: Shared): void {
+  const step = typeof run.step === "function" ? run.step(results) : run.step;
+  if (step !== undefined) ports.progress(step);
+}
+
+/** Make `run` in `slot`. */
 async function start(
   run: StageRun,
   slot: RunSlot,
   { ports, results }: Shared,
 ): Promise<RunOutcome> {
-  const step = typeof run.step === "function" ? run.step(results) : run.step;
-  if (step !== undefined) ports.progress(step);
   return await ports.execute(run, {
     slot,
     select: selectionOf(run, results),

@@ -159,3 +159,14 @@ Deno.test("scheduleRuns() stops at the first run that cannot decide, once the ru
     assert.ok(!log.includes("start replay in first"));
   });
 });
+
+Deno.test("scheduleRuns() announces a run made in a lane in its turn, as if it ran then", async () => {
+  const { scheduled, log } = ports(1, { ms: 20 });
+  const steps: string[] = [];
+  await scheduleRuns([
+    entry("suite", { step: "the suite" }),
+    entry("alone", { spare: true, step: "the properties" }),
+  ], { ...scheduled, progress: (line) => steps.push(line) });
+  assert.ok(log.indexOf("start alone in lane-1") < log.indexOf("end suite"));
+  assert.deepEqual(steps, ["the suite", "the properties"]);
+});
