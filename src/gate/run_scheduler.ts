@@ -71,7 +71,11 @@ export interface RunContext {
 export interface SchedulerPorts {
   /** The first sandbox's slot. */
   first: RunSlot;
-  /** Spare lanes for `runs`, at most one each, in order (fewer, or none, when no uid is free). */
+  /**
+   * Spare lanes for `runs`, at most one each, in order (fewer, or none,
+   * when no uid is free); asked for once, with no runs when none may use
+   * one.
+   */
   lanes(runs: readonly StageRun[]): Promise<Lane[]>;
   /** The working copies. */
   copies: StageCopies;
@@ -115,7 +119,8 @@ export async function scheduleRuns(
   const state = { stopped: false };
   ports.copies.plan(plan);
   const spare = plan.filter((r) => r.spare === true);
-  const lanes = spare.length === 0 ? Promise.resolve([]) : ports.lanes(spare);
+  // Asked for even when no run may use one: the spares then go back.
+  const lanes = ports.lanes(spare);
   lanes.catch(() => undefined);
   const shared: Shared = { ports, results };
   const inLanes = placeInLanes(spare, lanes, { ...shared, state });
