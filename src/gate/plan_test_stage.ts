@@ -75,7 +75,7 @@ export function planTestStage(
           kind: "mutation",
           tree: "head",
           run: runs.alone,
-          after: ["alone", "oracle", "calm-alone", "calm-oracle"],
+          after: ["suite", "alone", "oracle", "calm-alone", "calm-oracle"],
           when: reported,
         } satisfies StageRun,
       ]
@@ -189,7 +189,7 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
     select: oracleIds,
   });
   const calm = {
-    after: ["alone", "oracle"],
+    after: ["suite", "alone", "oracle"],
     when: (r: StageResults) => reported(r) && input.calmRerun(r),
   };
   return [

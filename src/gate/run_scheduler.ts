@@ -59,7 +59,7 @@ export interface RunContext {
   slot: RunSlot;
   /** What it selects. */
   select: readonly string[];
-  /** The results of the runs before it. */
+  /** The results of the runs it waits for. */
   results: StageResults;
   /** Its working copy (the planned one, or a fresh one), made when asked for. */
   copy: () => Promise<string>;
@@ -115,6 +115,7 @@ export async function scheduleRuns(
   plan: StagePlan,
   ports: SchedulerPorts,
 ): Promise<StageResults> {
+  checkOrder(plan);
   const results = new Map<RunId, StageResult>();
   const state = { stopped: false };
   ports.copies.plan(plan);
@@ -130,7 +131,7 @@ export async function scheduleRuns(
       const placed = run.spare === true
         ? (await inLanes).runs.get(run.id)
         : undefined;
-      if (run.when !== undefined && !run.when(results)) continue;
+      if (run.when !== undefined && !run.when(seen(results, run))) continue;
       if (placed !== undefined) {
         // Announced in its turn, as if it ran now: it ran beside others.
         announce(run, shared);
@@ -157,9 +158,34 @@ interface Shared {
   results: StageResults;
 }
 
+/**
+ * Throw unless every run comes after the runs it waits for, and no id is
+ * used twice: a plan that does not is a programming error.
+ */
+function checkOrder(plan: StagePlan): void {
+  const before = new Set<RunId>();
+  const ids = new Set(plan.map((r) => r.id));
+  if (ids.size !== plan.length) throw new Error("A run id is used twice");
+  for (const run of plan) {
+    const later = run.after.find((id) => ids.has(id) && !before.has(id));
+    if (later !== undefined) {
+      throw new Error(
+        `Run "${run.id}" waits for "${later}", which the plan makes after it`,
+      );
+    }
+    before.add(run.id);
+  }
+}
+
+/** The results `run` waits for: all its condition, selection and runner may read. */
+function seen(results: StageResults, run: StageRun): StageResults {
+  return new Map([...results].filter(([id]) => run.after.includes(id)));
+}
+
 /** Print `run`'s progress line. */
 function announce(run: StageRun, { ports, results }: Shared): void {
-  const step = typeof run.step === "function" ? run.step(results) : run.step;
+  const visible = seen(results, run);
+  const step = typeof run.step === "function" ? run.step(visible) : run.step;
   if (step !== undefined) ports.progress(step);
 }
 
@@ -169,10 +195,11 @@ async function start(
   slot: RunSlot,
   { ports, results }: Shared,
 ): Promise<RunOutcome> {
+  const visible = seen(results, run);
   return await ports.execute(run, {
     slot,
-    select: selectionOf(run, results),
-    results,
+    select: selectionOf(run, visible),
+    results: visible,
     copy: () => ports.copies.take(run.tree, run.copy, slot.owner),
     fresh: () => ports.copies.take(run.tree, undefined, ports.first.owner),
   });

@@ -170,3 +170,19 @@ Deno.test("scheduleRuns() announces a run made in a lane in its turn, as if it r
   assert.ok(log.indexOf("start alone in lane-1") < log.indexOf("end suite"));
   assert.deepEqual(steps, ["the suite", "the properties"]);
 });
+
+Deno.test("scheduleRuns() shows a run only the results it waits for, and refuses a plan that makes them after it", async () => {
+  const { scheduled } = ports(0);
+  const results = await scheduleRuns([
+    entry("suite"),
+    entry("blind", { when: (r) => r.has("suite") }),
+    entry("told", { after: ["suite"], when: (r) => r.has("suite") }),
+  ], scheduled);
+  assert.deepEqual([...results.keys()], ["suite", "told"]);
+  await assert.rejects(
+    scheduleRuns([entry("told", { after: ["suite"] }), entry("suite")], {
+      ...ports(0).scheduled,
+    }),
+    /Run "told" waits for "suite", which the plan makes after it/,
+  );
+});

@@ -62,7 +62,10 @@ export interface StageRun {
    * when `when` holds once the runs of `after` ended.
    */
   spare?: boolean;
-  /** Runs whose results it waits for. */
+  /**
+   * Runs whose results it waits for, each earlier in the plan: the only
+   * results its condition, selection, progress line and runner see.
+   */
   after: readonly RunId[];
   /** Whether it runs (or its result counts), given the earlier results. */
   when?: (results: StageResults) => boolean;
