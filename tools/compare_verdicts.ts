@@ -78,6 +78,8 @@ async function main(args: readonly string[]): Promise<number> {
     cwd: ROOT,
     env: { [TWIN_MAIN_ENV]: twin },
     stdin: "null",
+    stdout: "inherit",
+    stderr: "inherit",
   }).output();
   return code;
 }
