@@ -143,6 +143,23 @@ export interface RunAhead {
   reports: Promise<string>;
 }
 
+/**
+ * Give back what the test stage took: the spares no lane took, the
+ * prepared suite run no run took, the copies and the first sandbox.
+ */
+export async function releaseTaken(
+  asked: ReturnType<TestSandboxes["take"]>,
+  ahead: CopiesAhead,
+): Promise<void> {
+  await Promise.all(asked.spares.map((s) => s.discard()));
+  await (await asked.suite?.catch(() => undefined))?.discard();
+  await ahead.bytecode.close();
+  await ahead.workDirs.settle();
+  await settleAhead(ahead.ahead);
+  await (await ahead.copying.catch(() => undefined))?.remove();
+  await (await asked.first.catch(() => undefined))?.close?.();
+}
+
 /** Wait for what {@linkcode RunAhead} was making; never throws. */
 export async function settleAhead(ahead: RunAhead): Promise<void> {
   await Promise.allSettled([ahead.observer, ahead.reports]);

@@ -46,7 +46,7 @@ import type { StaticResult } from "./static_stage.ts";
 import {
   type CopiesAhead,
   openTestSandboxes,
-  settleAhead,
+  releaseTaken,
   startCopies,
   type TestSandboxes,
   testSandboxRequest,
@@ -150,13 +150,7 @@ export async function testStage(
       report: { ...result.report, setup: setup.record },
     };
   } finally {
-    await Promise.all(asked.spares.map((s) => s.discard()));
-    await (await asked.suite?.catch(() => undefined))?.discard();
-    await ahead.bytecode.close();
-    await ahead.workDirs.settle();
-    await settleAhead(ahead.ahead);
-    await (await ahead.copying.catch(() => undefined))?.remove();
-    await (await asked.first.catch(() => undefined))?.close?.();
+    await releaseTaken(asked, ahead);
   }
 }
 
