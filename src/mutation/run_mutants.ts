@@ -15,6 +15,7 @@ import type { ObserverPlugin } from "../run/observer.ts";
 import { crossCheckReport } from "../run/cross_check_report.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { TestCaseResult } from "../run/parse_junit.ts";
+import type { Observation } from "../run/observation.ts";
 import { casesForNodeId } from "../run/test_id.ts";
 import type {
   KillOutcome,
@@ -204,39 +205,73 @@ async function side(
       limits: options.limits,
       ...(options.observer === undefined ? {} : { observer: options.observer }),
     });
-    const what = `${
-      label === "base" ? "the base's oracle" : "the head's properties"
-    } on ${
-      mutant === null
-        ? "the unmutated code"
-        : `mutant ${mutant.id} (${mutant.file}:${mutant.line})`
-    }`;
-    const findings = options.observer === undefined ||
-        run.cases === null || run.result.timedOut
-      ? []
-      : run.observation === undefined
-      ? [finding(
-        "harness.observer_missing",
-        `pawl's observer plugin did not report from ${what} although the run left a report, so the report cannot be trusted`,
-      )]
-      : crossCheckReport(run.observation, run.cases, {
-        run: what,
-        maxListed: 3,
-      });
-    // A report pawl cannot trust, or none at all, says nothing about any
-    // property: never a kill (which could hide a weakening at the head)
-    // nor a survival.
-    const outcomes = findings.length > 0
-      ? unknownFor(on.properties)
-      : classify(run.result.timedOut, run.cases, on.properties, {
-        missingReport: options.observer === undefined ? "killed" : "unknown",
-      });
+    const { outcomes, findings } = runOutcomes(
+      { ...run, timedOut: run.result.timedOut },
+      on.properties,
+      {
+        what: describeRun(label, mutant),
+        observed: options.observer !== undefined,
+      },
+    );
     const trusted = Object.values(outcomes).every((o) => o !== "unknown");
     if (key !== undefined && trusted) await options.cache?.put(key, outcomes);
     return { outcomes, cached: false, findings };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+}
+
+/** How a finding names a run: `the base's oracle on mutant m… (file:line)`. */
+export function describeRun(
+  label: "base" | "head",
+  mutant: Mutant | null,
+): string {
+  return `${
+    label === "base" ? "the base's oracle" : "the head's properties"
+  } on ${
+    mutant === null
+      ? "the unmutated code"
+      : `mutant ${mutant.id} (${mutant.file}:${mutant.line})`
+  }`;
+}
+
+/** One run as {@linkcode runOutcomes} reads it. */
+export interface MutantRunReport {
+  /** Whether a limit stopped the run. */
+  timedOut: boolean;
+  /** Its JUnit report's cases, or null when there is no usable report. */
+  cases: readonly TestCaseResult[] | null;
+  /** What pawl's observer streamed, when it connected. */
+  observation?: Observation | undefined;
+}
+
+/**
+ * Each property's outcome from one run, and why its report cannot be
+ * trusted when pawl's observer (`observed`) disagrees with it or never
+ * reported: then, or without a report at all, the run says nothing about
+ * any property (`unknown`): never a kill, which could hide a weakening at
+ * the head, nor a survival.
+ */
+export function runOutcomes(
+  run: MutantRunReport,
+  properties: readonly { key: string; nodeId: string }[],
+  options: { what: string; observed: boolean },
+): { outcomes: SideOutcomes; findings: Finding[] } {
+  const { what } = options;
+  const findings = !options.observed || run.cases === null || run.timedOut
+    ? []
+    : run.observation === undefined
+    ? [finding(
+      "harness.observer_missing",
+      `pawl's observer plugin did not report from ${what} although the run left a report, so the report cannot be trusted`,
+    )]
+    : crossCheckReport(run.observation, run.cases, { run: what, maxListed: 3 });
+  const outcomes = findings.length > 0
+    ? unknownFor(properties)
+    : classify(run.timedOut, run.cases, properties, {
+      missingReport: options.observed ? "unknown" : "killed",
+    });
+  return { outcomes, findings };
 }
 
 /**
@@ -279,7 +314,8 @@ export function classify(
 const SLOW =
   /DeadlineExceeded|hypothesis\.errors\.Flaky|FlakyFailure|FlakyStrategyDefinition/;
 
-function unknownFor(
+/** Every property `unknown`: a run pawl cannot read. */
+export function unknownFor(
   properties: readonly { key: string }[],
 ): SideOutcomes {
   return Object.fromEntries(properties.map((p) => [p.key, "unknown"]));
@@ -317,7 +353,8 @@ function cacheKey(
   ])).digest("hex");
 }
 
-async function copyTree(from: string, to: string): Promise<void> {
+/** Copy the tree at `from` to the new path `to` (reflinked where the file system can). */
+export async function copyTree(from: string, to: string): Promise<void> {
   const out = await new Deno.Command("cp", {
     args: ["-a", "--reflink=auto", "--", from, to],
     stdout: "null",

@@ -133,27 +133,11 @@ export async function preparePytestRun(
   const channel = options.observer === undefined
     ? undefined
     : await ObserverChannel.open(options.observer);
-  const env: Record<string, string> = {
-    ...minimalEnv(home),
-    ...(options.env ?? {}),
-  };
-  // A relative entry names a directory of this run's tree, made absolute so
-  // it still holds in a subprocess started elsewhere; pawl's observer comes
-  // first, where the repository cannot shadow it.
-  const entries = (env["PYTHONPATH"] ?? "").split(":").filter((e) => e !== "")
-    .map((e) => e.startsWith("/") ? e : treePath(options.workDir, e));
-  if (options.observer !== undefined && channel !== undefined) {
-    entries.unshift(options.observer.dir);
-  }
-  if (entries.length > 0) env["PYTHONPATH"] = entries.join(":");
-  else delete env["PYTHONPATH"];
-  if (options.observer !== undefined && channel !== undefined) {
-    // The user site leads to the plugin too: a test command that sets its
-    // own PYTHONPATH (`env PYTHONPATH=src python3 -m pytest`) replaces the
-    // entry above but not this.
-    if (options.observer.userBase !== undefined) {
-      env["PYTHONUSERBASE"] = options.observer.userBase;
-    }
+  const env = pytestEnvironment(options.workDir, home, {
+    env: options.env,
+    observer: channel === undefined ? undefined : options.observer,
+  });
+  if (channel !== undefined) {
     env["PAWL_OBSERVER_SOCKET"] = channel.path;
     env["PAWL_OBSERVER_TOKEN"] = channel.token;
   }
@@ -362,6 +346,65 @@ export async function runPytest(
         reportProblem: error.message,
         ...observed,
       };
+    }
+    throw error;
+  }
+}
+
+/**
+ * The environment of a run in `workDir` with HOME `home`: the minimal one
+ * (no variable of pawl's own leaks in), then `env`, with relative
+ * `PYTHONPATH` entries made absolute in the tree and, when the run loads
+ * pawl's `observer`, its directory first and its user base (without the
+ * channel: its socket and token are the run's own).
+ */
+export function pytestEnvironment(
+  workDir: string,
+  home: string,
+  options: {
+    env?: Readonly<Record<string, string>> | undefined;
+    observer?: ObserverPlugin | undefined;
+  },
+): Record<string, string> {
+  const env: Record<string, string> = {
+    ...minimalEnv(home),
+    ...(options.env ?? {}),
+  };
+  // A relative entry names a directory of this run's tree, made absolute so
+  // it still holds in a subprocess started elsewhere; pawl's observer comes
+  // first, where the repository cannot shadow it.
+  const entries = (env["PYTHONPATH"] ?? "").split(":").filter((e) => e !== "")
+    .map((e) => e.startsWith("/") ? e : treePath(workDir, e));
+  if (options.observer !== undefined) entries.unshift(options.observer.dir);
+  if (entries.length > 0) env["PYTHONPATH"] = entries.join(":");
+  else delete env["PYTHONPATH"];
+  // The user site leads to the plugin too: a test command that sets its
+  // own PYTHONPATH (`env PYTHONPATH=src python3 -m pytest`) replaces the
+  // entry above but not this.
+  if (options.observer?.userBase !== undefined) {
+    env["PYTHONUSERBASE"] = options.observer.userBase;
+  }
+  return env;
+}
+
+/**
+ * The JUnit report at `path`, a file directly inside `reportDir`, read as
+ * carefully as a run's own (see {@linkcode runPytest}): its cases, or null
+ * and why there are none.
+ */
+export async function readPytestReport(
+  path: string,
+  reportDir: string,
+  maxBytes: number = MAX_REPORT_BYTES,
+): Promise<{ cases: TestCaseResult[] | null; problem?: string }> {
+  const { JunitError, parseJunit } = await loadJunitReader();
+  const report = await readReport(path, reportDir, maxBytes);
+  if (typeof report !== "string") return { cases: null, ...report };
+  try {
+    return { cases: parseJunit(report) };
+  } catch (error) {
+    if (error instanceof JunitError) {
+      return { cases: null, problem: error.message };
     }
     throw error;
   }
