@@ -13,20 +13,17 @@ import type { SandboxLimits } from "../sandbox/sandbox.ts";
 import type { ObserverPlugin } from "../run/observer.ts";
 import type { MutationSettings } from "../settings/mutation_settings.ts";
 import { generateMutants } from "./generate_mutants.ts";
-import {
-  judgeKillSets,
-  type KillProperty,
-  type MutantResult,
-} from "./judge_kill_sets.ts";
+import { judgeKillSets, type KillProperty } from "./judge_kill_sets.ts";
 import type { Mutant, MutationOperator } from "./mutant.ts";
 import type { MutationCache } from "./mutation_cache.ts";
 import { reachableFiles } from "./reachable_files.ts";
-import {
-  type MutantSide,
-  type MutantWorker,
-  runMutants,
-  runUnmutated,
-} from "./run_mutants.ts";
+import type { MutantSide, MutantWorker } from "./run_mutants.ts";
+import { runColdMutants } from "./cold_mutants.ts";
+import type {
+  MutantEngineOptions,
+  MutantEngineResult,
+} from "./mutant_engine.ts";
+
 import { selectMutants } from "./select_mutants.ts";
 import type { MutationRun } from "./render_mutation_report.ts";
 import { touchedFunctions } from "./touched_functions.ts";
@@ -86,6 +83,7 @@ export interface OracleStrengthOptions {
   cache?: MutationCache | undefined;
   /** pawl's observer plugin, loaded into every mutant run (see `runMutants`). */
   observer?: ObserverPlugin | undefined;
+
   /** Monotonic milliseconds. */
   clock: () => number;
   /** Progress lines. */
@@ -108,9 +106,95 @@ export interface OracleStrengthResult {
 export async function oracleStrength(
   options: OracleStrengthOptions,
 ): Promise<OracleStrengthResult> {
+  const { settings } = options;
+  const { texts, mutants, touched } = await mutantsOfReach(options);
+  const selection = selectMutants(mutants, {
+    touched: (m) => touched.has(`${m.file}\n${m.function}`),
+    seed: options.sampleSeed,
+    max: settings.max_mutants,
+  });
+  const counts = {
+    reach: "import analysis",
+    sampleSeed: options.sampleSeed,
+    runSeed: options.runSeed,
+    generated: mutants.length,
+    selected: selection.selected.length,
+    touched: selection.touched,
+    cutByCap: selection.capped,
+    cutByBudget: 0,
+  };
+  const config = {
+    operators: settings.operators,
+    "max_mutants": settings.max_mutants,
+    "budget_seconds": settings.budget_seconds,
+    sampleSeed: options.sampleSeed,
+    runSeed: options.runSeed,
+    reach: counts.reach,
+  };
+  const finish = (ran: MutantEngineResult) => ({
+    ...judgeKillSets(ran.results, {
+      properties: options.properties,
+      baselineFindings: ran.baselineFindings,
+      texts,
+      counts: {
+        ...counts,
+        cutByBudget: ran.unrun.length,
+      },
+    }),
+    run: {
+      properties: options.properties,
+      results: ran.results,
+      unrun: ran.unrun,
+      texts,
+      config,
+    },
+  });
+  const baseProps = options.properties.flatMap((p) =>
+    p.baseNodeId === undefined ? [] : [{ key: p.key, nodeId: p.baseNodeId }]
+  );
+  if (
+    selection.selected.length === 0 || baseProps.length === 0 ||
+    options.workers.length === 0
+  ) {
+    return finish({ results: [], unrun: [], baselineFindings: [] });
+  }
+  const started = options.clock();
+  options.progress?.(
+    `mutation: ${selection.selected.length} of ${mutants.length} mutants (${selection.touched} in touched functions), baseline runs`,
+  );
+  const engine: MutantEngineOptions = {
+    mutants: selection.selected,
+    texts,
+    base: { ...options.oracle, properties: baseProps },
+    head: options.head === null ? null : {
+      ...options.head,
+      properties: options.properties.flatMap((p) =>
+        p.headNodeId === undefined || p.baseNodeId === undefined
+          ? []
+          : [{ key: p.key, nodeId: p.headNodeId }]
+      ),
+    },
+    workers: options.workers,
+    command: options.command,
+    env: options.env,
+    limits: options.limits,
+    observer: options.observer,
+    cache: options.cache,
+    deadline: started + settings.budget_seconds * 1000,
+    clock: options.clock,
+    progress: options.progress,
+  };
+  return finish(await runColdMutants(engine));
+}
+
+/**
+ * The code the registered properties reach (imports from their modules,
+ * as the oracle tree, base test side, and the head have them), its head
+ * texts, every mutant of it, and the functions the pull request touched
+ * (`file\nqualname`).
+ */
+async function mutantsOfReach(options: OracleStrengthOptions) {
   const { parser, settings } = options;
-  // Which code the properties reach: imports from their modules as the
-  // oracle tree (base test side) and the head have them.
   const oracleView: TreeView = {
     has: (p) =>
       options.isTestSide(p) ? options.baseTree.has(p) : options.headTree.has(p),
@@ -127,7 +211,6 @@ export async function oracleStrength(
   const code = [...reached].filter((p) =>
     p.endsWith(".py") && !options.isTestSide(p) && options.headTree.has(p)
   ).sort();
-
   const texts = new Map<string, string>();
   const mutants: Mutant[] = [];
   const touched = new Set<string>();
@@ -145,124 +228,5 @@ export async function oracleStrength(
       operators: settings.operators as readonly MutationOperator[],
     }));
   }
-  const selection = selectMutants(mutants, {
-    touched: (m) => touched.has(`${m.file}\n${m.function}`),
-    seed: options.sampleSeed,
-    max: settings.max_mutants,
-  });
-  const counts = {
-    reach: "import analysis",
-    sampleSeed: options.sampleSeed,
-    runSeed: options.runSeed,
-    generated: mutants.length,
-    selected: selection.selected.length,
-    touched: selection.touched,
-    cutByCap: selection.capped,
-    cutByBudget: 0,
-  };
-  const baseProps = options.properties.flatMap((p) =>
-    p.baseNodeId === undefined ? [] : [{ key: p.key, nodeId: p.baseNodeId }]
-  );
-  const headProps = options.properties.flatMap((p) =>
-    p.headNodeId === undefined ? [] : [{ key: p.key, nodeId: p.headNodeId }]
-  );
-  const config = {
-    operators: settings.operators,
-    "max_mutants": settings.max_mutants,
-    "budget_seconds": settings.budget_seconds,
-    sampleSeed: options.sampleSeed,
-    runSeed: options.runSeed,
-    reach: counts.reach,
-  };
-  const baselineFindings: Finding[] = [];
-  const finish = (results: MutantResult[], unrun: readonly Mutant[]) => ({
-    ...judgeKillSets(results, {
-      properties: options.properties,
-      baselineFindings,
-      texts,
-      counts: { ...counts, cutByBudget: unrun.length },
-    }),
-    run: {
-      properties: options.properties,
-      results,
-      unrun,
-      texts,
-      config,
-    },
-  });
-  const worker = options.workers[0];
-  if (
-    selection.selected.length === 0 || baseProps.length === 0 ||
-    worker === undefined
-  ) {
-    return finish([], []);
-  }
-
-  // Only properties that pass on the unmutated code can kill a mutant.
-  const started = options.clock();
-  const run = {
-    command: options.command,
-    env: options.env,
-    limits: options.limits,
-    texts,
-    observer: options.observer,
-  };
-  options.progress?.(
-    `mutation: ${selection.selected.length} of ${mutants.length} mutants (${selection.touched} in touched functions), baseline runs`,
-  );
-  const baseSide: MutantSide = { ...options.oracle, properties: baseProps };
-  const baseline = await runUnmutated(worker, run, baseSide, options.clock);
-  baselineFindings.push(...baseline.findings);
-  const passing = (outcomes: Readonly<Record<string, string>>) =>
-  (p: {
-    key: string;
-  }) => outcomes[p.key] === "survived";
-  baseSide.properties = baseProps.filter(passing(baseline.outcomes));
-  let headSide: MutantSide | null = null;
-  let slowest = baseline.ms;
-  if (options.head !== null) {
-    const props = headProps.filter((p) =>
-      baseSide.properties.some((b) => b.key === p.key)
-    );
-    const side: MutantSide = { ...options.head, properties: props };
-    const headBaseline = await runUnmutated(
-      worker,
-      run,
-      side,
-      options.clock,
-      "head",
-    );
-    baselineFindings.push(...headBaseline.findings);
-    side.properties = props.filter(passing(headBaseline.outcomes));
-    headSide = side;
-    slowest = Math.max(slowest, headBaseline.ms);
-  }
-  // No base property passes on the unmutated code (the oracle's own
-  // finding says why): there is nothing a mutant could be killed by.
-  if (baseSide.properties.length === 0) return finish([], []);
-  // A mutant that loops forever must not eat the budget: each run gets
-  // three times the slowest baseline plus ten seconds, within the suite's
-  // own limit.
-  const suiteLimit = options.limits.timeoutMs ?? 600_000;
-  const timeoutMs = Math.min(suiteLimit, Math.ceil(3 * slowest + 10_000));
-  const budgetMs = settings.budget_seconds * 1000 -
-    (options.clock() - started);
-  options.progress?.(
-    `mutation: running ${selection.selected.length} mutants in ${options.workers.length} sandboxes`,
-  );
-  const ran = await runMutants({
-    mutants: selection.selected,
-    texts,
-    base: baseSide,
-    head: headSide,
-    workers: options.workers,
-    command: options.command,
-    env: options.env,
-    limits: { ...options.limits, timeoutMs },
-    observer: options.observer,
-    cache: options.cache,
-    budgetMs,
-    clock: options.clock,
-  });
-  return finish(ran.results, ran.unrun);
+  return { texts, mutants, touched };
 }
