@@ -139,6 +139,8 @@ export interface MutationReport {
   cutByCap: number;
   /** Selected mutants the time budget left unrun. */
   cutByBudget: number;
+  /** Selected mutants no base test executes on the unmutated code: never run (coverage comes from the warm engine's baseline; 0 when every mutant ran one process each; absent in verdicts made before it was counted). */
+  notCovered?: number;
   /** Mutants a base property kills and the same head property does not. */
   weakened: number;
 }

@@ -1,8 +1,8 @@
 /**
  * The test stage's one call into the oracle-strength rule
  * (`src/mutation/`), when the base's `[mutation]` turns it on: the
- * trees, sandboxes, seeds and cache it runs with, made from what the
- * test stage already has.
+ * trees, sandboxes, seeds, cache and warm driver it runs with, made from
+ * what the test stage already has.
  *
  * @module
  */
@@ -101,6 +101,11 @@ export async function mutationHook(
     sandboxPath: input.sandboxPath,
   });
   const { oracleTemplate, headTemplate } = await templates(input, ports);
+  // The warm engine runs only under pawl's observer (see `runWarmMutants`).
+  const driver = input.observer === undefined
+    ? undefined
+    : await (await import("../mutation/install_warm_driver.ts"))
+      .installWarmDriver(ports.workspace.root);
   const cache = await openCache(ports);
   const { workers, extra } = await mutantWorkers(settings.max_mutants, ports);
   try {
@@ -140,6 +145,7 @@ export async function mutationHook(
       runSeed,
       cache,
       observer: input.observer,
+      driver,
       clock: () => performance.now(),
       progress: ports.progress,
     });

@@ -24,7 +24,12 @@ import {
 export async function runColdMutants(
   options: MutantEngineOptions,
 ): Promise<MutantEngineResult> {
-  const none = { results: [], unrun: [], baselineFindings: [] };
+  const none = {
+    results: [],
+    unrun: [],
+    notCovered: [],
+    baselineFindings: [],
+  };
   const worker = options.workers[0];
   if (worker === undefined) return none;
   const run: RunSettings = {
@@ -75,7 +80,7 @@ export async function runColdMutants(
     budgetMs: options.deadline - options.clock(),
     clock: options.clock,
   });
-  return { ...ran, baselineFindings };
+  return { ...ran, notCovered: [], baselineFindings };
 }
 
 /**

@@ -66,6 +66,7 @@ export type MutationCounts = Pick<
   | "touched"
   | "cutByCap"
   | "cutByBudget"
+  | "notCovered"
 >;
 
 /** Options for {@linkcode judgeKillSets}. */

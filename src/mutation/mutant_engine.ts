@@ -1,8 +1,10 @@
 /**
  * What an engine that runs the selected mutants is given and gives back:
  * the cold one (`cold_mutants.ts`, a fresh copy of the tree and a fresh
- * pytest per mutant and side). It runs the unmutated baselines itself:
- * only properties that pass there take part.
+ * pytest per mutant and side) and the warm one (`warm_mutants.ts`, one
+ * interpreter per sandbox and side forking a child per mutant, the cold
+ * one behind it for what it cannot run). Both run the unmutated baselines
+ * themselves: only properties that pass there take part.
  *
  * @module
  */
@@ -50,6 +52,8 @@ export interface MutantEngineResult {
   results: MutantResult[];
   /** Mutants the budget left unrun, in run order. */
   unrun: Mutant[];
+  /** Mutants no base test executes: never run. */
+  notCovered: Mutant[];
   /** Findings of the unmutated baselines (a report pawl's observer disagreed with). */
   baselineFindings: Finding[];
 }

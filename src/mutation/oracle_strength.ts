@@ -2,7 +2,10 @@
  * The oracle-strength rule end to end, over ports: find the code the
  * registered properties import, mutate the functions the pull request
  * touched and a seeded sample of the rest, run the base's oracle and the
- * head's properties against each mutant, and judge the kill sets.
+ * head's properties against each mutant (warm, in one interpreter per
+ * sandbox forking a child per mutant, where the test command and pawl's
+ * observer allow; else cold, a fresh pytest per mutant), and judge the
+ * kill sets.
  *
  * @module
  */
@@ -19,11 +22,13 @@ import type { MutationCache } from "./mutation_cache.ts";
 import { reachableFiles } from "./reachable_files.ts";
 import type { MutantSide, MutantWorker } from "./run_mutants.ts";
 import { runColdMutants } from "./cold_mutants.ts";
+import type { WarmDriver } from "./install_warm_driver.ts";
 import type {
   MutantEngineOptions,
   MutantEngineResult,
 } from "./mutant_engine.ts";
-
+import { buildSchemata, type Schemata } from "./schemata.ts";
+import { runWarmMutants } from "./warm_mutants.ts";
 import { selectMutants } from "./select_mutants.ts";
 import type { MutationRun } from "./render_mutation_report.ts";
 import { touchedFunctions } from "./touched_functions.ts";
@@ -83,7 +88,11 @@ export interface OracleStrengthOptions {
   cache?: MutationCache | undefined;
   /** pawl's observer plugin, loaded into every mutant run (see `runMutants`). */
   observer?: ObserverPlugin | undefined;
-
+  /**
+   * pawl's warm driver: with it, the observer and a `<python> -m pytest`
+   * command, mutants run warm (`warm_mutants.ts`); else each one cold.
+   */
+  driver?: WarmDriver | undefined;
   /** Monotonic milliseconds. */
   clock: () => number;
   /** Progress lines. */
@@ -139,12 +148,14 @@ export async function oracleStrength(
       counts: {
         ...counts,
         cutByBudget: ran.unrun.length,
+        notCovered: ran.notCovered.length,
       },
     }),
     run: {
       properties: options.properties,
       results: ran.results,
       unrun: ran.unrun,
+      notCovered: ran.notCovered,
       texts,
       config,
     },
@@ -156,7 +167,12 @@ export async function oracleStrength(
     selection.selected.length === 0 || baseProps.length === 0 ||
     options.workers.length === 0
   ) {
-    return finish({ results: [], unrun: [], baselineFindings: [] });
+    return finish({
+      results: [],
+      unrun: [],
+      notCovered: [],
+      baselineFindings: [],
+    });
   }
   const started = options.clock();
   options.progress?.(
@@ -184,7 +200,18 @@ export async function oracleStrength(
     clock: options.clock,
     progress: options.progress,
   };
-  return finish(await runColdMutants(engine));
+  const { driver, observer } = options;
+  return finish(
+    driver !== undefined && observer !== undefined &&
+      runsPytestModule(options.command)
+      ? await runWarmMutants({
+        ...engine,
+        observer,
+        driver,
+        schemata: schemataOf(options.parser, selection.selected, texts),
+      })
+      : await runColdMutants(engine),
+  );
 }
 
 /**
@@ -229,4 +256,28 @@ async function mutantsOfReach(options: OracleStrengthOptions) {
     }));
   }
   return { texts, mutants, touched };
+}
+
+/** Whether the test command is `<python> -m pytest ...`, the form the warm driver stands in for. */
+export function runsPytestModule(command: readonly string[]): boolean {
+  return command.length >= 3 && (command[0] ?? "") !== "" &&
+    command[1] === "-m" && command[2] === "pytest";
+}
+
+/** Each mutated file's schemata, with the mutants selected in it. */
+function schemataOf(
+  parser: PythonParser,
+  mutants: readonly Mutant[],
+  texts: ReadonlyMap<string, string>,
+): Map<string, Schemata> {
+  const out = new Map<string, Schemata>();
+  for (const file of new Set(mutants.map((m) => m.file))) {
+    const text = texts.get(file);
+    if (text === undefined) continue;
+    out.set(
+      file,
+      buildSchemata(parser, file, text, mutants.filter((m) => m.file === file)),
+    );
+  }
+  return out;
 }

@@ -4,7 +4,8 @@
  * dashboards and `<mutation-test-report-app>` read it). It shows the
  * base's oracle on the head's code, the authority the kill-set rule
  * judges by: a mutant is `Killed` (`killedBy` names the base properties),
- * `Timeout`, `Survived`, or `Ignored` when the time budget cut it; a
+ * `Timeout`, `Survived`, `NoCoverage` when no base test executes it (it
+ * never ran), or `Ignored` when the time budget cut it; a
  * mutant the head's property lets survive says so in `statusReason`.
  *
  * @module
@@ -20,6 +21,8 @@ export interface MutationRun {
   results: readonly MutantResult[];
   /** Selected mutants the budget left unrun. */
   unrun: readonly Mutant[];
+  /** Selected mutants no base test executes (never run). */
+  notCovered?: readonly Mutant[];
   /** The head text of each mutated file. */
   texts: ReadonlyMap<string, string>;
   /** Seeds and limits, for the report's `config`. */
@@ -111,6 +114,14 @@ export function renderMutationReport(
       ...mutantFields(m),
       status: "Ignored",
       statusReason: "Not run: the [mutation] time budget ran out",
+    });
+  }
+  for (const m of run.notCovered ?? []) {
+    file(m.file).mutants.push({
+      ...mutantFields(m),
+      status: "NoCoverage",
+      statusReason:
+        "Not run: no base test executes its line on the unmutated code",
     });
   }
   for (const f of Object.values(files)) {

@@ -25,5 +25,9 @@ export function mutationSummary(m: MutationReport): string {
     (m.unknown ?? 0) > 0
       ? `${m.unknown} unknown (no report pawl could trust), `
       : ""
-  }${m.cached} from the cache; ${m.weakened} weaken a property; cut: ${m.cutByCap} by max_mutants, ${m.cutByBudget} by the budget`;
+  }${m.cached} from the cache; ${m.weakened} weaken a property; ${
+    m.notCovered === undefined
+      ? ""
+      : `${m.notCovered} not covered by any test; `
+  }cut: ${m.cutByCap} by max_mutants, ${m.cutByBudget} by the budget`;
 }

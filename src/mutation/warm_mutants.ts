@@ -1,0 +1,507 @@
+/**
+ * The warm engine: one driver per sandbox and side (`warm_session.ts`) on
+ * one copy of the tree with every compiled-in mutant (`schemata.ts`). The
+ * base's oracle goes first: each driver runs the unmutated baseline in its
+ * own interpreter, recording which lines of the schemata each test runs
+ * and the CPU time it takes, then forks a child per mutant that runs only
+ * the tests that execute the mutant's lines, its CPU time limited from
+ * theirs. A mutant no base test reaches is counted as not covered and
+ * never runs. The head's properties then run, the same way, on the
+ * mutants a base property killed, each with the properties that killed
+ * it. What the drivers cannot run (a mutant not compiled in, lines that
+ * ran only at import, a driver that went away or never reported a
+ * baseline) runs cold (`cold_mutants.ts`), within the same budget.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { Finding } from "../core/finding.ts";
+import type { ObserverPlugin } from "../run/observer.ts";
+import { VERSION } from "../version.ts";
+import { coldBaseline, coldLimits, runColdMutants } from "./cold_mutants.ts";
+import type { WarmDriver } from "./install_warm_driver.ts";
+import type { MutantResult, SideOutcomes } from "./judge_kill_sets.ts";
+import type { Mutant } from "./mutant.ts";
+import type {
+  MutantEngineOptions,
+  MutantEngineResult,
+} from "./mutant_engine.ts";
+import { type MutantSide, runMutants } from "./run_mutants.ts";
+import type { Schemata } from "./schemata.ts";
+import { WarmJobQueue } from "./warm_queue.ts";
+import {
+  runWarmSession,
+  type WarmBaseline,
+  type WarmJob,
+  type WarmOutcome,
+  type WarmSettings,
+  type WarmSide,
+} from "./warm_session.ts";
+
+/** Options for {@linkcode runWarmMutants}. */
+export interface WarmMutantsOptions extends MutantEngineOptions {
+  /** pawl's observer plugin: the warm engine runs only with it. */
+  observer: ObserverPlugin;
+  /** The installed driver. */
+  driver: WarmDriver;
+  /** Each mutated file's schemata. */
+  schemata: ReadonlyMap<string, Schemata>;
+}
+
+/** A child's CPU time: the baseline's non-test time plus twice its tests', and half a second. */
+export const WARM_CPU = { factor: 2, margin: 0.5 } as const;
+
+/** A child's wall-clock ceiling (a child blocked, not computing): three times its CPU limit and five seconds. */
+export const WARM_WALL = { factor: 3, margin: 5 } as const;
+
+/** Raised whenever what a cached warm outcome means changes. */
+const CACHE_FORMAT = "warm-outcomes-1";
+
+/** Run the mutants; see the module doc. */
+export async function runWarmMutants(
+  options: WarmMutantsOptions,
+): Promise<MutantEngineResult> {
+  const compiled = options.mutants.filter((m) => {
+    const s = options.schemata.get(m.file);
+    return s !== undefined && !s.excluded.has(m.id) && s.coverLines.has(m.id);
+  });
+  if (compiled.length === 0) return await runColdMutants(options);
+  const texts = new Map(
+    [...new Set(compiled.map((m) => m.file))].map((
+      f,
+    ) => [f, options.schemata.get(f)!.text]),
+  );
+  const settings = warmSettings(options);
+  options.progress?.(
+    `mutation: running ${compiled.length} of ${options.mutants.length} mutants in ${options.workers.length} warm interpreters, the rest one process each`,
+  );
+  const base = await phase(
+    options,
+    settings,
+    {
+      label: "base",
+      template: options.base.template,
+      schemata: texts,
+      properties: options.base.properties,
+    },
+    compiled.map((m) => ({
+      mutant: m,
+      cover: [{
+        file: m.file,
+        lines: options.schemata.get(m.file)!.coverLines.get(m.id)!,
+      }],
+    })),
+  );
+  const basePassing = await confirmedPassing(options, base, options.base);
+  if (basePassing === null) return await runColdMutants(options);
+  const findings = dedupe([
+    ...base.baselines.flatMap((b) => b.findings),
+    ...basePassing.findings,
+    ...base.findings,
+  ]);
+  const none = { results: [], unrun: [], notCovered: [] };
+  if (basePassing.keys.size === 0) {
+    return { ...none, baselineFindings: findings };
+  }
+  const acc = new Accumulator(options.mutants);
+  acc.cut(base.queue.cut.map((j) => j.mutant));
+  const killed = acc.base(base.outcomes, basePassing.keys, compiled);
+  const head = await headPhase(
+    options,
+    settings,
+    texts,
+    basePassing.keys,
+    killed,
+  );
+  acc.head(head);
+  findings.push(...(head?.findings ?? []));
+  const leftovers = acc.leftovers();
+  if (leftovers.length > 0) {
+    findings.push(
+      ...await coldLeftovers(options, acc, leftovers, {
+        basePassing: basePassing.keys,
+        headPassing: head?.passing ?? null,
+        slowestMs: Math.max(
+          ...[...base.baselines, ...(head?.baselines ?? [])].map((b) => b.ms),
+        ),
+      }),
+    );
+  }
+  return { ...acc.result(), baselineFindings: dedupe(findings) };
+}
+
+/**
+ * The properties that pass on the unmutated code: those that passed in
+ * every warm baseline, confirmed by a cold baseline when one did not
+ * there. Null when no driver reported a baseline, or the cold baseline
+ * passes a property the warm ones did not (the warm runs cannot be told
+ * apart from the forking itself): then the side runs cold.
+ */
+async function confirmedPassing(
+  options: WarmMutantsOptions,
+  ran: { baselines: readonly WarmBaseline[] },
+  side: MutantSide,
+): Promise<{ keys: Set<string>; findings: Finding[] } | null> {
+  if (ran.baselines.length === 0) return null;
+  const warm = passingIn(ran.baselines);
+  if (side.properties.every((p) => warm.has(p.key))) {
+    return { keys: warm, findings: [] };
+  }
+  const label = side === options.base ? "base" : "head";
+  const cold = await coldBaseline(
+    options.workers[0]!,
+    {
+      command: options.command,
+      env: options.env,
+      limits: options.limits,
+      texts: options.texts,
+      observer: options.observer,
+    },
+    side,
+    options.clock,
+    label,
+  );
+  const keys = new Set(cold.side.properties.map((p) => p.key));
+  if ([...keys].some((k) => !warm.has(k))) {
+    options.progress?.(
+      `mutation: a property of the ${label} passes on its own but not in the warm interpreter: its mutants run one process each`,
+    );
+    return null;
+  }
+  return { keys, findings: cold.findings };
+}
+
+/** The session settings every driver of this judgement runs with. */
+function warmSettings(options: WarmMutantsOptions): WarmSettings {
+  const sides = new Map([
+    ["base", options.base.contentHash],
+    ["head", options.head?.contentHash ?? ""],
+  ]);
+  const { cache } = options;
+  return {
+    command: options.command,
+    env: options.env,
+    // The driver's own limits: the suite's, with the budget's time on top
+    // of its timeout (the budget, not the sandbox, stops taking mutants).
+    limits: {
+      ...options.limits,
+      timeoutMs: (options.limits.timeoutMs ?? 600_000) +
+        Math.max(0, Math.ceil(options.deadline - options.clock())),
+    },
+    observer: options.observer,
+    driver: options.driver,
+    cpu: WARM_CPU,
+    wall: WARM_WALL,
+    cache: cache === undefined ? undefined : {
+      cache,
+      key: (side, mutant, properties) =>
+        createHash("sha256").update(JSON.stringify([
+          VERSION,
+          CACHE_FORMAT,
+          side.label,
+          sides.get(side.label),
+          [mutant.file, mutant.start, mutant.end],
+          [mutant.original, mutant.replacement],
+          options.command,
+          options.env,
+          properties,
+          [options.observer.sha256 ?? null, options.driver.sha256],
+          [WARM_CPU, WARM_WALL],
+        ])).digest("hex"),
+    },
+    clock: options.clock,
+    progress: options.progress,
+  };
+}
+
+/**
+ * One side's sessions, one per worker, over a shared queue of `jobs`.
+ * The outcomes of a session whose control failed are dropped (its
+ * mutants run cold); the others' trusted outcomes go into the cache.
+ */
+async function phase(
+  options: WarmMutantsOptions,
+  settings: WarmSettings,
+  side: WarmSide,
+  jobs: readonly WarmJob[],
+) {
+  const queue = new WarmJobQueue(jobs, {
+    deadline: options.deadline,
+    clock: options.clock,
+    sessions: options.workers.length,
+  });
+  const runs = await Promise.all(
+    options.workers.map((w) => runWarmSession(w, side, settings, queue)),
+  );
+  const outcomes = new Map<string, WarmOutcome>();
+  // A dropped session's runs count for nothing, but what pawl's observer
+  // caught in them (a report that disagrees with it) still stands.
+  const findings: Finding[] = [];
+  for (const run of runs) {
+    if (run.control === "failed" || run.intruded) {
+      for (const { outcome } of run.outcomes.values()) {
+        if (outcome.kind === "ran") findings.push(...outcome.findings);
+      }
+      options.progress?.(
+        `mutation: ${
+          run.intruded
+            ? "the code under test connected to the warm interpreter's channel"
+            : `the ${side.label}'s properties do not pass on the unmutated code in a forked run`
+        }: ${run.outcomes.size} mutants run one process each`,
+      );
+      continue;
+    }
+    for (const [id, { outcome, key }] of run.outcomes) {
+      outcomes.set(id, outcome);
+      const trusted = outcome.kind === "ran" && !outcome.cached &&
+        Object.values(outcome.outcomes).every((o) => o !== "unknown");
+      if (key !== undefined && trusted) {
+        await options.cache?.put(key, outcome.outcomes);
+      }
+    }
+  }
+  const baselines = runs.flatMap((r) => r.baseline ?? []);
+  return { queue, outcomes, baselines, findings };
+}
+
+/**
+ * The head's properties on the mutants a base property killed, each with
+ * the properties that killed it and pass on the head's unmutated code;
+ * null when the head's test side is the base's. `passing` is null when
+ * the head needs a cold baseline of its own (no head run, or the warm
+ * runs could not be trusted: then every job runs cold).
+ */
+async function headPhase(
+  options: WarmMutantsOptions,
+  settings: WarmSettings,
+  texts: ReadonlyMap<string, string>,
+  basePassing: ReadonlySet<string>,
+  killed: ReadonlyMap<Mutant, ReadonlySet<string>>,
+) {
+  if (options.head === null) return null;
+  const head: MutantSide = {
+    ...options.head,
+    properties: options.head.properties.filter((p) => basePassing.has(p.key)),
+  };
+  const jobs = [...killed].map(([mutant, keys]) => ({
+    mutant,
+    run: (passing: ReadonlySet<string>) =>
+      head.properties.filter((p) => keys.has(p.key) && passing.has(p.key)),
+  }));
+  const idle = {
+    jobs,
+    outcomes: new Map<string, WarmOutcome>(),
+    baselines: [] as WarmBaseline[],
+    passing: null,
+    findings: [] as Finding[],
+  };
+  if (jobs.length === 0) return idle;
+  const ran = await phase(options, settings, {
+    label: "head",
+    template: head.template,
+    schemata: texts,
+    properties: head.properties,
+  }, jobs);
+  const passing = await confirmedPassing(options, ran, head);
+  if (passing === null) {
+    return { ...idle, baselines: ran.baselines, findings: ran.findings };
+  }
+  return {
+    ...ran,
+    jobs,
+    passing: passing.keys,
+    findings: [...ran.findings, ...passing.findings],
+  };
+}
+
+/** The mutants the drivers could not run, run cold; the findings of a head baseline run for them. */
+async function coldLeftovers(
+  options: WarmMutantsOptions,
+  acc: Accumulator,
+  leftovers: readonly Mutant[],
+  known: {
+    basePassing: ReadonlySet<string>;
+    headPassing: ReadonlySet<string> | null;
+    slowestMs: number;
+  },
+): Promise<Finding[]> {
+  const worker = options.workers[0]!;
+  const run = {
+    command: options.command,
+    env: options.env,
+    limits: options.limits,
+    texts: options.texts,
+    observer: options.observer,
+  };
+  const only = (side: MutantSide, keys: ReadonlySet<string>) => ({
+    ...side,
+    properties: side.properties.filter((p) => keys.has(p.key)),
+  });
+  const base = only(options.base, known.basePassing);
+  let head: MutantSide | null = null;
+  const findings: Finding[] = [];
+  if (options.head !== null) {
+    const side = only(options.head, known.basePassing);
+    if (known.headPassing !== null) head = only(side, known.headPassing);
+    else {
+      const cold = await coldBaseline(worker, run, side, options.clock, "head");
+      findings.push(...cold.findings);
+      head = cold.side;
+    }
+  }
+  const ran = await runMutants({
+    ...run,
+    mutants: leftovers,
+    base,
+    head,
+    workers: options.workers,
+    limits: coldLimits(options.limits, known.slowestMs),
+    cache: options.cache,
+    budgetMs: options.deadline - options.clock(),
+    clock: options.clock,
+  });
+  acc.cold(ran.results, ran.unrun);
+  return findings;
+}
+
+/** The properties that passed in every baseline. */
+function passingIn(baselines: readonly WarmBaseline[]): Set<string> {
+  const sets = baselines.map((b) =>
+    new Set(
+      Object.entries(b.outcomes).flatMap(([k, o]) =>
+        o === "survived" ? [k] : []
+      ),
+    )
+  );
+  const [first, ...rest] = sets;
+  return new Set(
+    [...(first ?? [])].filter((k) => rest.every((s) => s.has(k))),
+  );
+}
+
+/** Findings of several sessions' baselines, each message once. */
+function dedupe(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.rule}\n${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Outcomes restricted to `keys`. */
+function only(outcomes: SideOutcomes, keys: ReadonlySet<string>): SideOutcomes {
+  return Object.fromEntries(
+    Object.entries(outcomes).filter(([k]) => keys.has(k)),
+  );
+}
+
+/** Every mutant's fate, gathered phase by phase, reported in run order. */
+class Accumulator {
+  readonly #order: readonly Mutant[];
+  readonly #results = new Map<string, MutantResult>();
+  readonly #unrun = new Set<string>();
+  readonly #notCovered = new Set<string>();
+  readonly #cold = new Set<string>();
+
+  constructor(order: readonly Mutant[]) {
+    this.#order = order;
+    for (const m of order) this.#cold.add(m.id);
+  }
+
+  /** The budget left these unrun. */
+  cut(mutants: readonly Mutant[]): void {
+    for (const m of mutants) {
+      this.#cold.delete(m.id);
+      this.#results.delete(m.id);
+      this.#unrun.add(m.id);
+    }
+  }
+
+  /**
+   * The base side's outcomes (only of properties passing everywhere);
+   * returns the mutants a base property killed, with those properties.
+   */
+  base(
+    outcomes: ReadonlyMap<string, WarmOutcome>,
+    passing: ReadonlySet<string>,
+    compiled: readonly Mutant[],
+  ): Map<Mutant, Set<string>> {
+    const killed = new Map<Mutant, Set<string>>();
+    for (const m of compiled) {
+      const o = outcomes.get(m.id);
+      if (o === undefined || o.kind === "cold") continue;
+      this.#cold.delete(m.id);
+      if (o.kind === "notCovered") {
+        this.#notCovered.add(m.id);
+        continue;
+      }
+      const base = only(o.outcomes, passing);
+      this.#results.set(m.id, {
+        mutant: m,
+        base,
+        head: null,
+        cached: o.cached,
+        ...(o.findings.length === 0 ? {} : { findings: o.findings }),
+      });
+      const keys = Object.entries(base).flatMap(([k, v]) =>
+        v === "killed" ? [k] : []
+      );
+      if (keys.length > 0) killed.set(m, new Set(keys));
+    }
+    return killed;
+  }
+
+  /** The head side's outcomes; a head run lost or cut undoes the base's. */
+  head(
+    ran: {
+      jobs: readonly WarmJob[];
+      outcomes: ReadonlyMap<string, WarmOutcome>;
+      queue?: WarmJobQueue;
+    } | null,
+  ): void {
+    if (ran === null) return;
+    this.cut((ran.queue?.cut ?? []).map((j) => j.mutant));
+    for (const { mutant } of ran.jobs) {
+      const r = this.#results.get(mutant.id);
+      const o = ran.outcomes.get(mutant.id);
+      if (r === undefined || this.#unrun.has(mutant.id)) continue;
+      if (o?.kind !== "ran") {
+        this.#results.delete(mutant.id);
+        this.#cold.add(mutant.id);
+        continue;
+      }
+      const head = Object.keys(o.outcomes).length === 0 ? null : o.outcomes;
+      const findings = [...(r.findings ?? []), ...o.findings];
+      this.#results.set(mutant.id, {
+        ...r,
+        head,
+        ...(findings.length === 0 ? {} : { findings }),
+      });
+    }
+  }
+
+  /** What is left for the cold engine, in run order. */
+  leftovers(): Mutant[] {
+    return this.#order.filter((m) => this.#cold.has(m.id));
+  }
+
+  /** The cold engine's results and cuts. */
+  cold(results: readonly MutantResult[], unrun: readonly Mutant[]): void {
+    for (const r of results) this.#results.set(r.mutant.id, r);
+    for (const m of unrun) this.#unrun.add(m.id);
+    this.#cold.clear();
+  }
+
+  /** Everything, in run order. */
+  result(): Omit<MutantEngineResult, "baselineFindings"> {
+    return {
+      results: this.#order.flatMap((m) => this.#results.get(m.id) ?? []),
+      unrun: this.#order.filter((m) =>
+        this.#unrun.has(m.id) || this.#cold.has(m.id)
+      ),
+      notCovered: this.#order.filter((m) => this.#notCovered.has(m.id)),
+    };
+  }
+}

@@ -1,0 +1,404 @@
+/**
+ * The warm engine over a local "sandbox" (plain child processes) with the
+ * real driver, observer, pytest and Hypothesis: what it runs warm, what
+ * it hands to the cold engine, and that both come to the same outcomes.
+ * The real sandbox is exercised end to end in tests/mutation_warm_test.ts.
+ */
+import assert from "node:assert/strict";
+import { loadPythonParser } from "../python/load_python_parser.ts";
+import { installObserver, type ObserverPlugin } from "../run/observer.ts";
+import { LocalSandbox } from "../run/_local_sandbox.ts";
+import { runColdMutants } from "./cold_mutants.ts";
+import { generateMutants } from "./generate_mutants.ts";
+import { installWarmDriver, type WarmDriver } from "./install_warm_driver.ts";
+import type { MutantResult } from "./judge_kill_sets.ts";
+import type { MutantEngineOptions } from "./mutant_engine.ts";
+import { buildSchemata } from "./schemata.ts";
+import { runWarmMutants } from "./warm_mutants.ts";
+
+const parser = await loadPythonParser();
+
+const CORE = "kit/core.py";
+const CODE = `def clamp(x, lo, hi):
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+
+def unused(x):
+    return x * 3
+
+
+class Box:
+    def get(self):
+        return 1
+`;
+
+const TEST = `from hypothesis import given, settings, strategies as st
+
+from kit.core import Box, clamp
+
+
+@settings(max_examples=40)
+@given(st.integers(), st.integers(), st.integers())
+def test_clamp(x, a, b):
+    lo, hi = min(a, b), max(a, b)
+    assert clamp(x, lo, hi) == min(max(x, lo), hi)
+
+
+def test_box():
+    assert Box().get() == 1
+`;
+
+const PROPS = [
+  { key: "000/clamp", nodeId: "tests/test_kit.py::test_clamp" },
+  { key: "000/box", nodeId: "tests/test_kit.py::test_box" },
+];
+
+interface Fixture {
+  root: string;
+  observer: ObserverPlugin;
+  driver: WarmDriver;
+  sandbox: LocalSandbox;
+  progress: string[];
+  options(
+    tests: Record<string, string>,
+    head?: Record<string, string>,
+  ): Promise<MutantEngineOptions>;
+}
+
+async function fixture(code = CODE): Promise<Fixture & AsyncDisposable> {
+  const root = await Deno.makeTempDir({ prefix: "pawl-warm-mutants-" });
+  const observer = await installObserver(root);
+  const driver = await installWarmDriver(root);
+  const sandbox = new LocalSandbox();
+  const progress: string[] = [];
+  let n = 0;
+  const tree = async (name: string, tests: Record<string, string>) => {
+    const files = {
+      "kit/__init__.py": "",
+      [CORE]: code,
+      "tests/__init__.py": "",
+      ...tests,
+    };
+    for (const [path, text] of Object.entries(files)) {
+      const full = `${root}/${name}/${path}`;
+      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), {
+        recursive: true,
+      });
+      await Deno.writeTextFile(full, text);
+    }
+    return `${root}/${name}`;
+  };
+  await Deno.mkdir(`${root}/reports`);
+  return {
+    root,
+    observer,
+    driver,
+    sandbox,
+    progress,
+    options: async (tests, head) => ({
+      mutants: generateMutants(parser, CORE, code),
+      texts: new Map([[CORE, code]]),
+      base: {
+        template: await tree("base", tests),
+        contentHash: "b",
+        properties: PROPS,
+      },
+      head: head === undefined ? null : {
+        template: await tree("head", head),
+        contentHash: "h",
+        properties: PROPS,
+      },
+      workers: [{
+        sandbox,
+        reportDir: `${root}/reports`,
+        workPath: () => `${root}/w${n++}`,
+      }],
+      command: [
+        "python3",
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--hypothesis-seed=11",
+      ],
+      env: { PATH: "/usr/local/bin:/usr/bin:/bin" },
+      limits: {},
+      observer,
+      deadline: Number.POSITIVE_INFINITY,
+      clock: () => performance.now(),
+      progress: (line) => progress.push(line),
+    }),
+    [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }),
+  };
+}
+
+function warm(f: Fixture, options: MutantEngineOptions) {
+  return runWarmMutants({
+    ...options,
+    observer: f.observer,
+    driver: f.driver,
+    schemata: new Map([[
+      CORE,
+      buildSchemata(parser, CORE, CODE, options.mutants),
+    ]]),
+  });
+}
+
+/** Mutant id → the properties a side killed. */
+function kills(results: readonly MutantResult[], side: "base" | "head") {
+  return Object.fromEntries(
+    results.map((r) => [
+      r.mutant.id,
+      Object.entries(r[side] ?? {}).flatMap(([k, o]) =>
+        o === "killed" ? [k] : []
+      ).sort(),
+    ]),
+  );
+}
+
+/** How many runs were `python3 -m pytest`, not the driver. */
+function coldRuns(sandbox: LocalSandbox): number {
+  return sandbox.calls.filter((c) => c.argv[1] === "-m").length;
+}
+
+Deno.test("runWarmMutants() kills what the cold engine kills, runs a method's mutants cold, and never runs a mutant no test reaches", async () => {
+  await using f = await fixture();
+  const options = await f.options({ "tests/test_kit.py": TEST });
+  const warmRun = await warm(f, options);
+  const coldCalls = coldRuns(f.sandbox);
+  const cold = await runColdMutants(options);
+  assert.deepEqual(warmRun.baselineFindings, []);
+  assert.deepEqual(warmRun.unrun, []);
+  const uncovered = options.mutants.filter((m) => m.function === "unused");
+  assert.ok(uncovered.length > 0);
+  assert.deepEqual(warmRun.notCovered, uncovered);
+  assert.deepEqual(
+    warmRun.results.map((r) => r.mutant),
+    options.mutants.filter((m) => m.function !== "unused"),
+  );
+  assert.deepEqual(
+    kills(warmRun.results, "base"),
+    kills(cold.results.filter((r) => r.mutant.function !== "unused"), "base"),
+  );
+  // The method's mutants ran one process each, and only they.
+  const inBox = options.mutants.filter((m) => m.function === "Box.get");
+  assert.equal(
+    coldCalls,
+    inBox.length,
+    "one run each, no baseline of their own",
+  );
+  assert.ok(warmRun.results.every((r) => r.findings === undefined));
+});
+
+Deno.test("runWarmMutants() runs the head only on the mutants a base property killed, with the properties that killed them", async () => {
+  await using f = await fixture();
+  const weak = TEST.replace(
+    "assert clamp(x, lo, hi) == min(max(x, lo), hi)",
+    "assert clamp(x, lo, hi) in (lo, x, hi)",
+  );
+  const options = await f.options({ "tests/test_kit.py": TEST }, {
+    "tests/test_kit.py": weak,
+  });
+  const ran = await warm(f, options);
+  for (const r of ran.results) {
+    const killed = kills([r], "base")[r.mutant.id]!;
+    if (killed.length === 0) assert.equal(r.head, null);
+    else assert.deepEqual(Object.keys(r.head ?? {}).sort(), killed);
+  }
+  const weakened = ran.results.filter((r) =>
+    r.base["000/clamp"] === "killed" && r.head?.["000/clamp"] === "survived"
+  );
+  assert.ok(weakened.length > 0, "the weakened property lets a kill survive");
+});
+
+/** The weakened test, plus a way to tell a forked run from a fresh one. */
+const TELLS: Record<string, string> = {
+  "a marker the first run leaves in the tree": `import pathlib
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from kit.core import Box, clamp
+
+
+@pytest.fixture(scope="module")
+def first_run():
+    marker = pathlib.Path(__file__).with_name(".ran")
+    first = not marker.exists()
+    marker.touch()
+    return first
+
+
+@settings(max_examples=40)
+@given(st.integers(), st.integers(), st.integers())
+def test_clamp(first_run, x, a, b):
+    assert first_run
+    lo, hi = min(a, b), max(a, b)
+    assert clamp(x, lo, hi) in (lo, x, hi)
+
+
+def test_box():
+    assert Box().get() == 1
+`,
+  "the process id at import": `import os
+
+from hypothesis import given, settings, strategies as st
+
+from kit.core import Box, clamp
+
+PID = os.getpid()
+
+
+@settings(max_examples=40)
+@given(st.integers(), st.integers(), st.integers())
+def test_clamp(x, a, b):
+    assert os.getpid() == PID
+    lo, hi = min(a, b), max(a, b)
+    assert clamp(x, lo, hi) in (lo, x, hi)
+
+
+def test_box():
+    assert Box().get() == 1
+`,
+};
+
+Deno.test("runWarmMutants() runs the head cold when its test can tell a forked run from a fresh one, so the weakening still shows", async (t) => {
+  for (const [tell, head] of Object.entries(TELLS)) {
+    await t.step(tell, async () => {
+      // Plain pytest, once on a fresh tree, passes the weakened test.
+      await using plain = await fixture();
+      const tree = (await plain.options({ "tests/test_kit.py": head }))
+        .base.template;
+      const pytest = await new Deno.Command("python3", {
+        args: ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd: tree,
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      assert.equal(pytest.code, 0);
+
+      await using f = await fixture();
+      const options = await f.options({ "tests/test_kit.py": TEST }, {
+        "tests/test_kit.py": head,
+      });
+      const ran = await warm(f, options);
+      const weakened = ran.results.filter((r) =>
+        r.base["000/clamp"] === "killed" &&
+        r.head?.["000/clamp"] === "survived"
+      );
+      assert.ok(weakened.length > 0, f.progress.join("\n"));
+      assert.ok(
+        f.progress.some((l) => /head.*(forked run|warm interpreter)/.test(l)),
+        f.progress.join("\n"),
+      );
+    });
+  }
+});
+
+/**
+ * The real driver, but on a tree holding `HOSTILE` its fork loop is
+ * replaced (as code under test running in the driver's process could):
+ * each mutant is reported as `how` says, no child runs.
+ */
+async function hostileDriver(root: string, how: string): Promise<WarmDriver> {
+  const real = await installWarmDriver(root);
+  const dir = await Deno.makeTempDir({ dir: root, prefix: "hostile" });
+  const path = `${dir}/driver.py`;
+  await Deno.writeTextFile(
+    path,
+    `import os, runpy
+ns = runpy.run_path(${JSON.stringify(real.path)}, run_name="driver")
+real = ns["main"].__globals__["_mutant"]
+
+def forged(config, baseline, job, channel):
+    if not os.path.exists("HOSTILE"):
+        return real(config, baseline, job, channel)
+    nodeids = job["run"] or config["select"][:1]
+    result = {"event": "result", "id": job["id"], "status": "ran",
+              "selected": nodeids, "cpuLimit": 1.0, "cpu": 0.0, "wall": 0.0,
+              "exit": None, "signal": None, "wallKilled": False}
+${how}
+    channel.send(result)
+
+ns["main"].__globals__["_mutant"] = forged
+ns["main"]()
+`,
+  );
+  return { ...real, dir, path };
+}
+
+Deno.test("runWarmMutants() never counts a head kill its own report and stream do not show", async (t) => {
+  const cases: [string, string, string | undefined][] = [
+    [
+      "a timeout no child had",
+      `    result.update({"signal": "SIGPROF", "cpu": 1.2})`,
+      undefined,
+    ],
+    [
+      "a failing report no test wrote",
+      `    with open(job["child"]["junit"], "w") as f:
+        f.write('<?xml version="1.0"?><testsuites><testsuite name="pytest"><testcase classname="tests.test_kit" name="test_clamp"><failure message="x"/></testcase></testsuite></testsuites>')
+    result["exit"] = 1`,
+      "harness.observer_missing",
+    ],
+  ];
+  for (const [name, how, rule] of cases) {
+    await t.step(name, async () => {
+      await using f = await fixture();
+      const weak = TEST.replace(
+        "assert clamp(x, lo, hi) == min(max(x, lo), hi)",
+        "assert clamp(x, lo, hi) in (lo, x, hi)",
+      );
+      const all = await f.options({ "tests/test_kit.py": TEST }, {
+        "tests/test_kit.py": weak,
+        HOSTILE: "",
+      });
+      const options = {
+        ...all,
+        mutants: all.mutants.filter((m) => m.function === "clamp").slice(0, 6),
+      };
+      const ran = await runWarmMutants({
+        ...options,
+        observer: f.observer,
+        driver: await hostileDriver(f.root, how),
+        schemata: new Map([[
+          CORE,
+          buildSchemata(parser, CORE, CODE, options.mutants),
+        ]]),
+      });
+      // What the head's runs really give, one process each.
+      const cold = new Map(
+        (await runColdMutants(options)).results.map((r) => [r.mutant.id, r]),
+      );
+      const heads = ran.results.flatMap((r) => r.head === null ? [] : [r]);
+      assert.ok(heads.length > 0);
+      let forged = 0;
+      for (const r of heads) {
+        for (const [key, outcome] of Object.entries(r.head!)) {
+          const truth = cold.get(r.mutant.id)?.head?.[key];
+          assert.ok(
+            outcome === "unknown" || outcome === truth,
+            `${r.mutant.id} ${key}: ${outcome}, really ${truth}`,
+          );
+          if (outcome === "unknown") forged++;
+        }
+      }
+      // The forgery was seen: as runs pawl could not read, or as a
+      // control run that failed, its session's runs made again cold.
+      assert.ok(
+        forged > 0 || f.progress.some((l) => l.includes("forked run")),
+        f.progress.join("\n"),
+      );
+      const found = [
+        ...ran.baselineFindings,
+        ...ran.results.flatMap((r) => r.findings ?? []),
+      ].map((x) => x.rule);
+      assert.deepEqual([...new Set(found)], rule === undefined ? [] : [rule]);
+    });
+  }
+});

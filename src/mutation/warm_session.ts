@@ -1,0 +1,559 @@
+/**
+ * One warm driver on one sandbox, for one side: a copy of the side's tree
+ * with the schemata files written in, the driver run in the sandbox in
+ * place of `python3 -m pytest`, its baseline read as any run's (its JUnit
+ * report against pawl's observer stream), then mutants taken one at a
+ * time from a shared queue while the budget lasts. Each mutant's child
+ * reports on a socket and into a directory of its own, made only when the
+ * mutant is handed over (root-owned parents the tests cannot list, so no
+ * run finds another's); its outcome is read from that report and stream
+ * exactly as a cold run's, never from the driver's word. The driver only
+ * says which tests it ran and how the child ended: a child stopped by a
+ * limit is a timeout only when its own stream shows a session that began
+ * and never finished; anything else pawl cannot confirm is `unknown`.
+ *
+ * @module
+ */
+import type { Finding } from "../core/finding.ts";
+import { ObserverChannel, type ObserverPlugin } from "../run/observer.ts";
+import { pytestEnvironment, readPytestReport } from "../run/run_pytest.ts";
+import type { SandboxLimits, SandboxResult } from "../sandbox/sandbox.ts";
+import { DriverChannel } from "./driver_channel.ts";
+import type { WarmDriver } from "./install_warm_driver.ts";
+import type { SideOutcomes } from "./judge_kill_sets.ts";
+import type { Mutant } from "./mutant.ts";
+import type { MutationCache } from "./mutation_cache.ts";
+import {
+  copyTree,
+  describeRun,
+  type MutantWorker,
+  runOutcomes,
+  unknownFor,
+} from "./run_mutants.ts";
+import {
+  baselineSchema,
+  type ChildPlaces,
+  type CpuAllowance,
+  type DriverResult,
+  helloSchema,
+  readMessage,
+  resultSchema,
+  stoppedByLimit,
+} from "./warm_driver_messages.ts";
+
+/** A property a side runs: its key (shared by both sides) and node id. */
+export interface SideProperty {
+  /** Key (`layout/id`). */
+  key: string;
+  /** pytest node id. */
+  nodeId: string;
+}
+
+/** The side one session runs. */
+export interface WarmSide {
+  /** `base` (the base's oracle) or `head` (the head's properties). */
+  label: "base" | "head";
+  /** The tree to copy; root-owned, never handed to the sandbox itself. */
+  template: string;
+  /** Repository-relative file → its schemata text, written into the copy. */
+  schemata: ReadonlyMap<string, string>;
+  /** The properties the baseline runs. */
+  properties: readonly SideProperty[];
+}
+
+/** How every session runs. */
+export interface WarmSettings {
+  /** The test command (`<python> -m pytest ...`, with the fixed seed). */
+  command: readonly string[];
+  /** Environment over the sandbox's minimal one. */
+  env: Readonly<Record<string, string>>;
+  /** Limits of the whole driver run (the sandbox's own). */
+  limits: Partial<SandboxLimits>;
+  /** pawl's observer plugin, loaded into the baseline and every child. */
+  observer: ObserverPlugin;
+  /** The installed driver. */
+  driver: WarmDriver;
+  /** A child's CPU time limit from the baseline's. */
+  cpu: CpuAllowance;
+  /** A child's wall-clock ceiling from its CPU limit. */
+  wall: CpuAllowance;
+  /** The runner's cache, if any (see `warm_cache_key.ts`). */
+  cache?: WarmCache | undefined;
+  /** Progress lines. */
+  progress?: ((line: string) => void) | undefined;
+  /** A monotonic clock in milliseconds. */
+  clock: () => number;
+}
+
+/**
+ * The cache as a session reads it: outcomes by mutant and side (written
+ * by the caller, once the session's control passed).
+ */
+export interface WarmCache {
+  /** The cache. */
+  cache: MutationCache;
+  /** The key of `mutant` run on `side` with `properties`. */
+  key: (
+    side: WarmSide,
+    mutant: Mutant,
+    properties: readonly SideProperty[],
+  ) => string;
+}
+
+/** A mutant handed to a driver. */
+export interface WarmJob {
+  /** The mutant. */
+  mutant: Mutant;
+  /** Base side: the schemata lines that cover it; the driver picks the tests. */
+  cover?: readonly { file: string; lines: readonly number[] }[];
+  /** Head side: the properties to run, of those passing in the session's baseline. */
+  run?: (passing: ReadonlySet<string>) => readonly SideProperty[];
+}
+
+/** Where sessions take their jobs from. */
+export interface WarmQueue {
+  /** The next job, or undefined when none is left or the budget ran out. */
+  take(): WarmJob | undefined;
+  /** About how many jobs one session takes (the control is placed among them). */
+  readonly share: number;
+}
+
+/** What became of one mutant in a session. */
+export type WarmOutcome =
+  | {
+    kind: "ran";
+    outcomes: SideOutcomes;
+    findings: readonly Finding[];
+    cached: boolean;
+  }
+  | { kind: "notCovered" }
+  /** To be run the old way (its lines ran only at import, or its driver went away). */
+  | { kind: "cold"; why: string };
+
+/** A session's baseline, as pawl read it. */
+export interface WarmBaseline {
+  /** Each property's outcome on the unmutated code. */
+  outcomes: SideOutcomes;
+  /** Why its report cannot be trusted, when it cannot. */
+  findings: Finding[];
+  /** Milliseconds from the driver's start to its baseline's end. */
+  ms: number;
+}
+
+/** What one session did. */
+export interface WarmSessionResult {
+  /** The baseline, or null when the driver never reported one. */
+  baseline: WarmBaseline | null;
+  /** Each mutant taken, by id (in the order taken), with its cache key when it ran. */
+  outcomes: Map<
+    string,
+    { job: WarmJob; outcome: WarmOutcome; key?: string }
+  >;
+  /**
+   * The control run: the unmutated code, in a child like the mutants',
+   * all of whose properties must pass (`none` when no mutant ran). A
+   * failed control means the session's runs cannot be told from the
+   * forking itself: none of its outcomes count.
+   */
+  control: "passed" | "failed" | "none";
+  /** Whether a process other than the driver connected to its channel (the code under test reaching for pawl's). */
+  intruded: boolean;
+}
+
+/** Run one driver for `side` on `worker` until the queue is empty. */
+export async function runWarmSession(
+  worker: MutantWorker,
+  side: WarmSide,
+  settings: WarmSettings,
+  queue: WarmQueue,
+): Promise<WarmSessionResult> {
+  const out: WarmSessionResult = {
+    baseline: null,
+    outcomes: new Map(),
+    control: "none",
+    intruded: false,
+  };
+  const tree = worker.workPath();
+  const places = worker.workPath();
+  await copyTree(side.template, tree);
+  await Deno.mkdir(places, { mode: 0o711 });
+  await Deno.chmod(places, 0o711);
+  const channel = await DriverChannel.open(settings.observer);
+  try {
+    for (const [file, text] of side.schemata) {
+      await Deno.writeTextFile(`${tree}/${file}`, text);
+    }
+    await worker.sandbox.prepareDir(tree);
+    const base = await childPlaces(worker, places, settings.observer);
+    const started = settings.clock();
+    const io = new DriverIo(
+      channel,
+      worker.sandbox.run({
+        argv: [settings.command[0] ?? "python3", settings.driver.path],
+        cwd: tree,
+        env: {
+          ...pytestEnvironment(tree, base.places.home, {
+            env: settings.env,
+            observer: settings.observer,
+          }),
+          PAWL_DRIVER_SOCKET: channel.path,
+          PAWL_DRIVER_TOKEN: channel.token,
+        },
+        writable: [places],
+        readOnly: [settings.observer.root, settings.driver.dir],
+        limits: settings.limits,
+      }),
+    );
+    try {
+      out.baseline = await baselineOf(io, side, settings, base);
+      if (out.baseline !== null) {
+        out.baseline.ms = settings.clock() - started;
+        await takeJobs(worker, side, settings, queue, { io, places, out });
+      }
+    } finally {
+      await channel.send({ event: "end" });
+      await io.settle();
+      await finishQuietly(base);
+    }
+  } finally {
+    out.intruded = channel.intruded;
+    await channel.close();
+    await Deno.remove(tree, { recursive: true }).catch(() => {});
+    await Deno.remove(places, { recursive: true }).catch(() => {});
+  }
+  return out;
+}
+
+/**
+ * Greet the driver, configure it, and read its baseline; null when it
+ * never reported one, or left threads running that a fork would lose.
+ */
+async function baselineOf(
+  io: DriverIo,
+  side: WarmSide,
+  settings: WarmSettings,
+  base: Child,
+): Promise<WarmBaseline | null> {
+  const hello = await io.receive(helloSchema);
+  if (hello === undefined || hello.token !== io.channel.token) return null;
+  await io.channel.send({
+    event: "config",
+    args: settings.command.slice(3),
+    observer: settings.observer.module,
+    select: [...new Set(side.properties.map((p) => p.nodeId))],
+    files: [...side.schemata.keys()],
+    baseline: base.places,
+    cpu: settings.cpu,
+    wall: settings.wall,
+  });
+  const reported = await io.receive(baselineSchema);
+  if (reported === undefined) return null;
+  const judged = await judgeChild(base, side.properties, {
+    what: describeRun(side.label, null),
+  });
+  if (reported.threads > 1) {
+    settings.progress?.(
+      `mutation: the ${side.label}'s baseline left ${
+        reported.threads - 1
+      } threads running, which a fork would lose: its mutants run one process each`,
+    );
+    return null;
+  }
+  return { ...judged, ms: 0 };
+}
+
+/** Hand the queue's jobs to the driver one at a time, the control among them. */
+async function takeJobs(
+  worker: MutantWorker,
+  side: WarmSide,
+  settings: WarmSettings,
+  queue: WarmQueue,
+  session: { io: DriverIo; places: string; out: WarmSessionResult },
+): Promise<void> {
+  const { out } = session;
+  const baseline = out.baseline;
+  if (baseline === null) return;
+  const passing = new Set(
+    Object.entries(baseline.outcomes).flatMap(([k, o]) =>
+      o === "survived" ? [k] : []
+    ),
+  );
+  const passingProps = side.properties.filter((p) => passing.has(p.key));
+  if (passingProps.length === 0) return;
+  const run = (
+    mutant: Mutant,
+    cover: WarmJob["cover"],
+    props: readonly SideProperty[],
+  ) => runJob(worker, side, settings, session, { mutant, cover, props });
+  // The control: the unmutated code under an id no mutant has, at a
+  // point of the session drawn afresh, so no test can tell it apart.
+  let controlAt = randomBelow(queue.share + 1);
+  const control = async () => {
+    controlAt = -1;
+    const outcome = await run(decoy(), undefined, passingProps);
+    out.control = outcome !== "lost" && outcome.kind === "ran" &&
+        passingProps.every((p) => outcome.outcomes[p.key] === "survived")
+      ? "passed"
+      : "failed";
+    return outcome !== "lost";
+  };
+  let ran = 0;
+  for (let job = queue.take(); job !== undefined; job = queue.take()) {
+    if (ran === controlAt && !await control()) return;
+    const { mutant } = job;
+    const props = job.run?.(passing) ?? passingProps;
+    const key = settings.cache?.key(side, mutant, props);
+    const hit = key === undefined ? undefined : await settings.cache?.cache
+      .get(key);
+    if (hit !== undefined || props.length === 0) {
+      // From the cache, or nothing of it to run here (a head run of
+      // properties that fail on the head's unmutated code).
+      out.outcomes.set(mutant.id, {
+        job,
+        outcome: {
+          kind: "ran",
+          outcomes: hit ?? {},
+          findings: [],
+          cached: hit !== undefined,
+        },
+      });
+      continue;
+    }
+    const outcome = await run(mutant, job.cover, props);
+    if (outcome === "lost") {
+      out.outcomes.set(mutant.id, {
+        job,
+        outcome: { kind: "cold", why: "its driver went away" },
+      });
+      return;
+    }
+    ran++;
+    out.outcomes.set(mutant.id, {
+      job,
+      outcome,
+      ...(key === undefined ? {} : { key }),
+    });
+  }
+  if (ran > 0 && controlAt !== -1) await control();
+}
+
+/** Run one mutant (or the control) in a child; "lost" when the driver went away. */
+async function runJob(
+  worker: MutantWorker,
+  side: WarmSide,
+  settings: WarmSettings,
+  session: { io: DriverIo; places: string },
+  job: {
+    mutant: Mutant;
+    cover: WarmJob["cover"];
+    props: readonly SideProperty[];
+  },
+): Promise<WarmOutcome | "lost"> {
+  const { io } = session;
+  const { mutant, props } = job;
+  const child = await childPlaces(worker, session.places, settings.observer);
+  const sent = await io.channel.send({
+    event: "mutant",
+    id: mutant.id,
+    cover: job.cover ?? null,
+    run: job.cover === undefined ? props.map((p) => p.nodeId) : null,
+    child: child.places,
+  });
+  const result = sent ? await io.receive(resultSchema) : undefined;
+  if (result === undefined || result.id !== mutant.id) {
+    await finishQuietly(child);
+    return "lost";
+  }
+  return await childOutcome(child, result, props, {
+    what: describeRun(side.label, mutant),
+    settings,
+    mutant,
+  });
+}
+
+/** A mutant no schemata has: its child runs the original code. */
+function decoy(): Mutant {
+  const id = `m${randomHex(6)}`;
+  return {
+    id,
+    file: "",
+    function: "",
+    line: 0,
+    column: 0,
+    endLine: 0,
+    endColumn: 0,
+    start: 0,
+    end: 0,
+    original: "",
+    replacement: "",
+    operator: "statement",
+  };
+}
+
+function randomHex(bytes: number): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A uniformly drawn integer from 0 to `n - 1` (0 when `n` is below 1). */
+function randomBelow(n: number): number {
+  if (n < 1) return 0;
+  return crypto.getRandomValues(new Uint32Array(1))[0]! % n;
+}
+
+/** What the driver's report of one child comes to. */
+async function childOutcome(
+  child: Child,
+  result: DriverResult,
+  props: readonly SideProperty[],
+  context: { what: string; settings: WarmSettings; mutant: Mutant },
+): Promise<WarmOutcome> {
+  if (result.status === "import_only") {
+    await finishQuietly(child);
+    return { kind: "cold", why: "its lines ran only at import" };
+  }
+  if (result.status === "not_covered") {
+    await finishQuietly(child);
+    return { kind: "notCovered" };
+  }
+  const known = new Set(props.map((p) => p.nodeId));
+  const selected = props.filter((p) => result.selected.includes(p.nodeId));
+  if (
+    selected.length === 0 || result.selected.some((n) => !known.has(n))
+  ) {
+    // The driver named tests pawl never offered: nothing it says counts.
+    await finishQuietly(child);
+    return {
+      kind: "ran",
+      outcomes: unknownFor(props),
+      findings: [],
+      cached: false,
+    };
+  }
+  const judged = await judgeChild(child, selected, {
+    what: context.what,
+    stopped: stoppedByLimit(result),
+  });
+  if (Object.values(judged.outcomes).includes("timeout")) {
+    const m = context.mutant;
+    context.settings.progress?.(
+      `mutation: mutant ${m.id} (${m.file}:${m.line}) stopped after ${
+        result.cpu.toFixed(2)
+      } s of CPU time, its limit from the baseline's ${
+        result.cpuLimit.toFixed(2)
+      } s`,
+    );
+  }
+  return { kind: "ran", ...judged, cached: false };
+}
+
+/** One run's places, as made for it and as sent to the driver. */
+interface Child {
+  /** Its directory (HOME and report). */
+  dir: string;
+  /** Its observer channel. */
+  channel: ObserverChannel;
+  /** What the driver is told. */
+  places: ChildPlaces;
+  /** Whether its channel was finished. */
+  finished: boolean;
+}
+
+/** Finish the run's channel unless it was; never throws. */
+async function finishQuietly(child: Child): Promise<void> {
+  if (child.finished) return;
+  child.finished = true;
+  await child.channel.finish(0).catch(() => undefined);
+}
+
+/** A fresh directory for one run, handed to the uid, and its observer channel. */
+async function childPlaces(
+  worker: MutantWorker,
+  root: string,
+  observer: ObserverPlugin,
+): Promise<Child> {
+  const dir = await Deno.makeTempDir({ dir: root, prefix: "r" });
+  await worker.sandbox.prepareDir(dir);
+  const channel = await ObserverChannel.open(observer);
+  return {
+    dir,
+    channel,
+    finished: false,
+    places: {
+      junit: `${dir}/junit.xml`,
+      home: dir,
+      socket: channel.path,
+      token: channel.token,
+    },
+  };
+}
+
+/**
+ * One run's outcomes from its own report and stream. A run a limit
+ * `stopped` is a timeout when its stream shows a session that began and
+ * never finished; one that finished left a report to read; anything else
+ * is `unknown`.
+ */
+async function judgeChild(
+  child: Child,
+  props: readonly SideProperty[],
+  options: { what: string; stopped?: boolean },
+): Promise<{ outcomes: SideOutcomes; findings: Finding[] }> {
+  child.finished = true;
+  const observation = await child.channel.finish();
+  const report = await readPytestReport(child.places.junit, child.dir);
+  const finished = observation.finished && report.cases !== null;
+  if (options.stopped === true && !finished) {
+    const began = observation.hello && observation.configured;
+    return began
+      ? {
+        outcomes: Object.fromEntries(props.map((p) => [p.key, "timeout"])),
+        findings: [],
+      }
+      : { outcomes: unknownFor(props), findings: [] };
+  }
+  return runOutcomes(
+    { timedOut: false, cases: report.cases, observation },
+    props,
+    { what: options.what, observed: true },
+  );
+}
+
+/** Reading the driver's messages while its run may end at any time. */
+class DriverIo {
+  readonly channel: DriverChannel;
+  #ended: Promise<"ended">;
+  #run: Promise<SandboxResult>;
+  #pending: Promise<unknown> | undefined;
+
+  constructor(channel: DriverChannel, run: Promise<SandboxResult>) {
+    this.channel = channel;
+    this.#run = run;
+    this.#ended = run.then(() => "ended" as const, () => "ended" as const);
+  }
+
+  /** The next message if it reads as `schema` says; undefined otherwise or once the driver is gone. */
+  async receive<T>(
+    schema: Parameters<typeof readMessage<T>>[0],
+  ): Promise<T | undefined> {
+    const next = this.#pending ?? this.channel.next();
+    this.#pending = next;
+    let value = await Promise.race([next, this.#ended]);
+    if (value === "ended") {
+      // What it wrote before it ended is still read; nothing more comes.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      value = await Promise.race([
+        next,
+        new Promise((resolve) => timer = setTimeout(() => resolve(null), 500)),
+      ]).finally(() => clearTimeout(timer));
+      if (value === null) return undefined;
+    }
+    this.#pending = undefined;
+    return readMessage(schema, value);
+  }
+
+  /** Wait for the run to end; its failure to run is thrown. */
+  async settle(): Promise<SandboxResult> {
+    return await this.#run;
+  }
+}
