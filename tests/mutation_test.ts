@@ -19,6 +19,7 @@ import {
 } from "./_cli.ts";
 import { L002, layout002Base } from "./_layouts.ts";
 import { buildRepo, edit } from "./_repo.ts";
+import { BASE, CORE, HONEST, TEST, WEAK } from "./_mutation_kit.ts";
 
 /** The mutation-testing-elements schema, as its npm package publishes it. */
 const SCHEMA = new URL(
@@ -28,109 +29,6 @@ const SCHEMA = new URL(
 
 /** uids of this file's own CLI runs (every mutant sandbox leases from them). */
 const UIDS = "64500-64563";
-
-const CORE = "src/kit/core.py";
-const TEST = "tests/test_kit.py";
-
-const BASE: Record<string, string> = {
-  "pyproject.toml": `[tool.pytest.ini_options]
-pythonpath = ["src"]
-`,
-  "pawl.toml": `[mutation]
-enabled = true
-max_mutants = 60
-budget_seconds = 900
-`,
-  "src/kit/__init__.py": "from .core import clamp, pages\n",
-  [CORE]: `"""Small helpers."""
-
-
-def clamp(x, lo, hi):
-    """\`x\` limited to the range from \`lo\` to \`hi\`."""
-    if x < lo:
-        return lo
-    if x > hi:
-        return hi
-    return x
-
-
-def pages(items, per_page):
-    """How many pages \`items\` things fill, \`per_page\` to a page."""
-    return (items + per_page - 1) // per_page
-`,
-  "tests/__init__.py": "",
-  [TEST]: `import math
-
-from hypothesis import given, settings, strategies as st
-
-from kit import clamp, pages
-
-
-@settings(max_examples=40)
-@given(st.integers(), st.integers(), st.integers())
-def test_clamp_exact(x, a, b):
-    lo, hi = min(a, b), max(a, b)
-    assert clamp(x, lo, hi) == min(max(x, lo), hi)
-
-
-@settings(max_examples=40)
-@given(st.integers(0, 10**6), st.integers(1, 1000))
-def test_pages_exact(items, per_page):
-    assert abs(pages(items, per_page) - math.ceil(items / per_page)) <= 0
-`,
-  "tests/agent_contract.yaml": `version: 1
-properties:
-  - id: clamp_exact
-    module: tests.test_kit
-    name: test_clamp_exact
-    min_examples: 20
-  - id: pages_exact
-    module: tests.test_kit
-    name: test_pages_exact
-    min_examples: 20
-`,
-};
-
-/** Weakenings that hide no bug, each with the property it weakens. */
-const WEAK: Record<string, { property: string; edit: (t: string) => string }> =
-  {
-    "weak/membership": {
-      property: "clamp_exact",
-      edit: edit(
-        "assert clamp(x, lo, hi) == min(max(x, lo), hi)",
-        "assert clamp(x, lo, hi) in (lo, x, hi)",
-      ),
-    },
-    "weak/tolerance": {
-      property: "pages_exact",
-      edit: edit("/ per_page)) <= 0", "/ per_page)) <= 1"),
-    },
-    "weak/assume": {
-      property: "clamp_exact",
-      edit: (t) =>
-        edit(
-          "from hypothesis import given,",
-          "from hypothesis import assume, given,",
-        )(
-          edit(
-            "    lo, hi = min(a, b), max(a, b)\n",
-            "    lo, hi = min(a, b), max(a, b)\n    assume(lo <= x <= hi)\n",
-          )(t),
-        ),
-    },
-    "weak/narrowed": {
-      property: "clamp_exact",
-      edit: edit(
-        "@given(st.integers(), st.integers(), st.integers())",
-        "@given(st.integers(0, 0), st.integers(-10, -1), st.integers(1, 10))",
-      ),
-    },
-  };
-
-const HONEST = edit(
-  "    assert clamp(x, lo, hi) == min(max(x, lo), hi)\n",
-  "    assert clamp(x, lo, hi) == min(max(x, lo), hi)\n    assert lo <= clamp(x, lo, hi) <= hi\n",
-);
 
 function weakened(result: PawlResult): FindingJson[] {
   return (result.verdict?.findings ?? []).filter((f) =>
