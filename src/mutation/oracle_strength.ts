@@ -160,12 +160,9 @@ export async function oracleStrength(
       config,
     },
   });
-  const baseProps = options.properties.flatMap((p) =>
-    p.baseNodeId === undefined ? [] : [{ key: p.key, nodeId: p.baseNodeId }]
-  );
   if (
-    selection.selected.length === 0 || baseProps.length === 0 ||
-    options.workers.length === 0
+    selection.selected.length === 0 || options.workers.length === 0 ||
+    options.properties.every((p) => p.baseNodeId === undefined)
   ) {
     return finish({
       results: [],
@@ -174,14 +171,30 @@ export async function oracleStrength(
       baselineFindings: [],
     });
   }
-  const started = options.clock();
   options.progress?.(
     `mutation: ${selection.selected.length} of ${mutants.length} mutants (${selection.touched} in touched functions), baseline runs`,
   );
+  return finish(await runEngine(options, selection.selected, texts));
+}
+
+/**
+ * Run the selected mutants warm where the driver, pawl's observer and a
+ * `<python> -m pytest` command allow it, else cold; the budget starts now.
+ */
+async function runEngine(
+  options: OracleStrengthOptions,
+  selected: readonly Mutant[],
+  texts: ReadonlyMap<string, string>,
+): Promise<MutantEngineResult> {
   const engine: MutantEngineOptions = {
-    mutants: selection.selected,
+    mutants: selected,
     texts,
-    base: { ...options.oracle, properties: baseProps },
+    base: {
+      ...options.oracle,
+      properties: options.properties.flatMap((p) =>
+        p.baseNodeId === undefined ? [] : [{ key: p.key, nodeId: p.baseNodeId }]
+      ),
+    },
     head: options.head === null ? null : {
       ...options.head,
       properties: options.properties.flatMap((p) =>
@@ -196,22 +209,20 @@ export async function oracleStrength(
     limits: options.limits,
     observer: options.observer,
     cache: options.cache,
-    deadline: started + settings.budget_seconds * 1000,
+    deadline: options.clock() + options.settings.budget_seconds * 1000,
     clock: options.clock,
     progress: options.progress,
   };
   const { driver, observer } = options;
-  return finish(
-    driver !== undefined && observer !== undefined &&
+  return driver !== undefined && observer !== undefined &&
       runsPytestModule(options.command)
-      ? await runWarmMutants({
-        ...engine,
-        observer,
-        driver,
-        schemata: schemataOf(options.parser, selection.selected, texts),
-      })
-      : await runColdMutants(engine),
-  );
+    ? await runWarmMutants({
+      ...engine,
+      observer,
+      driver,
+      schemata: schemataOf(options.parser, selected, texts),
+    })
+    : await runColdMutants(engine);
 }
 
 /**

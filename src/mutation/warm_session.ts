@@ -3,51 +3,41 @@
  * with the schemata files written in, the driver run in the sandbox in
  * place of `python3 -m pytest`, its baseline read as any run's (its JUnit
  * report against pawl's observer stream), then mutants taken one at a
- * time from a shared queue while the budget lasts. Each mutant's child
- * reports on a socket and into a directory of its own, made only when the
- * mutant is handed over (root-owned parents the tests cannot list, so no
- * run finds another's); its outcome is read from that report and stream
- * exactly as a cold run's, never from the driver's word. The driver only
- * says which tests it ran and how the child ended: a child stopped by a
- * limit is a timeout only when its own stream shows a session that began
- * and never finished; anything else pawl cannot confirm is `unknown`.
+ * time from a shared queue while the budget lasts, and among them, at a
+ * point drawn afresh, a control: the unmutated code under an id no mutant
+ * has. Each run reports on a socket and into a directory of its own, made
+ * only when it is handed over (under a root-owned parent the tests cannot
+ * list, so no run finds another's), and is judged from those alone
+ * (`warm_child.ts`).
  *
  * @module
  */
 import type { Finding } from "../core/finding.ts";
-import { ObserverChannel, type ObserverPlugin } from "../run/observer.ts";
-import { pytestEnvironment, readPytestReport } from "../run/run_pytest.ts";
-import type { SandboxLimits, SandboxResult } from "../sandbox/sandbox.ts";
+import type { ObserverPlugin } from "../run/observer.ts";
+import { pytestEnvironment } from "../run/run_pytest.ts";
+import type { SandboxLimits } from "../sandbox/sandbox.ts";
 import { DriverChannel } from "./driver_channel.ts";
+import { DriverIo } from "./driver_io.ts";
 import type { WarmDriver } from "./install_warm_driver.ts";
 import type { SideOutcomes } from "./judge_kill_sets.ts";
 import type { Mutant } from "./mutant.ts";
 import type { MutationCache } from "./mutation_cache.ts";
+import { copyTree, describeRun, type MutantWorker } from "./run_mutants.ts";
 import {
-  copyTree,
-  describeRun,
-  type MutantWorker,
-  runOutcomes,
-  unknownFor,
-} from "./run_mutants.ts";
+  type Child,
+  childOutcome,
+  childPlaces,
+  finishQuietly,
+  judgeChild,
+  type SideProperty,
+  type WarmOutcome,
+} from "./warm_child.ts";
 import {
   baselineSchema,
-  type ChildPlaces,
   type CpuAllowance,
-  type DriverResult,
   helloSchema,
-  readMessage,
   resultSchema,
-  stoppedByLimit,
 } from "./warm_driver_messages.ts";
-
-/** A property a side runs: its key (shared by both sides) and node id. */
-export interface SideProperty {
-  /** Key (`layout/id`). */
-  key: string;
-  /** pytest node id. */
-  nodeId: string;
-}
 
 /** The side one session runs. */
 export interface WarmSide {
@@ -117,18 +107,6 @@ export interface WarmQueue {
   /** About how many jobs one session takes (the control is placed among them). */
   readonly share: number;
 }
-
-/** What became of one mutant in a session. */
-export type WarmOutcome =
-  | {
-    kind: "ran";
-    outcomes: SideOutcomes;
-    findings: readonly Finding[];
-    cached: boolean;
-  }
-  | { kind: "notCovered" }
-  /** To be run the old way (its lines ran only at import, or its driver went away). */
-  | { kind: "cold"; why: string };
 
 /** A session's baseline, as pawl read it. */
 export interface WarmBaseline {
@@ -366,8 +344,8 @@ async function runJob(
   }
   return await childOutcome(child, result, props, {
     what: describeRun(side.label, mutant),
-    settings,
     mutant,
+    progress: settings.progress,
   });
 }
 
@@ -399,161 +377,4 @@ function randomHex(bytes: number): string {
 function randomBelow(n: number): number {
   if (n < 1) return 0;
   return crypto.getRandomValues(new Uint32Array(1))[0]! % n;
-}
-
-/** What the driver's report of one child comes to. */
-async function childOutcome(
-  child: Child,
-  result: DriverResult,
-  props: readonly SideProperty[],
-  context: { what: string; settings: WarmSettings; mutant: Mutant },
-): Promise<WarmOutcome> {
-  if (result.status === "import_only") {
-    await finishQuietly(child);
-    return { kind: "cold", why: "its lines ran only at import" };
-  }
-  if (result.status === "not_covered") {
-    await finishQuietly(child);
-    return { kind: "notCovered" };
-  }
-  const known = new Set(props.map((p) => p.nodeId));
-  const selected = props.filter((p) => result.selected.includes(p.nodeId));
-  if (
-    selected.length === 0 || result.selected.some((n) => !known.has(n))
-  ) {
-    // The driver named tests pawl never offered: nothing it says counts.
-    await finishQuietly(child);
-    return {
-      kind: "ran",
-      outcomes: unknownFor(props),
-      findings: [],
-      cached: false,
-    };
-  }
-  const judged = await judgeChild(child, selected, {
-    what: context.what,
-    stopped: stoppedByLimit(result),
-  });
-  if (Object.values(judged.outcomes).includes("timeout")) {
-    const m = context.mutant;
-    context.settings.progress?.(
-      `mutation: mutant ${m.id} (${m.file}:${m.line}) stopped after ${
-        result.cpu.toFixed(2)
-      } s of CPU time, its limit from the baseline's ${
-        result.cpuLimit.toFixed(2)
-      } s`,
-    );
-  }
-  return { kind: "ran", ...judged, cached: false };
-}
-
-/** One run's places, as made for it and as sent to the driver. */
-interface Child {
-  /** Its directory (HOME and report). */
-  dir: string;
-  /** Its observer channel. */
-  channel: ObserverChannel;
-  /** What the driver is told. */
-  places: ChildPlaces;
-  /** Whether its channel was finished. */
-  finished: boolean;
-}
-
-/** Finish the run's channel unless it was; never throws. */
-async function finishQuietly(child: Child): Promise<void> {
-  if (child.finished) return;
-  child.finished = true;
-  await child.channel.finish(0).catch(() => undefined);
-}
-
-/** A fresh directory for one run, handed to the uid, and its observer channel. */
-async function childPlaces(
-  worker: MutantWorker,
-  root: string,
-  observer: ObserverPlugin,
-): Promise<Child> {
-  const dir = await Deno.makeTempDir({ dir: root, prefix: "r" });
-  await worker.sandbox.prepareDir(dir);
-  const channel = await ObserverChannel.open(observer);
-  return {
-    dir,
-    channel,
-    finished: false,
-    places: {
-      junit: `${dir}/junit.xml`,
-      home: dir,
-      socket: channel.path,
-      token: channel.token,
-    },
-  };
-}
-
-/**
- * One run's outcomes from its own report and stream. A run a limit
- * `stopped` is a timeout when its stream shows a session that began and
- * never finished; one that finished left a report to read; anything else
- * is `unknown`.
- */
-async function judgeChild(
-  child: Child,
-  props: readonly SideProperty[],
-  options: { what: string; stopped?: boolean },
-): Promise<{ outcomes: SideOutcomes; findings: Finding[] }> {
-  child.finished = true;
-  const observation = await child.channel.finish();
-  const report = await readPytestReport(child.places.junit, child.dir);
-  const finished = observation.finished && report.cases !== null;
-  if (options.stopped === true && !finished) {
-    const began = observation.hello && observation.configured;
-    return began
-      ? {
-        outcomes: Object.fromEntries(props.map((p) => [p.key, "timeout"])),
-        findings: [],
-      }
-      : { outcomes: unknownFor(props), findings: [] };
-  }
-  return runOutcomes(
-    { timedOut: false, cases: report.cases, observation },
-    props,
-    { what: options.what, observed: true },
-  );
-}
-
-/** Reading the driver's messages while its run may end at any time. */
-class DriverIo {
-  readonly channel: DriverChannel;
-  #ended: Promise<"ended">;
-  #run: Promise<SandboxResult>;
-  #pending: Promise<unknown> | undefined;
-
-  constructor(channel: DriverChannel, run: Promise<SandboxResult>) {
-    this.channel = channel;
-    this.#run = run;
-    this.#ended = run.then(() => "ended" as const, () => "ended" as const);
-  }
-
-  /** The next message if it reads as `schema` says; undefined otherwise or once the driver is gone. */
-  async receive<T>(
-    schema: Parameters<typeof readMessage<T>>[0],
-  ): Promise<T | undefined> {
-    const next = this.#pending ?? this.channel.next();
-    this.#pending = next;
-    let value = await Promise.race([next, this.#ended]);
-    if (value === "ended") {
-      // What it wrote before it ended is still read; nothing more comes.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      value = await Promise.race([
-        next,
-        new Promise((resolve) => timer = setTimeout(() => resolve(null), 500)),
-      ]).finally(() => clearTimeout(timer));
-      if (value === null) return undefined;
-    }
-    this.#pending = undefined;
-    return readMessage(schema, value);
-  }
-
-  /** Wait for the run to end; its failure to run is thrown. */
-  async settle(): Promise<SandboxResult> {
-    return await this.#run;
-  }
 }
