@@ -240,7 +240,13 @@ async function baselineOf(
   return { ...judged, ms: 0 };
 }
 
-/** Hand the queue's jobs to the driver one at a time, the control among them. */
+/**
+ * Hand the queue's jobs to the driver one at a time, and among them the
+ * control: the unmutated code under an id no mutant has, with the tests
+ * of the job it comes before (or, at the end, after), at a point of the
+ * session drawn afresh, so no test can tell it from a mutant's run. It
+ * counts once the driver ran it; all its tests must pass.
+ */
 async function takeJobs(
   worker: MutantWorker,
   side: WarmSide,
@@ -249,44 +255,45 @@ async function takeJobs(
   session: { io: DriverIo; places: string; out: WarmSessionResult },
 ): Promise<void> {
   const { out } = session;
-  const baseline = out.baseline;
-  if (baseline === null) return;
   const passing = new Set(
-    Object.entries(baseline.outcomes).flatMap(([k, o]) =>
+    Object.entries(out.baseline?.outcomes ?? {}).flatMap(([k, o]) =>
       o === "survived" ? [k] : []
     ),
   );
   const passingProps = side.properties.filter((p) => passing.has(p.key));
   if (passingProps.length === 0) return;
-  const run = (
-    mutant: Mutant,
-    cover: WarmJob["cover"],
-    props: readonly SideProperty[],
-  ) => runJob(worker, side, settings, session, { mutant, cover, props });
-  // The control: the unmutated code under an id no mutant has, at a
-  // point of the session drawn afresh, so no test can tell it apart.
+  const run = (mutant: Mutant, job: WarmJob) => {
+    const props = job.run?.(passing) ?? passingProps;
+    return runJob(worker, side, settings, session, {
+      mutant,
+      cover: job.cover,
+      props,
+    });
+  };
   let controlAt = randomBelow(queue.share + 1);
-  const control = async () => {
+  /** Run the control like `job`; false when the driver went away. */
+  const control = async (job: WarmJob) => {
+    const outcome = await run(decoy(), job);
+    if (outcome === "lost") return false;
+    if (outcome.kind !== "ran") return true; // not run: try with the next
     controlAt = -1;
-    const outcome = await run(decoy(), undefined, passingProps);
-    out.control = outcome !== "lost" && outcome.kind === "ran" &&
-        passingProps.every((p) => outcome.outcomes[p.key] === "survived")
+    const all = Object.values(outcome.outcomes);
+    out.control = all.length > 0 && all.every((o) => o === "survived")
       ? "passed"
       : "failed";
-    return outcome !== "lost";
+    return true;
   };
-  let ran = 0;
+  let sent = 0;
+  let last: WarmJob | undefined;
   for (let job = queue.take(); job !== undefined; job = queue.take()) {
-    if (ran === controlAt && !await control()) return;
-    const { mutant } = job;
     const props = job.run?.(passing) ?? passingProps;
-    const key = settings.cache?.key(side, mutant, props);
+    const key = settings.cache?.key(side, job.mutant, props);
     const hit = key === undefined ? undefined : await settings.cache?.cache
       .get(key);
     if (hit !== undefined || props.length === 0) {
       // From the cache, or nothing of it to run here (a head run of
       // properties that fail on the head's unmutated code).
-      out.outcomes.set(mutant.id, {
+      out.outcomes.set(job.mutant.id, {
         job,
         outcome: {
           kind: "ran",
@@ -297,22 +304,24 @@ async function takeJobs(
       });
       continue;
     }
-    const outcome = await run(mutant, job.cover, props);
+    if (controlAt !== -1 && sent >= controlAt && !await control(job)) return;
+    const outcome = await run(job.mutant, job);
     if (outcome === "lost") {
-      out.outcomes.set(mutant.id, {
+      out.outcomes.set(job.mutant.id, {
         job,
         outcome: { kind: "cold", why: "its driver went away" },
       });
       return;
     }
-    ran++;
-    out.outcomes.set(mutant.id, {
+    sent++;
+    if (outcome.kind === "ran") last = job;
+    out.outcomes.set(job.mutant.id, {
       job,
       outcome,
       ...(key === undefined ? {} : { key }),
     });
   }
-  if (ran > 0 && controlAt !== -1) await control();
+  if (controlAt !== -1 && last !== undefined) await control(last);
 }
 
 /** Run one mutant (or the control) in a child; "lost" when the driver went away. */
