@@ -402,3 +402,51 @@ Deno.test("runWarmMutants() never counts a head kill its own report and stream d
     });
   }
 });
+
+Deno.test("runWarmMutants() runs every mutant cold when the driver did not see a passing property's tests run, so it cannot pick tests for them", async () => {
+  await using f = await fixture();
+  const all = await f.options({ "tests/test_kit.py": TEST });
+  const options = {
+    ...all,
+    mutants: all.mutants.filter((m) => m.function === "clamp").slice(0, 3),
+  };
+  const real = await installWarmDriver(f.root);
+  const dir = await Deno.makeTempDir({ dir: f.root, prefix: "blind" });
+  // The baseline's tests ran elsewhere (as a plugin's worker processes
+  // would run them): the driver reports none.
+  await Deno.writeTextFile(
+    `${dir}/driver.py`,
+    `import runpy
+ns = runpy.run_path(${JSON.stringify(real.path)}, run_name="driver")
+channel = ns["_Channel"]
+send = channel.send
+
+def blind(self, event):
+    if event.get("event") == "baseline":
+        event = dict(event, tests={})
+    return send(self, event)
+
+channel.send = blind
+ns["main"]()
+`,
+  );
+  const ran = await runWarmMutants({
+    ...options,
+    observer: f.observer,
+    driver: { ...real, dir, path: `${dir}/driver.py` },
+    schemata: new Map([[
+      CORE,
+      buildSchemata(parser, CORE, CODE, options.mutants),
+    ]]),
+  });
+  assert.ok(
+    f.progress.some((l) => l.includes("did not see")),
+    f.progress.join("\n"),
+  );
+  assert.equal(coldRuns(f.sandbox), 1 + options.mutants.length);
+  assert.deepEqual(ran.notCovered, []);
+  assert.deepEqual(
+    kills(ran.results, "base"),
+    kills((await runColdMutants(options)).results, "base"),
+  );
+});

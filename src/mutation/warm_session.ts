@@ -35,6 +35,7 @@ import {
 import {
   baselineSchema,
   type CpuAllowance,
+  type DriverBaseline,
   helloSchema,
   resultSchema,
 } from "./warm_driver_messages.ts";
@@ -229,15 +230,40 @@ async function baselineOf(
   const judged = await judgeChild(base, side.properties, {
     what: describeRun(side.label, null),
   });
-  if (reported.threads > 1) {
-    settings.progress?.(
-      `mutation: the ${side.label}'s baseline left ${
-        reported.threads - 1
-      } threads running, which a fork would lose: its mutants run one process each`,
-    );
+  const why = reported.threads > 1
+    ? `the ${side.label}'s baseline left ${
+      reported.threads - 1
+    } threads running, which a fork would lose`
+    : unseen(side.properties, judged.outcomes, reported.tests);
+  if (why !== undefined) {
+    settings.progress?.(`mutation: ${why}: its mutants run one process each`);
     return null;
   }
   return { ...judged, ms: 0 };
+}
+
+/**
+ * Why the driver cannot pick tests for the side's mutants: a property
+ * that passed whose tests the driver did not see pass (they ran in
+ * another process, e.g. a plugin's workers, where no line is recorded);
+ * undefined when it saw them all.
+ */
+function unseen(
+  properties: readonly SideProperty[],
+  outcomes: SideOutcomes,
+  tests: DriverBaseline["tests"],
+): string | undefined {
+  const seen = (nodeId: string) =>
+    Object.entries(tests).some(([id, t]) =>
+      t.passed &&
+      (id === nodeId || (!nodeId.includes("[") && id.startsWith(`${nodeId}[`)))
+    );
+  const missing = properties.find((p) =>
+    outcomes[p.key] === "survived" && !seen(p.nodeId)
+  );
+  return missing === undefined
+    ? undefined
+    : `the warm interpreter did not see "${missing.nodeId}" run, although it passed`;
 }
 
 /**
