@@ -34,6 +34,7 @@ import {
   runWarmSession,
   type WarmBaseline,
   type WarmJob,
+  type WarmSessionResult,
   type WarmSettings,
   type WarmSide,
 } from "./warm_session.ts";
@@ -238,16 +239,13 @@ async function phase(
   // caught in them (a report that disagrees with it) still stands.
   const findings: Finding[] = [];
   for (const run of runs) {
-    if (run.control === "failed" || run.intruded) {
+    const why = distrust(run, side);
+    if (why !== undefined) {
       for (const { outcome } of run.outcomes.values()) {
         if (outcome.kind === "ran") findings.push(...outcome.findings);
       }
       options.progress?.(
-        `mutation: ${
-          run.intruded
-            ? "the code under test connected to the warm interpreter's channel"
-            : `the ${side.label}'s properties do not pass on the unmutated code in a forked run`
-        }: ${run.outcomes.size} mutants run one process each`,
+        `mutation: ${why}: ${run.outcomes.size} mutants run one process each`,
       );
       continue;
     }
@@ -262,6 +260,24 @@ async function phase(
   }
   const baselines = runs.flatMap((r) => r.baseline ?? []);
   return { queue, outcomes, baselines, findings };
+}
+
+/** Why a session's runs count for nothing, or undefined when they count. */
+function distrust(run: WarmSessionResult, side: WarmSide): string | undefined {
+  if (run.intruded) {
+    return "the code under test connected to the warm interpreter's channel";
+  }
+  if (run.control === "failed") {
+    return `the ${side.label}'s properties do not pass on the unmutated code in a forked run`;
+  }
+  const ran = [...run.outcomes.values()].some(({ outcome }) =>
+    outcome.kind === "ran" && !outcome.cached &&
+    Object.keys(outcome.outcomes).length > 0
+  );
+  if (run.control === "none" && ran) {
+    return `no control run confirmed the ${side.label}'s forked runs`;
+  }
+  return undefined;
 }
 
 /**
