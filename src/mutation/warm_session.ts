@@ -32,6 +32,7 @@ import {
   type SideProperty,
   type WarmOutcome,
 } from "./warm_child.ts";
+import { Controls, decoy } from "./warm_controls.ts";
 import {
   baselineSchema,
   type CpuAllowance,
@@ -268,10 +269,10 @@ function unseen(
 
 /**
  * Hand the queue's jobs to the driver one at a time, and among them the
- * control: the unmutated code under an id no mutant has, with the tests
- * of the job it comes before (or, at the end, after), at a point of the
- * session drawn afresh, so no test can tell it from a mutant's run. It
- * counts once the driver ran it; all its tests must pass.
+ * controls: the unmutated code under an id no mutant has, one for each
+ * set of tests the session's jobs run, with those tests, each at a point
+ * of the session drawn afresh, so no test can tell a control from a
+ * mutant's run. Every control must pass.
  */
 async function takeJobs(
   worker: MutantWorker,
@@ -288,34 +289,43 @@ async function takeJobs(
   );
   const passingProps = side.properties.filter((p) => passing.has(p.key));
   if (passingProps.length === 0) return;
-  const run = (mutant: Mutant, job: WarmJob) => {
-    const props = job.run?.(passing) ?? passingProps;
-    return runJob(worker, side, settings, session, {
+  const run = (mutant: Mutant, job: WarmJob) =>
+    runJob(worker, side, settings, session, {
       mutant,
       cover: job.cover,
-      props,
+      props: job.run?.(passing) ?? passingProps,
     });
-  };
-  let controlAt = randomBelow(queue.share + 1);
-  /** Run the control like `job`; false when the driver went away. */
-  const control = async (job: WarmJob) => {
-    const outcome = await run(decoy(), job);
-    if (outcome === "lost") return false;
-    if (outcome.kind !== "ran") return true; // not run: try with the next
-    controlAt = -1;
-    const all = Object.values(outcome.outcomes);
-    out.control = all.length > 0 && all.every((o) => o === "survived")
-      ? "passed"
-      : "failed";
-    return true;
-  };
+  const controls = new Controls(queue.share, (job) => run(decoy(), job));
+  try {
+    await jobsAndControls(queue, controls, out, {
+      key: (job, props) => settings.cache?.key(side, job.mutant, props),
+      cache: settings.cache?.cache,
+      props: (job) => job.run?.(passing) ?? passingProps,
+      run,
+    });
+  } finally {
+    // A control never run (the driver went away first) confirms nothing.
+    if (controls.open && out.control === "passed") out.control = "none";
+  }
+}
+
+/** The loop of {@linkcode takeJobs}. */
+async function jobsAndControls(
+  queue: WarmQueue,
+  controls: Controls,
+  out: WarmSessionResult,
+  how: {
+    key: (job: WarmJob, props: readonly SideProperty[]) => string | undefined;
+    cache: MutationCache | undefined;
+    props: (job: WarmJob) => readonly SideProperty[];
+    run: (mutant: Mutant, job: WarmJob) => Promise<WarmOutcome | "lost">;
+  },
+): Promise<void> {
   let sent = 0;
-  let last: WarmJob | undefined;
   for (let job = queue.take(); job !== undefined; job = queue.take()) {
-    const props = job.run?.(passing) ?? passingProps;
-    const key = settings.cache?.key(side, job.mutant, props);
-    const hit = key === undefined ? undefined : await settings.cache?.cache
-      .get(key);
+    const props = how.props(job);
+    const key = how.key(job, props);
+    const hit = key === undefined ? undefined : await how.cache?.get(key);
     if (hit !== undefined || props.length === 0) {
       // From the cache, or nothing of it to run here (a head run of
       // properties that fail on the head's unmutated code).
@@ -330,8 +340,8 @@ async function takeJobs(
       });
       continue;
     }
-    if (controlAt !== -1 && sent >= controlAt && !await control(job)) return;
-    const outcome = await run(job.mutant, job);
+    if (!await controls.due(sent, out)) return;
+    const outcome = await how.run(job.mutant, job);
     if (outcome === "lost") {
       out.outcomes.set(job.mutant.id, {
         job,
@@ -340,14 +350,14 @@ async function takeJobs(
       return;
     }
     sent++;
-    if (outcome.kind === "ran") last = job;
+    if (outcome.kind === "ran") controls.saw(outcome.outcomes, job, sent);
     out.outcomes.set(job.mutant.id, {
       job,
       outcome,
       ...(key === undefined ? {} : { key }),
     });
   }
-  if (controlAt !== -1 && last !== undefined) await control(last);
+  await controls.due(Number.POSITIVE_INFINITY, out);
 }
 
 /** Run one mutant (or the control) in a child; "lost" when the driver went away. */
@@ -382,34 +392,4 @@ async function runJob(
     mutant,
     progress: settings.progress,
   });
-}
-
-/** A mutant no schemata has: its child runs the original code. */
-function decoy(): Mutant {
-  const id = `m${randomHex(6)}`;
-  return {
-    id,
-    file: "",
-    function: "",
-    line: 0,
-    column: 0,
-    endLine: 0,
-    endColumn: 0,
-    start: 0,
-    end: 0,
-    original: "",
-    replacement: "",
-    operator: "statement",
-  };
-}
-
-function randomHex(bytes: number): string {
-  return [...crypto.getRandomValues(new Uint8Array(bytes))]
-    .map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** A uniformly drawn integer from 0 to `n - 1` (0 when `n` is below 1). */
-function randomBelow(n: number): number {
-  if (n < 1) return 0;
-  return crypto.getRandomValues(new Uint32Array(1))[0]! % n;
 }
