@@ -919,7 +919,14 @@ async function runAndJudge(
       suite.findings.flatMap((f) =>
         f.rule === "tests.collection_error" && f.path !== undefined &&
           commits.baseTree.has(f.path)
-          ? [[f.path, f.message] as const]
+          ? [
+            [
+              f.path,
+              // The whole traceback: the finding quotes only its first lines.
+              suite.observation?.collectErrors.find((e) => e.nodeId === f.path)
+                ?.text ?? f.message,
+            ] as const,
+          ]
           : []
       ),
     );
