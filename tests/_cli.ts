@@ -113,12 +113,90 @@ export interface PawlOptions {
 }
 
 /**
+ * The environment variable naming another checkout's `main.ts` to compare
+ * verdicts with: when set, every {@linkcode pawl} run that uses this
+ * repository's `main.ts` first runs the same arguments on that one, and
+ * throws unless the exit code, standard output and `--out` file are
+ * byte-identical (`tools/compare_verdicts.ts` sets it).
+ */
+export const TWIN_MAIN_ENV = "PAWL_TWIN_MAIN";
+
+/**
  * Run `deno run -A main.ts ...args` and collect the result. The `--out`
  * file is read after the process ended; its temp dir is removed.
  */
 export async function pawl(
   args: readonly string[],
   options: PawlOptions = {},
+): Promise<PawlResult> {
+  const twin = Deno.env.get(TWIN_MAIN_ENV);
+  if (twin === undefined || twin === "" || options.main !== undefined) {
+    return await pawlOnce(args, options);
+  }
+  return await pawlTwice(twin, args, options);
+}
+
+/**
+ * Run `args` on the `main.ts` of `twin`, then on this one; throw unless
+ * both give the same exit code, standard output, `--out` file and seed
+ * ledger rows.
+ */
+async function pawlTwice(
+  twin: string,
+  args: readonly string[],
+  options: PawlOptions,
+): Promise<PawlResult> {
+  // The twin appends to a copy of the ledger, so both append to the same.
+  const at = args.indexOf("--ledger");
+  const ledger = at < 0 ? undefined : args[at + 1];
+  const dir = await Deno.makeTempDir({ prefix: "pawl-twin-" });
+  const twinLedger = `${dir}/ledger.jsonl`;
+  const read = (path: string) => Deno.readTextFile(path).catch(() => "");
+  try {
+    if (ledger !== undefined && await Deno.stat(ledger).catch(() => null)) {
+      await Deno.copyFile(ledger, twinLedger);
+    }
+    // The twin writes its own `--out` file (a fresh one, or its own copy of
+    // the stale one), so the second run starts from what the first found.
+    const before = await pawlOnce(
+      ledger === undefined ? args : args.with(at + 1, twinLedger),
+      { ...options, main: twin, out: options.out !== false },
+      twin.slice(0, twin.lastIndexOf("/")),
+    );
+    const after = await pawlOnce(args, options);
+    const differs = (
+      [
+        ["exit code", String(before.code), String(after.code)],
+        ["standard output", before.stdout, after.stdout],
+        ["--out file", before.outText ?? "", after.outText ?? ""],
+        ...(ledger === undefined
+          ? []
+          : [["ledger", await read(twinLedger), await read(ledger)] as const]),
+      ] as const
+    ).filter(([, a, b]) => a !== b);
+    if (differs.length > 0) {
+      throw new Error(
+        `The verdicts of "${twin}" and "${ROOT}/main.ts" differ for ${
+          JSON.stringify(args)
+        }: ${
+          differs.map(([what, a, b]) =>
+            `${what}\n--- before\n${a.slice(0, 4000)}\n--- after\n${
+              b.slice(0, 4000)
+            }`
+          ).join("\n")
+        }`,
+      );
+    }
+    return after;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function pawlOnce(
+  args: readonly string[],
+  options: PawlOptions,
+  cwd = ROOT,
 ): Promise<PawlResult> {
   let outDir: string | undefined;
   let outPath: string | undefined;
@@ -147,7 +225,8 @@ export async function pawl(
     const started = performance.now();
     const output = await new Deno.Command(argv[0]!, {
       args: argv.slice(1),
-      cwd: ROOT,
+      // A twin checkout runs with its own configuration and packages.
+      cwd,
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

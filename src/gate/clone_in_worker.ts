@@ -130,11 +130,17 @@ export function startCloneInWorker(
     get settled() {
       return settled;
     },
-    abandon: async () => {
-      const opened = await git.promise.catch(() => undefined);
-      await opened?.close?.();
-      const ws = await workspace.promise.catch(() => undefined);
-      await ws?.remove();
-    },
+    abandon: () => abandon(git.promise, workspace.promise),
   };
+}
+
+/** Close the clone and remove the workspace, whichever were made. */
+async function abandon(
+  git: Promise<Git>,
+  workspace: Promise<Workspace>,
+): Promise<void> {
+  const opened = await git.catch(() => undefined);
+  await opened?.close?.();
+  const ws = await workspace.catch(() => undefined);
+  await ws?.remove();
 }

@@ -173,20 +173,23 @@ export function openEarlySandboxes(
   pools.add(pool);
   return {
     probing: probing.promise,
-    close: async () => {
-      pools.delete(pool);
-      const left = [pool.first, ...pool.spares];
-      pool.first = undefined;
-      pool.spares = [];
-      await Promise.all(left.map(async (made) => {
-        const early = await made;
-        if (early === undefined) return;
-        await early.sandbox.discardHeld().catch(() => undefined).finally(
-          () => early.lease.release(),
-        ).catch(() => undefined);
-      }));
-    },
+    close: () => closePool(pool),
   };
+}
+
+/** Close what the gate did not take of `pool`; never throws. */
+async function closePool(pool: Pool): Promise<void> {
+  pools.delete(pool);
+  const left = [pool.first, ...pool.spares];
+  pool.first = undefined;
+  pool.spares = [];
+  await Promise.all(left.map(async (made) => {
+    const early = await made;
+    if (early === undefined) return;
+    await early.sandbox.discardHeld().catch(() => undefined).finally(
+      () => early.lease.release(),
+    ).catch(() => undefined);
+  }));
 }
 
 /**

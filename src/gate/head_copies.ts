@@ -101,7 +101,6 @@ export async function headCopies(
   head: string,
   options: HeadCopiesOptions,
 ): Promise<HeadCopies> {
-  const { workspace } = options;
   let files = 0;
   let bytes = 0;
   // An export holds exactly the tree's paths: without a bytecode path in
@@ -118,34 +117,65 @@ export async function headCopies(
   };
   const huge = files >= (options.sharedFrom ?? SHARED_COPIES_MIN_FILES);
   const shared = huge && (await options.sandbox).isolation.tier !== "none";
-  if (!shared) {
-    const compile = async (dir: string) => {
-      await (await options.bytecode?.catch(() => undefined))?.compile(dir);
-    };
-    return {
-      shared,
-      compile,
-      copy: async (name, made) => {
-        const dir = made === undefined
-          ? await workspace.export(git, head, name)
-          : await (async () => {
-            const empty = await workspace.mkdir(name);
-            made(empty);
-            await git.exportTree(head, empty);
-            return empty;
-          })();
-        await stripped(dir);
-        await compile(dir);
-        return dir;
-      },
-      mkdir: (name) => workspace.mkdir(name),
-      prepare: async (dir, other) =>
-        await (other ?? await options.sandbox).prepareDir(dir),
-      source: git,
-      bytecode,
-      remove: () => Promise.resolve(),
-    };
-  }
+  const tree = { git, head, bytecode, stripped };
+  return shared
+    ? sharedCopies(tree, bytes, options)
+    : freshCopies(tree, options);
+}
+
+/** The head's tree, and how bytecode is stripped from a copy of it. */
+interface HeadTree {
+  git: Git;
+  head: string;
+  /** Whether the tree has bytecode paths. */
+  bytecode: boolean;
+  /** Remove the bytecode from a copy. */
+  stripped: (dir: string) => Promise<void>;
+}
+
+/** Copies each exported afresh. */
+function freshCopies(tree: HeadTree, options: HeadCopiesOptions): HeadCopies {
+  const { git, head, bytecode, stripped } = tree;
+  const { workspace } = options;
+  const compile = async (dir: string) => {
+    await (await options.bytecode?.catch(() => undefined))?.compile(dir);
+  };
+  return {
+    shared: false,
+    compile,
+    copy: async (name, made) => {
+      const dir = made === undefined
+        ? await workspace.export(git, head, name)
+        : await (async () => {
+          const empty = await workspace.mkdir(name);
+          made(empty);
+          await git.exportTree(head, empty);
+          return empty;
+        })();
+      await stripped(dir);
+      await compile(dir);
+      return dir;
+    },
+    mkdir: (name) => workspace.mkdir(name),
+    prepare: async (dir, other) =>
+      await (other ?? await options.sandbox).prepareDir(dir),
+    source: git,
+    bytecode,
+    remove: () => Promise.resolve(),
+  };
+}
+
+/**
+ * Copies whose files are hard links into one export of the tree (in
+ * memory when it fits), which only root can enter.
+ */
+function sharedCopies(
+  tree: HeadTree,
+  bytes: number,
+  options: HeadCopiesOptions,
+): HeadCopies {
+  const { git, head, bytecode, stripped } = tree;
+  const { workspace } = options;
   let root: Promise<{ mkdir(name: string): Promise<string> }> | undefined;
   let outside: string | undefined;
   const place = () =>
@@ -178,7 +208,7 @@ export async function headCopies(
     await linkTree(await original(), dest);
   };
   return {
-    shared,
+    shared: true,
     copy: async (name, made) => {
       const dir = await mkdir(name);
       made?.(dir);

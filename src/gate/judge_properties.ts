@@ -197,6 +197,33 @@ export function judgeProperty(
     kind: "fresh",
   };
   if (outcome === "passed") return { result, row };
+  return {
+    result,
+    row,
+    ...(reason === undefined ? {} : { reason }),
+    finding: notPassed(prop, evidence, context, {
+      inSuite,
+      onItsOwn,
+      outcome,
+      reason,
+    }),
+  };
+}
+
+/** The finding of a property that did not pass, with why. */
+function notPassed(
+  prop: LocatedProperty,
+  evidence: PropertyEvidence,
+  context: PropertyContext,
+  judged: {
+    inSuite: PropertyOutcome;
+    onItsOwn: PropertyOutcome;
+    outcome: PropertyOutcome | "missing";
+    reason: FailureReason | undefined;
+  },
+): Finding {
+  const { seed } = context;
+  const { inSuite, onItsOwn, outcome, reason } = judged;
   const where = {
     path: prop.file,
     ...(prop.line === undefined ? {} : { line: prop.line }),
@@ -214,22 +241,17 @@ export function judgeProperty(
       } when the properties ran on their own, so the full run's report cannot be trusted`,
       reason,
     );
-  return {
-    result,
-    row,
-    ...(reason === undefined ? {} : { reason }),
-    finding: context.nonBlocking.has(prop.nodeId)
-      ? finding(
-        "seed.fresh_failed",
-        `Property "${prop.id}" (${prop.nodeId}) did not pass on this run's fresh seed ${seed}: ${why}; it is under an unexpired seed freeze, so this does not block until the freeze expires`,
-        { ...where, blocking: false },
-      )
-      : finding(
-        "property.not_passed",
-        `Property "${prop.id}" (${prop.nodeId}) did not pass on seed ${seed}: ${why}`,
-        where,
-      ),
-  };
+  return context.nonBlocking.has(prop.nodeId as string)
+    ? finding(
+      "seed.fresh_failed",
+      `Property "${prop.id}" (${prop.nodeId}) did not pass on this run's fresh seed ${seed}: ${why}; it is under an unexpired seed freeze, so this does not block until the freeze expires`,
+      { ...where, blocking: false },
+    )
+    : finding(
+      "property.not_passed",
+      `Property "${prop.id}" (${prop.nodeId}) did not pass on seed ${seed}: ${why}`,
+      where,
+    );
 }
 
 /** The reason the first case of `ref` that did not pass gives, if one failed or errored. */

@@ -93,7 +93,6 @@ export async function mutationHook(
   const strengthCode = import("../mutation/oracle_strength.ts");
   strengthCode.catch(() => {});
   const { git, commits, oracle } = input;
-  const { workspace } = ports;
   // Every mutant runs with one seed fixed by the base commit, so results
   // can be cached and a re-run gives the same kills.
   const runSeed = freshSeed(commits.base, "pawl mutation");
@@ -101,70 +100,10 @@ export async function mutationHook(
     seed: runSeed,
     sandboxPath: input.sandboxPath,
   });
-  const differs = oracle.tree.differs;
-  const oracleTemplate = await workspace.mkdir(ports.workName());
-  await exportOracleTree(git, commits.head, oracleTemplate, oracle.tree);
-  let headTemplate: string | null = null;
-  if (differs) {
-    headTemplate = await workspace.export(git, commits.head, ports.workName());
-    await removeBytecode(headTemplate);
-  }
-  const workers: MutantWorker[] = [];
-  const extra: GateSandbox[] = [];
-  let cache: MutationCache | undefined;
+  const { oracleTemplate, headTemplate } = await templates(input, ports);
+  const cache = await openCache(ports);
+  const { workers, extra } = await mutantWorkers(settings.max_mutants, ports);
   try {
-    cache = await ports.cache?.();
-  } catch (error) {
-    ports.progress(
-      `mutation: running without a cache: ${(error as Error).message}`,
-    );
-  }
-  try {
-    const parallel = Math.max(
-      1,
-      Math.min(4, navigator.hardwareConcurrency ?? 1, settings.max_mutants),
-    );
-    // Every run kills all processes of its uid, so runs side by side need
-    // a uid each: a further sandbox without a uid of its own is not used.
-    const sandboxes: GateSandbox[] = [ports.sandbox];
-    const uids = new Set([ports.sandbox.isolation.uid]);
-    for (let i = 1; i < parallel && !uids.has(undefined); i++) {
-      // Fewer sandboxes only make the runs slower: a uid that cannot be
-      // leased is no reason to give up the judgement.
-      let s: GateSandbox;
-      try {
-        s = await ports.factory({ ...ports.request, spare: true });
-      } catch (error) {
-        ports.progress(
-          `mutation: running with ${sandboxes.length} sandboxes: ${
-            (error as Error).message
-          }`,
-        );
-        break;
-      }
-      extra.push(s);
-      if (uids.has(s.isolation.uid)) break;
-      uids.add(s.isolation.uid);
-      sandboxes.push(s);
-    }
-    for (const sandbox of sandboxes) {
-      const reportDir = await workspace.mkdir(ports.workName());
-      await sandbox.prepareDir(reportDir);
-      workers.push({
-        sandbox,
-        reportDir,
-        workPath: () => `${workspace.root}/${ports.workName()}`,
-      });
-    }
-    const view = (tree: Tree) => ({
-      has: (p: string) => tree.get(p)?.kind === "file",
-      read: async (p: string) => {
-        const entry = tree.get(p);
-        if (entry === undefined || entry.kind !== "file") return undefined;
-        if (entry.size > MAX_SOURCE_BYTES) return undefined;
-        return new TextDecoder().decode(await git.readBlob(entry.oid));
-      },
-    });
     const baseKeys = new Set(input.atBase.map((p) => `${p.layout}/${p.id}`));
     const { oracleStrength } = await strengthCode;
     return await oracleStrength({
@@ -182,8 +121,8 @@ export async function mutationHook(
             : undefined,
         }]
       ),
-      baseTree: view(commits.baseTree),
-      headTree: view(commits.headTree),
+      baseTree: treeView(git, commits.baseTree),
+      headTree: treeView(git, commits.headTree),
       isTestSide: oracle.isTestSide,
       oracle: {
         template: oracleTemplate,
@@ -207,6 +146,111 @@ export async function mutationHook(
   } finally {
     for (const s of extra) await s.close?.();
   }
+}
+
+/**
+ * The trees every mutant copies: the base's oracle tree and, when it
+ * differs, the head's.
+ */
+async function templates(
+  input: MutationHookInput,
+  ports: MutationHookPorts,
+): Promise<{ oracleTemplate: string; headTemplate: string | null }> {
+  const { git, commits, oracle } = input;
+  const { workspace } = ports;
+  const oracleTemplate = await workspace.mkdir(ports.workName());
+  await exportOracleTree(git, commits.head, oracleTemplate, oracle.tree);
+  if (!oracle.tree.differs) return { oracleTemplate, headTemplate: null };
+  const headTemplate = await workspace.export(
+    git,
+    commits.head,
+    ports.workName(),
+  );
+  await removeBytecode(headTemplate);
+  return { oracleTemplate, headTemplate };
+}
+
+/** The runner's cache of mutant results; none (every mutant runs) when it cannot open. */
+async function openCache(
+  ports: MutationHookPorts,
+): Promise<MutationCache | undefined> {
+  try {
+    return await ports.cache?.();
+  } catch (error) {
+    ports.progress(
+      `mutation: running without a cache: ${(error as Error).message}`,
+    );
+    return undefined;
+  }
+}
+
+/**
+ * The sandboxes the mutants run in, each with a report directory: the
+ * stage's, and further ones (each leasing a uid of its own) up to the
+ * cores, at most 4; `extra` are the ones to close.
+ */
+async function mutantWorkers(
+  maxMutants: number,
+  ports: MutationHookPorts,
+): Promise<{ workers: MutantWorker[]; extra: GateSandbox[] }> {
+  const { workspace } = ports;
+  const parallel = Math.max(
+    1,
+    Math.min(4, navigator.hardwareConcurrency ?? 1, maxMutants),
+  );
+  // Every run kills all processes of its uid, so runs side by side need
+  // a uid each: a further sandbox without a uid of its own is not used.
+  const sandboxes: GateSandbox[] = [ports.sandbox];
+  const extra: GateSandbox[] = [];
+  const uids = new Set([ports.sandbox.isolation.uid]);
+  for (let i = 1; i < parallel && !uids.has(undefined); i++) {
+    // Fewer sandboxes only make the runs slower: a uid that cannot be
+    // leased is no reason to give up the judgement.
+    let s: GateSandbox;
+    try {
+      s = await ports.factory({ ...ports.request, spare: true });
+    } catch (error) {
+      ports.progress(
+        `mutation: running with ${sandboxes.length} sandboxes: ${
+          (error as Error).message
+        }`,
+      );
+      break;
+    }
+    extra.push(s);
+    if (uids.has(s.isolation.uid)) break;
+    uids.add(s.isolation.uid);
+    sandboxes.push(s);
+  }
+  const workers: MutantWorker[] = [];
+  try {
+    for (const sandbox of sandboxes) {
+      const reportDir = await workspace.mkdir(ports.workName());
+      await sandbox.prepareDir(reportDir);
+      workers.push({
+        sandbox,
+        reportDir,
+        workPath: () => `${workspace.root}/${ports.workName()}`,
+      });
+    }
+  } catch (error) {
+    for (const s of extra) await s.close?.();
+    throw error;
+  }
+  return { workers, extra };
+}
+
+/** Reads a tree's files (none larger than {@linkcode MAX_SOURCE_BYTES}). */
+function treeView(git: Git, tree: Tree) {
+  return {
+    has: (p: string) => tree.get(p)?.kind === "file",
+    read: async (p: string) => {
+      const entry = tree.get(p);
+      if (entry === undefined || entry.kind !== "file") return undefined;
+      if (entry.size > MAX_SOURCE_BYTES) return undefined;
+      return new TextDecoder().decode(await git.readBlob(entry.oid));
+    },
+  };
 }
 
 /** A digest of the run tree: the head's code side and `tests`' test side. */

@@ -9,7 +9,7 @@
 import { failureReason, isTimingFailure } from "../run/failure_reason.ts";
 import type { TestCaseResult } from "../run/parse_junit.ts";
 import type { PytestRun } from "../run/run_pytest.ts";
-import type { PropertyRunsResult } from "../run/run_property_runs.ts";
+import type { PropertyRunsResult } from "../run/judge_property_runs.ts";
 import { casesForNodeId } from "../run/test_id.ts";
 
 /** What the decision looks at. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { finding } from "../core/finding.ts";
 import type { TestCaseResult } from "../run/parse_junit.ts";
 import type { PytestRun } from "../run/run_pytest.ts";
-import type { PropertyRunsResult } from "../run/run_property_runs.ts";
+import type { PropertyRunsResult } from "../run/judge_property_runs.ts";
 import { needsCalmRerun } from "./needs_calm_rerun.ts";
 
 const ID = "tests/test_p.py::test_p";

@@ -123,6 +123,7 @@ export function processSandboxes(
   const bytecodeCache = "bytecodeCache" in options
     ? options.bytecodeCache
     : envVar("PAWL_BYTECODE_CACHE");
+  const made = { options, coldStart, bytecodeCache };
   return async (request) => {
     if (
       request.spare === true &&
@@ -144,7 +145,7 @@ export function processSandboxes(
         lease: options.lease,
       }, request.spare === true);
     if (early !== undefined) {
-      return gateSandbox(early.sandbox, early.lease);
+      return gateSandbox(early.sandbox, early.lease, made);
     }
     const lease = options.uid !== undefined || request.isolation === "none"
       ? undefined
@@ -178,37 +179,45 @@ export function processSandboxes(
       await lease?.release();
       throw error;
     }
-    return gateSandbox(sandbox, lease);
+    return gateSandbox(sandbox, lease, made);
   };
-  function gateSandbox(
-    sandbox: ProcessSandbox,
-    lease: UidLease | undefined,
-  ): GateSandbox {
-    options.onSandbox?.(sandbox.isolation);
-    return {
-      isolation: sandbox.isolation,
-      prepareDir: (dir, prepare) => sandbox.prepareDir(dir, prepare),
-      run: (command) => sandbox.run(command),
-      ...(coldStart ? {} : {
-        prestart: (command, prestart) => sandbox.prestart(command, prestart),
-      }),
-      ...(sandbox.isolation.tier === "none" || bytecodeCache === "off" ? {} : {
-        startBytecodeCompiler: async (python: string, scratch: string) => {
-          const { bytecodeCacheDir, startBytecodeCompiler } = await import(
-            "../run/bytecode_compiler.ts"
-          );
-          const cache = await bytecodeCacheDir(bytecodeCache, scratch);
-          if (cache.note !== undefined) options.onNote?.(cache.note);
-          return await startBytecodeCompiler({ python, cacheDir: cache.dir });
-        },
-      }),
-      close: async () => {
-        // A held interpreter is killed and the uid swept before the uid
-        // goes back.
-        await sandbox.discardHeld().finally(() => lease?.release());
+}
+
+/** `sandbox` as the gate's port, giving `lease` back once closed. */
+function gateSandbox(
+  sandbox: ProcessSandbox,
+  lease: UidLease | undefined,
+  made: {
+    options: ProcessSandboxesOptions;
+    coldStart: boolean;
+    bytecodeCache: string | undefined;
+  },
+): GateSandbox {
+  const { options, coldStart, bytecodeCache } = made;
+  options.onSandbox?.(sandbox.isolation);
+  return {
+    isolation: sandbox.isolation,
+    prepareDir: (dir, prepare) => sandbox.prepareDir(dir, prepare),
+    run: (command) => sandbox.run(command),
+    ...(coldStart ? {} : {
+      prestart: (command, prestart) => sandbox.prestart(command, prestart),
+    }),
+    ...(sandbox.isolation.tier === "none" || bytecodeCache === "off" ? {} : {
+      startBytecodeCompiler: async (python: string, scratch: string) => {
+        const { bytecodeCacheDir, startBytecodeCompiler } = await import(
+          "../run/bytecode_compiler.ts"
+        );
+        const cache = await bytecodeCacheDir(bytecodeCache, scratch);
+        if (cache.note !== undefined) options.onNote?.(cache.note);
+        return await startBytecodeCompiler({ python, cacheDir: cache.dir });
       },
-    };
-  }
+    }),
+    close: async () => {
+      // A held interpreter is killed and the uid swept before the uid
+      // goes back.
+      await sandbox.discardHeld().finally(() => lease?.release());
+    },
+  };
 }
 
 /** Whether pawl's environment asks for cold starts (`PAWL_COLD_START=1`). */

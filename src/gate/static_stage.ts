@@ -87,27 +87,12 @@ export async function staticStage(
     .map((c) => c.path);
   // Hash while parsing: git inflates and a worker hashes the fixtures off
   // this thread. A failure is awaited below, after the parse.
-  const fixtureOids = new Map<string, string>();
-  const sizes = new Map<string, number>();
-  for (const path of new Set(reads.flatMap((r) => r.headDigests))) {
-    const entry = headTree.get(path);
-    if (entry !== undefined) {
-      fixtureOids.set(path, entry.oid);
-      sizes.set(entry.oid, entry.size);
-    }
-  }
-  const parsed = Promise.withResolvers<void>();
-  const hashing = options.early.then(async (known) => {
-    const rest = [...new Set(fixtureOids.values())].filter((o) =>
-      !known.has(o)
-    );
-    const more = rest.length === 0 ? new Map() : await git.sha256Blobs(rest, {
-      helpAfter: parsed.promise,
-      bytes: rest.reduce((sum, oid) => sum + (sizes.get(oid) ?? 0), 0),
-    });
-    return new Map([...known, ...more]);
-  });
-  hashing.catch(() => {});
+  const { fixtureOids, hashing, parsed } = hashWhileParsing(
+    git,
+    headTree,
+    reads.flatMap((r) => r.headDigests),
+    options.early,
+  );
   const { headModules, baseModules } = await analyzeModules(git, {
     head: {
       tree: headTree,
@@ -117,46 +102,34 @@ export async function staticStage(
       tree: baseTree,
       paths: [...reads.flatMap((r) => r.baseModules), ...changedPy],
     },
-  }, { cache: await options.analysisCache?.catch(() => undefined) }).catch(
-    async (error) => {
+  }, { cache: await options.analysisCache?.catch(() => undefined) })
+    .catch(async (error) => {
       // Never leave the hashing children running behind an error.
       await hashing.catch(() => {});
       throw error;
-    },
-  ).finally(() => {
-    // Nothing left on this thread but waiting for the hashing: help it.
-    parsed.resolve();
-    options.onParsed?.();
-  });
+    }).finally(() => {
+      // Nothing left on this thread but waiting for the hashing: help it.
+      parsed.resolve();
+      options.onParsed?.();
+    });
 
   progress.step(`hashing ${fixtureOids.size} files`);
   // Filled in once the hashing is done; nothing reads it before.
   const digests = new Map<string, string>();
-  const input: StaticInput = {
-    now: options.now.epochMs,
-    nowText: options.now.text,
-    baseTree,
-    headTree,
-    changes,
+  const input = staticInput(inputs, options, {
     headModules,
     baseModules,
     digests,
-    allowFixtureRotate: options.allowFixtureRotate,
-    fixtureRoots,
-    testEnv: inputs.contracts.settings.environment.env,
-  };
+  });
   // The harness rules read no digest: run them while the hashing ends (it
   // is often the last thing running). Their result, or their error, is
   // taken up where it always was, so what is reported, and in what order,
   // stays the same.
   const harness = settled(harnessFindings(git, input, inputs, options));
-  let byOid: Map<string, string>;
-  try {
-    byOid = await hashing;
-  } catch (error) {
+  const byOid = await hashing.catch(async (error) => {
     await harness;
     throw error;
-  }
+  });
   for (const [path, oid] of fixtureOids) {
     const digest = byOid.get(oid);
     if (digest !== undefined) digests.set(path, digest);
@@ -172,6 +145,60 @@ export async function staticStage(
     await harness;
     throw error;
   }
+}
+
+/** What every layout's static rules read. */
+function staticInput(
+  inputs: { commits: Commits; contracts: Contracts },
+  options: StaticStageOptions,
+  read: Pick<StaticInput, "headModules" | "baseModules" | "digests">,
+): StaticInput {
+  const { settings, changes } = inputs.contracts;
+  return {
+    now: options.now.epochMs,
+    nowText: options.now.text,
+    baseTree: inputs.commits.baseTree,
+    headTree: inputs.commits.headTree,
+    changes,
+    ...read,
+    allowFixtureRotate: options.allowFixtureRotate,
+    fixtureRoots: settings.fixtures.roots,
+    testEnv: settings.environment.env,
+  };
+}
+
+/**
+ * Start hashing the fixtures `paths` of `headTree` that `early` does not
+ * cover; the hashing is helped by this thread once `parsed` resolves.
+ */
+function hashWhileParsing(
+  git: Git,
+  headTree: Commits["headTree"],
+  paths: readonly string[],
+  early: Promise<Map<string, string>>,
+) {
+  const fixtureOids = new Map<string, string>();
+  const sizes = new Map<string, number>();
+  for (const path of new Set(paths)) {
+    const entry = headTree.get(path);
+    if (entry !== undefined) {
+      fixtureOids.set(path, entry.oid);
+      sizes.set(entry.oid, entry.size);
+    }
+  }
+  const parsed = Promise.withResolvers<void>();
+  const hashing = early.then(async (known) => {
+    const rest = [...new Set(fixtureOids.values())].filter((o) =>
+      !known.has(o)
+    );
+    const more = rest.length === 0 ? new Map() : await git.sha256Blobs(rest, {
+      helpAfter: parsed.promise,
+      bytes: rest.reduce((sum, oid) => sum + (sizes.get(oid) ?? 0), 0),
+    });
+    return new Map([...known, ...more]);
+  });
+  hashing.catch(() => {});
+  return { fixtureOids, hashing, parsed };
 }
 
 /** The rules that need the digests, then the harness rules' findings. */

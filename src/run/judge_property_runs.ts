@@ -1,10 +1,11 @@
 /**
- * The registered properties' own runs: the head's tests on the head's code,
- * and, when the head changed any test-side path, the base's oracle (the
- * base's test-side files) on the head's code. Both load pawl's observer;
- * their reports are cross-checked against its stream, the example counts
- * of the two runs are compared, the seed evidence of the head's run is
- * checked, and the oracle must collect, run and pass.
+ * What the registered properties' own runs show: the head's tests on the
+ * head's code, and, when the head changed any test-side path, the base's
+ * oracle (the base's test-side files) on the head's code. Both load pawl's
+ * observer; their reports are cross-checked against its stream, the
+ * example counts of the two runs are compared, the seed evidence of the
+ * head's run is checked, and the oracle must collect, run and pass. Pure:
+ * the runs are made by the test stage's plan.
  *
  * @module
  */
@@ -16,27 +17,25 @@ import { judgeExamples, type ObservedProperty } from "./judge_examples.ts";
 import { judgeSeedUse, type LedgerEvidence } from "./judge_seed_use.ts";
 import type { Observation } from "./observation.ts";
 import type { TestCaseResult } from "./parse_junit.ts";
-import { ledgerLineCount, readLedgerRows } from "./read_ledger_rows.ts";
-import {
-  type PytestRun,
-  runPytest,
-  type RunPytestOptions,
-} from "./run_pytest.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { PytestRun } from "./run_pytest.ts";
 import { casesForNodeId } from "./test_id.ts";
 
-/** Options for {@linkcode runPropertyRuns}. */
-export interface PropertyRunsOptions {
+/** One of the properties' own runs: its result, its copy and the ledger rows it wrote. */
+export interface PropertyRun {
+  /** The run. */
+  run: PytestRun;
+  /** Its working copy's real path (the observer names files under it). */
+  workDir: string;
+  /** Seed-ledger rows the run appended. */
+  rows: readonly LedgerEvidence[];
+}
+
+/** Options for {@linkcode judgePropertyRuns}. */
+export interface JudgePropertyRunsOptions {
   /** Registered properties that resolve at head. */
   properties: readonly ObservedProperty[];
   /** Those of `properties` whose test also exists at base: the oracle runs them (default: all). */
   oracleProperties?: readonly ObservedProperty[];
-  /** A fresh export of the head tree, prepared for the sandbox. */
-  headWorkDir: () => Promise<string>;
-  /** A fresh export of the oracle tree, or null when it equals the head tree. */
-  oracleWorkDir: (() => Promise<string>) | null;
-  /** How each run is made (command with seed flags, env, limits, observer). */
-  run: Omit<RunPytestOptions, "workDir" | "select">;
   /** The injected seed. */
   seed: number;
   /** The injected trial count. */
@@ -47,11 +46,6 @@ export interface PropertyRunsOptions {
   isTestSide: (path: string) => boolean;
   /** Whether a repository path is the same at base and head. */
   unchanged: (path: string) => boolean;
-  /**
-   * A second sandbox (its own uid) and report directory: the oracle then
-   * runs there at the same time as the head's run, instead of after it.
-   */
-  oracleLane?: { sandbox: Sandbox; reportDir: string } | undefined;
 }
 
 /** What the property runs found. */
@@ -83,59 +77,16 @@ export interface OracleFailure {
 }
 
 /**
- * Run the registered properties alone on the head tree and, when it
- * differs, on the oracle tree; judge what the observer saw.
+ * Judge the registered properties' run on the head tree and, when it
+ * differed, the base's oracle's run: what the observer saw, the example
+ * counts of the two, the seed evidence, and whether the oracle passed.
  */
-export async function runPropertyRuns(
-  sandbox: Sandbox,
-  options: PropertyRunsOptions,
-): Promise<PropertyRunsResult> {
-  const ids = (props: readonly ObservedProperty[]) =>
-    [...new Set(props.map((p) => p.nodeId))].sort();
+export function judgePropertyRuns(
+  head: PropertyRun,
+  oracle: PropertyRun | null,
+  options: JudgePropertyRunsOptions,
+): PropertyRunsResult {
   const oracleProperties = options.oracleProperties ?? options.properties;
-  const one = async (
-    workDir: string,
-    select: string[],
-    lane?: { sandbox: Sandbox; reportDir: string },
-  ) => {
-    const before = await ledgerLineCount(workDir);
-    const run = await runPytest(lane?.sandbox ?? sandbox, {
-      ...options.run,
-      ...(lane === undefined ? {} : { reportDir: lane.reportDir }),
-      workDir,
-      select,
-    });
-    return {
-      run,
-      workDir: await Deno.realPath(workDir),
-      rows: await readLedgerRows(workDir, before),
-    };
-  };
-  const oracleWorkDir = oracleProperties.length === 0
-    ? null
-    : options.oracleWorkDir;
-  const lane = options.oracleLane;
-  // With a second sandbox both run at once, each as soon as its own copy
-  // is ready. Each copy has the name its run was given, so the names are
-  // the same whether they overlap or not.
-  const [head, oracle] = oracleWorkDir !== null && lane !== undefined
-    ? await (async () => {
-      const [h, o] = await Promise.allSettled([
-        (async () =>
-          await one(await options.headWorkDir(), ids(options.properties)))(),
-        (async () =>
-          await one(await oracleWorkDir(), ids(oracleProperties), lane))(),
-      ]);
-      if (h.status === "rejected") throw h.reason;
-      if (o.status === "rejected") throw o.reason;
-      return [h.value, o.value] as const;
-    })()
-    : [
-      await one(await options.headWorkDir(), ids(options.properties)),
-      oracleWorkDir === null
-        ? null
-        : await one(await oracleWorkDir(), ids(oracleProperties)),
-    ];
   const findings: Finding[] = [];
   const oracleFailures = oracle === null
     ? []
@@ -316,7 +267,7 @@ function failureText(cases: readonly TestCaseResult[]): string {
 function profileFindings(
   observation: Observation | undefined,
   workDir: string,
-  options: PropertyRunsOptions,
+  options: JudgePropertyRunsOptions,
 ): Finding[] {
   const findings: Finding[] = [];
   const seen = new Set<string>();

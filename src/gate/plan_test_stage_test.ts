@@ -1,0 +1,204 @@
+import assert from "node:assert/strict";
+import { finding } from "../core/finding.ts";
+import type { TestPlan } from "../layouts/dialect.ts";
+import type { Observation } from "../run/observation.ts";
+import type { SuiteOutcome } from "../run/run_suite.ts";
+import { DEFAULT_SETTINGS } from "../settings/settings.ts";
+import type { LocatedProperty } from "./locate_properties.ts";
+import { planTestRuns } from "./plan_test_runs.ts";
+import { planTestStage, type PlanTestStageInput } from "./plan_test_stage.ts";
+import type { StageResult, StageResults } from "./stage_plan.ts";
+
+const EMPTY: TestPlan = {
+  properties: [],
+  reruns: [],
+  deselect: [],
+  replays: [],
+  nonBlocking: [],
+};
+
+const PROP: LocatedProperty = {
+  id: "p",
+  module: "tests.test_p",
+  name: "test_p",
+  layout: "000",
+  file: "tests/test_p.py",
+  line: 3,
+  nodeId: "tests/test_p.py::test_p",
+};
+
+const RUNS = planTestRuns(DEFAULT_SETTINGS, [{
+  layout: "000",
+  plan: {
+    ...EMPTY,
+    replays: [{ id: "f", test: PROP.nodeId as string, seed: 9, witness: "" }],
+  },
+}], { seed: 7 });
+
+function input(extra: Partial<PlanTestStageInput> = {}): PlanTestStageInput {
+  return {
+    properties: [PROP],
+    atBase: [PROP],
+    oracleDiffers: true,
+    observed: true,
+    staticReject: false,
+    mutation: false,
+    base: "b".repeat(40),
+    baseHas: () => true,
+    calmRerun: () => true,
+    failures: () => [PROP.nodeId as string],
+    isolation: { tier: "uid", network: "isolated" },
+    ...extra,
+  };
+}
+
+function suite(
+  extra: Partial<SuiteOutcome> = {},
+  hello = true,
+): StageResult {
+  return {
+    kind: "suite",
+    lane: false,
+    suite: {
+      findings: [],
+      cases: [],
+      reported: true,
+      summary: {
+        total: 0,
+        passed: 0,
+        failed: 0,
+        errors: 0,
+        skipped: 0,
+        xfailed: 0,
+      },
+      reruns: [],
+      ...extra,
+      ...(hello ? { observation: { hello } as unknown as Observation } : {}),
+    },
+  };
+}
+
+/** The ids of the runs `results` would make, in order. */
+function running(
+  plan: ReturnType<typeof planTestStage>,
+  results: StageResults,
+): string[] {
+  return plan.filter((r) => r.when?.(results) ?? true).map((r) => r.id);
+}
+
+Deno.test("planTestStage() plans the suite, the properties beside it, the repeats their results call for, and the replays", () => {
+  const plan = planTestStage(RUNS, input());
+  assert.deepEqual(plan.map((r) => r.id), [
+    "suite",
+    "observer-at-base",
+    "suite-at-base",
+    "collection-at-base",
+    "alone",
+    "oracle",
+    "calm-alone",
+    "calm-oracle",
+    "failures-at-base",
+    "replay-1",
+  ]);
+  // Only the properties' first runs may go beside the suite.
+  assert.deepEqual(plan.filter((r) => r.spare).map((r) => r.id), [
+    "alone",
+    "oracle",
+  ]);
+  // The planned copies, the first ones exported ahead.
+  assert.deepEqual(
+    plan.flatMap((r) => r.copy === undefined ? [] : [[r.id, r.copy, r.ahead]]),
+    [
+      ["suite", "work-1", true],
+      ["alone", "work-2", true],
+      ["oracle", "work-3", true],
+      ["replay-1", "work-4", undefined],
+    ],
+  );
+});
+
+Deno.test("planTestStage() makes each follow-up run only when the earlier results call for it", async (t) => {
+  const unreported = suite({ reported: false });
+  const unobserved = suite({}, false);
+  const collection = suite({
+    findings: [
+      finding("tests.collection_error", "cannot collect", {
+        path: "tests/test_x.py",
+      }),
+    ],
+  });
+  const table: {
+    name: string;
+    input?: Partial<PlanTestStageInput>;
+    results: [string, StageResult][];
+    runs: string[];
+  }[] = [
+    {
+      name:
+        "a suite that reported: the properties, their repeats, the failures at the base",
+      results: [["suite", suite()]],
+      runs: [
+        "suite",
+        "alone",
+        "oracle",
+        "calm-alone",
+        "calm-oracle",
+        "failures-at-base",
+        "replay-1",
+      ],
+    },
+    {
+      name:
+        "no report: the suite again at the base, and only the replays after",
+      results: [["suite", unreported]],
+      runs: ["suite", "suite-at-base", "replay-1"],
+    },
+    {
+      name: "the observer never loaded: loaded at the base",
+      results: [["suite", { ...unobserved }]],
+      runs: [
+        "suite",
+        "observer-at-base",
+        "alone",
+        "oracle",
+        "calm-alone",
+        "calm-oracle",
+        "failures-at-base",
+        "replay-1",
+      ],
+    },
+    {
+      name: "a collection error of a file the base has: collected at the base",
+      input: { calmRerun: () => false, failures: () => [] },
+      results: [["suite", collection]],
+      runs: ["suite", "collection-at-base", "alone", "oracle", "replay-1"],
+    },
+    {
+      name: "a static reject: nothing is repeated at the base",
+      input: { staticReject: true, calmRerun: () => false },
+      results: [["suite", unreported]],
+      runs: ["suite", "replay-1"],
+    },
+  ];
+  for (const row of table) {
+    await t.step(row.name, () => {
+      const plan = planTestStage(RUNS, input(row.input));
+      assert.deepEqual(running(plan, new Map(row.results)), row.runs);
+    });
+  }
+});
+
+Deno.test("planTestStage() runs the base's oracle only when its tree differs and the base has a property's test", () => {
+  for (const extra of [{ oracleDiffers: false }, { atBase: [] }]) {
+    const ids = planTestStage(RUNS, input(extra)).map((r) => r.id);
+    assert.ok(!ids.includes("oracle") && !ids.includes("calm-oracle"));
+    assert.ok(ids.includes("alone"));
+  }
+  const none = planTestStage(RUNS, input({ properties: [], atBase: [] }));
+  assert.ok(!none.some((r) => r.id.includes("alone")));
+  const mutation = planTestStage(RUNS, input({ mutation: true }));
+  assert.equal(
+    mutation.findIndex((r) => r.id === "mutation"),
+    mutation.findIndex((r) => r.id === "failures-at-base") - 1,
+  );
+});
