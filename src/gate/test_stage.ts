@@ -14,6 +14,7 @@ import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
 import type { Git } from "../git/git.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
+import type { ObserverPlugin } from "../run/observer.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
 import { freshSeed } from "../seeds/fresh_seed.ts";
 import type { SandboxFactory, Workspace } from "./gate_ports.ts";
@@ -185,14 +186,19 @@ async function runStage(
     commits.headTree,
     statics.input.headModules,
   );
-  const located = await locateRunProperties(plans, commits, {
-    headModule,
-    baseModule: headModuleReader(
-      git,
-      commits.baseTree,
-      statics.input.baseModules,
-    ),
-  });
+  // The first sandbox's report directory and pawl's observer are made
+  // ready while the properties are located.
+  const [located, watched] = await Promise.all([
+    locateRunProperties(plans, commits, {
+      headModule,
+      baseModule: headModuleReader(
+        git,
+        commits.baseTree,
+        statics.input.baseModules,
+      ),
+    }),
+    watchedRuns(setup, known, options.ahead),
+  ]);
   const stage: Stage = { ...known, located, headModule };
   const judge: StageJudgeInput = {
     commits,
@@ -208,7 +214,7 @@ async function runStage(
   const plan = stagePlan(stage, judge, options.oracle, sandbox.isolation);
   const results = await scheduleRuns(
     plan,
-    await schedulerPorts(setup, stage, options),
+    schedulerPorts(setup, stage, { ...options, ...watched }),
   );
   return {
     ...judgeTestStage(results, judge),
@@ -247,25 +253,42 @@ function stagePlan(
   });
 }
 
+/** The first sandbox's report directory, and pawl's observer of every pytest run. */
+interface Watched {
+  reportDir: string;
+  observer: ObserverPlugin | undefined;
+}
+
+/** Hand the report directory made ahead to the first sandbox; take the observer. */
+async function watchedRuns(
+  setup: SetupStageResult,
+  known: Pick<Stage, "input">,
+  ahead: CopiesAhead,
+): Promise<Watched> {
+  const [observer, reportDir] = await Promise.all([
+    // pawl's own plugin watches every pytest run (see src/run/observer.ts).
+    known.input.contracts.settings.tests.runner === "pytest"
+      ? ahead.ahead.observer
+      : undefined,
+    ahead.ahead.reports,
+  ]);
+  await setup.sandbox.prepareDir(reportDir);
+  return { reportDir, observer };
+}
+
 /** The scheduler's sandboxes, lanes, copies and runners. */
-async function schedulerPorts(
+function schedulerPorts(
   setup: SetupStageResult,
   stage: Stage,
-  options: TestStageOptions & Handed,
-): Promise<SchedulerPorts> {
+  options: TestStageOptions & Handed & Watched,
+): SchedulerPorts {
   const { runs, located } = stage;
   const { commits, contracts } = stage.input;
   const { sandbox } = setup;
-  const { workspace, progress, oracle, ahead } = options;
+  const { workspace, progress, oracle, ahead, reportDir, observer } = options;
   const settings = contracts.settings;
   let made = runs.workDirs.firstFree - 1;
   const workName = (): string => `work-${++made}`;
-  // pawl's own plugin watches every pytest run (see src/run/observer.ts).
-  const observer = settings.tests.runner === "pytest"
-    ? await ahead.ahead.observer
-    : undefined;
-  const reportDir = await ahead.ahead.reports;
-  await sandbox.prepareDir(reportDir);
   const step = (line: string) => progress.step(line);
   return {
     first: { sandbox, owner: sandbox, reportDir },
