@@ -18,3 +18,9 @@ export {
   generateMutants,
   type GenerateMutantsOptions,
 } from "./generate_mutants.ts";
+export {
+  ACTIVE_MUTANT_NAME,
+  buildSchemata,
+  mutantAtLine,
+  type Schemata,
+} from "./schemata.ts";
