@@ -364,8 +364,9 @@ function toMutant(
 ): Mutant {
   const start = position(text, c.start);
   const end = position(text, c.end);
+  const replacement = apart(text, c);
   const id = "m" + createHash("sha256").update(
-    JSON.stringify([file, c.start, c.end, c.replacement]),
+    JSON.stringify([file, c.start, c.end, replacement]),
   ).digest("hex").slice(0, 12);
   return {
     id,
@@ -378,9 +379,22 @@ function toMutant(
     start: c.start,
     end: c.end,
     original: text.slice(c.start, c.end),
-    replacement: c.replacement,
+    replacement,
     operator: c.operator,
   };
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/**
+ * The replacement with a space where it would otherwise run into a word
+ * beside it: `while(a)` negated is `while not ((a))`, never `whilenot ((a))`.
+ */
+function apart(text: string, c: Candidate): string {
+  const r = c.replacement;
+  const before = WORD.test(r.at(0) ?? "") && WORD.test(text[c.start - 1] ?? "");
+  const after = WORD.test(r.at(-1) ?? "") && WORD.test(text[c.end] ?? "");
+  return `${before ? " " : ""}${r}${after ? " " : ""}`;
 }
 
 function position(text: string, offset: number) {
