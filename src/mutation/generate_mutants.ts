@@ -279,7 +279,8 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
       return;
     }
     case "conditional_expression": {
-      const condition = node.namedChildren[1];
+      // `body if condition else other`; a comment among them is no operand.
+      const condition = node.namedChildren.filter((c) => !c?.isExtra)[1];
       if (condition !== undefined && condition !== null) {
         negate(out, condition);
       }

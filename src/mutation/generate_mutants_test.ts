@@ -180,10 +180,29 @@ Deno.test("generateMutants() keeps a replacement from running into the word besi
       }
       // Python reads a word run into a keyword (`whilenot`) as a name.
       for (const m of mutants) {
-        assert.doesNotMatch(applyMutant(text, m), /whilenot|ifnot|returnNone/);
+        assert.doesNotMatch(
+          applyMutant(text, m),
+          /whilenot|ifnot|returnNone/,
+        );
       }
     });
   }
+});
+
+Deno.test("generateMutants() negates a conditional's condition, not a comment beside it", () => {
+  const text = [
+    "def f(a):",
+    "    return (",
+    "        1  # one",
+    "        if a",
+    "        else 2",
+    "    )",
+    "",
+  ].join("\n");
+  const negated = mutate(text).filter((m) => m.operator === "negate");
+  assert.deepEqual(negated.map((m) => [m.original, m.replacement]), [
+    ["a", "not (a)"],
+  ]);
 });
 
 Deno.test("renderMutantDiff() shows the changed lines at file:line", () => {
