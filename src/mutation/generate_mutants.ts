@@ -165,7 +165,7 @@ function collectFunction(fn: Node, text: string, out: Candidate[]): void {
   const body = fn.childForFieldName("body");
   if (body === null) return;
   const statements = body.namedChildren.filter((n): n is Node =>
-    n !== null && n.type !== "comment"
+    n !== null && !n.isExtra
   );
   const first = statements.find((s) => !isDocstring(s));
   if (first !== undefined && !isTrivialReturn(first)) {
@@ -265,7 +265,7 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
       return;
     }
     case "return_statement": {
-      const value = node.namedChildren.find((c) => c !== null);
+      const value = node.namedChildren.find((c) => c !== null && !c.isExtra);
       if (value === undefined || value === null) return;
       if (value.text === "None") return;
       push(out, value, "None", "return");
@@ -313,7 +313,7 @@ function sliceMutants(slice: Node, out: Candidate[]): void {
       if (child.type === ":") colons++;
       continue;
     }
-    if (child.type === "comment") continue;
+    if (child.isExtra) continue;
     if (child.text === "None") continue;
     if (colons === 0 && isZero(child)) continue;
     if (colons === 2 && child.text === "1") continue;

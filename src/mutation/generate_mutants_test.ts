@@ -189,20 +189,41 @@ Deno.test("generateMutants() keeps a replacement from running into the word besi
   }
 });
 
-Deno.test("generateMutants() negates a conditional's condition, not a comment beside it", () => {
-  const text = [
-    "def f(a):",
-    "    return (",
-    "        1  # one",
-    "        if a",
-    "        else 2",
-    "    )",
-    "",
-  ].join("\n");
-  const negated = mutate(text).filter((m) => m.operator === "negate");
-  assert.deepEqual(negated.map((m) => [m.original, m.replacement]), [
-    ["a", "not (a)"],
-  ]);
+Deno.test("generateMutants() takes no comment or line continuation for an operand", async (t) => {
+  const cases: [string, string[], string, string[][]][] = [
+    [
+      "a conditional with a comment inside",
+      [
+        "def f(a):",
+        "    return (",
+        "        1  # one",
+        "        if a",
+        "        else 2",
+        "    )",
+      ],
+      "negate",
+      [["a", "not (a)"]],
+    ],
+    [
+      "a returned value after a line continuation",
+      ["def f(a):", "    x = 1", "    return \\", "        a"],
+      "return",
+      [["", "return None\n    "], ["a", "None"]],
+    ],
+    [
+      "a slice bound after a line continuation",
+      ["def f(a):", "    return a[:\\", "        b]"],
+      "slice",
+      [["b", ""]],
+    ],
+  ];
+  for (const [name, lines, operator, expected] of cases) {
+    await t.step(name, () => {
+      const text = lines.join("\n") + "\n";
+      const got = mutate(text).filter((m) => m.operator === operator);
+      assert.deepEqual(got.map((m) => [m.original, m.replacement]), expected);
+    });
+  }
 });
 
 Deno.test("renderMutantDiff() shows the changed lines at file:line", () => {
