@@ -21,6 +21,8 @@ export {
 export {
   ACTIVE_MUTANT_NAME,
   buildSchemata,
+  type BuildSchemataOptions,
   mutantAtLine,
   type Schemata,
+  SCHEMATA_MAX_LENGTH,
 } from "./schemata.ts";

@@ -73,6 +73,20 @@ export interface Schemata {
   branchLines: ReadonlyMap<string, readonly [number, number]>;
 }
 
+/** Options for {@linkcode buildSchemata}. */
+export interface BuildSchemataOptions {
+  /**
+   * About the most characters the schemata's text may have (default
+   * 4,000,000, a second or two of CPython's compiler). Each compiled-in mutant adds a
+   * copy of its function's body; when they would pass this, the mutants of
+   * the largest functions are left out first.
+   */
+  maxLength?: number;
+}
+
+/** Default {@linkcode BuildSchemataOptions.maxLength}. */
+export const SCHEMATA_MAX_LENGTH = 4_000_000;
+
 /**
  * Compile `mutants` of `file` (whose text is `text`) into one copy of it.
  * A file without mutants, or whose every mutant is excluded, keeps its text.
@@ -89,6 +103,7 @@ export function buildSchemata(
   file: string,
   text: string,
   mutants: readonly Mutant[],
+  options: BuildSchemataOptions = {},
 ): Schemata {
   const tree = parser.parse(text);
   try {
@@ -116,7 +131,9 @@ export function buildSchemata(
         planned.push([layout, kept]);
       }
     }
-    return { ...render(text, lines, planned), excluded };
+    const maxLength = options.maxLength ?? SCHEMATA_MAX_LENGTH;
+    const fitted = withinLength(text.length, planned, maxLength, excluded);
+    return { ...render(text, lines, fitted), excluded };
   } finally {
     tree.delete();
   }
@@ -167,6 +184,55 @@ function place(
     else list.push(m);
   }
   return placed;
+}
+
+/**
+ * The planned mutants whose copies keep the text within `maxLength`,
+ * cheapest copies first; the rest excluded.
+ */
+function withinLength(
+  length: number,
+  planned: readonly [FunctionLayout, Mutant[]][],
+  maxLength: number,
+  excluded: Map<string, string>,
+): [FunctionLayout, Mutant[]][] {
+  const costs = planned.map(([layout]) => copyLength(layout));
+  const order = planned.flatMap(([, mutants], i) =>
+    mutants.map((m) => ({ i, m }))
+  )
+    .sort((a, b) => (costs[a.i] as number) - (costs[b.i] as number));
+  const kept = planned.map((): Mutant[] => []);
+  let total = length;
+  for (const { i, m } of order) {
+    const list = kept[i] as Mutant[];
+    const cost = (costs[i] as number) * (list.length === 0 ? 2 : 1) +
+      m.replacement.length + m.id.length * 2;
+    if (total + cost > maxLength) {
+      const name = (planned[i] as [FunctionLayout, Mutant[]])[0].name;
+      excluded.set(
+        m.id,
+        `a copy of "${name}" for it would take the schemata past ${maxLength} characters`,
+      );
+      continue;
+    }
+    total += cost;
+    list.push(m);
+  }
+  return planned.flatMap(([layout, mutants], i) => {
+    const keep = new Set(kept[i]);
+    const list = mutants.filter((m) => keep.has(m));
+    return list.length > 0
+      ? [[layout, list] as [FunctionLayout, Mutant[]]]
+      : [];
+  });
+}
+
+/** About what one more copy of `layout`'s body adds, with its `if` line. */
+function copyLength(layout: FunctionLayout): number {
+  const indented = layout.lineStarts.filter((l) => l.indent).length + 1;
+  return layout.end - layout.start +
+    indented * 2 * layout.unit.length +
+    2 * (layout.indent.length + layout.newline.length) + 40;
 }
 
 /** The text with each planned function rewritten, and where each mutant landed. */

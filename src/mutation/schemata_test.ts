@@ -306,6 +306,28 @@ Deno.test("buildSchemata() excludes a mutant that is not of this file's function
   }
 });
 
+Deno.test("buildSchemata() leaves out the mutants of the largest functions first when the copies would grow too long", () => {
+  const big = Array.from({ length: 30 }, (_, i) => `    x = x * ${i + 2}\n`);
+  const text = `def big(x):\n${big.join("")}    return x\n` +
+    "def small(x):\n    return x + 1\n";
+  const mutants = generateMutants(parser, "m.py", text);
+  const unbounded = buildSchemata(parser, "m.py", text, mutants);
+  assert.equal(unbounded.excluded.size, 0);
+  const maxLength = 10 * text.length;
+  const schemata = buildSchemata(parser, "m.py", text, mutants, { maxLength });
+  assert.ok(schemata.text.length <= maxLength, `${schemata.text.length}`);
+  const of = (name: string) => mutants.filter((m) => m.function === name);
+  for (const m of of("small")) {
+    assert.equal(schemata.excluded.get(m.id), undefined);
+  }
+  const left = of("big").filter((m) => schemata.excluded.has(m.id));
+  assert.ok(left.length > 0 && left.length < of("big").length);
+  assert.equal(
+    schemata.excluded.get(left[0]?.id ?? ""),
+    `a copy of "big" for it would take the schemata past ${maxLength} characters`,
+  );
+});
+
 Deno.test("buildSchemata() leaves a file without mutants as it is", () => {
   const text = "def f(a):\r\n    return a\r\n";
   const schemata = buildSchemata(parser, "m.py", text, []);
