@@ -19,7 +19,11 @@
  *
  * ```sh
  * deno task bench gate [--runs 3] [--tests 1000]
+ * deno task bench gate --repo DIR --base REV --head REV [--runs 3]
  * ```
+ *
+ * With `--repo`, a real repository's pull request instead (see
+ * `repo_gate_bench.ts`).
  *
  * @module
  */
@@ -44,6 +48,9 @@ export async function gateOverheadBench(
     options: {
       runs: { type: "string", default: "3" },
       tests: { type: "string", default: "1000" },
+      repo: { type: "string" },
+      base: { type: "string", default: "main" },
+      head: { type: "string" },
     },
     strict: true,
   });
@@ -51,6 +58,16 @@ export async function gateOverheadBench(
   const tests = Number(values.tests);
   if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(tests)) {
     throw new RangeError("--runs and --tests take positive whole numbers");
+  }
+  if (values.repo !== undefined || values.head !== undefined) {
+    if (values.repo === undefined || values.head === undefined) {
+      throw new RangeError(
+        "--repo and --head go together (--base defaults to main)",
+      );
+    }
+    const { repoGateBench } = await import("./repo_gate_bench.ts");
+    const { repo, base, head } = values;
+    return await repoGateBench({ repo, base, head }, runs);
   }
   const dir = await Deno.makeTempDir({ prefix: "pawl-bench-gate-" });
   try {
@@ -299,7 +316,8 @@ async function addGeneratedSuite(repo: string, count: number): Promise<void> {
   if (!(await child.status).success) throw new Error("git fast-import failed");
 }
 
-async function exportTree(
+/** Export `rev` of `repo` into the new directory `dest`. */
+export async function exportTree(
   repo: string,
   rev: string,
   dest: string,
@@ -319,9 +337,11 @@ async function exportTree(
   return dest;
 }
 
-async function timedPawl(
+/** Wall seconds of `pawl ARGS`; an exit code outside `ok` (default: 0) is an error. */
+export async function timedPawl(
   args: string[],
   env: Record<string, string> = {},
+  ok: readonly number[] = [0],
 ): Promise<number> {
   const start = performance.now();
   const out = await new Deno.Command(Deno.execPath(), {
@@ -332,7 +352,7 @@ async function timedPawl(
     stderr: "piped",
   }).output();
   const seconds = (performance.now() - start) / 1000;
-  if (out.code !== 0) {
+  if (!ok.includes(out.code)) {
     throw new Error(
       `pawl ${args[0]} exited ${out.code}: ${
         new TextDecoder().decode(out.stderr)
@@ -383,7 +403,7 @@ function pytestEnv(cwd: string): Record<string, string> {
  * CPU seconds (user + system) `argv` took in `cwd`, its waited-for
  * children included, as the shell's `times` reports them.
  */
-async function cpuSeconds(
+export async function cpuSeconds(
   argv: readonly string[],
   cwd: string,
   env: Record<string, string>,
@@ -412,6 +432,7 @@ async function cpuSeconds(
   return parts.reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0);
 }
 
-function s(seconds: number): string {
+/** Seconds as "1.23 s". */
+export function s(seconds: number): string {
   return `${seconds.toFixed(2)} s`;
 }

@@ -193,6 +193,13 @@ def test_chunks_of():
           '"""Chunks."""\n\n\ndef chunks_of(items, n):\n    return [items[i:i + n] for i in range(0, len(items), n)]\n',
       },
       "test-changed": { "tests/test_chunks.py": `${module}\n# more\n` },
+      // A syntax error: a failure of its own, not the base's.
+      "test-broken": {
+        "tests/test_chunks.py": module.replace(
+          "def test_chunks_of():",
+          "def test_chunks_of(:",
+        ),
+      },
     },
   });
   const hint =
@@ -206,14 +213,26 @@ def test_chunks_of():
       assert.ok(result.stderr.includes(hint), explain(result));
     },
   );
-  await t.step("a changed test file: the reject says it too", async () => {
-    const result = await check(repo.dir, "test-changed");
-    assert.equal(result.code, 1, explain(result));
-    const collect = blocking(result.verdict).find((f) =>
-      f.rule === "tests.collection_error"
-    );
-    assert.ok(collect?.message.endsWith(`\n${hint}`), explain(result));
-  });
+  await t.step(
+    "a changed test file failing at the base the same way: the base's problem too, exit 2",
+    async () => {
+      const result = await check(repo.dir, "test-changed");
+      assert.equal(result.code, 2, explain(result));
+      assert.ok(result.stderr.includes("already fails to collect"));
+      assert.ok(result.stderr.includes(hint), explain(result));
+    },
+  );
+  await t.step(
+    "a changed test file failing its own way: a reject",
+    async () => {
+      const result = await check(repo.dir, "test-broken");
+      assert.equal(result.code, 1, explain(result));
+      const collect = blocking(result.verdict).find((f) =>
+        f.rule === "tests.collection_error"
+      );
+      assert.ok(collect !== undefined, explain(result));
+    },
+  );
 });
 
 Deno.test("pawl propose on a src layout without pawl.toml says to set [environment] pythonpath, and writes no pawl.toml", async (t) => {

@@ -145,10 +145,18 @@ const RUNNERS: Record<StageRunKind, Runner> = {
   },
   "collection-at-base": async (run, context, input) => {
     const { commits } = input;
+    const suite = suiteOf(context.results);
     const atHead = new Map(
-      (suiteOf(context.results)?.findings ?? []).flatMap((f) =>
+      (suite?.findings ?? []).flatMap((f) =>
         f.rule === "tests.collection_error" && f.path !== undefined
-          ? [[f.path, f.message] as const]
+          ? [
+            [
+              f.path,
+              // The whole traceback: the finding quotes only its first lines.
+              suite?.observation?.collectErrors.find((e) => e.nodeId === f.path)
+                ?.text ?? f.message,
+            ] as const,
+          ]
           : []
       ),
     );

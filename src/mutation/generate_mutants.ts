@@ -165,7 +165,7 @@ function collectFunction(fn: Node, text: string, out: Candidate[]): void {
   const body = fn.childForFieldName("body");
   if (body === null) return;
   const statements = body.namedChildren.filter((n): n is Node =>
-    n !== null && n.type !== "comment"
+    n !== null && !n.isExtra
   );
   const first = statements.find((s) => !isDocstring(s));
   if (first !== undefined && !isTrivialReturn(first)) {
@@ -265,7 +265,7 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
       return;
     }
     case "return_statement": {
-      const value = node.namedChildren.find((c) => c !== null);
+      const value = node.namedChildren.find((c) => c !== null && !c.isExtra);
       if (value === undefined || value === null) return;
       if (value.text === "None") return;
       push(out, value, "None", "return");
@@ -279,7 +279,8 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
       return;
     }
     case "conditional_expression": {
-      const condition = node.namedChildren[1];
+      // `body if condition else other`; a comment among them is no operand.
+      const condition = node.namedChildren.filter((c) => !c?.isExtra)[1];
       if (condition !== undefined && condition !== null) {
         negate(out, condition);
       }
@@ -312,7 +313,7 @@ function sliceMutants(slice: Node, out: Candidate[]): void {
       if (child.type === ":") colons++;
       continue;
     }
-    if (child.type === "comment") continue;
+    if (child.isExtra) continue;
     if (child.text === "None") continue;
     if (colons === 0 && isZero(child)) continue;
     if (colons === 2 && child.text === "1") continue;
@@ -364,8 +365,9 @@ function toMutant(
 ): Mutant {
   const start = position(text, c.start);
   const end = position(text, c.end);
+  const replacement = apart(text, c);
   const id = "m" + createHash("sha256").update(
-    JSON.stringify([file, c.start, c.end, c.replacement]),
+    JSON.stringify([file, c.start, c.end, replacement]),
   ).digest("hex").slice(0, 12);
   return {
     id,
@@ -378,9 +380,22 @@ function toMutant(
     start: c.start,
     end: c.end,
     original: text.slice(c.start, c.end),
-    replacement: c.replacement,
+    replacement,
     operator: c.operator,
   };
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/**
+ * The replacement with a space where it would otherwise run into a word
+ * beside it: `while(a)` negated is `while not ((a))`, never `whilenot ((a))`.
+ */
+function apart(text: string, c: Candidate): string {
+  const r = c.replacement;
+  const before = WORD.test(r.at(0) ?? "") && WORD.test(text[c.start - 1] ?? "");
+  const after = WORD.test(r.at(-1) ?? "") && WORD.test(text[c.end] ?? "");
+  return `${before ? " " : ""}${r}${after ? " " : ""}`;
 }
 
 function position(text: string, offset: number) {

@@ -145,6 +145,87 @@ Deno.test("generateMutants() ids are stable and every mutant parses and differs"
   }
 });
 
+Deno.test("generateMutants() keeps a replacement from running into the word beside it", async (t) => {
+  const cases: [string, string, string, string][] = [
+    [
+      "a negated while",
+      "def f(a):\n    while(a):\n        a -= 1\n",
+      "(a)",
+      "while not ((a)):",
+    ],
+    [
+      "a negated if",
+      "def f(a):\n    if(a):\n        return 1\n",
+      "(a)",
+      "if not ((a)):",
+    ],
+    ["a returned None", "def f(a):\n    return(a)\n", "(a)", "return None\n"],
+    [
+      "a negated conditional",
+      "def f(a):\n    return 1 if(a)else 2\n",
+      "(a)",
+      "1 if not ((a))else 2",
+    ],
+  ];
+  for (const [name, text, original, expected] of cases) {
+    await t.step(name, () => {
+      const mutants = mutate(text);
+      const changed = mutants.filter((m) => m.original === original);
+      assert.ok(changed.length > 0);
+      for (const m of changed) {
+        assert.ok(
+          applyMutant(text, m).includes(expected),
+          applyMutant(text, m),
+        );
+      }
+      // Python reads a word run into a keyword (`whilenot`) as a name.
+      for (const m of mutants) {
+        assert.doesNotMatch(
+          applyMutant(text, m),
+          /whilenot|ifnot|returnNone/,
+        );
+      }
+    });
+  }
+});
+
+Deno.test("generateMutants() takes no comment or line continuation for an operand", async (t) => {
+  const cases: [string, string[], string, string[][]][] = [
+    [
+      "a conditional with a comment inside",
+      [
+        "def f(a):",
+        "    return (",
+        "        1  # one",
+        "        if a",
+        "        else 2",
+        "    )",
+      ],
+      "negate",
+      [["a", "not (a)"]],
+    ],
+    [
+      "a returned value after a line continuation",
+      ["def f(a):", "    x = 1", "    return \\", "        a"],
+      "return",
+      [["", "return None\n    "], ["a", "None"]],
+    ],
+    [
+      "a slice bound after a line continuation",
+      ["def f(a):", "    return a[:\\", "        b]"],
+      "slice",
+      [["b", ""]],
+    ],
+  ];
+  for (const [name, lines, operator, expected] of cases) {
+    await t.step(name, () => {
+      const text = lines.join("\n") + "\n";
+      const got = mutate(text).filter((m) => m.operator === operator);
+      assert.deepEqual(got.map((m) => [m.original, m.replacement]), expected);
+    });
+  }
+});
+
 Deno.test("renderMutantDiff() shows the changed lines at file:line", () => {
   const text = "def f(a):\n    if a:\n        return 1\n";
   const m = mutate(text).find((x) => x.operator === "negate");

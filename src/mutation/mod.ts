@@ -18,3 +18,11 @@ export {
   generateMutants,
   type GenerateMutantsOptions,
 } from "./generate_mutants.ts";
+export {
+  ACTIVE_MUTANT_NAME,
+  buildSchemata,
+  type BuildSchemataOptions,
+  mutantAtLine,
+  type Schemata,
+  SCHEMATA_MAX_LENGTH,
+} from "./schemata.ts";

@@ -1,67 +1,366 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import { generateMutants } from "./generate_mutants.ts";
-import { applyMutant } from "./mutant.ts";
-import { buildSchemata } from "./schemata.ts";
+import { applyMutant, type Mutant, renderMutantDiff } from "./mutant.ts";
+import { buildSchemata, mutantAtLine, type Schemata } from "./schemata.ts";
+import { SCHEMATA_CORPUS } from "./testdata/schemata_corpus.ts";
 
 const parser = await loadPythonParser();
+const HARNESS = fileURLToPath(
+  new URL("./testdata/schemata_harness.py", import.meta.url),
+);
 
-const CODE = `def less(a, b):
-    return a < b
-
-
-class Box:
-    def get(self):
-        return 1
-
-
-@staticmethod
-def decorated(x):
-    return x + 1
-`;
-
-/** What `less(1, 1)` and `less(1, 2)` return with `__pawl_active__` set to `active`. */
-async function run(text: string, active: string | null): Promise<string> {
-  const script = `import builtins\nbuiltins.__pawl_active__ = ${
-    active === null ? "None" : JSON.stringify(active)
-  }\nns = {}\nexec(compile(${
-    JSON.stringify(text)
-  }, "m.py", "exec"), ns)\nprint(ns["less"](1, 1), ns["less"](1, 2))\n`;
-  const out = await new Deno.Command("python3", {
-    args: ["-c", script],
-    stdout: "piped",
-  }).output();
-  assert.ok(out.success);
-  return new TextDecoder().decode(out.stdout).trim();
+/** What the harness reports for one variant of a module. */
+interface Run {
+  results?: unknown[];
+  lines?: number[];
+  compile?: string;
 }
 
-Deno.test("buildSchemata() compiles in the mutants of top-level functions, each chosen at call time, the original otherwise", async () => {
-  const mutants = generateMutants(parser, "m.py", CODE);
-  const schemata = buildSchemata(parser, "m.py", CODE, mutants);
-  assert.ok(
-    schemata.text.startsWith(CODE),
-    "the original lines keep their numbers",
-  );
-  const inLess = mutants.filter((m) => m.function === "less");
-  assert.ok(inLess.length > 0);
-  assert.equal(await run(schemata.text, null), "False True");
-  for (const m of inLess) {
-    assert.deepEqual(schemata.coverLines.get(m.id), [2]);
-    assert.equal(
-      await run(schemata.text, m.id),
-      await run(applyMutant(CODE, m), null),
-      `${m.original} → ${m.replacement}`,
-    );
+/**
+ * Run, in one Python process, the original module, the schemata with no
+ * mutant active and with each of `mutants` active, and each mutant's
+ * mutated copy, evaluating `calls` in each.
+ */
+async function runVariants(
+  text: string,
+  schemata: Schemata,
+  mutants: readonly Mutant[],
+  calls: readonly string[],
+): Promise<Record<string, Run>> {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-schemata-test-" });
+  try {
+    const runs = [
+      { key: "original", path: join(dir, "original.py"), active: null },
+      { key: "schemata", path: join(dir, "schemata.py"), active: null },
+    ];
+    await Deno.writeTextFile(join(dir, "original.py"), text);
+    await Deno.writeTextFile(join(dir, "schemata.py"), schemata.text);
+    for (const m of mutants) {
+      const path = join(dir, `${m.id}.py`);
+      await Deno.writeTextFile(path, applyMutant(text, m));
+      runs.push({ key: `mutant ${m.id}`, path, active: null });
+      runs.push({
+        key: `schemata ${m.id}`,
+        path: join(dir, "schemata.py"),
+        active: m.id as unknown as null,
+      });
+    }
+    const spec = join(dir, "spec.json");
+    await Deno.writeTextFile(spec, JSON.stringify({ calls, runs }));
+    const out = await new Deno.Command("/usr/bin/python3", {
+      args: [HARNESS, spec],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    return JSON.parse(new TextDecoder().decode(out.stdout));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A `global` or `nonlocal` statement. */
+const DECLARATION = /^\s*(global|nonlocal)\s/;
+
+function outcome(run: Run | undefined): unknown {
+  return run?.compile ?? run?.results;
+}
+
+function compiledIn(schemata: Schemata, mutants: readonly Mutant[]): Mutant[] {
+  return mutants.filter((m) => !schemata.excluded.has(m.id));
+}
+
+Deno.test("buildSchemata() runs each compiled-in mutant as its mutated copy runs", async (t) => {
+  for (const { name, text, calls } of SCHEMATA_CORPUS) {
+    await t.step(name, async () => {
+      const mutants = generateMutants(parser, "m.py", text);
+      const schemata = buildSchemata(parser, "m.py", text, mutants);
+      const compiled = compiledIn(schemata, mutants);
+      assert.ok(compiled.length > 0, "no mutant compiled in");
+      const runs = await runVariants(text, schemata, compiled, calls);
+      assert.equal(runs["schemata"]?.compile, undefined, schemata.text);
+      assert.deepEqual(outcome(runs["schemata"]), outcome(runs["original"]));
+      let told = 0;
+      for (const m of compiled) {
+        const mutated = outcome(runs[`mutant ${m.id}`]);
+        assert.deepEqual(
+          outcome(runs[`schemata ${m.id}`]),
+          mutated,
+          renderMutantDiff(text, m),
+        );
+        if (
+          JSON.stringify(mutated) !== JSON.stringify(outcome(runs["original"]))
+        ) told++;
+      }
+      // The calls must tell most mutants from the original, or the
+      // comparison above proves little.
+      assert.ok(told * 2 > compiled.length, `${told} of ${compiled.length}`);
+    });
   }
 });
 
-Deno.test("buildSchemata() leaves out methods and decorated functions, saying why", () => {
-  const mutants = generateMutants(parser, "m.py", CODE);
-  const schemata = buildSchemata(parser, "m.py", CODE, mutants);
-  const others = mutants.filter((m) => m.function !== "less");
-  assert.ok(others.length > 0);
-  for (const m of others) {
-    assert.match(schemata.excluded.get(m.id) ?? "", /top-level function/);
-    assert.equal(schemata.coverLines.has(m.id), false);
+Deno.test("buildSchemata() coverLines are run exactly when the changed lines of the original are", async (t) => {
+  for (const { name, text, calls } of SCHEMATA_CORPUS) {
+    await t.step(name, async () => {
+      const mutants = generateMutants(parser, "m.py", text);
+      const schemata = buildSchemata(parser, "m.py", text, mutants);
+      const runs = await runVariants(text, schemata, [], calls);
+      const ranOriginal = new Set(runs["original"]?.lines);
+      const ranSchemata = new Set(runs["schemata"]?.lines);
+      const before = text.split(/\r\n|\n/);
+      for (const m of compiledIn(schemata, mutants)) {
+        const changed = [];
+        for (let l = m.line; l <= m.endLine; l++) changed.push(l);
+        const covered = (schemata.coverLines.get(m.id) ?? []).some((l) =>
+          ranSchemata.has(l)
+        );
+        if (changed.every((l) => DECLARATION.test(before[l - 1] ?? ""))) {
+          // A declaration runs no code; the `pass` standing in for it in
+          // the copy does, so the schemata may see more than the original.
+          if (changed.some((l) => ranOriginal.has(l))) assert.ok(covered);
+          continue;
+        }
+        assert.equal(
+          covered,
+          changed.some((l) => ranOriginal.has(l)),
+          renderMutantDiff(text, m),
+        );
+      }
+    });
+  }
+});
+
+Deno.test("buildSchemata() coverLines are the unmutated copies of the changed lines", async (t) => {
+  for (const { name, text } of SCHEMATA_CORPUS) {
+    await t.step(name, () => {
+      const mutants = generateMutants(parser, "m.py", text);
+      const schemata = buildSchemata(parser, "m.py", text, mutants);
+      const before = text.split(/\r\n|\n/);
+      const after = schemata.text.split(/\r\n|\n/);
+      for (const m of compiledIn(schemata, mutants)) {
+        const lines = schemata.coverLines.get(m.id) ?? [];
+        const diff = renderMutantDiff(text, m);
+        assert.equal(lines.length, m.endLine - m.line + 1, diff);
+        lines.forEach((l, i) => {
+          assert.equal(mutantAtLine(schemata, l), undefined, diff);
+          const copy = (after[l - 1] ?? "").trim();
+          const original = (before[m.line + i - 1] ?? "").trim();
+          // A body on the def line starts a line of its own in the copy;
+          // the outermost function's declarations are hoisted, a `pass`
+          // left in their place.
+          const same = DECLARATION.test(original)
+            ? copy === "pass" || copy === original
+            : i === 0
+            ? original.endsWith(copy)
+            : original === copy;
+          assert.ok(same && copy !== "", `${diff}\n${l}: ${copy}`);
+        });
+      }
+    });
+  }
+});
+
+Deno.test("mutantAtLine() finds the mutant whose branch holds a line", () => {
+  const text = "def f(a):\n    x = a + 1\n    return x * 2\n";
+  const mutants = generateMutants(parser, "m.py", text);
+  const schemata = buildSchemata(parser, "m.py", text, mutants);
+  const lines = schemata.text.split("\n");
+  for (const m of mutants) {
+    const [first, last] = schemata.branchLines.get(m.id) ?? [0, 0];
+    assert.equal(lines[first - 1]?.trim(), `if __pawl_active__ == "${m.id}":`);
+    assert.equal(mutantAtLine(schemata, first), m.id);
+    assert.equal(mutantAtLine(schemata, last), m.id);
+  }
+  assert.equal(mutantAtLine(schemata, 1), undefined);
+});
+
+Deno.test("buildSchemata() excludes a mutant it cannot compile in faithfully", async (t) => {
+  const cases: [string, string, (m: Mutant) => boolean, RegExp][] = [
+    [
+      "removing the only yield",
+      "def g(x):\n    yield x\n",
+      (m) => m.replacement === "pass",
+      /^"g" would stop being a generator: the change removes every "yield" in it$/,
+    ],
+    [
+      "unbinding a local that shadows a builtin",
+      "def f(xs):\n    len = 3\n    return len + xs\n",
+      (m) => m.replacement === "pass",
+      /^"len" would stop being a local of "f" and could then name the builtin "len"$/,
+    ],
+    [
+      "unbinding a local that shadows a module global",
+      "limit = 1\ndef f(x):\n    limit = 3\n    return limit + x\n",
+      (m) => m.replacement === "pass",
+      /^"limit" would stop being a local of "f" and could then name the module's global "limit"$/,
+    ],
+    [
+      "unbinding a local of a module that binds globals at run time",
+      "from os import *\ndef f(x):\n    y = 3\n    return y + x\n",
+      (m) => m.replacement === "pass",
+      /^"y" would stop being a local of "f" and the module may bind globals at run time$/,
+    ],
+    [
+      "unbinding a local a nested function declares nonlocal",
+      "def f(x):\n    n = x\n    def g():\n        nonlocal n\n        n += 1\n    g()\n    return n\n",
+      (m) => m.original === "n = x",
+      /^"n" would stop being a local of "f" while a nested function declares it "nonlocal"$/,
+    ],
+    [
+      "returning a value from an async generator",
+      "async def a(x):\n    yield x\n",
+      (m) => m.replacement.startsWith("return None"),
+      /^"return None" is a syntax error in the async generator "a"$/,
+    ],
+    [
+      "a double quote inside a double-quoted f-string",
+      "def f(x):\n    return f\"{x or 'a'}\"\n",
+      (m) => m.original === "'a'",
+      /^the replacement's quotes would end the enclosing f-string before Python 3\.12$/,
+    ],
+    [
+      "a body indented with tabs and spaces",
+      "def f(x):\n\t if x:\n\t \treturn 1\n\t return 2\n",
+      (m) => m.operator === "constant",
+      /^the body of "f" mixes tabs and spaces in its indentation$/,
+    ],
+  ];
+  for (const [name, text, pick, reason] of cases) {
+    await t.step(name, async () => {
+      const mutants = generateMutants(parser, "m.py", text);
+      const picked = mutants.filter(pick);
+      assert.ok(picked.length > 0, "no such mutant");
+      const schemata = buildSchemata(parser, "m.py", text, mutants);
+      for (const m of picked) {
+        assert.match(schemata.excluded.get(m.id) ?? "compiled in", reason);
+      }
+      const runs = await runVariants(text, schemata, [], []);
+      assert.equal(runs["schemata"]?.compile, undefined, schemata.text);
+    });
+  }
+});
+
+Deno.test("buildSchemata() compiles in an unbound local no other scope names", () => {
+  const text =
+    "def f(xs):\n    acc = sum(xs)\n    result = acc * 2\n    return result\n";
+  const mutants = generateMutants(parser, "m.py", text);
+  const schemata = buildSchemata(parser, "m.py", text, mutants);
+  const unbinding = mutants.filter((m) => m.replacement === "pass");
+  assert.equal(unbinding.length, 2);
+  for (const m of unbinding) {
+    assert.equal(schemata.excluded.get(m.id), undefined);
+  }
+});
+
+Deno.test("buildSchemata() excludes a mutant that is not of this file's function bodies", async (t) => {
+  const text = "X = 1\ndef f(a):\n    return a + 1\n";
+  const [m] = generateMutants(parser, "m.py", text, {
+    operators: ["arithmetic"],
+  });
+  assert.ok(m !== undefined);
+  const moduleLevel: Mutant = {
+    ...m,
+    id: "mtop",
+    start: 4,
+    end: 5,
+    original: "1",
+    replacement: "2",
+  };
+  const cases: [string, Mutant[], string, string][] = [
+    [
+      "outside every function",
+      [moduleLevel],
+      "mtop",
+      "the change is not inside a function body",
+    ],
+    [
+      "of another file",
+      [{ ...m, file: "n.py" }],
+      m.id,
+      'the mutant is of "n.py", not "m.py"',
+    ],
+    [
+      "whose text is not there",
+      [{ ...m, original: "-" }],
+      m.id,
+      `the mutant's original text is not at offset ${m.start} of "m.py"`,
+    ],
+    [
+      "given twice",
+      [m, { ...m, replacement: "*" }],
+      m.id,
+      `the id "${m.id}" is given more than once`,
+    ],
+  ];
+  for (const [name, mutants, id, reason] of cases) {
+    await t.step(name, () => {
+      const schemata = buildSchemata(parser, "m.py", text, mutants);
+      assert.equal(schemata.excluded.get(id), reason);
+      assert.equal(schemata.coverLines.has(id), false);
+      assert.equal(schemata.text, text);
+    });
+  }
+});
+
+Deno.test("buildSchemata() leaves out the mutants of the largest functions first when the copies would grow too long", () => {
+  const big = Array.from({ length: 30 }, (_, i) => `    x = x * ${i + 2}\n`);
+  const small = Array.from(
+    { length: 6 },
+    (_, i) => `def small${i}(x):\n    return x + ${i + 1}\n`,
+  );
+  const text = `def big(x):\n${big.join("")}    return x\n${small.join("")}`;
+  const mutants = generateMutants(parser, "m.py", text);
+  const unbounded = buildSchemata(parser, "m.py", text, mutants);
+  assert.equal(unbounded.excluded.size, 0);
+  const maxLength = 10 * text.length;
+  const schemata = buildSchemata(parser, "m.py", text, mutants, { maxLength });
+  assert.ok(schemata.text.length <= maxLength, `${schemata.text.length}`);
+  const of = (name: string) => mutants.filter((m) => m.function === name);
+  for (const m of mutants.filter((m) => m.function !== "big")) {
+    assert.equal(schemata.excluded.get(m.id), undefined);
+  }
+  const left = of("big").filter((m) => schemata.excluded.has(m.id));
+  assert.ok(left.length > 0 && left.length < of("big").length);
+  assert.equal(
+    schemata.excluded.get(left[0]?.id ?? ""),
+    `a copy of "big" for it would take the schemata past ${maxLength} characters`,
+  );
+});
+
+Deno.test("buildSchemata() leaves a file without mutants as it is", () => {
+  const text = "def f(a):\r\n    return a\r\n";
+  const schemata = buildSchemata(parser, "m.py", text, []);
+  assert.equal(schemata.text, text);
+  assert.equal(schemata.excluded.size, 0);
+  assert.equal(schemata.coverLines.size, 0);
+});
+
+Deno.test("buildSchemata() compiles a function with more mutants than an elif chain allows", async () => {
+  // CPython's compiler recurses once per `elif`: 3,000 of them overflow it.
+  const text = "def f(x):\n    return x + 1\n";
+  const [m] = generateMutants(parser, "m.py", text, {
+    operators: ["constant"],
+  });
+  assert.ok(m !== undefined);
+  const mutants = Array.from({ length: 3000 }, (_, i) => ({
+    ...m,
+    id: `m${i}`,
+    replacement: String(i + 2),
+  }));
+  const schemata = buildSchemata(parser, "m.py", text, mutants);
+  assert.equal(schemata.excluded.size, 0);
+  const sample = [mutants[0], mutants[1500], mutants.at(-1)] as Mutant[];
+  const runs = await runVariants(text, schemata, sample, ["f(0)"]);
+  assert.equal(runs["schemata"]?.compile, undefined);
+  assert.deepEqual(outcome(runs["schemata"]), outcome(runs["original"]));
+  for (const m of sample) {
+    assert.deepEqual(
+      outcome(runs[`schemata ${m.id}`]),
+      outcome(runs[`mutant ${m.id}`]),
+    );
   }
 });
