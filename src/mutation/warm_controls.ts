@@ -11,17 +11,22 @@
 import type { SideOutcomes } from "./judge_kill_sets.ts";
 import type { Mutant } from "./mutant.ts";
 import type { WarmOutcome } from "./warm_child.ts";
-import type { WarmJob, WarmSessionResult } from "./warm_session.ts";
+
+/** What the controls decide of a session (see `WarmSessionResult.control`). */
+export interface ControlState {
+  /** `passed` once a control passed and none failed; `failed` once one failed. */
+  control: "passed" | "failed" | "none";
+}
 
 /**
  * The controls of one session: one per set of properties a job ran,
  * due at a point drawn when that set first ran, between then and the
  * session's expected end.
  */
-export class Controls {
+export class Controls<J> {
   readonly #share: number;
-  readonly #run: (job: WarmJob) => Promise<WarmOutcome | "lost">;
-  readonly #pending = new Map<string, { job: WarmJob; at: number }>();
+  readonly #run: (job: J) => Promise<WarmOutcome | "lost">;
+  readonly #pending = new Map<string, { job: J; at: number }>();
   readonly #done = new Set<string>();
 
   /** Whether a control is still to run. */
@@ -32,14 +37,14 @@ export class Controls {
   /** Controls for a session of about `share` jobs, each run by `run`. */
   constructor(
     share: number,
-    run: (job: WarmJob) => Promise<WarmOutcome | "lost">,
+    run: (job: J) => Promise<WarmOutcome | "lost">,
   ) {
     this.#share = share;
     this.#run = run;
   }
 
   /** A job ran these properties, as the `sent`th run of the session. */
-  saw(outcomes: SideOutcomes, job: WarmJob, sent: number): void {
+  saw(outcomes: SideOutcomes, job: J, sent: number): void {
     const set = Object.keys(outcomes).sort().join("\n");
     if (set === "" || this.#done.has(set) || this.#pending.has(set)) return;
     const at = sent + randomBelow(Math.max(0, this.#share - sent) + 1);
@@ -51,7 +56,7 @@ export class Controls {
    * away. A control that fails marks the session failed; once every
    * control ran and passed, passed.
    */
-  async due(sent: number, out: WarmSessionResult): Promise<boolean> {
+  async due(sent: number, out: ControlState): Promise<boolean> {
     for (const [set, { job, at }] of [...this.#pending]) {
       if (at > sent) continue;
       const outcome = await this.#run(job);

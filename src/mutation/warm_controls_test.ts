@@ -28,7 +28,7 @@ function session(): WarmSessionResult {
 
 Deno.test("Controls runs one control for each set of tests the mutants ran, with that set's job, by the session's end", async () => {
   const asked: string[] = [];
-  const controls = new Controls(
+  const controls = new Controls<WarmJob>(
     3,
     (j) => {
       asked.push(j.mutant.id);
@@ -49,7 +49,10 @@ Deno.test("Controls runs one control for each set of tests the mutants ran, with
 Deno.test("Controls fails the session when one control does not pass, and stops when the driver went away", async (t) => {
   await t.step("a control that does not pass", async () => {
     const outcomes = [ran({ a: "survived" }), ran({ b: "killed" })];
-    const controls = new Controls(0, () => Promise.resolve(outcomes.shift()!));
+    const controls = new Controls<WarmJob>(
+      0,
+      () => Promise.resolve(outcomes.shift()!),
+    );
     const out = session();
     controls.saw({ a: "killed" }, job("m1"), 1);
     controls.saw({ b: "killed" }, job("m2"), 2);
@@ -57,7 +60,10 @@ Deno.test("Controls fails the session when one control does not pass, and stops 
     assert.equal(out.control, "failed");
   });
   await t.step("a driver that went away", async () => {
-    const controls = new Controls(0, () => Promise.resolve("lost" as const));
+    const controls = new Controls<WarmJob>(
+      0,
+      () => Promise.resolve("lost" as const),
+    );
     const out = session();
     controls.saw({ a: "killed" }, job("m1"), 1);
     assert.equal(await controls.due(Number.POSITIVE_INFINITY, out), false);

@@ -295,7 +295,10 @@ async function takeJobs(
       cover: job.cover,
       props: job.run?.(passing) ?? passingProps,
     });
-  const controls = new Controls(queue.share, (job) => run(decoy(), job));
+  const controls = new Controls<WarmJob>(
+    queue.share,
+    (job) => run(decoy(), job),
+  );
   try {
     await jobsAndControls(queue, controls, out, {
       key: (job, props) => settings.cache?.key(side, job.mutant, props),
@@ -312,7 +315,7 @@ async function takeJobs(
 /** The loop of {@linkcode takeJobs}. */
 async function jobsAndControls(
   queue: WarmQueue,
-  controls: Controls,
+  controls: Controls<WarmJob>,
   out: WarmSessionResult,
   how: {
     key: (job: WarmJob, props: readonly SideProperty[]) => string | undefined;
