@@ -264,5 +264,10 @@ export async function oracleStrength(
     budgetMs,
     clock: options.clock,
   });
+  options.progress?.(
+    `mutation: ${ran.results.length} mutants judged, ${
+      ran.results.filter((r) => r.cached).length
+    } of them from the runner's cache; ${ran.unrun.length} cut by the budget`,
+  );
   return finish(ran.results, ran.unrun);
 }
