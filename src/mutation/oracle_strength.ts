@@ -21,6 +21,7 @@ import {
 import type { Mutant, MutationOperator } from "./mutant.ts";
 import type { MutationCache } from "./mutation_cache.ts";
 import { reachableFiles } from "./reachable_files.ts";
+import { oracleCacheScope, wholeTreeScope } from "./cache_scope.ts";
 import {
   type MutantSide,
   type MutantWorker,
@@ -49,8 +50,13 @@ export interface StrengthProperty extends KillProperty {
   headNodeId?: string | undefined;
 }
 
-/** A side's tree to copy and its content digest. */
-export type SideTree = Omit<MutantSide, "properties">;
+/** A side's tree to copy, and what is in it (for the cache key). */
+export interface SideTree {
+  /** A tree to copy for each run; root-owned, never handed to the sandbox itself. */
+  template: string;
+  /** The tree's files: path to content id (kind and object id), bytecode left out. */
+  files: ReadonlyMap<string, string>;
+}
 
 /** Options for {@linkcode oracleStrength}. */
 export interface OracleStrengthOptions {
@@ -66,6 +72,8 @@ export interface OracleStrengthOptions {
   headTree: TreeView;
   /** Whether a path is on the test side (the oracle takes it from the base; it is never mutated). */
   isTestSide: (path: string) => boolean;
+  /** Directories absolute imports resolve from, besides each file's own (default the root and `src`). */
+  importRoots?: readonly string[] | undefined;
   /** The oracle tree (head code, base tests). */
   oracle: SideTree;
   /** The head tree, or null when its test side is the base's. */
@@ -120,9 +128,18 @@ export async function oracleStrength(
         : options.headTree.read(p),
   };
   const entries = [...new Set(options.properties.map((p) => p.file))].sort();
+  const roots = options.importRoots === undefined
+    ? {}
+    : { roots: options.importRoots };
   const reached = new Set([
-    ...await reachableFiles(parser, entries, oracleView),
-    ...await reachableFiles(parser, entries, options.headTree),
+    ...await reachableFiles(parser, entries, {
+      ...viewOf(oracleView),
+      ...roots,
+    }),
+    ...await reachableFiles(parser, entries, {
+      ...viewOf(options.headTree),
+      ...roots,
+    }),
   ]);
   const code = [...reached].filter((p) =>
     p.endsWith(".py") && !options.isTestSide(p) && options.headTree.has(p)
@@ -210,7 +227,17 @@ export async function oracleStrength(
   options.progress?.(
     `mutation: ${selection.selected.length} of ${mutants.length} mutants (${selection.touched} in touched functions), baseline runs`,
   );
-  const baseSide: MutantSide = { ...options.oracle, properties: baseProps };
+  const baseSide: MutantSide = {
+    template: options.oracle.template,
+    properties: baseProps,
+    cacheScope: oracleCacheScope({
+      parser,
+      files: options.oracle.files,
+      isTestSide: options.isTestSide,
+      read: oracleView.read,
+      roots: options.importRoots,
+    }),
+  };
   const baseline = await runUnmutated(worker, run, baseSide, options.clock);
   baselineFindings.push(...baseline.findings);
   const passing = (outcomes: Readonly<Record<string, string>>) =>
@@ -224,7 +251,11 @@ export async function oracleStrength(
     const props = headProps.filter((p) =>
       baseSide.properties.some((b) => b.key === p.key)
     );
-    const side: MutantSide = { ...options.head, properties: props };
+    const side: MutantSide = {
+      template: options.head.template,
+      properties: props,
+      cacheScope: wholeTreeScope(options.head.files),
+    };
     const headBaseline = await runUnmutated(
       worker,
       run,
@@ -270,4 +301,9 @@ export async function oracleStrength(
     } of them from the runner's cache; ${ran.unrun.length} cut by the budget`,
   );
   return finish(ran.results, ran.unrun);
+}
+
+/** A tree view as plain functions, to spread into options. */
+function viewOf(view: TreeView): TreeView {
+  return { has: (p) => view.has(p), read: (p) => view.read(p) };
 }
