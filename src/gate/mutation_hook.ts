@@ -1,6 +1,6 @@
 /**
  * The test stage's one call into the oracle-strength rule
- * (`src/mutation/`), when the base's `[mutation]` turns it on: the
+ * (`src/mutation/`), unless the base's `[mutation]` turns it off: the
  * trees, sandboxes, seeds and cache it runs with, made from what the
  * test stage already has.
  *
@@ -87,8 +87,8 @@ export async function mutationHook(
   const settings = input.settings.mutation;
   if (!mutationDecides(input.settings)) return null;
   // The mutation code (mutant generation, runs, kill sets) is loaded only
-  // here, while the templates are exported: with mutation off, as by
-  // default, a check never loads it.
+  // here, while the templates are exported: a check with mutation off, or
+  // with no registered property to run it for, never loads it.
   const strengthCode = import("../mutation/oracle_strength.ts");
   strengthCode.catch(() => {});
   const { git, commits, oracle } = input;

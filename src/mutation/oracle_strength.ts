@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Finding } from "../core/finding.ts";
+import { type Finding, finding } from "../core/finding.ts";
 import type { MutationReport } from "../core/verdict.ts";
 import type { PythonParser } from "../python/load_python_parser.ts";
 import type { SandboxLimits } from "../sandbox/sandbox.ts";
@@ -192,21 +192,30 @@ export async function oracleStrength(
     reach: counts.reach,
   };
   const baselineFindings: Finding[] = [];
-  const finish = (results: MutantResult[], unrun: readonly Mutant[]) => ({
-    ...judgeKillSets(results, {
+  const finish = (results: MutantResult[], unrun: readonly Mutant[]) => {
+    const judged = judgeKillSets(results, {
       properties: options.properties,
       baselineFindings,
       texts,
       counts: { ...counts, cutByBudget: unrun.length },
-    }),
-    run: {
-      properties: options.properties,
-      results,
-      unrun,
-      texts,
-      config,
-    },
-  });
+    });
+    const cut = budgetCut(unrun, {
+      selected: selection.selected.length,
+      budgetSeconds: settings.budget_seconds,
+      touched: (m) => touched.has(`${m.file}\n${m.function}`),
+    });
+    return {
+      ...judged,
+      findings: [...judged.findings, ...cut],
+      run: {
+        properties: options.properties,
+        results,
+        unrun,
+        texts,
+        config,
+      },
+    };
+  };
   const worker = options.workers[0];
   if (
     selection.selected.length === 0 || baseProps.length === 0 ||
@@ -306,4 +315,27 @@ export async function oracleStrength(
 /** A tree view as plain functions, to spread into options. */
 function viewOf(view: TreeView): TreeView {
   return { has: (p) => view.has(p), read: (p) => view.read(p) };
+}
+
+/**
+ * The note that the time budget cut mutants, when it did: they were not
+ * run, so the verdict cannot have seen a weakening only they show. The
+ * budget depends on the machine's load, so this never passes silently.
+ */
+function budgetCut(
+  unrun: readonly Mutant[],
+  options: {
+    selected: number;
+    budgetSeconds: number;
+    touched: (m: Mutant) => boolean;
+  },
+): Finding[] {
+  const first = unrun[0];
+  if (first === undefined) return [];
+  const touched = unrun.filter(options.touched).length;
+  return [finding(
+    "property.mutants_cut",
+    `The [mutation] time budget (budget_seconds = ${options.budgetSeconds}) ran out before ${unrun.length} of the ${options.selected} selected mutants ran (${touched} of them in functions the pull request touched): they were not run and count as neither killed nor survived, so a weakening only they would show is not seen in this verdict; a re-run with the runner's cache gets further, and the base's pawl.toml can raise budget_seconds`,
+    { path: first.file, line: first.line },
+  )];
 }

@@ -144,6 +144,7 @@ Deno.test("oracleStrength() runs the head only on mutants the base kills, and re
     assert.equal(weakened.length, 1);
     assert.equal(weakened[0]?.path, "pkg/m.py");
     assert.equal(weakened[0]?.line, 2);
+    assert.ok(!result.findings.some((f) => f.rule === "property.mutants_cut"));
     // The comparison flip is the one mutant the head still kills.
     assert.equal(r.weakened, r.ran - 1);
     assert.equal(cache.size(), 2 * r.ran);
@@ -239,6 +240,23 @@ Deno.test("oracleStrength() counts what the budget cuts and never guesses it", a
     assert.equal(r.ran, 1);
     assert.equal(r.cutByBudget, r.selected - 1);
     assert.equal(result.run.unrun.length, r.selected - 1);
+    // Said in a note, never silently: the budget depends on the load.
+    const cut = result.findings.filter((f) =>
+      f.rule === "property.mutants_cut"
+    );
+    assert.equal(cut.length, 1);
+    assert.equal(cut[0]?.blocking, false);
+    assert.equal(cut[0]?.path, "pkg/m.py");
+    assert.match(
+      cut[0]?.message ?? "",
+      new RegExp(
+        `ran out before ${
+          r.selected - 1
+        } of the ${r.selected} selected mutants ran \\(${
+          r.selected - 1
+        } of them in functions the pull request touched\\)`,
+      ),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
