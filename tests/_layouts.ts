@@ -587,7 +587,28 @@ export const RUN_RULES: ReadonlySet<string> = new Set([
   "freeze.rerun_used",
   "seed.replay_failed",
   "seed.fresh_failed",
+  "property.oracle_weakened",
+  "property.mutants_survived",
+  "property.mutants_cut",
 ]);
+
+/**
+ * The mutation kill sets' advisory notes, on by default: mutants the
+ * base's own properties let survive (gaps the base already had) and
+ * mutants the time budget cut. They speak of the base's oracle, not of
+ * what a case changed.
+ */
+export const MUTATION_NOTES: ReadonlySet<string> = new Set([
+  "property.mutants_survived",
+  "property.mutants_cut",
+]);
+
+/** `findings` without {@linkcode MUTATION_NOTES}. */
+export function withoutMutationNotes<T extends { rule: string }>(
+  findings: readonly T[],
+): T[] {
+  return findings.filter((f) => !MUTATION_NOTES.has(f.rule));
+}
 
 /** Sorted `[rule, layer]` pairs of a verdict's blocking findings. */
 export function blockingRules(

@@ -236,7 +236,11 @@ const SCENARIOS: Scenario[] = [
 
 Deno.test("assertions and strategies are judged by meaning: honest rewrites are accepted, the matching weakenings rejected", async (t) => {
   await using repo = await buildRepo({
-    base: baseFiles("[tests]\ntimeout_seconds = 120\n"),
+    // Mutation off: the rules of the assertions' and strategies' form
+    // alone decide here (the kill sets are the test below).
+    base: baseFiles(
+      "[tests]\ntimeout_seconds = 120\n\n[mutation]\nenabled = false\n",
+    ),
     heads: Object.fromEntries(SCENARIOS.map((s) => [s.branch, s.files])),
   });
   const results = await mapPool(

@@ -26,6 +26,10 @@ const RUN_RULES = new Set([
   "seed.not_used",
   "seed.fresh_failed",
   "seed.replay_failed",
+  // The mutation kill sets, on by default.
+  "property.oracle_weakened",
+  "property.mutants_survived",
+  "property.mutants_cut",
 ]);
 
 function weakening(): Record<string, Record<string, FileEdit>> {

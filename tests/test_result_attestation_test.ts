@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { check, explain, pawl } from "./_cli.ts";
-import { buildRepo, type TestRepo } from "./_repo.ts";
+import { buildRepo, defaultBaseFiles, type TestRepo } from "./_repo.ts";
 
 /** argv: public key PEM, envelope; prints the statement, exit 1 on any problem. */
 const PY_VERIFY_STATEMENT = `
@@ -56,6 +56,12 @@ async function pythonVerify(pub: string, envelope: string) {
 
 Deno.test("pawl check --out-test-result signs an in-toto test-result statement Python verifies", async (t) => {
   await using repo: TestRepo = await buildRepo({
+    // Mutation off: the notes it leaves on every judgement (mutants the
+    // base's own properties let survive) would make the accept WARNED.
+    base: {
+      ...defaultBaseFiles(),
+      "pawl.toml": "[mutation]\nenabled = false\n",
+    },
     heads: {
       "agent/docs": { "NOTES.md": "An honest change.\n" },
       "agent/conftest": { "tests/conftest.py": "x = 1\n" },

@@ -397,6 +397,11 @@ export const RULES = {
     "Mutants of the code under test survive the base's properties: gaps in the oracle the pull request did not make",
     false,
   ),
+  "property.mutants_cut": rule(
+    "property",
+    "The [mutation] time budget ran out before every selected mutant ran: those were not run, so a weakening only they show is not seen",
+    false,
+  ),
 } as const satisfies Record<string, RuleSpec>;
 
 /** A registered rule id. */

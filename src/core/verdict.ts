@@ -108,7 +108,9 @@ export interface SeedsReport {
 /**
  * What the oracle-strength rule ran (`[mutation]`): how many mutants were
  * made, selected, run, killed, survived and timed out at the base, and
- * what the cap and the time budget cut.
+ * what the cap and the time budget cut. How many outcomes came from the
+ * runner's cache is not part of it: the verdict is the same with a cold
+ * cache and a warm one.
  */
 export interface MutationReport {
   /** How the functions mutated were found (`import analysis`). */
@@ -133,8 +135,6 @@ export interface MutationReport {
   timedOut: number;
   /** Of `ran`, runs whose report pawl's observer could not confirm (never counted as killed or survived). */
   unknown?: number;
-  /** Of `ran`, taken from the runner's cache. */
-  cached: number;
   /** Mutants left out by `max_mutants`. */
   cutByCap: number;
   /** Selected mutants the time budget left unrun. */

@@ -39,6 +39,18 @@ const SUITE = [
 
 type Case = FakeTestCase;
 
+/**
+ * The sample project with mutation off: the fake "pytest" here answers
+ * without running the code, so no mutant could be killed (mutation is
+ * judged in mutation_hook_test.ts).
+ */
+function sample(): FakeCommitFiles {
+  return {
+    ...sampleBaseFiles(),
+    "pawl.toml": "[mutation]\nenabled = false\n",
+  };
+}
+
 /** Whether the command selects node ids (the properties on their own). */
 function selects(command: SandboxCommand): boolean {
   return command.argv.some((a) => a.includes("::"));
@@ -47,7 +59,7 @@ function selects(command: SandboxCommand): boolean {
 /** Whether the command runs in a copy of the base tree (its README is the sample's). */
 function atBase(command: SandboxCommand): boolean {
   return Deno.readTextFileSync(`${command.cwd}/README.md`) ===
-    sampleBaseFiles()["README.md"];
+    sample()["README.md"];
 }
 
 /** Answer each run with a report of `cases(command)`, written where pytest would. */
@@ -71,7 +83,7 @@ interface Harness {
 function harness(
   head: FakeCommitFiles,
   handler: FakeSandboxHandler,
-  base: FakeCommitFiles = sampleBaseFiles(),
+  base: FakeCommitFiles = sample(),
 ): Harness {
   const git = new FakeGit({ commits: { main: base, "pr-head": head } });
   const sandbox = new FakeSandbox(handler);
@@ -120,7 +132,7 @@ function options(extra: Partial<JudgeOptions> = {}): JudgeOptions {
 }
 
 const HONEST = {
-  ...sampleBaseFiles(),
+  ...sample(),
   "README.md": "# invoices\n\nNow with a changelog.\n",
 };
 
@@ -271,7 +283,7 @@ Deno.test("judgePullRequest() holds a failing property against the pull request 
 });
 
 Deno.test("judgePullRequest() with runTests false judges statically and never asks for a sandbox", async () => {
-  const head = { ...sampleBaseFiles() } as Record<string, string>;
+  const head = { ...sample() } as Record<string, string>;
   delete head["tests/properties/test_codec.py"];
   const h = harness(head, () => {
     throw new Error("nothing may run");
@@ -355,7 +367,7 @@ Deno.test("judgePullRequest() exports the next run's copy during a run, but hand
 });
 
 Deno.test("judgePullRequest() runs the properties and the base's oracle beside the suite in spare sandboxes, to the same verdict byte for byte", async () => {
-  const base = sampleBaseFiles();
+  const base = sample();
   const head = {
     ...base,
     "tests/properties/test_codec.py": `${
@@ -478,7 +490,7 @@ Deno.test("judgePullRequest() runs the properties and the base's oracle beside t
 Deno.test("judgePullRequest() gives the same verdict when the suite does not report and the properties ran beside it", async () => {
   const judge = async (withSpare: boolean) => {
     const git = new FakeGit({
-      commits: { main: sampleBaseFiles(), "pr-head": HONEST },
+      commits: { main: sample(), "pr-head": HONEST },
     });
     const isolation = (uid: number) => ({
       isolation: {
@@ -601,7 +613,7 @@ Deno.test("judgePullRequest() asks for the test sandboxes before the clone, and 
     clone: () =>
       Promise.resolve(
         new UnhashableGit({
-          commits: { main: sampleBaseFiles(), "pr-head": HONEST },
+          commits: { main: sample(), "pr-head": HONEST },
         }),
       ),
     sandbox,

@@ -1,13 +1,12 @@
 /**
  * The test stage's one call into the oracle-strength rule
- * (`src/mutation/`), when the base's `[mutation]` turns it on: the
+ * (`src/mutation/`), unless the base's `[mutation]` turns it off: the
  * trees, sandboxes, seeds, cache and warm driver it runs with, made from
  * what the test stage already has.
  *
  * @module
  */
 import type { ObserverPlugin } from "../run/observer.ts";
-import { createHash } from "node:crypto";
 import type { Git, Tree } from "../git/git.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
 import type { OracleStrengthResult } from "../mutation/oracle_strength.ts";
@@ -15,7 +14,7 @@ import type { MutantWorker } from "../mutation/run_mutants.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { OracleTree } from "../run/compose_oracle_tree.ts";
 import { exportOracleTree } from "../run/export_oracle_tree.ts";
-import { removeBytecode } from "../run/remove_bytecode.ts";
+import { isBytecodePath, removeBytecode } from "../run/remove_bytecode.ts";
 import type { SandboxLimits } from "../sandbox/sandbox.ts";
 import { freshSeed } from "../seeds/fresh_seed.ts";
 import type { Settings } from "../settings/settings.ts";
@@ -88,8 +87,8 @@ export async function mutationHook(
   const settings = input.settings.mutation;
   if (!mutationDecides(input.settings)) return null;
   // The mutation code (mutant generation, runs, kill sets) is loaded only
-  // here, while the templates are exported: with mutation off, as by
-  // default, a check never loads it.
+  // here, while the templates are exported: a check with mutation off, or
+  // with no registered property to run it for, never loads it.
   const strengthCode = import("../mutation/oracle_strength.ts");
   strengthCode.catch(() => {});
   const { git, commits, oracle } = input;
@@ -129,13 +128,16 @@ export async function mutationHook(
       baseTree: treeView(git, commits.baseTree),
       headTree: treeView(git, commits.headTree),
       isTestSide: oracle.isTestSide,
+      // Imports resolve as the runs see them: from the root, `src` and the
+      // base's `[environment] pythonpath`.
+      importRoots: ["", "src", ...input.settings.environment.pythonpath],
       oracle: {
         template: oracleTemplate,
-        contentHash: treeHash(commits.headTree, commits.baseTree, oracle),
+        files: treeFiles(commits.headTree, commits.baseTree, oracle),
       },
       head: headTemplate === null ? null : {
         template: headTemplate,
-        contentHash: treeHash(commits.headTree, commits.headTree, oracle),
+        files: treeFiles(commits.headTree, commits.headTree, oracle),
       },
       workers,
       command: runs.alone.command,
@@ -259,19 +261,25 @@ function treeView(git: Git, tree: Tree) {
   };
 }
 
-/** A digest of the run tree: the head's code side and `tests`' test side. */
-function treeHash(
+/**
+ * The files of a run's tree, each path with its content id (kind and
+ * object id): `code`'s code side and `tests`' test side. Bytecode is left
+ * out (no run's copy has it), and directories, which hold nothing of
+ * their own.
+ */
+function treeFiles(
   code: Tree,
   tests: Tree,
   oracle: { isTestSide: (path: string) => boolean },
-): string {
-  const lines: string[] = [];
-  for (const [path, e] of code) {
-    if (!oracle.isTestSide(path)) lines.push(`c ${e.kind} ${e.oid} ${path}`);
+): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [from, testSide] of [[code, false], [tests, true]] as const) {
+    for (const [path, e] of from) {
+      if (e.kind === "tree" || isBytecodePath(path)) continue;
+      if (oracle.isTestSide(path) === testSide) {
+        files.set(path, `${e.kind} ${e.oid}`);
+      }
+    }
   }
-  for (const [path, e] of tests) {
-    if (oracle.isTestSide(path)) lines.push(`t ${e.kind} ${e.oid} ${path}`);
-  }
-  lines.sort();
-  return createHash("sha256").update(lines.join("\n")).digest("hex");
+  return files;
 }

@@ -1,6 +1,6 @@
 /**
  * The gate's hook into the oracle-strength rule, over the gate's fakes:
- * off unless the base's `[mutation]` turns it on (no verdict changes),
+ * on unless the base's `[mutation]` turns it off (then no verdict changes),
  * and when on, its findings and counts reach the verdict. The fake "pytest"
  * fails the codec property on a changed parser only in the base's copy of
  * its test module, as a weakened head test would let the bug through.
@@ -108,8 +108,23 @@ async function judge(pawlToml: string | undefined, cache?: MutationCache) {
   }
 }
 
-Deno.test("the mutation hook is off unless the base's [mutation] turns it on: the verdict has no trace of it", async () => {
-  for (const toml of [undefined, "[mutation]\nenabled = false\n"]) {
+Deno.test("the mutation hook is on when the base's pawl.toml says nothing of it, with the default cap", async () => {
+  const { judgement } = await judge(undefined);
+  const m = judgement.verdict.tests?.mutation;
+  assert.ok(m !== undefined, JSON.stringify(judgement.verdict.findings));
+  assert.equal(m.selected, Math.min(m.generated, 50));
+  assert.equal(m.ran, m.selected);
+  assert.equal(m.cutByCap, m.generated - m.selected);
+  assert.equal(m.cutByBudget, 0);
+  assert.ok(
+    judgement.verdict.findings.some((f) =>
+      f.rule === "property.oracle_weakened"
+    ),
+  );
+});
+
+Deno.test("the mutation hook is off when the base's [mutation] turns it off: the verdict has no trace of it", async () => {
+  for (const toml of ["[mutation]\nenabled = false\n"]) {
     const { judgement, sandboxes, spares } = await judge(toml);
     assert.equal(judgement.verdict.decision, "accept");
     assert.equal(judgement.verdict.tests?.mutation, undefined);
@@ -151,10 +166,13 @@ Deno.test("the mutation hook puts its weakenings and counts into the verdict whe
   // no spare asked for beyond the two the test stage asked for ahead.
   assert.equal(sandboxes, 1);
   assert.equal(spares, 2);
-  assert.equal(m.cached, 0);
+  assert.ok(!judgement.mutation?.results.some((r) => r.cached));
 
   // Judged again with the runner's cache: the same verdict, every mutant cached.
   const again = await judge(toml, cache);
-  assert.deepEqual(again.judgement.verdict.findings, verdict.findings);
-  assert.equal(again.judgement.verdict.tests?.mutation?.cached, 8);
+  assert.deepEqual(again.judgement.verdict, verdict);
+  assert.equal(
+    again.judgement.mutation?.results.filter((r) => r.cached).length,
+    8,
+  );
 });

@@ -50,7 +50,7 @@ export function settleRewrites(
       );
     }
     const why = options.keptKills === undefined
-      ? "keep the base's assertion beside the new one, or turn on mutation testing in the base's pawl.toml ([mutation]), where a rewritten test that still kills every mutant the base's kills is accepted"
+      ? "keep the base's assertion beside the new one, or leave mutation testing on in the base's pawl.toml ([mutation] enabled, the default), where a rewritten test that still kills every mutant the base's kills is accepted"
       : "mutation ran, but it does not show the head's test killing every mutant the base's test kills; keep the base's assertion beside the new one";
     return finding(
       "property.assertion_removed",

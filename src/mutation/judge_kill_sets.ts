@@ -213,7 +213,6 @@ export function judgeKillSets(
       survived: survivors.length,
       timedOut,
       unknown,
-      cached: results.filter((r) => r.cached).length,
       weakened: weakenedMutants.size,
     },
     keptKills,

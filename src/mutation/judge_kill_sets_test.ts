@@ -155,7 +155,6 @@ Deno.test("judgeKillSets() counts gaps in one advisory finding beside the weaken
       survived: 2,
       timedOut: 0,
       unknown: 0,
-      cached: 0,
       weakened: 1,
     },
   );

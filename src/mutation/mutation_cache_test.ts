@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { directoryMutationCache } from "./mutation_cache.ts";
+import {
+  directoryMutationCache,
+  mutantCacheKey,
+  type MutantCacheKeyInput,
+} from "./mutation_cache.ts";
 
 const KEY = "a".repeat(64);
 
@@ -36,4 +40,84 @@ Deno.test("directoryMutationCache() refuses a directory others can write", async
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("mutantCacheKey() changes with everything a run's outcome depends on", async (t) => {
+  const input: MutantCacheKeyInput = {
+    side: "base",
+    scope: "scope",
+    mutant: {
+      id: "m0",
+      file: "pkg/m.py",
+      function: "less",
+      line: 2,
+      column: 14,
+      endLine: 2,
+      endColumn: 15,
+      start: 24,
+      end: 25,
+      original: "<",
+      replacement: "<=",
+      operator: "comparison",
+    },
+    command: ["python3", "-m", "pytest", "--hypothesis-seed=1"],
+    env: { CONTRACT_SEED: "1", A: "x" },
+    properties: [{ key: "000/a", nodeId: "tests/test_m.py::test_a" }],
+  };
+  const key = mutantCacheKey(input);
+  const observer = {
+    root: "/o",
+    dir: "/o/d",
+    userBase: "/o/u",
+    module: "pawl_observer",
+    channels: "/o/c",
+    sha256: "1",
+  };
+  const changes: [string, Partial<MutantCacheKeyInput>][] = [
+    ["the side", { side: "head" }],
+    ["the scope (what the run can read)", { scope: "other" }],
+    ["the replacement", { mutant: { ...input.mutant, replacement: ">" } }],
+    ["the span", { mutant: { ...input.mutant, start: 23 } }],
+    ["the file", { mutant: { ...input.mutant, file: "pkg/n.py" } }],
+    ["the seed in the command", {
+      command: ["python3", "-m", "pytest", "--hypothesis-seed=2"],
+    }],
+    ["the environment", { env: { CONTRACT_SEED: "2", A: "x" } }],
+    ["the properties selected", {
+      properties: [{ key: "000/b", nodeId: "tests/test_m.py::test_b" }],
+    }],
+    ["pawl's observer", { observer }],
+    ["the engine (a warm run's entries are kept apart)", {
+      engine: { format: "warm", settings: null },
+    }],
+  ];
+  for (const [what, change] of changes) {
+    await t.step(`a change to ${what} gives another key`, () => {
+      assert.notEqual(mutantCacheKey({ ...input, ...change }), key);
+    });
+  }
+  await t.step(
+    "a change to the warm engine's settings gives another key",
+    () => {
+      const warm = { ...input, engine: { format: "warm", settings: ["d1"] } };
+      assert.notEqual(
+        mutantCacheKey({
+          ...warm,
+          engine: { format: "warm", settings: ["d2"] },
+        }),
+        mutantCacheKey(warm),
+      );
+      assert.notEqual(
+        mutantCacheKey({ ...warm, side: "head" }),
+        mutantCacheKey(warm),
+      );
+    },
+  );
+  await t.step("the same key whatever the order of the environment", () => {
+    assert.equal(
+      mutantCacheKey({ ...input, env: { A: "x", CONTRACT_SEED: "1" } }),
+      key,
+    );
+    assert.match(key, /^[0-9a-f]{64}$/);
+  });
 });

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Finding } from "../core/finding.ts";
+import { type Finding, finding } from "../core/finding.ts";
 import type { MutationReport } from "../core/verdict.ts";
 import type { PythonParser } from "../python/load_python_parser.ts";
 import type { SandboxLimits } from "../sandbox/sandbox.ts";
@@ -20,7 +20,8 @@ import { judgeKillSets, type KillProperty } from "./judge_kill_sets.ts";
 import type { Mutant, MutationOperator } from "./mutant.ts";
 import type { MutationCache } from "./mutation_cache.ts";
 import { reachableFiles } from "./reachable_files.ts";
-import type { MutantSide, MutantWorker } from "./run_mutants.ts";
+import { oracleCacheScope, wholeTreeScope } from "./cache_scope.ts";
+import type { MutantWorker } from "./run_mutants.ts";
 import { runColdMutants } from "./cold_mutants.ts";
 import type { WarmDriver } from "./install_warm_driver.ts";
 import type {
@@ -51,8 +52,13 @@ export interface StrengthProperty extends KillProperty {
   headNodeId?: string | undefined;
 }
 
-/** A side's tree to copy and its content digest. */
-export type SideTree = Omit<MutantSide, "properties">;
+/** A side's tree to copy, and what is in it (for the cache key). */
+export interface SideTree {
+  /** A tree to copy for each run; root-owned, never handed to the sandbox itself. */
+  template: string;
+  /** The tree's files: path to content id (kind and object id), bytecode left out. */
+  files: ReadonlyMap<string, string>;
+}
 
 /** Options for {@linkcode oracleStrength}. */
 export interface OracleStrengthOptions {
@@ -68,6 +74,8 @@ export interface OracleStrengthOptions {
   headTree: TreeView;
   /** Whether a path is on the test side (the oracle takes it from the base; it is never mutated). */
   isTestSide: (path: string) => boolean;
+  /** Directories absolute imports resolve from, besides each file's own (default the root and `src`). */
+  importRoots?: readonly string[] | undefined;
   /** The oracle tree (head code, base tests). */
   oracle: SideTree;
   /** The head tree, or null when its test side is the base's. */
@@ -117,8 +125,9 @@ export async function oracleStrength(
 ): Promise<OracleStrengthResult> {
   const { settings } = options;
   const { texts, mutants, touched } = await mutantsOfReach(options);
+  const isTouched = (m: Mutant) => touched.has(`${m.file}\n${m.function}`);
   const selection = selectMutants(mutants, {
-    touched: (m) => touched.has(`${m.file}\n${m.function}`),
+    touched: isTouched,
     seed: options.sampleSeed,
     max: settings.max_mutants,
   });
@@ -140,8 +149,8 @@ export async function oracleStrength(
     runSeed: options.runSeed,
     reach: counts.reach,
   };
-  const finish = (ran: MutantEngineResult) => ({
-    ...judgeKillSets(ran.results, {
+  const finish = (ran: MutantEngineResult) => {
+    const judged = judgeKillSets(ran.results, {
       properties: options.properties,
       baselineFindings: ran.baselineFindings,
       texts,
@@ -150,16 +159,25 @@ export async function oracleStrength(
         cutByBudget: ran.unrun.length,
         notCovered: ran.notCovered.length,
       },
-    }),
-    run: {
-      properties: options.properties,
-      results: ran.results,
-      unrun: ran.unrun,
-      notCovered: ran.notCovered,
-      texts,
-      config,
-    },
-  });
+    });
+    const cut = budgetCut(ran.unrun, {
+      selected: selection.selected.length,
+      budgetSeconds: settings.budget_seconds,
+      touched: isTouched,
+    });
+    return {
+      ...judged,
+      findings: [...judged.findings, ...cut],
+      run: {
+        properties: options.properties,
+        results: ran.results,
+        unrun: ran.unrun,
+        notCovered: ran.notCovered,
+        texts,
+        config,
+      },
+    };
+  };
   if (
     selection.selected.length === 0 || options.workers.length === 0 ||
     options.properties.every((p) => p.baseNodeId === undefined)
@@ -174,7 +192,15 @@ export async function oracleStrength(
   options.progress?.(
     `mutation: ${selection.selected.length} of ${mutants.length} mutants (${selection.touched} in touched functions), baseline runs`,
   );
-  return finish(await runEngine(options, selection.selected, texts));
+  const ran = await runEngine(options, selection.selected, texts);
+  // How many outcomes the cache gave is progress, never the verdict's:
+  // a cold cache and a warm one give the same verdict.
+  options.progress?.(
+    `mutation: ${ran.results.length} mutants judged, ${
+      ran.results.filter((r) => r.cached).length
+    } of them from the runner's cache; ${ran.unrun.length} cut by the budget`,
+  );
+  return finish(ran);
 }
 
 /**
@@ -190,18 +216,27 @@ async function runEngine(
     mutants: selected,
     texts,
     base: {
-      ...options.oracle,
+      template: options.oracle.template,
       properties: options.properties.flatMap((p) =>
         p.baseNodeId === undefined ? [] : [{ key: p.key, nodeId: p.baseNodeId }]
       ),
+      // Per base: what of the oracle tree a run can read (`cache_scope.ts`).
+      cacheScope: oracleCacheScope({
+        parser: options.parser,
+        files: options.oracle.files,
+        isTestSide: options.isTestSide,
+        read: oracleViewOf(options).read,
+        roots: options.importRoots,
+      }),
     },
     head: options.head === null ? null : {
-      ...options.head,
+      template: options.head.template,
       properties: options.properties.flatMap((p) =>
         p.headNodeId === undefined || p.baseNodeId === undefined
           ? []
           : [{ key: p.key, nodeId: p.headNodeId }]
       ),
+      cacheScope: wholeTreeScope(options.head.files),
     },
     workers: options.workers,
     command: options.command,
@@ -233,18 +268,20 @@ async function runEngine(
  */
 async function mutantsOfReach(options: OracleStrengthOptions) {
   const { parser, settings } = options;
-  const oracleView: TreeView = {
-    has: (p) =>
-      options.isTestSide(p) ? options.baseTree.has(p) : options.headTree.has(p),
-    read: (p) =>
-      options.isTestSide(p)
-        ? options.baseTree.read(p)
-        : options.headTree.read(p),
-  };
+  const oracleView = oracleViewOf(options);
   const entries = [...new Set(options.properties.map((p) => p.file))].sort();
+  const roots = options.importRoots === undefined
+    ? {}
+    : { roots: options.importRoots };
   const reached = new Set([
-    ...await reachableFiles(parser, entries, oracleView),
-    ...await reachableFiles(parser, entries, options.headTree),
+    ...await reachableFiles(parser, entries, {
+      ...viewOf(oracleView),
+      ...roots,
+    }),
+    ...await reachableFiles(parser, entries, {
+      ...viewOf(options.headTree),
+      ...roots,
+    }),
   ]);
   const code = [...reached].filter((p) =>
     p.endsWith(".py") && !options.isTestSide(p) && options.headTree.has(p)
@@ -291,4 +328,44 @@ function schemataOf(
     );
   }
   return out;
+}
+
+/** The oracle tree as the rule reads it: the base's test side, the head's code side. */
+function oracleViewOf(options: OracleStrengthOptions): TreeView {
+  return {
+    has: (p) =>
+      options.isTestSide(p) ? options.baseTree.has(p) : options.headTree.has(p),
+    read: (p) =>
+      options.isTestSide(p)
+        ? options.baseTree.read(p)
+        : options.headTree.read(p),
+  };
+}
+
+/** A tree view as plain functions, to spread into options. */
+function viewOf(view: TreeView): TreeView {
+  return { has: (p) => view.has(p), read: (p) => view.read(p) };
+}
+
+/**
+ * The note that the time budget cut mutants, when it did: they were not
+ * run, so the verdict cannot have seen a weakening only they show. The
+ * budget depends on the machine's load, so this never passes silently.
+ */
+function budgetCut(
+  unrun: readonly Mutant[],
+  options: {
+    selected: number;
+    budgetSeconds: number;
+    touched: (m: Mutant) => boolean;
+  },
+): Finding[] {
+  const first = unrun[0];
+  if (first === undefined) return [];
+  const touched = unrun.filter(options.touched).length;
+  return [finding(
+    "property.mutants_cut",
+    `The [mutation] time budget (budget_seconds = ${options.budgetSeconds}) ran out before ${unrun.length} of the ${options.selected} selected mutants ran (${touched} of them in functions the pull request touched): they were not run and count as neither killed nor survived, so a weakening only they would show is not seen in this verdict; a re-run with the runner's cache gets further, and the base's pawl.toml can raise budget_seconds`,
+    { path: first.file, line: first.line },
+  )];
 }

@@ -52,6 +52,11 @@ function fakePytest(clock: { now: number }) {
   };
 }
 
+/** Each file's content id, as the gate gives it: here, its text. */
+function contentIds(files: Record<string, string>): Map<string, string> {
+  return new Map(Object.entries(files));
+}
+
 async function setUp(dir: string) {
   for (const side of ["base", "head"]) {
     for (const [path, text] of Object.entries(FILES)) {
@@ -94,8 +99,8 @@ function options(
     }),
     headTree: view(FILES),
     isTestSide: (p) => p.startsWith("tests/"),
-    oracle: { template: `${dir}/base`, contentHash: "o" },
-    head: { template: `${dir}/head`, contentHash: "h" },
+    oracle: { template: `${dir}/base`, files: contentIds(FILES) },
+    head: { template: `${dir}/head`, files: contentIds(FILES) },
     workers: [{
       sandbox,
       reportDir: `${dir}/reports`,
@@ -139,6 +144,7 @@ Deno.test("oracleStrength() runs the head only on mutants the base kills, and re
     assert.equal(weakened.length, 1);
     assert.equal(weakened[0]?.path, "pkg/m.py");
     assert.equal(weakened[0]?.line, 2);
+    assert.ok(!result.findings.some((f) => f.rule === "property.mutants_cut"));
     // The comparison flip is the one mutant the head still kills.
     assert.equal(r.weakened, r.ran - 1);
     assert.equal(cache.size(), 2 * r.ran);
@@ -149,8 +155,67 @@ Deno.test("oracleStrength() runs the head only on mutants the base kills, and re
       options(dir, again, clock, { cache }),
     );
     assert.equal(again.commands.length, 2, "only the baselines run");
-    assert.equal(second.report.cached, second.report.ran);
+    assert.ok(second.run.results.every((x) => x.cached));
     assert.deepEqual(second.findings, result.findings);
+    assert.deepEqual(second.report, result.report);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("oracleStrength() serves a later pull request on the same base the base's runs it can reuse, and never a head run", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    await setUp(dir);
+    const clock = { now: 0 };
+    const cache = memoryMutationCache();
+    const first = await oracleStrength(
+      options(dir, new FakeSandbox(fakePytest(clock)), clock, { cache }),
+    );
+    const ran = first.report.ran;
+    assert.ok(ran > 0 && first.report.killed === ran);
+    const judged = async (
+      files: Record<string, string>,
+      head: Record<string, string> | null,
+    ) => {
+      const sandbox = new FakeSandbox(fakePytest(clock));
+      const result = await oracleStrength(options(dir, sandbox, clock, {
+        cache,
+        oracle: { template: `${dir}/base`, files: contentIds(files) },
+        head: head === null
+          ? null
+          : { template: `${dir}/head`, files: contentIds(head) },
+      }));
+      // The same kills, whether they ran or came from the cache.
+      assert.deepEqual(
+        result.run.results.map((r) => [r.mutant.id, r.base]),
+        first.run.results.map((r) => [r.mutant.id, r.base]),
+      );
+      return {
+        cached: result.run.results.filter((r) => r.cached).length,
+        runs: sandbox.commands.length,
+      };
+    };
+    // The same code: the base's runs all come from the cache; with another
+    // head test, every head run (one per base kill) runs again.
+    assert.deepEqual(await judged(FILES, null), { cached: ran, runs: 1 });
+    const tests = { ...FILES, [TEST]: `# other\n${FILES[TEST]}` };
+    assert.deepEqual(await judged(FILES, tests), {
+      cached: ran,
+      runs: 2 + ran,
+    });
+    // The oracle's test side is the base's: another one is another base.
+    assert.deepEqual(await judged(tests, null), { cached: 0, runs: 1 + ran });
+    // A module no property imports: still the base's runs from the cache.
+    assert.deepEqual(
+      await judged({ ...FILES, "pkg/unused.py": "X = 2\n" }, null),
+      { cached: ran, runs: 1 },
+    );
+    // The code the property imports changed: every base run again.
+    assert.deepEqual(
+      await judged({ ...FILES, "pkg/__init__.py": "# changed\n" }, null),
+      { cached: 0, runs: 1 + ran },
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -175,6 +240,23 @@ Deno.test("oracleStrength() counts what the budget cuts and never guesses it", a
     assert.equal(r.ran, 1);
     assert.equal(r.cutByBudget, r.selected - 1);
     assert.equal(result.run.unrun.length, r.selected - 1);
+    // Said in a note, never silently: the budget depends on the load.
+    const cut = result.findings.filter((f) =>
+      f.rule === "property.mutants_cut"
+    );
+    assert.equal(cut.length, 1);
+    assert.equal(cut[0]?.blocking, false);
+    assert.equal(cut[0]?.path, "pkg/m.py");
+    assert.match(
+      cut[0]?.message ?? "",
+      new RegExp(
+        `ran out before ${
+          r.selected - 1
+        } of the ${r.selected} selected mutants ran \\(${
+          r.selected - 1
+        } of them in functions the pull request touched\\)`,
+      ),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

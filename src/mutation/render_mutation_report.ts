@@ -15,8 +15,12 @@ import type { Mutant } from "./mutant.ts";
 
 /** What a judgement's mutant runs leave for the report. */
 export interface MutationRun {
-  /** The properties, with the file each test lives in. */
-  properties: readonly (KillProperty & { file: string })[];
+  /** The properties, with the file each test lives in and, where known, the pytest node id of the base's test (else the head's). */
+  properties: readonly (KillProperty & {
+    file: string;
+    baseNodeId?: string | undefined;
+    headNodeId?: string | undefined;
+  })[];
   /** Results of the mutants that ran. */
   results: readonly MutantResult[];
   /** Selected mutants the budget left unrun. */
@@ -134,9 +138,11 @@ export function renderMutationReport(
   const testFiles: Record<string, { tests: { id: string; name: string }[] }> =
     {};
   for (const p of run.properties) {
+    // The test's name is what pytest calls it, so it can be run on its
+    // own; the id says which property it is.
     (testFiles[p.file] ??= { tests: [] }).tests.push({
       id: p.key,
-      name: `${p.id} (layout ${p.layout})`,
+      name: p.baseNodeId ?? p.headNodeId ?? `${p.id} (layout ${p.layout})`,
     });
   }
   return JSON.stringify(

@@ -36,6 +36,12 @@ function report() {
       id: "clamp",
       layout: "000",
       file: "tests/test_kit.py",
+      baseNodeId: "tests/test_kit.py::test_clamp",
+    }, {
+      key: "000/new",
+      id: "new",
+      layout: "000",
+      file: "tests/test_kit.py",
     }],
     results: [
       {
@@ -77,7 +83,8 @@ Deno.test("renderMutationReport() writes a report the published schema accepts",
   assert.match(killed?.statusReason ?? "", /property\.oracle_weakened/);
   assert.equal(json.files["src/kit/core.py"].source, TEXT);
   assert.deepEqual(json.testFiles["tests/test_kit.py"].tests, [
-    { id: "000/clamp", name: "clamp (layout 000)" },
+    { id: "000/clamp", name: "tests/test_kit.py::test_clamp" },
+    { id: "000/new", name: "new (layout 000)" },
   ]);
   assert.equal(json.framework.name, "pawl");
 });

@@ -3,9 +3,9 @@
  * oracle tree, then, when a base property killed it and the head's test
  * side differs, the head's tree) and the properties run in the sandbox on
  * it, as many at once as there are sandboxes (each with its own leased
- * uid). Results come from the cache when the same mutant already ran on
- * the same code and tests. Mutants the time budget leaves unrun are
- * counted, never guessed.
+ * uid). Results come from the cache when the same mutant already ran
+ * where nothing the run can read differed (`mutation_cache.ts`). Mutants
+ * the time budget leaves unrun are counted, never guessed.
  *
  * @module
  */
@@ -23,9 +23,11 @@ import type {
   SideOutcomes,
 } from "./judge_kill_sets.ts";
 import { applyMutant, type Mutant } from "./mutant.ts";
-import type { MutationCache } from "./mutation_cache.ts";
-import { createHash } from "node:crypto";
-import { VERSION } from "../version.ts";
+import {
+  type CacheScope,
+  mutantCacheKey,
+  type MutationCache,
+} from "./mutation_cache.ts";
 
 /** One side the mutants run on. */
 export interface MutantSide {
@@ -33,8 +35,8 @@ export interface MutantSide {
   template: string;
   /** The properties run: key (shared by both sides) and pytest node id. */
   properties: readonly { key: string; nodeId: string }[];
-  /** Digest of the run's tree (code and tests), for the cache key. */
-  contentHash: string;
+  /** What of the tree a run can read, for the cache key. */
+  cacheScope: CacheScope;
 }
 
 /** One sandbox and the directories it runs in. */
@@ -177,7 +179,15 @@ async function side(
   mutant: Mutant | null,
   label: "base" | "head",
 ): Promise<{ outcomes: SideOutcomes; cached: boolean; findings: Finding[] }> {
-  const key = mutant === null ? undefined : cacheKey(options, on, mutant);
+  const key = mutant === null ? undefined : mutantCacheKey({
+    side: label,
+    scope: await on.cacheScope(mutant, on.properties),
+    mutant,
+    command: options.command,
+    env: options.env,
+    properties: on.properties,
+    observer: options.observer,
+  });
   const hit = key === undefined ? undefined : await options.cache?.get(key);
   if (hit !== undefined && sameKeys(hit, on)) {
     return { outcomes: hit, cached: true, findings: [] };
@@ -323,34 +333,6 @@ export function unknownFor(
 
 function sameKeys(hit: SideOutcomes, on: MutantSide): boolean {
   return on.properties.every((p) => hit[p.key] !== undefined);
-}
-
-/** Raised whenever what a cached outcome means changes (how a run is classified). */
-const CACHE_FORMAT = "outcomes-4";
-
-function cacheKey(
-  options: RunSettings,
-  on: MutantSide,
-  mutant: Mutant,
-): string {
-  return createHash("sha256").update(JSON.stringify([
-    VERSION,
-    CACHE_FORMAT,
-    on.contentHash,
-    mutant.file,
-    mutant.start,
-    mutant.end,
-    mutant.original,
-    mutant.replacement,
-    options.command,
-    options.env,
-    on.properties,
-    // Whether pawl's observer watched the run, and which one: an outcome
-    // taken without it must never stand in for one checked against it.
-    options.observer === undefined
-      ? null
-      : ["observed", options.observer.sha256 ?? null],
-  ])).digest("hex");
 }
 
 /** Copy the tree at `from` to the new path `to` (reflinked where the file system can). */

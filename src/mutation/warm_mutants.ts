@@ -14,13 +14,12 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import type { Finding } from "../core/finding.ts";
 import type { ObserverPlugin } from "../run/observer.ts";
-import { VERSION } from "../version.ts";
 import { coldBaseline, coldLimits, runColdMutants } from "./cold_mutants.ts";
 import type { WarmDriver } from "./install_warm_driver.ts";
 import type { Mutant } from "./mutant.ts";
+import { mutantCacheKey } from "./mutation_cache.ts";
 import type {
   MutantEngineOptions,
   MutantEngineResult,
@@ -55,8 +54,8 @@ export const WARM_CPU = { factor: 2, margin: 0.5 } as const;
 /** A child's wall-clock ceiling (a child blocked, not computing): three times its CPU limit and five seconds. */
 export const WARM_WALL = { factor: 3, margin: 5 } as const;
 
-/** Raised whenever what a cached warm outcome means changes. */
-const CACHE_FORMAT = "warm-outcomes-1";
+/** Raised whenever what a cached warm outcome means, or what its key covers, changes. */
+const CACHE_FORMAT = "warm-outcomes-2";
 
 /** Run the mutants; see the module doc. */
 export async function runWarmMutants(
@@ -174,10 +173,7 @@ async function confirmedPassing(
 
 /** The session settings every driver of this judgement runs with. */
 function warmSettings(options: WarmMutantsOptions): WarmSettings {
-  const sides = new Map([
-    ["base", options.base.contentHash],
-    ["head", options.head?.contentHash ?? ""],
-  ]);
+  const sides = { base: options.base, head: options.head };
   const { cache } = options;
   return {
     command: options.command,
@@ -195,20 +191,31 @@ function warmSettings(options: WarmMutantsOptions): WarmSettings {
     wall: WARM_WALL,
     cache: cache === undefined ? undefined : {
       cache,
-      key: (side, mutant, properties) =>
-        createHash("sha256").update(JSON.stringify([
-          VERSION,
-          CACHE_FORMAT,
-          side.label,
-          sides.get(side.label),
-          [mutant.file, mutant.start, mutant.end],
-          [mutant.original, mutant.replacement],
-          options.command,
-          options.env,
+      // Keyed as a cold run is (`mutation_cache.ts`): the base side by
+      // what of its tree the run can read, shared by every pull request
+      // on the base; the head side by its whole tree. The scope is taken
+      // over every property the interpreter collects: it imports all of
+      // their modules before it forks, whatever a child then runs.
+      key: async (side, mutant, properties) => {
+        const on = sides[side.label];
+        return on === null ? undefined : mutantCacheKey({
+          side: side.label,
+          scope: await on.cacheScope(mutant, side.properties),
+          mutant,
+          command: options.command,
+          env: options.env,
           properties,
-          [options.observer.sha256 ?? null, options.driver.sha256],
-          [WARM_CPU, WARM_WALL],
-        ])).digest("hex"),
+          observer: options.observer,
+          engine: {
+            format: CACHE_FORMAT,
+            settings: [
+              options.driver.sha256,
+              [WARM_CPU, WARM_WALL],
+              side.properties.map((p) => [p.key, p.nodeId]),
+            ],
+          },
+        });
+      },
     },
     clock: options.clock,
     progress: options.progress,

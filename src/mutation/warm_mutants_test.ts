@@ -13,6 +13,7 @@ import { generateMutants } from "./generate_mutants.ts";
 import { installWarmDriver, type WarmDriver } from "./install_warm_driver.ts";
 import type { MutantResult } from "./judge_kill_sets.ts";
 import type { MutantEngineOptions } from "./mutant_engine.ts";
+import { memoryMutationCache } from "./mutation_cache.ts";
 import { buildSchemata } from "./schemata.ts";
 import { runWarmMutants } from "./warm_mutants.ts";
 
@@ -103,12 +104,12 @@ async function fixture(code = CODE): Promise<Fixture & AsyncDisposable> {
       texts: new Map([[CORE, code]]),
       base: {
         template: await tree("base", tests),
-        contentHash: "b",
+        cacheScope: () => Promise.resolve("b"),
         properties: PROPS,
       },
       head: head === undefined ? null : {
         template: await tree("head", head),
-        contentHash: "h",
+        cacheScope: () => Promise.resolve("h"),
         properties: PROPS,
       },
       workers: [{
@@ -211,6 +212,70 @@ Deno.test("runWarmMutants() runs the head only on the mutants a base property ki
     r.base["000/clamp"] === "killed" && r.head?.["000/clamp"] === "survived"
   );
   assert.ok(weakened.length > 0, "the weakened property lets a kill survive");
+});
+
+Deno.test("runWarmMutants() keeps the base's outcomes under the base's scope, shared by pull requests whose head differs, and the head's under the head's whole tree", async () => {
+  await using f = await fixture();
+  const weak = TEST.replace(
+    "assert clamp(x, lo, hi) == min(max(x, lo), hi)",
+    "assert clamp(x, lo, hi) in (lo, x, hi)",
+  );
+  const cache = memoryMutationCache();
+  const asked = new Set<string>();
+  // A base property that fails on the unmutated code: collected by the
+  // interpreter all the same, though no child runs it.
+  const broken = { key: "000/broken", nodeId: "tests/test_broken.py::test_b" };
+  const run = async (scope: { base: string; head: string }) => {
+    const options = await f.options({
+      "tests/test_kit.py": TEST,
+      "tests/test_broken.py": "def test_b():\n    assert False\n",
+    }, { "tests/test_kit.py": weak });
+    return await warm(f, {
+      ...options,
+      mutants: options.mutants.filter((m) => m.function === "clamp"),
+      base: {
+        ...options.base,
+        properties: [...PROPS, broken],
+        cacheScope: (_, properties) => {
+          asked.add(properties.map((p) => p.nodeId).join(" "));
+          return Promise.resolve(scope.base);
+        },
+      },
+      head: { ...options.head!, cacheScope: () => Promise.resolve(scope.head) },
+      cache,
+    });
+  };
+  const first = await run({ base: "b1", head: "h1" });
+  assert.ok(first.results.length > 0);
+  assert.ok(first.results.every((r) => !r.cached));
+  assert.ok(first.results.some((r) => r.head !== null));
+  const kept = cache.size();
+
+  // The same base and head: nothing runs again, and nothing changes.
+  const again = await run({ base: "b1", head: "h1" });
+  assert.ok(again.results.every((r) => r.cached));
+  assert.equal(cache.size(), kept);
+  assert.deepEqual(kills(again.results, "base"), kills(first.results, "base"));
+  assert.deepEqual(kills(again.results, "head"), kills(first.results, "head"));
+
+  // Another head on the same base: the base's runs come from the cache,
+  // the head's run again.
+  const otherHead = await run({ base: "b1", head: "h2" });
+  assert.ok(otherHead.results.every((r) => r.cached));
+  assert.ok(cache.size() > kept);
+  assert.deepEqual(
+    kills(otherHead.results, "head"),
+    kills(first.results, "head"),
+  );
+
+  // Another base: every run is made again.
+  const otherBase = await run({ base: "b2", head: "h2" });
+  assert.ok(otherBase.results.every((r) => !r.cached));
+
+  // The scope is asked for every property the interpreter collects.
+  assert.deepEqual([...asked], [
+    [...PROPS, broken].map((p) => p.nodeId).join(" "),
+  ]);
 });
 
 /** The weakened test, plus a way to tell a forked run from a fresh one. */

@@ -69,7 +69,7 @@ export interface WarmSettings {
   cpu: CpuAllowance;
   /** A child's wall-clock ceiling from its CPU limit. */
   wall: CpuAllowance;
-  /** The runner's cache, if any (see `warm_cache_key.ts`). */
+  /** The runner's cache, if any (see `mutation_cache.ts`). */
   cache?: WarmCache | undefined;
   /** Progress lines. */
   progress?: ((line: string) => void) | undefined;
@@ -84,12 +84,12 @@ export interface WarmSettings {
 export interface WarmCache {
   /** The cache. */
   cache: MutationCache;
-  /** The key of `mutant` run on `side` with `properties`. */
+  /** The key of `mutant` run on `side` with `properties`; undefined when its outcome is not kept. */
   key: (
     side: WarmSide,
     mutant: Mutant,
     properties: readonly SideProperty[],
-  ) => string;
+  ) => Promise<string | undefined>;
 }
 
 /** A mutant handed to a driver. */
@@ -318,7 +318,10 @@ async function jobsAndControls(
   controls: Controls<WarmJob>,
   out: WarmSessionResult,
   how: {
-    key: (job: WarmJob, props: readonly SideProperty[]) => string | undefined;
+    key: (
+      job: WarmJob,
+      props: readonly SideProperty[],
+    ) => Promise<string | undefined> | undefined;
     cache: MutationCache | undefined;
     props: (job: WarmJob) => readonly SideProperty[];
     run: (mutant: Mutant, job: WarmJob) => Promise<WarmOutcome | "lost">;
@@ -327,7 +330,7 @@ async function jobsAndControls(
   let sent = 0;
   for (let job = queue.take(); job !== undefined; job = queue.take()) {
     const props = how.props(job);
-    const key = how.key(job, props);
+    const key = await how.key(job, props);
     const hit = key === undefined ? undefined : await how.cache?.get(key);
     if (hit !== undefined || props.length === 0) {
       // From the cache, or nothing of it to run here (a head run of

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { finding } from "../core/finding.ts";
 import { buildVerdict, type MutationReport } from "../core/verdict.ts";
 import { input } from "./_testing.ts";
+import { markdownInline } from "./markdown_text.ts";
 import { renderMarkdown } from "./render_markdown.ts";
 import { renderSarif } from "./render_sarif.ts";
 import { renderText } from "./render_text.ts";
@@ -17,7 +18,6 @@ const MUTATION: MutationReport = {
   killed: 12,
   survived: 2,
   timedOut: 1,
-  cached: 3,
   cutByCap: 5,
   cutByBudget: 0,
   weakened: 2,
@@ -40,12 +40,34 @@ function verdict() {
 
 Deno.test("the terminal report and the Markdown comment carry the kill summary", () => {
   const summary =
-    "15 of 20 mutants ran (4 in touched functions, found by import analysis): 12 killed, 2 survived, 1 timed out, 3 from the cache; 2 weaken a property; cut: 5 by max_mutants, 0 by the budget";
+    "15 of 20 mutants ran (4 in touched functions, found by import analysis): 12 killed, 2 survived, 1 timed out; 2 weaken a property; cut: 5 by max_mutants, 0 by the budget";
   const text = renderText(verdict());
-  assert.ok(text.includes(`  mutation: ${summary}`), text);
+  assert.ok(text.includes(`  mutation: ${summary}\n`), text);
   assert.match(text, /✗ src\/kit\/core\.py:8: Property "clamp_exact"/);
   const md = renderMarkdown(verdict());
-  assert.ok(md.includes("- **Mutation:** 15 of 20 mutants ran"), md);
+  assert.ok(md.includes(`- **Mutation:** ${markdownInline(summary)}\n`), md);
+});
+
+Deno.test("the reports say how many mutants no test covers, when coverage picked the tests", () => {
+  const base = input();
+  const v = buildVerdict([], {
+    ...base,
+    tests: {
+      ...base.tests!,
+      mutation: { ...MUTATION, cutByBudget: 3, notCovered: 4 },
+    },
+  });
+  const tail =
+    "cut: 5 by max_mutants, 3 by the budget; 4 not run because no test covers them";
+  assert.ok(renderText(v).includes(tail), renderText(v));
+  assert.ok(
+    renderMarkdown(v).includes(markdownInline(tail)),
+    renderMarkdown(v),
+  );
+  assert.equal(
+    JSON.parse(JSON.stringify(v)).tests.mutation.notCovered,
+    4,
+  );
 });
 
 Deno.test("reports leave the kill summary out when mutation is off", () => {

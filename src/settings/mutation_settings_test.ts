@@ -3,9 +3,13 @@ import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "./mutation_settings.ts";
 import { readSettings } from "./read_settings.ts";
 
-Deno.test("readSettings() leaves mutation off unless [mutation] turns it on", () => {
+Deno.test("readSettings() turns mutation on with a count cap and a time budget unless [mutation] says otherwise", () => {
   deepEqual(readSettings("").mutation, DEFAULT_MUTATION_SETTINGS);
-  equal(DEFAULT_MUTATION_SETTINGS.enabled, false);
+  deepEqual(readSettings("[mutation]\n").mutation, DEFAULT_MUTATION_SETTINGS);
+  equal(DEFAULT_MUTATION_SETTINGS.enabled, true);
+  equal(DEFAULT_MUTATION_SETTINGS.max_mutants, 50);
+  equal(DEFAULT_MUTATION_SETTINGS.budget_seconds, 180);
+  equal(readSettings("[mutation]\nenabled = false\n").mutation.enabled, false);
   const s = readSettings(
     '[mutation]\nenabled = true\nbudget_seconds = 120\nmax_mutants = 40\noperators = ["comparison", "slice"]\n',
   );
