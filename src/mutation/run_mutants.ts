@@ -335,10 +335,16 @@ function sameKeys(hit: SideOutcomes, on: MutantSide): boolean {
   return on.properties.every((p) => hit[p.key] !== undefined);
 }
 
-/** Copy the tree at `from` to the new path `to` (reflinked where the file system can). */
+/**
+ * Copy the tree at `from` to the new path `to` (reflinked where the file
+ * system can). `cp` runs from `/`: the judgement's own working directory
+ * may be gone (a container's, removed under it), and a child started in a
+ * missing directory fails before it copies anything.
+ */
 export async function copyTree(from: string, to: string): Promise<void> {
   const out = await new Deno.Command("cp", {
     args: ["-a", "--reflink=auto", "--", from, to],
+    cwd: "/",
     stdout: "null",
     stderr: "piped",
   }).output();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { TestCaseResult } from "../run/parse_junit.ts";
 import { memoryMutationCache } from "./mutation_cache.ts";
-import { classify } from "./run_mutants.ts";
+import { classify, copyTree } from "./run_mutants.ts";
 
 const PROPS = [
   { key: "000/a", nodeId: "tests/test_m.py::test_a" },
@@ -96,4 +96,21 @@ Deno.test("classify() reads a run without a report as unknown when pawl's observ
     classify(true, null, PROPS.slice(0, 1), { missingReport: "unknown" }),
     { "000/a": "timeout" },
   );
+});
+
+Deno.test("copyTree() copies a tree when the process's working directory is gone", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_copy_tree_test_" });
+  const gone = await Deno.makeTempDir({ prefix: "pawl_copy_tree_cwd_" });
+  const cwd = Deno.cwd();
+  try {
+    await Deno.mkdir(`${root}/tree/pkg`, { recursive: true });
+    await Deno.writeTextFile(`${root}/tree/pkg/m.py`, "x = 1\n");
+    Deno.chdir(gone);
+    await Deno.remove(gone);
+    await copyTree(`${root}/tree`, `${root}/copy`);
+    assert.equal(await Deno.readTextFile(`${root}/copy/pkg/m.py`), "x = 1\n");
+  } finally {
+    Deno.chdir(cwd);
+    await Deno.remove(root, { recursive: true });
+  }
 });
