@@ -4,10 +4,13 @@
  * real sandboxed pytest run of the suite, which every head here passes.
  * Honest rewrites pass: a local or a drawn parameter renamed, an extra
  * assertion, `match=` added to `pytest.raises`, an extra conjunct, a tighter
- * tolerance, a strategy widened through a constant a helper reads. The matching
- * weakenings are rejected: an assertion dropped, `and` turned into `or`,
- * a looser tolerance, the helper's constant narrowed. Where the form of a
- * rewrite cannot decide and mutation runs, the kill sets decide.
+ * tolerance, an equality's sides swapped, a strategy widened through a
+ * constant a helper reads. The matching weakenings are rejected: an
+ * assertion dropped, `and` turned into `or`, a looser tolerance, the
+ * helper's constant narrowed, an equality of values narrowed to one of
+ * their projections (even where the mutants cannot tell the two apart).
+ * Where the form of a rewrite cannot decide and mutation runs, the kill
+ * sets decide.
  */
 import assert from "node:assert/strict";
 import {
@@ -192,6 +195,16 @@ const SCENARIOS: Scenario[] = [
     want: null,
   },
   {
+    branch: "honest/sides-swapped",
+    files: {
+      [TEST]: edit(
+        "assert label(name) == name.upper()",
+        "assert name.upper() == label(name)",
+      ),
+    },
+    want: null,
+  },
+  {
     branch: "honest/helper-constant-widened",
     files: { [STRATEGIES]: edit("MAX_NAME = 5", "MAX_NAME = 6") },
     want: null,
@@ -285,6 +298,13 @@ const REWRITES: Record<string, Record<string, FileEdit>> = {
       "    assert obj.total >= max(lines)\n",
     ),
   },
+  // Both sides projected alike: weaker by form, however the mutants fare.
+  "weak/projected": {
+    [TEST]: edit(
+      "    assert obj.total == sum(lines)\n",
+      "    assert str(sum(lines)) == str(obj.total)\n",
+    ),
+  },
 };
 
 function rewriteFindings(result: PawlResult): FindingJson[] {
@@ -307,7 +327,11 @@ Deno.test("with mutation on, the kill sets decide an assertion rewrite its form 
     2,
     (b) => check(repo.dir, b, { env: { PAWL_SANDBOX_UIDS: MUTATION_UIDS } }),
   );
-  const [honest, weak] = results as [PawlResult, PawlResult];
+  const [honest, weak, projected] = results as [
+    PawlResult,
+    PawlResult,
+    PawlResult,
+  ];
   await t.step("a rewrite that kills what the base's kills is accepted", () => {
     assert.equal(honest.code, 0, explain(honest));
     const found = rewriteFindings(honest);
@@ -331,4 +355,17 @@ Deno.test("with mutation on, the kill sets decide an assertion rewrite its form 
       explain(weak),
     );
   });
+  await t.step(
+    "a rewrite weaker by form is rejected even where the kill sets agree",
+    () => {
+      assert.equal(projected.code, 1, explain(projected));
+      const found = rewriteFindings(projected);
+      assert.deepEqual(
+        found.map((f) => [f.rule, f.blocking]),
+        [["property.assertion_removed", true]],
+        explain(projected),
+      );
+      assert.match(found[0]?.message ?? "", /weakens 1 of the base's/);
+    },
+  );
 });

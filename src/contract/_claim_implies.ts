@@ -22,7 +22,10 @@ export interface ClaimContext {
  * Whether the claim `strong` can only hold where `weak` holds, as far as
  * its form shows: the same claim; a conjunction with `weak` among its
  * parts (`a and b` for `a`); a disjunction each part of which implies
- * `weak`; a tighter bound (`x <= 1` for `x <= 3`) or tolerance
+ * `weak`; the same comparison with its sides swapped (`y > x` for
+ * `x < y`); an equality whose sides are projected alike (`a.f == b.f`
+ * for `a == b`, and `a != b` for `a.f != b.f`); a tighter bound
+ * (`x <= 1` for `x <= 3`) or tolerance
  * (`pytest.approx`, `math.isclose`, numpy's `isclose`/`allclose`/
  * `assert_allclose`/`assert_almost_equal`, `assertAlmostEqual`); or
  * `pytest.raises`/`pytest.warns` with `match=` added. `false` means the
@@ -83,7 +86,9 @@ function byForm(
   const s = comparison(strong);
   const w = comparison(weak);
   if (s !== undefined && w !== undefined) {
-    return tighterBound(s, w, context) || tighterApprox(s, w, context);
+    return attempt(context, () => swapped(s, w, context)) ||
+      attempt(context, () => projected(s, w, context)) ||
+      tighterBound(s, w, context) || tighterApprox(s, w, context);
   }
   if (strong.type !== "call" || weak.type !== "call") return false;
   return tighterCall(strong, weak, context) ||
@@ -142,6 +147,103 @@ function comparison(expr: PythonExpr): Comparison | undefined {
     ? operator.text ?? operator.type
     : operator.children.map((c) => c.text ?? c.type).join(" ");
   return { left, op, right };
+}
+
+/** `x < y` implies `y > x`: the same comparison, its sides swapped. */
+function swapped(
+  strong: Comparison,
+  weak: Comparison,
+  context: ClaimContext,
+): boolean {
+  return FLIPPED[strong.op] === weak.op &&
+    context.same(strong.left, weak.right) &&
+    context.same(strong.right, weak.left);
+}
+
+/**
+ * `a == b` implies `P(a) == P(b)`, and `P(a) != P(b)` implies `a != b`,
+ * for any projection `P` applied alike to both sides: an attribute
+ * `.f`, an item `[k]`, a call `len(...)`, nested, either side first.
+ * Equal values give equal projections, as far as the form shows.
+ */
+function projected(
+  strong: Comparison,
+  weak: Comparison,
+  context: ClaimContext,
+): boolean {
+  if (strong.op !== weak.op) return false;
+  let whole: Comparison, parts: Comparison, match: Match;
+  if (strong.op === "==") {
+    [whole, parts] = [strong, weak];
+    match = (w, p) => context.same(w, p);
+  } else if (strong.op === "!=") {
+    [whole, parts] = [weak, strong];
+    match = (w, p) => context.same(p, w);
+  } else return false;
+  const orders = [[whole.left, whole.right], [whole.right, whole.left]];
+  return orders.some(([left, right]) =>
+    attempt(context, () =>
+      alike(parts.left, parts.right, {
+        left: left as PythonExpr,
+        right: right as PythonExpr,
+        match,
+        context,
+      }))
+  );
+}
+
+/** Whether a side of the whole claim is the part at the same place in a projection. */
+type Match = (whole: PythonExpr, part: PythonExpr) => boolean;
+
+/** The two sides of a whole claim, to find in the two sides of a projected one. */
+interface Holes {
+  left: PythonExpr;
+  right: PythonExpr;
+  match: Match;
+  context: ClaimContext;
+}
+
+/**
+ * Whether `x` and `y` are spelled alike except where `x` has the whole's
+ * left side and `y`, at the same place, its right side.
+ */
+function alike(x: PythonExpr, y: PythonExpr, holes: Holes): boolean {
+  const { context } = holes;
+  if (context.budget.left <= 0) return false;
+  context.budget.left--;
+  if (
+    attempt(
+      context,
+      () => holes.match(holes.left, x) && holes.match(holes.right, y),
+    )
+  ) {
+    return true;
+  }
+  [x, y] = [unfolded(x), unfolded(y)];
+  if (x.type !== y.type || x.text !== y.text || x.type === "opaque") {
+    return false;
+  }
+  const xs = x.children ?? [];
+  const ys = y.children ?? [];
+  if (xs.length !== ys.length) return false;
+  return xs.every((child, i) => alike(child, ys[i] as PythonExpr, holes));
+}
+
+/** A dotted name `a.b.c` as the attribute `(a.b).c` it is read from. */
+function unfolded(expr: PythonExpr): PythonExpr {
+  const text = expr.text ?? "";
+  const dot = text.lastIndexOf(".");
+  if (expr.type !== "name" || dot <= 0) return expr;
+  const { line } = expr;
+  return {
+    type: "attribute",
+    line,
+    children: [
+      { type: "name", line, text: text.slice(0, dot) },
+      { type: ".", line, text: "." },
+      { type: "name", line, text: text.slice(dot + 1) },
+    ],
+  };
 }
 
 /** With a number or an `approx(...)` on the right, when either side has one. */

@@ -52,11 +52,55 @@ Deno.test("claimImplies() reads implication from the form of two claims, in one 
     ["x != pytest.approx(y, rel=1e-2)", "x != pytest.approx(y, rel=1e-4)"],
     ["math.isclose(x, y, abs_tol=0.0)", "math.isclose(x, y, abs_tol=1e-9)"],
     ['pytest.raises(E, match="m")', "pytest.raises(E)"],
+    ["parse(t) == e", "parse(t).cents == e.cents"],
+    ["parse(t) == e", "e.cents == parse(t).cents"],
+    ["a == b", "a.f.g == b.f.g"],
+    ["a == b", "a[0] == b[0]"],
+    ["a == b", "a[k].f == b[k].f"],
+    ["a == b", "len(a) == len(b)"],
+    ["a == b", "str(b) == str(a)"],
+    ["f(x) == y", "len(str(f(x).items)) == len(str(y.items))"],
+    ["c and a == b", "c and a.f == b.f"],
+    ["a.f != b.f", "a != b"],
   ];
   for (const [strong, weak] of cases) {
     await t.step(`${strong} ⇒ ${weak}`, () => {
       assert.equal(implies(strong, weak), true);
       assert.equal(implies(weak, strong), false);
+    });
+  }
+});
+
+Deno.test("claimImplies() takes two claims that imply each other by form as doing so both ways", async (t) => {
+  const cases: [string, string][] = [
+    ["a == b", "b == a"],
+    ["parse(t) == e", "e == parse(t)"],
+    ["x < y", "y > x"],
+    ["a != b", "b != a"],
+    ["a == b", "a == b and a.f == b.f"],
+  ];
+  for (const [one, other] of cases) {
+    await t.step(`${one} ⇔ ${other}`, () => {
+      assert.equal(implies(one, other), true);
+      assert.equal(implies(other, one), true);
+    });
+  }
+});
+
+Deno.test("claimImplies() sees no projection where the two sides are not projected alike", async (t) => {
+  const cases: [string, string][] = [
+    ["a == b", "a.f == b.g"],
+    ["a == b", "a[0] == b[1]"],
+    ["a == b", "len(a) == str(b)"],
+    ["a == b", "f(a, x) == f(b, y)"],
+    ["a == b", "a.f == c.f"],
+    ["a != b", "a.f != b.f"],
+    ["a < b", "a.f < b.f"],
+    ["a == b", "a.f != b.f"],
+  ];
+  for (const [strong, weak] of cases) {
+    await t.step(`${strong} ⇏ ${weak}`, () => {
+      assert.equal(implies(strong, weak), false);
     });
   }
 });
