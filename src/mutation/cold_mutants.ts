@@ -77,7 +77,7 @@ export async function runColdMutants(
     workers: options.workers,
     limits: coldLimits(options.limits, slowest),
     cache: options.cache,
-    budgetMs: options.deadline - options.clock(),
+    deadline: options.deadline,
     clock: options.clock,
   });
   return { ...ran, notCovered: [], baselineFindings };

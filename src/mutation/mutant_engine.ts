@@ -9,39 +9,18 @@
  * @module
  */
 import type { Finding } from "../core/finding.ts";
-import type { ObserverPlugin } from "../run/observer.ts";
-import type { SandboxLimits } from "../sandbox/sandbox.ts";
 import type { MutantResult } from "./judge_kill_sets.ts";
 import type { Mutant } from "./mutant.ts";
-import type { MutationCache } from "./mutation_cache.ts";
-import type { MutantSide, MutantWorker } from "./run_mutants.ts";
+import type { RunMutantsOptions } from "./run_mutants.ts";
 
-/** Options of an engine. */
-export interface MutantEngineOptions {
-  /** The selected mutants, in run order. */
-  mutants: readonly Mutant[];
-  /** The head text of each mutated file. */
-  texts: ReadonlyMap<string, string>;
-  /** The base's oracle tree and every base property with a node id. */
-  base: MutantSide;
-  /** The head's tree and properties (keys the base has), or null when its test side is the base's. */
-  head: MutantSide | null;
-  /** The sandboxes (the first runs the cold baselines). */
-  workers: readonly MutantWorker[];
-  /** The test command with the fixed seed. */
-  command: readonly string[];
-  /** Environment with the fixed seed. */
-  env: Readonly<Record<string, string>>;
-  /** Limits of a run of the suite. */
-  limits: Partial<SandboxLimits>;
-  /** pawl's observer plugin, loaded into every run. */
-  observer?: ObserverPlugin | undefined;
-  /** The runner's cache. */
-  cache?: MutationCache | undefined;
-  /** The clock reading (see `clock`) after which no mutant starts. */
-  deadline: number;
-  /** A monotonic clock in milliseconds. */
-  clock: () => number;
+/**
+ * Options of an engine: those of a cold run of the mutants (the base's
+ * oracle tree and every base property with a node id; the head's tree and
+ * properties, keys the base has, or null when its test side is the
+ * base's; the sandboxes, the first of which runs the cold baselines), and
+ * progress lines.
+ */
+export interface MutantEngineOptions extends RunMutantsOptions {
   /** Progress lines. */
   progress?: ((line: string) => void) | undefined;
 }

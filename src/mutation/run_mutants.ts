@@ -75,8 +75,8 @@ export interface RunMutantsOptions {
   observer?: ObserverPlugin | undefined;
   /** The runner's cache, if any. */
   cache?: MutationCache | undefined;
-  /** Milliseconds all mutant runs may take; mutants not started by then are cut. */
-  budgetMs: number;
+  /** The clock reading (see `clock`) after which no mutant starts; those left are cut. */
+  deadline: number;
   /** A monotonic clock in milliseconds (`performance.now`). */
   clock: () => number;
 }
@@ -93,7 +93,7 @@ export interface RunMutantsResult {
 export async function runMutants(
   options: RunMutantsOptions,
 ): Promise<RunMutantsResult> {
-  const deadline = options.clock() + options.budgetMs;
+  const { deadline } = options;
   const results: (MutantResult | undefined)[] = new Array(
     options.mutants.length,
   );

@@ -380,7 +380,7 @@ async function coldLeftovers(
     workers: options.workers,
     limits: coldLimits(options.limits, known.slowestMs),
     cache: options.cache,
-    budgetMs: options.deadline - options.clock(),
+    deadline: options.deadline,
     clock: options.clock,
   });
   acc.cold(ran.results, ran.unrun);

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import { installObserver, type ObserverPlugin } from "../run/observer.ts";
 import { LocalSandbox } from "../run/_local_sandbox.ts";
+import { DEFAULT_PYTEST_COMMAND, SANDBOX_PATH } from "../run/run_pytest.ts";
 import { runColdMutants } from "./cold_mutants.ts";
 import { generateMutants } from "./generate_mutants.ts";
 import { installWarmDriver, type WarmDriver } from "./install_warm_driver.ts";
@@ -117,16 +118,8 @@ async function fixture(code = CODE): Promise<Fixture & AsyncDisposable> {
         reportDir: `${root}/reports`,
         workPath: () => `${root}/w${n++}`,
       }],
-      command: [
-        "python3",
-        "-m",
-        "pytest",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "--hypothesis-seed=11",
-      ],
-      env: { PATH: "/usr/local/bin:/usr/bin:/bin" },
+      command: [...DEFAULT_PYTEST_COMMAND, "--hypothesis-seed=11"],
+      env: { PATH: SANDBOX_PATH },
       limits: {},
       observer,
       deadline: Number.POSITIVE_INFINITY,
