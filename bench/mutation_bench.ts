@@ -5,7 +5,9 @@
  * Hypothesis properties, and one honest pull request that raises a
  * property's example count) or, with `--repo DIR --base REV --head REV`,
  * on a copy of your own repository and pull request (the repository is
- * cloned, never written).
+ * cloned, never written). With `--tests N`, the demo's base also has a
+ * generated suite of N more tests (the typical larger suite: the
+ * mutants run only the properties, the check runs everything).
  *
  * On the copy, two bench branches of the base differ only in
  * `pawl.toml`: one without a `[mutation]` table (pawl's defaults, or the
@@ -28,7 +30,7 @@
  *
  * ```sh
  * deno task bench mutation [--runs 3] [--max-mutants N] [--budget S] \
- *     [--repo DIR --base REV --head REV]
+ *     [--tests N | --repo DIR --base REV --head REV]
  * ```
  *
  * @module
@@ -52,6 +54,8 @@ interface BenchOptions {
   /** A `[mutation]` table for the bench branch with mutation ("" for the defaults). */
   table: string;
   repo: string | undefined;
+  /** Generated tests added to the demo's base. */
+  tests: number;
   base: string;
   head: string | undefined;
 }
@@ -67,7 +71,12 @@ export async function mutationBench(args: readonly string[]): Promise<void> {
     const repo = `${dir}/repo`;
     const base = await prepareRepo(repo, dir, options);
     console.log(
-      `mutation: ${options.repo ?? "demo project"}, [mutation] ${
+      `mutation: ${
+        options.repo ??
+          `demo project${
+            options.tests > 0 ? ` with ${options.tests} generated tests` : ""
+          }`
+      }, [mutation] ${
         options.table === "" ? "defaults" : options.table.replace(/\n/g, " ")
       }, ${options.runs} paired runs; load ${loadAverage()}`,
     );
@@ -118,6 +127,7 @@ function benchOptions(args: readonly string[]): BenchOptions {
       "max-mutants": { type: "string" },
       budget: { type: "string" },
       repo: { type: "string" },
+      tests: { type: "string", default: "0" },
       base: { type: "string", default: "main" },
       head: { type: "string" },
     },
@@ -134,6 +144,10 @@ function benchOptions(args: readonly string[]): BenchOptions {
   const runs = whole("runs", values.runs) as number;
   const max = whole("max-mutants", values["max-mutants"]);
   const budget = whole("budget", values.budget);
+  const tests = values.tests === "0" ? 0 : whole("tests", values.tests)!;
+  if (values.repo !== undefined && tests > 0) {
+    throw new RangeError("--tests adds to the demo project, not to --repo");
+  }
   if (values.repo !== undefined && values.head === undefined) {
     throw new RangeError("--repo needs --head REV (and --base REV)");
   }
@@ -148,6 +162,7 @@ function benchOptions(args: readonly string[]): BenchOptions {
     runs,
     table,
     repo: values.repo,
+    tests,
     base: values.base,
     head: values.head,
   };
@@ -167,8 +182,16 @@ async function prepareRepo(
   let base = "main";
   let head = "";
   const own = options.repo;
-  if (own === undefined) await buildSampleRepo(repo);
-  else {
+  if (own === undefined) {
+    await buildSampleRepo(repo);
+    if (options.tests > 0) {
+      await Deno.writeTextFile(
+        `${repo}/tests/test_generated.py`,
+        generatedSuite(options.tests),
+      );
+      await commitAll(repo, `Bench: ${options.tests} generated tests`);
+    }
+  } else {
     const commit = async (rev: string) =>
       new TextDecoder().decode(
         await git(own, ["rev-parse", "--verify", `${rev}^{commit}`]),
@@ -219,6 +242,15 @@ async function prepareRepo(
   return (new TextDecoder().decode(
     await git(repo, ["rev-parse", "bench/on"]),
   )).trim();
+}
+
+/** A test module of `count` passing tests. */
+function generatedSuite(count: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    lines.push(`def test_generated_${i}():`, `    assert ${i} + 1 == ${i + 1}`);
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 interface Run {
