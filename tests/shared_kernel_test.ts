@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { check, explain, leftoversOf, type PawlResult, ROOT } from "./_cli.ts";
-import { buildRepo, type TestRepo } from "./_repo.ts";
+import { buildRepo, defaultBaseFiles, type TestRepo } from "./_repo.ts";
 
 /** This file's own uids: room for every container's three. */
 const FIRST_UID = 64700;
@@ -110,6 +110,14 @@ Deno.test("pawl in containers on one kernel never shares a sandbox uid: fork-hea
     for (let i = 0; i < 3; i++) {
       repos.push(
         await buildRepo({
+          // Mutation off: each container then holds its uids for its
+          // whole judgement, so no uid may appear in two of them. The
+          // mutation's extra sandboxes lease and release uids midway,
+          // which another container may then lease in turn.
+          base: {
+            ...defaultBaseFiles(),
+            "pawl.toml": "[mutation]\nenabled = false\n",
+          },
           heads: { "agent/pr": { "tests/test_children.py": FORK_HEAVY } },
         }),
       );

@@ -15,7 +15,12 @@ const BASE = "1".repeat(40);
 const HONEST = "2".repeat(40);
 const WEAKENING = "3".repeat(40);
 
-const base = sampleBaseFiles();
+// Mutation off: the fake "pytest" here answers without running the code,
+// so no mutant could be killed (mutation is judged in mutation_hook_test.ts).
+const base = {
+  ...sampleBaseFiles(),
+  "pawl.toml": "[mutation]\nenabled = false\n",
+};
 const git = () =>
   new FakeGit({
     commits: {

@@ -142,17 +142,48 @@ const CACHE_FORMAT = "outcomes-5";
  * ```
  */
 export function mutantCacheKey(input: MutantCacheKeyInput): string {
-  const { mutant, observer } = input;
-  return createHash("sha256").update(JSON.stringify([
-    VERSION,
-    input.engine?.format ?? CACHE_FORMAT,
-    input.side,
-    input.scope,
+  const { mutant } = input;
+  return runKey(input, [
     mutant.file,
     mutant.start,
     mutant.end,
     mutant.original,
     mutant.replacement,
+  ]);
+}
+
+/**
+ * The key of one side's unmutated run (its baseline) on the schemata of
+ * `files`: keyed as a mutant's run is, `scope` covering every one of
+ * those files, with no mutant. Its entry holds each property's outcome:
+ * `survived` when it passed, `killed` when it did not.
+ */
+export function baselineCacheKey(
+  input: Omit<MutantCacheKeyInput, "mutant"> & { files: readonly string[] },
+): string {
+  return runKey(input, ["baseline", [...input.files].sort()]);
+}
+
+/**
+ * The key of the entry that says no test of the base's run reaches a
+ * mutant, derived from the key of the mutant's outcomes: its entry is
+ * empty.
+ */
+export function notCoveredKey(key: string): string {
+  return createHash("sha256").update(`${key}\nnot covered`).digest("hex");
+}
+
+function runKey(
+  input: Omit<MutantCacheKeyInput, "mutant">,
+  what: readonly unknown[],
+): string {
+  const { observer } = input;
+  return createHash("sha256").update(JSON.stringify([
+    VERSION,
+    input.engine?.format ?? CACHE_FORMAT,
+    input.side,
+    input.scope,
+    ...what,
     input.command,
     // Sorted, so the order the environment was written in does not matter.
     Object.entries(input.env).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),

@@ -19,7 +19,11 @@ import type { ObserverPlugin } from "../run/observer.ts";
 import { coldBaseline, coldLimits, runColdMutants } from "./cold_mutants.ts";
 import type { WarmDriver } from "./install_warm_driver.ts";
 import type { Mutant } from "./mutant.ts";
-import { mutantCacheKey } from "./mutation_cache.ts";
+import {
+  baselineCacheKey,
+  mutantCacheKey,
+  notCoveredKey,
+} from "./mutation_cache.ts";
 import type {
   MutantEngineOptions,
   MutantEngineResult,
@@ -75,7 +79,7 @@ export async function runWarmMutants(
   options.progress?.(
     `mutation: running ${compiled.length} of ${options.mutants.length} mutants in ${options.workers.length} warm interpreters, the rest one process each`,
   );
-  const base = await phase(
+  const base = await runSide(
     options,
     settings,
     {
@@ -91,8 +95,9 @@ export async function runWarmMutants(
         lines: options.schemata.get(m.file)!.coverLines.get(m.id)!,
       }],
     })),
+    options.base,
   );
-  const basePassing = await confirmedPassing(options, base, options.base);
+  const basePassing = base.passing;
   if (basePassing === null) return await runColdMutants(options);
   const findings = dedupe([
     ...base.baselines.flatMap((b) => b.findings),
@@ -104,7 +109,7 @@ export async function runWarmMutants(
     return { ...none, baselineFindings: findings };
   }
   const acc = new WarmResults(options.mutants);
-  acc.cut(base.queue.cut.map((j) => j.mutant));
+  acc.cut(base.cut.map((j) => j.mutant));
   const killed = acc.base(base.outcomes, basePassing.keys, compiled);
   const head = await headPhase(
     options,
@@ -121,7 +126,9 @@ export async function runWarmMutants(
       ...await coldLeftovers(options, acc, leftovers, {
         basePassing: basePassing.keys,
         headPassing: head?.passing ?? null,
+        // No baseline ran when both sides came from the cache.
         slowestMs: Math.max(
+          0,
           ...[...base.baselines, ...(head?.baselines ?? [])].map((b) => b.ms),
         ),
       }),
@@ -175,6 +182,20 @@ async function confirmedPassing(
 function warmSettings(options: WarmMutantsOptions): WarmSettings {
   const sides = { base: options.base, head: options.head };
   const { cache } = options;
+  const keyed = (side: WarmSide) => ({
+    side: side.label,
+    command: options.command,
+    env: options.env,
+    observer: options.observer,
+    engine: {
+      format: CACHE_FORMAT,
+      settings: [
+        options.driver.sha256,
+        [WARM_CPU, WARM_WALL],
+        side.properties.map((p) => [p.key, p.nodeId]),
+      ],
+    },
+  });
   return {
     command: options.command,
     env: options.env,
@@ -199,27 +220,137 @@ function warmSettings(options: WarmMutantsOptions): WarmSettings {
       key: async (side, mutant, properties) => {
         const on = sides[side.label];
         return on === null ? undefined : mutantCacheKey({
-          side: side.label,
+          ...keyed(side),
           scope: await on.cacheScope(mutant, side.properties),
           mutant,
-          command: options.command,
-          env: options.env,
           properties,
-          observer: options.observer,
-          engine: {
-            format: CACHE_FORMAT,
-            settings: [
-              options.driver.sha256,
-              [WARM_CPU, WARM_WALL],
-              side.properties.map((p) => [p.key, p.nodeId]),
-            ],
-          },
+        });
+      },
+      // The baseline's scope covers every mutated file's.
+      baselineKey: async (side) => {
+        const on = sides[side.label];
+        if (on === null) return undefined;
+        const files = [...side.schemata.keys()].sort();
+        const scopes: string[] = [];
+        for (const file of files) {
+          const mutant = options.mutants.find((m) => m.file === file);
+          if (mutant === undefined) return undefined;
+          scopes.push(await on.cacheScope(mutant, side.properties));
+        }
+        return baselineCacheKey({
+          ...keyed(side),
+          scope: JSON.stringify(scopes),
+          files,
+          properties: side.properties,
         });
       },
     },
     clock: options.clock,
     progress: options.progress,
   };
+}
+
+/** What one side's phase gave: the runs, and the properties passing on the unmutated code. */
+interface SideRun {
+  /** Jobs the budget cut. */
+  cut: readonly WarmJob[];
+  /** Each job's outcome, by mutant id. */
+  outcomes: Map<string, WarmOutcome>;
+  /** The sessions' baselines (none when the side came from the cache). */
+  baselines: WarmBaseline[];
+  /** What pawl's observer caught in runs that count for nothing. */
+  findings: Finding[];
+  /** See {@linkcode confirmedPassing}. */
+  passing: { keys: Set<string>; findings: Finding[] } | null;
+}
+
+/**
+ * One side's phase: from the runner's cache when its baseline and every
+ * job are there (then no driver starts), else run, its baseline then kept
+ * when nothing in it needs saying.
+ */
+async function runSide(
+  options: WarmMutantsOptions,
+  settings: WarmSettings,
+  side: WarmSide,
+  jobs: readonly WarmJob[],
+  confirm: MutantSide,
+): Promise<SideRun> {
+  const cached = await fromCache(settings.cache, side, jobs);
+  if (cached !== undefined) {
+    options.progress?.(
+      `mutation: the ${side.label}'s baseline and its ${jobs.length} runs from the runner's cache`,
+    );
+    return { cut: [], baselines: [], findings: [], ...cached };
+  }
+  const ran = await phase(options, settings, side, jobs);
+  const passing = await confirmedPassing(options, ran, confirm);
+  const key = await settings.cache?.baselineKey(side);
+  const clean = passing !== null && passing.findings.length === 0 &&
+    ran.baselines.every((b) => b.findings.length === 0);
+  if (key !== undefined && clean) {
+    await options.cache?.put(
+      key,
+      Object.fromEntries(
+        side.properties.map((p) => [
+          p.key,
+          passing.keys.has(p.key) ? "survived" : "killed",
+        ]),
+      ),
+    );
+  }
+  return { ...ran, cut: ran.queue.cut, passing };
+}
+
+/**
+ * A side's outcomes from the cache alone: its baseline's passing
+ * properties and, for every job, its outcomes or that no base test
+ * reaches it; undefined when anything is missing, or no property passes
+ * (then the side runs, and says so, as without a cache).
+ */
+async function fromCache(
+  cache: WarmSettings["cache"],
+  side: WarmSide,
+  jobs: readonly WarmJob[],
+): Promise<Pick<SideRun, "outcomes" | "passing"> | undefined> {
+  const key = await cache?.baselineKey(side);
+  const baseline = key === undefined ? undefined : await cache?.cache.get(key);
+  if (cache === undefined || baseline === undefined) return undefined;
+  const keys = new Set(
+    Object.entries(baseline).flatMap(([k, o]) => o === "survived" ? [k] : []),
+  );
+  const all = side.properties.filter((p) => keys.has(p.key));
+  if (all.length === 0) return undefined;
+  const outcomes = new Map<string, WarmOutcome>();
+  for (const job of jobs) {
+    const props = job.run?.(keys) ?? all;
+    if (props.length === 0) {
+      outcomes.set(job.mutant.id, {
+        kind: "ran",
+        outcomes: {},
+        findings: [],
+        cached: false,
+      });
+      continue;
+    }
+    const key = await cache.key(side, job.mutant, props);
+    if (key === undefined) return undefined;
+    const hit = await cache.cache.get(key);
+    if (hit !== undefined) {
+      outcomes.set(job.mutant.id, {
+        kind: "ran",
+        outcomes: hit,
+        findings: [],
+        cached: true,
+      });
+    } else if (
+      job.cover !== undefined &&
+      await cache.cache.get(notCoveredKey(key)) !== undefined
+    ) {
+      outcomes.set(job.mutant.id, { kind: "notCovered" });
+    } else return undefined;
+  }
+  return { outcomes, passing: { keys, findings: [] } };
 }
 
 /**
@@ -262,6 +393,9 @@ async function phase(
         Object.values(outcome.outcomes).every((o) => o !== "unknown");
       if (key !== undefined && trusted) {
         await options.cache?.put(key, outcome.outcomes);
+      }
+      if (key !== undefined && outcome.kind === "notCovered") {
+        await options.cache?.put(notCoveredKey(key), {});
       }
     }
   }
@@ -319,13 +453,19 @@ async function headPhase(
     findings: [] as Finding[],
   };
   if (jobs.length === 0) return idle;
-  const ran = await phase(options, settings, {
-    label: "head",
-    template: head.template,
-    schemata: texts,
-    properties: head.properties,
-  }, jobs);
-  const passing = await confirmedPassing(options, ran, head);
+  const ran = await runSide(
+    options,
+    settings,
+    {
+      label: "head",
+      template: head.template,
+      schemata: texts,
+      properties: head.properties,
+    },
+    jobs,
+    head,
+  );
+  const { passing } = ran;
   if (passing === null) {
     return { ...idle, baselines: ran.baselines, findings: ran.findings };
   }

@@ -10,7 +10,6 @@ import type { MutantEngineResult } from "./mutant_engine.ts";
 import type { Mutant } from "./mutant.ts";
 import type { WarmOutcome } from "./warm_child.ts";
 import type { WarmJob } from "./warm_session.ts";
-import type { WarmJobQueue } from "./warm_queue.ts";
 
 /** Every mutant's fate, gathered phase by phase, reported in run order. */
 export class WarmResults {
@@ -74,11 +73,11 @@ export class WarmResults {
     ran: {
       jobs: readonly WarmJob[];
       outcomes: ReadonlyMap<string, WarmOutcome>;
-      queue?: WarmJobQueue;
+      cut?: readonly WarmJob[];
     } | null,
   ): void {
     if (ran === null) return;
-    this.cut((ran.queue?.cut ?? []).map((j) => j.mutant));
+    this.cut((ran.cut ?? []).map((j) => j.mutant));
     for (const { mutant } of ran.jobs) {
       const r = this.#results.get(mutant.id);
       const o = ran.outcomes.get(mutant.id);

@@ -79,7 +79,8 @@ export interface WarmSettings {
 
 /**
  * The cache as a session reads it: outcomes by mutant and side (written
- * by the caller, once the session's control passed).
+ * by the caller, once the session's control passed), and the side's
+ * baseline (read and written by the caller, `warm_mutants.ts`).
  */
 export interface WarmCache {
   /** The cache. */
@@ -90,6 +91,8 @@ export interface WarmCache {
     mutant: Mutant,
     properties: readonly SideProperty[],
   ) => Promise<string | undefined>;
+  /** The key of `side`'s baseline (see `baselineCacheKey`); undefined when it is not kept. */
+  baselineKey: (side: WarmSide) => Promise<string | undefined>;
 }
 
 /** A mutant handed to a driver. */
