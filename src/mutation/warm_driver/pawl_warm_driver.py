@@ -420,7 +420,8 @@ def _kill_group(pid):
 
 
 def _no_shrinking():
-    """A failing example kills the mutant as it is: shrinking it only costs."""
+    """The first failing example kills the mutant as it is: shrinking it,
+    or looking on for more failures, only costs."""
     if "hypothesis" not in sys.modules:
         return
     try:
@@ -428,6 +429,10 @@ def _no_shrinking():
     except Exception:
         return
     ConjectureRunner.shrink_interesting_examples = lambda self: None
+    more = getattr(ConjectureRunner, "should_generate_more", None)
+    if more is not None:
+        ConjectureRunner.should_generate_more = \
+            lambda self: not self.interesting_examples and more(self)
 
 
 def _mutant(config, baseline, job, channel):
