@@ -168,10 +168,18 @@ Deno.test("every pull request on a base shares the base's mutant runs, reruns th
   const heads: Record<string, Record<string, (t: string) => string>> = {
     "tests/stronger": { [TEST]: HONEST },
     "tests/membership": { [TEST]: WEAK["weak/membership"]!.edit },
-    "code/cli": { [CLI]: (t) => `${t}# Prints the version too.\n` },
+    // With the test side changed too: with the base's, nothing runs.
+    "code/cli": {
+      [TEST]: HONEST,
+      [CLI]: (t) => `${t}# Prints the version too.\n`,
+    },
     // The mutants of core.py are the same ones, at the same places; the
     // file they are in changed.
-    "code/core": { [CORE]: (t) => `${t}\n\n# Helpers end here.\n` },
+    "code/core": {
+      [TEST]: HONEST,
+      [CORE]: (t) => `${t}\n\n# Helpers end here.\n`,
+    },
+    "code/only": { [CORE]: (t) => `${t}\n\n# Helpers end here.\n` },
   };
   await using repo = await buildRepo({
     base: { ...BASE, [CLI]: 'print("kit")\n' },
@@ -200,17 +208,22 @@ Deno.test("every pull request on a base shares the base's mutant runs, reruns th
       })(),
       mapPool(order, 1, async (head) => await judged(head, await root())),
     ]);
-    const expected: Record<string, [number, "all" | "none"]> = {
+    const expected: Record<string, [number, "all" | "none" | "not run"]> = {
       "tests/stronger": [0, "none"],
       "tests/membership": [1, "all"],
       "code/cli": [0, "all"],
       "code/core": [0, "none"],
+      "code/only": [0, "not run"],
     };
     for (const [i, head] of order.entries()) {
       const [code, hits] = expected[head]!;
       await t.step(
         `${head}: the base's runs ${
-          hits === "all" ? "all from the cache" : "run again"
+          hits === "all"
+            ? "all from the cache"
+            : hits === "none"
+            ? "run again"
+            : "not needed"
         }, and the verdict of a cold cache`,
         () => {
           const warmRun = inTurn.get(head)!;
@@ -218,6 +231,14 @@ Deno.test("every pull request on a base shares the base's mutant runs, reruns th
           assert.equal(warmRun.code, code, explain(warmRun));
           assert.equal(warmRun.outText, coldRun.outText);
           assert.equal(warmRun.stdout, coldRun.stdout);
+          if (hits === "not run") {
+            assert.ok(!/mutation: \d+ mutants judged/.test(warmRun.stderr));
+            assert.match(
+              JSON.parse(warmRun.outText ?? "{}").tests?.mutation?.notRun ?? "",
+              /the head's test side is the base's/,
+            );
+            return;
+          }
           const { judged: n, cached } = fromCache(warmRun);
           assert.ok(n > 0, explain(warmRun));
           assert.equal(cached, hits === "all" ? n : 0, explain(warmRun));

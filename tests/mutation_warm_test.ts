@@ -139,11 +139,20 @@ properties:
 Deno.test("an endless loop of a warm mutant costs about a normal run, and mutants no test reaches are counted and never run", async () => {
   await using repo = await buildRepo({
     base: LOOPS,
-    heads: { "docs/readme": { "README.md": "# kit\n" } },
+    // A test-side change, so the mutants run (with the test side the
+    // base's, no kill set could change and none would).
+    heads: {
+      "tests/more": {
+        "tests/test_count.py": LOOPS["tests/test_count.py"]!.replace(
+          "max_examples=30",
+          "max_examples=40",
+        ),
+      },
+    },
   });
   await using temp = await privateTempRoot();
   const reportPath = `${temp.path}/mutation.json`;
-  const result = await judge(repo.dir, "docs/readme", temp.path, [
+  const result = await judge(repo.dir, "tests/more", temp.path, [
     "--mutation-report",
     reportPath,
   ]);

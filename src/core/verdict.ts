@@ -143,6 +143,8 @@ export interface MutationReport {
   notCovered?: number;
   /** Mutants a base property kills and the same head property does not. */
   weakened: number;
+  /** Why no mutant was made or run, when none could change a kill set (absent when they ran). */
+  notRun?: string;
 }
 
 /** What the test stage observed (absent when the suite was not run). */

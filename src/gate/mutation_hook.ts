@@ -95,6 +95,19 @@ export async function mutationHook(
   // Every mutant runs with one seed fixed by the base commit, so results
   // can be cached and a re-run gives the same kills.
   const runSeed = freshSeed(commits.base, "pawl mutation");
+  if (!oracle.tree.differs) {
+    // Each head test is its base test: nothing to compare, nothing to run.
+    const { notRun, SAME_TEST_SIDE } = await strengthCode;
+    return notRun(SAME_TEST_SIDE, {
+      sampleSeed: input.seed,
+      runSeed,
+      config: {
+        operators: settings.operators,
+        "max_mutants": settings.max_mutants,
+        "budget_seconds": settings.budget_seconds,
+      },
+    });
+  }
   const runs = planTestRuns(input.settings, input.plans, {
     seed: runSeed,
     sandboxPath: input.sandboxPath,

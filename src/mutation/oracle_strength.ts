@@ -119,6 +119,56 @@ export interface OracleStrengthResult {
   run: MutationRun;
 }
 
+/** Why no mutant runs when the head's test side is the base's. */
+export const SAME_TEST_SIDE =
+  "the head's test side is the base's, so each property's head test is its base test and no kill set can change";
+
+/**
+ * The rule's result when no mutant can change a kill set (`why`): no
+ * finding, and counts that say so.
+ *
+ * @example
+ * ```ts
+ * import { notRun, SAME_TEST_SIDE } from "./oracle_strength.ts";
+ * const r = notRun(SAME_TEST_SIDE, { sampleSeed: 1, runSeed: 2, config: {} });
+ * if (r.findings.length !== 0 || r.report.ran !== 0) throw new Error();
+ * ```
+ */
+export function notRun(
+  why: string,
+  seeds: {
+    sampleSeed: number;
+    runSeed: number;
+    config: Readonly<Record<string, unknown>>;
+  },
+): OracleStrengthResult {
+  const judged = judgeKillSets([], {
+    properties: [],
+    texts: new Map(),
+    counts: {
+      reach: "import analysis",
+      sampleSeed: seeds.sampleSeed,
+      runSeed: seeds.runSeed,
+      generated: 0,
+      selected: 0,
+      touched: 0,
+      cutByCap: 0,
+      cutByBudget: 0,
+    },
+  });
+  return {
+    ...judged,
+    report: { ...judged.report, notRun: why },
+    run: {
+      properties: [],
+      results: [],
+      unrun: [],
+      texts: new Map(),
+      config: { ...seeds.config, notRun: why },
+    },
+  };
+}
+
 /** Run the oracle-strength rule. */
 export async function oracleStrength(
   options: OracleStrengthOptions,

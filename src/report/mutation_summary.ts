@@ -22,6 +22,7 @@ import type { MutationReport } from "../core/verdict.ts";
  * ```
  */
 export function mutationSummary(m: MutationReport): string {
+  if (m.notRun !== undefined) return `no mutant ran: ${m.notRun}`;
   return `${m.ran} of ${m.generated} mutants ran (${m.touched} in touched functions, found by ${m.reach}): ${m.killed} killed, ${m.survived} survived, ${m.timedOut} timed out${
     (m.unknown ?? 0) > 0
       ? `, ${m.unknown} unknown (no report pawl could trust)`
