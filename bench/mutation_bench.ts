@@ -16,8 +16,11 @@
  * each. Then, each `pawl check` with a temp directory of its own:
  *
  * 1. with mutation and an empty runner cache (the cold first judgement);
- * 2. the base judged against itself, which leaves the base's runs in a
- *    cache every pull request on the base shares (the warm base cache);
+ * 2. another pull request on the base, `bench/on-warm`: a comment added
+ *    to the first test module the pull request changes, whose base runs
+ *    fill a cache every pull request on the base shares (the warm base
+ *    cache; with no test module changed, no mutant runs and nothing is
+ *    warmed);
  * 3. plain pytest of the properties the mutants run, once, outside the
  *    sandbox: the floor, the property's own run time per mutant;
  * 4. `--runs` pairs, in alternating order: the check without mutation,
@@ -93,7 +96,7 @@ export async function mutationBench(args: readonly string[]): Promise<void> {
       report,
     ]);
     const warmed = await tmp();
-    await timed(repo, "bench/on", "bench/on", warmed);
+    await timed(repo, "bench/on", "bench/on-warm", warmed);
     const floor = await floorSeconds(repo, dir, base, report);
     const on: Run[] = [];
     const off: Run[] = [];
@@ -238,10 +241,33 @@ async function prepareRepo(
     }
     await commitAll(repo, "Bench: the pull request");
   }
+  await warmBranch(repo);
   await git(repo, ["checkout", "-q", base]);
   return (new TextDecoder().decode(
     await git(repo, ["rev-parse", "bench/on"]),
   )).trim();
+}
+
+/**
+ * `bench/on-warm`: `bench/on` with a comment added to the first test
+ * module the pull request changes (or `bench/on` itself, when it changes
+ * none).
+ */
+async function warmBranch(repo: string): Promise<void> {
+  const changed = new TextDecoder().decode(
+    await git(repo, ["diff", "--name-only", "bench/on", "bench/on-pr"]),
+  ).split("\n");
+  const module = changed.find((p) =>
+    p.endsWith(".py") && p.split("/").some((part) => part.startsWith("test"))
+  );
+  await git(repo, ["checkout", "-q", "-b", "bench/on-warm", "bench/on"]);
+  if (module === undefined) return;
+  const text = await Deno.readTextFile(`${repo}/${module}`).catch(() => "");
+  await Deno.writeTextFile(
+    `${repo}/${module}`,
+    `${text}\n# bench: another pull request on the same base\n`,
+  );
+  await commitAll(repo, "Bench: another pull request on the base");
 }
 
 /** A test module of `count` passing tests. */
