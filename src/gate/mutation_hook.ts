@@ -48,6 +48,8 @@ export interface MutationHookInput {
   sandboxPath?: string | undefined;
   /** pawl's observer plugin, loaded into every mutant run as into the suite's. */
   observer?: ObserverPlugin | undefined;
+  /** Whether a rule that reads only sources already rejects: no kill set can change the decision. */
+  decided?: boolean | undefined;
 }
 
 /** The ports the hook runs through. */
@@ -95,10 +97,14 @@ export async function mutationHook(
   // Every mutant runs with one seed fixed by the base commit, so results
   // can be cached and a re-run gives the same kills.
   const runSeed = freshSeed(commits.base, "pawl mutation");
-  if (!oracle.tree.differs) {
+  const why = !oracle.tree.differs
     // Each head test is its base test: nothing to compare, nothing to run.
-    const { notRun, SAME_TEST_SIDE } = await strengthCode;
-    return notRun(SAME_TEST_SIDE, {
+    ? (await strengthCode).SAME_TEST_SIDE
+    : input.decided === true
+    ? (await strengthCode).DECIDED
+    : undefined;
+  if (why !== undefined) {
+    return (await strengthCode).notRun(why, {
       sampleSeed: input.seed,
       runSeed,
       config: {

@@ -232,18 +232,14 @@ function stagePlan(
   oracle: OracleTreeOf,
   isolation: { tier: string; network: string },
 ): StagePlan {
-  const { commits, contracts, statics } = stage.input;
+  const { commits, contracts } = stage.input;
   const settings = contracts.settings;
   return planTestStage(stage.runs, {
     properties: stage.located.resolved,
     atBase: stage.located.atBase,
     oracleDiffers: oracle.tree.differs,
     observed: settings.tests.runner === "pytest",
-    // A rewritten assertion blocks unless the kill sets will decide it.
-    staticReject: [...contracts.findings, ...statics.findings].some((f) =>
-      f.blocking
-    ) ||
-      (statics.rewrites.length > 0 && !mutationDecides(settings)),
+    staticReject: staticallyRejected(stage.input),
     mutation: mutationDecides(settings),
     base: commits.base,
     baseHas: (path) => commits.baseTree.has(path),
@@ -251,6 +247,19 @@ function stagePlan(
     failures: (r) => headFailures(r, judge).map((f) => f.nodeId),
     isolation,
   });
+}
+
+/**
+ * Whether a rule that reads only sources already rejects: a blocking
+ * finding of the contracts or the static rules, or a rewritten assertion
+ * the kill sets will not decide.
+ */
+function staticallyRejected(
+  input: Pick<Stage["input"], "contracts" | "statics">,
+): boolean {
+  const { contracts, statics } = input;
+  return [...contracts.findings, ...statics.findings].some((f) => f.blocking) ||
+    (statics.rewrites.length > 0 && !mutationDecides(contracts.settings));
 }
 
 /** The first sandbox's report directory, and pawl's observer of every pytest run. */
@@ -318,6 +327,7 @@ function schedulerPorts(
         ...stage,
         commits,
         settings,
+        decided: staticallyRejected(stage.input),
         located: located.resolved,
         atBase: located.atBase,
         oracle,

@@ -123,6 +123,10 @@ export interface OracleStrengthResult {
 export const SAME_TEST_SIDE =
   "the head's test side is the base's, so each property's head test is its base test and no kill set can change";
 
+/** Why no mutant runs when a rule that reads only sources already rejects. */
+export const DECIDED =
+  "a rule that reads only the sources already rejects the pull request, and no kill set can change that";
+
 /**
  * The rule's result when no mutant can change a kill set (`why`): no
  * finding, and counts that say so.
