@@ -56,11 +56,13 @@ function container(repo: string, out: string, ownPids: boolean): string[] {
     [
       "repo=$1; out=$2; pawl=$3; shift 3",
       "mount -t tmpfs -o mode=0755 container-run /run",
-      "mkdir /run/repo /run/out /run/pawl",
+      "mkdir /run/repo /run/out /run/pawl-src",
       'mount --bind "$repo" /run/repo',
       'mount --bind "$out" /run/out',
       // pawl's own checkout may be under /tmp, which the container hides.
-      'mount --bind "$pawl" /run/pawl',
+      // Not at /run/pawl: the uid locks live there, private to the
+      // container, and must not land in (or be shared through) the checkout.
+      'mount --bind "$pawl" /run/pawl-src',
       "mount -t tmpfs -o mode=1777 container-tmp /tmp",
       '"$@"',
     ].join(" && "),
@@ -89,7 +91,7 @@ async function checkIn(
   try {
     const result = await check("/run/repo", "agent/pr", {
       wrapper: container(repo.dir, out, ownPids),
-      main: "/run/pawl/main.ts",
+      main: "/run/pawl-src/main.ts",
       out: false,
       quiet: false, // it says which uids the tests ran as
       extra: ["--out", "/run/out/verdict.json"],
