@@ -115,7 +115,7 @@ export interface SeedsReport {
 export interface MutationReport {
   /** How the functions mutated were found (`import analysis`). */
   reach: string;
-  /** The seed the sample of untouched functions' mutants was drawn from (the run's fresh seed). */
+  /** The seed the sample of untouched functions' mutants was drawn from (fixed by the base commit). */
   sampleSeed: number;
   /** The fixed Hypothesis seed every mutant ran with (derived from the base commit). */
   runSeed: number;

@@ -40,8 +40,6 @@ export interface MutationHookInput {
   atBase: readonly LocatedProperty[];
   /** The oracle tree and the test-side predicate. */
   oracle: { tree: OracleTree; isTestSide: (path: string) => boolean };
-  /** The run's fresh seed (the sample is drawn from it). */
-  seed: number;
   /** Limits of the suite's runs. */
   limits: Partial<SandboxLimits>;
   /** PATH inside the sandbox, when not the default. */
@@ -97,6 +95,9 @@ export async function mutationHook(
   // Every mutant runs with one seed fixed by the base commit, so results
   // can be cached and a re-run gives the same kills.
   const runSeed = freshSeed(commits.base, "pawl mutation");
+  // The sample of untouched functions' mutants too: every pull request on
+  // the base then selects the same ones and shares the base's runs of them.
+  const sampleSeed = freshSeed(commits.base, "pawl mutation sample");
   const why = !oracle.tree.differs
     // Each head test is its base test: nothing to compare, nothing to run.
     ? (await strengthCode).SAME_TEST_SIDE
@@ -105,7 +106,7 @@ export async function mutationHook(
     : undefined;
   if (why !== undefined) {
     return (await strengthCode).notRun(why, {
-      sampleSeed: input.seed,
+      sampleSeed,
       runSeed,
       config: {
         operators: settings.operators,
@@ -162,7 +163,7 @@ export async function mutationHook(
       command: runs.alone.command,
       env: runs.alone.env,
       limits: runs.limits,
-      sampleSeed: input.seed,
+      sampleSeed,
       runSeed,
       cache,
       observer: input.observer,

@@ -52,7 +52,7 @@ export interface StageRunnersInput {
   /** The suite's run, prepared ahead with its interpreter held. */
   preparedSuite: Promise<PreparedPytestRun | undefined> | undefined;
   /** The oracle-strength rule's input, less what the stage plans. */
-  mutation: Omit<MutationHookInput, "limits" | "seed" | "observer">;
+  mutation: Omit<MutationHookInput, "limits" | "observer">;
   /** The ports the oracle-strength rule runs through, less the sandbox. */
   mutationPorts: Omit<MutationHookPorts, "sandbox">;
 }
@@ -184,7 +184,6 @@ const RUNNERS: Record<StageRunKind, Runner> = {
   mutation: async (_run, context, input) => {
     const strength = await mutationHook({
       ...input.mutation,
-      seed: input.runs.seed,
       limits: input.runs.limits,
       observer: input.observer,
     }, { ...input.mutationPorts, sandbox: context.slot.sandbox });
