@@ -68,13 +68,17 @@ async function fakePytest(command: SandboxCommand) {
   };
 }
 
-async function judge(pawlToml: string | undefined, cache?: MutationCache) {
+async function judge(
+  pawlToml: string | undefined,
+  cache?: MutationCache,
+  headFiles: Record<string, string> = HEAD,
+) {
   const base = pawlToml === undefined
     ? BASE
     : { ...BASE, "pawl.toml": pawlToml };
   const head = pawlToml === undefined
-    ? HEAD
-    : { ...HEAD, "pawl.toml": pawlToml };
+    ? headFiles
+    : { ...headFiles, "pawl.toml": pawlToml };
   const git = new FakeGit({ commits: { main: base, "pr-head": head } });
   const sandbox = new FakeSandbox(fakePytest);
   let sandboxes = 0;
@@ -121,6 +125,43 @@ Deno.test("the mutation hook is on when the base's pawl.toml says nothing of it,
       f.rule === "property.oracle_weakened"
     ),
   );
+});
+
+Deno.test("no mutant runs when no kill set can change the decision, and the verdict says why", async (t) => {
+  const cases = [
+    {
+      name: "the test side is the base's (only code changed)",
+      head: { ...BASE, [PARSER]: `${BASE[PARSER]}\n# A comment.\n` },
+      why: /the head's test side is the base's/,
+    },
+    {
+      name: "a rule that reads only the sources already rejects",
+      head: {
+        ...BASE,
+        [CODEC_TEST]: BASE[CODEC_TEST]!.replace(
+          "assert parse_invoice(obj.to_bytes()) == obj",
+          "assert True",
+        ),
+      },
+      why: /already rejects/,
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const { judgement } = await judge(undefined, undefined, c.head);
+      const m = judgement.verdict.tests?.mutation;
+      assert.ok(m !== undefined, JSON.stringify(judgement.verdict.findings));
+      assert.match(m.notRun ?? "", c.why);
+      assert.equal(m.ran, 0);
+      assert.equal(m.generated, 0);
+      assert.ok(
+        !judgement.verdict.findings.some((f) =>
+          f.rule.startsWith("property.mutants") ||
+          f.rule === "property.oracle_weakened"
+        ),
+      );
+    });
+  }
 });
 
 Deno.test("the mutation hook is off when the base's [mutation] turns it off: the verdict has no trace of it", async () => {
