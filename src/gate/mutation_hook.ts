@@ -98,14 +98,11 @@ export async function mutationHook(
   // The sample of untouched functions' mutants too: every pull request on
   // the base then selects the same ones and shares the base's runs of them.
   const sampleSeed = freshSeed(commits.base, "pawl mutation sample");
-  const why = !oracle.tree.differs
-    // Each head test is its base test: nothing to compare, nothing to run.
-    ? (await strengthCode).SAME_TEST_SIDE
-    : input.decided === true
-    ? (await strengthCode).DECIDED
-    : undefined;
-  if (why !== undefined) {
-    return (await strengthCode).notRun(why, {
+  // Each head test is its base test, or the sources already decided:
+  // nothing a mutant shows can change the decision, so none runs.
+  if (!oracle.tree.differs || input.decided === true) {
+    const { notRun, SAME_TEST_SIDE, DECIDED } = await strengthCode;
+    return notRun(oracle.tree.differs ? DECIDED : SAME_TEST_SIDE, {
       sampleSeed,
       runSeed,
       config: {

@@ -276,7 +276,8 @@ async function runSide(
   jobs: readonly WarmJob[],
   confirm: MutantSide,
 ): Promise<SideRun> {
-  const cached = await fromCache(settings.cache, side, jobs);
+  const key = await settings.cache?.baselineKey(side);
+  const cached = await fromCache(settings.cache, key, side, jobs);
   if (cached !== undefined) {
     options.progress?.(
       `mutation: the ${side.label}'s baseline and its ${jobs.length} runs from the runner's cache`,
@@ -285,7 +286,6 @@ async function runSide(
   }
   const ran = await phase(options, settings, side, jobs);
   const passing = await confirmedPassing(options, ran, confirm);
-  const key = await settings.cache?.baselineKey(side);
   const clean = passing !== null && passing.findings.length === 0 &&
     ran.baselines.every((b) => b.findings.length === 0);
   if (key !== undefined && clean) {
@@ -303,17 +303,17 @@ async function runSide(
 }
 
 /**
- * A side's outcomes from the cache alone: its baseline's passing
+ * A side's outcomes from the cache alone: its baseline's (under `key`) passing
  * properties and, for every job, its outcomes or that no base test
  * reaches it; undefined when anything is missing, or no property passes
  * (then the side runs, and says so, as without a cache).
  */
 async function fromCache(
   cache: WarmSettings["cache"],
+  key: string | undefined,
   side: WarmSide,
   jobs: readonly WarmJob[],
 ): Promise<Pick<SideRun, "outcomes" | "passing"> | undefined> {
-  const key = await cache?.baselineKey(side);
   const baseline = key === undefined ? undefined : await cache?.cache.get(key);
   if (cache === undefined || baseline === undefined) return undefined;
   const keys = new Set(
