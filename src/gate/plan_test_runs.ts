@@ -16,7 +16,11 @@ export type LayoutPlans = readonly { layout: DialectId; plan: TestPlan }[];
 
 /** One pytest invocation. */
 export interface PlannedRun {
-  /** argv (the base's test command plus seed and selection flags). */
+  /**
+   * argv (the base's test command plus seed and deselection flags); a run
+   * that selects tests leaves out its positional test paths when it runs
+   * (`selectionCommand`).
+   */
   command: string[];
   /** Environment over the sandbox's minimal one. */
   env: Record<string, string>;

@@ -76,10 +76,12 @@ export async function checkBaseObserver(
   const { run, base } = options;
   if (run.observer === undefined) return;
   const workDir = await options.baseWorkDir();
+  // `--version` selects nothing: the command stays whole, positional
+  // paths included, as the run that did not load the observer had it.
   const result = await runPytest(sandbox, {
     ...run,
+    command: [...(run.command ?? DEFAULT_PYTEST_COMMAND), "--version"],
     workDir,
-    select: ["--version"],
   });
   if (result.observation?.hello === true) return;
   const module = run.observer.module;

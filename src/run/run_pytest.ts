@@ -17,6 +17,7 @@ import { describeSandboxView } from "../sandbox/describe_sandbox_view.ts";
 import type { Observation } from "./observation.ts";
 import { ObserverChannel, type ObserverPlugin } from "./observer.ts";
 import type { TestCaseResult } from "./parse_junit.ts";
+import { selectionCommand, treeHas } from "./selection_command.ts";
 
 /** The test command when the base's settings name none. */
 export const DEFAULT_PYTEST_COMMAND: readonly string[] = [
@@ -52,7 +53,11 @@ export interface RunPytestOptions {
   reportDir: string;
   /** argv of the base's test command; defaults to {@linkcode DEFAULT_PYTEST_COMMAND}. */
   command?: readonly string[];
-  /** Node ids to run (a rerun); all tests when omitted. */
+  /**
+   * Node ids or files to run, and nothing else: the command's positional
+   * arguments that name tests are left out (see `selectionCommand`); all
+   * tests, with the command as it is, when omitted or empty.
+   */
   select?: readonly string[];
   /**
    * Extra environment, e.g. seeds; applied over the minimal environment. A
@@ -307,6 +312,10 @@ export async function runPytest(
   prepared.used = true;
   const junit = loadJunitReader();
   const command = options.command ?? DEFAULT_PYTEST_COMMAND;
+  const select = options.select ?? [];
+  const selecting = select.length === 0
+    ? command
+    : await selectionCommand(command, { exists: treeHas(options.workDir) });
   const { n, reportPath, channel } = prepared;
   const env = prepared.command.env;
   let result: SandboxResult;
@@ -314,10 +323,7 @@ export async function runPytest(
   try {
     result = await sandbox.run({
       ...prepared.command,
-      argv: [
-        ...pytestArgv(command, options, reportPath),
-        ...(options.select ?? []),
-      ],
+      argv: [...pytestArgv(selecting, options, reportPath), ...select],
       ...(options.onOutput !== undefined ? { onOutput: options.onOutput } : {}),
     });
   } finally {

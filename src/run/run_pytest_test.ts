@@ -103,6 +103,33 @@ Deno.test("runPytest() runs the command with a report flag and a minimal environ
   });
 });
 
+Deno.test("runPytest() leaves the command's test paths out of a run that selects, and keeps them in a run of all tests", async (t) => {
+  await withDirs(async (dirs) => {
+    await Deno.mkdir(`${dirs.workDir}/tests`);
+    const command = ["python3", "-m", "pytest", "-q", "-k", "tests", "tests"];
+    const flags = (n: number) => [
+      `--junitxml=${dirs.reportDir}/junit-${n}.xml`,
+      "-o",
+      "junit_family=xunit2",
+    ];
+    const table: [string, string[], string[]][] = [
+      ["a selection", ["tests/test_a.py::test_x"], [
+        ...command.slice(0, -1),
+        ...flags(0),
+        "tests/test_a.py::test_x",
+      ]],
+      ["no selection", [], [...command, ...flags(1)]],
+    ];
+    const sandbox = new ScriptedSandbox(PASSING);
+    for (const [i, [name, select, expected]] of table.entries()) {
+      await t.step(name, async () => {
+        await runPytest(sandbox, options(dirs, { command, select }));
+        assert.deepEqual(sandbox.calls[i]?.argv, expected);
+      });
+    }
+  });
+});
+
 Deno.test("runPytest() never reuses a report or home name a previous run left", async () => {
   await withDirs(async (dirs) => {
     await Deno.writeTextFile(`${dirs.reportDir}/junit-0.xml`, "stale");
