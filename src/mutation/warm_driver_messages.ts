@@ -34,7 +34,10 @@ export interface CpuAllowance {
 export interface DriverConfig {
   /** `config`. */
   event: "config";
-  /** The test command's arguments after `-m pytest`. */
+  /**
+   * The test command's arguments after `-m pytest`, without those that
+   * name tests (`selectionCommand`): every run of the driver selects.
+   */
   args: readonly string[];
   /** pawl's observer plugin's module name, loaded into every run with `-p`. */
   observer: string;

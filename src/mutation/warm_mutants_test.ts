@@ -186,6 +186,30 @@ Deno.test("runWarmMutants() kills what the cold engine kills, runs the mutants t
   assert.ok(warmRun.results.every((r) => r.findings === undefined));
 });
 
+Deno.test("runWarmMutants() and the cold engine run only the properties when the test command names the tests directory", async () => {
+  await using f = await fixture();
+  const all = await f.options({
+    "tests/test_kit.py": TEST,
+    // Any run that collects it stops at collection: none may.
+    "tests/test_unselected.py":
+      "raise RuntimeError('collected although not selected')\n",
+  });
+  const options = {
+    ...all,
+    mutants: all.mutants.filter((m) => m.function === "clamp").slice(0, 3),
+    command: [...all.command, "tests"],
+  };
+  const warmRun = await warm(f, options);
+  assert.deepEqual(warmRun.baselineFindings, []);
+  assert.equal(coldRuns(f.sandbox), 0, f.progress.join("\n"));
+  const cold = await runColdMutants(options);
+  assert.deepEqual(cold.baselineFindings, []);
+  const outcomes = (results: readonly MutantResult[]) =>
+    results.map((r) => r.base["000/clamp"]);
+  assert.deepEqual(outcomes(warmRun.results), outcomes(cold.results));
+  assert.ok(outcomes(cold.results).includes("killed"));
+});
+
 Deno.test("runWarmMutants() runs the head only on the mutants a base property killed, with the properties that killed them", async () => {
   await using f = await fixture();
   const weak = TEST.replace(

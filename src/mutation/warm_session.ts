@@ -15,6 +15,7 @@
 import type { Finding } from "../core/finding.ts";
 import type { ObserverPlugin } from "../run/observer.ts";
 import { pytestEnvironment } from "../run/run_pytest.ts";
+import { selectionCommand, treeHas } from "../run/selection_command.ts";
 import type { SandboxLimits } from "../sandbox/sandbox.ts";
 import { DriverChannel } from "./driver_channel.ts";
 import { DriverIo } from "./driver_io.ts";
@@ -167,6 +168,11 @@ export async function runWarmSession(
       await Deno.writeTextFile(`${tree}/${file}`, text);
     }
     await worker.sandbox.prepareDir(tree);
+    // Every run of the driver selects (the properties, then each mutant's
+    // tests): the command's own test paths are left out.
+    const command = await selectionCommand(settings.command, {
+      exists: treeHas(tree),
+    });
     const base = await childPlaces(worker, places, settings.observer);
     const started = settings.clock();
     const io = new DriverIo(
@@ -188,7 +194,7 @@ export async function runWarmSession(
       }),
     );
     try {
-      out.baseline = await baselineOf(io, side, settings, base);
+      out.baseline = await baselineOf(io, side, { ...settings, command }, base);
       if (out.baseline !== null) {
         out.baseline.ms = settings.clock() - started;
         await takeJobs(worker, side, settings, queue, { io, places, out });

@@ -26,8 +26,8 @@ CHILD is where one run reports: its JUnit file, its HOME, and its own
 observer socket and token.
 
 This process only collects (``pytest --collect-only`` with the command's
-arguments and the registered properties): the project and the tests are
-imported once, as a fresh ``python3 -m pytest`` would import them, and no
+arguments, those naming tests left out by pawl, and the registered
+properties): the project and the tests are imported once, as a fresh ``python3 -m pytest`` would import them, and no
 test runs here, so nothing a test does carries over to the next run. The
 baseline runs in a forked child, with the original code and pawl's
 observer, while a trace function limited to the schemata files records
