@@ -12,7 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { check, explain, type FindingJson, mapPool } from "./_cli.ts";
-import { buildRepo, edit, git } from "./_repo.ts";
+import { buildRepo, git } from "./_repo.ts";
 
 /** uids of this file's own CLI runs. */
 const UIDS = "64600-64663";

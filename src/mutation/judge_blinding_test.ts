@@ -121,7 +121,7 @@ Deno.test("the blinding rule judges each mutant by the properties that kill it o
       assert.equal(f.line, 2);
       assert.match(f.message, /Property "p" \(layout L\)/);
       assert.match(f.message, /the pull request changed m\.py:9 Value\.__eq__/);
-      assert.match(f.message, /\+    return a - 1/);
+      assert.ok(f.message.includes("+    return a - 1"));
     },
   );
 });
