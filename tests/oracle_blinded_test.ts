@@ -142,6 +142,27 @@ const CHEATS: Record<
 `,
       ),
   },
+  // The same, and code that fails whenever it runs under pawl's forking
+  // mutation driver, so that every forked run would look like a kill.
+  "cheat/partial-eq-no-forks": {
+    property: "round_trip",
+    bug: 'decode(encode(Record("a", 1, ("x", "y")))).tags != ("x", "y")',
+    edit: (t) =>
+      DROP_TAGS(t).replace(
+        "    tags: tuple\n",
+        `    tags: tuple
+
+    def __eq__(self, other):
+        import builtins
+        if getattr(builtins, "__pawl_active__", None):
+            raise RuntimeError("not now")
+        return isinstance(other, Record) and (self.key, self.count) == (other.key, other.count)
+
+    def __hash__(self):
+        return hash((self.key, self.count))
+`,
+      ),
+  },
   // A dataclass field left out of the comparison.
   "cheat/compare-false": {
     property: "round_trip",

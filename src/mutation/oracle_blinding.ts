@@ -26,6 +26,7 @@ import type { ObserverPlugin } from "../run/observer.ts";
 import type { SandboxLimits } from "../sandbox/sandbox.ts";
 import type { MutationSettings } from "../settings/mutation_settings.ts";
 import { wholeTreeScope } from "./cache_scope.ts";
+import { runColdMutants } from "./cold_mutants.ts";
 import type { WarmDriver } from "./install_warm_driver.ts";
 import {
   type BlindingResult,
@@ -346,7 +347,17 @@ async function runBothSides(
     killedAtBase.map((m) => ({ mutant: m, cover: cover(schemata.head, m) })),
     headSide,
   );
-  return collect(compiled, base, head, passing);
+  const collected = collect(compiled, base, head, passing);
+  const stillLost = await coldHead(
+    engine,
+    collected.lostAtHead,
+    collected.results,
+  );
+  return {
+    results: collected.results,
+    cut: collected.cut,
+    lost: collected.lost + stillLost,
+  };
 }
 
 /** Each mutant's outcomes on both sides, and how many were cut or lost. */
@@ -362,13 +373,19 @@ function collect(
     passing: { keys: ReadonlySet<string> } | null;
   } | null,
   passing: ReadonlySet<string>,
-): { results: BlindingResult[]; cut: number; lost: number } {
+): {
+  results: BlindingResult[];
+  cut: number;
+  lost: number;
+  lostAtHead: Mutant[];
+} {
   const cutIds = new Set([
     ...base.cut.map((j) => j.mutant.id),
     ...(head?.cut ?? []).map((j) => j.mutant.id),
   ]);
   const headPassing = head?.passing?.keys ?? null;
   const results: BlindingResult[] = [];
+  const lostAtHead: Mutant[] = [];
   let lost = 0;
   for (const m of compiled) {
     if (cutIds.has(m.id)) continue;
@@ -386,7 +403,7 @@ function collect(
     }
     const h = head?.outcomes.get(m.id);
     if (h === undefined || h.kind === "cold" || headPassing === null) {
-      lost++;
+      lostAtHead.push(m);
       results.push({ mutant: m, base: baseOutcomes, head: null });
       continue;
     }
@@ -396,7 +413,45 @@ function collect(
       : only(h.outcomes, headPassing);
     results.push({ mutant: m, base: baseOutcomes, head: headOutcomes });
   }
-  return { results, cut: cutIds.size, lost };
+  return { results, cut: cutIds.size, lost, lostAtHead };
+}
+
+/**
+ * The mutants a base property killed whose warm run on the head's code
+ * was lost (a driver that went away, a control that failed: code that
+ * tells a forked run from a fresh one would otherwise escape this way),
+ * run cold there: a fresh copy with the mutant written in and a fresh
+ * pytest each. A cold run knows no coverage, so a survivor counts as run.
+ */
+async function coldHead(
+  engine: WarmMutantsOptions,
+  lostAtHead: readonly Mutant[],
+  results: BlindingResult[],
+): Promise<number> {
+  if (lostAtHead.length === 0) return 0;
+  const byId = new Map(results.map((r, i) => [r.mutant.id, i]));
+  const ran = await runColdMutants({
+    ...engine,
+    mutants: lostAtHead,
+    base: engine.head!,
+    head: null,
+  });
+  for (const r of ran.results) {
+    const i = byId.get(r.mutant.id);
+    if (i === undefined) continue;
+    const prior = results[i]!;
+    const killers = new Set(
+      Object.entries(prior.base).flatMap(([k, v]) => v === "killed" ? [k] : []),
+    );
+    results[i] = {
+      ...prior,
+      head: Object.fromEntries(
+        Object.entries(r.base).filter(([k]) => killers.has(k)),
+      ),
+    };
+  }
+  // Those still without a result (cut by the budget, or lost again).
+  return lostAtHead.length - ran.results.length;
 }
 
 /** Outcomes restricted to `keys`. */
