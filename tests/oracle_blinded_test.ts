@@ -96,6 +96,16 @@ def test_round_trip(key, count, tags):
 
 
 @settings(max_examples=60, deadline=None)
+@given(st.text("ab:12", max_size=12))
+def test_decode_or_reject(line):
+    try:
+        record = decode(line)
+    except ValueError:
+        return
+    assert encode(record) == line
+
+
+@settings(max_examples=60, deadline=None)
 @given(WORDS, st.integers(0, 10**6))
 def test_label(key, count):
     assert label(Record(key, count, ())) == "ID-" + key.upper() + "#" + str(count)
@@ -105,6 +115,10 @@ properties:
   - id: round_trip
     module: tests.test_codec
     name: test_round_trip
+    min_examples: 20
+  - id: decode_or_reject
+    module: tests.test_codec
+    name: test_decode_or_reject
     min_examples: 20
   - id: label_exact
     module: tests.test_codec
@@ -213,6 +227,12 @@ const HONEST: Record<string, (t: string) => string> = {
         return hash((self.key, self.count, self.tags))
 `,
     ),
+  // A stricter parser: it rejects some inputs it used to accept.
+  "honest/stricter": (t) =>
+    t.replace(
+      '    if len(parts) != 3:\n        raise ValueError("expected three fields")',
+      '    if len(parts) != 3:\n        raise ValueError("expected three fields")\n    if parts[0] == "" or len(parts[0]) > 8:\n        raise ValueError("bad key")',
+    ),
   // A refactor that removes dead code and inlines a helper.
   "honest/dead-code": (t) =>
     t.replace("\n\ndef _legacy(line):\n    return line.strip()\n", "\n")
@@ -248,7 +268,7 @@ Deno.test("a pull request that changes only the code under test cannot blind the
         }).output();
         const text = new TextDecoder().decode(out.stdout);
         assert.equal(out.code, 0, `${branch}:\n${text}`);
-        assert.match(text, /2 passed/);
+        assert.match(text, /3 passed/);
       }
       await git(repo.dir, ["checkout", "-q", "main"]);
     },
