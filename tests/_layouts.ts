@@ -588,6 +588,7 @@ export const RUN_RULES: ReadonlySet<string> = new Set([
   "seed.replay_failed",
   "seed.fresh_failed",
   "property.oracle_weakened",
+  "property.oracle_blinded",
   "property.mutants_survived",
   "property.mutants_cut",
 ]);

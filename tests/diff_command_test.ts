@@ -28,6 +28,7 @@ const RUN_RULES = new Set([
   "seed.replay_failed",
   // The mutation kill sets, on by default.
   "property.oracle_weakened",
+  "property.oracle_blinded",
   "property.mutants_survived",
   "property.mutants_cut",
 ]);

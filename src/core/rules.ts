@@ -392,6 +392,10 @@ export const RULES = {
     "property",
     "A mutant of the code under test that the base's property kills survives the head's property",
   ),
+  "property.oracle_blinded": rule(
+    "property",
+    "A mutant of code the pull request did not change that the base's tests kill on the base's code survives them on the head's code, which runs it",
+  ),
   "property.mutants_survived": rule(
     "property",
     "Mutants of the code under test survive the base's properties: gaps in the oracle the pull request did not make",

@@ -145,6 +145,32 @@ export interface MutationReport {
   weakened: number;
   /** Why no mutant was made or run, when none could change a kill set (absent when they ran). */
   notRun?: string;
+  /** The base's tests on the base's code and on the head's, against mutants of code the pull request did not change (absent when its code side is the base's). */
+  blinding?: BlindingReport;
+}
+
+/** Counts of the check that the code under test did not blind the oracle. */
+export interface BlindingReport {
+  /** Mutants made of code the pull request did not change, in the files the properties reach. */
+  generated: number;
+  /** Mutants selected (those in files the pull request changed first). */
+  selected: number;
+  /** Mutants left out by `max_mutants`. */
+  cutByCap: number;
+  /** Selected mutants the time budget left unrun. */
+  cutByBudget: number;
+  /** Selected mutants whose runs were lost (a driver went away, lines run only at import, a baseline that could not be trusted). */
+  lost: number;
+  /** Mutants run on the base's code. */
+  ran: number;
+  /** Of `ran`, killed by a base property on the base's code. */
+  killed: number;
+  /** Of `killed`, ones no killing property's tests execute on the head's code (not judged). */
+  notExecuted: number;
+  /** Of `killed`, ones the same tests let survive on the head's code, executing them. */
+  blinded: number;
+  /** Why none ran, when none did. */
+  notRun?: string;
 }
 
 /** What the test stage observed (absent when the suite was not run). */

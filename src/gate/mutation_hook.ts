@@ -10,6 +10,9 @@ import type { ObserverPlugin } from "../run/observer.ts";
 import type { Git, Tree } from "../git/git.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
 import type { OracleStrengthResult } from "../mutation/oracle_strength.ts";
+import type { OracleBlindingOptions } from "../mutation/oracle_blinding.ts";
+import type { Finding } from "../core/finding.ts";
+import type { BlindingReport } from "../core/verdict.ts";
 import type { MutantWorker } from "../mutation/run_mutants.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { OracleTree } from "../run/compose_oracle_tree.ts";
@@ -98,19 +101,23 @@ export async function mutationHook(
   // The sample of untouched functions' mutants too: every pull request on
   // the base then selects the same ones and shares the base's runs of them.
   const sampleSeed = freshSeed(commits.base, "pawl mutation sample");
-  // Each head test is its base test, or the sources already decided:
-  // nothing a mutant shows can change the decision, so none runs.
-  if (!oracle.tree.differs || input.decided === true) {
-    const { notRun, SAME_TEST_SIDE, DECIDED } = await strengthCode;
-    return notRun(oracle.tree.differs ? DECIDED : SAME_TEST_SIDE, {
-      sampleSeed,
-      runSeed,
-      config: {
-        operators: settings.operators,
-        "max_mutants": settings.max_mutants,
-        "budget_seconds": settings.budget_seconds,
-      },
-    });
+  const config = {
+    operators: settings.operators,
+    "max_mutants": settings.max_mutants,
+    "budget_seconds": settings.budget_seconds,
+  };
+  // The sources already decided: nothing a mutant shows can change the
+  // decision, so none runs.
+  if (input.decided === true) {
+    const { notRun, DECIDED } = await strengthCode;
+    return notRun(DECIDED, { sampleSeed, runSeed, config });
+  }
+  const codeChanged = codeSideDiffers(input);
+  // Each head test is its base test and the code is the base's: no kill
+  // set can change.
+  if (!oracle.tree.differs && !codeChanged) {
+    const { notRun, SAME_TEST_SIDE } = await strengthCode;
+    return notRun(SAME_TEST_SIDE, { sampleSeed, runSeed, config });
   }
   const runs = planTestRuns(input.settings, input.plans, {
     seed: runSeed,
@@ -126,51 +133,172 @@ export async function mutationHook(
   const { workers, extra } = await mutantWorkers(settings.max_mutants, ports);
   try {
     const baseKeys = new Set(input.atBase.map((p) => `${p.layout}/${p.id}`));
-    const { oracleStrength } = await strengthCode;
-    return await oracleStrength({
+    const { oracleStrength, notRun, SAME_TEST_SIDE } = await strengthCode;
+    const parser = await loadPythonParser();
+    const common = {
       settings,
-      parser: await loadPythonParser(),
-      properties: input.located.flatMap((p) =>
-        p.file === undefined || p.nodeId === undefined ? [] : [{
-          key: `${p.layout}/${p.id}`,
-          id: p.id,
-          layout: p.layout,
-          file: p.file,
-          headNodeId: p.nodeId,
-          baseNodeId: baseKeys.has(`${p.layout}/${p.id}`)
-            ? p.nodeId
-            : undefined,
-        }]
-      ),
+      parser,
       baseTree: treeView(git, commits.baseTree),
       headTree: treeView(git, commits.headTree),
       isTestSide: oracle.isTestSide,
       // Imports resolve as the runs see them: from the root, `src` and the
       // base's `[environment] pythonpath`.
       importRoots: ["", "src", ...input.settings.environment.pythonpath],
-      oracle: {
-        template: oracleTemplate,
-        files: treeFiles(commits.headTree, commits.baseTree, oracle),
-      },
-      head: headTemplate === null ? null : {
-        template: headTemplate,
-        files: treeFiles(commits.headTree, commits.headTree, oracle),
-      },
       workers,
       command: runs.alone.command,
       env: runs.alone.env,
       limits: runs.limits,
       sampleSeed,
-      runSeed,
       cache,
-      observer: input.observer,
-      driver,
       clock: () => performance.now(),
       progress: ports.progress,
+    };
+    const strength = !oracle.tree.differs
+      ? notRun(SAME_TEST_SIDE, { sampleSeed, runSeed, config })
+      : await oracleStrength({
+        ...common,
+        properties: input.located.flatMap((p) =>
+          p.file === undefined || p.nodeId === undefined ? [] : [{
+            key: `${p.layout}/${p.id}`,
+            id: p.id,
+            layout: p.layout,
+            file: p.file,
+            headNodeId: p.nodeId,
+            baseNodeId: baseKeys.has(`${p.layout}/${p.id}`)
+              ? p.nodeId
+              : undefined,
+          }]
+        ),
+        oracle: {
+          template: oracleTemplate,
+          files: treeFiles(commits.headTree, commits.baseTree, oracle),
+        },
+        head: headTemplate === null ? null : {
+          template: headTemplate,
+          files: treeFiles(commits.headTree, commits.headTree, oracle),
+        },
+        runSeed,
+        observer: input.observer,
+        driver,
+      });
+    if (!codeChanged) return strength;
+    const blinding = await blindingCheck(input, ports, {
+      ...common,
+      oracleTemplate,
+      runs,
+      driver,
     });
+    return {
+      ...strength,
+      findings: [...strength.findings, ...blinding.findings],
+      report: { ...strength.report, blinding: blinding.report },
+    };
   } finally {
     for (const s of extra) await s.close?.();
   }
+}
+
+/**
+ * Whether the head's code side differs from the base's: a file outside
+ * the test side added, removed or changed.
+ */
+function codeSideDiffers(input: MutationHookInput): boolean {
+  const { baseTree, headTree } = input.commits;
+  const { isTestSide } = input.oracle;
+  const differs = (from: Tree, to: Tree) => {
+    for (const [path, e] of from) {
+      if (e.kind === "tree" || isBytecodePath(path) || isTestSide(path)) {
+        continue;
+      }
+      const other = to.get(path);
+      if (other === undefined || other.oid !== e.oid) return true;
+    }
+    return false;
+  };
+  return differs(headTree, baseTree) || differs(baseTree, headTree);
+}
+
+/**
+ * The base's tests on the base's code and on the head's, against mutants
+ * of the code the pull request did not change (`oracle_blinding.ts`); the
+ * base's commit is exported for it. Without the warm engine (pawl's
+ * observer, its driver and a `<python> -m pytest` command) it is not run,
+ * and the verdict says so.
+ */
+async function blindingCheck(
+  input: MutationHookInput,
+  ports: MutationHookPorts,
+  common:
+    & Omit<
+      OracleBlindingOptions,
+      "properties" | "base" | "oracle" | "observer" | "driver"
+    >
+    & {
+      oracleTemplate: string;
+      runs: ReturnType<typeof planTestRuns>;
+      driver: OracleBlindingOptions["driver"] | undefined;
+    },
+): Promise<{ findings: Finding[]; report: BlindingReport }> {
+  const { git, commits, oracle } = input;
+  const { oracleBlinding } = await import("../mutation/oracle_blinding.ts");
+  const { runsPytestModule } = await import("../mutation/oracle_strength.ts");
+  const properties = input.atBase.flatMap((p) =>
+    p.file === undefined || p.nodeId === undefined ? [] : [{
+      key: `${p.layout}/${p.id}`,
+      id: p.id,
+      layout: p.layout,
+      file: p.file,
+      nodeId: p.nodeId,
+    }]
+  );
+  const { driver } = common;
+  const observer = input.observer;
+  const notRun = (why: string) => ({
+    findings: [],
+    report: {
+      generated: 0,
+      selected: 0,
+      cutByCap: 0,
+      cutByBudget: 0,
+      lost: 0,
+      ran: 0,
+      killed: 0,
+      notExecuted: 0,
+      blinded: 0,
+      notRun: why,
+    },
+  });
+  if (properties.length === 0) {
+    return notRun("the base has no registered property's test to run");
+  }
+  if (
+    driver === undefined || observer === undefined ||
+    !runsPytestModule(common.command)
+  ) {
+    return notRun(
+      "the base's tests run warm only under pawl's observer with a `<python> -m pytest` command",
+    );
+  }
+  const baseTemplate = await ports.workspace.export(
+    git,
+    commits.base,
+    ports.workName(),
+  );
+  await removeBytecode(baseTemplate);
+  return await oracleBlinding({
+    ...common,
+    properties,
+    base: {
+      template: baseTemplate,
+      files: treeFiles(commits.baseTree, commits.baseTree, oracle),
+    },
+    oracle: {
+      template: common.oracleTemplate,
+      files: treeFiles(commits.headTree, commits.baseTree, oracle),
+    },
+    observer,
+    driver,
+  });
 }
 
 /**

@@ -50,6 +50,8 @@ export interface WarmMutantsOptions extends MutantEngineOptions {
   driver: WarmDriver;
   /** Each mutated file's schemata. */
   schemata: ReadonlyMap<string, Schemata>;
+  /** What the runs are for, when not the kill sets of the test change: kept apart in the cache. */
+  cacheTag?: string | undefined;
 }
 
 /** A child's CPU time: the baseline's non-test time plus twice its tests', and half a second. */
@@ -179,7 +181,7 @@ async function confirmedPassing(
 }
 
 /** The session settings every driver of this judgement runs with. */
-function warmSettings(options: WarmMutantsOptions): WarmSettings {
+export function warmSettings(options: WarmMutantsOptions): WarmSettings {
   const sides = { base: options.base, head: options.head };
   const { cache } = options;
   const keyed = (side: WarmSide) => ({
@@ -193,6 +195,7 @@ function warmSettings(options: WarmMutantsOptions): WarmSettings {
         options.driver.sha256,
         [WARM_CPU, WARM_WALL],
         side.properties.map((p) => [p.key, p.nodeId]),
+        ...(options.cacheTag === undefined ? [] : [options.cacheTag]),
       ],
     },
   });
@@ -251,7 +254,7 @@ function warmSettings(options: WarmMutantsOptions): WarmSettings {
 }
 
 /** What one side's phase gave: the runs, and the properties passing on the unmutated code. */
-interface SideRun {
+export interface SideRun {
   /** Jobs the budget cut. */
   cut: readonly WarmJob[];
   /** Each job's outcome, by mutant id. */
@@ -269,7 +272,7 @@ interface SideRun {
  * job are there (then no driver starts), else run, its baseline then kept
  * when nothing in it needs saying.
  */
-async function runSide(
+export async function runSide(
   options: WarmMutantsOptions,
   settings: WarmSettings,
   side: WarmSide,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { MutationReport } from "../core/verdict.ts";
+import type { BlindingReport, MutationReport } from "../core/verdict.ts";
 
 /**
  * `15 of 15 mutants ran (0 in touched functions, found by import analysis): 13 killed, 2 survived, 0 timed out; 2 weaken a property; cut: 0 by max_mutants, 0 by the budget`,
@@ -22,7 +22,10 @@ import type { MutationReport } from "../core/verdict.ts";
  * ```
  */
 export function mutationSummary(m: MutationReport): string {
-  if (m.notRun !== undefined) return `no mutant ran: ${m.notRun}`;
+  const blinding = m.blinding === undefined
+    ? ""
+    : `; across the code change: ${blindingSummary(m.blinding)}`;
+  if (m.notRun !== undefined) return `no mutant ran: ${m.notRun}${blinding}`;
   return `${m.ran} of ${m.generated} mutants ran (${m.touched} in touched functions, found by ${m.reach}): ${m.killed} killed, ${m.survived} survived, ${m.timedOut} timed out${
     (m.unknown ?? 0) > 0
       ? `, ${m.unknown} unknown (no report pawl could trust)`
@@ -31,5 +34,28 @@ export function mutationSummary(m: MutationReport): string {
     m.notCovered === undefined
       ? ""
       : `; ${m.notCovered} not run because no test covers them`
+  }${blinding}`;
+}
+
+/**
+ * The check across the code change in one clause: `12 mutants of unchanged
+ * code ran on the base's code: 10 killed there, 1 blinded on the head's
+ * code, 0 not run by it there`.
+ *
+ * @example
+ * ```ts
+ * import { blindingSummary } from "./mutation_summary.ts";
+ * const s = blindingSummary({
+ *   generated: 9, selected: 9, cutByCap: 0, cutByBudget: 0, lost: 0,
+ *   ran: 9, killed: 7, notExecuted: 1, blinded: 2,
+ * });
+ * if (!s.includes("2 blinded")) throw new Error(s);
+ * ```
+ */
+export function blindingSummary(b: BlindingReport): string {
+  if (b.notRun !== undefined) return `no mutant ran: ${b.notRun}`;
+  const cut = b.cutByBudget + b.lost;
+  return `${b.ran} of ${b.generated} mutants of unchanged code ran on the base's code: ${b.killed} killed there, ${b.blinded} blinded on the head's code, ${b.notExecuted} not run by it there${
+    cut > 0 ? `; ${b.cutByBudget} cut by the budget, ${b.lost} lost` : ""
   }`;
 }

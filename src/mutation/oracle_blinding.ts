@@ -1,0 +1,462 @@
+/**
+ * Kill sets across the code change: the base's tests of every registered
+ * property run against mutants of the code the pull request did not
+ * change, once on the base's code and once on the head's. A pull request
+ * that leaves every test untouched can still blind them from the code
+ * side (an `__eq__` that compares part of a value, a field left out of
+ * the comparison, a raise that discards the failing examples); the
+ * mutants the tests kill on the base's code and not on the head's, which
+ * runs them, show it (`judge_blinding.ts`).
+ *
+ * Both sides run warm (`warm_mutants.ts`), each in its own tree with its
+ * own schemata: the base's commit as it is, and the base's tests on the
+ * head's code (the base's oracle tree). A mutant keeps its id on both
+ * sides, placed where its unchanged function sits in each text
+ * (`unchanged_mutants.ts`). The head side runs each mutant the base's
+ * tests killed with the tests that execute its lines on the head's code,
+ * so code the head no longer runs is never held against it. What the warm
+ * engine cannot run is not judged here, and counted.
+ *
+ * @module
+ */
+import type { Finding } from "../core/finding.ts";
+import type { BlindingReport } from "../core/verdict.ts";
+import type { PythonParser } from "../python/load_python_parser.ts";
+import type { ObserverPlugin } from "../run/observer.ts";
+import type { SandboxLimits } from "../sandbox/sandbox.ts";
+import type { MutationSettings } from "../settings/mutation_settings.ts";
+import { wholeTreeScope } from "./cache_scope.ts";
+import { runColdMutants } from "./cold_mutants.ts";
+import type { WarmDriver } from "./install_warm_driver.ts";
+import {
+  type BlindingResult,
+  judgeBlinding,
+  type JudgeBlindingOptions,
+} from "./judge_blinding.ts";
+import type { KillProperty, SideOutcomes } from "./judge_kill_sets.ts";
+import type { Mutant, MutationOperator } from "./mutant.ts";
+import type { MutationCache } from "./mutation_cache.ts";
+import type { SideTree, TreeView } from "./oracle_strength.ts";
+import { reachableFiles } from "./reachable_files.ts";
+import type { MutantSide, MutantWorker } from "./run_mutants.ts";
+import { buildSchemata, type Schemata } from "./schemata.ts";
+import { selectMutants } from "./select_mutants.ts";
+import {
+  type UnchangedMutants,
+  unchangedMutants,
+} from "./unchanged_mutants.ts";
+import type { WarmOutcome } from "./warm_child.ts";
+import {
+  runSide,
+  type WarmMutantsOptions,
+  warmSettings,
+} from "./warm_mutants.ts";
+
+/** A registered property whose test the base has. */
+export interface BlindingProperty extends KillProperty {
+  /** Its module file, where the import analysis starts. */
+  file: string;
+  /** pytest node id of the base's test. */
+  nodeId: string;
+}
+
+/** Options for {@linkcode oracleBlinding}. */
+export interface OracleBlindingOptions {
+  /** `[mutation]` of the base. */
+  settings: MutationSettings;
+  /** The Python parser. */
+  parser: PythonParser;
+  /** The registered properties the base has. */
+  properties: readonly BlindingProperty[];
+  /** The base commit's files. */
+  baseTree: TreeView;
+  /** The head commit's files. */
+  headTree: TreeView;
+  /** Whether a path is on the test side (never mutated). */
+  isTestSide: (path: string) => boolean;
+  /** Directories absolute imports resolve from, besides each file's own. */
+  importRoots?: readonly string[] | undefined;
+  /** The base's commit as it is. */
+  base: SideTree;
+  /** The base's oracle tree (the base's tests on the head's code). */
+  oracle: SideTree;
+  /** The sandboxes to run in. */
+  workers: readonly MutantWorker[];
+  /** Test command with the fixed seed (`<python> -m pytest ...`). */
+  command: readonly string[];
+  /** Environment with the fixed seed. */
+  env: Readonly<Record<string, string>>;
+  /** Limits of a run of the suite. */
+  limits: Partial<SandboxLimits>;
+  /** The seed the sample is drawn from. */
+  sampleSeed: number;
+  /** The runner's cache. */
+  cache?: MutationCache | undefined;
+  /** pawl's observer plugin. */
+  observer: ObserverPlugin;
+  /** pawl's warm driver. */
+  driver: WarmDriver;
+  /** Monotonic milliseconds. */
+  clock: () => number;
+  /** Progress lines. */
+  progress?: ((line: string) => void) | undefined;
+}
+
+/** The rule's findings and counts. */
+export interface OracleBlindingResult {
+  /** Findings. */
+  findings: Finding[];
+  /** The verdict's `tests.mutation.blinding`. */
+  report: BlindingReport;
+}
+
+/** Why no mutant ran when the properties reach no changed code. */
+export const NO_CHANGED_CODE =
+  "the pull request changes no code the registered properties' modules import";
+
+/** Run the check; see the module doc. */
+export async function oracleBlinding(
+  options: OracleBlindingOptions,
+): Promise<OracleBlindingResult> {
+  const found = await mutantsOfReach(options);
+  const { mutants, changedFiles } = found.unchanged;
+  const selection = selectMutants(mutants, {
+    touched: (m) => changedFiles.has(m.file),
+    seed: options.sampleSeed,
+    max: options.settings.max_mutants,
+  });
+  const counts = {
+    generated: mutants.length,
+    selected: selection.selected.length,
+    cutByCap: selection.capped,
+    cutByBudget: 0,
+    lost: 0,
+  };
+  const judge: JudgeBlindingOptions = {
+    properties: options.properties,
+    texts: found.texts,
+    changed: found.unchanged.changed,
+    counts,
+  };
+  const none = (why: string) => ({
+    findings: [],
+    report: { ...judgeBlinding([], judge).report, notRun: why },
+  });
+  if (changedFiles.size === 0 && found.unchanged.changed.length === 0) {
+    return none(NO_CHANGED_CODE);
+  }
+  if (selection.selected.length === 0) {
+    return none("no mutant of unchanged code lies in the code they import");
+  }
+  options.progress?.(
+    `mutation: the base's tests on the base's code and on the head's, against ${selection.selected.length} of ${mutants.length} mutants of code the pull request did not change`,
+  );
+  const ran = await runBothSides(options, found, selection.selected);
+  if (typeof ran === "string") return none(ran);
+  const judged = judgeBlinding(ran.results, {
+    ...judge,
+    counts: { ...counts, cutByBudget: ran.cut, lost: ran.lost },
+  });
+  return judged;
+}
+
+/** The code the properties reach at both commits, its texts, and the mutants of what did not change. */
+async function mutantsOfReach(options: OracleBlindingOptions): Promise<{
+  texts: Map<string, string>;
+  baseTexts: Map<string, string>;
+  unchanged: UnchangedMutants;
+}> {
+  const { parser } = options;
+  const entries = [...new Set(options.properties.map((p) => p.file))].sort();
+  const roots = options.importRoots === undefined
+    ? {}
+    : { roots: options.importRoots };
+  const oracleView: TreeView = {
+    has: (p) =>
+      options.isTestSide(p) ? options.baseTree.has(p) : options.headTree.has(p),
+    read: (p) =>
+      options.isTestSide(p)
+        ? options.baseTree.read(p)
+        : options.headTree.read(p),
+  };
+  const reached = new Set([
+    ...await reachableFiles(parser, entries, {
+      has: (p) => options.baseTree.has(p),
+      read: (p) => options.baseTree.read(p),
+      ...roots,
+    }),
+    ...await reachableFiles(parser, entries, {
+      has: (p) => oracleView.has(p),
+      read: (p) => oracleView.read(p),
+      ...roots,
+    }),
+  ]);
+  const code = [...reached].filter((p) =>
+    p.endsWith(".py") && !options.isTestSide(p) && options.headTree.has(p) &&
+    options.baseTree.has(p)
+  ).sort();
+  const texts = new Map<string, string>();
+  const baseTexts = new Map<string, string>();
+  const files = [];
+  for (const file of code) {
+    const head = await options.headTree.read(file);
+    const base = await options.baseTree.read(file);
+    if (head === undefined || base === undefined) continue;
+    texts.set(file, head);
+    baseTexts.set(file, base);
+    files.push({ file, base, head });
+  }
+  const unchanged = unchangedMutants(parser, files, {
+    operators: options.settings.operators as readonly MutationOperator[],
+  });
+  return { texts, baseTexts, unchanged };
+}
+
+/** Each side's schemata of the selected mutants: the head's at head places, the base's at base places. */
+function bothSchemata(
+  parser: PythonParser,
+  found: {
+    texts: ReadonlyMap<string, string>;
+    baseTexts: ReadonlyMap<string, string>;
+    unchanged: UnchangedMutants;
+  },
+  selected: readonly Mutant[],
+): { head: Map<string, Schemata>; base: Map<string, Schemata> } {
+  const head = new Map<string, Schemata>();
+  const base = new Map<string, Schemata>();
+  for (const file of new Set(selected.map((m) => m.file))) {
+    const inFile = selected.filter((m) => m.file === file);
+    head.set(file, buildSchemata(parser, file, found.texts.get(file)!, inFile));
+    base.set(
+      file,
+      buildSchemata(
+        parser,
+        file,
+        found.baseTexts.get(file)!,
+        inFile.map((m) => found.unchanged.atBase.get(m.id)!),
+      ),
+    );
+  }
+  return { head, base };
+}
+
+/** Whether both sides compiled the mutant in and know the lines that cover it. */
+function compiledBoth(
+  schemata: { head: Map<string, Schemata>; base: Map<string, Schemata> },
+  m: Mutant,
+): boolean {
+  return [schemata.head, schemata.base].every((side) => {
+    const s = side.get(m.file);
+    return s !== undefined && !s.excluded.has(m.id) && s.coverLines.has(m.id);
+  });
+}
+
+/**
+ * The base side on every selected mutant both sides compiled, then the
+ * head side on those a base property killed; a string says why nothing
+ * can be judged.
+ */
+async function runBothSides(
+  options: OracleBlindingOptions,
+  found: {
+    texts: ReadonlyMap<string, string>;
+    baseTexts: ReadonlyMap<string, string>;
+    unchanged: UnchangedMutants;
+  },
+  selected: readonly Mutant[],
+): Promise<{ results: BlindingResult[]; cut: number; lost: number } | string> {
+  const schemata = bothSchemata(options.parser, found, selected);
+  const compiled = selected.filter((m) => compiledBoth(schemata, m));
+  if (compiled.length === 0) {
+    return "no selected mutant could be compiled in on both sides";
+  }
+  const properties = options.properties.map((p) => ({
+    key: p.key,
+    nodeId: p.nodeId,
+  }));
+  const baseSide: MutantSide = {
+    template: options.base.template,
+    properties,
+    cacheScope: wholeTreeScope(options.base.files),
+  };
+  const headSide: MutantSide = {
+    template: options.oracle.template,
+    properties,
+    cacheScope: wholeTreeScope(options.oracle.files),
+  };
+  const engine: WarmMutantsOptions = {
+    mutants: compiled,
+    texts: found.texts,
+    base: baseSide,
+    head: headSide,
+    workers: options.workers,
+    command: options.command,
+    env: options.env,
+    limits: options.limits,
+    observer: options.observer,
+    driver: options.driver,
+    cache: options.cache,
+    schemata: schemata.head,
+    cacheTag: "blinding",
+    deadline: options.clock() + options.settings.budget_seconds * 1000,
+    clock: options.clock,
+    progress: options.progress,
+  };
+  const settings = warmSettings(engine);
+  const cover = (side: Map<string, Schemata>, m: Mutant) => [{
+    file: m.file,
+    lines: side.get(m.file)!.coverLines.get(m.id)!,
+  }];
+  const textsOf = (side: Map<string, Schemata>) =>
+    new Map([...side].map(([f, s]) => [f, s.text]));
+  const base = await runSide(
+    engine,
+    settings,
+    {
+      label: "base",
+      template: baseSide.template,
+      schemata: textsOf(schemata.base),
+      properties,
+    },
+    compiled.map((m) => ({
+      mutant: found.unchanged.atBase.get(m.id)!,
+      cover: cover(schemata.base, m),
+    })),
+    baseSide,
+  );
+  if (base.passing === null) {
+    return "the base's tests could not be run warm on the base's code";
+  }
+  const passing = base.passing.keys;
+  const killedAtBase = compiled.filter((m) => {
+    const o = base.outcomes.get(m.id);
+    return o?.kind === "ran" &&
+      Object.entries(o.outcomes).some(([k, v]) =>
+        v === "killed" && passing.has(k)
+      );
+  });
+  const head = killedAtBase.length === 0 ? null : await runSide(
+    engine,
+    settings,
+    {
+      label: "head",
+      template: headSide.template,
+      schemata: textsOf(schemata.head),
+      properties: properties.filter((p) => passing.has(p.key)),
+    },
+    killedAtBase.map((m) => ({ mutant: m, cover: cover(schemata.head, m) })),
+    headSide,
+  );
+  const collected = collect(compiled, base, head, passing);
+  const stillLost = await coldHead(
+    engine,
+    collected.lostAtHead,
+    collected.results,
+  );
+  return {
+    results: collected.results,
+    cut: collected.cut,
+    lost: collected.lost + stillLost,
+  };
+}
+
+/** Each mutant's outcomes on both sides, and how many were cut or lost. */
+function collect(
+  compiled: readonly Mutant[],
+  base: {
+    outcomes: ReadonlyMap<string, WarmOutcome>;
+    cut: readonly { mutant: Mutant }[];
+  },
+  head: {
+    outcomes: ReadonlyMap<string, WarmOutcome>;
+    cut: readonly { mutant: Mutant }[];
+    passing: { keys: ReadonlySet<string> } | null;
+  } | null,
+  passing: ReadonlySet<string>,
+): {
+  results: BlindingResult[];
+  cut: number;
+  lost: number;
+  lostAtHead: Mutant[];
+} {
+  const cutIds = new Set([
+    ...base.cut.map((j) => j.mutant.id),
+    ...(head?.cut ?? []).map((j) => j.mutant.id),
+  ]);
+  const headPassing = head?.passing?.keys ?? null;
+  const results: BlindingResult[] = [];
+  const lostAtHead: Mutant[] = [];
+  let lost = 0;
+  for (const m of compiled) {
+    if (cutIds.has(m.id)) continue;
+    const b = base.outcomes.get(m.id);
+    if (b === undefined || b.kind === "cold") {
+      lost++;
+      continue;
+    }
+    if (b.kind === "notCovered") continue;
+    const baseOutcomes = only(b.outcomes, passing);
+    const killed = Object.values(baseOutcomes).includes("killed");
+    if (!killed) {
+      results.push({ mutant: m, base: baseOutcomes, head: null });
+      continue;
+    }
+    const h = head?.outcomes.get(m.id);
+    if (h === undefined || h.kind === "cold" || headPassing === null) {
+      lostAtHead.push(m);
+      results.push({ mutant: m, base: baseOutcomes, head: null });
+      continue;
+    }
+    // Not covered on the head's code: no killing property's tests run it.
+    const headOutcomes = h.kind === "notCovered"
+      ? {}
+      : only(h.outcomes, headPassing);
+    results.push({ mutant: m, base: baseOutcomes, head: headOutcomes });
+  }
+  return { results, cut: cutIds.size, lost, lostAtHead };
+}
+
+/**
+ * The mutants a base property killed whose warm run on the head's code
+ * was lost (a driver that went away, a control that failed: code that
+ * tells a forked run from a fresh one would otherwise escape this way),
+ * run cold there: a fresh copy with the mutant written in and a fresh
+ * pytest each. A cold run knows no coverage, so a survivor counts as run.
+ */
+async function coldHead(
+  engine: WarmMutantsOptions,
+  lostAtHead: readonly Mutant[],
+  results: BlindingResult[],
+): Promise<number> {
+  if (lostAtHead.length === 0) return 0;
+  const byId = new Map(results.map((r, i) => [r.mutant.id, i]));
+  const ran = await runColdMutants({
+    ...engine,
+    mutants: lostAtHead,
+    base: engine.head!,
+    head: null,
+  });
+  for (const r of ran.results) {
+    const i = byId.get(r.mutant.id);
+    if (i === undefined) continue;
+    const prior = results[i]!;
+    const killers = new Set(
+      Object.entries(prior.base).flatMap(([k, v]) => v === "killed" ? [k] : []),
+    );
+    results[i] = {
+      ...prior,
+      head: Object.fromEntries(
+        Object.entries(r.base).filter(([k]) => killers.has(k)),
+      ),
+    };
+  }
+  // Those still without a result (cut by the budget, or lost again).
+  return lostAtHead.length - ran.results.length;
+}
+
+/** Outcomes restricted to `keys`. */
+function only(outcomes: SideOutcomes, keys: ReadonlySet<string>): SideOutcomes {
+  return Object.fromEntries(
+    Object.entries(outcomes).filter(([k]) => keys.has(k)),
+  );
+}
