@@ -137,11 +137,18 @@ const DROP_TAGS = (t: string) =>
 /** The cheats: each breaks the code and hides it from the unchanged test. */
 const CHEATS: Record<
   string,
-  { property: string; bug: string; edit: (t: string) => string }
+  {
+    property: string;
+    bug: string;
+    /** The change the finding names on the path. */
+    change: string;
+    edit: (t: string) => string;
+  }
 > = {
   // An __eq__ that compares only part of the fields.
   "cheat/partial-eq": {
     property: "round_trip",
+    change: "Record.__eq__",
     bug: 'decode(encode(Record("a", 1, ("x", "y")))).tags != ("x", "y")',
     edit: (t) =>
       DROP_TAGS(t).replace(
@@ -160,6 +167,7 @@ const CHEATS: Record<
   // mutation driver, so that every forked run would look like a kill.
   "cheat/partial-eq-no-forks": {
     property: "round_trip",
+    change: "Record.__eq__",
     bug: 'decode(encode(Record("a", 1, ("x", "y")))).tags != ("x", "y")',
     edit: (t) =>
       DROP_TAGS(t).replace(
@@ -180,6 +188,7 @@ const CHEATS: Record<
   // A dataclass field left out of the comparison.
   "cheat/compare-false": {
     property: "round_trip",
+    change: "tags: tuple = field(compare=False)",
     bug: 'decode(encode(Record("a", 1, ("x", "y")))).tags != ("x", "y")',
     edit: (t) =>
       DROP_TAGS(t)
@@ -195,6 +204,7 @@ const CHEATS: Record<
   // A str subclass whose __eq__ compares only the number.
   "cheat/str-eq": {
     property: "label_exact",
+    change: "Label.__eq__",
     bug: 'str(label(Record("ab", 1, ()))) != "ID-AB#1"',
     edit: (t) =>
       t.replace(
@@ -318,6 +328,7 @@ print(${c.bug})`,
       assert.ok(mine.blocking);
       assert.equal(mine.path, CODEC);
       assert.match(mine.message, /the pull request changed /);
+      assert.ok(mine.message.includes(c.change), mine.message);
     });
   }
   for (const branch of Object.keys(HONEST)) {

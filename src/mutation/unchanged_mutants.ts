@@ -8,8 +8,10 @@
  * changed file outside any function, or of a function the base has twice
  * or changed, is left out: its place in the base is not the same code.
  *
- * Also the functions the pull request changed in the same files: where a
- * surviving mutant's path is likely to run through.
+ * Also what the pull request changed in the same files: the functions it
+ * added or changed, and the statements outside any function it added or
+ * changed (a class attribute such as a field left out of the comparison),
+ * where a surviving mutant's path is likely to run through.
  *
  * @module
  */
@@ -27,15 +29,18 @@ export interface FileAtBoth {
   head: string;
 }
 
-/** A function the pull request added or changed. */
+/** A function or a statement outside any function that the pull request added or changed. */
 export interface ChangedFunction {
   /** Repository-relative path. */
   file: string;
-  /** Qualified name (`Class.method`). */
+  /** Qualified name (`Class.method`), or the statement's line as written (shortened). */
   qualname: string;
-  /** 1-based line of its `def` at head. */
+  /** 1-based line of its `def` (or of the statement) at head. */
   line: number;
 }
+
+/** Characters of a changed statement's line shown. */
+const STATEMENT_CHARS = 60;
 
 /** The mutants of unchanged code, and what changed around them. */
 export interface UnchangedMutants {
@@ -71,7 +76,8 @@ interface Placed {
  * });
  * const m = u.mutants.find((x) => x.function === "f")!;
  * if (u.atBase.get(m.id)!.start !== m.start - 11) throw new Error();
- * if (u.changed[0]?.qualname !== "g") throw new Error();
+ * const names = u.changed.map((c) => c.qualname);
+ * if (names.join() !== "import os,g") throw new Error(names.join());
  * ```
  */
 export function unchangedMutants(
@@ -103,6 +109,7 @@ export function unchangedMutants(
         if (h !== null) out.changed.push({ file, qualname, line: h.line });
       }
     }
+    out.changed.push(...changedStatements(file, base, head, atHead));
     for (const m of mutants) {
       const h = atHead.get(m.function);
       const b = atBase.get(m.function);
@@ -130,6 +137,35 @@ function moveMutant(m: Mutant, head: Placed, base: Placed): Mutant {
     line: m.line + lines,
     endLine: m.endLine + lines,
   };
+}
+
+/**
+ * Lines of `head` outside every function that the base's text does not
+ * have (as written, indentation aside), blank lines and comments left
+ * out: the statements a pull request added or changed there.
+ */
+function changedStatements(
+  file: string,
+  base: string,
+  head: string,
+  functions: ReadonlyMap<string, Placed | null>,
+): ChangedFunction[] {
+  const had = new Set(base.split("\n").map((l) => l.trim()));
+  const inside: [number, number][] = [];
+  for (const f of functions.values()) {
+    if (f !== null) {
+      inside.push([f.line, f.line + f.text.split("\n").length - 1]);
+    }
+  }
+  const out: ChangedFunction[] = [];
+  head.split("\n").forEach((raw, i) => {
+    const line = i + 1;
+    const text = raw.trim();
+    if (text === "" || text.startsWith("#") || had.has(text)) return;
+    if (inside.some(([a, b]) => line >= a && line <= b)) return;
+    out.push({ file, qualname: text.slice(0, STATEMENT_CHARS), line });
+  });
+  return out;
 }
 
 /** Each function's start, line and source, by qualified name; null for a name defined twice. */

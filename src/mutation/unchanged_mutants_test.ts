@@ -71,6 +71,25 @@ Deno.test("mutants of unchanged code are placed in both commits", async (t) => {
     },
   );
 
+  await t.step(
+    "a statement changed outside every function is named with its line",
+    () => {
+      const head = BASE.replace(
+        "class Money:\n",
+        "class Money:\n    __slots__ = ('cents',)\n",
+      );
+      const u = unchangedMutants(parser, [{ file: "m.py", base: BASE, head }], {
+        operators: ["arithmetic"],
+      });
+      assert.deepEqual(u.changed, [
+        { file: "m.py", qualname: "__slots__ = ('cents',)", line: 2 },
+      ]);
+      // Every function is the base's: all their mutants are kept.
+      assert.ok(u.mutants.some((m) => m.function === "add"));
+      assert.ok(u.mutants.some((m) => m.function === "scale"));
+    },
+  );
+
   await t.step("a function defined twice, or only at head, is left out", () => {
     const head = BASE + "\n\ndef add(a, b):\n    return a - b\n";
     const u = unchangedMutants(parser, [{ file: "m.py", base: BASE, head }], {
