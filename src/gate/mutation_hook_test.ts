@@ -133,6 +133,8 @@ Deno.test("no mutant runs when no kill set can change the decision, and the verd
       name: "the test side is the base's (only code changed)",
       head: { ...BASE, [PARSER]: `${BASE[PARSER]}\n# A comment.\n` },
       why: /the head's test side is the base's/,
+      // The code changed: the base's tests are checked across the change.
+      blinding: true,
     },
     {
       name: "a rule that reads only the sources already rejects",
@@ -144,6 +146,7 @@ Deno.test("no mutant runs when no kill set can change the decision, and the verd
         ),
       },
       why: /already rejects/,
+      blinding: false,
     },
   ];
   for (const c of cases) {
@@ -154,6 +157,7 @@ Deno.test("no mutant runs when no kill set can change the decision, and the verd
       assert.match(m.notRun ?? "", c.why);
       assert.equal(m.ran, 0);
       assert.equal(m.generated, 0);
+      assert.equal(m.blinding !== undefined, c.blinding);
       assert.ok(
         !judgement.verdict.findings.some((f) =>
           f.rule.startsWith("property.mutants") ||

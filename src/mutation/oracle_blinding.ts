@@ -42,6 +42,7 @@ import type { MutantSide, MutantWorker } from "./run_mutants.ts";
 import { buildSchemata, type Schemata } from "./schemata.ts";
 import { selectMutants } from "./select_mutants.ts";
 import {
+  namedByChange,
   type UnchangedMutants,
   unchangedMutants,
 } from "./unchanged_mutants.ts";
@@ -120,8 +121,13 @@ export async function oracleBlinding(
 ): Promise<OracleBlindingResult> {
   const found = await mutantsOfReach(options);
   const { mutants, changedFiles } = found.unchanged;
+  // The code the changed code names in the files it changed first, then
+  // the rest of those files and what the changed code names elsewhere:
+  // the likeliest paths from the change to what the tests compare.
+  const named = (m: Mutant) => namedByChange(found.unchanged, m);
   const selection = selectMutants(mutants, {
-    touched: (m) => changedFiles.has(m.file),
+    touched: (m) => changedFiles.has(m.file) && named(m),
+    near: (m) => changedFiles.has(m.file) || named(m),
     seed: options.sampleSeed,
     max: options.settings.max_mutants,
   });

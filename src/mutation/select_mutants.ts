@@ -13,6 +13,8 @@ import type { Mutant } from "./mutant.ts";
 export interface SelectMutantsOptions {
   /** Whether a mutant lies in a function the pull request touched. */
   touched: (mutant: Mutant) => boolean;
+  /** Whether a mutant lies near what the pull request changed: sampled before the rest. */
+  near?: ((mutant: Mutant) => boolean) | undefined;
   /** The seed the sample of the rest is drawn from. */
   seed: number;
   /** Most mutants selected. */
@@ -44,12 +46,18 @@ export function selectMutants(
   options: SelectMutantsOptions,
 ): MutantSelection {
   const touched = mutants.filter((m) => options.touched(m));
-  const rest = mutants.filter((m) => !options.touched(m));
-  const key = new Map(rest.map((m) => [m.id, draw(options.seed, m.id)]));
-  rest.sort((a, b) =>
-    (key.get(a.id) as string) < (key.get(b.id) as string) ? -1 : 1
-  );
-  const all = [...touched, ...rest];
+  const others = mutants.filter((m) => !options.touched(m));
+  const near = options.near;
+  const key = new Map(others.map((m) => [m.id, draw(options.seed, m.id)]));
+  const sampled = (list: Mutant[]) =>
+    list.sort((a, b) =>
+      (key.get(a.id) as string) < (key.get(b.id) as string) ? -1 : 1
+    );
+  const all = near === undefined ? [...touched, ...sampled(others)] : [
+    ...touched,
+    ...sampled(others.filter((m) => near(m))),
+    ...sampled(others.filter((m) => !near(m))),
+  ];
   const selected = all.slice(0, options.max);
   return {
     selected,

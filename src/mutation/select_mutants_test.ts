@@ -77,3 +77,32 @@ Deno.test("selectMutants() puts touched functions first, then a seeded sample up
   }
   assert.ok(orders.size > 1, "different seeds draw different samples");
 });
+
+Deno.test("mutants near the change are sampled before the rest, after the touched ones", () => {
+  const ms = ["a1", "a2", "b1", "b2", "c1", "c2"].map((id) => ({
+    id,
+    file: `${id[0]}.py`,
+    function: "f",
+    line: 1,
+    column: 1,
+    endLine: 1,
+    endColumn: 2,
+    start: 0,
+    end: 1,
+    original: "<",
+    replacement: "<=",
+    operator: "comparison" as const,
+  }));
+  const s = selectMutants(ms, {
+    touched: (m) => m.file === "c.py",
+    near: (m) => m.file === "b.py",
+    seed: 7,
+    max: 4,
+  });
+  assert.deepEqual(s.selected.slice(0, 2).map((m) => m.id), ["c1", "c2"]);
+  assert.deepEqual(
+    new Set(s.selected.slice(2).map((m) => m.file)),
+    new Set(["b.py"]),
+  );
+  assert.equal(s.capped, 2);
+});

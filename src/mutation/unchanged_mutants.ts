@@ -52,6 +52,16 @@ export interface UnchangedMutants {
   changedFiles: Set<string>;
   /** Functions added or changed at head, in file and line order. */
   changed: ChangedFunction[];
+  /** Every name the changed functions and statements use: the code they call or build. */
+  referenced: Set<string>;
+}
+
+/**
+ * Whether a mutant lies in code the changed code names: its function, or
+ * a class it is a method of.
+ */
+export function namedByChange(u: UnchangedMutants, m: Mutant): boolean {
+  return m.function.split(".").some((part) => u.referenced.has(part));
 }
 
 /** Where each function of a text starts, by qualified name (null: defined more than once). */
@@ -90,6 +100,7 @@ export function unchangedMutants(
     atBase: new Map(),
     changedFiles: new Set(),
     changed: [],
+    referenced: new Set(),
   };
   for (const { file, base, head } of files) {
     const mutants = generateMutants(parser, file, head, options);
@@ -106,10 +117,16 @@ export function unchangedMutants(
     for (const [qualname, h] of atHead) {
       const b = atBase.get(qualname);
       if (h === null || b === undefined || b === null || b.text !== h.text) {
-        if (h !== null) out.changed.push({ file, qualname, line: h.line });
+        if (h !== null) {
+          out.changed.push({ file, qualname, line: h.line });
+          for (const n of names(h.text)) out.referenced.add(n);
+        }
       }
     }
-    out.changed.push(...changedStatements(file, base, head, atHead));
+    for (const c of changedStatements(file, base, head, atHead)) {
+      out.changed.push(c);
+      for (const n of names(c.qualname)) out.referenced.add(n);
+    }
     for (const m of mutants) {
       const h = atHead.get(m.function);
       const b = atBase.get(m.function);
@@ -137,6 +154,11 @@ function moveMutant(m: Mutant, head: Placed, base: Placed): Mutant {
     line: m.line + lines,
     endLine: m.endLine + lines,
   };
+}
+
+/** The identifiers a piece of code uses. */
+function names(code: string): string[] {
+  return code.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
 }
 
 /**
