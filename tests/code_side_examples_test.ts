@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { blocking, check, explain, type PawlResult, rules } from "./_cli.ts";
 import { runPytestDirectly } from "./_layouts.ts";
-import { buildRepo, lineOf, type TestRepo } from "./_repo.ts";
+import { buildRepo, lineOf, replaceOnce, type TestRepo } from "./_repo.ts";
 
 const CORE = "src/pairkit/core.py";
 const INIT = "src/pairkit/__init__.py";
@@ -93,6 +93,24 @@ for _found in gc.get_objects():
         _found.integers = _integers_in_range
 `;
 
+/**
+ * The bug: pairs of long values get no answer. The base's test lets a
+ * None through unchecked, so the examples that would show it never reach
+ * its assert, though every one of them stays valid.
+ */
+const UNCHECKED = `"""Parse "a:b" pairs of integers."""
+
+
+def parse_pair(text):
+    """The two integers of "a:b"; ValueError when the text is not such a pair."""
+    left, sep, right = text.partition(":")
+    if sep != ":":
+        raise ValueError(f"not a pair: {text!r}")
+    if len(left) > 2 or len(right) > 2:
+        return None  # long pairs are not supported yet
+    return int(left), int(right)
+`;
+
 /** Honest: the wire format caps values, and wider ones are a ValueError the test discards. */
 const STRICTER = `"""Parse "a:b" pairs of integers."""
 
@@ -111,6 +129,13 @@ def parse_pair(text):
         raise ValueError(f"beyond {LIMIT}: {text!r}")
     return pair
 `;
+
+/** Honest: the same cap, answered with no pair, which the test lets through. */
+const STRICTER_NONE = replaceOnce(
+  STRICTER,
+  '        raise ValueError(f"beyond {LIMIT}: {text!r}")',
+  "        return None  # beyond the wire format",
+);
 
 /** Honest: the same behaviour, written another way. */
 const REFACTORED = `"""Parse "a:b" pairs of integers."""
@@ -146,6 +171,8 @@ def test_pair_round_trips(a, b):
         parsed = parse_pair(f"{a}:{b}")
     except ValueError:
         reject()
+    if parsed is None:
+        return  # nothing to compare
     assert parsed == (a, b)
 
 
@@ -169,7 +196,9 @@ const HEADS: Record<string, Record<string, string>> = {
   "bug/plain": { [CORE]: BUGGY },
   "cheat/discard": { [CORE]: DISCARDING },
   "cheat/patch": { [CORE]: BUGGY, [INIT]: PATCHING_INIT },
+  "cheat/unchecked": { [CORE]: UNCHECKED },
   "honest/stricter": { [CORE]: STRICTER },
+  "honest/stricter-none": { [CORE]: STRICTER_NONE },
   "honest/refactor": { [CORE]: REFACTORED },
 };
 
@@ -244,7 +273,27 @@ Deno.test("the code under test cannot starve the base's tests of the examples th
     },
   );
 
-  for (const branch of ["honest/stricter", "honest/refactor"]) {
+  await t.step(
+    "cheat/unchecked: green under plain pytest; pawl names the base's assert the failing examples no longer reach",
+    async () => {
+      const plain = await plainPytest(repo, "cheat/unchecked");
+      assert.equal(plain.code, 0, plain.output);
+      const message = rejectedFor(
+        await check(repo.dir, "cheat/unchecked"),
+        "property.examples_starved_by_code",
+      );
+      const line = lineOf(BASE[TEST] as string, "assert parsed == (a, b)");
+      assert.match(message, new RegExp(`assert at ${TEST}:${line} `));
+    },
+  );
+
+  for (
+    const branch of [
+      "honest/stricter",
+      "honest/stricter-none",
+      "honest/refactor",
+    ]
+  ) {
     await t.step(
       `${branch}: green under plain pytest and accepted`,
       async () => {

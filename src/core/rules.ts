@@ -360,7 +360,7 @@ export const RULES = {
   ),
   "property.examples_starved_by_code": rule(
     "property",
-    "The base's test of a registered property executed fewer than half the valid Hypothesis examples on the head's code that it executes on the base's code, same seed",
+    "The base's test of a registered property executed fewer than half the valid Hypothesis examples, or passed one of its asserts fewer than half as often, on the head's code as on the base's code, same seed",
   ),
   "seed.not_used": rule(
     "seed",

@@ -180,6 +180,10 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
   const withOracle = input.oracleDiffers && oracleIds.length > 0;
   const after = ["suite", ...BASE_CHECKS];
   const n = input.properties.length;
+  // The base's tests on the base's code are compared with them on the
+  // head's code, asserts reached included.
+  const codeSide = input.codeChanged === true && input.observed &&
+    !input.staticReject && oracleIds.length > 0;
   const alone = (id: string, copy?: string): StageRun => ({
     id,
     kind: "pytest",
@@ -188,6 +192,7 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
     run: runs.alone,
     select: ids,
     ledger: true,
+    ...(codeSide ? { countAsserts: true } : {}),
     after,
   });
   const oracle = (id: string, copy?: string): StageRun => ({

@@ -234,10 +234,14 @@ Deno.test("planTestStage() runs the base's tests on the base's code only when th
   ];
   for (const row of table) {
     await t.step(row.name, () => {
-      const run = planTestStage(RUNS, input(row.extra)).find((r) =>
-        r.id === "code-at-base"
-      );
+      const plan = planTestStage(RUNS, input(row.extra));
+      const run = plan.find((r) => r.id === "code-at-base");
       assert.equal(run !== undefined, row.planned);
+      // The asserts' passes are counted on the runs compared, and only then.
+      for (const r of plan) {
+        const compared = /^(calm-)?(alone|oracle)$|^code-at-base$/.test(r.id);
+        assert.equal(r.countAsserts === true, compared && row.planned, r.id);
+      }
       if (run === undefined) return;
       assert.equal(run.tree, "base");
       assert.equal(run.spare, true);

@@ -8,13 +8,19 @@
  * - examples the code under test discarded (an `UnsatisfiedAssumption`, or
  *   an invalid mark, raised from a file outside the test side) that the
  *   base's code never discarded: `property.examples_discarded_by_code`;
- * - valid examples dropping below half of the base's, and by at least
- *   {@linkcode STARVED_MIN_DROP}: `property.examples_starved_by_code`.
+ * - valid examples, or the passes of one of the test's asserts, dropping
+ *   below half of the base's, and by at least {@linkcode STARVED_MIN_DROP}:
+ *   `property.examples_starved_by_code`.
  *   Hypothesis keeps generating until `max_examples` examples were valid,
  *   so an honest change that makes the test discard some more inputs (a
  *   stricter parser whose new errors the test `assume`s away) costs no
  *   valid examples at all until most inputs are discarded; only code that
- *   makes the test throw away most of what it tries falls below half;
+ *   makes the test throw away most of what it tries falls below half. An
+ *   assert is compared the same way: code that answers the failing inputs
+ *   with something the test lets through unchecked (a `None` it returns
+ *   early on) keeps every example valid but keeps them from the assert;
+ *   a property that found a failure in either run is left to the rules
+ *   about failures;
  * - Hypothesis' own objects patched where the base's code left them:
  *   `harness.hypothesis_patched`, naming each.
  *
@@ -27,7 +33,7 @@ import { type Finding, finding } from "../core/finding.ts";
 import type { ObservedProperty } from "./judge_examples.ts";
 import { examplesOf } from "./judge_examples.ts";
 import type { PropertyRun } from "./judge_property_runs.ts";
-import type { DiscardSite, Observation } from "./observation.ts";
+import type { DiscardSite, ExampleCounts, Observation } from "./observation.ts";
 import type { PytestRun } from "./run_pytest.ts";
 
 /**
@@ -86,11 +92,16 @@ export function judgeCodeSide(
   for (const p of options.properties) {
     const discarded = discardsByCode(atHead, head.workDir, p.nodeId, options);
     const before = discardsByCode(atBase, base.workDir, p.nodeId, options);
-    if (discarded.count > 0 && before.count === 0) {
+    const failing = failed(
+      examplesOf(atBase, p.nodeId),
+      examplesOf(atHead, p.nodeId),
+    );
+    if (discarded.count > 0 && before.count === 0 && !failing) {
       findings.push(discardedFinding(p, discarded, options.seed));
       continue;
     }
-    const starved = starvedFinding(p, atBase, atHead, options.seed);
+    const starved = starvedFinding(p, atBase, atHead, options.seed) ??
+      unreachedFinding(p, { base, atBase }, { head, atHead }, options);
     if (starved !== undefined) findings.push(starved);
   }
   return [...findings, ...patchFindings(atBase, atHead, head.workDir)];
@@ -147,9 +158,7 @@ function starvedFinding(
   if (before === undefined || before.valid === 0) return undefined;
   const after = examplesOf(atHead, p.nodeId);
   const valid = after?.valid ?? 0;
-  if (valid * 2 >= before.valid || before.valid - valid < STARVED_MIN_DROP) {
-    return undefined;
-  }
+  if (failed(before, after) || !starved(valid, before.valid)) return undefined;
   return finding(
     "property.examples_starved_by_code",
     `The base's test of property "${p.id}" (${p.nodeId}) executed ${valid} valid Hypothesis examples on the head's code (${
@@ -157,6 +166,60 @@ function starvedFinding(
     } discarded) but ${before.valid} on the base's code, with the same seed ${seed}: the code under test now makes the test discard most of what it tries (tolerance: at least half of the base's valid examples)`,
     { path: p.path, line: p.line },
   );
+}
+
+/** Whether `after` is below half of `before`, and by at least {@linkcode STARVED_MIN_DROP}. */
+function starved(after: number, before: number): boolean {
+  return after * 2 < before && before - after >= STARVED_MIN_DROP;
+}
+
+/** Whether either run found a failing example: the failure rules judge it. */
+function failed(...counts: (ExampleCounts | undefined)[]): boolean {
+  return counts.some((c) => (c?.interesting ?? 0) > 0);
+}
+
+/** The first assert of the base's test the head's code lets pass less than half as often. */
+function unreachedFinding(
+  p: ObservedProperty,
+  { base, atBase }: { base: PropertyRun; atBase: Observation },
+  { head, atHead }: { head: PropertyRun; atHead: Observation },
+  options: JudgeCodeSideOptions,
+): Finding | undefined {
+  if (failed(examplesOf(atBase, p.nodeId), examplesOf(atHead, p.nodeId))) {
+    return undefined;
+  }
+  const before = reachOf(atBase, base.workDir, p.nodeId);
+  const after = reachOf(atHead, head.workDir, p.nodeId);
+  for (const [where, count] of before) {
+    const reached = after.get(where) ?? 0;
+    if (!starved(reached, count)) continue;
+    const [path, line] = where.split("\0") as [string, string];
+    return finding(
+      "property.examples_starved_by_code",
+      `The assert at ${path}:${line} of the base's test of property "${p.id}" (${p.nodeId}) passed ${reached} times on the head's code but ${count} times on the base's code, with the same seed ${options.seed}: the code under test keeps most examples from reaching it (tolerance: at least half of the base's passes)`,
+      { path, line: Number(line) },
+    );
+  }
+  return undefined;
+}
+
+/** How often each assert (`path` NUL `line`) of a property passed, over its parametrizations. */
+function reachOf(
+  observation: Observation,
+  workDir: string,
+  nodeId: string,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const [id, asserts] of observation.reach) {
+    if (id !== nodeId && !id.startsWith(`${nodeId}[`)) continue;
+    for (const a of asserts) {
+      const path = repositoryPath(a, workDir);
+      if (path === undefined) continue;
+      const key = `${path}\0${a.line}`;
+      counts.set(key, (counts.get(key) ?? 0) + a.count);
+    }
+  }
+  return counts;
 }
 
 /**

@@ -39,14 +39,27 @@ function run(
   };
 }
 
-function examples(valid: number, invalid = 0, nodeid = NODE) {
+function examples(
+  valid: number,
+  invalid = 0,
+  nodeid = NODE,
+  interesting = 0,
+) {
   return {
     event: "examples",
     nodeid,
     valid,
     invalid,
     overrun: 0,
-    interesting: 0,
+    interesting,
+  };
+}
+
+function reach(workDir: string, count: number, nodeid = NODE) {
+  return {
+    event: "reach",
+    nodeid,
+    asserts: [{ file: `${workDir}/tests/test_p.py`, line: 9, count }],
   };
 }
 
@@ -183,6 +196,35 @@ Deno.test("judgeCodeSide() blames on the pull request only what the base's tests
       ]),
       head: run("/h", [
         patched("hypothesis.strategies.integers", "/h/src/pkg/__init__.py"),
+      ]),
+      rules: [],
+    },
+    {
+      name: "an assert the head's code lets pass less than half as often",
+      base: run("/b", [examples(100), reach("/b", 100)]),
+      head: run("/h", [examples(100), reach("/h", 30, `${NODE}[x]`)]),
+      rules: ["property.examples_starved_by_code"],
+      message:
+        /assert at tests\/test_p\.py:9 .* passed 30 times on the head's code but 100 times/,
+    },
+    {
+      name: "an assert no longer reached at all",
+      base: run("/b", [examples(100), reach("/b", 100)]),
+      head: run("/h", [examples(100)]),
+      rules: ["property.examples_starved_by_code"],
+    },
+    {
+      name: "an assert passing more than half as often stays accepted",
+      base: run("/b", [examples(100), reach("/b", 100)]),
+      head: run("/h", [examples(100), reach("/h", 60)]),
+      rules: [],
+    },
+    {
+      name: "a property that found a failure is left to the failure rules",
+      base: run("/b", [examples(100), reach("/b", 100)]),
+      head: run("/h", [
+        examples(3, 50, NODE, 1),
+        discards([{ file: "/h/src/pkg/core.py", line: 12, count: 50 }]),
       ]),
       rules: [],
     },

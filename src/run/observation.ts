@@ -80,6 +80,16 @@ export interface DiscardSite {
   count: number;
 }
 
+/** How often one assert of a test passed, on a run that counted them. */
+export interface AssertReach {
+  /** The file of the assert, as Python saw it. */
+  file: string;
+  /** Its line. */
+  line: number;
+  /** How often it passed. */
+  count: number;
+}
+
 /** One of Hypothesis' own objects that was no longer the one pawl's observer saw after its own patches. */
 export interface HypothesisPatch {
   /** Where it lives, e.g. `hypothesis.strategies.integers` or `hypothesis.strategies.SearchStrategy.filter`. */
@@ -118,6 +128,8 @@ export interface Observation {
   seeds: Map<string, ObservedSeed[]>;
   /** Per node id: where its discarded Hypothesis examples were discarded. */
   discards: Map<string, DiscardSite[]>;
+  /** Per node id of a test that ran Hypothesis: how often each assert passed (runs that counted them). */
+  reach: Map<string, AssertReach[]>;
   /** Hypothesis objects replaced, added or removed after pawl's patches, in order. */
   patches: HypothesisPatch[];
   /** Collection errors. */
@@ -173,6 +185,7 @@ export function parseObservation(
     steps: new Map(),
     seeds: new Map(),
     discards: new Map(),
+    reach: new Map(),
     patches: [],
     collectErrors: [],
     profiles: [],
@@ -322,7 +335,9 @@ function apply(
       return true;
     }
     case "discards":
-      return applyDiscards(o, nodeId, e["sites"]);
+      return applySites(o.discards, nodeId, e["sites"]);
+    case "reach":
+      return applySites(o.reach, nodeId, e["asserts"]);
     case "patched":
       return applyPatches(o, nodeId, e["patches"]);
     case "profile":
@@ -346,8 +361,9 @@ function apply(
   }
 }
 
-function applyDiscards(
-  o: Observation,
+/** Lines of files with a count each (discard sites, asserts reached), added to `into`. */
+function applySites(
+  into: Map<string, DiscardSite[]>,
   nodeId: unknown,
   sites: unknown,
 ): boolean {
@@ -362,7 +378,7 @@ function applyDiscards(
     ) return false;
     read.push({ file, line: line as number, count: count as number });
   }
-  o.discards.set(nodeId, [...(o.discards.get(nodeId) ?? []), ...read]);
+  into.set(nodeId, [...(into.get(nodeId) ?? []), ...read]);
   return true;
 }
 

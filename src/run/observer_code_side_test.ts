@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { LocalSandbox } from "./_local_sandbox.ts";
+import { findExecutable } from "../sandbox/find_executable.ts";
+import { startBytecodeCompiler } from "./bytecode_compiler.ts";
 import { installObserver } from "./observer.ts";
-import { runPytest } from "./run_pytest.ts";
+import { runPytest, SANDBOX_PATH } from "./run_pytest.ts";
 
 async function project(files: Record<string, string>) {
   const root = await Deno.makeTempDir({ prefix: "pawl-obs-code-" });
@@ -18,9 +20,13 @@ async function project(files: Record<string, string>) {
   return { root, work, reports, plugin };
 }
 
-async function observed(files: Record<string, string>) {
+async function observed(
+  files: Record<string, string>,
+  countAsserts = false,
+) {
   const p = await project(files);
   try {
+    if (countAsserts) await compileAhead(p.root, p.work);
     const run = await runPytest(new LocalSandbox(), {
       workDir: p.work,
       reportDir: p.reports,
@@ -34,6 +40,7 @@ async function observed(files: Record<string, string>) {
         "--hypothesis-seed=5",
       ],
       observer: p.plugin,
+      countAsserts,
     });
     const o = run.observation;
     assert.ok(o !== undefined && o.hello && o.finished, run.result.outputTail);
@@ -41,6 +48,21 @@ async function observed(files: Record<string, string>) {
     return { o, work: await Deno.realPath(p.work), run };
   } finally {
     await Deno.remove(p.root, { recursive: true });
+  }
+}
+
+/** pawl's bytecode compiler writes the copy's bytecode, pytest's rewritten test modules included. */
+async function compileAhead(root: string, work: string): Promise<void> {
+  const python = await findExecutable("python3", SANDBOX_PATH.split(":"));
+  assert.ok(python !== undefined);
+  const cacheDir = `${root}/bytecode-cache`;
+  await Deno.mkdir(cacheDir, { mode: 0o700 });
+  const compiler = await startBytecodeCompiler({ python, cacheDir });
+  try {
+    const made = await compiler.compile(work);
+    assert.ok(made !== undefined && made.written > 0, JSON.stringify(made));
+  } finally {
+    await compiler.close();
   }
 }
 
@@ -218,4 +240,45 @@ def test_a(n):
   assert.deepEqual(own.o.patches.map((p) => p.name), [
     "hypothesis.internal.conjecture.engine.ConjectureRunner.should_generate_more",
   ]);
+});
+
+const REACHED = `from hypothesis import given, strategies as st
+
+
+def check(n):
+    assert n >= 0
+
+
+@given(st.integers(0, 100))
+def test_reach(n):
+    if n % 2:
+        return
+    assert n % 2 == 0
+    check(n)
+
+
+def test_plain():
+    assert True
+`;
+
+Deno.test("the observer counts how often each assert passed on the runs that ask for it, however pytest's bytecode was compiled", async () => {
+  const files = {
+    "tests/__init__.py": "",
+    "tests/test_r.py": REACHED,
+  };
+  const { o, work } = await observed(files, true);
+  const asserts = (o.reach.get("tests/test_r.py::test_reach") ?? []).map((
+    a,
+  ) => [a.file.replace(`${work}/`, ""), a.line, a.count]);
+  // Hypothesis' own asserts are not counted, nor a test that ran no Hypothesis.
+  assert.deepEqual(asserts.map(([f, l]) => `${f}:${l}`), [
+    "tests/test_r.py:5",
+    "tests/test_r.py:12",
+  ]);
+  const [helper, own] = asserts.map(([, , n]) => n as number);
+  assert.ok(own !== undefined && own > 10 && own < 100, String(own));
+  assert.equal(helper, own);
+  assert.equal(o.reach.has("tests/test_r.py::test_plain"), false);
+  // Not asked for: nothing counted.
+  assert.equal((await observed(files)).o.reach.size, 0);
 });

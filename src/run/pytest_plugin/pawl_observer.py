@@ -12,6 +12,8 @@ each test really executed (and, for a state machine, how many steps),
 which seed Hypothesis used, who loaded a Hypothesis settings profile,
 where the examples a test discarded were discarded (the raise point of each
 ``UnsatisfiedAssumption`` or invalid mark outside Hypothesis' own package),
+how often each assert of a test that ran Hypothesis passed (on the runs
+pawl asks for it, see ``_count_passing_asserts``),
 and which of Hypothesis' own functions, classes and methods something
 replaced after pawl's patches (see ``_Watch``).
 pawl checks these lines against the JUnit report, so a report rewritten
@@ -38,6 +40,7 @@ import pytest
 
 _SOCKET = os.environ.pop("PAWL_OBSERVER_SOCKET", "")
 _TOKEN = os.environ.pop("PAWL_OBSERVER_TOKEN", "")
+_REACH = os.environ.pop("PAWL_OBSERVER_REACH", "") == "1"
 _TEXT_CHARS = 4000
 
 _stream = None
@@ -65,6 +68,10 @@ _machine_checks = []
 _discards = {}
 # The most discard sites kept per test; the rest are counted as one.
 _MAX_SITES = 20
+# How often each assert of the current test passed: (file, line) -> count.
+_reach = {}
+# Directories of the frames between a passing assert and its hook.
+_HOOK_DIRS = [()]
 
 
 def _connect():
@@ -501,6 +508,69 @@ def _send_steps(nodeid):
 def pytest_configure(config):
     _send({"event": "configure",
            "seed": str(config.getoption("hypothesis_seed", None, True))})
+    _count_passing_asserts(config)
+
+
+def _count_passing_asserts(config):
+    """On the runs pawl asks for it, count how often each assert passed.
+
+    pytest calls ``pytest_assertion_pass`` for an assert it rewrote with
+    its pass hook. Only the modules under the run's root directory (the
+    test modules and conftest files pytest rewrites) are rewritten with
+    it, never Hypothesis' own (rewritten as a pytest plugin's, whose
+    asserts would then pay for an explanation on every pass); and a copy's
+    test modules pawl compiled ahead, without the hook, are rewritten from
+    their source. Which of these files are the test side is pawl's to say.
+    """
+    if not _REACH:
+        return
+    try:
+        import _pytest
+        import _pytest.assertion.rewrite as rewrite
+        import pluggy
+
+        root = str(config.rootpath) + os.sep
+        rewriter = rewrite.AssertionRewriter
+        original_init = rewriter.__init__
+        original_read = rewrite._read_pyc
+        _HOOK_DIRS[0] = tuple(
+            os.path.dirname(os.path.abspath(m.__file__)) + os.sep
+            for m in (_pytest, pluggy)) + (__file__,)
+
+        def inside(path):
+            return type(path) is not bytes and str(path).startswith(root)
+
+        def __init__(self, module_path, *args, **kwargs):
+            original_init(self, module_path, *args, **kwargs)
+            if inside(module_path):
+                self.enable_assertion_pass_hook = True
+
+        def _read_pyc(source, *args, **kwargs):
+            if inside(source):
+                return None
+            return original_read(source, *args, **kwargs)
+
+        rewriter.__init__ = __init__
+        rewrite._read_pyc = _read_pyc
+    except Exception:  # another pytest: asserts are not counted
+        pass
+
+
+def pytest_assertion_pass(item, lineno, orig, expl):
+    """Count a passing assert of the running test, by file and line."""
+    if not _REACH:
+        return
+    try:
+        frame = sys._getframe(1)
+        while frame is not None \
+                and frame.f_code.co_filename.startswith(_HOOK_DIRS[0]):
+            frame = frame.f_back
+        if frame is None or type(lineno) is not int:
+            return
+        key = (frame.f_code.co_filename, lineno)
+        _reach[key] = _reach.get(key, 0) + 1
+    except Exception:  # a hostile frame must not stop the stream
+        pass
 
 
 def pytest_collectreport(report):
@@ -521,6 +591,7 @@ def pytest_runtest_protocol(item, nextitem):
     _current[0] = item.nodeid
     del _machine_checks[:]
     _discards.clear()
+    _reach.clear()
     yield
     if _machine_checks:
         _send_steps(item.nodeid)
@@ -528,7 +599,12 @@ def pytest_runtest_protocol(item, nextitem):
         _send_discards(item.nodeid)
     if _ran_hypothesis[0]:
         _ran_hypothesis[0] = False
+        if _reach:
+            _send({"event": "reach", "nodeid": item.nodeid,
+                   "asserts": [{"file": f, "line": n, "count": c}
+                               for (f, n), c in sorted(_reach.items())]})
         _watch.check(item.nodeid)
+    _reach.clear()
     _current[0] = None
 
 
