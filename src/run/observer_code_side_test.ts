@@ -85,11 +85,22 @@ def mark(n):
         control = importlib.import_module("hypothesis.control")
         control.current_build_context().data.mark_invalid()
     return n
+
+
+def fours():
+    """A strategy the package ships for its tests."""
+    st = importlib.import_module("hypothesis.strategies")
+
+    @st.composite
+    def draw_four(draw):
+        return draw(st.integers(0, 1000).filter(lambda n: n % 4 == 0))
+
+    return draw_four()
 `;
 
 const TESTS = `from hypothesis import assume, given, strategies as st
 
-from pkg import half, mark
+from pkg import fours, half, mark
 
 
 @given(st.integers(0, 1000))
@@ -108,13 +119,18 @@ def test_assume(n):
     assert n % 2 == 1
 
 
+@given(fours())
+def test_fours(n):
+    assert n % 4 == 0
+
+
 def test_plain():
     assert True
 `;
 
 Deno.test("the observer says where each discarded example was discarded, however the discard was raised", async () => {
   const { o, work } = await observed({
-    "pkg/__init__.py": "from .core import half, mark\n",
+    "pkg/__init__.py": "from .core import fours, half, mark\n",
     "pkg/core.py": CODE,
     "tests/__init__.py": "",
     "tests/test_a.py": TESTS,
@@ -130,6 +146,9 @@ Deno.test("the observer says where each discarded example was discarded, however
   // The test's own assume().
   assert.deepEqual(sites("test_assume"), ["tests/test_a.py:18"]);
   assert.deepEqual(sites("test_plain"), []);
+  // What a shipped strategy's filter rejects while drawing is the strategy's.
+  assert.ok((o.examples.get("tests/test_a.py::test_fours")?.invalid ?? 0) > 0);
+  assert.deepEqual(sites("test_fours"), []);
   const half = o.discards.get("tests/test_a.py::test_half")?.[0]?.count ?? 0;
   const invalid = o.examples.get("tests/test_a.py::test_half")?.invalid ?? 0;
   assert.ok(half > 0 && half <= invalid, `${half} of ${invalid}`);

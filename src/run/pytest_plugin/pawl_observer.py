@@ -254,17 +254,30 @@ def _patch_discards(core):
 
 
 def _note_discard(error, package):
-    """Count the discard at its raise point; never raises."""
+    """Count the discard at its raise point; never raises.
+
+    A discard raised inside one of Hypothesis' draws (a filter, or an
+    ``assume`` in a composite strategy, rejecting what it drew) is the
+    strategy's, not its caller's: it is not noted.
+    """
     try:
         site = None
+        drawing = False
+        draw = os.path.join("conjecture", "data.py")
         tb = error.__traceback__
         while tb is not None:
-            name = tb.tb_frame.f_code.co_filename
-            if type(name) is str and name != __file__ \
-                    and not name.startswith(package) and name[:1] != "<":
+            code = tb.tb_frame.f_code
+            name = code.co_filename
+            if type(name) is not str or name == __file__:
+                pass
+            elif name.startswith(package):
+                if code.co_name == "draw" and name.endswith(draw):
+                    drawing = True
+            elif name[:1] != "<":
                 site = (name, tb.tb_lineno)
+                drawing = False
             tb = tb.tb_next
-        if site is None:
+        if site is None or drawing:
             return
         if site in _discards or len(_discards) < _MAX_SITES:
             _discards[site] = _discards.get(site, 0) + 1
