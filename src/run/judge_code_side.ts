@@ -69,10 +69,12 @@ export interface JudgeCodeSideOptions {
  *     observation: parseObservation([['{"event":"hello","token":"t"}', ...lines]], "t"),
  *   },
  * }) as unknown as Parameters<typeof judgeCodeSide>[0];
+ * const ran = '{"event":"examples","nodeid":"t.py::test_a","valid":100,"invalid":0,"overrun":0,"interesting":0}';
  * const head = run("/h", [
+ *   ran,
  *   '{"event":"discards","nodeid":"t.py::test_a","sites":[{"file":"/h/pkg/a.py","line":3,"count":9}]}',
  * ]);
- * const f = judgeCodeSide(run("/b", []), head, {
+ * const f = judgeCodeSide(run("/b", [ran]), head, {
  *   properties: [{ id: "a", nodeId: "t.py::test_a" }],
  *   seed: 7,
  *   isTestSide: (p) => p.startsWith("t"),
@@ -90,12 +92,12 @@ export function judgeCodeSide(
   if (atBase === undefined || atHead === undefined) return [];
   const findings: Finding[] = [];
   for (const p of options.properties) {
+    // A property the base's code never ran Hypothesis on says nothing.
+    const ran = examplesOf(atBase, p.nodeId);
+    if (ran === undefined) continue;
     const discarded = discardsByCode(atHead, head.workDir, p.nodeId, options);
     const before = discardsByCode(atBase, base.workDir, p.nodeId, options);
-    const failing = failed(
-      examplesOf(atBase, p.nodeId),
-      examplesOf(atHead, p.nodeId),
-    );
+    const failing = failed(ran, examplesOf(atHead, p.nodeId));
     if (discarded.count > 0 && before.count === 0 && !failing) {
       findings.push(discardedFinding(p, discarded, options.seed));
       continue;

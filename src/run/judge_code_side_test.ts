@@ -229,6 +229,15 @@ Deno.test("judgeCodeSide() blames on the pull request only what the base's tests
       rules: [],
     },
     {
+      name: "a property the base's code never ran is not compared",
+      base: run("/b", []),
+      head: run("/h", [
+        examples(100, 9),
+        discards([{ file: "/h/src/pkg/core.py", line: 12, count: 9 }]),
+      ]),
+      rules: [],
+    },
+    {
       name: "a run cut short decides nothing",
       base: run("/b", [examples(100)]),
       head: run("/h", [
