@@ -342,6 +342,10 @@ export const RULES = {
     "harness",
     "Code outside the base's test-side files loaded a Hypothesis settings profile during a run",
   ),
+  "harness.hypothesis_patched": rule(
+    "harness",
+    "Hypothesis' own functions, classes or methods were replaced while the base's tests ran on the head's code, where the base's code leaves them alone",
+  ),
   "property.oracle_failed": rule(
     "property",
     "The base's tests of a registered property do not collect, run or pass on the head's code",
@@ -349,6 +353,14 @@ export const RULES = {
   "property.examples_not_executed": rule(
     "property",
     "A registered property executed fewer valid Hypothesis examples than the base's oracle does on the same code and seed",
+  ),
+  "property.examples_discarded_by_code": rule(
+    "property",
+    "The code under test discarded Hypothesis examples of a registered property (UnsatisfiedAssumption raised outside the test side) where the base's code discards none",
+  ),
+  "property.examples_starved_by_code": rule(
+    "property",
+    "The base's test of a registered property executed fewer than half the valid Hypothesis examples, or passed one of its asserts fewer than half as often, on the head's code as on the base's code, same seed",
   ),
   "seed.not_used": rule(
     "seed",

@@ -13,6 +13,7 @@ import type { ReplayRecord } from "../core/verdict.ts";
 import type { AssertionRewrite } from "../contract/check_registered_tests.ts";
 import { BaseProblemError } from "../run/check_base_collection.ts";
 import { failureReason } from "../run/failure_reason.ts";
+import { judgeCodeSide } from "../run/judge_code_side.ts";
 import {
   judgePropertyRuns,
   type PropertyRunsResult,
@@ -205,6 +206,7 @@ export function judgeTestStage(
       : []),
     ...judged.findings,
     ...props?.findings ?? [],
+    ...codeSideFindings(results, input),
     ...strength?.findings ?? [],
     ...replays.findings,
   ];
@@ -252,6 +254,34 @@ export function judgeTestStage(
     ...(strength === null ? {} : { mutationRun: strength.run }),
     ...(keptKills === undefined ? {} : { keptKills }),
   };
+}
+
+/**
+ * The base's tests on the base's code (`code-at-base`, made when the code
+ * under test changed) against the base's tests on the head's code: the
+ * oracle's run, or the properties' own when the test side is the base's
+ * (the calm ones, when they were made).
+ */
+function codeSideFindings(
+  results: StageResults,
+  input: StageJudgeInput,
+): Finding[] {
+  const base = pytestOf(results, "code-at-base");
+  if (base === undefined) return [];
+  const prefix = results.has("calm-alone") ? "calm-" : "";
+  const head = pytestOf(results, `${prefix}oracle`) ??
+    pytestOf(results, `${prefix}alone`);
+  if (head === undefined) return [];
+  return judgeCodeSide(base, head, {
+    properties: input.atBase.map((p) => ({
+      id: p.id,
+      nodeId: p.nodeId as string,
+      path: p.file,
+      line: p.line,
+    })),
+    seed: input.runs.seed,
+    isTestSide: input.oracle.isTestSide,
+  });
 }
 
 /** The failures the base shares, with what it said (none when they were not repeated there). */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Tree } from "../git/git.ts";
 import { BaseProblemError } from "../run/check_base_collection.ts";
+import { parseObservation } from "../run/observation.ts";
 import type { TestCaseResult } from "../run/parse_junit.ts";
 import type { PytestRun } from "../run/run_pytest.ts";
 import type { SuiteOutcome } from "../run/run_suite.ts";
@@ -182,4 +183,46 @@ Deno.test("judgeTestStage() blames a missing observer on the pull request once t
       ]]),
     ).includes("harness.observer_missing"),
   );
+});
+
+/** A passing property run in `workDir` whose observer saw the code at `site` discard `count` examples. */
+function observed(workDir: string, count: number, site: string): StageResult {
+  const made = pytest([PASSED]);
+  if (made.kind !== "pytest") throw new Error("unreachable");
+  const lines = [
+    '{"event":"hello","token":"t"}',
+    `{"event":"examples","nodeid":"${PROP.nodeId}","valid":100,"invalid":${count},"overrun":0,"interesting":0}`,
+    ...(count === 0 ? [] : [
+      `{"event":"discards","nodeid":"${PROP.nodeId}","sites":[{"file":"${workDir}/${site}","line":5,"count":${count}}]}`,
+    ]),
+  ];
+  return {
+    ...made,
+    workDir,
+    run: { ...made.run, observation: parseObservation([lines], "t") },
+  };
+}
+
+Deno.test("judgeTestStage() compares the base's tests on the base's code with the oracle's run, or the properties' own when there is none", () => {
+  const base = observed("/w/work-3", 0, "");
+  const discarding = observed("/w/work-2", 40, "src/p.py");
+  const clean = observed("/w/work-1", 0, "");
+  // The other checks of these sketched streams are not this test's.
+  const rules = (results: [string, StageResult][]) =>
+    judgeTestStage(new Map([["suite", suite([PASSED])], ...results]), INPUT)
+      .findings.map((f) => f.rule).filter((r) => r.includes("_by_code"));
+  assert.deepEqual(
+    rules([["alone", discarding], ["code-at-base", base]]),
+    ["property.examples_discarded_by_code"],
+  );
+  assert.deepEqual(
+    rules([["alone", discarding], ["oracle", clean], ["code-at-base", base]]),
+    [],
+  );
+  assert.deepEqual(
+    rules([["alone", clean], ["oracle", discarding], ["code-at-base", base]]),
+    ["property.examples_discarded_by_code"],
+  );
+  // Without the base's code's run nothing is compared.
+  assert.deepEqual(rules([["alone", discarding]]), []);
 });

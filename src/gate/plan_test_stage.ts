@@ -26,6 +26,11 @@ export interface PlanTestStageInput {
   atBase: readonly LocatedProperty[];
   /** Whether the base's oracle tree differs from the head's. */
   oracleDiffers: boolean;
+  /**
+   * Whether the pull request changes a path outside the test side (the
+   * code under test): the base's tests then run on the base's code too.
+   */
+  codeChanged?: boolean;
   /** Whether pawl's observer watches the runs (the runner is pytest). */
   observed: boolean;
   /** Whether the contracts or the static rules already reject: nothing is then repeated at the base. */
@@ -164,7 +169,9 @@ function suiteRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
  * The properties on their own (only their own modules are imported, so a
  * test elsewhere that forges the report cannot make a failing property
  * pass), from the base's tests on the head's code when the trees differ,
- * and both again, calm, when their runs beside the suite did not all pass.
+ * both again, calm, when their runs beside the suite did not all pass,
+ * and the base's tests on the base's code when the code under test
+ * changed (`code-at-base`, see `src/run/judge_code_side.ts`).
  */
 function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
   if (input.properties.length === 0) return [];
@@ -173,6 +180,10 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
   const withOracle = input.oracleDiffers && oracleIds.length > 0;
   const after = ["suite", ...BASE_CHECKS];
   const n = input.properties.length;
+  // The base's tests on the base's code are compared with them on the
+  // head's code, asserts reached included.
+  const codeSide = input.codeChanged === true && input.observed &&
+    !input.staticReject && oracleIds.length > 0;
   const alone = (id: string, copy?: string): StageRun => ({
     id,
     kind: "pytest",
@@ -181,6 +192,7 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
     run: runs.alone,
     select: ids,
     ledger: true,
+    ...(codeSide ? { countAsserts: true } : {}),
     after,
   });
   const oracle = (id: string, copy?: string): StageRun => ({
@@ -215,6 +227,23 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
         `running the ${n} registered properties on their own again, alone at normal priority: the runs made beside the suite did not all pass`,
     },
     ...(withOracle ? [{ ...oracle("calm-oracle"), ...calm }] : []),
+    ...(input.codeChanged === true && input.observed && !input.staticReject &&
+        oracleIds.length > 0
+      ? [
+        {
+          // The base's tests on the base's code: what the oracle saw before
+          // the code changed. The base's tests on the head's code are the
+          // oracle's run, or the properties' own when the test side is the
+          // base's. Counts only are compared, so a spare lane fits.
+          ...alone("code-at-base"),
+          tree: "base",
+          select: oracleIds,
+          ledger: false,
+          spare: true,
+          when: reported,
+        } satisfies StageRun,
+      ]
+      : []),
   ];
 }
 

@@ -202,3 +202,57 @@ Deno.test("planTestStage() runs the base's oracle only when its tree differs and
     mutation.findIndex((r) => r.id === "failures-at-base") - 1,
   );
 });
+
+Deno.test("planTestStage() runs the base's tests on the base's code only when the code under test changed and nothing already rejects", async (t) => {
+  const table: {
+    name: string;
+    extra: Partial<PlanTestStageInput>;
+    planned: boolean;
+  }[] = [
+    { name: "the code changed", extra: { codeChanged: true }, planned: true },
+    {
+      name: "the code changed and the test side is the base's",
+      extra: { codeChanged: true, oracleDiffers: false },
+      planned: true,
+    },
+    { name: "only the test side changed", extra: {}, planned: false },
+    {
+      name: "a static rule already rejects",
+      extra: { codeChanged: true, staticReject: true },
+      planned: false,
+    },
+    {
+      name: "the base has none of the properties' tests",
+      extra: { codeChanged: true, atBase: [] },
+      planned: false,
+    },
+    {
+      name: "no observer watches the runs",
+      extra: { codeChanged: true, observed: false },
+      planned: false,
+    },
+  ];
+  for (const row of table) {
+    await t.step(row.name, () => {
+      const plan = planTestStage(RUNS, input(row.extra));
+      const run = plan.find((r) => r.id === "code-at-base");
+      assert.equal(run !== undefined, row.planned);
+      // The asserts' passes are counted on the runs compared, and only then.
+      for (const r of plan) {
+        const compared = /^(calm-)?(alone|oracle)$|^code-at-base$/.test(r.id);
+        assert.equal(r.countAsserts === true, compared && row.planned, r.id);
+      }
+      if (run === undefined) return;
+      assert.equal(run.tree, "base");
+      assert.equal(run.spare, true);
+      assert.deepEqual(run.select, [PROP.nodeId]);
+      // The same command, environment and seed as the properties' own run.
+      assert.equal(run.run, RUNS.alone);
+      assert.equal(run.when?.(new Map([["suite", suite()]])), true);
+      assert.equal(
+        run.when?.(new Map([["suite", suite({ reported: false })]])),
+        false,
+      );
+    });
+  }
+});

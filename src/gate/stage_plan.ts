@@ -55,6 +55,8 @@ export interface StageRun {
   select?: readonly string[] | ((results: StageResults) => readonly string[]);
   /** Whether it writes seed-ledger rows that are read back after it. */
   ledger?: boolean;
+  /** Whether pawl's observer counts how often each of its asserts passed. */
+  countAsserts?: boolean;
   /**
    * It may start at once in a spare lane (a sandbox with its own uid, at
    * background priority), beside the runs of the first sandbox, since

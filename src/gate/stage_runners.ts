@@ -84,6 +84,7 @@ function pytestOptions(
     // What the base says is pawl's to know, not the reader's to watch.
     ...(run.tree === "base" ? {} : { onOutput: onOutput(input.progress) }),
     ...(input.observer === undefined ? {} : { observer: input.observer }),
+    ...(run.countAsserts === true ? { countAsserts: true } : {}),
   };
 }
 

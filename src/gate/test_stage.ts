@@ -126,8 +126,10 @@ export async function testStage(
   // spare sandbox both runs start together.
   ahead.workDirs.begin(hasProperties ? 2 : 1);
   // Spares no run can use go back at once: the properties' own run takes
-  // the first, the base's oracle the second.
-  const used = !hasProperties ? 0 : oracle.tree.differs ? 2 : 1;
+  // the first, the base's oracle the second, the base's tests on the
+  // base's code the next.
+  const used = !hasProperties ? 0 : 1 + (oracle.tree.differs ? 1 : 0) +
+    (codeChanged(commits, oracle.isTestSide) ? 1 : 0);
   await Promise.all(asked.spares.slice(used).map((s) => s.discard()));
   try {
     const sandbox = await asked.first;
@@ -238,6 +240,7 @@ function stagePlan(
     properties: stage.located.resolved,
     atBase: stage.located.atBase,
     oracleDiffers: oracle.tree.differs,
+    codeChanged: codeChanged(commits, oracle.isTestSide),
     observed: settings.tests.runner === "pytest",
     staticReject: staticallyRejected(stage.input),
     mutation: mutationDecides(settings),
@@ -247,6 +250,20 @@ function stagePlan(
     failures: (r) => headFailures(r, judge).map((f) => f.nodeId),
     isolation,
   });
+}
+
+/** Whether the pull request changes a path outside the test side. */
+function codeChanged(
+  commits: Commits,
+  isTestSide: (path: string) => boolean,
+): boolean {
+  const { baseTree, headTree } = commits;
+  // A directory's id changes with any file in it: files only.
+  const differs = (path: string) =>
+    (baseTree.get(path) ?? headTree.get(path))?.kind !== "tree" &&
+    baseTree.get(path)?.oid !== headTree.get(path)?.oid && !isTestSide(path);
+  return [...headTree.keys()].some(differs) ||
+    [...baseTree.keys()].some((path) => !headTree.has(path) && differs(path));
 }
 
 /**

@@ -65,6 +65,43 @@ export interface ProfileLoad {
   nodeId: string | null;
 }
 
+/** Where some of one test's Hypothesis examples were discarded. */
+export interface DiscardSite {
+  /**
+   * The file of the innermost frame outside Hypothesis' package when the
+   * example was discarded (an `UnsatisfiedAssumption` or an invalid mark),
+   * as Python saw it (absolute, inside the run's tree when it is the
+   * repository's).
+   */
+  file: string;
+  /** The line there. */
+  line: number;
+  /** How many examples were discarded there. */
+  count: number;
+}
+
+/** How often one assert of a test passed, on a run that counted them. */
+export interface AssertReach {
+  /** The file of the assert, as Python saw it. */
+  file: string;
+  /** Its line. */
+  line: number;
+  /** How often it passed. */
+  count: number;
+}
+
+/** One of Hypothesis' own objects that was no longer the one pawl's observer saw after its own patches. */
+export interface HypothesisPatch {
+  /** Where it lives, e.g. `hypothesis.strategies.integers` or `hypothesis.strategies.SearchStrategy.filter`. */
+  name: string;
+  /** The file the replacing function was written in, as Python saw it ("" when not a function). */
+  file: string;
+  /** Whether it was removed rather than replaced or added. */
+  removed: boolean;
+  /** The test at whose end it was seen, or null (at collection or session end). */
+  nodeId: string | null;
+}
+
 /** Everything one run's stream told. */
 export interface Observation {
   /** The plugin connected and identified itself with this run's token. */
@@ -89,6 +126,12 @@ export interface Observation {
   steps: Map<string, StepCounts>;
   /** Seeds Hypothesis used per node id. */
   seeds: Map<string, ObservedSeed[]>;
+  /** Per node id: where its discarded Hypothesis examples were discarded. */
+  discards: Map<string, DiscardSite[]>;
+  /** Per node id of a test that ran Hypothesis: how often each assert passed (runs that counted them). */
+  reach: Map<string, AssertReach[]>;
+  /** Hypothesis objects replaced, added or removed after pawl's patches, in order. */
+  patches: HypothesisPatch[];
   /** Collection errors. */
   collectErrors: CollectError[];
   /** Profiles loaded, in order. */
@@ -141,6 +184,9 @@ export function parseObservation(
     examples: new Map(),
     steps: new Map(),
     seeds: new Map(),
+    discards: new Map(),
+    reach: new Map(),
+    patches: [],
     collectErrors: [],
     profiles: [],
     rewritten: [],
@@ -288,6 +334,12 @@ function apply(
       }]);
       return true;
     }
+    case "discards":
+      return applySites(o.discards, nodeId, e["sites"]);
+    case "reach":
+      return applySites(o.reach, nodeId, e["asserts"]);
+    case "patched":
+      return applyPatches(o, nodeId, e["patches"]);
     case "profile":
       if (typeof e["name"] !== "string" || typeof e["file"] !== "string") {
         return false;
@@ -307,6 +359,46 @@ function apply(
     default:
       return false;
   }
+}
+
+/** Lines of files with a count each (discard sites, asserts reached), added to `into`. */
+function applySites(
+  into: Map<string, DiscardSite[]>,
+  nodeId: unknown,
+  sites: unknown,
+): boolean {
+  if (typeof nodeId !== "string" || !Array.isArray(sites)) return false;
+  const read: DiscardSite[] = [];
+  for (const site of sites as unknown[]) {
+    if (typeof site !== "object" || site === null) return false;
+    const { file, line, count } = site as Record<string, unknown>;
+    if (
+      typeof file !== "string" || !Number.isSafeInteger(line) ||
+      !Number.isSafeInteger(count) || (count as number) < 0
+    ) return false;
+    read.push({ file, line: line as number, count: count as number });
+  }
+  into.set(nodeId, [...(into.get(nodeId) ?? []), ...read]);
+  return true;
+}
+
+function applyPatches(
+  o: Observation,
+  nodeId: unknown,
+  patches: unknown,
+): boolean {
+  if (
+    (typeof nodeId !== "string" && nodeId !== null) || !Array.isArray(patches)
+  ) return false;
+  const read: HypothesisPatch[] = [];
+  for (const patch of patches as unknown[]) {
+    if (typeof patch !== "object" || patch === null) return false;
+    const { name, file, removed } = patch as Record<string, unknown>;
+    if (typeof name !== "string" || typeof file !== "string") return false;
+    read.push({ name, file, removed: removed === true, nodeId });
+  }
+  o.patches.push(...read);
+  return true;
 }
 
 function isPhase(e: Record<string, unknown>): boolean {

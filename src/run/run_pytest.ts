@@ -74,6 +74,12 @@ export interface RunPytestOptions {
   /** pawl's observer plugin: loaded with `-p`, its stream read while the run goes. */
   observer?: ObserverPlugin;
   /**
+   * The observer also counts how often each assert of the run's root
+   * directory passed (its test modules are then rewritten with pytest's
+   * assertion pass hook, from their source).
+   */
+  countAsserts?: boolean;
+  /**
    * The run as {@linkcode preparePytestRun} made it ahead (its interpreter
    * perhaps started warm): used when made from these same options, else
    * discarded and the run prepared afresh.
@@ -116,6 +122,7 @@ export function pytestRunKey(options: RunPytestOptions): string {
     options.env ?? {},
     options.limits ?? {},
     options.observer?.dir ?? null,
+    options.countAsserts === true,
   ]);
 }
 
@@ -145,6 +152,7 @@ export async function preparePytestRun(
   if (channel !== undefined) {
     env["PAWL_OBSERVER_SOCKET"] = channel.path;
     env["PAWL_OBSERVER_TOKEN"] = channel.token;
+    if (options.countAsserts === true) env["PAWL_OBSERVER_REACH"] = "1";
   }
   const argv = pytestArgv(command, options, reportPath);
   const prepared: PreparedPytestRun = {

@@ -9,7 +9,13 @@ while the run goes, one JSON line per event over a unix socket pawl listens
 on: what was collected, every report's outcome (as the report was made and
 as it was finally logged), collection errors, how many Hypothesis examples
 each test really executed (and, for a state machine, how many steps),
-which seed Hypothesis used, and who loaded a Hypothesis settings profile.
+which seed Hypothesis used, who loaded a Hypothesis settings profile,
+where the examples a test discarded were discarded (the raise point of each
+``UnsatisfiedAssumption`` or invalid mark outside Hypothesis' own package),
+how often each assert of a test that ran Hypothesis passed (on the runs
+pawl asks for it, see ``_count_passing_asserts``),
+and which of Hypothesis' own functions, classes and methods something
+replaced after pawl's patches (see ``_Watch``).
 pawl checks these lines against the JUnit report, so a report rewritten
 later (at exit, by the code under test) or an outcome rewritten between
 making and logging a report is seen. A setup or teardown that passed both
@@ -23,7 +29,9 @@ with ``-p``; this one has none, and walking its syntax tree cost each run
 more than compiling it.
 """
 
+import itertools
 import json
+import operator
 import os
 import socket
 import sys
@@ -32,6 +40,7 @@ import pytest
 
 _SOCKET = os.environ.pop("PAWL_OBSERVER_SOCKET", "")
 _TOKEN = os.environ.pop("PAWL_OBSERVER_TOKEN", "")
+_REACH = os.environ.pop("PAWL_OBSERVER_REACH", "") == "1"
 _TEXT_CHARS = 4000
 
 _stream = None
@@ -50,9 +59,19 @@ _quiet_made = [None]
 # outcome as when every line was sent.
 _quiet = {}
 _current = [None]
+# Whether the current test ran Hypothesis' engine (it asked for a seed).
+_ran_hypothesis = [False]
 # Invariant checks per state machine run during the current test: Hypothesis
 # checks once before the first step and once after every step.
 _machine_checks = []
+# Where the current test's examples were discarded: (file, line) -> count.
+_discards = {}
+# The most discard sites kept per test; the rest are counted as one.
+_MAX_SITES = 20
+# How often each assert of the current test passed: (file, line) -> count.
+_reach = {}
+# Directories of the frames between a passing assert and its hook.
+_HOOK_DIRS = [()]
 
 
 def _connect():
@@ -162,6 +181,7 @@ def _patch_hypothesis():
 
     core.note_statistics = note_statistics
     _patch_stateful()
+    _patch_discards(core)
     original_random = core.get_random_for_wrapped_test
 
     def get_random_for_wrapped_test(test, wrapped_test):
@@ -176,6 +196,7 @@ def _patch_hypothesis():
             source, seed = "forced", core.global_force_seed
         else:
             source, seed = "random", None
+        _ran_hypothesis[0] = True
         _send({"event": "seed", "nodeid": _current[0], "source": source,
                "seed": None if seed is None else str(seed),
                "max_examples": getattr(settings, "max_examples", None)})
@@ -192,6 +213,83 @@ def _patch_hypothesis():
     # The settings class refuses plain assignment; its metaclass is bypassed.
     type.__setattr__(hypothesis.settings, "load_profile",
                      staticmethod(load_profile))
+
+
+def _patch_discards(core):
+    """See where each discarded example was discarded.
+
+    Hypothesis discards an example when ``UnsatisfiedAssumption`` (what
+    ``assume`` and ``reject`` raise, or a subclass of it, however made)
+    leaves the test, or when something marks the example's data invalid
+    (``StopTest`` with the data's status invalid). The wrapper sees both
+    as they leave ``execute_once``, before Hypothesis' engine catches them,
+    and notes the innermost frame outside Hypothesis' own package: the
+    test's ``assume`` or the code under test's raise. Which side that file
+    is on is pawl's to decide.
+    """
+    try:
+        from hypothesis.errors import StopTest, UnsatisfiedAssumption
+        import hypothesis.internal.conjecture.data as conjecture_data
+        state = core.StateForActualGivenExecution
+        original = state.execute_once
+        invalid = conjecture_data.Status.INVALID
+    except Exception:  # another Hypothesis: no discard sites
+        return
+    package = os.path.dirname(os.path.abspath(core.__file__)) + os.sep
+
+    def execute_once(self, *args, **kwargs):
+        try:
+            return original(self, *args, **kwargs)
+        except UnsatisfiedAssumption as error:
+            _note_discard(error, package)
+            raise
+        except StopTest as error:
+            data = args[0] if args else kwargs.get("data")
+            if getattr(data, "status", None) == invalid:
+                _note_discard(error, package)
+            raise
+
+    execute_once.__wrapped__ = original
+    state.execute_once = execute_once
+
+
+def _note_discard(error, package):
+    """Count the discard at its raise point; never raises.
+
+    A discard raised inside one of Hypothesis' draws (a filter, or an
+    ``assume`` in a composite strategy, rejecting what it drew) is the
+    strategy's, not its caller's: it is not noted.
+    """
+    try:
+        site = None
+        drawing = False
+        draw = os.path.join("conjecture", "data.py")
+        tb = error.__traceback__
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            name = code.co_filename
+            if type(name) is not str or name == __file__:
+                pass
+            elif name.startswith(package):
+                if code.co_name == "draw" and name.endswith(draw):
+                    drawing = True
+            elif name[:1] != "<":
+                site = (name, tb.tb_lineno)
+                drawing = False
+            tb = tb.tb_next
+        if site is None or drawing:
+            return
+        if site in _discards or len(_discards) < _MAX_SITES:
+            _discards[site] = _discards.get(site, 0) + 1
+    except Exception:  # a hostile traceback must not stop the stream
+        pass
+
+
+def _send_discards(nodeid):
+    sites = [{"file": file, "line": line, "count": count}
+             for (file, line), count in _discards.items()]
+    _discards.clear()
+    _send({"event": "discards", "nodeid": nodeid, "sites": sites})
 
 
 def _patch_stateful():
@@ -214,6 +312,186 @@ def _patch_stateful():
         return original_check(self, *args, **kwargs)
 
     machine.check_invariants = check_invariants
+
+
+def _watchable(value):
+    """A function, class, method or descriptor: what a patch replaces."""
+    try:
+        return callable(value) or isinstance(
+            value, (staticmethod, classmethod, property))
+    except Exception:  # a hostile object is nothing to watch
+        return False
+
+
+def _source_file(value):
+    """The file a replacing function was written in, or ""."""
+    try:
+        for holder in (value, getattr(value, "__func__", None),
+                       getattr(value, "fget", None)):
+            code = getattr(holder, "__code__", None)
+            name = getattr(code, "co_filename", None)
+            if type(name) is str:
+                return name
+    except Exception:  # a hostile object names no file
+        pass
+    return ""
+
+
+_call = getattr(operator, "call", None) or (lambda function, key: function(key))
+_WARM_DRIVER = os.sep + "pawl_warm_driver.py"
+_START_DIR = os.getcwd() + os.sep
+
+
+class _Watch:
+    """Hypothesis' own objects, by identity, as they were after pawl's patches.
+
+    Each ``hypothesis`` module is snapshotted right after it is imported
+    (the ones ``import hypothesis`` brings once pawl patched them, later
+    ones as the import hook sees them end, any other at the next check):
+    every function and class in its namespace, and every function, method
+    and descriptor in the namespace of each class it defines. At the end of
+    each test that ran Hypothesis (and of collection and of the session:
+    a patch made during another test is seen there) every entry is looked
+    up again; one that is no longer the same object, or gone, and a class
+    that gained an entry, is reported once per change as a ``patched``
+    event, with the file the replacing function was written in. The check
+    is a few C-level passes (one ``itemgetter`` per namespace, one identity
+    comparison over a flat list); only a change costs more.
+    """
+
+    def __init__(self):
+        self.on = False
+        self.modules = set()
+        self.seen = 0
+        # Per watched namespace: the mapping, its watched keys, their
+        # objects, the label names start with, and whether it is a class's.
+        self.groups = []
+        # Per namespace: its getter of every watched key at once.
+        self.getters = []
+        # The mappings, and the objects of every group one after another.
+        self.mappings = []
+        self.flat = []
+        # Each class namespace's size: a gained entry changes it.
+        self.classes = []
+        self.class_mappings = []
+        self.sizes = []
+
+    def start(self):
+        self.on = True
+        self.scan()
+
+    def scan(self):
+        self.seen = len(sys.modules)
+        for name, module in list(sys.modules.items()):
+            if type(name) is str and name not in self.modules and (
+                    name == "hypothesis" or name.startswith("hypothesis.")):
+                self.add(name, module)
+
+    def add(self, name, module):
+        """Snapshot one module and the classes it defines; never raises."""
+        if not self.on or name in self.modules:
+            return
+        self.modules.add(name)
+        try:
+            namespace = module.__dict__
+            if type(namespace) is not dict:
+                return
+            items = [(key, value) for key, value in list(namespace.items())
+                     if type(key) is str and not key.startswith("__")
+                     and _watchable(value)]
+            self.group(namespace, items, name, False)
+            for key, value in items:
+                if isinstance(value, type) \
+                        and value.__dict__.get("__module__") == name:
+                    mapping = value.__dict__
+                    self.group(mapping, [
+                        (k, v) for k, v in list(mapping.items())
+                        if type(k) is str and _watchable(v)],
+                        name + "." + key, True)
+        except Exception:  # a module pawl cannot read is not watched
+            pass
+
+    def group(self, mapping, items, label, is_class):
+        keys = [key for key, _ in items]
+        values = [value for _, value in items]
+        self.groups.append([mapping, keys, values, label])
+        self.getters.append(_getter(keys))
+        self.mappings.append(mapping)
+        self.flat.extend(values)
+        if is_class:
+            self.classes.append(len(self.groups) - 1)
+            self.class_mappings.append(mapping)
+            self.sizes.append(len(mapping))
+
+    def check(self, nodeid):
+        """Report what changed since the last check; never raises."""
+        if not self.on:
+            return
+        try:
+            if len(sys.modules) != self.seen:
+                self.scan()
+            sizes = list(map(len, self.class_mappings))
+            try:
+                now = list(map(_call, self.getters, self.mappings))
+                same = not any(map(operator.is_not,
+                                   itertools.chain.from_iterable(now),
+                                   self.flat))
+            except Exception:  # an entry is gone: the slow look
+                same = False
+            if same and sizes == self.sizes:
+                return
+            self.report(nodeid)
+        except Exception:  # a hostile patch must not stop the stream
+            pass
+
+    def report(self, nodeid):
+        changed = []
+        for group in self.groups:
+            mapping, keys, values, label = group
+            now = [mapping.get(key, _GONE) for key in keys]
+            for i, value in enumerate(now):
+                if value is not values[i]:
+                    changed.append((label + "." + keys[i], value))
+            group[2] = now
+        for n, i in enumerate(self.classes):
+            mapping, keys, values, label = self.groups[i]
+            if len(mapping) == self.sizes[n]:
+                continue
+            self.sizes[n] = len(mapping)
+            known = set(keys)
+            for key, value in list(mapping.items()):
+                if type(key) is str and key not in known \
+                        and _watchable(value):
+                    keys.append(key)
+                    values.append(value)
+                    changed.append((label + "." + key, value))
+            self.getters[i] = _getter(keys)
+        self.flat = [v for group in self.groups for v in group[2]]
+        patches = []
+        for name, value in changed:
+            source = _source_file(value)
+            if source.endswith(_WARM_DRIVER) \
+                    and not source.startswith(_START_DIR):
+                continue  # pawl's mutant driver stops runs at a kill
+            patches.append({"name": name, "file": source,
+                            "removed": value is _GONE})
+        if patches:
+            _send({"event": "patched", "nodeid": nodeid,
+                   "patches": patches[:50]})
+
+
+def _getter(keys):
+    """Every key's object at once, as a tuple (KeyError when one is gone)."""
+    if len(keys) == 1:
+        key = keys[0]
+        return lambda mapping: (mapping[key],)
+    if not keys:
+        return lambda mapping: ()
+    return operator.itemgetter(*keys)
+
+
+_GONE = object()
+_watch = _Watch()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -243,6 +521,69 @@ def _send_steps(nodeid):
 def pytest_configure(config):
     _send({"event": "configure",
            "seed": str(config.getoption("hypothesis_seed", None, True))})
+    _count_passing_asserts(config)
+
+
+def _count_passing_asserts(config):
+    """On the runs pawl asks for it, count how often each assert passed.
+
+    pytest calls ``pytest_assertion_pass`` for an assert it rewrote with
+    its pass hook. Only the modules under the run's root directory (the
+    test modules and conftest files pytest rewrites) are rewritten with
+    it, never Hypothesis' own (rewritten as a pytest plugin's, whose
+    asserts would then pay for an explanation on every pass); and a copy's
+    test modules pawl compiled ahead, without the hook, are rewritten from
+    their source. Which of these files are the test side is pawl's to say.
+    """
+    if not _REACH:
+        return
+    try:
+        import _pytest
+        import _pytest.assertion.rewrite as rewrite
+        import pluggy
+
+        root = str(config.rootpath) + os.sep
+        rewriter = rewrite.AssertionRewriter
+        original_init = rewriter.__init__
+        original_read = rewrite._read_pyc
+        _HOOK_DIRS[0] = tuple(
+            os.path.dirname(os.path.abspath(m.__file__)) + os.sep
+            for m in (_pytest, pluggy)) + (__file__,)
+
+        def inside(path):
+            return type(path) is not bytes and str(path).startswith(root)
+
+        def __init__(self, module_path, *args, **kwargs):
+            original_init(self, module_path, *args, **kwargs)
+            if inside(module_path):
+                self.enable_assertion_pass_hook = True
+
+        def _read_pyc(source, *args, **kwargs):
+            if inside(source):
+                return None
+            return original_read(source, *args, **kwargs)
+
+        rewriter.__init__ = __init__
+        rewrite._read_pyc = _read_pyc
+    except Exception:  # another pytest: asserts are not counted
+        pass
+
+
+def pytest_assertion_pass(item, lineno, orig, expl):
+    """Count a passing assert of the running test, by file and line."""
+    if not _REACH:
+        return
+    try:
+        frame = sys._getframe(1)
+        while frame is not None \
+                and frame.f_code.co_filename.startswith(_HOOK_DIRS[0]):
+            frame = frame.f_back
+        if frame is None or type(lineno) is not int:
+            return
+        key = (frame.f_code.co_filename, lineno)
+        _reach[key] = _reach.get(key, 0) + 1
+    except Exception:  # a hostile frame must not stop the stream
+        pass
 
 
 def pytest_collectreport(report):
@@ -255,15 +596,28 @@ def pytest_collectreport(report):
 def pytest_collection_finish(session):
     _send({"event": "collected",
            "nodeids": [item.nodeid for item in session.items]})
+    _watch.check(None)
 
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_protocol(item, nextitem):
     _current[0] = item.nodeid
     del _machine_checks[:]
+    _discards.clear()
+    _reach.clear()
     yield
     if _machine_checks:
         _send_steps(item.nodeid)
+    if _discards:
+        _send_discards(item.nodeid)
+    if _ran_hypothesis[0]:
+        _ran_hypothesis[0] = False
+        if _reach:
+            _send({"event": "reach", "nodeid": item.nodeid,
+                   "asserts": [{"file": f, "line": n, "count": c}
+                               for (f, n), c in sorted(_reach.items())]})
+        _watch.check(item.nodeid)
+    _reach.clear()
     _current[0] = None
 
 
@@ -317,6 +671,7 @@ def _key(report):
 
 
 def pytest_sessionfinish(session, exitstatus):
+    _watch.check(None)
     _send({"event": "finish", "exitstatus": int(exitstatus)})
 
 
@@ -325,23 +680,32 @@ class _PatchOnImport:
 
     Importing Hypothesis here would slow every run that does not use it;
     waiting for it keeps the patch ahead of any test module or profile.
+    Each of its submodules imported later is snapshotted (``_Watch``) as
+    soon as it ran, before the module that imported it goes on.
     """
 
     def find_spec(self, name, path=None, target=None):
-        if name != "hypothesis":
+        if type(name) is not str or not (
+                name == "hypothesis" or name.startswith("hypothesis.")):
+            return None
+        if name != "hypothesis" and not _watch.on:
             return None
         import importlib.machinery
 
         spec = importlib.machinery.PathFinder.find_spec(name, path)
-        if spec is None or spec.loader is None:
+        if spec is None or spec.loader is None \
+                or not hasattr(spec.loader, "exec_module"):
             return spec
         loader = spec.loader
         original = loader.exec_module
 
         def exec_module(module):
             original(module)
-            _remove_hook()
-            _patch_hypothesis()
+            if name == "hypothesis":
+                _patch_hypothesis()
+                _watch.start()
+            else:
+                _watch.add(name, module)
 
         loader.exec_module = exec_module
         return spec
@@ -350,13 +714,8 @@ class _PatchOnImport:
 _hook = _PatchOnImport()
 
 
-def _remove_hook():
-    if _hook in sys.meta_path:
-        sys.meta_path.remove(_hook)
-
-
 _connect()
+sys.meta_path.insert(0, _hook)
 if "hypothesis" in sys.modules:
     _patch_hypothesis()
-else:
-    sys.meta_path.insert(0, _hook)
+    _watch.start()
