@@ -69,6 +69,11 @@ export interface RunPytestOptions {
   /** pawl's observer plugin: loaded with `-p`, its stream read while the run goes. */
   observer?: ObserverPlugin;
   /**
+   * Whether the observer traces the changed lines its `lines` file names
+   * (the full suite's run only: tracing slows every Python call).
+   */
+  traceLines?: boolean;
+  /**
    * The run as {@linkcode preparePytestRun} made it ahead (its interpreter
    * perhaps started warm): used when made from these same options, else
    * discarded and the run prepared afresh.
@@ -111,6 +116,7 @@ export function pytestRunKey(options: RunPytestOptions): string {
     options.env ?? {},
     options.limits ?? {},
     options.observer?.dir ?? null,
+    options.traceLines === true,
   ]);
 }
 
@@ -140,6 +146,9 @@ export async function preparePytestRun(
   if (channel !== undefined) {
     env["PAWL_OBSERVER_SOCKET"] = channel.path;
     env["PAWL_OBSERVER_TOKEN"] = channel.token;
+    if (options.traceLines === true && options.observer?.lines !== undefined) {
+      env["PAWL_OBSERVER_LINES"] = options.observer.lines;
+    }
   }
   const argv = pytestArgv(command, options, reportPath);
   const prepared: PreparedPytestRun = {

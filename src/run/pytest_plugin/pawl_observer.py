@@ -355,7 +355,128 @@ def _remove_hook():
         sys.meta_path.remove(_hook)
 
 
+# Which changed lines of the code under test the run executed. pawl names
+# the files and lines the pull request added or changed in a root-owned
+# file (PAWL_OBSERVER_LINES, popped at once like the socket's variables);
+# only the full suite's run gets it. The global trace function returns
+# None at once for every code object outside those files (one dict lookup
+# per call), so only their frames pay for line events. Which of their
+# lines can run at all is read by compiling them before any code of the
+# repository runs: the lines of their code objects (``co_lines``), the
+# lines line events can name, so blank lines, comments and docstrings are
+# never counted. A trace function that is no longer pawl's at the end of a
+# test (code called ``sys.settrace``) makes every line unknown rather than
+# unexecuted: the report says so.
+_LINES_FILE = os.environ.pop("PAWL_OBSERVER_LINES", "")
+_UNSEEN = object()
+# co_filename -> the local trace function of a changed file, or None.
+_tracers = {}
+# realpath -> repository-relative path of each changed file.
+_changed_files = {}
+# Repository-relative path -> (changed executable lines, lines hit).
+_lines = {}
+_lines_state = {"sent": False, "removed": False, "pid": os.getpid()}
+
+
+def _executable_lines(path):
+    """Every line a code object of ``path`` has an instruction on."""
+    with open(path, "rb") as f:
+        source = f.read()
+    out = set()
+    todo = [compile(source, path, "exec", dont_inherit=True)]
+    while todo:
+        code = todo.pop()
+        for _, _, line in code.co_lines():
+            if line is not None:
+                out.add(line)
+        todo.extend(c for c in code.co_consts if type(c) is type(code))
+    return out
+
+
+def _local_tracer(hits):
+    add = hits.add
+
+    def local(frame, event, arg):
+        if event == "line":
+            add(frame.f_lineno)
+        return local
+
+    return local
+
+
+def _trace_calls(frame, event, arg):
+    name = frame.f_code.co_filename
+    local = _tracers.get(name, _UNSEEN)
+    if local is _UNSEEN:
+        local = _tracer_of(name)
+    return local
+
+
+def _tracer_of(name):
+    rel = _changed_files.get(os.path.realpath(name))
+    local = None if rel is None else _local_tracer(_lines[rel][1])
+    _tracers[name] = local
+    return local
+
+
+def _start_tracing():
+    if _LINES_FILE == "":
+        return
+    try:
+        with open(_LINES_FILE, encoding="utf-8") as f:
+            wanted = json.load(f)
+        root = wanted.get("root") or os.getcwd()
+        for rel, changed in sorted(wanted.get("files", {}).items()):
+            path = os.path.join(root, rel)
+            try:
+                lines = _executable_lines(path) & set(changed)
+            except (OSError, SyntaxError, ValueError):
+                continue
+            _changed_files[os.path.realpath(path)] = rel
+            _lines[rel] = (lines, set())
+    except (OSError, ValueError, AttributeError, TypeError):
+        return
+    if not _lines:
+        return
+    import atexit
+    import threading
+
+    threading.settrace(_trace_calls)
+    sys.settrace(_trace_calls)
+    atexit.register(_send_lines)
+
+
+def _check_tracer():
+    if _lines and sys.gettrace() is not _trace_calls:
+        _lines_state["removed"] = True
+
+
+def _send_lines():
+    """Send the executed changed lines once, at the end of the session or at exit."""
+    if not _lines or _lines_state["sent"] \
+            or os.getpid() != _lines_state["pid"]:
+        return
+    _check_tracer()
+    _lines_state["sent"] = True
+    files = {}
+    for rel, (lines, hits) in _lines.items():
+        files[rel] = {"executable": sorted(lines),
+                      "executed": sorted(lines & hits)}
+    _send({"event": "lines", "files": files,
+           "removed": _lines_state["removed"]})
+    _flush()
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    _check_tracer()
+
+
+def pytest_unconfigure(config):
+    _send_lines()
+
+
 _connect()
+_start_tracing()
 if "hypothesis" in sys.modules:
     _patch_hypothesis()
 else:
