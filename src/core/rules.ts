@@ -366,7 +366,7 @@ export const RULES = {
   ),
   "tests.changed_code_untraced": rule(
     "tests",
-    "Whether the tests run the changed code is unknown: code under test removed pawl's line tracer, or the suite's run never reported its lines",
+    "Whether the tests run the changed code is unknown: code under test switched pawl's line probes off, or the suite's run never reported its lines",
     false,
   ),
   "tests.collection_error": rule(

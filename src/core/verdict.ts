@@ -171,7 +171,7 @@ export interface TestsReport {
 export interface ChangedCodeReport {
   /** Changed lines (blank lines and comments included). */
   changed: number;
-  /** `yes` when the suite's run traced them, `removed` when code under test removed the tracer, `absent` when the run reported none. */
+  /** `yes` when the suite's run traced them, `removed` when code under test switched the line probes off, `absent` when the run reported none. */
   traced: "yes" | "removed" | "absent";
   /** Of `changed`, the lines with code on them (traced runs only). */
   executable?: number;

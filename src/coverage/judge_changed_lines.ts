@@ -8,8 +8,9 @@
  *
  * Both are advisory unless the base's `[coverage] changed_lines` is
  * `"blocking"`. Lines are unknown, never unexecuted, when code under test
- * removed pawl's tracer (it called `sys.settrace`) or the run never
- * reported them: that is a note, and never blocks by itself.
+ * switched pawl's line probes off (it replaced the source loader that puts
+ * them in) or the run never reported them: that is a note, and never
+ * blocks by itself.
  *
  * @module
  */
@@ -158,7 +159,7 @@ function untraced(changed: number, removed: boolean): Finding {
   return finding(
     "tests.changed_code_untraced",
     removed
-      ? `pawl's line tracer was no longer installed at the end of a test of the suite (code called sys.settrace), so whether the tests run the ${changed} lines the pull request added or changed in the code under test is unknown; this alone does not reject`
+      ? `pawl's line probes were switched off during the suite's run (code replaced the source loader that puts them in the changed files), so whether the tests run the ${changed} lines the pull request added or changed in the code under test is unknown; this alone does not reject`
       : `The suite's run never reported which of the ${changed} lines the pull request added or changed in the code under test it executed, so that is unknown; this alone does not reject`,
   );
 }

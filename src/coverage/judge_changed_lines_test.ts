@@ -101,7 +101,7 @@ Deno.test("judgeChangedLines() has no finding when every changed line ran, or no
   });
 });
 
-Deno.test("judgeChangedLines() calls the lines unknown, never unexecuted, when the tracer was removed or reported nothing", async (t) => {
+Deno.test("judgeChangedLines() calls the lines unknown, never unexecuted, when the probes were switched off or the run reported nothing", async (t) => {
   for (
     const [name, lines, traced] of [
       ["removed", observed([8], [], true), "removed"],

@@ -73,11 +73,11 @@ export interface FileLines {
   executed: number[];
 }
 
-/** What pawl's line tracer saw of the changed code (only the full suite's run traces). */
+/** What pawl's line probes saw of the changed code (only the full suite's run has them). */
 export interface ObservedLines {
   /** Per repository-relative path. */
   files: Map<string, FileLines>;
-  /** Whether pawl's trace function was no longer installed at the end of a test (code called `sys.settrace`). */
+  /** Whether the source loader that probes the changed files was no longer pawl's at the end of a test or of the session (code replaced it): the lines are then unknown. */
   removed: boolean;
 }
 

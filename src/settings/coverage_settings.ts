@@ -11,7 +11,7 @@ import { z } from "zod";
  * the changed lines of the code under test that no test of the full
  * suite executes, and the mutants on changed lines that survive every
  * base property, without blocking; `"blocking"` rejects a pull request
- * that has either. Lines whose tracing code under test switched off are
+ * that has either. Lines whose probes code under test switched off are
  * unknown, never unexecuted, and never block.
  */
 export const CoverageSettingsSchema = z.strictObject({

@@ -9,7 +9,9 @@ while the run goes, one JSON line per event over a unix socket pawl listens
 on: what was collected, every report's outcome (as the report was made and
 as it was finally logged), collection errors, how many Hypothesis examples
 each test really executed (and, for a state machine, how many steps),
-which seed Hypothesis used, and who loaded a Hypothesis settings profile.
+which seed Hypothesis used, who loaded a Hypothesis settings profile, and,
+in the full suite's run, which changed lines of the code under test ran
+(see ``_start_tracing``).
 pawl checks these lines against the JUnit report, so a report rewritten
 later (at exit, by the code under test) or an outcome rewritten between
 making and logging a report is seen. A setup or teardown that passed both
@@ -358,65 +360,146 @@ def _remove_hook():
 # Which changed lines of the code under test the run executed. pawl names
 # the files and lines the pull request added or changed in a root-owned
 # file (PAWL_OBSERVER_LINES, popped at once like the socket's variables);
-# only the full suite's run gets it. The global trace function returns
-# None at once for every code object outside those files (one dict lookup
-# per call), so only their frames pay for line events. Which of their
-# lines can run at all is read by compiling them before any code of the
-# repository runs: the lines of their code objects (``co_lines``), the
-# lines line events can name, so blank lines, comments and docstrings are
-# never counted. A trace function that is no longer pawl's at the end of a
-# test (code called ``sys.settrace``) makes every line unknown rather than
-# unexecuted: the report says so.
+# only the full suite's run gets it. A trace function (sys.settrace) would
+# slow every Python call of the run: Python 3.11 then runs every frame on
+# its tracing path, which more than doubled a Hypothesis suite's time.
+# Instead, the source loader compiles each changed file with a probe
+# before every statement that owns a changed line: a call of the set's
+# `update` method, held in the code's constants (no name in the module's
+# namespace), with the statement's changed lines. Code of no other file
+# runs any differently. Which lines can run at all is read from each
+# changed file's syntax tree before any code of the repository runs: the
+# lines of its statements (a compound statement's header only), without
+# blank lines, comments and docstrings. A loader that is no longer pawl's
+# at the end of the session (code under test replaced it) makes every
+# line unknown rather than unexecuted: the report says so.
 _LINES_FILE = os.environ.pop("PAWL_OBSERVER_LINES", "")
-_UNSEEN = object()
-# co_filename -> the local trace function of a changed file, or None.
-_tracers = {}
 # realpath -> repository-relative path of each changed file.
 _changed_files = {}
-# Repository-relative path -> (changed executable lines, lines hit).
+# Repository-relative path -> (changed lines, executable changed lines, hit).
 _lines = {}
-_lines_state = {"sent": False, "removed": False, "pid": os.getpid()}
+_lines_state = {"sent": False, "removed": False, "pid": os.getpid(),
+                "get_code": None, "original": None}
+# The constant that stands for the probe until the code is compiled.
+_PROBE = "\x00pawl-observer-probe-" + _TOKEN
 
 
-def _executable_lines(path):
-    """Every line a code object of ``path`` has an instruction on."""
-    with open(path, "rb") as f:
-        source = f.read()
+def _own_lines(stmt):
+    """The lines a statement owns: a simple one's all, a compound one's header."""
+    first = min([stmt.lineno] + [d.lineno for d in
+                                 getattr(stmt, "decorator_list", ())])
+    last = stmt.end_lineno or stmt.lineno
+    body = getattr(stmt, "body", None)
+    if type(body) is list and body:
+        last = max(stmt.lineno, body[0].lineno - 1)
+    cases = getattr(stmt, "cases", None)
+    if cases:
+        last = max(stmt.lineno, cases[0].pattern.lineno - 1)
+    return range(first, last + 1)
+
+
+def _is_docstring(stmt):
+    import ast
+
+    return type(stmt) is ast.Expr and type(stmt.value) is ast.Constant \
+        and type(stmt.value.value) is str
+
+
+def _walk_body(body, changed, out, probe, lead=()):
+    """Probe every statement of ``body`` that owns a changed line.
+
+    Returns the new body; ``out`` gathers the changed lines probed.
+    ``lead`` are lines owned by the block's header (an ``except`` or
+    ``case`` line), probed first thing in the block.
+    """
+    import ast
+
+    new = []
+    skip = 0
+    if body and _is_docstring(body[0]):
+        skip = 1
+    while skip < len(body) and type(body[skip]) is ast.ImportFrom \
+            and body[skip].module == "__future__":
+        skip += 1
+    head_lines = [line for stmt in body[:skip] for line in _own_lines(stmt)
+                  if line in changed and not _is_docstring(stmt)]
+    new.extend(body[:skip])
+    first = tuple(sorted(set(lead) | set(head_lines)))
+    if first and body:
+        new.append(probe(first, body[0]))
+        out.update(first)
+    for stmt in body[skip:]:
+        lines = tuple(line for line in _own_lines(stmt) if line in changed)
+        if lines:
+            new.append(probe(lines, stmt))
+            out.update(lines)
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if type(inner) is list and inner:
+                setattr(stmt, field, _walk_body(inner, changed, out, probe))
+        for block in getattr(stmt, "handlers", ()) or ():
+            lead_lines = [line for line in _own_lines(block)
+                          if line in changed]
+            block.body = _walk_body(block.body, changed, out, probe,
+                                    lead_lines)
+        for case in getattr(stmt, "cases", ()) or ():
+            lead_lines = [line for line in range(
+                case.pattern.lineno,
+                max(case.pattern.lineno, case.body[0].lineno - 1) + 1)
+                if line in changed]
+            case.body = _walk_body(case.body, changed, out, probe,
+                                   lead_lines)
+        new.append(stmt)
+    return new
+
+
+def _probe_call(lines, at):
+    import ast
+
+    call = ast.Expr(ast.Call(ast.Constant(_PROBE), [ast.Constant(lines)], []))
+    return ast.fix_missing_locations(ast.copy_location(call, at))
+
+
+def _probed(source, path, changed):
+    """``source``'s syntax tree with its probes, and the lines they cover."""
+    import ast
+
+    tree = ast.parse(source, path)
+    text = source.decode("utf-8", "replace") if type(source) is bytes \
+        else source
+    blank = {n + 1 for n, line in enumerate(text.splitlines())
+             if line.strip() == "" or line.strip().startswith("#")}
     out = set()
-    todo = [compile(source, path, "exec", dont_inherit=True)]
-    while todo:
-        code = todo.pop()
-        for _, _, line in code.co_lines():
-            if line is not None:
-                out.add(line)
-        todo.extend(c for c in code.co_consts if type(c) is type(code))
-    return out
+    tree.body = _walk_body(tree.body, set(changed) - blank, out, _probe_call)
+    return tree, out
 
 
-def _local_tracer(hits):
-    add = hits.add
-
-    def local(frame, event, arg):
-        if event == "line":
-            add(frame.f_lineno)
-        return local
-
-    return local
+def _with_probe(code, probe):
+    consts = tuple(
+        probe if type(c) is str and c == _PROBE
+        else _with_probe(c, probe) if type(c) is type(code) else c
+        for c in code.co_consts)
+    return code.replace(co_consts=consts)
 
 
-def _trace_calls(frame, event, arg):
-    name = frame.f_code.co_filename
-    local = _tracers.get(name, _UNSEEN)
-    if local is _UNSEEN:
-        local = _tracer_of(name)
-    return local
+def _probed_get_code(self, fullname):
+    original = _lines_state["original"]
+    try:
+        path = self.get_filename(fullname)
+        rel = _changed_files.get(os.path.realpath(path))
+    except Exception:
+        rel = None
+    if rel is None:
+        return original(self, fullname)
+    import warnings
 
-
-def _tracer_of(name):
-    rel = _changed_files.get(os.path.realpath(name))
-    local = None if rel is None else _local_tracer(_lines[rel][1])
-    _tracers[name] = local
-    return local
+    source = self.get_data(path)
+    tree, _ = _probed(source, path, _lines[rel][0])
+    with warnings.catch_warnings():
+        # A constant called: the probe, until it is put in place.
+        warnings.simplefilter("ignore", SyntaxWarning)
+        code = compile(tree, path, "exec", dont_inherit=True)
+    return _with_probe(code, _lines[rel][2].update)
 
 
 def _start_tracing():
@@ -429,25 +512,31 @@ def _start_tracing():
         for rel, changed in sorted(wanted.get("files", {}).items()):
             path = os.path.join(root, rel)
             try:
-                lines = _executable_lines(path) & set(changed)
-            except (OSError, SyntaxError, ValueError):
+                with open(path, "rb") as f:
+                    _, lines = _probed(f.read(), path, changed)
+            except (OSError, SyntaxError, ValueError, RecursionError):
                 continue
             _changed_files[os.path.realpath(path)] = rel
-            _lines[rel] = (lines, set())
+            _lines[rel] = (frozenset(changed), lines, set())
     except (OSError, ValueError, AttributeError, TypeError):
         return
     if not _lines:
         return
     import atexit
-    import threading
+    from importlib.machinery import SourceFileLoader
 
-    threading.settrace(_trace_calls)
-    sys.settrace(_trace_calls)
+    _lines_state["original"] = SourceFileLoader.get_code
+    SourceFileLoader.get_code = _probed_get_code
+    _lines_state["get_code"] = SourceFileLoader.get_code
     atexit.register(_send_lines)
 
 
-def _check_tracer():
-    if _lines and sys.gettrace() is not _trace_calls:
+def _check_probes():
+    if not _lines:
+        return
+    from importlib.machinery import SourceFileLoader
+
+    if SourceFileLoader.get_code is not _lines_state["get_code"]:
         _lines_state["removed"] = True
 
 
@@ -456,10 +545,10 @@ def _send_lines():
     if not _lines or _lines_state["sent"] \
             or os.getpid() != _lines_state["pid"]:
         return
-    _check_tracer()
+    _check_probes()
     _lines_state["sent"] = True
     files = {}
-    for rel, (lines, hits) in _lines.items():
+    for rel, (_, lines, hits) in _lines.items():
         files[rel] = {"executable": sorted(lines),
                       "executed": sorted(lines & hits)}
     _send({"event": "lines", "files": files,
@@ -468,7 +557,7 @@ def _send_lines():
 
 
 def pytest_runtest_logfinish(nodeid, location):
-    _check_tracer()
+    _check_probes()
 
 
 def pytest_unconfigure(config):
