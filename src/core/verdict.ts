@@ -177,6 +177,8 @@ export interface ChangedCodeReport {
   executable?: number;
   /** Of `executable`, those no test executed (traced runs only). */
   unexecuted?: number;
+  /** Executable changed lines of files a module was loaded from without pawl's probes: neither run nor unexecuted (absent when none). */
+  unknown?: number;
   /** Mutants on changed lines that survive every base property. */
   survivors: number;
 }

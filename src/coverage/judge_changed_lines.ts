@@ -9,8 +9,8 @@
  * Both are advisory unless the base's `[coverage] changed_lines` is
  * `"blocking"`. Lines are unknown, never unexecuted, when code under test
  * switched pawl's line probes off (it replaced the source loader that puts
- * them in) or the run never reported them: that is a note, and never
- * blocks by itself.
+ * them in), when a changed file was loaded by another loader, or when the
+ * run never reported them: that is a note, and never blocks by itself.
  *
  * @module
  */
@@ -87,9 +87,16 @@ export function judgeChangedLines(
     };
   }
   const unexecuted: [string, number[]][] = [];
+  const unprobed: string[] = [];
   let executable = 0;
+  let unknown = 0;
   for (const [path, lines] of [...observed.files].sort(byKey)) {
     if (!changed.has(path)) continue;
+    if (lines.unprobed === true) {
+      unprobed.push(path);
+      unknown += lines.executable.length;
+      continue;
+    }
     executable += lines.executable.length;
     const ran = new Set(lines.executed);
     const missed = lines.executable.filter((l) => !ran.has(l));
@@ -103,6 +110,7 @@ export function judgeChangedLines(
       blocking,
     }));
   }
+  if (unprobed.length > 0) findings.push(unprobedNote(unprobed, unknown));
   return {
     findings,
     report: {
@@ -110,6 +118,7 @@ export function judgeChangedLines(
       traced: "yes",
       executable,
       unexecuted: missed,
+      ...(unknown > 0 ? { unknown } : {}),
       survivors: survivors.length,
     },
   };
@@ -161,6 +170,16 @@ function untraced(changed: number, removed: boolean): Finding {
     removed
       ? `pawl's line probes were switched off during the suite's run (code replaced the source loader that puts them in the changed files), so whether the tests run the ${changed} lines the pull request added or changed in the code under test is unknown; this alone does not reject`
       : `The suite's run never reported which of the ${changed} lines the pull request added or changed in the code under test it executed, so that is unknown; this alone does not reject`,
+  );
+}
+
+function unprobedNote(paths: readonly string[], lines: number): Finding {
+  return finding(
+    "tests.changed_code_untraced",
+    `A module was loaded from ${
+      paths.map((p) => `"${p}"`).join(", ")
+    } by a loader other than Python's source loader (pytest's assertion rewriting, say), without pawl's line probes, so whether the tests run its ${lines} changed lines is unknown; this alone does not reject`,
+    { path: paths[0] as string },
   );
 }
 

@@ -123,6 +123,32 @@ Deno.test("judgeChangedLines() calls the lines unknown, never unexecuted, when t
   }
 });
 
+Deno.test("judgeChangedLines() calls a file loaded without probes unknown, never unexecuted", () => {
+  const j = judgeChangedLines({
+    changed: new Map([[FILE, [8, 9]], ["src/shop/other.py", [3]]]),
+    observed: {
+      files: new Map([
+        [FILE, { executable: [8, 9], executed: [], unprobed: true }],
+        ["src/shop/other.py", { executable: [3], executed: [] }],
+      ]),
+      removed: false,
+    },
+    settings: BLOCKING,
+  });
+  deepEqual(j.findings.map((f) => [f.rule, f.path, f.blocking]), [
+    ["tests.changed_code_unexecuted", "src/shop/other.py", true],
+    ["tests.changed_code_untraced", FILE, false],
+  ]);
+  deepEqual(j.report, {
+    changed: 3,
+    traced: "yes",
+    executable: 1,
+    unexecuted: 1,
+    unknown: 2,
+    survivors: 0,
+  });
+});
+
 Deno.test("judgeChangedLines() lists the surviving mutants on changed lines only", () => {
   const onChanged = mutant("m1", 8);
   const killed = mutant("m2", 8);

@@ -69,8 +69,10 @@ export interface ProfileLoad {
 export interface FileLines {
   /** The changed lines the file's code objects have instructions on, ascending. */
   executable: number[];
-  /** Of those, the ones a line event named during the run, ascending. */
+  /** Of those, the ones that ran, ascending. */
   executed: number[];
+  /** A module was loaded from the file without pawl's probes (another loader): its lines are unknown. */
+  unprobed?: true;
 }
 
 /** What pawl's line probes saw of the changed code (only the full suite's run has them). */
@@ -342,7 +344,9 @@ function applyLines(o: Observation, e: Record<string, unknown>): boolean {
     const executable = lineNumbers(v?.["executable"]);
     const executed = lineNumbers(v?.["executed"]);
     if (executable === undefined || executed === undefined) return false;
-    out.set(path, { executable, executed });
+    const unprobed = v?.["unprobed"];
+    if (unprobed !== undefined && unprobed !== true) return false;
+    out.set(path, { executable, executed, ...(unprobed ? { unprobed } : {}) });
   }
   o.lines = { files: out, removed: e["removed"] };
   return true;

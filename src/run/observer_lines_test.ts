@@ -188,6 +188,22 @@ SourceFileLoader.get_code = SourceLoader.get_code
   }
 });
 
+Deno.test("the observer calls a changed file another loader loaded unknown", async () => {
+  const { p, run } = await tracedRun({
+    ...FILES,
+    "conftest.py":
+      'import pytest\n\npytest.register_assert_rewrite("shop.billing")\n',
+  });
+  try {
+    const lines = run.observation?.lines;
+    assert.equal(lines?.removed, false);
+    assert.equal(lines?.files.get("src/shop/billing.py")?.unprobed, true);
+    assert.equal(lines?.files.get("src/tool.py")?.unprobed, undefined);
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
 Deno.test("only a run asked to trace the changed lines reports them", async () => {
   const { p, run } = await tracedRun(FILES, { traceLines: false });
   try {

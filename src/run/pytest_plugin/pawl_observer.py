@@ -372,7 +372,9 @@ def _remove_hook():
 # lines of its statements (a compound statement's header only), without
 # blank lines, comments and docstrings. A loader that is no longer pawl's
 # at the end of the session (code under test replaced it) makes every
-# line unknown rather than unexecuted: the report says so.
+# line unknown rather than unexecuted, and so does a changed file a module
+# was loaded from by another loader (pytest's assertion rewriting, say):
+# the report says so.
 _LINES_FILE = os.environ.pop("PAWL_OBSERVER_LINES", "")
 # realpath -> repository-relative path of each changed file.
 _changed_files = {}
@@ -380,6 +382,8 @@ _changed_files = {}
 _lines = {}
 _lines_state = {"sent": False, "removed": False, "pid": os.getpid(),
                 "get_code": None, "original": None}
+# Repository-relative paths of the changed files compiled with probes.
+_probed_files = set()
 # The constant that stands for the probe until the code is compiled.
 _PROBE = "\x00pawl-observer-probe-" + _TOKEN
 
@@ -493,13 +497,20 @@ def _probed_get_code(self, fullname):
         return original(self, fullname)
     import warnings
 
-    source = self.get_data(path)
-    tree, _ = _probed(source, path, _lines[rel][0])
-    with warnings.catch_warnings():
-        # A constant called: the probe, until it is put in place.
-        warnings.simplefilter("ignore", SyntaxWarning)
-        code = compile(tree, path, "exec", dont_inherit=True)
-    return _with_probe(code, _lines[rel][2].update)
+    try:
+        source = self.get_data(path)
+        tree, _ = _probed(source, path, _lines[rel][0])
+        with warnings.catch_warnings():
+            # A constant called: the probe, until it is put in place.
+            warnings.simplefilter("ignore", SyntaxWarning)
+            code = compile(tree, path, "exec", dont_inherit=True)
+        code = _with_probe(code, _lines[rel][2].update)
+    except Exception:
+        # The file changed since the start, or the probes do not fit: it
+        # loads as it would without pawl, its lines unknown.
+        return original(self, fullname)
+    _probed_files.add(rel)
+    return code
 
 
 def _start_tracing():
@@ -548,12 +559,28 @@ def _send_lines():
     _check_probes()
     _lines_state["sent"] = True
     files = {}
+    unprobed = _loaded_unprobed()
     for rel, (_, lines, hits) in _lines.items():
         files[rel] = {"executable": sorted(lines),
                       "executed": sorted(lines & hits)}
+        if rel in unprobed:
+            files[rel]["unprobed"] = True
     _send({"event": "lines", "files": files,
            "removed": _lines_state["removed"]})
     _flush()
+
+
+def _loaded_unprobed():
+    """Changed files a module was loaded from without probes (another loader)."""
+    out = set()
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__file__", None)
+        if type(name) is not str:
+            continue
+        rel = _changed_files.get(os.path.realpath(name))
+        if rel is not None and rel not in _probed_files:
+            out.add(rel)
+    return out
 
 
 def pytest_runtest_logfinish(nodeid, location):
