@@ -70,8 +70,7 @@ export interface RunPytestOptions {
   observer?: ObserverPlugin;
   /**
    * Whether the observer traces the changed lines its `lines` file names
-   * (the full suite's run only: only its lines count, and the probes cost
-   * the changed code a call per statement).
+   * (the full suite's run only: only its lines count).
    */
   traceLines?: boolean;
   /**

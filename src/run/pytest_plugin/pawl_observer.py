@@ -364,10 +364,9 @@ def _remove_hook():
 # slow every Python call of the run: Python 3.11 then runs every frame on
 # its tracing path, which more than doubled a Hypothesis suite's time.
 # Instead, the source loader compiles each changed file with a probe
-# before every statement that owns a changed line: a call of the set's
-# `update` method, held in the code's constants (no name in the module's
-# namespace), with the statement's changed lines. Code of no other file
-# runs any differently. Which lines can run at all is read from each
+# before every statement that owns a changed line: a store of 1 into its
+# slot of a list held in the code's constants (no name in the module's
+# namespace, no call). Code of no other file runs any differently. Which lines can run at all is read from each
 # changed file's syntax tree before any code of the repository runs: the
 # lines of its statements (a compound statement's header only), without
 # blank lines, comments and docstrings. A loader that is no longer pawl's
@@ -378,7 +377,8 @@ def _remove_hook():
 _LINES_FILE = os.environ.pop("PAWL_OBSERVER_LINES", "")
 # realpath -> repository-relative path of each changed file.
 _changed_files = {}
-# Repository-relative path -> (changed lines, executable changed lines, hit).
+# Repository-relative path -> (changed lines, executable changed lines,
+# [(each probe's flag, each probe's lines)] per compilation of the file).
 _lines = {}
 _lines_state = {"sent": False, "removed": False, "pid": os.getpid(),
                 "get_code": None, "original": None}
@@ -457,25 +457,30 @@ def _walk_body(body, changed, out, probe, lead=()):
     return new
 
 
-def _probe_call(lines, at):
-    import ast
-
-    call = ast.Expr(ast.Call(ast.Constant(_PROBE), [ast.Constant(lines)], []))
-    return ast.fix_missing_locations(ast.copy_location(call, at))
-
-
 def _probed(source, path, changed):
-    """``source``'s syntax tree with its probes, and the lines they cover."""
+    """``source``'s syntax tree with its probes, the lines they cover, and
+    each probe's lines by its index."""
     import ast
 
     tree = ast.parse(source, path)
     text = source.decode("utf-8", "replace") if type(source) is bytes \
         else source
-    blank = {n + 1 for n, line in enumerate(text.splitlines())
+    # Numbered as the tokenizer numbers them: a form feed ends no line.
+    blank = {n + 1 for n, line in enumerate(text.split("\n"))
              if line.strip() == "" or line.strip().startswith("#")}
+    probes = []
+
+    def probe(lines, at):
+        # `<probe>[i] = 1`: one store into a list, no call.
+        probes.append(lines)
+        target = ast.Subscript(ast.Constant(_PROBE),
+                               ast.Constant(len(probes) - 1), ast.Store())
+        stmt = ast.Assign([target], ast.Constant(1))
+        return ast.fix_missing_locations(ast.copy_location(stmt, at))
+
     out = set()
-    tree.body = _walk_body(tree.body, set(changed) - blank, out, _probe_call)
-    return tree, out
+    tree.body = _walk_body(tree.body, set(changed) - blank, out, probe)
+    return tree, out, probes
 
 
 def _with_probe(code, probe):
@@ -499,12 +504,13 @@ def _probed_get_code(self, fullname):
 
     try:
         source = self.get_data(path)
-        tree, _ = _probed(source, path, _lines[rel][0])
+        tree, _, probes = _probed(source, path, _lines[rel][0])
         with warnings.catch_warnings():
-            # A constant called: the probe, until it is put in place.
             warnings.simplefilter("ignore", SyntaxWarning)
             code = compile(tree, path, "exec", dont_inherit=True)
-        code = _with_probe(code, _lines[rel][2].update)
+        flags = [0] * len(probes)
+        code = _with_probe(code, flags)
+        _lines[rel][2].append((flags, probes))
     except Exception:
         # The file changed since the start, or the probes do not fit: it
         # loads as it would without pawl, its lines unknown.
@@ -524,11 +530,11 @@ def _start_tracing():
             path = os.path.join(root, rel)
             try:
                 with open(path, "rb") as f:
-                    _, lines = _probed(f.read(), path, changed)
+                    _, lines, _ = _probed(f.read(), path, changed)
             except (OSError, SyntaxError, ValueError, RecursionError):
                 continue
             _changed_files[os.path.realpath(path)] = rel
-            _lines[rel] = (frozenset(changed), lines, set())
+            _lines[rel] = (frozenset(changed), lines, [])
     except (OSError, ValueError, AttributeError, TypeError):
         return
     if not _lines:
@@ -560,7 +566,10 @@ def _send_lines():
     _lines_state["sent"] = True
     files = {}
     unprobed = _loaded_unprobed()
-    for rel, (_, lines, hits) in _lines.items():
+    for rel, (_, lines, compiled) in _lines.items():
+        hits = {line for flags, probes in compiled
+                for i, probe in enumerate(probes) if flags[i]
+                for line in probe}
         files[rel] = {"executable": sorted(lines),
                       "executed": sorted(lines & hits)}
         if rel in unprobed:
