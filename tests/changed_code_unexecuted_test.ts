@@ -7,7 +7,8 @@
  * verdict: an advisory finding by default, a reject when the base's
  * `pawl.toml` sets `[coverage] changed_lines = "blocking"`. A refactor
  * that removes dead code and a change whose lines the tests run get no
- * such finding.
+ * such finding. The package sits at the top of the tree with pawl's own
+ * test command, so the suite's interpreter may start warm.
  */
 import assert from "node:assert/strict";
 import { check, explain, mapPool, type PawlResult } from "./_cli.ts";
@@ -17,7 +18,7 @@ import { PYTHON } from "./_layouts.ts";
 /** uids of this file's own CLI runs. */
 const UIDS = "64720-64739";
 
-const BILLING = "src/shop/billing.py";
+const BILLING = "shop/billing.py";
 
 const BILLING_TEXT = `"""Invoices."""
 
@@ -45,11 +46,8 @@ budget_seconds = 600
 `;
 
 const BASE: Record<string, string> = {
-  "pyproject.toml": `[tool.pytest.ini_options]
-pythonpath = ["src"]
-`,
   "pawl.toml": SETTINGS,
-  "src/shop/__init__.py": "",
+  "shop/__init__.py": "",
   [BILLING]: BILLING_TEXT,
   "tests/__init__.py": "",
   "tests/test_billing.py":
@@ -156,7 +154,7 @@ Deno.test("a special case only production takes shows as unexecuted changed line
           PYTHON,
           "-c",
           "from shop.billing import invoice_total; print(invoice_total('C-2', [10]))",
-        ], `${repo.dir}/src`);
+        ], repo.dir);
         assert.equal(bug.text.trim(), "20", bug.text);
       } finally {
         await git(repo.dir, ["checkout", "-q", "main"]);
@@ -222,7 +220,7 @@ Deno.test("a special case only production takes shows as unexecuted changed line
       assert.equal(found.length, 1, explain(cheat));
       assert.equal(found[0]?.blocking, false);
       const places = [
-        ...(found[0]?.message ?? "").matchAll(/src\/shop\/billing\.py:(\d+) /g),
+        ...(found[0]?.message ?? "").matchAll(/shop\/billing\.py:(\d+) /g),
       ].map((m) => Number(m[1]));
       assert.ok(places.length > 0, explain(cheat));
       // Every one is on the path the tests never take.
