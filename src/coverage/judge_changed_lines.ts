@@ -143,7 +143,7 @@ function unexecutedFinding(
         : "advisory"
     }): ${
       ranges.slice(0, SHOWN).join(", ")
-    }${more}; a path only production takes is untested`,
+    }${more}; no test checks what they do`,
     { path, line: lines[0] as number, blocking: counts.blocking },
   );
 }
