@@ -591,6 +591,9 @@ export const RUN_RULES: ReadonlySet<string> = new Set([
   "property.oracle_blinded",
   "property.mutants_survived",
   "property.mutants_cut",
+  "tests.changed_code_unexecuted",
+  "tests.changed_code_survivors",
+  "tests.changed_code_untraced",
 ]);
 
 /**
@@ -602,6 +605,9 @@ export const RUN_RULES: ReadonlySet<string> = new Set([
 export const MUTATION_NOTES: ReadonlySet<string> = new Set([
   "property.mutants_survived",
   "property.mutants_cut",
+  "tests.changed_code_unexecuted",
+  "tests.changed_code_survivors",
+  "tests.changed_code_untraced",
 ]);
 
 /** `findings` without {@linkcode MUTATION_NOTES}. */

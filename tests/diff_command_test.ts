@@ -31,6 +31,10 @@ const RUN_RULES = new Set([
   "property.oracle_blinded",
   "property.mutants_survived",
   "property.mutants_cut",
+  // What the suite's run traced of the changed code.
+  "tests.changed_code_unexecuted",
+  "tests.changed_code_survivors",
+  "tests.changed_code_untraced",
 ]);
 
 function weakening(): Record<string, Record<string, FileEdit>> {

@@ -45,6 +45,11 @@ const HEADS = {
     "tests/test_misc.py":
       "import os\n\n\ndef test_cwd():\n    assert os.getcwd() == '/nowhere'\n",
   },
+  // Code under test changed: the suite's run traces its changed lines.
+  "warm/code-change": {
+    "payments/parser.py": (base: string) =>
+      `${base}\n\ndef unused_helper(text):\n    return text.strip()\n`,
+  },
   "warm/shadowed": {
     "textwrap.py": SHADOW,
     "tests/test_shadow.py": SHADOW_TEST,
@@ -82,12 +87,17 @@ async function judge(
 
 Deno.test("a judgement gives the same verdict bytes with the suite's interpreter warm or forced cold", async () => {
   await using repo = await buildRepo({ heads: HEADS });
-  for (const head of ["warm/honest", "warm/failing"]) {
+  for (const head of ["warm/honest", "warm/failing", "warm/code-change"]) {
     const warm = await judge(repo, head, false);
     const cold = await judge(repo, head, true);
     assert.equal(warm.warm, 1, `${head}: the suite's run went warm`);
     assert.equal(cold.warm, 0, `${head}: nothing went warm when forced cold`);
     assert.equal(warm.json, cold.json, head);
+    if (head !== "warm/code-change") continue;
+    // The warm interpreter read the changed lines as a cold one does.
+    const verdict = JSON.parse(warm.json);
+    assert.equal(verdict.tests.changedCode?.traced, "yes", warm.json);
+    assert.equal(verdict.tests.changedCode?.unexecuted, 1, warm.json);
   }
 });
 

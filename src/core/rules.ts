@@ -366,6 +366,21 @@ export const RULES = {
     "seed",
     "A seeded run shows no evidence that the injected seed and trial count reached the test",
   ),
+  "tests.changed_code_unexecuted": rule(
+    "tests",
+    'Lines the pull request added or changed in the code under test are run by no test of the suite (advisory unless [coverage] changed_lines = "blocking")',
+    false,
+  ),
+  "tests.changed_code_survivors": rule(
+    "tests",
+    'Mutants on lines the pull request added or changed survive every base property (advisory unless [coverage] changed_lines = "blocking")',
+    false,
+  ),
+  "tests.changed_code_untraced": rule(
+    "tests",
+    "Whether the tests run the changed code is unknown: code under test switched pawl's line probes off, or the suite's run never reported its lines",
+    false,
+  ),
   "tests.collection_error": rule(
     "tests",
     "A test file could not be collected (import or syntax error)",

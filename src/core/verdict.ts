@@ -189,6 +189,24 @@ export interface TestsReport {
   seeds: SeedsReport;
   /** The oracle-strength rule's counts, when `[mutation]` is on. */
   mutation?: MutationReport;
+  /** The changed code of the pull request and how much of it the suite ran, when it changed any (`[coverage]`). */
+  changedCode?: ChangedCodeReport;
+}
+
+/** The lines the pull request added or changed in the code under test, and what the suite's run saw of them. */
+export interface ChangedCodeReport {
+  /** Changed lines (blank lines and comments included). */
+  changed: number;
+  /** `yes` when the suite's run traced them, `removed` when code under test switched the line probes off, `absent` when the run reported none. */
+  traced: "yes" | "removed" | "absent";
+  /** Of `changed`, the lines with code on them (traced runs only). */
+  executable?: number;
+  /** Of `executable`, those no test executed (traced runs only). */
+  unexecuted?: number;
+  /** Executable changed lines of files a module was loaded from without pawl's probes: neither run nor unexecuted (absent when none). */
+  unknown?: number;
+  /** Mutants on changed lines that survive every base property. */
+  survivors: number;
 }
 
 /** The interpreter, import path and variables every test run had. */

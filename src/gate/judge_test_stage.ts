@@ -9,6 +9,8 @@
  * @module
  */
 import { type Finding, finding } from "../core/finding.ts";
+import { judgeChangedLines } from "../coverage/judge_changed_lines.ts";
+import type { ChangedLines } from "../coverage/read_changed_lines.ts";
 import type { ReplayRecord } from "../core/verdict.ts";
 import type { AssertionRewrite } from "../contract/check_registered_tests.ts";
 import { BaseProblemError } from "../run/check_base_collection.ts";
@@ -52,6 +54,8 @@ export interface StageJudgeInput {
   atBase: readonly LocatedProperty[];
   /** The oracle tree's test side. */
   oracle: Pick<OracleTreeOf, "isTestSide">;
+  /** The changed lines of the code under test the suite's run traced (none without pawl's observer). */
+  changed?: ChangedLines;
   /** Rewritten assertions the kill sets may settle. */
   rewrites: readonly AssertionRewrite[];
   /** The clock as Unix seconds (the ledger's `ts`). */
@@ -198,6 +202,12 @@ export function judgeTestStage(
   const judged = judgedProperties(results, input);
   const oracleFailures = props?.oracleFailures ?? [];
   const replays = judgeReplays(results, input, props);
+  const changedCode = judgeChangedLines({
+    changed: input.changed ?? new Map(),
+    observed: suite.observation?.lines,
+    ...(strength === null ? {} : { mutants: strength.run }),
+    settings: input.settings.coverage,
+  });
   const findings = [
     ...suite.findings,
     // The observer loads at the base: what kept it out is the pull request's.
@@ -209,6 +219,7 @@ export function judgeTestStage(
     ...codeSideFindings(results, input),
     ...strength?.findings ?? [],
     ...replays.findings,
+    ...changedCode.findings,
   ];
   const shared = sharedAtBase(results, input);
   const attributed = attributeFindings(findings, {
@@ -249,6 +260,9 @@ export function judgeTestStage(
         replays: replays.records,
       },
       ...(strength === null ? {} : { mutation: strength.report }),
+      ...(changedCode.report === undefined
+        ? {}
+        : { changedCode: changedCode.report }),
     },
     ledger: [...judged.ledger, ...replays.ledger],
     ...(strength === null ? {} : { mutationRun: strength.run }),

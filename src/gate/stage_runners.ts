@@ -14,7 +14,8 @@ import { checkBaseCollection } from "../run/check_base_collection.ts";
 import { checkBaseObserver } from "../run/check_base_observer.ts";
 import { checkInterpreter } from "../run/check_interpreter.ts";
 import { failureKey, failureReason } from "../run/failure_reason.ts";
-import type { ObserverPlugin } from "../run/observer.ts";
+import type { ChangedLines } from "../coverage/read_changed_lines.ts";
+import { type ObserverPlugin, writeChangedLines } from "../run/observer.ts";
 import { ledgerLineCount, readLedgerRows } from "../run/read_ledger_rows.ts";
 import {
   type PreparedPytestRun,
@@ -49,6 +50,8 @@ export interface StageRunnersInput {
   progress: Progress;
   /** Reads the head's sources (the suite locates failing tests with it). */
   headModule: HeadModuleReader;
+  /** The changed lines of the code under test, which the suite's run traces. */
+  changed: ChangedLines;
   /** The suite's run, prepared ahead with its interpreter held. */
   preparedSuite: Promise<PreparedPytestRun | undefined> | undefined;
   /** The oracle-strength rule's input, less what the stage plans. */
@@ -100,9 +103,16 @@ const RUNNERS: Record<StageRunKind, Runner> = {
         workDir,
       });
     }
+    if (input.observer !== undefined && input.changed.size > 0) {
+      await writeChangedLines(input.observer, {
+        root: workDir,
+        files: input.changed,
+      });
+    }
     const suite = await runSuite(slot.sandbox, {
       ...pytestOptions(run, context, input),
       workDir,
+      traceLines: true,
       freshWorkDir: context.fresh,
       freezes: input.runs.suite.freezes,
       nonBlocking: input.runs.suite.nonBlocking,

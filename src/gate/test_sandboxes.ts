@@ -282,6 +282,8 @@ async function prestartSuite(
     env: runs.suite.env,
     limits: runs.limits,
     observer,
+    // As the suite's runner makes it (stage_runners.ts).
+    traceLines: true,
   });
   const pythonpath = settings.environment.pythonpath;
   const spawning = prestartPytestRun(

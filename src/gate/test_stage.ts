@@ -12,6 +12,10 @@
  */
 import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
+import {
+  type ChangedLines,
+  readChangedLines,
+} from "../coverage/read_changed_lines.ts";
 import type { Git } from "../git/git.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
 import type { ObserverPlugin } from "../run/observer.ts";
@@ -173,12 +177,14 @@ interface Stage {
   runs: TestRuns;
   located: RunProperties;
   headModule: HeadModuleReader;
+  /** The changed lines of the code under test, which the suite's run traces. */
+  changed: ChangedLines;
 }
 
 /** Locate the properties, plan the runs, make them and judge them. */
 async function runStage(
   setup: SetupStageResult,
-  known: Omit<Stage, "located" | "headModule">,
+  known: Omit<Stage, "located" | "headModule" | "changed">,
   options: TestStageOptions & Handed,
 ): Promise<TestStageResult> {
   const { git, plans, runs } = known;
@@ -190,7 +196,7 @@ async function runStage(
   );
   // The first sandbox's report directory and pawl's observer are made
   // ready while the properties are located.
-  const [located, watched] = await Promise.all([
+  const [located, watched, changed] = await Promise.all([
     locateRunProperties(plans, commits, {
       headModule,
       baseModule: headModuleReader(
@@ -200,13 +206,21 @@ async function runStage(
       ),
     }),
     watchedRuns(setup, known, options.ahead),
+    contracts.settings.tests.runner === "pytest"
+      ? readChangedLines(git, {
+        baseTree: commits.baseTree,
+        headTree: commits.headTree,
+        isTestSide: options.oracle.isTestSide,
+      })
+      : new Map(),
   ]);
-  const stage: Stage = { ...known, located, headModule };
+  const stage: Stage = { ...known, located, headModule, changed };
   const judge: StageJudgeInput = {
     commits,
     settings: contracts.settings,
     runs,
     ...located,
+    changed,
     oracle: options.oracle,
     rewrites: statics.rewrites,
     ts: Math.floor(options.now.epochMs / 1000),

@@ -43,7 +43,8 @@ export function isGateConfigPath(path: string): boolean {
 /**
  * Judge head changes to `pawl.toml` and to CI files that mention pawl.
  * `pawl.toml` may only lower `timeout_seconds`, `max_output_mib` and
- * `max_processes`, raise `replay_trials`, drop `[harness] test_support`
+ * `max_processes`, raise `replay_trials`, make `[coverage] changed_lines`
+ * blocking, drop `[harness] test_support`
  * entries or drop whole `[[excuses]]` tables; anything else (and a head copy that does not parse) is
  * `config.settings_changed`, naming the keys. A CI file whose base or head
  * text mentions pawl may change only in comment lines
@@ -159,6 +160,7 @@ function stricter(key: string, was: unknown, is: unknown): boolean {
   if (LOWER_IS_STRICTER.has(key)) {
     return typeof was === "number" && typeof is === "number" && is <= was;
   }
+  if (key === "coverage.changed_lines") return is === "blocking";
   if (key === "seeds.replay_trials") {
     return typeof was === "number" && typeof is === "number" && is >= was;
   }

@@ -36,6 +36,11 @@ Deno.test("checkGateConfig() rejects pawl.toml edits unless they only tighten th
     ],
     ["more replay trials", `${base}[seeds]\nreplay_trials = 80\n`, null],
     [
+      "changed lines no test runs made blocking",
+      `${base}[coverage]\nchanged_lines = "blocking"\n`,
+      null,
+    ],
+    [
       "a longer timeout",
       "[tests]\ntimeout_seconds = 600\nmax_processes = 256\n",
       /"tests\.timeout_seconds"/,

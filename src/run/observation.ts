@@ -102,6 +102,24 @@ export interface HypothesisPatch {
   nodeId: string | null;
 }
 
+/** Changed lines of one file of the code under test, as the run saw them. */
+export interface FileLines {
+  /** The changed lines the file's code objects have instructions on, ascending. */
+  executable: number[];
+  /** Of those, the ones that ran, ascending. */
+  executed: number[];
+  /** A module was loaded from the file without pawl's probes (another loader): its lines are unknown. */
+  unprobed?: true;
+}
+
+/** What pawl's line probes saw of the changed code (only the full suite's run has them). */
+export interface ObservedLines {
+  /** Per repository-relative path. */
+  files: Map<string, FileLines>;
+  /** Whether the source loader that probes the changed files was no longer pawl's at the end of a test or of the session (code replaced it): the lines are then unknown. */
+  removed: boolean;
+}
+
 /** Everything one run's stream told. */
 export interface Observation {
   /** The plugin connected and identified itself with this run's token. */
@@ -138,6 +156,8 @@ export interface Observation {
   profiles: ProfileLoad[];
   /** Reports whose outcome changed between being made and being logged, e.g. `failed → passed`. */
   rewritten: { nodeId: string; when: string; made: string; logged: string }[];
+  /** The changed lines the run executed, when pawl traced them. */
+  lines?: ObservedLines;
   /** Why parts of the stream could not be used (malformed lines, a second connection, a wrong token). */
   problems: string[];
 }
@@ -350,6 +370,8 @@ function apply(
         nodeId: typeof nodeId === "string" ? nodeId : null,
       });
       return true;
+    case "lines":
+      return applyLines(o, e);
     case "finish":
       o.finished = true;
       o.exitStatus = Number.isSafeInteger(e["exitstatus"])
@@ -399,6 +421,33 @@ function applyPatches(
   }
   o.patches.push(...read);
   return true;
+}
+
+/** A `lines` event: every file's changed executable and executed lines. */
+function applyLines(o: Observation, e: Record<string, unknown>): boolean {
+  const files = e["files"];
+  if (
+    typeof files !== "object" || files === null || Array.isArray(files) ||
+    typeof e["removed"] !== "boolean" || o.lines !== undefined
+  ) return false;
+  const out = new Map<string, FileLines>();
+  for (const [path, value] of Object.entries(files)) {
+    const v = value as Record<string, unknown> | null;
+    const executable = lineNumbers(v?.["executable"]);
+    const executed = lineNumbers(v?.["executed"]);
+    if (executable === undefined || executed === undefined) return false;
+    const unprobed = v?.["unprobed"];
+    if (unprobed !== undefined && unprobed !== true) return false;
+    out.set(path, { executable, executed, ...(unprobed ? { unprobed } : {}) });
+  }
+  o.lines = { files: out, removed: e["removed"] };
+  return true;
+}
+
+function lineNumbers(value: unknown): number[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  if (!value.every((n) => Number.isSafeInteger(n) && n > 0)) return undefined;
+  return [...new Set(value as number[])].sort((a, b) => a - b);
 }
 
 function isPhase(e: Record<string, unknown>): boolean {

@@ -41,6 +41,12 @@ export interface ObserverPlugin {
   channels: string;
   /** SHA-256 of the plugin's source: what watched a run, for caches. */
   sha256?: string;
+  /**
+   * Root-owned file under `root` naming the changed lines the suite's run
+   * traces ({@linkcode writeChangedLines}); a run reads it only when its
+   * `PAWL_OBSERVER_LINES` names it.
+   */
+  lines?: string;
 }
 
 /**
@@ -78,7 +84,41 @@ export async function installObserver(root: string): Promise<ObserverPlugin> {
   });
   await Deno.chmod(file, 0o444);
   await Deno.chmod(dir, 0o555);
-  return { root: top, dir, userBase, module, channels, sha256 };
+  return {
+    root: top,
+    dir,
+    userBase,
+    module,
+    channels,
+    sha256,
+    lines: `${top}/changed-lines.json`,
+  };
+}
+
+/**
+ * Write the changed lines the suite's run is to trace into the plugin's
+ * `lines` file, readable by every uid and writable by none: `files` maps
+ * each repository-relative path to its changed line numbers, `root` is the
+ * tree the run imports them from. A job writes it before its suite runs.
+ */
+export async function writeChangedLines(
+  plugin: ObserverPlugin,
+  changed: {
+    root: string;
+    files: ReadonlyMap<string, readonly number[]>;
+  },
+): Promise<void> {
+  if (plugin.lines === undefined) return;
+  const text = JSON.stringify({
+    root: changed.root,
+    files: Object.fromEntries(changed.files),
+  });
+  await Deno.remove(plugin.lines).catch(() => undefined);
+  await Deno.writeTextFile(plugin.lines, text, {
+    mode: 0o444,
+    createNew: true,
+  });
+  await Deno.chmod(plugin.lines, 0o444);
 }
 
 /**

@@ -80,6 +80,11 @@ export interface RunPytestOptions {
    */
   countAsserts?: boolean;
   /**
+   * Whether the observer traces the changed lines its `lines` file names
+   * (the full suite's run only: only its lines count).
+   */
+  traceLines?: boolean;
+  /**
    * The run as {@linkcode preparePytestRun} made it ahead (its interpreter
    * perhaps started warm): used when made from these same options, else
    * discarded and the run prepared afresh.
@@ -123,6 +128,7 @@ export function pytestRunKey(options: RunPytestOptions): string {
     options.limits ?? {},
     options.observer?.dir ?? null,
     options.countAsserts === true,
+    options.traceLines === true,
   ]);
 }
 
@@ -153,6 +159,9 @@ export async function preparePytestRun(
     env["PAWL_OBSERVER_SOCKET"] = channel.path;
     env["PAWL_OBSERVER_TOKEN"] = channel.token;
     if (options.countAsserts === true) env["PAWL_OBSERVER_REACH"] = "1";
+    if (options.traceLines === true && options.observer?.lines !== undefined) {
+      env["PAWL_OBSERVER_LINES"] = options.observer.lines;
+    }
   }
   const argv = pytestArgv(command, options, reportPath);
   const prepared: PreparedPytestRun = {

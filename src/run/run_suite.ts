@@ -321,6 +321,8 @@ async function rerunFrozen(
       ...runOptions,
       workDir,
       select: record.selected,
+      // Only the full run's lines count; tracing would only slow a rerun.
+      traceLines: false,
     });
     record.used++;
     record.passed = rerunPassed(rerun, group);

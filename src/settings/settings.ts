@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import { CoverageSettingsSchema } from "./coverage_settings.ts";
 import { EnvironmentSettingsSchema } from "./environment_settings.ts";
 import { reservedEnvName } from "./reserved_env_name.ts";
 import { FixturesSettingsSchema } from "./fixtures_settings.ts";
@@ -81,6 +82,7 @@ export const HarnessSettingsSchema = z.strictObject({
 
 /** The whole `pawl.toml`. */
 export const SettingsSchema = z.strictObject({
+  coverage: CoverageSettingsSchema.prefault({}),
   environment: EnvironmentSettingsSchema.prefault({}),
   excuses: ExcusesSettingsSchema.default([]),
   fixtures: FixturesSettingsSchema.default({}),

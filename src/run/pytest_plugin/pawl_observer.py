@@ -14,8 +14,10 @@ where the examples a test discarded were discarded (the raise point of each
 ``UnsatisfiedAssumption`` or invalid mark outside Hypothesis' own package),
 how often each assert of a test that ran Hypothesis passed (on the runs
 pawl asks for it, see ``_count_passing_asserts``),
-and which of Hypothesis' own functions, classes and methods something
-replaced after pawl's patches (see ``_Watch``).
+which of Hypothesis' own functions, classes and methods something
+replaced after pawl's patches (see ``_Watch``), and, in the full suite's
+run, which changed lines of the code under test ran (see
+``_start_tracing``).
 pawl checks these lines against the JUnit report, so a report rewritten
 later (at exit, by the code under test) or an outcome rewritten between
 making and logging a report is seen. A setup or teardown that passed both
@@ -714,8 +716,252 @@ class _PatchOnImport:
 _hook = _PatchOnImport()
 
 
+# Which changed lines of the code under test the run executed. pawl names
+# the files and lines the pull request added or changed in a root-owned
+# file (PAWL_OBSERVER_LINES, popped at once like the socket's variables);
+# only the full suite's run gets it. A trace function (sys.settrace) would
+# slow every Python call of the run: Python 3.11 then runs every frame on
+# its tracing path, which more than doubled a Hypothesis suite's time.
+# Instead, the source loader compiles each changed file with a probe
+# before every statement that owns a changed line: a store of 1 into its
+# slot of a list held in the code's constants (no name in the module's
+# namespace, no call). Code of no other file runs any differently. Which lines can run at all is read from each
+# changed file's syntax tree before any code of the repository runs: the
+# lines of its statements (a compound statement's header only), without
+# blank lines, comments and docstrings. A loader that is no longer pawl's
+# at the end of the session (code under test replaced it) makes every
+# line unknown rather than unexecuted, and so does a changed file a module
+# was loaded from by another loader (pytest's assertion rewriting, say):
+# the report says so.
+_LINES_FILE = os.environ.pop("PAWL_OBSERVER_LINES", "")
+# realpath -> repository-relative path of each changed file.
+_changed_files = {}
+# Repository-relative path -> (changed lines, executable changed lines,
+# [(each probe's flag, each probe's lines)] per compilation of the file).
+_lines = {}
+_lines_state = {"sent": False, "removed": False, "pid": os.getpid(),
+                "get_code": None, "original": None}
+# Repository-relative paths of the changed files compiled with probes.
+_probed_files = set()
+# The constant that stands for the probe until the code is compiled.
+_PROBE = "\x00pawl-observer-probe-" + _TOKEN
+
+
+def _own_lines(stmt):
+    """The lines a statement owns: a simple one's all, a compound one's header."""
+    first = min([stmt.lineno] + [d.lineno for d in
+                                 getattr(stmt, "decorator_list", ())])
+    last = stmt.end_lineno or stmt.lineno
+    body = getattr(stmt, "body", None)
+    if type(body) is list and body:
+        last = max(stmt.lineno, body[0].lineno - 1)
+    cases = getattr(stmt, "cases", None)
+    if cases:
+        last = max(stmt.lineno, cases[0].pattern.lineno - 1)
+    return range(first, last + 1)
+
+
+def _is_docstring(stmt):
+    import ast
+
+    return type(stmt) is ast.Expr and type(stmt.value) is ast.Constant \
+        and type(stmt.value.value) is str
+
+
+def _walk_body(body, changed, out, probe, lead=()):
+    """Probe every statement of ``body`` that owns a changed line.
+
+    Returns the new body; ``out`` gathers the changed lines probed.
+    ``lead`` are lines owned by the block's header (an ``except`` or
+    ``case`` line), probed first thing in the block.
+    """
+    import ast
+
+    new = []
+    skip = 0
+    if body and _is_docstring(body[0]):
+        skip = 1
+    while skip < len(body) and type(body[skip]) is ast.ImportFrom \
+            and body[skip].module == "__future__":
+        skip += 1
+    head_lines = [line for stmt in body[:skip] for line in _own_lines(stmt)
+                  if line in changed and not _is_docstring(stmt)]
+    new.extend(body[:skip])
+    first = tuple(sorted(set(lead) | set(head_lines)))
+    if first and body:
+        new.append(probe(first, body[0]))
+        out.update(first)
+    for stmt in body[skip:]:
+        lines = tuple(line for line in _own_lines(stmt) if line in changed)
+        if lines:
+            new.append(probe(lines, stmt))
+            out.update(lines)
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if type(inner) is list and inner:
+                setattr(stmt, field, _walk_body(inner, changed, out, probe))
+        for block in getattr(stmt, "handlers", ()) or ():
+            lead_lines = [line for line in _own_lines(block)
+                          if line in changed]
+            block.body = _walk_body(block.body, changed, out, probe,
+                                    lead_lines)
+        for case in getattr(stmt, "cases", ()) or ():
+            lead_lines = [line for line in range(
+                case.pattern.lineno,
+                max(case.pattern.lineno, case.body[0].lineno - 1) + 1)
+                if line in changed]
+            case.body = _walk_body(case.body, changed, out, probe,
+                                   lead_lines)
+        new.append(stmt)
+    return new
+
+
+def _probed(source, path, changed):
+    """``source``'s syntax tree with its probes, the lines they cover, and
+    each probe's lines by its index."""
+    import ast
+
+    tree = ast.parse(source, path)
+    text = source.decode("utf-8", "replace") if type(source) is bytes \
+        else source
+    # Numbered as the tokenizer numbers them: a form feed ends no line.
+    blank = {n + 1 for n, line in enumerate(text.split("\n"))
+             if line.strip() == "" or line.strip().startswith("#")}
+    probes = []
+
+    def probe(lines, at):
+        # `<probe>[i] = 1`: one store into a list, no call.
+        probes.append(lines)
+        target = ast.Subscript(ast.Constant(_PROBE),
+                               ast.Constant(len(probes) - 1), ast.Store())
+        stmt = ast.Assign([target], ast.Constant(1))
+        return ast.fix_missing_locations(ast.copy_location(stmt, at))
+
+    out = set()
+    tree.body = _walk_body(tree.body, set(changed) - blank, out, probe)
+    return tree, out, probes
+
+
+def _with_probe(code, probe):
+    consts = tuple(
+        probe if type(c) is str and c == _PROBE
+        else _with_probe(c, probe) if type(c) is type(code) else c
+        for c in code.co_consts)
+    return code.replace(co_consts=consts)
+
+
+def _probed_get_code(self, fullname):
+    original = _lines_state["original"]
+    try:
+        path = self.get_filename(fullname)
+        rel = _changed_files.get(os.path.realpath(path))
+    except Exception:
+        rel = None
+    if rel is None:
+        return original(self, fullname)
+    import warnings
+
+    try:
+        source = self.get_data(path)
+        tree, _, probes = _probed(source, path, _lines[rel][0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            code = compile(tree, path, "exec", dont_inherit=True)
+        flags = [0] * len(probes)
+        code = _with_probe(code, flags)
+        _lines[rel][2].append((flags, probes))
+    except Exception:
+        # The file changed since the start, or the probes do not fit: it
+        # loads as it would without pawl, its lines unknown.
+        return original(self, fullname)
+    _probed_files.add(rel)
+    return code
+
+
+def _start_tracing():
+    if _LINES_FILE == "":
+        return
+    try:
+        with open(_LINES_FILE, encoding="utf-8") as f:
+            wanted = json.load(f)
+        root = wanted.get("root") or os.getcwd()
+        for rel, changed in sorted(wanted.get("files", {}).items()):
+            path = os.path.join(root, rel)
+            try:
+                with open(path, "rb") as f:
+                    _, lines, _ = _probed(f.read(), path, changed)
+            except (OSError, SyntaxError, ValueError, RecursionError):
+                continue
+            _changed_files[os.path.realpath(path)] = rel
+            _lines[rel] = (frozenset(changed), lines, [])
+    except (OSError, ValueError, AttributeError, TypeError):
+        return
+    if not _lines:
+        return
+    import atexit
+    from importlib.machinery import SourceFileLoader
+
+    _lines_state["original"] = SourceFileLoader.get_code
+    SourceFileLoader.get_code = _probed_get_code
+    _lines_state["get_code"] = SourceFileLoader.get_code
+    atexit.register(_send_lines)
+
+
+def _check_probes():
+    if not _lines:
+        return
+    from importlib.machinery import SourceFileLoader
+
+    if SourceFileLoader.get_code is not _lines_state["get_code"]:
+        _lines_state["removed"] = True
+
+
+def _send_lines():
+    """Send the executed changed lines once, at the end of the session or at exit."""
+    if not _lines or _lines_state["sent"] \
+            or os.getpid() != _lines_state["pid"]:
+        return
+    _check_probes()
+    _lines_state["sent"] = True
+    files = {}
+    unprobed = _loaded_unprobed()
+    for rel, (_, lines, compiled) in _lines.items():
+        hits = {line for flags, probes in compiled
+                for i, probe in enumerate(probes) if flags[i]
+                for line in probe}
+        files[rel] = {"executable": sorted(lines),
+                      "executed": sorted(lines & hits)}
+        if rel in unprobed:
+            files[rel]["unprobed"] = True
+    _send({"event": "lines", "files": files,
+           "removed": _lines_state["removed"]})
+    _flush()
+
+
+def _loaded_unprobed():
+    """Changed files a module was loaded from without probes (another loader)."""
+    out = set()
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__file__", None)
+        if type(name) is not str:
+            continue
+        rel = _changed_files.get(os.path.realpath(name))
+        if rel is not None and rel not in _probed_files:
+            out.add(rel)
+    return out
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    _check_probes()
+
+
+def pytest_unconfigure(config):
+    _send_lines()
+
+
 _connect()
 sys.meta_path.insert(0, _hook)
+_start_tracing()
 if "hypothesis" in sys.modules:
     _patch_hypothesis()
     _watch.start()
