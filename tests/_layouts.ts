@@ -590,6 +590,7 @@ export const RUN_RULES: ReadonlySet<string> = new Set([
   "property.oracle_weakened",
   "property.mutants_survived",
   "property.mutants_cut",
+  "harness.code_detects_tests",
 ]);
 
 /**

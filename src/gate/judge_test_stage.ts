@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { callEvidence, judgeCallReplay } from "./judge_call_replay.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { ReplayRecord } from "../core/verdict.ts";
 import type { AssertionRewrite } from "../contract/check_registered_tests.ts";
@@ -197,6 +198,10 @@ export function judgeTestStage(
   const judged = judgedProperties(results, input);
   const oracleFailures = props?.oracleFailures ?? [];
   const replays = judgeReplays(results, input, props);
+  const evidence = callEvidence(results);
+  const calls = evidence === undefined
+    ? undefined
+    : judgeCallReplay(evidence, { base: commits.base });
   const findings = [
     ...suite.findings,
     // The observer loads at the base: what kept it out is the pull request's.
@@ -207,6 +212,7 @@ export function judgeTestStage(
     ...props?.findings ?? [],
     ...strength?.findings ?? [],
     ...replays.findings,
+    ...calls?.findings ?? [],
   ];
   const shared = sharedAtBase(results, input);
   const attributed = attributeFindings(findings, {
@@ -251,6 +257,7 @@ export function judgeTestStage(
     ledger: [...judged.ledger, ...replays.ledger],
     ...(strength === null ? {} : { mutationRun: strength.run }),
     ...(keptKills === undefined ? {} : { keptKills }),
+    ...(calls?.exercised === undefined ? {} : { exercised: calls.exercised }),
   };
 }
 

@@ -13,6 +13,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { callRecorderSource } from "./calls/call_sources.ts";
 import { type Observation, parseObservation } from "./observation.ts";
 
 const PLUGIN_SOURCE = new URL(
@@ -41,6 +42,12 @@ export interface ObserverPlugin {
   channels: string;
   /** SHA-256 of the plugin's source: what watched a run, for caches. */
   sha256?: string;
+  /**
+   * The module name of pawl's call recorder (`calls/call_recorder.py`),
+   * installed beside the plugin: loaded with `-p` only in the run that
+   * records the calls the tests make into the code under test.
+   */
+  recorder?: string;
 }
 
 /**
@@ -77,8 +84,18 @@ export async function installObserver(root: string): Promise<ObserverPlugin> {
     createNew: true,
   });
   await Deno.chmod(file, 0o444);
+  const recorder = `_pawl_calls_${suffix}`;
+  await Deno.writeTextFile(
+    `${dir}/${recorder}.py`,
+    await callRecorderSource(),
+    {
+      mode: 0o444,
+      createNew: true,
+    },
+  );
+  await Deno.chmod(`${dir}/${recorder}.py`, 0o444);
   await Deno.chmod(dir, 0o555);
-  return { root: top, dir, userBase, module, channels, sha256 };
+  return { root: top, dir, userBase, module, channels, sha256, recorder };
 }
 
 /**
@@ -150,6 +167,15 @@ export class ObserverChannel {
    * reached its end); a connection still open after `graceMs` is cut.
    */
   async finish(graceMs = 2000): Promise<Observation> {
+    return parseObservation(await this.finishLines(graceMs), this.token);
+  }
+
+  /**
+   * Stop listening and return the lines each of the run's connections sent, as
+   * {@linkcode finish} does, unparsed: for a stream of another shape than
+   * the observer's (the call recorder's, the replayer's).
+   */
+  async finishLines(graceMs = 2000): Promise<string[][]> {
     this.#listener.close();
     await this.#accepting;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -166,7 +192,7 @@ export class ObserverChannel {
           ),
         )
         : first;
-      return parseObservation(lines, this.token);
+      return lines;
     } finally {
       clearTimeout(timer);
       await Deno.remove(this.path).catch(() => {});
