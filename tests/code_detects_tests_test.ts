@@ -171,6 +171,8 @@ if __name__ == "__main__":
     raise SystemExit(main())
 `.replace('"""Till helpers."""\n', '"""Till helpers."""\nimport sys\n'),
   },
+  // A cache, and the path of a file beside the code in each receipt (the
+  // runs' copies of the tree are in different places).
   "honest/cache": {
     [CORE]: CORRECT.replace(
       `    return sum(prices)\n`,
@@ -182,8 +184,14 @@ def _cached(prices):
     return sum(prices)
 `,
     ).replace(
+      "    return Receipt(number=0, amount=total(prices))\n",
+      `    made = Receipt(number=0, amount=total(prices))
+    made.printer = os.path.join(os.path.dirname(__file__), "printer.cfg")
+    return made
+`,
+    ).replace(
       '"""Till helpers."""\n',
-      '"""Till helpers."""\nimport functools\n',
+      '"""Till helpers."""\nimport functools\nimport os\n',
     ),
   },
   "honest/ids": {

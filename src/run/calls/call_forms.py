@@ -7,10 +7,12 @@
 # qualified name and its `__dict__` and slots; an object with neither is
 # what `__reduce_ex__` of its type gives; functions, classes and modules
 # by name. Depth and size are bounded: what lies past a bound is one
-# "cut" marker on both sides, so it compares equal. No name here says
-# what the text is for.
+# "cut" marker on both sides, so it compares equal. The copy of the tree
+# and the HOME differ between the runs: in text they read "<tree>" and
+# "<home>". No name here says what the text is for.
 import hashlib as _hl
 import json as _js
+import os as _os_f
 import types as _ty
 
 _DEPTH = 8
@@ -32,7 +34,22 @@ def _tname(t):
     )
 
 
+_PLACES = []
+
+
+def _places():
+    here = _os_f.getcwd()
+    found = [(here, "<tree>"), (_os_f.path.realpath(here), "<tree>")]
+    home = _os_f.environ.get("HOME")
+    if home and len(home) > 1:
+        found.append((home, "<home>"))
+    return sorted(found, key=lambda p: -len(p[0]))
+
+
 def _text(s):
+    for place, name in _PLACES:
+        if place in s:
+            s = s.replace(place, name)
     if len(s) <= _TEXT:
         return s
     digest = _hl.sha256(s.encode("utf-8", "surrogatepass")).hexdigest()

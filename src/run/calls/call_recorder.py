@@ -59,6 +59,15 @@ class _State:
 
 
 _state = None
+_SKIP = object()
+
+
+def _safely(function, value):
+    """`function(value)`, or `_SKIP` when it fails: the recorder never fails a test."""
+    try:
+        return function(value)
+    except Exception:
+        return _SKIP
 
 
 def _profile(frame, event, arg):
@@ -86,6 +95,7 @@ def pytest_configure(config):
         return
     with open(path, encoding="utf-8") as handle:
         _state = _State(_js.load(handle))
+    _PLACES[:] = _places()
     _state.ran = set()
     _sys.setprofile(_profile)
 
@@ -199,37 +209,42 @@ def _wrap(module, qualname, function, bound_class):
         if blob is None:
             state.skipped += 1
             return function(*args, **kwargs)
-        shown = _form(given)
+        shown = _safely(_form, given)
+        if shown is _SKIP:
+            state.skipped += 1
+            return function(*args, **kwargs)
         state.counts[key] = state.counts.get(key, 0) + 1
         state.made += 1
         state.busy = True
         state.ran = set()
         previous = _sys.getprofile()
         _sys.setprofile(_profile)
-        outcome = None
+        outcome = _SKIP
         try:
             result = function(*args, **kwargs)
             _sys.setprofile(previous)
-            outcome = _form(result)
+            outcome = _safely(_form, result)
             return result
         except BaseException as error:
             _sys.setprofile(previous)
-            outcome = _raised(error)
+            # A warning raised as an error obeys the run's warning filters,
+            # which a program started without the test runner does not have.
+            outcome = _SKIP if isinstance(error, Warning) else _raised(error)
             raise
         finally:
             _sys.setprofile(previous)
             ran, state.ran = state.ran, None
-            try:
-                state.send({
+            after = _safely(_form, given)
+            if outcome is not _SKIP and after is not _SKIP:
+                _safely(state.send, {
                     "call": [module, qualname],
                     "at": where,
                     "args": _b64.b64encode(blob).decode("ascii"),
                     "shown": shown,
-                    "out": [outcome, _form(given)],
-                    "ran": _ranges(ran),
+                    "out": [outcome, after],
+                    "ran": _safely(_ranges, ran),
                 })
-            finally:
-                state.busy = False
+            state.busy = False
 
     for extra in ("cache_info", "cache_clear", "cache_parameters"):
         if hasattr(function, extra):

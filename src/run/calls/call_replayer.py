@@ -33,6 +33,7 @@ def _go():
 
     send({"hello": plan["token"]})
     here = _os.getcwd()
+    _PLACES[:] = _places()
     _sys.path[0:0] = [here if r == "." else _os.path.join(here, r) for r in plan["roots"]]
     calls = plan["calls"]
     if mode == "twice":
