@@ -7,7 +7,8 @@
  * only after many calls); each is first shown green under plain pytest,
  * then rejected by the real CLI with `harness.code_detects_tests`, beside
  * honest twins (`inspect` in a decorator, `sys.argv` read by a CLI
- * `main()`, an `lru_cache`, an id generator) that are accepted.
+ * `main()`, an `lru_cache`, an id generator) that are accepted, and a pull
+ * request on a base that already hides its bug, which is not blamed.
  */
 import assert from "node:assert/strict";
 import {
@@ -19,7 +20,8 @@ import {
   rules,
 } from "./_cli.ts";
 import { runPytestDirectly } from "./_layouts.ts";
-import { buildRepo, type TestRepo } from "./_repo.ts";
+import { commitAll } from "../src/demo/fixed_git.ts";
+import { buildRepo, git, type TestRepo } from "./_repo.ts";
 
 const CORE = "src/till/core.py";
 const TEST = "tests/test_till.py";
@@ -254,19 +256,52 @@ print(got)`;
   }
 }
 
+/**
+ * A pull request on top of `cheat/modules` (whose code already hides its
+ * bug from the tests) that only adds a docstring to `receipt`.
+ */
+async function addOnProbingBase(repo: TestRepo): Promise<void> {
+  await git(repo.dir, [
+    "checkout",
+    "-q",
+    "-b",
+    ON_PROBING_BASE,
+    "cheat/modules",
+  ]);
+  const path = `${repo.dir}/${CORE}`;
+  const text = await Deno.readTextFile(path);
+  await Deno.writeTextFile(
+    path,
+    text.replace(
+      '    """A receipt for the prices."""\n',
+      '    """A receipt for the prices, numbered from 0."""\n',
+    ),
+  );
+  await commitAll(repo.dir, `Head: ${ON_PROBING_BASE}`);
+  await git(repo.dir, ["checkout", "-q", "main"]);
+}
+
+const ON_PROBING_BASE = "docs/on-probing-base";
+
 Deno.test("code that behaves differently when no test is watching is rejected, and honest code is accepted", async (t) => {
   await using repo = await buildRepo({ base: BASE, heads: HEADS });
-  const branches = [...CHEATS, ...HONEST];
+  await addOnProbingBase(repo);
+  const branches = [...CHEATS, ...HONEST, ON_PROBING_BASE];
   // The checks run two at a time: each is mostly its sandboxed runs.
   const results = new Map<string, PawlResult>();
   const checks = mapPool(branches, 2, async (branch) => {
-    results.set(branch, await check(repo.dir, branch));
+    results.set(
+      branch,
+      await check(repo.dir, branch, {
+        base: branch === ON_PROBING_BASE ? "cheat/modules" : "main",
+      }),
+    );
   });
 
   await t.step(
     "plain pytest is green on every head, and each cheat's bug shows in a plain interpreter",
     async () => {
-      for (const branch of ["main", ...branches]) {
+      for (const branch of ["main", ...CHEATS, ...HONEST]) {
         const plain = await plainPytest(repo, branch);
         assert.equal(plain.code, 0, `${branch}\n${plain.output}`);
       }
@@ -307,6 +342,24 @@ Deno.test("code that behaves differently when no test is watching is rejected, a
       assert.equal(probes.length, 1, JSON.stringify(probes));
       assert.equal(probes[0]!.blocking, false);
       assert.match(probes[0]!.message, /gave the same results/);
+    },
+  );
+  await t.step(
+    "a pull request on a base whose code already hides its bug is not blamed for it: a note naming the base",
+    () => {
+      const result = results.get(ON_PROBING_BASE)!;
+      assert.equal(result.code, 0, explain(result));
+      const notes = (result.verdict?.findings ?? []).filter((f) =>
+        f.rule === "harness.code_detects_tests"
+      );
+      assert.ok(notes.length > 0, explain(result));
+      for (const note of notes) {
+        assert.equal(note.blocking, false);
+        assert.match(
+          note.message,
+          /the base commit [0-9a-f]{12} gives the same/,
+        );
+      }
     },
   );
   for (const branch of HONEST) {
