@@ -244,7 +244,7 @@ function stagePlan(
     observed: settings.tests.runner === "pytest",
     staticReject: staticallyRejected(stage.input),
     mutation: mutationDecides(settings),
-    recordCalls: !staticallyRejected(stage.input) &&
+    recordCalls: !staticallyRejected(stage.input, { probes: false }) &&
       settings.tests.runner === "pytest" &&
       codeOf(stage, oracle).changed,
     callsDiffer,
@@ -259,16 +259,20 @@ function stagePlan(
 /**
  * Whether a rule that reads only sources already rejects: a blocking
  * finding of the contracts or the static rules, or a rewritten assertion
- * the kill sets will not decide. A probe of the harness spelled out in
- * the code is not such a reject where pytest runs the tests: the calls
- * the tests make into that code, replayed where no test watches, decide
- * it (`judge_call_replay.ts`).
+ * the kill sets will not decide. With `probes: false`, a probe of the
+ * harness spelled out in the code does not count where pytest runs the
+ * tests: the calls the tests make into that code, replayed where no test
+ * watches, may explain it (`judge_call_replay.ts`), so the replay and the
+ * kill sets still run for it. The repeats at the base are not made for it
+ * (a failure the base shares would otherwise turn its reject into exit 2).
  */
 function staticallyRejected(
   input: Pick<Stage["input"], "contracts" | "statics">,
+  options: { probes: boolean } = { probes: true },
 ): boolean {
   const { contracts, statics } = input;
-  const replayed = contracts.settings.tests.runner === "pytest";
+  const replayed = !options.probes &&
+    contracts.settings.tests.runner === "pytest";
   return [...contracts.findings, ...statics.findings].some((f) =>
     f.blocking && !(replayed && f.rule === "harness.code_probes_tests")
   ) ||
@@ -360,7 +364,7 @@ function schedulerPorts(
         ...stage,
         commits,
         settings,
-        decided: staticallyRejected(stage.input),
+        decided: staticallyRejected(stage.input, { probes: false }),
         located: located.resolved,
         atBase: located.atBase,
         oracle,

@@ -28,7 +28,7 @@ export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
 export interface ObserverPlugin {
   /** Root-owned directory holding `dir` and `channels`; the sandbox sees it read-only. */
   root: string;
-  /** Root-owned directory holding only the plugin (mode 0555); goes first on PYTHONPATH. */
+  /** Root-owned directory holding only pawl's plugins (mode 0555); goes first on PYTHONPATH. */
   dir: string;
   /**
    * Root-owned, read-only user base whose user site, for every Python 3
