@@ -2,7 +2,9 @@
  * What the call recorder and the replayer stream to pawl, parsed. Each
  * stream is one connection whose first line carries the run's token; a
  * connection without it (something else in the sandbox) is ignored, and a
- * line that is not of the stream's shape is dropped.
+ * line that is not of the stream's shape is dropped. The replayer writes
+ * each outcome once: a second line for the same call (something in the
+ * process writing on its socket) does not replace the first.
  *
  * @module
  */
@@ -142,14 +144,19 @@ export function parseReplayStream(
     const made = FIRST.safeParse(value);
     if (made.success) {
       const { i, p, out } = made.data;
-      if (p === 1) first.set(i, out);
-      else later.push({ i, p, out });
+      if (p === 1) {
+        if (!first.has(i)) first.set(i, out);
+      } else if (!later.some((l) => l.i === i && l.p === p)) {
+        later.push({ i, p, out });
+      }
       continue;
     }
     const twice = TWICE.safeParse(value);
     if (twice.success) {
-      first.set(twice.data.i, twice.data.first);
-      second.set(twice.data.i, twice.data.second);
+      if (!first.has(twice.data.i)) {
+        first.set(twice.data.i, twice.data.first);
+        second.set(twice.data.i, twice.data.second);
+      }
       continue;
     }
     const counted = PASSES.safeParse(value);

@@ -38,11 +38,12 @@ Deno.test("parseRecording() reads only the connection that opened with the run's
   });
 });
 
-Deno.test("parseReplayStream() reads both replay modes", () => {
+Deno.test("parseReplayStream() reads both replay modes, the first outcome of a call counting", () => {
   const out = [["int", "1"], null];
   const passes = parseReplayStream([[
     JSON.stringify({ hello: "T" }),
     JSON.stringify({ i: 0, p: 1, out }),
+    JSON.stringify({ i: 0, p: 1, out: [["int", "9"], null] }),
     JSON.stringify({ i: 0, p: 4, out: [["int", "2"], null] }),
     JSON.stringify({ passes: 9 }),
     JSON.stringify({ end: true }),
