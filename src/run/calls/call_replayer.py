@@ -7,8 +7,8 @@
 # is prepended. Full-line comments are removed before it runs.
 #
 # Two modes. "passes": the recorded sequence once (every outcome is sent),
-# then again and again up to a bound on calls, sending only the outcomes
-# that differ from the first pass's. "twice": each call made twice in a
+# then again and again up to a bound on calls and on seconds, sending only
+# the outcomes that differ from the first pass's. "twice": each call made twice in a
 # row, both outcomes sent, which tells a function of its arguments from a
 # call whose outcome depends on what ran before. The outcomes go to pawl
 # over a unix socket pawl owns, never through the run's output.
@@ -18,6 +18,7 @@ import os as _os
 import pickle as _pk
 import socket as _sk
 import sys as _sys
+import time as _tm
 
 
 def _go():
@@ -45,13 +46,19 @@ def _go():
             outcome = _one(call)
             first.append(_key(outcome))
             send({"i": i, "p": 1, "out": outcome})
-        passes = max(2, int(plan["limit"]) // max(1, len(calls)))
-        for p in range(2, passes + 1):
+        made = len(calls)
+        until = _tm.monotonic() + float(plan["seconds"])
+        p = 1
+        while calls and made < int(plan["limit"]) and _tm.monotonic() < until:
+            p += 1
             for i, call in enumerate(calls):
+                if made >= int(plan["limit"]) or _tm.monotonic() >= until:
+                    break
+                made += 1
                 outcome = _one(call)
                 if _key(outcome) != first[i]:
                     send({"i": i, "p": p, "out": outcome})
-        send({"passes": passes})
+        send({"passes": p})
     send({"end": True})
     line.close()
 

@@ -20,6 +20,8 @@ import { writeSpec } from "./record_calls.ts";
 
 /** Calls one `passes` replay makes in all, at most (the first pass included). */
 export const REPLAY_CALLS = 3000;
+/** Seconds one `passes` replay spends on the passes after the first, at most. */
+export const REPLAY_SECONDS = 10;
 
 /** Options of {@linkcode replayCalls}. */
 export interface ReplayCallsOptions {
@@ -55,6 +57,7 @@ export async function replayCalls(
       token: channel.token,
       roots: recording.roots,
       limit: REPLAY_CALLS,
+      seconds: REPLAY_SECONDS,
       calls: recording.calls.map((c) => [...c.fn, c.args]),
     });
     const home = await Deno.makeTempDir({ dir: options.reportDir });
