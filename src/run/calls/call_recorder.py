@@ -31,6 +31,7 @@ class _State:
         self.total = int(spec["total"])
         self.bytes = int(spec["bytes"])
         self.counts = {}
+        self.repeats = {}
         self.made = 0
         self.sent = 0
         self.skipped = 0
@@ -209,6 +210,12 @@ def _wrap(module, qualname, function, bound_class):
         if blob is None:
             state.skipped += 1
             return function(*args, **kwargs)
+        # The same arguments twice tell whether the function answers them
+        # the same; a third time only takes the place of other arguments.
+        seen = (key, blob)
+        if state.repeats.get(seen, 0) >= 2:
+            return function(*args, **kwargs)
+        state.repeats[seen] = state.repeats.get(seen, 0) + 1
         shown = _safely(_form, given)
         if shown is _SKIP:
             state.skipped += 1
