@@ -594,6 +594,7 @@ export const RUN_RULES: ReadonlySet<string> = new Set([
   "tests.changed_code_unexecuted",
   "tests.changed_code_survivors",
   "tests.changed_code_untraced",
+  "harness.code_detects_tests",
 ]);
 
 /**

@@ -104,6 +104,10 @@ export const RULES = {
     "harness",
     "Code under test imports test-framework internals or looks for the test harness",
   ),
+  "harness.code_detects_tests": rule(
+    "harness",
+    "A call the tests made into the code under test gives another result when made again where no test is watching",
+  ),
   "harness.module_names_fallback": rule(
     "harness",
     "No interpreter was available, so a built-in list of module names was used",

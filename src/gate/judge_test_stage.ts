@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { callEvidence, judgeCallReplay } from "./judge_call_replay.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import { judgeChangedLines } from "../coverage/judge_changed_lines.ts";
 import type { ChangedLines } from "../coverage/read_changed_lines.ts";
@@ -208,6 +209,10 @@ export function judgeTestStage(
     ...(strength === null ? {} : { mutants: strength.run }),
     settings: input.settings.coverage,
   });
+  const evidence = callEvidence(results);
+  const calls = evidence === undefined
+    ? undefined
+    : judgeCallReplay(evidence, { base: commits.base });
   const findings = [
     ...suite.findings,
     // The observer loads at the base: what kept it out is the pull request's.
@@ -220,6 +225,7 @@ export function judgeTestStage(
     ...strength?.findings ?? [],
     ...replays.findings,
     ...changedCode.findings,
+    ...calls?.findings ?? [],
   ];
   const shared = sharedAtBase(results, input);
   const attributed = attributeFindings(findings, {
@@ -267,6 +273,7 @@ export function judgeTestStage(
     ledger: [...judged.ledger, ...replays.ledger],
     ...(strength === null ? {} : { mutationRun: strength.run }),
     ...(keptKills === undefined ? {} : { keptKills }),
+    ...(calls?.exercised === undefined ? {} : { exercised: calls.exercised }),
   };
 }
 

@@ -45,6 +45,15 @@ export interface PlanTestStageInput {
   calmRerun: (results: StageResults) => boolean;
   /** Node ids of the failures the head shows, to repeat at the base. */
   failures: (results: StageResults) => readonly string[];
+  /**
+   * Whether the calls the base's tests make into the code under test are
+   * recorded and replayed where no test watches: the pull request changes
+   * code outside the test side and no rule that reads only sources
+   * already rejects (the probe rule aside, which the replay explains).
+   */
+  recordCalls?: boolean;
+  /** Whether the head's replay of the recorded calls shows a difference (to ask the base). */
+  callsDiffer?: (results: StageResults) => boolean;
   /** The first sandbox's isolation, for the suite's progress line. */
   isolation: { tier: string; network: string };
 }
@@ -86,6 +95,7 @@ export function planTestStage(
       ]
       : []),
     failuresAtBase(runs, input),
+    ...callRuns(runs, input),
     ...runs.replays.map((replay, i): StageRun => ({
       id: `replay-${i + 1}`,
       kind: "pytest",
@@ -269,6 +279,60 @@ function failuresAtBase(runs: TestRuns, input: PlanTestStageInput): StageRun {
       } again at the base commit ${input.base.slice(0, 12)}`;
     },
   };
+}
+
+/**
+ * The calls the base's registered tests make into the head's code (the
+ * base's oracle when the test side differs, else the head's properties),
+ * recorded; made again on a fresh copy of the head in clean interpreters;
+ * and, when they differ there, on the base's code, which may have had it.
+ */
+function callRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
+  if (input.recordCalls !== true || input.properties.length === 0) return [];
+  const withOracle = input.oracleDiffers && input.atBase.length > 0;
+  const select = sortedUnique(
+    (withOracle ? input.atBase : input.properties).map((p) =>
+      p.nodeId as string
+    ),
+  );
+  const recorded = (r: StageResults): boolean => {
+    const result = r.get("calls-record");
+    return result?.kind === "calls-recorded" &&
+      (result.recording?.calls.length ?? 0) > 0;
+  };
+  return [
+    {
+      id: "calls-record",
+      kind: "record-calls",
+      tree: withOracle ? "oracle" : "head",
+      run: runs.alone,
+      select,
+      after: ["suite"],
+      when: reported,
+      step:
+        "recording the calls the base's registered tests make into the code under test",
+    },
+    {
+      id: "calls-replay",
+      kind: "replay-calls",
+      tree: "head",
+      run: runs.alone,
+      after: ["calls-record"],
+      when: recorded,
+      step: "making those calls again where no test is watching",
+    },
+    {
+      id: "calls-replay-base",
+      kind: "replay-calls",
+      tree: "base",
+      run: runs.alone,
+      after: ["calls-record", "calls-replay"],
+      when: (r) => recorded(r) && (input.callsDiffer?.(r) ?? false),
+      step: `making the calls that differ again on the base's code at ${
+        input.base.slice(0, 12)
+      }`,
+    },
+  ];
 }
 
 function reported(results: StageResults): boolean {

@@ -256,3 +256,72 @@ Deno.test("planTestStage() runs the base's tests on the base's code only when th
     });
   }
 });
+
+Deno.test("planTestStage() records and replays the calls into the code only when asked, and asks the base only about a difference", async (t) => {
+  const recorded = (calls: number): StageResult => ({
+    kind: "calls-recorded",
+    lane: false,
+    recording: {
+      roots: [],
+      importRan: [],
+      complete: true,
+      calls: Array.from({ length: calls }, () => ({
+        fn: ["m", "f"] as const,
+        at: null,
+        args: "",
+        shown: null,
+        out: null,
+        ran: [],
+      })),
+    },
+  });
+  const quiet = { calmRerun: () => false, failures: () => [] };
+  const calls = (ids: string[]) => ids.filter((id) => id.startsWith("calls-"));
+  const table: {
+    name: string;
+    input: Partial<PlanTestStageInput>;
+    results: [string, StageResult][];
+    runs: string[];
+  }[] = [
+    {
+      name: "not asked (no code changed, or a static reject): none",
+      input: { ...quiet },
+      results: [["suite", suite()], ["calls-record", recorded(2)]],
+      runs: [],
+    },
+    {
+      name: "asked, nothing recorded: the record alone",
+      input: { ...quiet, recordCalls: true },
+      results: [["suite", suite()], ["calls-record", recorded(0)]],
+      runs: ["calls-record"],
+    },
+    {
+      name: "asked, no difference: the record and the head's replay",
+      input: { ...quiet, recordCalls: true, callsDiffer: () => false },
+      results: [["suite", suite()], ["calls-record", recorded(2)]],
+      runs: ["calls-record", "calls-replay"],
+    },
+    {
+      name: "asked, a difference: the base's code is replayed too",
+      input: { ...quiet, recordCalls: true, callsDiffer: () => true },
+      results: [["suite", suite()], ["calls-record", recorded(2)]],
+      runs: ["calls-record", "calls-replay", "calls-replay-base"],
+    },
+  ];
+  for (const row of table) {
+    await t.step(row.name, () => {
+      const plan = planTestStage(RUNS, input(row.input));
+      assert.deepEqual(calls(running(plan, new Map(row.results))), row.runs);
+    });
+  }
+  await t.step(
+    "the record runs the base's oracle when the test side differs, else the head",
+    () => {
+      const trees = (extra: Partial<PlanTestStageInput>) =>
+        planTestStage(RUNS, input({ recordCalls: true, ...extra }))
+          .find((r) => r.id === "calls-record")?.tree;
+      assert.equal(trees({}), "oracle");
+      assert.equal(trees({ oracleDiffers: false }), "head");
+    },
+  );
+});

@@ -17,6 +17,7 @@ import type { PytestRun } from "../run/run_pytest.ts";
 import type { LedgerEvidence } from "../run/judge_seed_use.ts";
 import type { OracleStrengthResult } from "../mutation/oracle_strength.ts";
 import type { PlannedRun } from "./plan_test_runs.ts";
+import type { Recording, ReplayStream } from "../run/calls/call_streams.ts";
 
 /** A run's id in the plan (`suite`, `alone`, `replay-1`...). */
 export type RunId = string;
@@ -28,7 +29,9 @@ export type StageRunKind =
   | "observer-at-base"
   | "suite-at-base"
   | "collection-at-base"
-  | "mutation";
+  | "mutation"
+  | "record-calls"
+  | "replay-calls";
 
 /** Which tree a run's working copy holds. */
 export type CopyTree = "head" | "oracle" | "base";
@@ -90,7 +93,15 @@ export type RunOutcome =
     rows: readonly LedgerEvidence[];
   }
   | { kind: "checked" }
-  | { kind: "mutation"; strength: OracleStrengthResult | null };
+  | { kind: "mutation"; strength: OracleStrengthResult | null }
+  | { kind: "calls-recorded"; recording: Recording | null }
+  | {
+    kind: "calls-replayed";
+    /** The sequence, then again, in one clean interpreter. */
+    passes: ReplayStream;
+    /** Each call twice in a row, in another (the head's replay only). */
+    twice?: ReplayStream;
+  };
 
 /** A run's outcome and where it ran. */
 export type StageResult = RunOutcome & {

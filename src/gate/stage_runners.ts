@@ -23,6 +23,8 @@ import {
   type RunPytestOptions,
 } from "../run/run_pytest.ts";
 import { runSuite } from "../run/run_suite.ts";
+import { recordCalls } from "../run/calls/record_calls.ts";
+import { replayCalls } from "../run/calls/replay_calls.ts";
 import type { Settings } from "../settings/settings.ts";
 import type { HeadModuleReader } from "./locate_properties.ts";
 import { importPathHint, missingDependencyHint } from "./import_path_hint.ts";
@@ -58,6 +60,13 @@ export interface StageRunnersInput {
   mutation: Omit<MutationHookInput, "limits" | "observer">;
   /** The ports the oracle-strength rule runs through, less the sandbox. */
   mutationPorts: Omit<MutationHookPorts, "sandbox">;
+  /** What the calls' record and replay need. */
+  calls: {
+    /** Tree-relative `.py` files of the code under test (outside the test side). */
+    codeFiles: readonly string[];
+    /** Variables pawl seeds a run with, kept out of the replay. */
+    seedEnv: readonly string[];
+  };
 }
 
 type Runner = (
@@ -191,6 +200,51 @@ const RUNNERS: Record<StageRunKind, Runner> = {
         }) ?? missingDependencyHint(detail, { tree: commits.baseTree, files }),
     });
     return { kind: "checked" };
+  },
+  "record-calls": async (run, context, input) => {
+    const { observer } = input;
+    if (observer === undefined) {
+      return { kind: "calls-recorded", recording: null };
+    }
+    const recording = await recordCalls(context.slot.sandbox, {
+      ...pytestOptions(run, context, input),
+      observer,
+      workDir: await context.copy(),
+      select: context.select,
+      codeFiles: input.calls.codeFiles,
+    });
+    return { kind: "calls-recorded", recording };
+  },
+  "replay-calls": async (run, context, input) => {
+    const recorded = context.results.get("calls-record");
+    const recording = recorded?.kind === "calls-recorded"
+      ? recorded.recording
+      : null;
+    if (input.observer === undefined || recording === null) {
+      throw new RangeError(`Cannot replay the calls: nothing was recorded`);
+    }
+    const workDir = await context.copy();
+    const options = {
+      workDir,
+      reportDir: context.slot.reportDir,
+      env: run.run.env,
+      command: run.run.command,
+      seedEnv: input.calls.seedEnv,
+      observer: input.observer,
+      ...(input.runs.limits === undefined ? {} : { limits: input.runs.limits }),
+    };
+    const { sandbox } = context.slot;
+    const passes = await replayCalls(sandbox, recording, {
+      ...options,
+      mode: "passes",
+    });
+    // The base's replay is only compared with the head's differences.
+    if (run.tree === "base") return { kind: "calls-replayed", passes };
+    const twice = await replayCalls(sandbox, recording, {
+      ...options,
+      mode: "twice",
+    });
+    return { kind: "calls-replayed", passes, twice };
   },
   mutation: async (_run, context, input) => {
     const strength = await mutationHook({

@@ -33,6 +33,9 @@ import {
   type RunProperties,
 } from "./locate_run_properties.ts";
 import { mutationDecides } from "./mutation_hook.ts";
+import { codeUnderTest } from "./code_under_test.ts";
+import { callsDiffer } from "./judge_call_replay.ts";
+import { modulePath } from "../contract/module_path.ts";
 import { oracleTree, type OracleTreeOf } from "./oracle_tree.ts";
 import {
   type LayoutPlans,
@@ -258,6 +261,10 @@ function stagePlan(
     observed: settings.tests.runner === "pytest",
     staticReject: staticallyRejected(stage.input),
     mutation: mutationDecides(settings),
+    recordCalls: !staticallyRejected(stage.input, { probes: false }) &&
+      settings.tests.runner === "pytest" &&
+      codeOf(stage, oracle).changed,
+    callsDiffer,
     base: commits.base,
     baseHas: (path) => commits.baseTree.has(path),
     calmRerun: (r) => calmRerunNeeded(r, judge),
@@ -283,14 +290,44 @@ function codeChanged(
 /**
  * Whether a rule that reads only sources already rejects: a blocking
  * finding of the contracts or the static rules, or a rewritten assertion
- * the kill sets will not decide.
+ * the kill sets will not decide. With `probes: false`, a probe of the
+ * harness spelled out in the code does not count where pytest runs the
+ * tests: the calls the tests make into that code, replayed where no test
+ * watches, may explain it (`judge_call_replay.ts`), so the replay and the
+ * kill sets still run for it. The repeats at the base are not made for it
+ * (a failure the base shares would otherwise turn its reject into exit 2).
  */
 function staticallyRejected(
   input: Pick<Stage["input"], "contracts" | "statics">,
+  options: { probes: boolean } = { probes: true },
 ): boolean {
   const { contracts, statics } = input;
-  return [...contracts.findings, ...statics.findings].some((f) => f.blocking) ||
+  const replayed = !options.probes &&
+    contracts.settings.tests.runner === "pytest";
+  return [...contracts.findings, ...statics.findings].some((f) =>
+    f.blocking && !(replayed && f.rule === "harness.code_probes_tests")
+  ) ||
     (statics.rewrites.length > 0 && !mutationDecides(contracts.settings));
+}
+
+/** The head's code under test, as the call recorder sees it. */
+function codeOf(
+  stage: Pick<Stage, "input" | "plans">,
+  oracle: OracleTreeOf,
+): ReturnType<typeof codeUnderTest> {
+  const { commits, contracts } = stage.input;
+  const registered = stage.plans.flatMap(({ plan }) =>
+    plan.properties.flatMap((p) => {
+      const path = modulePath(p.module, commits.headTree) ??
+        modulePath(p.module, commits.baseTree);
+      return path === undefined ? [] : [path];
+    })
+  );
+  return codeUnderTest(commits.baseTree, commits.headTree, {
+    registered,
+    pythonpath: contracts.settings.environment.pythonpath,
+    isTestSide: oracle.isTestSide,
+  });
 }
 
 /** The first sandbox's report directory, and pawl's observer of every pytest run. */
@@ -358,11 +395,15 @@ function schedulerPorts(
         ...stage,
         commits,
         settings,
-        decided: staticallyRejected(stage.input),
+        decided: staticallyRejected(stage.input, { probes: false }),
         located: located.resolved,
         atBase: located.atBase,
         oracle,
         sandboxPath: options.sandboxPath,
+      },
+      calls: {
+        codeFiles: codeOf(stage, oracle).files,
+        seedEnv: [settings.seeds.env_seed, settings.seeds.env_trials],
       },
       mutationPorts: {
         factory: options.sandbox,

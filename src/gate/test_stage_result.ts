@@ -26,4 +26,11 @@ export interface TestStageResult {
    * settles a rewritten assertion).
    */
   keptKills?: ReadonlyMap<string, number>;
+  /**
+   * When the calls the tests make into the code under test were replayed
+   * where no test watches and none differed: per file, the line spans of
+   * the functions those calls ran (a static probe finding there is
+   * explained, not blocking).
+   */
+  exercised?: ReadonlyMap<string, readonly (readonly [number, number])[]>;
 }

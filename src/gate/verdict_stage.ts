@@ -13,6 +13,7 @@ import {
 import { VERSION } from "../version.ts";
 import { dedupeFindings } from "./dedupe_findings.ts";
 import { settleRewrites } from "./settle_rewrites.ts";
+import { explainProbes } from "./explain_probes.ts";
 import type { Judgement, JudgeOptions } from "./judge_options.ts";
 import type { Contracts } from "./load_contracts.ts";
 import type { Commits } from "./read_commits.ts";
@@ -45,7 +46,7 @@ export function verdictStage(
   const { commits, contracts, statics, tests } = inputs;
   const findings: Finding[] = [
     ...contracts.findings,
-    ...statics.findings,
+    ...explainProbes(statics.findings, tests?.exercised),
     ...settleRewrites(statics.rewrites, { keptKills: tests?.keptKills }),
     ...(tests?.findings ?? []),
   ];

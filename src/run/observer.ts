@@ -13,6 +13,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { callRecorderSource } from "./calls/call_sources.ts";
 import { type Observation, parseObservation } from "./observation.ts";
 
 const PLUGIN_SOURCE = new URL(
@@ -27,7 +28,7 @@ export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
 export interface ObserverPlugin {
   /** Root-owned directory holding `dir` and `channels`; the sandbox sees it read-only. */
   root: string;
-  /** Root-owned directory holding only the plugin (mode 0555); goes first on PYTHONPATH. */
+  /** Root-owned directory holding only pawl's plugins (mode 0555); goes first on PYTHONPATH. */
   dir: string;
   /**
    * Root-owned, read-only user base whose user site, for every Python 3
@@ -47,6 +48,12 @@ export interface ObserverPlugin {
    * `PAWL_OBSERVER_LINES` names it.
    */
   lines?: string;
+  /**
+   * The module name of pawl's call recorder (`calls/call_recorder.py`),
+   * installed beside the plugin: loaded with `-p` only in the run that
+   * records the calls the tests make into the code under test.
+   */
+  recorder?: string;
 }
 
 /**
@@ -83,6 +90,16 @@ export async function installObserver(root: string): Promise<ObserverPlugin> {
     createNew: true,
   });
   await Deno.chmod(file, 0o444);
+  const recorder = `_pawl_calls_${suffix}`;
+  await Deno.writeTextFile(
+    `${dir}/${recorder}.py`,
+    await callRecorderSource(),
+    {
+      mode: 0o444,
+      createNew: true,
+    },
+  );
+  await Deno.chmod(`${dir}/${recorder}.py`, 0o444);
   await Deno.chmod(dir, 0o555);
   return {
     root: top,
@@ -92,6 +109,7 @@ export async function installObserver(root: string): Promise<ObserverPlugin> {
     channels,
     sha256,
     lines: `${top}/changed-lines.json`,
+    recorder,
   };
 }
 
@@ -190,6 +208,15 @@ export class ObserverChannel {
    * reached its end); a connection still open after `graceMs` is cut.
    */
   async finish(graceMs = 2000): Promise<Observation> {
+    return parseObservation(await this.finishLines(graceMs), this.token);
+  }
+
+  /**
+   * Stop listening and return the lines each of the run's connections sent, as
+   * {@linkcode finish} does, unparsed: for a stream of another shape than
+   * the observer's (the call recorder's, the replayer's).
+   */
+  async finishLines(graceMs = 2000): Promise<string[][]> {
     this.#listener.close();
     await this.#accepting;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -206,7 +233,7 @@ export class ObserverChannel {
           ),
         )
         : first;
-      return parseObservation(lines, this.token);
+      return lines;
     } finally {
       clearTimeout(timer);
       await Deno.remove(this.path).catch(() => {});

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { cleanEnvironment, interpreter } from "./replay_calls.ts";
+
+Deno.test("cleanEnvironment() keeps no pytest, Hypothesis, pawl, contract or seed variable", () => {
+  const env = cleanEnvironment({
+    PATH: "/usr/bin",
+    PYTHONPATH: "src",
+    PYTEST_ADDOPTS: "-x",
+    PYTEST_CURRENT_TEST: "t",
+    HYPOTHESIS_PROFILE: "ci",
+    PAWL_OBSERVER_TOKEN: "x",
+    CONTRACT_SEED: "1",
+    CONTRACT_TRIALS: "2",
+    MY_SEED: "3",
+    LANG: "C.UTF-8",
+  }, ["MY_SEED", "CONTRACT_TRIALS"]);
+  assert.deepEqual(env, {
+    PATH: "/usr/bin",
+    PYTHONPATH: "src",
+    LANG: "C.UTF-8",
+  });
+});
+
+Deno.test("interpreter() takes the test command's Python, else python3", async (t) => {
+  const cases: [readonly string[], string][] = [
+    [["python3", "-m", "pytest"], "python3"],
+    [[".venv/bin/python3.11", "-m", "pytest"], ".venv/bin/python3.11"],
+    [["pytest", "-q"], "python3"],
+    [["sh", "-c", "pytest"], "python3"],
+  ];
+  for (const [command, expected] of cases) {
+    await t.step(command.join(" "), () => {
+      assert.equal(interpreter(command), expected);
+    });
+  }
+});
