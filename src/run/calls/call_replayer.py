@@ -7,7 +7,8 @@
 # is prepended. Full-line comments are removed before it runs.
 #
 # Two modes. "passes": the recorded sequence once (every outcome is sent),
-# then again and again up to a bound on calls and on seconds, sending only
+# then again and again up to a bound on calls and on CPU seconds (the
+# process's own time, which a busy machine does not shorten), sending only
 # the outcomes that differ from the first pass's. "twice": each call made twice in a
 # row, both outcomes sent, which tells a function of its arguments from a
 # call whose outcome depends on what ran before. The outcomes go to pawl
@@ -47,12 +48,12 @@ def _go():
             first.append(_key(outcome))
             send({"i": i, "p": 1, "out": outcome})
         made = len(calls)
-        until = _tm.monotonic() + float(plan["seconds"])
+        until = _tm.process_time() + float(plan["seconds"])
         p = 1
-        while calls and made < int(plan["limit"]) and _tm.monotonic() < until:
+        while calls and made < int(plan["limit"]) and _tm.process_time() < until:
             p += 1
             for i, call in enumerate(calls):
-                if made >= int(plan["limit"]) or _tm.monotonic() >= until:
+                if made >= int(plan["limit"]) or _tm.process_time() >= until:
                     break
                 made += 1
                 outcome = _one(call)

@@ -20,7 +20,11 @@ import { writeSpec } from "./record_calls.ts";
 
 /** Calls one `passes` replay makes in all, at most (the first pass included). */
 export const REPLAY_CALLS = 3000;
-/** Seconds one `passes` replay spends on the passes after the first, at most. */
+/**
+ * CPU seconds one `passes` replay spends on the passes after the first, at
+ * most: the process's own time, so a busy machine does not judge fewer
+ * calls (a call that sleeps spends none; the sandbox's timeout bounds it).
+ */
 export const REPLAY_SECONDS = 10;
 
 /** Options of {@linkcode replayCalls}. */
