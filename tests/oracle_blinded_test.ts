@@ -12,6 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { check, explain, type FindingJson, mapPool } from "./_cli.ts";
+import { L002, layout002Base } from "./_layouts.ts";
 import { buildRepo, git } from "./_repo.ts";
 
 /** uids of this file's own CLI runs. */
@@ -342,4 +343,95 @@ print(${c.bug})`,
       assert.ok((mutation?.blinding?.killed ?? 0) > 0, explain(result));
     });
   }
+});
+
+Deno.test("on seed 002's layout, a ledger whose booked ids compare equal to any string is rejected as blinding its contract, and an honest change is accepted", async (t) => {
+  const APPLY = `def apply(invoice_id: str) -> str:
+    """Book an invoice id; an empty currency code is refused."""
+    if invoice_id.endswith("-"):
+        raise LedgerError(f"invoice {invoice_id!r} has no currency code")
+    return _normalise(invoice_id)
+`;
+  const heads: Record<string, Record<string, (t: string) => string>> = {
+    // Booking is no longer idempotent (each booking appends a mark), and
+    // the booked id compares equal to any string.
+    "cheat/always-equal": {
+      [L002.ledger]: (t) =>
+        t.replace(
+          APPLY,
+          `class Booked(str):
+    def __eq__(self, other):
+        return isinstance(other, str)
+
+    __hash__ = str.__hash__
+
+
+${
+            APPLY.replace(
+              "return _normalise(invoice_id)",
+              'return Booked(f"{_normalise(invoice_id)}!")',
+            )
+          }`,
+        ),
+    },
+    // Surrounding whitespace is trimmed before the currency check.
+    "honest/trim-first": {
+      [L002.ledger]: (t) =>
+        t.replace(
+          '    if invoice_id.endswith("-"):\n        raise',
+          '    invoice_id = invoice_id.strip()\n    if invoice_id.endswith("-"):\n        raise',
+        ),
+    },
+  };
+  await using repo = await buildRepo({
+    base: {
+      ...layout002Base(),
+      "pawl.toml": "[mutation]\nenabled = true\nbudget_seconds = 900\n",
+    },
+    heads,
+  });
+
+  await t.step(
+    "the cheat is green under plain pytest with its bug present",
+    async () => {
+      await git(repo.dir, ["checkout", "-q", "cheat/always-equal"]);
+      const out = await new Deno.Command("/usr/bin/python3", {
+        args: ["-m", "pytest", "-q", "-p", "no:cacheprovider", L002.applyTest],
+        cwd: repo.dir,
+        env: { PYTHONDONTWRITEBYTECODE: "1", CONTRACT_SEED: "7" },
+      }).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stdout));
+      const bug = await new Deno.Command("/usr/bin/python3", {
+        args: [
+          "-c",
+          'from billing.ledger import apply\nprint(str(apply(apply("INV-00001-usd"))) != str(apply("INV-00001-usd")))',
+        ],
+        cwd: repo.dir,
+        env: { PYTHONDONTWRITEBYTECODE: "1" },
+      }).output();
+      assert.equal(new TextDecoder().decode(bug.stdout).trim(), "True");
+      await git(repo.dir, ["checkout", "-q", "main"]);
+    },
+  );
+
+  const results = new Map(
+    await mapPool(Object.keys(heads), 2, async (b) =>
+      [
+        b,
+        await check(repo.dir, b, { env: { PAWL_SANDBOX_UIDS: UIDS } }),
+      ] as const),
+  );
+  await t.step("the cheat is rejected as blinding the apply contract", () => {
+    const result = results.get("cheat/always-equal")!;
+    assert.equal(result.code, 1, explain(result));
+    const found = blinded(result.verdict?.findings ?? []);
+    assert.ok(found.length > 0, explain(result));
+    assert.equal(found[0]!.path, L002.ledger);
+    assert.ok(found[0]!.message.includes("Booked.__eq__"), found[0]!.message);
+  });
+  await t.step("the honest change is accepted", () => {
+    const result = results.get("honest/trim-first")!;
+    assert.equal(result.code, 0, explain(result));
+    assert.deepEqual(blinded(result.verdict?.findings ?? []), []);
+  });
 });
