@@ -51,6 +51,12 @@ export interface MutationHookInput {
   observer?: ObserverPlugin | undefined;
   /** Whether a rule that reads only sources already rejects: no kill set can change the decision. */
   decided?: boolean | undefined;
+  /**
+   * Whether the pull request changes the code under test (`code_under_test.ts`):
+   * then the base's tests are checked across the change too. Computed
+   * from the trees when not given.
+   */
+  codeChanged?: boolean | undefined;
 }
 
 /** The ports the hook runs through. */
@@ -112,7 +118,7 @@ export async function mutationHook(
     const { notRun, DECIDED } = await strengthCode;
     return notRun(DECIDED, { sampleSeed, runSeed, config });
   }
-  const codeChanged = codeSideDiffers(input);
+  const codeChanged = input.codeChanged ?? codeSideDiffers(input);
   // Each head test is its base test and the code is the base's: no kill
   // set can change.
   if (!oracle.tree.differs && !codeChanged) {

@@ -136,7 +136,7 @@ export async function testStage(
   // the first, the base's oracle the second, the base's tests on the
   // base's code the next.
   const used = !hasProperties ? 0 : 1 + (oracle.tree.differs ? 1 : 0) +
-    (codeChanged(commits, oracle.isTestSide) ? 1 : 0);
+    (codeOf({ input, plans }, oracle).changed ? 1 : 0);
   await Promise.all(asked.spares.slice(used).map((s) => s.discard()));
   try {
     const sandbox = await asked.first;
@@ -257,7 +257,7 @@ function stagePlan(
     properties: stage.located.resolved,
     atBase: stage.located.atBase,
     oracleDiffers: oracle.tree.differs,
-    codeChanged: codeChanged(commits, oracle.isTestSide),
+    codeChanged: codeOf(stage, oracle).changed,
     observed: settings.tests.runner === "pytest",
     staticReject: staticallyRejected(stage.input),
     mutation: mutationDecides(settings),
@@ -271,20 +271,6 @@ function stagePlan(
     failures: (r) => headFailures(r, judge).map((f) => f.nodeId),
     isolation,
   });
-}
-
-/** Whether the pull request changes a path outside the test side. */
-function codeChanged(
-  commits: Commits,
-  isTestSide: (path: string) => boolean,
-): boolean {
-  const { baseTree, headTree } = commits;
-  // A directory's id changes with any file in it: files only.
-  const differs = (path: string) =>
-    (baseTree.get(path) ?? headTree.get(path))?.kind !== "tree" &&
-    baseTree.get(path)?.oid !== headTree.get(path)?.oid && !isTestSide(path);
-  return [...headTree.keys()].some(differs) ||
-    [...baseTree.keys()].some((path) => !headTree.has(path) && differs(path));
 }
 
 /**
@@ -396,6 +382,7 @@ function schedulerPorts(
         commits,
         settings,
         decided: staticallyRejected(stage.input, { probes: false }),
+        codeChanged: codeOf(stage, oracle).changed,
         located: located.resolved,
         atBase: located.atBase,
         oracle,
