@@ -19,8 +19,14 @@
  */
 import { type Finding, finding } from "../core/finding.ts";
 import type { BlindingReport } from "../core/verdict.ts";
-import type { KillProperty, SideOutcomes } from "./judge_kill_sets.ts";
-import { type Mutant, renderMutantDiff } from "./mutant.ts";
+import {
+  byPlace,
+  type KillProperty,
+  plural,
+  shownDiffs,
+  type SideOutcomes,
+} from "./judge_kill_sets.ts";
+import type { Mutant } from "./mutant.ts";
 import type { ChangedFunction } from "./unchanged_mutants.ts";
 
 /** What the runs of one mutant found. */
@@ -54,9 +60,6 @@ export interface JudgeBlindingOptions {
   /** Counts for the report. */
   counts: BlindingCounts;
 }
-
-/** Mutants shown in one finding's message. */
-const SHOWN = 3;
 
 /** Changed functions named in one finding's message. */
 const NAMED = 5;
@@ -139,12 +142,7 @@ function blindFinding(
   options: JudgeBlindingOptions,
 ): Finding {
   const first = mutants[0] as Mutant;
-  const diffs = mutants.slice(0, SHOWN).map((m) =>
-    renderMutantDiff(options.texts.get(m.file) ?? "", m)
-  );
-  const more = mutants.length > SHOWN
-    ? `\n(and ${mutants.length - SHOWN} more)`
-    : "";
+  const { diffs, more } = shownDiffs(mutants, options.texts);
   const files = new Set(mutants.map((m) => m.file));
   // The changed functions in the blinded mutants' own files first: the
   // likeliest to sit on their path.
@@ -169,13 +167,4 @@ function blindFinding(
     }${more}`,
     { path: first.file, line: first.line },
   );
-}
-
-function byPlace(a: Mutant, b: Mutant): number {
-  return (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
-    a.start - b.start || a.end - b.end || (a.id < b.id ? -1 : 1);
-}
-
-function plural(n: number, word: string): string {
-  return n === 1 ? `1 ${word}` : `${n} ${word}s`;
 }

@@ -153,12 +153,7 @@ export function judgeKillSets(
     const mutants = weakenedBy.get(p.key)?.sort(byPlace);
     if (mutants === undefined) continue;
     const first = mutants[0] as Mutant;
-    const diffs = mutants.slice(0, SHOWN).map((m) =>
-      renderMutantDiff(options.texts.get(m.file) ?? "", m)
-    );
-    const more = mutants.length > SHOWN
-      ? `\n(and ${mutants.length - SHOWN} more)`
-      : "";
+    const { diffs, more } = shownDiffs(mutants, options.texts);
     findings.push(finding(
       "property.oracle_weakened",
       `Property "${p.id}" (layout ${p.layout}) no longer catches ${
@@ -254,11 +249,31 @@ function untrustedFindings(found: readonly Finding[]): Finding[] {
   });
 }
 
-function byPlace(a: Mutant, b: Mutant): number {
+/**
+ * The first mutants of a finding as diffs at `file:line`, and a line
+ * saying how many more there are ("" when none).
+ */
+export function shownDiffs(
+  mutants: readonly Mutant[],
+  texts: ReadonlyMap<string, string>,
+): { diffs: string[]; more: string } {
+  return {
+    diffs: mutants.slice(0, SHOWN).map((m) =>
+      renderMutantDiff(texts.get(m.file) ?? "", m)
+    ),
+    more: mutants.length > SHOWN
+      ? `\n(and ${mutants.length - SHOWN} more)`
+      : "",
+  };
+}
+
+/** Mutants in file and place order. */
+export function byPlace(a: Mutant, b: Mutant): number {
   return (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
     a.start - b.start || a.end - b.end || (a.id < b.id ? -1 : 1);
 }
 
-function plural(n: number, word: string): string {
+/** `1 word`, `2 words`. */
+export function plural(n: number, word: string): string {
   return n === 1 ? `1 ${word}` : `${n} ${word}s`;
 }

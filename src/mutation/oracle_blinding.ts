@@ -23,8 +23,6 @@ import type { Finding } from "../core/finding.ts";
 import type { BlindingReport } from "../core/verdict.ts";
 import type { PythonParser } from "../python/load_python_parser.ts";
 import type { ObserverPlugin } from "../run/observer.ts";
-import type { SandboxLimits } from "../sandbox/sandbox.ts";
-import type { MutationSettings } from "../settings/mutation_settings.ts";
 import { wholeTreeScope } from "./cache_scope.ts";
 import { runColdMutants } from "./cold_mutants.ts";
 import type { WarmDriver } from "./install_warm_driver.ts";
@@ -35,10 +33,13 @@ import {
 } from "./judge_blinding.ts";
 import type { KillProperty, SideOutcomes } from "./judge_kill_sets.ts";
 import type { Mutant, MutationOperator } from "./mutant.ts";
-import type { MutationCache } from "./mutation_cache.ts";
-import type { SideTree, TreeView } from "./oracle_strength.ts";
+import type {
+  OracleStrengthOptions,
+  SideTree,
+  TreeView,
+} from "./oracle_strength.ts";
 import { reachableFiles } from "./reachable_files.ts";
-import type { MutantSide, MutantWorker } from "./run_mutants.ts";
+import type { MutantSide } from "./run_mutants.ts";
 import { buildSchemata, type Schemata } from "./schemata.ts";
 import { selectMutants } from "./select_mutants.ts";
 import {
@@ -61,46 +62,35 @@ export interface BlindingProperty extends KillProperty {
   nodeId: string;
 }
 
-/** Options for {@linkcode oracleBlinding}. */
-export interface OracleBlindingOptions {
-  /** `[mutation]` of the base. */
-  settings: MutationSettings;
-  /** The Python parser. */
-  parser: PythonParser;
+/** Options for {@linkcode oracleBlinding}: those of the kill-set rule it shares, and its own trees and properties. */
+export interface OracleBlindingOptions extends
+  Pick<
+    OracleStrengthOptions,
+    | "settings"
+    | "parser"
+    | "baseTree"
+    | "headTree"
+    | "isTestSide"
+    | "importRoots"
+    | "workers"
+    | "command"
+    | "env"
+    | "limits"
+    | "sampleSeed"
+    | "cache"
+    | "clock"
+    | "progress"
+  > {
   /** The registered properties the base has. */
   properties: readonly BlindingProperty[];
-  /** The base commit's files. */
-  baseTree: TreeView;
-  /** The head commit's files. */
-  headTree: TreeView;
-  /** Whether a path is on the test side (never mutated). */
-  isTestSide: (path: string) => boolean;
-  /** Directories absolute imports resolve from, besides each file's own. */
-  importRoots?: readonly string[] | undefined;
   /** The base's commit as it is. */
   base: SideTree;
   /** The base's oracle tree (the base's tests on the head's code). */
   oracle: SideTree;
-  /** The sandboxes to run in. */
-  workers: readonly MutantWorker[];
-  /** Test command with the fixed seed (`<python> -m pytest ...`). */
-  command: readonly string[];
-  /** Environment with the fixed seed. */
-  env: Readonly<Record<string, string>>;
-  /** Limits of a run of the suite. */
-  limits: Partial<SandboxLimits>;
-  /** The seed the sample is drawn from. */
-  sampleSeed: number;
-  /** The runner's cache. */
-  cache?: MutationCache | undefined;
   /** pawl's observer plugin. */
   observer: ObserverPlugin;
   /** pawl's warm driver. */
   driver: WarmDriver;
-  /** Monotonic milliseconds. */
-  clock: () => number;
-  /** Progress lines. */
-  progress?: ((line: string) => void) | undefined;
 }
 
 /** The rule's findings and counts. */
