@@ -124,6 +124,34 @@ export async function runPytestDirectly(
   };
 }
 
+/**
+ * Plain pytest (no pawl, no sandbox) on `branch` of the repository at
+ * `repoDir`, exported to a temp directory: what a CI job running the
+ * tests would see.
+ */
+export async function pytestOnBranch(
+  repoDir: string,
+  branch: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number; output: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-plain-pytest-" });
+  try {
+    const tar = await new Deno.Command("sh", {
+      args: [
+        "-c",
+        `git -C "${repoDir}" archive "${branch}" | tar -x -C "${dir}"`,
+      ],
+    }).output();
+    if (tar.code !== 0) {
+      throw new Error(new TextDecoder().decode(tar.stderr));
+    }
+    return await runPytestDirectly(dir, args, env);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Seed 003
 

@@ -19,7 +19,7 @@ import {
   type PawlResult,
   rules,
 } from "./_cli.ts";
-import { runPytestDirectly } from "./_layouts.ts";
+import { pytestOnBranch } from "./_layouts.ts";
 import { commitAll } from "../src/demo/fixed_git.ts";
 import { buildRepo, git, type TestRepo } from "./_repo.ts";
 
@@ -212,21 +212,9 @@ const HONEST = Object.keys(HEADS).filter((b) => b.startsWith("honest/"));
 
 /** Plain pytest on `branch`, as a CI job running pawl's seed would: green or not. */
 async function plainPytest(repo: TestRepo, branch: string) {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-calls-plain-" });
-  try {
-    const tar = await new Deno.Command("sh", {
-      args: [
-        "-c",
-        `git -C "${repo.dir}" archive "${branch}" | tar -x -C "${dir}"`,
-      ],
-    }).output();
-    assert.equal(tar.code, 0, new TextDecoder().decode(tar.stderr));
-    return await runPytestDirectly(dir, ["--hypothesis-seed=4242"], {
-      CONTRACT_SEED: "4242",
-    });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  return await pytestOnBranch(repo.dir, branch, ["--hypothesis-seed=4242"], {
+    CONTRACT_SEED: "4242",
+  });
 }
 
 /** `total([1, 2, 3])` in a plain interpreter on `branch`'s code: the bug shows there. */

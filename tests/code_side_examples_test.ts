@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { blocking, check, explain, type PawlResult, rules } from "./_cli.ts";
-import { runPytestDirectly } from "./_layouts.ts";
+import { pytestOnBranch } from "./_layouts.ts";
 import { buildRepo, lineOf, replaceOnce, type TestRepo } from "./_repo.ts";
 
 const CORE = "src/pairkit/core.py";
@@ -204,19 +204,7 @@ const HEADS: Record<string, Record<string, string>> = {
 
 /** Plain pytest on `branch`, as a CI job without pawl would run it. */
 async function plainPytest(repo: TestRepo, branch: string) {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-code-side-plain-" });
-  try {
-    const tar = await new Deno.Command("sh", {
-      args: [
-        "-c",
-        `git -C "${repo.dir}" archive "${branch}" | tar -x -C "${dir}"`,
-      ],
-    }).output();
-    assert.equal(tar.code, 0, new TextDecoder().decode(tar.stderr));
-    return await runPytestDirectly(dir, ["--hypothesis-seed=4242"], {});
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  return await pytestOnBranch(repo.dir, branch, ["--hypothesis-seed=4242"], {});
 }
 
 function rejectedFor(result: PawlResult, rule: string): string {
