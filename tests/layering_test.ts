@@ -37,6 +37,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Oracle strength by mutation: mutants of the code under test, run in
   // the sandbox against the base's and the head's properties.
   mutation: ["core", "python", "run", "sandbox", "settings", "version.ts"],
+  // Changed code no test runs: the changed lines from git, what the
+  // suite's run saw of them, and the surviving mutants on them.
+  coverage: ["core", "git", "mutation", "run", "settings"],
   report: ["core", "version.ts"],
   github: ["core", "git", "report", "version.ts"],
   propose: ["core", "contract", "layouts", "git", "python"],
@@ -64,6 +67,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   gate: [
     "core",
     "contract",
+    "coverage",
     "layouts",
     "git",
     "harness",
