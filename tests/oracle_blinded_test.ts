@@ -26,7 +26,7 @@ pythonpath = ["src"]
 `,
   "pawl.toml": `[mutation]
 enabled = true
-max_mutants = 40
+max_mutants = 12
 budget_seconds = 900
 `,
   "src/wire/__init__.py": "",

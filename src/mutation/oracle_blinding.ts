@@ -115,7 +115,7 @@ export async function oracleBlinding(
   // the rest of those files and what the changed code names elsewhere:
   // the likeliest paths from the change to what the tests compare.
   const named = (m: Mutant) => namedByChange(found.unchanged, m);
-  const selection = selectMutants(mutants, {
+  const selection = selectMutants(byFunctionInTurn(mutants), {
     touched: (m) => changedFiles.has(m.file) && named(m),
     near: (m) => changedFiles.has(m.file) || named(m),
     seed: options.sampleSeed,
@@ -154,6 +154,28 @@ export async function oracleBlinding(
     counts: { ...counts, cutByBudget: ran.cut, lost: ran.lost },
   });
   return judged;
+}
+
+/**
+ * The mutants taken a function at a time in turn (each function's first,
+ * then each one's second, ...), files and functions in their order: the
+ * mutants the change names run first in this order, so a cap reaches
+ * every function it names rather than the first few whole.
+ */
+function byFunctionInTurn(mutants: readonly Mutant[]): Mutant[] {
+  const groups = new Map<string, Mutant[]>();
+  for (const m of mutants) {
+    const key = `${m.file}\n${m.function}`;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  const out: Mutant[] = [];
+  for (let i = 0; out.length < mutants.length; i++) {
+    for (const group of groups.values()) {
+      const m = group[i];
+      if (m !== undefined) out.push(m);
+    }
+  }
+  return out;
 }
 
 /** The code the properties reach at both commits, its texts, and the mutants of what did not change. */
