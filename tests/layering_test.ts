@@ -312,3 +312,19 @@ Deno.test("the import scanner sees static, re-export and dynamic imports, not do
     [["a", "b"]],
   );
 });
+
+Deno.test("every file of src/ named like a test holds tests: the image leaves such files out", async () => {
+  const strays: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for await (const e of Deno.readDir(dir)) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory) await walk(path);
+      else if (
+        e.name.endsWith("_test.ts") &&
+        !(await Deno.readTextFile(path)).includes("Deno.test(")
+      ) strays.push(path);
+    }
+  };
+  await walk(new URL("../src", import.meta.url).pathname);
+  assert.deepEqual(strays, []);
+});

@@ -52,7 +52,7 @@ export interface MutationHookInput {
   /** Whether a rule that reads only sources already rejects: no kill set can change the decision. */
   decided?: boolean | undefined;
   /**
-   * Whether the pull request changes the code under test (`code_under_test.ts`):
+   * Whether the pull request changes the code under test (`tested_code.ts`):
    * then the base's tests are checked across the change too. Computed
    * from the trees when not given.
    */

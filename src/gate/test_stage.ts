@@ -33,7 +33,7 @@ import {
   type RunProperties,
 } from "./locate_run_properties.ts";
 import { mutationDecides } from "./mutation_hook.ts";
-import { codeUnderTest } from "./code_under_test.ts";
+import { codeUnderTest } from "./tested_code.ts";
 import { callsDiffer } from "./judge_call_replay.ts";
 import { modulePath } from "../contract/module_path.ts";
 import { oracleTree, type OracleTreeOf } from "./oracle_tree.ts";

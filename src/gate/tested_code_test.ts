@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Tree } from "../git/git.ts";
-import { codeUnderTest } from "./code_under_test.ts";
+import { codeUnderTest } from "./tested_code.ts";
 
 function treeOf(files: Record<string, string>): Tree {
   return new Map(

@@ -23,7 +23,7 @@ export interface CodeUnderTest {
  *
  * @example
  * ```ts
- * import { codeUnderTest } from "./code_under_test.ts";
+ * import { codeUnderTest } from "./tested_code.ts";
  * const file = (path: string, oid: string) => [path, { path, oid, kind: "file" as const, size: 1 }] as const;
  * const head = new Map([file("pkg/a.py", "1"), file("tests/test_a.py", "2")]);
  * const base = new Map([file("pkg/a.py", "0"), file("tests/test_a.py", "2")]);
