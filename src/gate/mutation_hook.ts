@@ -25,6 +25,7 @@ import type { GateSandbox, SandboxRequest, Workspace } from "./gate_ports.ts";
 import type { SandboxFactory } from "./gate_ports.ts";
 import type { LocatedProperty } from "./locate_properties.ts";
 import { type LayoutPlans, planTestRuns } from "./plan_test_runs.ts";
+import { cpuClock } from "./cpu_clock.ts";
 import type { Commits } from "./read_commits.ts";
 
 /** What the hook needs from the test stage. */
@@ -156,7 +157,9 @@ export async function mutationHook(
       limits: runs.limits,
       sampleSeed,
       cache,
-      clock: () => performance.now(),
+      // The budget counts CPU time, not the wall clock: a busy runner must
+      // not cut more mutants than an idle one.
+      clock: cpuClock(),
       progress: ports.progress,
     };
     const strength = !oracle.tree.differs

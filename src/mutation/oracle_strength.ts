@@ -404,7 +404,7 @@ function viewOf(view: TreeView): TreeView {
 /**
  * The note that the time budget cut mutants, when it did: they were not
  * run, so the verdict cannot have seen a weakening only they show. The
- * budget depends on the machine's load, so this never passes silently.
+ * budget cuts what a slow suite could not run in time, so this never passes silently.
  */
 function budgetCut(
   unrun: readonly Mutant[],

@@ -77,7 +77,7 @@ export interface RunMutantsOptions {
   cache?: MutationCache | undefined;
   /** The clock reading (see `clock`) after which no mutant starts; those left are cut. */
   deadline: number;
-  /** A monotonic clock in milliseconds (`performance.now`). */
+  /** A clock in milliseconds that only moves forward (the gate's counts CPU time). */
   clock: () => number;
 }
 
