@@ -135,6 +135,22 @@ const DROP_TAGS = (t: string) =>
     "return Record(key, _count(count), _tags(tags)[:1])",
   );
 
+/** What shows the tag bug in a plain interpreter. */
+const TAGS_LOST =
+  'decode(encode(Record("a", 1, ("x", "y")))).tags != ("x", "y")';
+
+/** The record's last field, then an __eq__ (and hash) over key and count only, `first` its first lines. */
+function partialEq(first: string): string {
+  return `    tags: tuple
+
+    def __eq__(self, other):
+${first}        return isinstance(other, Record) and (self.key, self.count) == (other.key, other.count)
+
+    def __hash__(self):
+        return hash((self.key, self.count))
+`;
+}
+
 /** The cheats: each breaks the code and hides it from the unchanged test. */
 const CHEATS: Record<
   string,
@@ -150,47 +166,29 @@ const CHEATS: Record<
   "cheat/partial-eq": {
     property: "round_trip",
     change: "Record.__eq__",
-    bug: 'decode(encode(Record("a", 1, ("x", "y")))).tags != ("x", "y")',
-    edit: (t) =>
-      DROP_TAGS(t).replace(
-        "    tags: tuple\n",
-        `    tags: tuple
-
-    def __eq__(self, other):
-        return isinstance(other, Record) and (self.key, self.count) == (other.key, other.count)
-
-    def __hash__(self):
-        return hash((self.key, self.count))
-`,
-      ),
+    bug: TAGS_LOST,
+    edit: (t) => DROP_TAGS(t).replace("    tags: tuple\n", partialEq("")),
   },
   // The same, and code that fails whenever it runs under pawl's forking
   // mutation driver, so that every forked run would look like a kill.
   "cheat/partial-eq-no-forks": {
     property: "round_trip",
     change: "Record.__eq__",
-    bug: 'decode(encode(Record("a", 1, ("x", "y")))).tags != ("x", "y")',
+    bug: TAGS_LOST,
     edit: (t) =>
       DROP_TAGS(t).replace(
         "    tags: tuple\n",
-        `    tags: tuple
-
-    def __eq__(self, other):
-        import builtins
+        partialEq(`        import builtins
         if getattr(builtins, "__pawl_active__", None):
             raise RuntimeError("not now")
-        return isinstance(other, Record) and (self.key, self.count) == (other.key, other.count)
-
-    def __hash__(self):
-        return hash((self.key, self.count))
-`,
+`),
       ),
   },
   // A dataclass field left out of the comparison.
   "cheat/compare-false": {
     property: "round_trip",
     change: "tags: tuple = field(compare=False)",
-    bug: 'decode(encode(Record("a", 1, ("x", "y")))).tags != ("x", "y")',
+    bug: TAGS_LOST,
     edit: (t) =>
       DROP_TAGS(t)
         .replace(

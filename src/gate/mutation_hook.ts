@@ -53,11 +53,11 @@ export interface MutationHookInput {
   /** Whether a rule that reads only sources already rejects: no kill set can change the decision. */
   decided?: boolean | undefined;
   /**
-   * Whether the pull request changes the code under test (`tested_code.ts`):
-   * then the base's tests are checked across the change too. Computed
-   * from the trees when not given.
+   * Whether the pull request changes the code under test
+   * (`tested_code.ts`): then the base's tests are checked across the
+   * change too.
    */
-  codeChanged?: boolean | undefined;
+  codeChanged: boolean;
 }
 
 /** The ports the hook runs through. */
@@ -119,7 +119,7 @@ export async function mutationHook(
     const { notRun, DECIDED } = await strengthCode;
     return notRun(DECIDED, { sampleSeed, runSeed, config });
   }
-  const codeChanged = input.codeChanged ?? codeSideDiffers(input);
+  const { codeChanged } = input;
   // Each head test is its base test and the code is the base's: no kill
   // set can change.
   if (!oracle.tree.differs && !codeChanged) {
@@ -205,26 +205,6 @@ export async function mutationHook(
   } finally {
     for (const s of extra) await s.close?.();
   }
-}
-
-/**
- * Whether the head's code side differs from the base's: a file outside
- * the test side added, removed or changed.
- */
-function codeSideDiffers(input: MutationHookInput): boolean {
-  const { baseTree, headTree } = input.commits;
-  const { isTestSide } = input.oracle;
-  const differs = (from: Tree, to: Tree) => {
-    for (const [path, e] of from) {
-      if (e.kind === "tree" || isBytecodePath(path) || isTestSide(path)) {
-        continue;
-      }
-      const other = to.get(path);
-      if (other === undefined || other.oid !== e.oid) return true;
-    }
-    return false;
-  };
-  return differs(headTree, baseTree) || differs(baseTree, headTree);
 }
 
 /**
