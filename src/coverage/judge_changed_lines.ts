@@ -17,7 +17,7 @@
 import { type Finding, finding } from "../core/finding.ts";
 import type { ChangedCodeReport } from "../core/verdict.ts";
 import type { MutantResult } from "../mutation/judge_kill_sets.ts";
-import type { Mutant } from "../mutation/mutant.ts";
+import { describeMutant, type Mutant } from "../mutation/mutant.ts";
 import type { ObservedLines } from "../run/observation.ts";
 import type { CoverageSettings } from "../settings/coverage_settings.ts";
 import type { ChangedLines } from "./read_changed_lines.ts";
@@ -150,11 +150,7 @@ function unexecutedFinding(
 
 function survivorFinding(survivors: readonly Mutant[], blocking: boolean) {
   const first = survivors[0] as Mutant;
-  const listed = survivors.slice(0, SHOWN).map((m) =>
-    `${m.file}:${m.line} ${m.operator} ${JSON.stringify(m.original)} → ${
-      JSON.stringify(m.replacement)
-    }`
-  );
+  const listed = survivors.slice(0, SHOWN).map((m) => describeMutant(m));
   return finding(
     "tests.changed_code_survivors",
     `${survivors.length} mutants on lines the pull request added or changed survive every base property (${

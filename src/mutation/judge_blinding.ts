@@ -26,7 +26,7 @@ import {
   shownDiffs,
   type SideOutcomes,
 } from "./judge_kill_sets.ts";
-import type { Mutant } from "./mutant.ts";
+import { describeMutant, type Mutant } from "./mutant.ts";
 import type { ChangedFunction } from "./unchanged_mutants.ts";
 
 /** What the runs of one mutant found. */
@@ -116,9 +116,9 @@ export function judgeBlinding(
         "tests.no_report",
         `Property "${p.id}" (layout ${p.layout}): the base's tests, run on the head's code with ${
           plural(lost.length, "mutant")
-        } of code the pull request did not change, left no usable report, so pawl cannot tell whether they still catch what they catch on the base's code (first: ${first.file}:${first.line} ${first.operator} ${
-          JSON.stringify(first.original)
-        } → ${JSON.stringify(first.replacement)})`,
+        } of code the pull request did not change, left no usable report, so pawl cannot tell whether they still catch what they catch on the base's code (first: ${
+          describeMutant(first)
+        })`,
         { path: first.file, line: first.line },
       ));
     }

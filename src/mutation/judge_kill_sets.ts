@@ -23,7 +23,7 @@
  */
 import { type Finding, finding } from "../core/finding.ts";
 import type { MutationReport } from "../core/verdict.ts";
-import { type Mutant, renderMutantDiff } from "./mutant.ts";
+import { describeMutant, type Mutant, renderMutantDiff } from "./mutant.ts";
 
 /** How one property fared against one mutant. */
 export type KillOutcome = "killed" | "survived" | "timeout" | "unknown";
@@ -177,20 +177,14 @@ export function judgeKillSets(
         plural(mutants.length, "mutant")
       } the base's test kills left no usable report, so pawl cannot tell whether the head's test still catches ${
         mutants.length === 1 ? "it" : "them"
-      } (first: ${first.file}:${first.line} ${first.operator} ${
-        JSON.stringify(first.original)
-      } → ${JSON.stringify(first.replacement)})`,
+      } (first: ${describeMutant(first)})`,
       { path: first.file, line: first.line },
     ));
   }
   survivors.sort(byPlace);
   if (survivors.length > 0) {
     const first = survivors[0] as Mutant;
-    const listed = survivors.slice(0, 5).map((m) =>
-      `${m.file}:${m.line} ${m.operator} ${JSON.stringify(m.original)} → ${
-        JSON.stringify(m.replacement)
-      }`
-    );
+    const listed = survivors.slice(0, 5).map((m) => describeMutant(m));
     findings.push(finding(
       "property.mutants_survived",
       `${survivors.length} of ${results.length} mutants survive every base property (gaps the base's oracle already had; not blocking): ${

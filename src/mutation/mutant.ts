@@ -63,6 +63,25 @@ export interface Mutant {
   operator: MutationOperator;
 }
 
+/**
+ * The mutant in one line, as findings list it: `file:line operator
+ * "original" → "replacement"`.
+ *
+ * @example
+ * ```ts
+ * import { describeMutant } from "./mutant.ts";
+ * const m = { id: "m0", file: "m.py", function: "f", line: 3, column: 1,
+ *   endLine: 3, endColumn: 2, start: 0, end: 1, original: "<",
+ *   replacement: "<=", operator: "comparison" as const };
+ * if (describeMutant(m) !== 'm.py:3 comparison "<" → "<="') throw new Error();
+ * ```
+ */
+export function describeMutant(m: Mutant): string {
+  return `${m.file}:${m.line} ${m.operator} ${JSON.stringify(m.original)} → ${
+    JSON.stringify(m.replacement)
+  }`;
+}
+
 /** The file's text with the mutant applied. */
 export function applyMutant(text: string, mutant: Mutant): string {
   return text.slice(0, mutant.start) + mutant.replacement +
