@@ -135,8 +135,11 @@ export async function testStage(
   // Spares no run can use go back at once: the properties' own run takes
   // the first, the base's oracle the second, the base's tests on the
   // base's code the next.
+  // The code under test, once: whether it changed decides the runs that
+  // check it across the change.
+  const code = codeOf({ input, plans }, oracle);
   const used = !hasProperties ? 0 : 1 + (oracle.tree.differs ? 1 : 0) +
-    (codeOf({ input, plans }, oracle).changed ? 1 : 0);
+    (code.changed ? 1 : 0);
   await Promise.all(asked.spares.slice(used).map((s) => s.discard()));
   try {
     const sandbox = await asked.first;
@@ -147,7 +150,7 @@ export async function testStage(
       commits,
       settings: contracts.settings,
     }, options);
-    const result = await runStage(setup, { git, input, plans, runs }, {
+    const result = await runStage(setup, { git, input, plans, runs, code }, {
       ...options,
       oracle,
       ahead,
@@ -182,6 +185,8 @@ interface Stage {
   headModule: HeadModuleReader;
   /** The changed lines of the code under test, which the suite's run traces. */
   changed: ChangedLines;
+  /** The head's code under test, and whether the pull request changes it. */
+  code: ReturnType<typeof codeUnderTest>;
 }
 
 /** Locate the properties, plan the runs, make them and judge them. */
@@ -257,13 +262,13 @@ function stagePlan(
     properties: stage.located.resolved,
     atBase: stage.located.atBase,
     oracleDiffers: oracle.tree.differs,
-    codeChanged: codeOf(stage, oracle).changed,
+    codeChanged: stage.code.changed,
     observed: settings.tests.runner === "pytest",
     staticReject: staticallyRejected(stage.input),
     mutation: mutationDecides(settings),
     recordCalls: !staticallyRejected(stage.input, { probes: false }) &&
       settings.tests.runner === "pytest" &&
-      codeOf(stage, oracle).changed,
+      stage.code.changed,
     callsDiffer,
     base: commits.base,
     baseHas: (path) => commits.baseTree.has(path),
@@ -382,14 +387,14 @@ function schedulerPorts(
         commits,
         settings,
         decided: staticallyRejected(stage.input, { probes: false }),
-        codeChanged: codeOf(stage, oracle).changed,
+        codeChanged: stage.code.changed,
         located: located.resolved,
         atBase: located.atBase,
         oracle,
         sandboxPath: options.sandboxPath,
       },
       calls: {
-        codeFiles: codeOf(stage, oracle).files,
+        codeFiles: stage.code.files,
         seedEnv: [settings.seeds.env_seed, settings.seeds.env_trials],
       },
       mutationPorts: {
