@@ -33,10 +33,11 @@ import {
 } from "./judge_blinding.ts";
 import type { KillProperty, SideOutcomes } from "./judge_kill_sets.ts";
 import type { Mutant, MutationOperator } from "./mutant.ts";
-import type {
-  OracleStrengthOptions,
-  SideTree,
-  TreeView,
+import {
+  type OracleStrengthOptions,
+  oracleViewOf,
+  type SideTree,
+  viewOf,
 } from "./oracle_strength.ts";
 import { reachableFiles } from "./reachable_files.ts";
 import type { MutantSide } from "./run_mutants.ts";
@@ -189,23 +190,13 @@ async function mutantsOfReach(options: OracleBlindingOptions): Promise<{
   const roots = options.importRoots === undefined
     ? {}
     : { roots: options.importRoots };
-  const oracleView: TreeView = {
-    has: (p) =>
-      options.isTestSide(p) ? options.baseTree.has(p) : options.headTree.has(p),
-    read: (p) =>
-      options.isTestSide(p)
-        ? options.baseTree.read(p)
-        : options.headTree.read(p),
-  };
   const reached = new Set([
     ...await reachableFiles(parser, entries, {
-      has: (p) => options.baseTree.has(p),
-      read: (p) => options.baseTree.read(p),
+      ...viewOf(options.baseTree),
       ...roots,
     }),
     ...await reachableFiles(parser, entries, {
-      has: (p) => oracleView.has(p),
-      read: (p) => oracleView.read(p),
+      ...viewOf(oracleViewOf(options)),
       ...roots,
     }),
   ]);

@@ -385,7 +385,9 @@ function schemataOf(
 }
 
 /** The oracle tree as the rule reads it: the base's test side, the head's code side. */
-function oracleViewOf(options: OracleStrengthOptions): TreeView {
+export function oracleViewOf(
+  options: Pick<OracleStrengthOptions, "baseTree" | "headTree" | "isTestSide">,
+): TreeView {
   return {
     has: (p) =>
       options.isTestSide(p) ? options.baseTree.has(p) : options.headTree.has(p),
@@ -397,7 +399,7 @@ function oracleViewOf(options: OracleStrengthOptions): TreeView {
 }
 
 /** A tree view as plain functions, to spread into options. */
-function viewOf(view: TreeView): TreeView {
+export function viewOf(view: TreeView): TreeView {
   return { has: (p) => view.has(p), read: (p) => view.read(p) };
 }
 
