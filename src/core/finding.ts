@@ -20,6 +20,25 @@ export interface Finding {
   line?: number;
   /** Whether this finding alone makes the decision `reject`. */
   blocking: boolean;
+  /** What a failed test showed, for findings about one test that failed or hung. */
+  failure?: FailureDetail;
+}
+
+/**
+ * What one failed (or hung) test showed, so that a person can reproduce it
+ * from pawl's output alone.
+ */
+export interface FailureDetail {
+  /** The pytest node id of the test. */
+  test: string;
+  /** Hypothesis' falsifying example as it printed it (`Falsifying example: f(x=0)`), when there was one. */
+  example?: string;
+  /** The exception's type and message (`AssertionError: assert 1 == 2`), when one ended the test. */
+  exception?: string;
+  /** The last lines of the traceback, as pytest printed them. */
+  traceback?: string[];
+  /** One shell command that reproduces the failure in a checkout of the head. */
+  reproduce: string;
 }
 
 /** Where a finding points. */
@@ -34,6 +53,8 @@ export interface FindingLocation {
 export interface FindingOptions extends FindingLocation {
   /** Override the rule's default blocking flag. */
   blocking?: boolean;
+  /** What the failed test showed. */
+  failure?: FailureDetail;
 }
 
 /**
@@ -61,5 +82,6 @@ export function finding(
   };
   if (options.path !== undefined) out.path = options.path;
   if (options.line !== undefined) out.line = options.line;
+  if (options.failure !== undefined) out.failure = options.failure;
   return out;
 }
