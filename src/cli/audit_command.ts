@@ -30,7 +30,7 @@ import {
   UsageError,
 } from "./parse_command_args.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
-import { createProgress, SILENT_PROGRESS } from "./progress.ts";
+import { cliProgress } from "./progress.ts";
 import { readIsolation } from "./read_isolation.ts";
 import { resolve } from "node:path";
 import { defaultSetupCache } from "../setup/default_setup_cache.ts";
@@ -169,9 +169,7 @@ export async function auditCommand(
     );
   const isolation = readIsolation(v.isolation);
   const outDir = v["out-dir"].replace(/(.)\/+$/, "$1");
-  const progress = v.quiet
-    ? SILENT_PROGRESS
-    : createProgress({ terminal: io.terminal, write: io.err });
+  const progress = cliProgress(io, { quiet: v.quiet });
   const { client, apiUrl, token } = clientFromEnv(io.env, {
     onWait: (message) => progress.note(message),
   });

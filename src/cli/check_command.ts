@@ -22,12 +22,8 @@ import {
 } from "./parse_command_args.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
 import { TESTS_STEP } from "../core/progress.ts";
-import {
-  createProgress,
-  type HeldProgress,
-  type Progress,
-  SILENT_PROGRESS,
-} from "./progress.ts";
+import { cliProgress, type HeldProgress, type Progress } from "./progress.ts";
+import { useColor } from "./use_color.ts";
 import { describeTestUser } from "./_describe_test_user.ts";
 import type { IsolationReport } from "../sandbox/sandbox.ts";
 import {
@@ -182,9 +178,7 @@ async function judgeStarted(
 ): Promise<number> {
   const v = parseCheckArgs(args);
   const progress = options.early?.progress ??
-    (v.quiet
-      ? SILENT_PROGRESS
-      : createProgress({ terminal: io.terminal, write: io.err }));
+    cliProgress(io, { quiet: v.quiet });
   // A pull request from GitHub (--pr or the Actions event) brings its own
   // repository, commits and, with --now-from event, clock.
   const pull = await openPullRequestFromFlags(v, io, {
@@ -275,7 +269,7 @@ async function judgeStarted(
     io.out(
       v.json
         ? verdictJson(judgement)
-        : renderText(verdict, { color: io.terminal && !v["no-color"] }),
+        : renderText(verdict, { color: useColor(io, v["no-color"]) }),
     );
     if (options.github.publish) {
       await publishing.publishToPullRequest(options.github, {
@@ -331,6 +325,7 @@ function afterVerdictCode() {
       detail: (text) => progress.detail(text),
       note: (text) => progress.note(text),
       end: () => progress.end(),
+      tests: (label) => progress.tests?.(label),
     }),
   };
 }

@@ -15,7 +15,7 @@ import { CHECK_OPTIONS } from "./_check_options.ts";
 import type { CliIo } from "./cli_io.ts";
 import { parseCommandArgs } from "./parse_command_args.ts";
 import type { EarlyClone } from "./check_command.ts";
-import { createProgress, holdProgress, SILENT_PROGRESS } from "./progress.ts";
+import { cliProgress, holdProgress } from "./progress.ts";
 
 /** Run `pawl check` (runTests) or `pawl diff`, starting the clone first. */
 export async function checkStart(
@@ -93,9 +93,7 @@ function startEarly(
   ) {
     return undefined;
   }
-  const progress = v.quiet
-    ? SILENT_PROGRESS
-    : createProgress({ terminal: io.terminal, write: io.err });
+  const progress = cliProgress(io, { quiet: v.quiet });
   const held = holdProgress(progress);
   const tempRoot = io.env["TMPDIR"] || undefined;
   const clone = startCloneInWorker({ repo, base, head, now }, {

@@ -15,7 +15,7 @@ import { buildSampleRepo } from "../demo/build_sample_repo.ts";
 import type { CliIo } from "./cli_io.ts";
 import { EXIT } from "./exit_code.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
-import { createProgress, SILENT_PROGRESS } from "./progress.ts";
+import { cliProgress, SILENT_PROGRESS } from "./progress.ts";
 import { type DemoRow, formatDemoTable } from "./_demo_table.ts";
 import { describeTestUser } from "./_describe_test_user.ts";
 import type { IsolationReport } from "../sandbox/sandbox.ts";
@@ -83,9 +83,7 @@ export async function demoCommand(
         "For the full sandbox: apt-get install python3-pytest python3-hypothesis, or use the container.\n",
     );
   }
-  const progress = values.quiet
-    ? SILENT_PROGRESS
-    : createProgress({ terminal: io.terminal, write: io.err });
+  const progress = cliProgress(io, { quiet: values.quiet });
   const temp = await Deno.makeTempDir({ prefix: "pawl-demo-" });
   try {
     progress.step("building the sample repository");

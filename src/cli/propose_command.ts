@@ -29,7 +29,7 @@ import {
   proposalReads,
 } from "../propose/mod.ts";
 import type { CliIo } from "./cli_io.ts";
-import { createProgress, type Progress, SILENT_PROGRESS } from "./progress.ts";
+import { cliProgress, type Progress, SILENT_PROGRESS } from "./progress.ts";
 
 /** Usage text for `propose`. */
 export const PROPOSE_USAGE = `Usage:
@@ -90,9 +90,7 @@ export async function proposeCommand(
   const layout = v.layout;
   // Refuse before the (possibly slow) clone.
   const workTree = v.write ? await workTreeOf(repo) : undefined;
-  const progress = v.quiet
-    ? SILENT_PROGRESS
-    : createProgress({ terminal: io.terminal, write: io.err });
+  const progress = cliProgress(io, { quiet: v.quiet });
   let proposal: Proposal;
   let existing: string[];
   let commit: string;

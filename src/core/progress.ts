@@ -16,6 +16,25 @@ export interface Progress {
   note(text: string): void;
   /** The whole job ended; clear any live line. */
   end(): void;
+  /**
+   * A test run started: its tests are told to the returned tally as the
+   * run's observer streams them. Reporting only: nothing a decision reads
+   * comes back. Absent (or no tally) where nobody shows counts.
+   */
+  tests?(label: string): TestTally | undefined;
+}
+
+/** How one test ended, as progress counts it. */
+export type TallyOutcome = "passed" | "failed" | "skipped";
+
+/** One test run's tests as they are collected, run and end. */
+export interface TestTally {
+  /** The run selected these node ids, in the order it runs them. */
+  collected(nodeIds: readonly string[]): void;
+  /** A phase of a test ended so (a test may be told more than once: its worst outcome counts). */
+  reported(nodeId: string, outcome: TallyOutcome): void;
+  /** The run ended. */
+  end(): void;
 }
 
 /**

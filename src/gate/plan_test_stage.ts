@@ -136,6 +136,7 @@ function suiteRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
       ahead: true,
       run: runs.suite,
       after: [],
+      tally: "suite",
       step:
         `${TESTS_STEP} (sandbox: ${tier}, network ${network}, seed ${runs.seed})`,
     },
@@ -219,6 +220,7 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
       ...alone("alone", runs.workDirs.alone),
       spare: true,
       when: reported,
+      tally: "properties",
       step: `running ${n} registered properties on their own${
         withOracle ? ", and from the base's tests" : ""
       }`,
@@ -228,15 +230,19 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
         ...oracle("oracle", runs.workDirs.oracle),
         spare: true,
         when: reported,
+        tally: "base's tests",
       }]
       : []),
     {
       ...alone("calm-alone"),
       ...calm,
+      tally: "properties again",
       step:
         `running the ${n} registered properties on their own again, alone at normal priority: the runs made beside the suite did not all pass`,
     },
-    ...(withOracle ? [{ ...oracle("calm-oracle"), ...calm }] : []),
+    ...(withOracle
+      ? [{ ...oracle("calm-oracle"), ...calm, tally: "base's tests again" }]
+      : []),
     ...(input.codeChanged === true && input.observed && !input.staticReject &&
         oracleIds.length > 0
       ? [

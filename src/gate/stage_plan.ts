@@ -76,6 +76,11 @@ export interface StageRun {
   when?: (results: StageResults) => boolean;
   /** The progress line when it starts. */
   step?: string | ((results: StageResults) => string);
+  /**
+   * What progress calls its tests when it counts them as they run
+   * (`suite`, `properties`...); a run without one is not counted.
+   */
+  tally?: string;
 }
 
 /** The plan: runs in the order the first sandbox makes them. */

@@ -88,6 +88,8 @@ function pytestOptions(
   context: RunContext,
   input: StageRunnersInput,
 ): Omit<RunPytestOptions, "workDir" | "select"> {
+  const { progress } = input;
+  const label = run.tree === "base" ? undefined : run.tally;
   return {
     reportDir: context.slot.reportDir,
     command: run.run.command,
@@ -95,6 +97,8 @@ function pytestOptions(
     limits: input.runs.limits,
     // What the base says is pawl's to know, not the reader's to watch.
     ...(run.tree === "base" ? {} : { onOutput: onOutput(input.progress) }),
+    // Progress only: counts of the tests as the observer streams them.
+    ...(label === undefined ? {} : { tally: () => progress.tests?.(label) }),
     ...(input.observer === undefined ? {} : { observer: input.observer }),
     ...(run.countAsserts === true ? { countAsserts: true } : {}),
   };

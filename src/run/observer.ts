@@ -14,6 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import { callRecorderSource } from "./calls/call_sources.ts";
+import { LineTap } from "./_line_tap.ts";
 import { type Observation, parseObservation } from "./observation.ts";
 
 const PLUGIN_SOURCE = new URL(
@@ -169,6 +170,7 @@ export class ObserverChannel {
   #listener: Deno.Listener;
   #connections: Promise<string[]>[] = [];
   #accepting: Promise<void>;
+  #tap = new LineTap();
 
   private constructor(path: string, token: string, listener: Deno.Listener) {
     this.path = path;
@@ -195,11 +197,22 @@ export class ObserverChannel {
   async #accept(): Promise<void> {
     try {
       for await (const conn of this.#listener) {
-        this.#connections.push(readLines(conn));
+        // Only the first connection can be the run's own (see parseObservation).
+        const tap = this.#connections.length === 0 ? this.#tap : undefined;
+        this.#connections.push(readLines(conn, tap));
       }
     } catch {
       // the listener was closed
     }
+  }
+
+  /**
+   * Tell `listener` each line of the first connection as it arrives, the
+   * lines before this call included: for progress, while the run goes.
+   * The lines are untrusted (the run's own token check is the listener's).
+   */
+  watch(listener: (line: string) => void): void {
+    this.#tap.listen(listener);
   }
 
   /**
@@ -250,7 +263,10 @@ const READ_BYTES = 64 * 1024;
  * buffer reused for every read, each read's bytes copied out (a readable
  * stream would allocate a fresh 64 KiB buffer per read and keep it).
  */
-async function readLines(conn: Deno.Conn): Promise<string[]> {
+async function readLines(
+  conn: Deno.Conn,
+  tap: LineTap | undefined,
+): Promise<string[]> {
   const chunks: Uint8Array[] = [];
   const buffer = new Uint8Array(READ_BYTES);
   let total = 0;
@@ -259,7 +275,9 @@ async function readLines(conn: Deno.Conn): Promise<string[]> {
       const n = await conn.read(buffer);
       if (n === null) break;
       const kept = Math.min(n, MAX_STREAM_BYTES - total);
-      chunks.push(buffer.slice(0, kept));
+      const chunk = buffer.slice(0, kept);
+      chunks.push(chunk);
+      tap?.feed(chunk);
       total += kept;
       if (total === MAX_STREAM_BYTES) break;
     }

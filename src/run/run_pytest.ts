@@ -14,10 +14,12 @@ import type {
   SandboxResult,
 } from "../sandbox/sandbox.ts";
 import { describeSandboxView } from "../sandbox/describe_sandbox_view.ts";
+import type { TestTally } from "../core/progress.ts";
 import type { Observation } from "./observation.ts";
 import { ObserverChannel, type ObserverPlugin } from "./observer.ts";
 import type { TestCaseResult } from "./parse_junit.ts";
 import { selectionCommand, treeHas } from "./selection_command.ts";
+import { tallyObserverLines } from "./tally_observer_lines.ts";
 
 /** The test command when the base's settings name none. */
 export const DEFAULT_PYTEST_COMMAND: readonly string[] = [
@@ -71,6 +73,12 @@ export interface RunPytestOptions {
   maxReportBytes?: number;
   /** Progress callback for output chunks. */
   onOutput?: (chunk: Uint8Array) => void;
+  /**
+   * Progress only: makes, when the run starts, a tally the observer's
+   * stream tells the run's tests to while it goes. Nothing the tally does
+   * reaches the run's result.
+   */
+  tally?: () => TestTally | undefined;
   /** pawl's observer plugin: loaded with `-p`, its stream read while the run goes. */
   observer?: ObserverPlugin;
   /**
@@ -337,6 +345,10 @@ export async function runPytest(
   const env = prepared.command.env;
   let result: SandboxResult;
   let observation: Observation | undefined;
+  const tally = channel === undefined ? undefined : startTally(options);
+  if (tally !== undefined) {
+    channel?.watch(tallyObserverLines(channel.token, tally));
+  }
   try {
     result = await sandbox.run({
       ...prepared.command,
@@ -345,6 +357,7 @@ export async function runPytest(
     });
   } finally {
     observation = await channel?.finish();
+    endTally(tally);
   }
   const observed = observation === undefined ? {} : { observation };
   const { JunitError, parseJunit } = await junit;
@@ -371,6 +384,23 @@ export async function runPytest(
       };
     }
     throw error;
+  }
+}
+
+/** The run's progress tally, if it has one; progress never stops a run. */
+function startTally(options: RunPytestOptions): TestTally | undefined {
+  try {
+    return options.tally?.();
+  } catch {
+    return undefined;
+  }
+}
+
+function endTally(tally: TestTally | undefined): void {
+  try {
+    tally?.end();
+  } catch {
+    // progress only
   }
 }
 

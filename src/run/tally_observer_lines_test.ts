@@ -1,0 +1,49 @@
+import { deepEqual } from "node:assert/strict";
+import { tallyObserverLines } from "./tally_observer_lines.ts";
+
+const report = (nodeid: string, when: string, outcome: string) =>
+  JSON.stringify({ event: "report", nodeid, outcome, when, xfail: false });
+
+Deno.test("tallyObserverLines() tells the tally only what follows the run's own hello", async (t) => {
+  const cases: { name: string; hello: string; told: string[] }[] = [
+    {
+      name: "the run's token",
+      hello: '{"event": "hello", "token": "tok"}',
+      told: [
+        "collected t.py::a,t.py::b",
+        "t.py::a passed",
+        "t.py::b failed",
+        "t.py::b skipped",
+      ],
+    },
+    {
+      name: "another token",
+      hello: '{"event": "hello", "token": "forged"}',
+      told: [],
+    },
+    { name: "no hello", hello: report("t.py::a", "call", "passed"), told: [] },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const told: string[] = [];
+      const listen = tallyObserverLines("tok", {
+        collected: (ids) => told.push(`collected ${ids.join()}`),
+        reported: (id, outcome) => told.push(`${id} ${outcome}`),
+        end: () => {},
+      });
+      for (
+        const line of [
+          c.hello,
+          '{"event": "collected", "nodeids": ["t.py::a", "t.py::b"]}',
+          report("t.py::a", "setup", "passed"),
+          report("t.py::a", "call", "passed"),
+          "not json",
+          '{"event": "report", "nodeid": 3}',
+          report("t.py::b", "setup", "failed"),
+          report("t.py::b", "call", "skipped"),
+        ]
+      ) listen(line);
+      deepEqual(told, c.told);
+    });
+  }
+});
