@@ -8,6 +8,7 @@
 import { Octokit, RequestError } from "octokit";
 import { VERSION } from "../version.ts";
 import { SpacedGroup } from "./_spaced_group.ts";
+import { announceRetries } from "./_announce_retries.ts";
 import {
   DEFAULT_API_URL,
   formatPullRequestRef,
@@ -185,7 +186,7 @@ export interface GitHubClientOptions {
   maxRateLimitWaitSeconds?: number;
   /** Per-request time limit in milliseconds (default 30000). */
   timeoutMs?: number;
-  /** Told about each rate-limit wait. */
+  /** Told about each rate-limit wait, and before each retry of a failed request. */
   onWait?: (message: string) => void;
 }
 
@@ -230,6 +231,15 @@ export function createGitHubClient(
     return true;
   };
   const silent = () => {};
+  const retries = options.retries ?? 3;
+  const timed = timedFetch(options.timeoutMs ?? 30_000);
+  const { onWait } = options;
+  const retried = onWait === undefined ? timed : announceRetries(timed, {
+    retries,
+    baseMs: base,
+    apiUrl,
+    onRetry: onWait,
+  });
   const octokit = new Octokit({
     ...(options.token === undefined || options.token === ""
       ? {}
@@ -237,8 +247,8 @@ export function createGitHubClient(
     baseUrl: apiUrl,
     userAgent: `pawl/${VERSION}`,
     log: { debug: silent, info: silent, warn: silent, error: silent },
-    request: { fetch: timedFetch(options.timeoutMs ?? 30_000) },
-    retry: { retryAfterBaseValue: base, retries: options.retries ?? 3 },
+    request: { fetch: retried },
+    retry: { retryAfterBaseValue: base, retries },
     throttle: {
       retryAfterBaseValue: base,
       onRateLimit: onLimit("rate limit"),

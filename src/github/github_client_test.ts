@@ -72,6 +72,52 @@ Deno.test("createGitHubClient() retries 5xx with backoff and sends the token", a
   assert.ok(server.seen.every((s) => s.url.endsWith("/repos/o/r/check-runs")));
 });
 
+Deno.test("createGitHubClient() says before each retry what failed and in how long it retries", async (t) => {
+  await t.step("a 502 twice, then an answer", async () => {
+    const waits: string[] = [];
+    await using server = stub((_, n) =>
+      n <= 2 ? json(502, { message: "Bad Gateway" }) : json(201, { id: 5 })
+    );
+    const github = createGitHubClient({
+      apiUrl: server.url,
+      retryBaseMs: 1,
+      onWait: (m) => waits.push(m),
+    });
+    await github.createCheckRun(REPO, RUN);
+    assert.deepEqual(waits, [
+      "GitHub answered 502 to POST /repos/o/r/check-runs: retry 1 of 3 in 1 ms",
+      "GitHub answered 502 to POST /repos/o/r/check-runs: retry 2 of 3 in 4 ms",
+    ]);
+  });
+  await t.step("a 502 for good: every retry, then the error", async () => {
+    const waits: string[] = [];
+    await using server = stub(() => json(502, { message: "Bad Gateway" }));
+    const github = createGitHubClient({
+      apiUrl: server.url,
+      retryBaseMs: 1,
+      onWait: (m) => waits.push(m),
+    });
+    await assert.rejects(github.createCheckRun(REPO, RUN), GitHubApiError);
+    assert.deepEqual(waits.map((w) => w.replace(/.*: /, "")), [
+      "retry 1 of 3 in 1 ms",
+      "retry 2 of 3 in 4 ms",
+      "retry 3 of 3 in 9 ms",
+    ]);
+  });
+  await t.step("a 404 is not retried, so nothing is said", async () => {
+    const waits: string[] = [];
+    await using server = stub(() => json(404, { message: "Not Found" }));
+    const github = createGitHubClient({
+      apiUrl: server.url,
+      retryBaseMs: 1,
+      onWait: (m) => waits.push(m),
+    });
+    await assert.rejects(github.createCheckRun(REPO, RUN), GitHubApiError);
+    assert.deepEqual(waits, []);
+    assert.equal(server.seen.length, 1);
+  });
+});
+
 Deno.test("createGitHubClient() waits out a rate limit and gives up on one too far away", async (t) => {
   await t.step("a reset in a second is waited for", async () => {
     const waits: string[] = [];
