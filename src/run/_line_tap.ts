@@ -38,6 +38,14 @@ export class LineTap {
     for (const chunk of this.#pending.splice(0)) this.#split(chunk);
   }
 
+  /** The stream ended: drop what was kept, tell nothing more. */
+  close(): void {
+    this.#stopped = true;
+    this.#listener = undefined;
+    this.#pending = [];
+    this.#line = [];
+  }
+
   #split(chunk: Uint8Array): void {
     let start = 0;
     for (

@@ -40,3 +40,13 @@ Deno.test("LineTap stops telling a listener that threw", () => {
   tap.feed(bytes("a\nb\n"));
   deepEqual(seen, ["a"]);
 });
+
+Deno.test("LineTap tells nothing once closed, of what it kept or what comes after", () => {
+  const tap = new LineTap();
+  const seen: string[] = [];
+  tap.feed(bytes("a\n"));
+  tap.close();
+  tap.feed(bytes("b\n"));
+  tap.listen((line) => seen.push(line));
+  deepEqual(seen, []);
+});

@@ -249,6 +249,7 @@ export class ObserverChannel {
       return lines;
     } finally {
       clearTimeout(timer);
+      this.#tap.close();
       await Deno.remove(this.path).catch(() => {});
     }
   }
