@@ -28,10 +28,11 @@ export const MAX_SHOWN_NODE_ID = 160;
  */
 export function formatTestProgress(
   runs: readonly RunCounts[],
-  clock: { nowMs: number; sinceMs: number },
+  clock: { nowMs: number; sinceMs: number; compact?: boolean },
 ): string {
   const parts = [`tests ${formatDuration(clock.nowMs - clock.sinceMs)}`];
-  for (const group of grouped(runs)) parts.push(describeRun(group));
+  if (clock.compact === true) parts.push(...compactRuns(grouped(runs)));
+  else for (const group of grouped(runs)) parts.push(describeRun(group));
   const running = runs.find((r) => !r.ended && r.running !== undefined)
     ?.running;
   if (running !== undefined) {
@@ -51,6 +52,27 @@ export function formatDuration(ms: number): string {
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+/**
+ * For a terminal's line: the outcomes summed over the runs, then how far
+ * each run got: `12 passed, 1 failed; suite 8/10, properties 2/2`.
+ */
+function compactRuns(runs: readonly RunCounts[]): string[] {
+  const sum = (key: "passed" | "failed" | "skipped") =>
+    runs.reduce((n, r) => n + r[key], 0);
+  const skipped = sum("skipped");
+  return [
+    `${sum("passed")} passed, ${sum("failed")} failed${
+      skipped === 0 ? "" : `, ${skipped} skipped`
+    }`,
+    runs.map((r) => {
+      const done = r.passed + r.failed + r.skipped;
+      return r.selected === null
+        ? `${r.label} collecting`
+        : `${r.label} ${done}/${r.selected}`;
+    }).join(", "),
+  ];
 }
 
 function describeRun(run: RunCounts): string {

@@ -106,6 +106,7 @@ export function createProgress(options: CreateProgressOptions): Progress {
     formatTestProgress(counts.snapshot(), {
       nowMs: now(),
       sinceMs: testsSinceMs ?? counts.firstStartMs ?? now(),
+      compact: options.terminal,
     });
   const view = options.terminal
     ? terminalView(options, { testsLine, counts })

@@ -176,6 +176,9 @@ Deno.test("createProgress() shows the tests' counts on the terminal's live line 
   suite?.collected(["t.py::a", "t.py::b"]);
   suite?.reported("t.py::a", "passed");
   p.detail("t.py . [ 50%]");
+  const alone = p.tests?.("properties");
+  alone?.collected(["p.py::x"]);
+  alone?.reported("p.py::x", "skipped");
   clock.advance(3_000);
   const text = out.join("");
   equal(text.includes("\n"), false);
@@ -183,7 +186,7 @@ Deno.test("createProgress() shows the tests' counts on the terminal's live line 
   equal(text.includes("\x1b[2m"), false, "no dimming without colour");
   equal(
     out.at(-1),
-    "… tests 3 s; suite 1/2: 1 passed, 0 failed, 0 skipped; running t.py::b for 3 s",
+    "… tests 3 s; 1 passed, 0 failed, 1 skipped; suite 1/2, properties 1/1; running t.py::b for 3 s",
   );
   p.end();
   equal(out.at(-1), "\r\x1b[2K");
