@@ -115,7 +115,13 @@ export function createProgress(options: CreateProgressOptions): Progress {
     try {
       if (counts.active) view.tests(testsLine());
       else if (step.label !== "") {
-        view.still(`${step.label} (${formatDuration(now() - step.sinceMs)})`);
+        // The step is not repeated: whoever reads the log for a step's
+        // line finds it once.
+        view.still(
+          `still working (the last step began ${
+            formatDuration(now() - step.sinceMs)
+          } ago)`,
+        );
       }
     } catch {
       // progress never stops the work it reports on
@@ -162,7 +168,7 @@ interface View {
   note(text: string): void;
   /** The tests' counts, while they run. */
   tests(line: string): void;
-  /** A step still going, with its time. */
+  /** A step is still going. */
   still(text: string): void;
   end(): void;
 }
@@ -176,7 +182,7 @@ function logView(options: CreateProgressOptions): View {
     detail() {},
     note: line,
     tests: line,
-    still: (text) => line(`still ${text}`),
+    still: line,
     end() {},
   };
 }

@@ -143,7 +143,7 @@ Deno.test("createProgress() counts a test once, by its worst phase, and sums the
   ]);
 });
 
-Deno.test("createProgress() says in a CI log which step is still going when it prints nothing else", () => {
+Deno.test("createProgress() says in a CI log that a step is still going when it prints nothing else", () => {
   const clock = fakeClock();
   const out: string[] = [];
   const p = createProgress({
@@ -157,8 +157,8 @@ Deno.test("createProgress() says in a CI log which step is still going when it p
   clock.advance(45_000);
   deepEqual(out, [
     "pawl: cloning https://example.com/r.git\n",
-    "pawl: still cloning https://example.com/r.git (20 s)\n",
-    "pawl: still cloning https://example.com/r.git (40 s)\n",
+    "pawl: still working (the last step began 20 s ago)\n",
+    "pawl: still working (the last step began 40 s ago)\n",
   ]);
 });
 
