@@ -66,12 +66,7 @@ function compactRuns(runs: readonly RunCounts[]): string[] {
     `${sum("passed")} passed, ${sum("failed")} failed${
       skipped === 0 ? "" : `, ${skipped} skipped`
     }`,
-    runs.map((r) => {
-      const done = r.passed + r.failed + r.skipped;
-      return r.selected === null
-        ? `${r.label} collecting`
-        : `${r.label} ${done}/${r.selected}`;
-    }).join(", "),
+    runs.map((r) => `${r.label} ${howFar(r)}`).join(", "),
   ];
 }
 
@@ -79,9 +74,23 @@ function describeRun(run: RunCounts): string {
   const counts =
     `${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`;
   if (run.ended) return `${run.label} done: ${counts}`;
-  if (run.selected === null) return `${run.label} collecting`;
+  const far = howFar(run);
+  return far === "collecting"
+    ? `${run.label} collecting`
+    : `${run.label} ${far}: ${counts}`;
+}
+
+/**
+ * `8/10`; only the tests done when the selection is not known or is
+ * smaller (a run whose tests pytest-xdist's workers collected);
+ * `collecting` before anything is known.
+ */
+function howFar(run: RunCounts): string {
   const done = run.passed + run.failed + run.skipped;
-  return `${run.label} ${done}/${run.selected}: ${counts}`;
+  if (run.selected !== null && run.selected >= done) {
+    return `${done}/${run.selected}`;
+  }
+  return run.selected === null && done === 0 ? "collecting" : String(done);
 }
 
 /** Runs with one label summed, in the order the first of each started. */
