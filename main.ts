@@ -202,20 +202,21 @@ async function loadCheck(
   args: readonly string[],
   options: { runTests: boolean },
 ): Promise<LoadedCommand> {
-  const [m, { CHECK_OPTIONS, CHECK_USAGE }] = await Promise.all([
+  const [m, { CHECK_OPTIONS, checkUsage }] = await Promise.all([
     import("./src/cli/check_start.ts"),
     import("./src/cli/_check_options.ts"),
   ]);
+  const usage = checkUsage(options.runTests ? "check" : "diff");
   if (wantsHelp(args, CHECK_OPTIONS)) {
     const command = await import("./src/cli/check_command.ts");
     return {
-      usage: CHECK_USAGE,
+      usage,
       options: CHECK_OPTIONS,
       run: (rest, io) => command.checkCommand(rest, io, options),
     };
   }
   return {
-    usage: CHECK_USAGE,
+    usage,
     options: CHECK_OPTIONS,
     run: (rest, io) => m.checkStart(rest, io, options),
   };

@@ -7,12 +7,25 @@
  */
 import type { CommandOptions } from "./parse_command_args.ts";
 
-/** Usage text for `check` and `diff`. */
-export const CHECK_USAGE = `Usage:
-  pawl check --repo <path|url> --base <rev> --head <rev> --now <RFC3339> [options]
-  pawl check --pr <OWNER/REPO#N|PR URL> --now <RFC3339> [options]
-  pawl check --now <RFC3339> | --now-from event     (GitHub Actions pull_request event)
-  pawl diff  ...the same forms: static rules only
+/** What `check` and `diff` do, as their usage says it. */
+const SUMMARY = {
+  check:
+    "Judges a pull request: the contract diff, the tests in a sandbox, the verdict.",
+  diff:
+    "Runs every static rule of a check and executes nothing from the repository\n(no tests run).",
+} as const;
+
+/**
+ * The usage text of `check` or `diff`: the same options (one table parses
+ * both), each command's own forms and summary.
+ */
+export function checkUsage(command: "check" | "diff"): string {
+  return `Usage:
+  pawl ${command} --repo <path|url> --base <rev> --head <rev> --now <RFC3339> [options]
+  pawl ${command} --pr <OWNER/REPO#N|PR URL> --now <RFC3339> [options]
+  pawl ${command} --now <RFC3339> | --now-from event     (GitHub Actions pull_request event)
+
+${SUMMARY[command]}
 
 Options:
   --pr REF                 a GitHub pull request: OWNER/REPO#N or its URL; base and
@@ -47,12 +60,12 @@ Options:
   --quiet                  no progress on stderr
   --no-color               plain terminal report
 
-Exit codes: 0 accept, 1 reject, 2 could not decide.
-"diff" runs every static rule and executes nothing from the repository.
+Exit codes: 0 accept, 1 reject, 2 could not decide or a usage error.
 Environment: GITHUB_TOKEN, GITHUB_API_URL (GitHub Enterprise), and in Actions
 GITHUB_EVENT_PATH, GITHUB_EVENT_NAME, GITHUB_REPOSITORY. Publishing failures are
 reported on stderr and never change the exit code.
 `;
+}
 
 /** The options of `check` and `diff`. */
 export const CHECK_OPTIONS = {

@@ -36,14 +36,12 @@ import {
 } from "./_pull_request_flags.ts";
 import { readIsolation } from "./read_isolation.ts";
 import { defaultSetupCache } from "../setup/default_setup_cache.ts";
-import { CHECK_OPTIONS, CHECK_USAGE } from "./_check_options.ts";
+import { CHECK_OPTIONS } from "./_check_options.ts";
 import {
   clonesTarget,
   type StartedClone,
   type StartedTarget,
 } from "../gate/start_clone.ts";
-
-export { CHECK_USAGE };
 
 /** A clone started by the entry, with the progress it reports to. */
 export interface EarlyClone {
