@@ -154,3 +154,49 @@ Deno.test("pawl help, -h and --help print the usage; a bare pawl is a usage erro
     });
   }
 });
+
+/** The commands `pawl --help` lists. */
+async function listedCommands(): Promise<string[]> {
+  const { stdout } = await run(["--help"]);
+  const block = stdout.split("\nCommands:\n")[1]?.split("\n\n")[0] ?? "";
+  return block.split("\n").map((line) => line.trim().split(" ")[0] ?? "");
+}
+
+/**
+ * The option names a usage text describes: the `--name` (and `-x, --name`,
+ * `--a, --b`) at the start of a line of its option list.
+ */
+function describedOptions(usage: string): Set<string> {
+  const names = usage.split("\n").flatMap((line) => {
+    const lead = /^ {2,}((?:-\w, )?--[a-z][\w-]*(?:, --[a-z][\w-]*)*)/
+      .exec(line);
+    return lead === null
+      ? []
+      : [...lead[1]!.matchAll(/--([a-z][\w-]*)/g)].map((m) => m[1]!);
+  });
+  return new Set(names);
+}
+
+Deno.test("every command's --help describes every option its parser accepts, and no other", async (t) => {
+  assert.deepEqual(
+    [...new Set(COMMANDS.map(([words]) => words[0]))].sort(),
+    (await listedCommands()).sort(),
+    "the table here covers every command pawl --help lists",
+  );
+  for (const [words, options] of COMMANDS) {
+    await t.step(words.join(" "), async () => {
+      const { code, stdout } = await run([...words, "--help"]);
+      assert.equal(code, 0);
+      const described = describedOptions(stdout);
+      // -h and --help are read by main.ts for every command.
+      const accepted = Object.keys(options).filter((n) => n !== "help");
+      const missing = accepted.filter((n) => !described.has(n));
+      assert.deepEqual(missing, [], `not in the help of ${words.join(" ")}`);
+      if (words.length === 1) {
+        // "audit report" shares audit's usage, which describes both.
+        const unknown = [...described].filter((n) => !(n in options));
+        assert.deepEqual(unknown, [], `described but refused`);
+      }
+    });
+  }
+});

@@ -28,6 +28,11 @@ export function checkUsage(command: "check" | "diff"): string {
 ${SUMMARY[command]}
 
 Options:
+  --repo PATH|URL          the repository: a local path or a git URL
+  --base REV               the base revision (the contract a human committed)
+  --head REV               the head revision (the pull request)
+  --now RFC3339            the clock the gate judges at, such as
+                           "2026-11-30T12:00:00Z" (freezes and seeds expire by it)
   --pr REF                 a GitHub pull request: OWNER/REPO#N or its URL; base and
                            head are the commit ids the API reports
   --now-from SOURCE        flag (default: --now) or event: the event payload's

@@ -43,6 +43,7 @@ functions as contracts (002). It is a proposal for a human to edit and
 commit; pawl judges pull requests against what a human commits.
 
 Options:
+  --repo PATH|URL  the repository: a local path or a git URL
   --rev REV        commit to read (default HEAD)
   --layout L       000 (default): tests/agent_contract.yaml
                    003: invariants.toml, fixtures.lock, freeze.yml
