@@ -150,6 +150,37 @@ Deno.test("a command line pawl cannot follow is a usage error (exit 2), not a co
     ["an unknown propose option", ["propose", "--nope"], /--nope/],
     ["a demo option that takes a value", ["demo", "--now"], /--now/],
     ["an argument to version", ["version", "x"], /'x'/],
+    [
+      "a check without a clock",
+      ["check", "--repo", ".", "--base", "a", "--head", "b"],
+      /--now is required/,
+    ],
+    [
+      "a malformed --now of check",
+      ["check", "--repo", ".", "--base", "a", "--head", "b", "--now", "x"],
+      /Cannot read --now "x"/,
+    ],
+    [
+      "a malformed --now of diff",
+      ["diff", "--repo", ".", "--base", "a", "--head", "b", "--now", "x"],
+      /Cannot read --now "x"/,
+    ],
+    [
+      "a malformed --now of audit",
+      ["audit", "--repo", "o/r", "--prs", "1", "--now", "x"],
+      /Cannot read --now "x"/,
+    ],
+    ["a malformed --now of demo", ["demo", "--now", "x"], /"x"/],
+    [
+      "a malformed --prs of audit",
+      ["audit", "--repo", "o/r", "--prs", "x", "--now", NOW],
+      /Cannot read --prs "x"/,
+    ],
+    [
+      "a malformed --shard of audit",
+      ["audit", "--repo", "o/r", "--prs", "1", "--now", NOW, "--shard", "9"],
+      /Cannot read --shard "9"/,
+    ],
   ];
   for (const [name, args, problem] of cases) {
     await t.step(name, async () => {

@@ -10,6 +10,7 @@
  * @module
  */
 import {
+  AuditOptionError,
   type AuditRecord,
   auditReportLine,
   parsePullRequestNumbers,
@@ -29,6 +30,7 @@ import {
   requiredOption,
   UsageError,
 } from "./parse_command_args.ts";
+import { readOptionValue } from "./read_option_value.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
 import { createProgress, SILENT_PROGRESS } from "./progress.ts";
 import { readIsolation } from "./read_isolation.ts";
@@ -140,11 +142,17 @@ export async function auditCommand(
       `Missing "--prs" or "--since": say which pull requests to audit\n\n${AUDIT_USAGE}`,
     );
   }
-  const numbers = v.prs === undefined
+  const { prs, since: sinceText, shard: shardText } = v;
+  const numbers = prs === undefined ? undefined : readOptionValue(
+    () => parsePullRequestNumbers(prs),
+    AuditOptionError,
+  );
+  const since = sinceText === undefined
     ? undefined
-    : parsePullRequestNumbers(v.prs);
-  const since = v.since === undefined ? undefined : parseSince(v.since);
-  const shard = v.shard === undefined ? undefined : parseShard(v.shard);
+    : readOptionValue(() => parseSince(sinceText), AuditOptionError);
+  const shard = shardText === undefined
+    ? undefined
+    : readOptionValue(() => parseShard(shardText), AuditOptionError);
   const plan = readClockPlan(v.now, v["now-from"], AUDIT_USAGE);
   const concurrency = readInteger(
     v.concurrency,

@@ -8,7 +8,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { parseNow } from "../core/parse_now.ts";
+import { parseNowOption } from "./read_option_value.ts";
 import { judgePullRequest } from "../gate/judge_pull_request.ts";
 import { realGatePorts } from "../gate/real_gate_ports.ts";
 import { withTokenHint } from "../github/with_token_hint.ts";
@@ -194,7 +194,7 @@ async function judgeStarted(
     base: requiredOption(v.base, "base"),
     head: requiredOption(v.head, "head"),
   };
-  const now = pull?.clock?.now ?? parseNow(v.now);
+  const now = pull?.clock?.now ?? parseNowOption(v.now);
   const isolation = readIsolation(v.isolation);
   const sandboxLease = readSandboxLease(v["sandbox-uids"], io.env);
   // The key is read before anything from the repository runs, and its

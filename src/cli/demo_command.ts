@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseNow } from "../core/parse_now.ts";
+import { parseNowOption } from "./read_option_value.ts";
 import type { Verdict } from "../core/verdict.ts";
 import { judgePullRequest } from "../gate/judge_pull_request.ts";
 import { realGatePorts } from "../gate/real_gate_ports.ts";
@@ -53,7 +53,7 @@ export async function demoCommand(
   io: CliIo,
 ): Promise<number> {
   const values = parseCommandArgs(args, DEMO_OPTIONS);
-  const now = parseNow(values.now);
+  const now = parseNowOption(values.now);
   const tools = await findTools(io.env["PATH"] ?? "");
   if (tools.missing.length > 0) {
     io.err(
