@@ -51,10 +51,22 @@ async function run(args: readonly string[]) {
  * `-h` or `--help` that is not the value of a string option, before `--`.
  */
 function asksForHelp(args: readonly string[], options: CommandOptions) {
+  return givesFlag(args, options, ["-h", "--help"]);
+}
+
+/**
+ * Whether one of `spellings` is given as an option of its own, not as the
+ * value of a string option, before `--`.
+ */
+function givesFlag(
+  args: readonly string[],
+  options: CommandOptions,
+  spellings: readonly string[],
+) {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === "--") return false;
-    if (arg === "-h" || arg === "--help") return true;
+    if (spellings.includes(arg)) return true;
     if (arg.startsWith("--") && !arg.includes("=")) {
       if (options[arg.slice(2)]?.type === "string") i++;
     }
@@ -122,7 +134,20 @@ Deno.test("a malformed command line never exits 0 unless it truly asks for help"
               return;
             }
             assert.equal(result.code, 2, `${args.join(" ")}: ${result.stdout}`);
-            assert.equal(result.stdout, "", args.join(" "));
+            // check and diff print the undecided verdict when asked for
+            // JSON; nothing else prints on stdout.
+            const json = words[0] === "check" || words[0] === "diff"
+              ? givesFlag(rest, options, ["--json"])
+              : false;
+            if (json) {
+              assert.equal(
+                JSON.parse(result.stdout).decision,
+                "undecided",
+                args.join(" "),
+              );
+            } else {
+              assert.equal(result.stdout, "", args.join(" "));
+            }
             assert.match(
               result.stderr,
               new RegExp(`^pawl ${words[0]}: usage error: `),

@@ -41,7 +41,8 @@ Options:
                            status, one sticky comment); default: when the pull
                            request came from GitHub and GITHUB_TOKEN is set
   --out FILE               write the verdict as JSON
-  --json                   print the verdict JSON on stdout (logs stay on stderr)
+  --json                   print the verdict JSON on stdout (logs stay on stderr),
+                           also on exit 2: {"decision": "undecided", "error": ...}
   --allow-fixture-rotate   a human allows fixture rotation in this run
   --isolation MODE         auto (default), bwrap, unshare, uid, or none
   --sandbox-path PATH      PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)

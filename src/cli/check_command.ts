@@ -16,6 +16,7 @@ import { loadSigningKey } from "../sign/load_signing_key.ts";
 import type { CliIo } from "./cli_io.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import {
+  givesFlag,
   parseCommandArgs,
   requiredOption,
   UsageError,
@@ -73,12 +74,19 @@ export async function checkCommand(
     // Even a run stopped by its own command line (a bad --now, an unknown
     // option) leaves every output it asked for saying "undecided".
     const reason = error instanceof Error ? error.message : String(error);
-    const [{ writeUndecidedOutputs }, { writeUndecidedMutationReport }] =
-      await Promise.all([
-        import("../gate/outputs/write_undecided_outputs.ts"),
-        import("../gate/outputs/write_undecided_mutation_report.ts"),
-      ]);
+    const [
+      { undecidedVerdictJson, writeUndecidedOutputs },
+      { writeUndecidedMutationReport },
+    ] = await Promise.all([
+      import("../gate/outputs/write_undecided_outputs.ts"),
+      import("../gate/outputs/write_undecided_mutation_report.ts"),
+    ]);
     await writeUndecidedOutputs(reason, reportPaths(args));
+    // "--json" promises the verdict on stdout whatever the exit code, so a
+    // pipe into a JSON reader gets the undecided one too.
+    if (givesFlag(args, CHECK_OPTIONS, "json")) {
+      io.out(undecidedVerdictJson(reason));
+    }
     await writeUndecidedMutationReport(
       lenientPath(args, "mutation-report"),
       reason,
