@@ -168,7 +168,13 @@ Deno.test("pawl check exits 2 with an undecided --out for whatever it cannot dec
       group: "revisions and repositories",
       name: "a repository path that does not exist",
       args: args(`${repo.dir}-missing`),
-      patterns: [],
+      patterns: [/no such directory/],
+    },
+    {
+      group: "revisions and repositories",
+      name: "a directory that is not a git repository",
+      args: args(`${repo.dir}/tests`),
+      patterns: [/exists but is not a git repository/],
     },
     {
       group: "the base contract",
