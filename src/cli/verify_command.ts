@@ -6,7 +6,11 @@
  */
 import { type CommandOptions, parseCommandArgs } from "./parse_command_args.ts";
 import { UsageError } from "./parse_command_args.ts";
-import { verifyEnvelope, type VerifyResult } from "../sign/verify_envelope.ts";
+import {
+  type StatementKind,
+  verifyEnvelope,
+  type VerifyResult,
+} from "../sign/verify_envelope.ts";
 import type { CliIo } from "./cli_io.ts";
 
 /**
@@ -22,9 +26,11 @@ export const VERIFY_USAGE = `Usage:
   pawl verify --key PUB --envelope FILE [--head SHA] [--json]
 
 Checks the signature of a signed verdict (the DSSE envelope "pawl check
---out-signed" writes) with an Ed25519 public key (SPKI PEM, the KEY.pub of
-"pawl keygen"), before reading anything inside it, then prints the decision,
-head, repository, clock and number of findings.
+--out-signed" writes, or the test-result statement of "--out-test-result")
+with an Ed25519 public key (SPKI PEM, the KEY.pub of "pawl keygen"), before
+reading anything inside it, then prints which of the two it is, the
+decision, head, repository, clock and number of findings. A statement pawl
+does not sign is not valid.
 
 Options:
   --key PUB        the public key to trust
@@ -37,6 +43,12 @@ Exit codes: 0 valid signature (and matching --head), 1 not valid: bad
 signature, wrong key, tampered or malformed envelope, not exactly one
 signature, other head; 2 a file could not be read or bad arguments.
 `;
+
+/** How the report names each kind of statement pawl signs. */
+const KIND_NAMES: Readonly<Record<StatementKind, string>> = {
+  verdict: "verdict",
+  "test-result": "test result (in-toto test-result statement)",
+};
 
 /** Larger than any envelope pawl writes; the rest is not read. */
 const MAX_ENVELOPE_BYTES = 64 * 1024 * 1024;
@@ -104,7 +116,7 @@ export async function verifyCommand(
   } else if (result.valid) {
     const r = result.verdict;
     io.out(
-      `VALID  signed verdict: ${r.decision.toUpperCase()}\n` +
+      `VALID  signed ${KIND_NAMES[r.kind]}: ${r.decision.toUpperCase()}\n` +
         `  keyid     ${result.keyid}\n` +
         `  head      ${r.head}\n` +
         `  base      ${printable(r.base)}\n` +
