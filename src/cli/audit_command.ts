@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import {
   AuditOptionError,
   type AuditRecord,
@@ -225,7 +226,9 @@ export async function auditCommand(
       io.out(renderAuditJson(report));
     } else {
       io.out(
-        `pawl audit ${slug}: ${selected.length} pull requests selected${
+        `pawl audit ${slug}: ${
+          plural(selected.length, "pull request")
+        } selected${
           shard === undefined ? "" : ` (shard ${shard.index}/${shard.count})`
         }, ${run.judged} judged now, ${run.reused} from earlier runs\n` +
           `  ${count("accept")} accept, ${count("reject")} reject, ${
@@ -270,7 +273,9 @@ async function auditReportCommand(
     io.out(renderAuditJson(report));
   } else {
     io.out(
-      `pawl audit report: ${c.total} pull requests: ${c.accept} accept, ${c.reject} reject, ${c.undecided} undecided, ${c.skipped} skipped\n` +
+      `pawl audit report: ${
+        plural(c.total, "pull request")
+      }: ${c.accept} accept, ${c.reject} reject, ${c.undecided} undecided, ${c.skipped} skipped\n` +
         auditReportLine(outDir, report),
     );
   }

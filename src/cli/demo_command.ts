@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { parseNowOption } from "./read_option_value.ts";
 import type { Verdict } from "../core/verdict.ts";
 import { judgePullRequest } from "../gate/judge_pull_request.ts";
@@ -157,7 +158,7 @@ function reason(verdict: Verdict): [string, string] {
       "-",
       t === null
         ? "contract held"
-        : `contract held; ${t.summary.passed} tests passed`,
+        : `contract held; ${plural(t.summary.passed, "test")} passed`,
     ];
   }
   const more = blocking.length > 1 ? ` (+${blocking.length - 1} more)` : "";

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { readBaseSettings } from "../gate/read_base_settings.ts";
 import {
   type CommandOptions,
@@ -385,8 +386,4 @@ async function lstatOrUndefined(
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
 }

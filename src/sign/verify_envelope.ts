@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { Decision } from "../core/verdict.ts";
 import { decodeBase64 } from "./_base64.ts";
 import { pae } from "./pae.ts";
@@ -156,7 +157,9 @@ export async function verifyEnvelope(
   if (shape.signatures.length !== 1) {
     return invalid(
       "signature_count",
-      `${name} has ${shape.signatures.length} signatures: pawl accepts exactly one`,
+      `${name} has ${
+        plural(shape.signatures.length, "signature")
+      }: pawl accepts exactly one`,
     );
   }
   const signature = shape.signatures[0]!;
@@ -180,7 +183,9 @@ export async function verifyEnvelope(
   if (sig.length !== 64) {
     return invalid(
       "signature",
-      `${name} signature is ${sig.length} bytes: an Ed25519 signature is 64`,
+      `${name} signature is ${
+        plural(sig.length, "byte")
+      }: an Ed25519 signature is 64`,
     );
   }
   let verified: boolean;
