@@ -15,6 +15,7 @@ import {
   usageErrorText,
   wantsHelp,
 } from "./src/cli/parse_command_args.ts";
+import { optionsHelp } from "./src/cli/options_help.ts";
 import { VERSION } from "./src/version.ts";
 
 /** A command's code and its usage text, loaded only when the command is used. */
@@ -149,7 +150,9 @@ const VERSION_USAGE = `Usage:
   pawl version
 
 Prints pawl's version ("pawl --version" does the same).
-`;
+
+Options:
+${optionsHelp({})}`;
 
 /** Run pawl with `args`; returns the exit code. */
 export async function main(

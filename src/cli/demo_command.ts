@@ -5,13 +5,14 @@
  *
  * @module
  */
+import { type DocumentedOptions, optionsHelp } from "./options_help.ts";
 import { plural } from "../core/plural.ts";
 import { parseNowOption } from "./read_option_value.ts";
 import type { Verdict } from "../core/verdict.ts";
 import { judgePullRequest } from "../gate/judge_pull_request.ts";
 import { realGatePorts } from "../gate/real_gate_ports.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
-import { type CommandOptions, parseCommandArgs } from "./parse_command_args.ts";
+import { parseCommandArgs } from "./parse_command_args.ts";
 import { buildSampleRepo } from "../demo/build_sample_repo.ts";
 import type { CliIo } from "./cli_io.ts";
 import { EXIT } from "./exit_code.ts";
@@ -24,6 +25,27 @@ import type { IsolationReport } from "../sandbox/sandbox.ts";
 /** The sample's fixed orchestrator clock, so the demo is reproducible. */
 export const DEMO_NOW = "2026-11-30T12:00:00Z";
 
+/** The options of `demo`. */
+export const DEMO_OPTIONS = {
+  now: {
+    type: "string",
+    default: DEMO_NOW,
+    doc: { value: "T", text: `the clock (default ${DEMO_NOW})` },
+  },
+  isolation: {
+    type: "string",
+    doc: {
+      value: "MODE",
+      text: "auto (default), bwrap, unshare, uid, or none",
+    },
+  },
+  quiet: {
+    type: "boolean",
+    default: false,
+    doc: { text: "no progress on stderr" },
+  },
+} as const satisfies DocumentedOptions;
+
 /** Usage text for `demo`. */
 export const DEMO_USAGE = `Usage:
   pawl demo [--now RFC3339] [--isolation MODE] [--quiet]
@@ -34,19 +56,9 @@ tests included, on each of its agent patches. Needs git and a python3 with
 pytest and Hypothesis; nothing is written outside the temporary directory.
 
 Options:
-  --now T           the clock (default ${DEMO_NOW})
-  --isolation MODE  auto (default), bwrap, unshare, uid, or none
-  --quiet           no progress on stderr
-
+${optionsHelp(DEMO_OPTIONS)}
 Exit codes: 0 every patch was decided, 2 one could not be.
 `;
-
-/** The options of `demo`. */
-export const DEMO_OPTIONS = {
-  now: { type: "string", default: DEMO_NOW },
-  isolation: { type: "string" },
-  quiet: { type: "boolean", default: false },
-} as const satisfies CommandOptions;
 
 /** Run the demo; exit 0 when every patch was decided, 2 otherwise. */
 export async function demoCommand(

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type CommandOptions, parseCommandArgs } from "./parse_command_args.ts";
+import { type DocumentedOptions, optionsHelp } from "./options_help.ts";
+import { parseCommandArgs } from "./parse_command_args.ts";
 import { UsageError } from "./parse_command_args.ts";
 import {
   type StatementKind,
@@ -21,6 +22,32 @@ import type { CliIo } from "./cli_io.ts";
  */
 export const VERIFY_EXIT = { valid: 0, invalid: 1, unreadable: 2 } as const;
 
+/** The options of `verify`. */
+export const VERIFY_OPTIONS = {
+  key: {
+    type: "string",
+    doc: { value: "PUB", text: "the public key to trust" },
+  },
+  envelope: {
+    type: "string",
+    doc: { value: "FILE", text: "the signed verdict" },
+  },
+  head: {
+    type: "string",
+    doc: {
+      value: "SHA",
+      text:
+        "also require the verdict to be about this head commit\n(the full commit id)",
+    },
+  },
+  json: {
+    type: "boolean",
+    default: false,
+    doc: { text: "print the result as JSON on stdout" },
+  },
+  help: { type: "boolean", short: "h", default: false, doc: {} },
+} as const satisfies DocumentedOptions;
+
 /** Usage text for `verify`. */
 export const VERIFY_USAGE = `Usage:
   pawl verify --key PUB --envelope FILE [--head SHA] [--json]
@@ -33,12 +60,7 @@ decision, head, repository, clock and number of findings. A statement pawl
 does not sign is not valid.
 
 Options:
-  --key PUB        the public key to trust
-  --envelope FILE  the signed verdict
-  --head SHA       also require the verdict to be about this head commit
-                   (the full commit id)
-  --json           print the result as JSON on stdout
-
+${optionsHelp(VERIFY_OPTIONS)}
 Exit codes: 0 valid signature (and matching --head), 1 not valid: bad
 signature, wrong key, tampered or malformed envelope, not exactly one
 signature, other head; 2 a file could not be read or bad arguments.
@@ -56,15 +78,6 @@ const MAX_ENVELOPE_BYTES = 64 * 1024 * 1024;
 const MAX_KEY_BYTES = 64 * 1024;
 
 const FULL_COMMIT = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
-
-/** The options of `verify`. */
-export const VERIFY_OPTIONS = {
-  key: { type: "string" },
-  envelope: { type: "string" },
-  head: { type: "string" },
-  json: { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false },
-} as const satisfies CommandOptions;
 
 /** Run `pawl verify`; returns the exit code ({@linkcode VERIFY_EXIT}). */
 export async function verifyCommand(
