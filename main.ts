@@ -15,6 +15,7 @@ import {
   usageErrorText,
   wantsHelp,
 } from "./src/cli/parse_command_args.ts";
+import { optionsHelp } from "./src/cli/options_help.ts";
 import { VERSION } from "./src/version.ts";
 
 /** A command's code and its usage text, loaded only when the command is used. */
@@ -149,7 +150,9 @@ const VERSION_USAGE = `Usage:
   pawl version
 
 Prints pawl's version ("pawl --version" does the same).
-`;
+
+Options:
+${optionsHelp({})}`;
 
 /** Run pawl with `args`; returns the exit code. */
 export async function main(
@@ -202,20 +205,21 @@ async function loadCheck(
   args: readonly string[],
   options: { runTests: boolean },
 ): Promise<LoadedCommand> {
-  const [m, { CHECK_OPTIONS, CHECK_USAGE }] = await Promise.all([
+  const [m, { CHECK_OPTIONS, checkUsage }] = await Promise.all([
     import("./src/cli/check_start.ts"),
     import("./src/cli/_check_options.ts"),
   ]);
+  const usage = checkUsage(options.runTests ? "check" : "diff");
   if (wantsHelp(args, CHECK_OPTIONS)) {
     const command = await import("./src/cli/check_command.ts");
     return {
-      usage: CHECK_USAGE,
+      usage,
       options: CHECK_OPTIONS,
       run: (rest, io) => command.checkCommand(rest, io, options),
     };
   }
   return {
-    usage: CHECK_USAGE,
+    usage,
     options: CHECK_OPTIONS,
     run: (rest, io) => m.checkStart(rest, io, options),
   };

@@ -51,10 +51,22 @@ async function run(args: readonly string[]) {
  * `-h` or `--help` that is not the value of a string option, before `--`.
  */
 function asksForHelp(args: readonly string[], options: CommandOptions) {
+  return givesFlag(args, options, ["-h", "--help"]);
+}
+
+/**
+ * Whether one of `spellings` is given as an option of its own, not as the
+ * value of a string option, before `--`.
+ */
+function givesFlag(
+  args: readonly string[],
+  options: CommandOptions,
+  spellings: readonly string[],
+) {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === "--") return false;
-    if (arg === "-h" || arg === "--help") return true;
+    if (spellings.includes(arg)) return true;
     if (arg.startsWith("--") && !arg.includes("=")) {
       if (options[arg.slice(2)]?.type === "string") i++;
     }
@@ -122,7 +134,20 @@ Deno.test("a malformed command line never exits 0 unless it truly asks for help"
               return;
             }
             assert.equal(result.code, 2, `${args.join(" ")}: ${result.stdout}`);
-            assert.equal(result.stdout, "", args.join(" "));
+            // check and diff print the undecided verdict when asked for
+            // JSON; nothing else prints on stdout.
+            const json = words[0] === "check" || words[0] === "diff"
+              ? givesFlag(rest, options, ["--json"])
+              : false;
+            if (json) {
+              assert.equal(
+                JSON.parse(result.stdout).decision,
+                "undecided",
+                args.join(" "),
+              );
+            } else {
+              assert.equal(result.stdout, "", args.join(" "));
+            }
             assert.match(
               result.stderr,
               new RegExp(`^pawl ${words[0]}: usage error: `),
@@ -151,6 +176,52 @@ Deno.test("pawl help, -h and --help print the usage; a bare pawl is a usage erro
       const result = await run(args);
       assert.equal(result.code, code);
       assert.match(result.stdout, /^pawl \S+ — a merge gate/);
+    });
+  }
+});
+
+/** The commands `pawl --help` lists. */
+async function listedCommands(): Promise<string[]> {
+  const { stdout } = await run(["--help"]);
+  const block = stdout.split("\nCommands:\n")[1]?.split("\n\n")[0] ?? "";
+  return block.split("\n").map((line) => line.trim().split(" ")[0] ?? "");
+}
+
+/**
+ * The option names a usage text describes: the `--name` (and `-x, --name`,
+ * `--a, --b`) at the start of a line of its option list.
+ */
+function describedOptions(usage: string): Set<string> {
+  const names = usage.split("\n").flatMap((line) => {
+    const lead = /^ {2,}((?:-\w, )?--[a-z][\w-]*(?:, --[a-z][\w-]*)*)/
+      .exec(line);
+    return lead === null
+      ? []
+      : [...lead[1]!.matchAll(/--([a-z][\w-]*)/g)].map((m) => m[1]!);
+  });
+  return new Set(names);
+}
+
+Deno.test("every command's --help describes every option its parser accepts, and no other", async (t) => {
+  assert.deepEqual(
+    [...new Set(COMMANDS.map(([words]) => words[0]))].sort(),
+    (await listedCommands()).sort(),
+    "the table here covers every command pawl --help lists",
+  );
+  for (const [words, options] of COMMANDS) {
+    await t.step(words.join(" "), async () => {
+      const { code, stdout } = await run([...words, "--help"]);
+      assert.equal(code, 0);
+      const described = describedOptions(stdout);
+      // -h and --help are read by main.ts for every command.
+      const accepted = new Set([...Object.keys(options), "help"]);
+      const missing = [...accepted].filter((n) => !described.has(n));
+      assert.deepEqual(missing, [], `not in the help of ${words.join(" ")}`);
+      if (words.length === 1) {
+        // "audit report" shares audit's usage, which describes both.
+        const unknown = [...described].filter((n) => !accepted.has(n));
+        assert.deepEqual(unknown, [], `described but refused`);
+      }
     });
   }
 });

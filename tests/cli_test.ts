@@ -84,27 +84,33 @@ Deno.test("pawl version and pawl --help print without loading a command", async 
   assert.equal(help.stderr, "");
 });
 
-const COMMANDS = [
-  "check",
-  "diff",
-  "audit",
-  "demo",
-  "propose",
-  "keygen",
-  "verify",
-  "version",
-];
+/** The commands `pawl --help` lists. */
+async function listedCommands(): Promise<string[]> {
+  const { stdout } = await pawl(["--help"], { out: false });
+  const block = stdout.split("\nCommands:\n")[1]?.split("\n\n")[0] ?? "";
+  return block.split("\n").map((line) => line.trim().split(" ")[0] ?? "");
+}
 
-Deno.test("pawl COMMAND --help prints that command's usage on stdout and exits 0", async (t) => {
-  for (const command of COMMANDS) {
+Deno.test("pawl COMMAND --help prints that command's own usage on stdout and exits 0", async (t) => {
+  const commands = await listedCommands();
+  assert.ok(commands.includes("diff"), commands.join(" "));
+  for (const command of commands) {
     await t.step(command, async () => {
       for (const flag of ["--help", "-h"]) {
         const result = await pawl([command, flag], { out: false });
         assert.equal(result.code, 0, result.stderr);
         assert.equal(result.stderr, "");
-        // diff shares check's usage, which names both.
-        const name = command === "diff" ? "check" : command;
-        assert.match(result.stdout, new RegExp(`^Usage:\n  pawl ${name}\\b`));
+        assert.match(
+          result.stdout,
+          new RegExp(`^Usage:\n  pawl ${command}\\b`),
+        );
+        // Every form the usage shows is a form of this command.
+        const forms = result.stdout.split("\n").filter((line) =>
+          /^ {2}pawl /.test(line)
+        );
+        for (const form of forms) {
+          assert.match(form, new RegExp(`^  pawl ${command}\\b`), form);
+        }
       }
     });
   }
@@ -144,6 +150,37 @@ Deno.test("a command line pawl cannot follow is a usage error (exit 2), not a co
     ["an unknown propose option", ["propose", "--nope"], /--nope/],
     ["a demo option that takes a value", ["demo", "--now"], /--now/],
     ["an argument to version", ["version", "x"], /'x'/],
+    [
+      "a check without a clock",
+      ["check", "--repo", ".", "--base", "a", "--head", "b"],
+      /--now is required/,
+    ],
+    [
+      "a malformed --now of check",
+      ["check", "--repo", ".", "--base", "a", "--head", "b", "--now", "x"],
+      /Cannot read --now "x"/,
+    ],
+    [
+      "a malformed --now of diff",
+      ["diff", "--repo", ".", "--base", "a", "--head", "b", "--now", "x"],
+      /Cannot read --now "x"/,
+    ],
+    [
+      "a malformed --now of audit",
+      ["audit", "--repo", "o/r", "--prs", "1", "--now", "x"],
+      /Cannot read --now "x"/,
+    ],
+    ["a malformed --now of demo", ["demo", "--now", "x"], /"x"/],
+    [
+      "a malformed --prs of audit",
+      ["audit", "--repo", "o/r", "--prs", "x", "--now", NOW],
+      /Cannot read --prs "x"/,
+    ],
+    [
+      "a malformed --shard of audit",
+      ["audit", "--repo", "o/r", "--prs", "1", "--now", NOW, "--shard", "9"],
+      /Cannot read --shard "9"/,
+    ],
   ];
   for (const [name, args, problem] of cases) {
     await t.step(name, async () => {

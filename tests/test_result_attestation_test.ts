@@ -110,6 +110,28 @@ Deno.test("pawl check --out-test-result signs an in-toto test-result statement P
           st.predicate.pawl.seeds.fresh,
           verdict.predicate.tests.seeds.fresh,
         );
+        // pawl verify accepts both statements it signs and names each.
+        for (
+          const [file, kind] of [
+            ["verdict.dsse.json", "verdict"],
+            ["test-result.dsse.json", "test result"],
+          ]
+        ) {
+          const verified = await pawl([
+            "verify",
+            "--key",
+            pub,
+            "--envelope",
+            `${dir}/${file}`,
+            "--head",
+            result.verdict!.head,
+          ], { out: false });
+          assert.equal(verified.code, 0, explain(verified));
+          assert.match(
+            verified.stdout,
+            new RegExp(`^VALID {2}signed ${kind}\\b.*: ACCEPT\n`),
+          );
+        }
       },
     );
 

@@ -137,6 +137,7 @@ Deno.test("pawl check exits 2 with an undecided --out for whatever it cannot dec
       name: "a missing --now",
       args: args(repo.dir, { now: null }),
       patterns: [/--now/],
+      usage: true,
     },
     ...[
       "2026-13-01T00:00:00Z",
@@ -149,6 +150,7 @@ Deno.test("pawl check exits 2 with an undecided --out for whatever it cannot dec
       name: `a malformed --now "${now}"`,
       args: args(repo.dir, { now }),
       patterns: [new RegExp(`--now "${now}"`)],
+      usage: true,
     })),
     {
       group: "revisions and repositories",
@@ -166,7 +168,13 @@ Deno.test("pawl check exits 2 with an undecided --out for whatever it cannot dec
       group: "revisions and repositories",
       name: "a repository path that does not exist",
       args: args(`${repo.dir}-missing`),
-      patterns: [],
+      patterns: [/no such directory/],
+    },
+    {
+      group: "revisions and repositories",
+      name: "a directory that is not a git repository",
+      args: args(`${repo.dir}/tests`),
+      patterns: [/exists but is not a git repository/],
     },
     {
       group: "the base contract",
@@ -275,6 +283,33 @@ Deno.test("pawl check exits 2 with an undecided --out for whatever it cannot dec
       }
     });
   }
+});
+
+Deno.test("pawl check --json prints the undecided verdict on stdout on exit 2, the same document --out holds", async (t) => {
+  const missing = `${ROOT}/no-such-repository`;
+  const cases: [string, string[]][] = [
+    ["a usage error", ["check", "--frobnicate"]],
+    ["a malformed --now", args(missing, { now: "yesterday" })],
+    ["a repository that does not exist", args(missing)],
+    ["pawl diff", ["diff", ...args(missing).slice(1)]],
+  ];
+  for (const [name, command] of cases) {
+    await t.step(name, async () => {
+      const result = await pawl([...command, "--json"]);
+      const why = explain(result);
+      assert.equal(result.code, 2, why);
+      assert.equal(result.verdict?.decision, "undecided", why);
+      assert.equal(result.stdout, result.outText, why);
+    });
+  }
+  await t.step(
+    "a --json that is another option's value is not the flag",
+    async () => {
+      const result = await pawl(["check", "--base", "--json"]);
+      assert.equal(result.code, 2, explain(result));
+      assert.equal(result.stdout, "");
+    },
+  );
 });
 
 Deno.test("pawl check run by an unprivileged uid refuses to run the tests unless told --isolation none", async (t) => {

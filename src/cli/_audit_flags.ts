@@ -5,7 +5,7 @@
  * @module
  */
 import type { ClockPlan } from "../audit/choose_clock.ts";
-import { parseNow } from "../core/parse_now.ts";
+import { parseNowOption } from "./read_option_value.ts";
 import { UsageError } from "../core/usage_error.ts";
 import type { RepoRef } from "../github/github_client.ts";
 import { parsePullRequestRef } from "../github/parse_pull_request_ref.ts";
@@ -43,7 +43,7 @@ export function readClockPlan(
         `Cannot decide without a clock: pass "--now <RFC3339>" or "--now-from merged-at" (or "created-at")\n\n${usage}`,
       );
     }
-    return { source: "flag", now: parseNow(now) };
+    return { source: "flag", now: parseNowOption(now) };
   }
   if (nowFrom !== "merged-at" && nowFrom !== "created-at") {
     throw new UsageError(

@@ -9,7 +9,10 @@
  *
  * @module
  */
+import { type DocumentedOptions, optionsHelp } from "./options_help.ts";
+import { plural } from "../core/plural.ts";
 import {
+  AuditOptionError,
   type AuditRecord,
   auditReportLine,
   parsePullRequestNumbers,
@@ -24,11 +27,11 @@ import { clientFromEnv } from "../github/client_from_env.ts";
 import type { CliIo } from "./cli_io.ts";
 import { EXIT } from "./exit_code.ts";
 import {
-  type CommandOptions,
   parseCommandArgs,
   requiredOption,
   UsageError,
 } from "./parse_command_args.ts";
+import { readOptionValue } from "./read_option_value.ts";
 import { readSandboxLease } from "./read_sandbox_lease.ts";
 import { cliProgress } from "./progress.ts";
 import { readIsolation } from "./read_isolation.ts";
@@ -40,6 +43,132 @@ import { readClockPlan, readInteger, readRepo } from "./_audit_flags.ts";
 export const DEFAULT_AUDIT_CONCURRENCY = 2;
 
 const MAX_CONCURRENCY = 64;
+
+/** The options of `audit`. */
+export const AUDIT_OPTIONS = {
+  repo: {
+    type: "string",
+    doc: {
+      value: "OWNER/REPO",
+      text: "the repository (GITHUB_API_URL for GitHub Enterprise)",
+    },
+  },
+  prs: {
+    type: "string",
+    doc: {
+      value: "LIST",
+      text: 'numbers and ranges: "3,5,9", "120..180", "400.."',
+    },
+  },
+  since: {
+    type: "string",
+    doc: {
+      value: "DATE",
+      text:
+        'pull requests created at or after DATE ("2026-11-01" or\nRFC 3339); with --prs, both must hold',
+    },
+  },
+  now: {
+    type: "string",
+    doc: { value: "T", text: "judge every pull request at T" },
+  },
+  "now-from": {
+    type: "string",
+    doc: {
+      value: "SOURCE",
+      text:
+        "merged-at or created-at: each at its own merged_at or\ncreated_at; under merged-at one never merged is skipped",
+    },
+  },
+  "out-dir": {
+    type: "string",
+    default: "pawl-audit",
+    doc: {
+      value: "DIR",
+      text: "where records and the report go (default ./pawl-audit)",
+    },
+  },
+  concurrency: {
+    type: "string",
+    default: String(DEFAULT_AUDIT_CONCURRENCY),
+    doc: {
+      value: "N",
+      text:
+        `pull requests judged at once (default ${DEFAULT_AUDIT_CONCURRENCY})`,
+    },
+  },
+  shard: {
+    type: "string",
+    doc: {
+      value: "I/N",
+      text: "only pull requests whose number % N is I (I from 0)",
+    },
+  },
+  force: {
+    type: "boolean",
+    default: false,
+    doc: { text: "judge again even where a current record exists" },
+  },
+  "retry-undecided": {
+    type: "boolean",
+    default: false,
+    doc: { text: "judge again the pull requests recorded as undecided" },
+  },
+  static: {
+    type: "boolean",
+    default: false,
+    doc: { text: 'the static rules only, as "pawl diff" (executes nothing)' },
+  },
+  isolation: {
+    type: "string",
+    default: "auto",
+    doc: {
+      value: "MODE",
+      text: "auto (default), bwrap, unshare, uid, or none",
+    },
+  },
+  "sandbox-path": {
+    type: "string",
+    doc: {
+      value: "PATH",
+      text: "PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)",
+    },
+  },
+  "sandbox-uids": {
+    type: "string",
+    doc: {
+      value: "RANGE",
+      text:
+        "FIRST-LAST: the uids each judgement leases its own\nfrom (default env PAWL_SANDBOX_UIDS, else 64123-64186);\nkeep them free of anything else (every run kills all\nprocesses of its uid)",
+    },
+  },
+  "sandbox-uid": {
+    type: "string",
+    doc: {
+      value: "UID",
+      text: "the same as --sandbox-uids UID-(UID+N-1) for\n--concurrency N",
+    },
+  },
+  "setup-cache": {
+    type: "string",
+    doc: {
+      value: "DIR",
+      text:
+        "where [environment.setup] results are cached on this\nrunner (default env PAWL_SETUP_CACHE, else\n/var/cache/pawl/setup as root)",
+    },
+  },
+  json: {
+    type: "boolean",
+    default: false,
+    doc: { text: "print audit.json on stdout" },
+  },
+  quiet: {
+    type: "boolean",
+    default: false,
+    doc: { text: "no progress on stderr" },
+  },
+  help: { type: "boolean", short: "h", default: false, doc: {} },
+} as const satisfies DocumentedOptions;
 
 /** Usage text for `audit`. */
 export const AUDIT_USAGE = `Usage:
@@ -53,33 +182,7 @@ pull request (DIR/pr-<N>.json) and a report built from every record in DIR
 (audit.md, audit.json, audit.html). Nothing is published to GitHub.
 
 Options:
-  --repo OWNER/REPO    the repository (GITHUB_API_URL for GitHub Enterprise)
-  --prs LIST           numbers and ranges: "3,5,9", "120..180", "400.."
-  --since DATE         pull requests created at or after DATE ("2026-11-01" or
-                       RFC 3339); with --prs, both must hold
-  --now T              judge every pull request at T
-  --now-from SOURCE    merged-at or created-at: each at its own merged_at or
-                       created_at; under merged-at one never merged is skipped
-  --out-dir DIR        where records and the report go (default ./pawl-audit)
-  --concurrency N      pull requests judged at once (default ${DEFAULT_AUDIT_CONCURRENCY})
-  --shard I/N          only pull requests whose number % N is I (I from 0)
-  --force              judge again even where a current record exists
-  --retry-undecided    judge again the pull requests recorded as undecided
-  --static             the static rules only, as "pawl diff" (executes nothing)
-  --isolation MODE     auto (default), bwrap, unshare, uid, or none
-  --sandbox-path PATH  PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)
-  --sandbox-uids RANGE FIRST-LAST: the uids each judgement leases its own
-                       from (default env PAWL_SANDBOX_UIDS, else 64123-64186);
-                       keep them free of anything else (every run kills all
-                       processes of its uid)
-  --sandbox-uid UID    the same as --sandbox-uids UID-(UID+N-1) for
-                       --concurrency N
-  --setup-cache DIR    where [environment.setup] results are cached on this
-                       runner (default env PAWL_SETUP_CACHE, else
-                       /var/cache/pawl/setup as root)
-  --json               print audit.json on stdout
-  --quiet              no progress on stderr
-
+${optionsHelp(AUDIT_OPTIONS)}
 A record that already answers the same question (same commits, same clock)
 is kept: a stopped audit resumes where it left off.
 Exit codes: 0 every selected pull request was decided (accept or reject;
@@ -88,39 +191,13 @@ or the command line is wrong.
 Environment: GITHUB_TOKEN, GITHUB_API_URL.
 `;
 
-/** The options of `audit`. */
-export const AUDIT_OPTIONS = {
-  repo: { type: "string" },
-  prs: { type: "string" },
-  since: { type: "string" },
-  now: { type: "string" },
-  "now-from": { type: "string" },
-  "out-dir": { type: "string", default: "pawl-audit" },
-  concurrency: {
-    type: "string",
-    default: String(DEFAULT_AUDIT_CONCURRENCY),
-  },
-  shard: { type: "string" },
-  force: { type: "boolean", default: false },
-  "retry-undecided": { type: "boolean", default: false },
-  static: { type: "boolean", default: false },
-  isolation: { type: "string", default: "auto" },
-  "sandbox-path": { type: "string" },
-  "sandbox-uid": { type: "string" },
-  "sandbox-uids": { type: "string" },
-  "setup-cache": { type: "string" },
-  json: { type: "boolean", default: false },
-  quiet: { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false },
-} as const satisfies CommandOptions;
-
 /** The options of `audit report`. */
 export const AUDIT_REPORT_OPTIONS = {
-  "out-dir": { type: "string", default: "pawl-audit" },
-  json: { type: "boolean", default: false },
-  quiet: { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false },
-} as const satisfies CommandOptions;
+  "out-dir": AUDIT_OPTIONS["out-dir"],
+  json: AUDIT_OPTIONS.json,
+  quiet: AUDIT_OPTIONS.quiet,
+  help: AUDIT_OPTIONS.help,
+} as const satisfies DocumentedOptions;
 
 /** Run `pawl audit` (or `pawl audit report`); returns the exit code. */
 export async function auditCommand(
@@ -140,11 +217,17 @@ export async function auditCommand(
       `Missing "--prs" or "--since": say which pull requests to audit\n\n${AUDIT_USAGE}`,
     );
   }
-  const numbers = v.prs === undefined
+  const { prs, since: sinceText, shard: shardText } = v;
+  const numbers = prs === undefined ? undefined : readOptionValue(
+    () => parsePullRequestNumbers(prs),
+    AuditOptionError,
+  );
+  const since = sinceText === undefined
     ? undefined
-    : parsePullRequestNumbers(v.prs);
-  const since = v.since === undefined ? undefined : parseSince(v.since);
-  const shard = v.shard === undefined ? undefined : parseShard(v.shard);
+    : readOptionValue(() => parseSince(sinceText), AuditOptionError);
+  const shard = shardText === undefined
+    ? undefined
+    : readOptionValue(() => parseShard(shardText), AuditOptionError);
   const plan = readClockPlan(v.now, v["now-from"], AUDIT_USAGE);
   const concurrency = readInteger(
     v.concurrency,
@@ -215,7 +298,9 @@ export async function auditCommand(
       io.out(renderAuditJson(report));
     } else {
       io.out(
-        `pawl audit ${slug}: ${selected.length} pull requests selected${
+        `pawl audit ${slug}: ${
+          plural(selected.length, "pull request")
+        } selected${
           shard === undefined ? "" : ` (shard ${shard.index}/${shard.count})`
         }, ${run.judged} judged now, ${run.reused} from earlier runs\n` +
           `  ${count("accept")} accept, ${count("reject")} reject, ${
@@ -260,7 +345,9 @@ async function auditReportCommand(
     io.out(renderAuditJson(report));
   } else {
     io.out(
-      `pawl audit report: ${c.total} pull requests: ${c.accept} accept, ${c.reject} reject, ${c.undecided} undecided, ${c.skipped} skipped\n` +
+      `pawl audit report: ${
+        plural(c.total, "pull request")
+      }: ${c.accept} accept, ${c.reject} reject, ${c.undecided} undecided, ${c.skipped} skipped\n` +
         auditReportLine(outDir, report),
     );
   }

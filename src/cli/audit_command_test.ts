@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
 import {
   type AuditDecision,
-  AuditOptionError,
   buildAuditRecord,
   readAuditPullRequest,
 } from "../audit/mod.ts";
 import { UsageError } from "./parse_command_args.ts";
-import { ClockError } from "../core/parse_now.ts";
 import { buildVerdict } from "../core/verdict.ts";
 import { finding } from "../core/finding.ts";
 import { auditCommand } from "./audit_command.ts";
@@ -101,7 +99,7 @@ Deno.test("auditCommand() refuses a command line it cannot run, before asking Gi
     [
       "a malformed --now",
       [...base.slice(0, 4), "--now", "today"],
-      ClockError,
+      UsageError,
       /"today"/,
     ],
     [
@@ -119,19 +117,19 @@ Deno.test("auditCommand() refuses a command line it cannot run, before asking Gi
     [
       "a bad --prs",
       ["--repo", "o/r", "--prs", "9..3", "--now", NOW],
-      AuditOptionError,
+      UsageError,
       /runs backwards/,
     ],
     [
       "a bad --since",
       ["--repo", "o/r", "--since", "May", "--now", NOW],
-      AuditOptionError,
+      UsageError,
       /--since "May"/,
     ],
     [
       "a bad --shard",
       [...base, "--shard", "2/2"],
-      AuditOptionError,
+      UsageError,
       /--shard "2\/2"/,
     ],
     [

@@ -8,7 +8,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { parseNow } from "../core/parse_now.ts";
+import { parseNowOption } from "./read_option_value.ts";
 import { judgePullRequest } from "../gate/judge_pull_request.ts";
 import { realGatePorts } from "../gate/real_gate_ports.ts";
 import { withTokenHint } from "../github/with_token_hint.ts";
@@ -16,6 +16,7 @@ import { loadSigningKey } from "../sign/load_signing_key.ts";
 import type { CliIo } from "./cli_io.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import {
+  givesFlag,
   parseCommandArgs,
   requiredOption,
   UsageError,
@@ -32,14 +33,12 @@ import {
 } from "./_pull_request_flags.ts";
 import { readIsolation } from "./read_isolation.ts";
 import { defaultSetupCache } from "../setup/default_setup_cache.ts";
-import { CHECK_OPTIONS, CHECK_USAGE } from "./_check_options.ts";
+import { CHECK_OPTIONS } from "./_check_options.ts";
 import {
   clonesTarget,
   type StartedClone,
   type StartedTarget,
 } from "../gate/start_clone.ts";
-
-export { CHECK_USAGE };
 
 /** A clone started by the entry, with the progress it reports to. */
 export interface EarlyClone {
@@ -71,12 +70,19 @@ export async function checkCommand(
     // Even a run stopped by its own command line (a bad --now, an unknown
     // option) leaves every output it asked for saying "undecided".
     const reason = error instanceof Error ? error.message : String(error);
-    const [{ writeUndecidedOutputs }, { writeUndecidedMutationReport }] =
-      await Promise.all([
-        import("../gate/outputs/write_undecided_outputs.ts"),
-        import("../gate/outputs/write_undecided_mutation_report.ts"),
-      ]);
+    const [
+      { undecidedVerdictJson, writeUndecidedOutputs },
+      { writeUndecidedMutationReport },
+    ] = await Promise.all([
+      import("../gate/outputs/write_undecided_outputs.ts"),
+      import("../gate/outputs/write_undecided_mutation_report.ts"),
+    ]);
     await writeUndecidedOutputs(reason, reportPaths(args));
+    // "--json" promises the verdict on stdout whatever the exit code, so a
+    // pipe into a JSON reader gets the undecided one too.
+    if (givesFlag(args, CHECK_OPTIONS, "json")) {
+      io.out(undecidedVerdictJson(reason));
+    }
     await writeUndecidedMutationReport(
       lenientPath(args, "mutation-report"),
       reason,
@@ -190,7 +196,7 @@ async function judgeStarted(
     base: requiredOption(v.base, "base"),
     head: requiredOption(v.head, "head"),
   };
-  const now = pull?.clock?.now ?? parseNow(v.now);
+  const now = pull?.clock?.now ?? parseNowOption(v.now);
   const isolation = readIsolation(v.isolation);
   const sandboxLease = readSandboxLease(v["sandbox-uids"], io.env);
   // The key is read before anything from the repository runs, and its

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { parseNow } from "../core/parse_now.ts";
+import { parseNowOption } from "./read_option_value.ts";
 import { startCloneInWorker } from "../gate/clone_in_worker.ts";
 import { CHECK_OPTIONS } from "./_check_options.ts";
 import type { CliIo } from "./cli_io.ts";
@@ -82,7 +82,7 @@ function startEarly(
   let now;
   try {
     v = parseCommandArgs(args, CHECK_OPTIONS);
-    now = parseNow(v.now);
+    now = parseNowOption(v.now);
   } catch {
     return undefined;
   }

@@ -5,12 +5,14 @@
  *
  * @module
  */
-import { parseNow } from "../core/parse_now.ts";
+import { type DocumentedOptions, optionsHelp } from "./options_help.ts";
+import { plural } from "../core/plural.ts";
+import { parseNowOption } from "./read_option_value.ts";
 import type { Verdict } from "../core/verdict.ts";
 import { judgePullRequest } from "../gate/judge_pull_request.ts";
 import { realGatePorts } from "../gate/real_gate_ports.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
-import { type CommandOptions, parseCommandArgs } from "./parse_command_args.ts";
+import { parseCommandArgs } from "./parse_command_args.ts";
 import { buildSampleRepo } from "../demo/build_sample_repo.ts";
 import type { CliIo } from "./cli_io.ts";
 import { EXIT } from "./exit_code.ts";
@@ -23,6 +25,27 @@ import type { IsolationReport } from "../sandbox/sandbox.ts";
 /** The sample's fixed orchestrator clock, so the demo is reproducible. */
 export const DEMO_NOW = "2026-11-30T12:00:00Z";
 
+/** The options of `demo`. */
+export const DEMO_OPTIONS = {
+  now: {
+    type: "string",
+    default: DEMO_NOW,
+    doc: { value: "T", text: `the clock (default ${DEMO_NOW})` },
+  },
+  isolation: {
+    type: "string",
+    doc: {
+      value: "MODE",
+      text: "auto (default), bwrap, unshare, uid, or none",
+    },
+  },
+  quiet: {
+    type: "boolean",
+    default: false,
+    doc: { text: "no progress on stderr" },
+  },
+} as const satisfies DocumentedOptions;
+
 /** Usage text for `demo`. */
 export const DEMO_USAGE = `Usage:
   pawl demo [--now RFC3339] [--isolation MODE] [--quiet]
@@ -33,19 +56,9 @@ tests included, on each of its agent patches. Needs git and a python3 with
 pytest and Hypothesis; nothing is written outside the temporary directory.
 
 Options:
-  --now T           the clock (default ${DEMO_NOW})
-  --isolation MODE  auto (default), bwrap, unshare, uid, or none
-  --quiet           no progress on stderr
-
+${optionsHelp(DEMO_OPTIONS)}
 Exit codes: 0 every patch was decided, 2 one could not be.
 `;
-
-/** The options of `demo`. */
-export const DEMO_OPTIONS = {
-  now: { type: "string", default: DEMO_NOW },
-  isolation: { type: "string" },
-  quiet: { type: "boolean", default: false },
-} as const satisfies CommandOptions;
 
 /** Run the demo; exit 0 when every patch was decided, 2 otherwise. */
 export async function demoCommand(
@@ -53,7 +66,7 @@ export async function demoCommand(
   io: CliIo,
 ): Promise<number> {
   const values = parseCommandArgs(args, DEMO_OPTIONS);
-  const now = parseNow(values.now);
+  const now = parseNowOption(values.now);
   const tools = await findTools(io.env["PATH"] ?? "");
   if (tools.missing.length > 0) {
     io.err(
@@ -155,7 +168,7 @@ function reason(verdict: Verdict): [string, string] {
       "-",
       t === null
         ? "contract held"
-        : `contract held; ${t.summary.passed} tests passed`,
+        : `contract held; ${plural(t.summary.passed, "test")} passed`,
     ];
   }
   const more = blocking.length > 1 ? ` (+${blocking.length - 1} more)` : "";

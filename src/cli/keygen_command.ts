@@ -3,14 +3,32 @@
  *
  * @module
  */
-import {
-  type CommandOptions,
-  parseCommandArgs,
-  requiredOption,
-} from "./parse_command_args.ts";
+import { type DocumentedOptions, optionsHelp } from "./options_help.ts";
+import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
 import { UsageError } from "./parse_command_args.ts";
 import { generateKeyPair } from "../sign/generate_key_pair.ts";
 import type { CliIo } from "./cli_io.ts";
+
+/** The options of `keygen`. */
+export const KEYGEN_OPTIONS = {
+  out: {
+    type: "string",
+    doc: { value: "KEY", text: "where to write the private key" },
+  },
+  "out-public": {
+    type: "string",
+    doc: {
+      value: "FILE",
+      text: "where to write the public key (default KEY.pub)",
+    },
+  },
+  force: {
+    type: "boolean",
+    default: false,
+    doc: { text: "replace existing files (default: refuse)" },
+  },
+  help: { type: "boolean", short: "h", default: false, doc: {} },
+} as const satisfies DocumentedOptions;
 
 /** Usage text for `keygen`. */
 export const KEYGEN_USAGE = `Usage:
@@ -23,18 +41,7 @@ cosign and OpenSSL read) to KEY.pub. Prints the keyid: "SHA256:" and the
 unpadded base64 of the SHA-256 of the public key's DER.
 
 Options:
-  --out KEY            where to write the private key
-  --out-public FILE    where to write the public key (default KEY.pub)
-  --force              replace existing files (default: refuse)
-`;
-
-/** The options of `keygen`. */
-export const KEYGEN_OPTIONS = {
-  out: { type: "string" },
-  "out-public": { type: "string" },
-  force: { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false },
-} as const satisfies CommandOptions;
+${optionsHelp(KEYGEN_OPTIONS)}`;
 
 /** Run `pawl keygen`; returns the exit code (0 when both files were written). */
 export async function keygenCommand(

@@ -96,8 +96,30 @@ export function wantsHelp(
   args: readonly string[],
   options: CommandOptions,
 ): boolean {
+  return givesFlag(args, options, "help");
+}
+
+/**
+ * Whether the flag `--name` is given as an option of its own before any
+ * `--`, read leniently (as {@linkcode wantsHelp} reads `--help`) so that a
+ * command line that does not parse still answers: a `--json` that is the
+ * value of a string option (`--base --json`) is not the flag.
+ *
+ * @example
+ * ```ts
+ * import { givesFlag } from "./parse_command_args.ts";
+ * const options = { base: { type: "string" }, json: { type: "boolean" } } as const;
+ * if (!givesFlag(["--frob", "--json"], options, "json")) throw new Error();
+ * if (givesFlag(["--base", "--json"], options, "json")) throw new Error();
+ * ```
+ */
+export function givesFlag(
+  args: readonly string[],
+  options: CommandOptions,
+  name: string,
+): boolean {
   return looseTokens(args, options).some((token) =>
-    token.kind === "option" && token.name === "help" &&
+    token.kind === "option" && token.name === name &&
     token.value === undefined
   );
 }

@@ -5,12 +5,10 @@
  *
  * @module
  */
+import { type DocumentedOptions, optionsHelp } from "./options_help.ts";
+import { plural } from "../core/plural.ts";
 import { readBaseSettings } from "../gate/read_base_settings.ts";
-import {
-  type CommandOptions,
-  parseCommandArgs,
-  requiredOption,
-} from "./parse_command_args.ts";
+import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
 import { join } from "node:path";
 import { UsageError } from "./parse_command_args.ts";
 import { cloneRepository } from "../git/clone_repository.ts";
@@ -31,6 +29,49 @@ import {
 import type { CliIo } from "./cli_io.ts";
 import { cliProgress, type Progress, SILENT_PROGRESS } from "./progress.ts";
 
+/** The options of `propose`. */
+export const PROPOSE_OPTIONS = {
+  repo: {
+    type: "string",
+    doc: {
+      value: "PATH|URL",
+      text: "the repository: a local path or a git URL",
+    },
+  },
+  rev: {
+    type: "string",
+    default: "HEAD",
+    doc: { value: "REV", text: "commit to read (default HEAD)" },
+  },
+  layout: {
+    type: "string",
+    default: "000",
+    doc: {
+      value: "L",
+      text:
+        "000 (default): tests/agent_contract.yaml\n003: invariants.toml, fixtures.lock, freeze.yml\n002: contracts.yml, flake_freeze.yml",
+    },
+  },
+  write: {
+    type: "boolean",
+    default: false,
+    doc: {
+      text: "write the files into --repo, which must be a local work tree",
+    },
+  },
+  force: {
+    type: "boolean",
+    default: false,
+    doc: { text: "with --write, overwrite files that already exist" },
+  },
+  quiet: {
+    type: "boolean",
+    default: false,
+    doc: { text: "no progress on stderr" },
+  },
+  help: { type: "boolean", short: "h", default: false, doc: {} },
+} as const satisfies DocumentedOptions;
+
 /** Usage text for `propose`. */
 export const PROPOSE_USAGE = `Usage:
   pawl propose --repo <path|url> [--rev REV] [--layout 000|003|002] [--write [--force]]
@@ -43,28 +84,10 @@ functions as contracts (002). It is a proposal for a human to edit and
 commit; pawl judges pull requests against what a human commits.
 
 Options:
-  --rev REV        commit to read (default HEAD)
-  --layout L       000 (default): tests/agent_contract.yaml
-                   003: invariants.toml, fixtures.lock, freeze.yml
-                   002: contracts.yml, flake_freeze.yml
-  --write          write the files into --repo, which must be a local work tree
-  --force          with --write, overwrite files that already exist
-  --quiet          no progress on stderr
-`;
+${optionsHelp(PROPOSE_OPTIONS)}`;
 
 /** Python files larger than this are not read (they are noted instead). */
 const SOURCE_MAX_BYTES = 4 * 1024 * 1024;
-
-/** The options of `propose`. */
-export const PROPOSE_OPTIONS = {
-  repo: { type: "string" },
-  rev: { type: "string", default: "HEAD" },
-  layout: { type: "string", default: "000" },
-  write: { type: "boolean", default: false },
-  force: { type: "boolean", default: false },
-  quiet: { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false },
-} as const satisfies CommandOptions;
 
 /** Run `pawl propose`; returns the exit code (0 when a proposal was made). */
 export async function proposeCommand(
@@ -382,8 +405,4 @@ async function lstatOrUndefined(
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
 }

@@ -4,14 +4,54 @@
  *
  * @module
  */
+import { type DocumentedOptions, optionsHelp } from "./options_help.ts";
 import { resolveServeConfig, ServeConfigError } from "../serve/serve_config.ts";
 import { startServe } from "../serve/start_serve.ts";
 import type { CliIo } from "./cli_io.ts";
-import {
-  type CommandOptions,
-  parseCommandArgs,
-  UsageError,
-} from "./parse_command_args.ts";
+import { parseCommandArgs, UsageError } from "./parse_command_args.ts";
+
+/** The options of `serve`. */
+export const SERVE_OPTIONS = {
+  host: {
+    type: "string",
+    doc: {
+      value: "ADDR",
+      text: "listen address (default 127.0.0.1; PAWL_SERVE_HOST)",
+    },
+  },
+  port: {
+    type: "string",
+    doc: { value: "N", text: "listen port (default 8080; PAWL_SERVE_PORT)" },
+  },
+  "data-dir": {
+    type: "string",
+    doc: {
+      value: "DIR",
+      text: "SQLite queue and signed verdicts (default ./pawl-data)",
+    },
+  },
+  "queue-url": {
+    type: "string",
+    doc: {
+      value: "URL",
+      text: "PostgreSQL queue shared by replicas (PAWL_SERVE_QUEUE_URL)",
+    },
+  },
+  workers: {
+    type: "string",
+    doc: {
+      value: "N",
+      text: "concurrent judgements (default 2; PAWL_SERVE_WORKERS)",
+    },
+  },
+  config: {
+    type: "string",
+    doc: {
+      value: "FILE",
+      text: "TOML file with the same settings (PAWL_SERVE_CONFIG)",
+    },
+  },
+} as const satisfies DocumentedOptions;
 
 /** Usage text for `serve`. */
 export const SERVE_USAGE = `Usage:
@@ -25,13 +65,7 @@ with the delivery's timestamp as the clock, and publishes the check run
 "pawl", a commit status and one sticky comment.
 
 Options:
-  --host ADDR        listen address (default 127.0.0.1; PAWL_SERVE_HOST)
-  --port N           listen port (default 8080; PAWL_SERVE_PORT)
-  --data-dir DIR     SQLite queue and signed verdicts (default ./pawl-data)
-  --queue-url URL    PostgreSQL queue shared by replicas (PAWL_SERVE_QUEUE_URL)
-  --workers N        concurrent judgements (default 2; PAWL_SERVE_WORKERS)
-  --config FILE      TOML file with the same settings (PAWL_SERVE_CONFIG)
-
+${optionsHelp(SERVE_OPTIONS)}
 Secrets, from a variable or the file its *_FILE variable names:
   PAWL_SERVE_WEBHOOK_SECRET   the App's webhook secret (required)
   PAWL_SERVE_APP_ID, PAWL_SERVE_PRIVATE_KEY   the App id and private key (PEM)
@@ -40,16 +74,6 @@ Endpoints: POST / (or /webhook), GET /healthz, /readyz, /metrics.
 SIGTERM: stop accepting, let running jobs finish within
 PAWL_SERVE_SHUTDOWN_GRACE_SECONDS (default 30), give the rest back.
 `;
-
-/** The options of `serve`. */
-export const SERVE_OPTIONS = {
-  host: { type: "string" },
-  port: { type: "string" },
-  "data-dir": { type: "string" },
-  "queue-url": { type: "string" },
-  workers: { type: "string" },
-  config: { type: "string" },
-} as const satisfies CommandOptions;
 
 /** Run `pawl serve` until SIGTERM or SIGINT; returns the exit code. */
 export async function serveCommand(

@@ -4,9 +4,14 @@
  *
  * @module
  */
-import { type CommandOptions, parseCommandArgs } from "./parse_command_args.ts";
+import { type DocumentedOptions, optionsHelp } from "./options_help.ts";
+import { parseCommandArgs } from "./parse_command_args.ts";
 import { UsageError } from "./parse_command_args.ts";
-import { verifyEnvelope, type VerifyResult } from "../sign/verify_envelope.ts";
+import {
+  type StatementKind,
+  verifyEnvelope,
+  type VerifyResult,
+} from "../sign/verify_envelope.ts";
 import type { CliIo } from "./cli_io.ts";
 
 /**
@@ -17,26 +22,55 @@ import type { CliIo } from "./cli_io.ts";
  */
 export const VERIFY_EXIT = { valid: 0, invalid: 1, unreadable: 2 } as const;
 
+/** The options of `verify`. */
+export const VERIFY_OPTIONS = {
+  key: {
+    type: "string",
+    doc: { value: "PUB", text: "the public key to trust" },
+  },
+  envelope: {
+    type: "string",
+    doc: { value: "FILE", text: "the signed verdict" },
+  },
+  head: {
+    type: "string",
+    doc: {
+      value: "SHA",
+      text:
+        "also require the verdict to be about this head commit\n(the full commit id)",
+    },
+  },
+  json: {
+    type: "boolean",
+    default: false,
+    doc: { text: "print the result as JSON on stdout" },
+  },
+  help: { type: "boolean", short: "h", default: false, doc: {} },
+} as const satisfies DocumentedOptions;
+
 /** Usage text for `verify`. */
 export const VERIFY_USAGE = `Usage:
   pawl verify --key PUB --envelope FILE [--head SHA] [--json]
 
 Checks the signature of a signed verdict (the DSSE envelope "pawl check
---out-signed" writes) with an Ed25519 public key (SPKI PEM, the KEY.pub of
-"pawl keygen"), before reading anything inside it, then prints the decision,
-head, repository, clock and number of findings.
+--out-signed" writes, or the test-result statement of "--out-test-result")
+with an Ed25519 public key (SPKI PEM, the KEY.pub of "pawl keygen"), before
+reading anything inside it, then prints which of the two it is, the
+decision, head, repository, clock and number of findings. A statement pawl
+does not sign is not valid.
 
 Options:
-  --key PUB        the public key to trust
-  --envelope FILE  the signed verdict
-  --head SHA       also require the verdict to be about this head commit
-                   (the full commit id)
-  --json           print the result as JSON on stdout
-
+${optionsHelp(VERIFY_OPTIONS)}
 Exit codes: 0 valid signature (and matching --head), 1 not valid: bad
 signature, wrong key, tampered or malformed envelope, not exactly one
 signature, other head; 2 a file could not be read or bad arguments.
 `;
+
+/** How the report names each kind of statement pawl signs. */
+const KIND_NAMES: Readonly<Record<StatementKind, string>> = {
+  verdict: "verdict",
+  "test-result": "test result (in-toto test-result statement)",
+};
 
 /** Larger than any envelope pawl writes; the rest is not read. */
 const MAX_ENVELOPE_BYTES = 64 * 1024 * 1024;
@@ -44,15 +78,6 @@ const MAX_ENVELOPE_BYTES = 64 * 1024 * 1024;
 const MAX_KEY_BYTES = 64 * 1024;
 
 const FULL_COMMIT = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
-
-/** The options of `verify`. */
-export const VERIFY_OPTIONS = {
-  key: { type: "string" },
-  envelope: { type: "string" },
-  head: { type: "string" },
-  json: { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false },
-} as const satisfies CommandOptions;
 
 /** Run `pawl verify`; returns the exit code ({@linkcode VERIFY_EXIT}). */
 export async function verifyCommand(
@@ -104,7 +129,7 @@ export async function verifyCommand(
   } else if (result.valid) {
     const r = result.verdict;
     io.out(
-      `VALID  signed verdict: ${r.decision.toUpperCase()}\n` +
+      `VALID  signed ${KIND_NAMES[r.kind]}: ${r.decision.toUpperCase()}\n` +
         `  keyid     ${result.keyid}\n` +
         `  head      ${r.head}\n` +
         `  base      ${printable(r.base)}\n` +

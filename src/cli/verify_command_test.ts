@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { UsageError } from "./parse_command_args.ts";
 import { buildVerdict } from "../core/verdict.ts";
 import { generateKeyPair } from "../sign/generate_key_pair.ts";
+import { signTestResult } from "../sign/sign_test_result.ts";
 import { signVerdict } from "../sign/sign_verdict.ts";
 import { readSigningKey } from "../sign/signing_key.ts";
 import type { CliIo } from "./cli_io.ts";
@@ -22,7 +23,10 @@ function captureIo(): CliIo & { stdout: string[]; stderr: string[] } {
   };
 }
 
-/** A directory with pawl.pub, other.pub and a signed verdict.dsse.json. */
+/**
+ * A directory with pawl.pub, other.pub, a signed verdict.dsse.json and the
+ * same verdict as a signed test-result.dsse.json.
+ */
 async function signedFiles(): Promise<{ dir: string } & AsyncDisposable> {
   const dir = await Deno.makeTempDir({ prefix: "pawl_verify_" });
   const pair = await generateKeyPair();
@@ -46,6 +50,26 @@ async function signedFiles(): Promise<{ dir: string } & AsyncDisposable> {
   await Deno.writeTextFile(
     `${dir}/verdict.dsse.json`,
     JSON.stringify(await signVerdict(verdict, key), null, 2) + "\n",
+  );
+  const tested = {
+    ...verdict,
+    tests: {
+      summary: {
+        total: 1,
+        passed: 1,
+        failed: 0,
+        errors: 0,
+        skipped: 0,
+        xfailed: 0,
+      },
+      properties: [],
+      reruns: [],
+      seeds: { fresh: 1, trials: null, replays: [] },
+    },
+  };
+  await Deno.writeTextFile(
+    `${dir}/test-result.dsse.json`,
+    JSON.stringify(await signTestResult(tested, key), null, 2) + "\n",
   );
   return {
     dir,
@@ -75,6 +99,37 @@ Deno.test("verifyCommand() prints the verified decision and exits 0", async () =
   // Control characters in signed text are escaped, not sent to the terminal.
   assert.match(out, /repo {6}"https:\/\/example\.com\/r\\u001b\[2J\.git"\n/);
   assert.deepEqual(io.stderr, []);
+});
+
+Deno.test("verifyCommand() verifies pawl's test-result statement too and says which kind it verified", async (t) => {
+  await using files = await signedFiles();
+  const cases: [string, RegExp, string][] = [
+    ["verdict.dsse.json", /^VALID {2}signed verdict: ACCEPT\n/, "verdict"],
+    [
+      "test-result.dsse.json",
+      /^VALID {2}signed test result \(in-toto test-result statement\): ACCEPT\n/,
+      "test-result",
+    ],
+  ];
+  for (const [file, line, kind] of cases) {
+    await t.step(file, async () => {
+      const args = [
+        "--key",
+        `${files.dir}/pawl.pub`,
+        "--envelope",
+        `${files.dir}/${file}`,
+        "--head",
+        HEAD,
+      ];
+      const io = captureIo();
+      assert.equal(await verifyCommand(args, io), VERIFY_EXIT.valid);
+      assert.match(io.stdout.join(""), line);
+      assert.match(io.stdout.join(""), new RegExp(`head {6}${HEAD}\n`));
+      const json = captureIo();
+      await verifyCommand([...args, "--json"], json);
+      assert.equal(JSON.parse(json.stdout.join("")).kind, kind);
+    });
+  }
 });
 
 Deno.test("verifyCommand() --json prints the result for machines", async () => {

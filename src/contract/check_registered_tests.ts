@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { Tree } from "../git/git.ts";
 import type {
@@ -820,7 +821,9 @@ function assumes(label: string, pair: Pair): Finding[] {
   if (h.count <= b.count) return [];
   return [finding(
     "property.assume_added",
-    `${label} filters its inputs with ${h.count} assume()/reject() call(s) where the base has ${b.count}: an assumption can discard exactly the inputs that fail; fix the code instead`,
+    `${label} filters its inputs with ${
+      plural(h.count, "assume()/reject() call")
+    } where the base has ${b.count}: an assumption can discard exactly the inputs that fail; fix the code instead`,
     { path: pair.headAt.path, line: h.line ?? pair.headFn.line },
   )];
 }

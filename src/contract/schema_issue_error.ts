@@ -9,6 +9,7 @@ import { ContractSyntaxError } from "./contract_syntax_error.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { formatKeyPath } from "./format_key_path.ts";
 import { knownKeys } from "./known_keys.ts";
+import { reportMisspelling } from "./report_misspelling.ts";
 import type { YamlPath } from "./parse_yaml_document.ts";
 
 /** The 1-based line of a key path in a file, `undefined` when unknown. */
@@ -44,11 +45,9 @@ export function schemaIssueError(
   lineOf: LineOf,
   options: SchemaIssueErrorOptions = {},
 ): ContractSyntaxError {
-  const all = issues.map((issue) => describe(issue, lineOf, options));
-  // A misspelt key also makes the key it was meant to be "missing": the
-  // misspelling is the problem to report.
-  const meant = new Set(all.map((d) => d.meant).filter((k) => k !== undefined));
-  const described = all.filter((d) => !(d.missing && meant.has(d.key)));
+  const described = reportMisspelling(
+    issues.map((issue) => describe(issue, lineOf, options)),
+  );
   // Report the problem nearest the top of the file; ties keep schema order.
   described.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   const first = described[0];

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type {
   HypothesisSettings,
   PythonFunction,
@@ -74,7 +75,7 @@ export function hypothesisExamples(fn: PythonFunction): HypothesisExamples {
     return {
       kind: "known",
       count: settings.maxExamples,
-      description: `runs at most ${settings.maxExamples} examples`,
+      description: `runs at most ${plural(settings.maxExamples, "example")}`,
     };
   }
   return {

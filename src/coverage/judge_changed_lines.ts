@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { ChangedCodeReport } from "../core/verdict.ts";
 import type { MutantResult } from "../mutation/judge_kill_sets.ts";
@@ -132,12 +133,16 @@ function unexecutedFinding(
     lineRanges(lines).map((r) => `${path}:${r}`)
   );
   const more = ranges.length > SHOWN
-    ? ` and ${ranges.length - SHOWN} more ranges`
+    ? ` and ${plural(ranges.length - SHOWN, "more range")}`
     : "";
   const [path, lines] = unexecuted[0] as [string, number[]];
   return finding(
     "tests.changed_code_unexecuted",
-    `${counts.missed} of the ${counts.executable} executable lines the pull request added or changed in the code under test are run by no test of the suite (${
+    `${counts.missed} of the ${
+      plural(counts.executable, "executable line")
+    } the pull request added or changed in the code under test ${
+      counts.missed === 1 ? "is" : "are"
+    } run by no test of the suite (${
       counts.blocking
         ? 'blocking: the base\'s pawl.toml sets [coverage] changed_lines = "blocking"'
         : "advisory"
@@ -153,9 +158,13 @@ function survivorFinding(survivors: readonly Mutant[], blocking: boolean) {
   const listed = survivors.slice(0, SHOWN).map((m) => describeMutant(m));
   return finding(
     "tests.changed_code_survivors",
-    `${survivors.length} mutants on lines the pull request added or changed survive every base property (${
-      blocking ? "blocking" : "advisory"
-    }): ${listed.join("; ")}${survivors.length > SHOWN ? "; …" : ""}`,
+    `${
+      plural(survivors.length, "mutant")
+    } on lines the pull request added or changed ${
+      survivors.length === 1 ? "survives" : "survive"
+    } every base property (${blocking ? "blocking" : "advisory"}): ${
+      listed.join("; ")
+    }${survivors.length > SHOWN ? "; …" : ""}`,
     { path: first.file, line: first.line, blocking },
   );
 }
@@ -164,8 +173,12 @@ function untraced(changed: number, removed: boolean): Finding {
   return finding(
     "tests.changed_code_untraced",
     removed
-      ? `pawl's line probes were switched off during the suite's run (code replaced the source loader that puts them in the changed files), so whether the tests run the ${changed} lines the pull request added or changed in the code under test is unknown; this alone does not reject`
-      : `The suite's run never reported which of the ${changed} lines the pull request added or changed in the code under test it executed, so that is unknown; this alone does not reject`,
+      ? `pawl's line probes were switched off during the suite's run (code replaced the source loader that puts them in the changed files), so whether the tests run the ${
+        plural(changed, "line")
+      } the pull request added or changed in the code under test is unknown; this alone does not reject`
+      : `The suite's run never reported which of the ${
+        plural(changed, "line")
+      } the pull request added or changed in the code under test it executed, so that is unknown; this alone does not reject`,
   );
 }
 
@@ -174,7 +187,9 @@ function unprobedNote(paths: readonly string[], lines: number): Finding {
     "tests.changed_code_untraced",
     `A module was loaded from ${
       paths.map((p) => `"${p}"`).join(", ")
-    } by a loader other than Python's source loader (pytest's assertion rewriting, say), without pawl's line probes, so whether the tests run its ${lines} changed lines is unknown; this alone does not reject`,
+    } by a loader other than Python's source loader (pytest's assertion rewriting, say), without pawl's line probes, so whether the tests run its ${
+      plural(lines, "changed line")
+    } is unknown; this alone does not reject`,
     { path: paths[0] as string },
   );
 }

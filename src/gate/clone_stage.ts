@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { Progress } from "../core/progress.ts";
 import type { Git } from "../git/git.ts";
 import { formatBytes } from "./_format_bytes.ts";
@@ -31,9 +32,9 @@ export async function cloneStage(
     ...(target.gitEnv === undefined ? {} : { env: target.gitEnv }),
     onFetched: (stats) =>
       progress.step(
-        `fetched ${stats.objects} objects (${formatBytes(stats.bytes)})${
-          stats.shallow ? ", one commit deep" : ""
-        }`,
+        `fetched ${plural(stats.objects, "object")} (${
+          formatBytes(stats.bytes)
+        })${stats.shallow ? ", one commit deep" : ""}`,
       ),
   });
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { ObserverPlugin } from "../run/observer.ts";
 import type { Git, Tree } from "../git/git.ts";
 import type { MutationCache } from "../mutation/mutation_cache.ts";
@@ -353,9 +354,9 @@ async function mutantWorkers(
       s = await ports.factory({ ...ports.request, spare: true });
     } catch (error) {
       ports.progress(
-        `mutation: running with ${sandboxes.length} sandboxes: ${
-          (error as Error).message
-        }`,
+        `mutation: running with ${
+          plural(sandboxes.length, "sandbox", "sandboxes")
+        }: ${(error as Error).message}`,
       );
       break;
     }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { TESTS_STEP } from "../core/progress.ts";
 import type { LocatedProperty } from "./locate_properties.ts";
 import { sortedUnique, type TestRuns } from "./plan_test_runs.ts";
@@ -221,9 +222,9 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
       spare: true,
       when: reported,
       tally: "properties",
-      step: `running ${n} registered properties on their own${
-        withOracle ? ", and from the base's tests" : ""
-      }`,
+      step: `running ${
+        plural(n, "registered property", "registered properties")
+      } on their own${withOracle ? ", and from the base's tests" : ""}`,
     },
     ...(withOracle
       ? [{
@@ -237,8 +238,9 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
       ...alone("calm-alone"),
       ...calm,
       tally: "properties again",
-      step:
-        `running the ${n} registered properties on their own again, alone at normal priority: the runs made beside the suite did not all pass`,
+      step: `running the ${
+        plural(n, "registered property", "registered properties")
+      } on their own again, alone at normal priority: the runs made beside the suite did not all pass`,
     },
     ...(withOracle
       ? [{ ...oracle("calm-oracle"), ...calm, tally: "base's tests again" }]

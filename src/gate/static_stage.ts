@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { Finding } from "../core/finding.ts";
 import type { Instant } from "../core/parse_now.ts";
 import type { Progress } from "../core/progress.ts";
@@ -113,7 +114,7 @@ export async function staticStage(
       options.onParsed?.();
     });
 
-  progress.step(`hashing ${fixtureOids.size} files`);
+  progress.step(`hashing ${plural(fixtureOids.size, "file")}`);
   // Filled in once the hashing is done; nothing reads it before.
   const digests = new Map<string, string>();
   const input = staticInput(inputs, options, {

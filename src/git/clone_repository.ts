@@ -287,6 +287,15 @@ async function copyEverything(
     dest,
   ]);
   if (clone.code !== 0) {
+    // git says "does not exist" of a directory that is there but holds no
+    // repository; say what is wrong with it instead.
+    if (location.startsWith("/") && !(await holdsRepository(location))) {
+      throw new GitError(
+        `Cannot clone ${
+          quote(display)
+        }: the directory exists but is not a git repository; give the top of a work tree (the directory that holds .git) or a bare repository`,
+      );
+    }
     throw redacted(`Cannot clone ${quote(display)}`, clone, source);
   }
   const fetch = await run(
@@ -305,6 +314,18 @@ async function copyEverything(
   if (fetch.code !== 0) {
     throw redacted(`Cannot fetch refs of ${quote(display)}`, fetch, source);
   }
+}
+
+/**
+ * Whether the directory `path` looks like a repository git can clone: a
+ * work tree's top (a `.git` directory or file) or a bare repository (`HEAD`
+ * beside `objects/`). Read from the file system only: nothing in `path`
+ * runs.
+ */
+async function holdsRepository(path: string): Promise<boolean> {
+  const has = (name: string) =>
+    Deno.lstat(`${path}/${name}`).then(() => true, () => false);
+  return await has(".git") || (await has("HEAD") && await has("objects"));
 }
 
 /**

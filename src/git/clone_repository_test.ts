@@ -162,8 +162,14 @@ Deno.test("cloneRepository() copies every ref without changing the source", asyn
     await t.step(
       "refuses missing sources, option-like sources and helper transports",
       async () => {
+        await Deno.mkdir(`${repo.root}/plain`);
+        await Deno.mkdir(`${repo.work}/subdirectory`);
+        const notRepository =
+          /: the directory exists but is not a git repository; give the top of a work tree/;
         const cases: [string, RegExp][] = [
           [`${repo.root}/missing`, /: no such directory$/],
+          [`${repo.root}/plain`, notRepository],
+          [`${repo.work}/subdirectory`, notRepository],
           ["--upload-pack=touch /tmp/pawl-injected", /source starts with "-"/],
           [
             "ext::sh -c touch% /tmp/pawl-injected",

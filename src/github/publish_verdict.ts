@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { Finding } from "../core/finding.ts";
 import type { Verdict } from "../core/verdict.ts";
 import { MARKDOWN_MARKER } from "../report/render_markdown.ts";
@@ -323,7 +324,9 @@ function verdictSummary(
     const s = verdict.tests.summary;
     rows.push([
       "Tests",
-      `${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped, ${s.xfailed} xfailed`,
+      `${s.passed} passed, ${s.failed} failed, ${
+        plural(s.errors, "error")
+      }, ${s.skipped} skipped, ${s.xfailed} xfailed`,
     ]);
     const props = verdict.tests.properties;
     rows.push([
@@ -383,10 +386,6 @@ function cell(text: string): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /**

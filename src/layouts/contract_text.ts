@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { createHash } from "node:crypto";
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
 import { type Finding, finding } from "../core/finding.ts";
@@ -105,7 +106,9 @@ function blobProblem(blob: ContractBlob): string | undefined {
     case "other":
       return "it is not a regular file";
     case "oversize":
-      return `it is ${blob.size} bytes, over the ${blob.limit}-byte (${
+      return `it is ${
+        plural(blob.size, "byte")
+      }, over the ${blob.limit}-byte (${
         blob.limit / 1024 / 1024
       } MiB) cap on contract files; refused before parsing`;
     case "file":

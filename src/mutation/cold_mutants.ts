@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { Finding } from "../core/finding.ts";
 import type { SandboxLimits } from "../sandbox/sandbox.ts";
 import type { SideOutcomes } from "./judge_kill_sets.ts";
@@ -67,7 +68,9 @@ export async function runColdMutants(
     return { ...none, baselineFindings };
   }
   options.progress?.(
-    `mutation: running ${options.mutants.length} mutants in ${options.workers.length} sandboxes`,
+    `mutation: running ${plural(options.mutants.length, "mutant")} in ${
+      plural(options.workers.length, "sandbox", "sandboxes")
+    }`,
   );
   const ran = await runMutants({
     ...run,

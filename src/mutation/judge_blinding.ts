@@ -18,11 +18,11 @@
  * @module
  */
 import { type Finding, finding } from "../core/finding.ts";
+import { plural } from "../core/plural.ts";
 import type { BlindingReport } from "../core/verdict.ts";
 import {
   byPlace,
   type KillProperty,
-  plural,
   shownDiffs,
   type SideOutcomes,
 } from "./judge_kill_sets.ts";

@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { MutationReport } from "../core/verdict.ts";
 import { describeMutant, type Mutant, renderMutantDiff } from "./mutant.ts";
@@ -187,7 +188,9 @@ export function judgeKillSets(
     const listed = survivors.slice(0, 5).map((m) => describeMutant(m));
     findings.push(finding(
       "property.mutants_survived",
-      `${survivors.length} of ${results.length} mutants survive every base property (gaps the base's oracle already had; not blocking): ${
+      `${survivors.length} of ${plural(results.length, "mutant")} ${
+        survivors.length === 1 ? "survives" : "survive"
+      } every base property (gaps the base's oracle already had; not blocking): ${
         listed.join("; ")
       }${survivors.length > 5 ? "; …" : ""}`,
       { path: first.file, line: first.line },
@@ -265,9 +268,4 @@ export function shownDiffs(
 export function byPlace(a: Mutant, b: Mutant): number {
   return (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
     a.start - b.start || a.end - b.end || (a.id < b.id ? -1 : 1);
-}
-
-/** `1 word`, `2 words`. */
-export function plural(n: number, word: string): string {
-  return n === 1 ? `1 ${word}` : `${n} ${word}s`;
 }

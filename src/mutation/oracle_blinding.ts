@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { Finding } from "../core/finding.ts";
 import type { BlindingReport } from "../core/verdict.ts";
 import type { PythonParser } from "../python/load_python_parser.ts";
@@ -146,7 +147,9 @@ export async function oracleBlinding(
     return none("no mutant of unchanged code lies in the code they import");
   }
   options.progress?.(
-    `mutation: the base's tests on the base's code and on the head's, against ${selection.selected.length} of ${mutants.length} mutants of code the pull request did not change`,
+    `mutation: the base's tests on the base's code and on the head's, against ${selection.selected.length} of ${
+      plural(mutants.length, "mutant")
+    } of code the pull request did not change`,
   );
   const ran = await runBothSides(options, found, selection.selected);
   if (typeof ran === "string") return none(ran);

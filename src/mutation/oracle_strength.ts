@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { MutationReport } from "../core/verdict.ts";
 import type { PythonParser } from "../python/load_python_parser.ts";
@@ -244,13 +245,15 @@ export async function oracleStrength(
     });
   }
   options.progress?.(
-    `mutation: ${selection.selected.length} of ${mutants.length} mutants (${selection.touched} in touched functions), baseline runs`,
+    `mutation: ${selection.selected.length} of ${
+      plural(mutants.length, "mutant")
+    } (${selection.touched} in touched functions), baseline runs`,
   );
   const ran = await runEngine(options, selection.selected, texts);
   // How many outcomes the cache gave is progress, never the verdict's:
   // a cold cache and a warm one give the same verdict.
   options.progress?.(
-    `mutation: ${ran.results.length} mutants judged, ${
+    `mutation: ${plural(ran.results.length, "mutant")} judged, ${
       ran.results.filter((r) => r.cached).length
     } of them from the runner's cache; ${ran.unrun.length} cut by the budget`,
   );
@@ -421,7 +424,9 @@ function budgetCut(
   const touched = unrun.filter(options.touched).length;
   return [finding(
     "property.mutants_cut",
-    `The [mutation] time budget (budget_seconds = ${options.budgetSeconds}) ran out before ${unrun.length} of the ${options.selected} selected mutants ran (${touched} of them in functions the pull request touched): they were not run and count as neither killed nor survived, so a weakening only they would show is not seen in this verdict; a re-run with the runner's cache gets further, and the base's pawl.toml can raise budget_seconds`,
+    `The [mutation] time budget (budget_seconds = ${options.budgetSeconds}) ran out before ${unrun.length} of the ${
+      plural(options.selected, "selected mutant")
+    } ran (${touched} of them in functions the pull request touched): they were not run and count as neither killed nor survived, so a weakening only they would show is not seen in this verdict; a re-run with the runner's cache gets further, and the base's pawl.toml can raise budget_seconds`,
     { path: first.file, line: first.line },
   )];
 }

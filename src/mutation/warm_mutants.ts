@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { Finding } from "../core/finding.ts";
 import type { ObserverPlugin } from "../run/observer.ts";
 import { coldBaseline, coldLimits, runColdMutants } from "./cold_mutants.ts";
@@ -79,7 +80,11 @@ export async function runWarmMutants(
   );
   const settings = warmSettings(options);
   options.progress?.(
-    `mutation: running ${compiled.length} of ${options.mutants.length} mutants in ${options.workers.length} warm interpreters, the rest one process each`,
+    `mutation: running ${compiled.length} of ${
+      plural(options.mutants.length, "mutant")
+    } in ${
+      plural(options.workers.length, "warm interpreter")
+    }, the rest one process each`,
   );
   const base = await runSide(
     options,
@@ -283,7 +288,9 @@ export async function runSide(
   const cached = await fromCache(settings.cache, key, side, jobs);
   if (cached !== undefined) {
     options.progress?.(
-      `mutation: the ${side.label}'s baseline and its ${jobs.length} runs from the runner's cache`,
+      `mutation: the ${side.label}'s baseline and its ${
+        plural(jobs.length, "run")
+      } from the runner's cache`,
     );
     return { cut: [], baselines: [], findings: [], ...cached };
   }
@@ -386,7 +393,9 @@ async function phase(
         if (outcome.kind === "ran") findings.push(...outcome.findings);
       }
       options.progress?.(
-        `mutation: ${why}: ${run.outcomes.size} mutants run one process each`,
+        `mutation: ${why}: ${
+          plural(run.outcomes.size, "mutant")
+        } run one process each`,
       );
       continue;
     }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { PropertyCandidate } from "./_collect_candidates.ts";
 
 /**
@@ -31,9 +32,15 @@ export function examplesComment(candidate: PropertyCandidate): string {
     return `${where}: pawl could not resolve its example count (${candidate.examplesUnresolved}); Hypothesis' default of ${candidate.examples} is written, check it`;
   }
   if (candidate.examplesDetail !== undefined) {
-    return `${where} runs ${candidate.examples} examples: ${candidate.examplesDetail}`;
+    return `${where} runs ${
+      plural(candidate.examples, "example")
+    }: ${candidate.examplesDetail}`;
   }
   return candidate.examplesFrom === "settings"
-    ? `${where} runs ${candidate.examples} examples (@settings max_examples)`
-    : `${where} runs Hypothesis' default of ${candidate.examples} examples (no max_examples)`;
+    ? `${where} runs ${
+      plural(candidate.examples, "example")
+    } (@settings max_examples)`
+    : `${where} runs Hypothesis' default of ${
+      plural(candidate.examples, "example")
+    } (no max_examples)`;
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { BlindingReport, MutationReport } from "../core/verdict.ts";
 
 /**
@@ -26,7 +27,9 @@ export function mutationSummary(m: MutationReport): string {
     ? ""
     : `; across the code change: ${blindingSummary(m.blinding)}`;
   if (m.notRun !== undefined) return `no mutant ran: ${m.notRun}${blinding}`;
-  return `${m.ran} of ${m.generated} mutants ran (${m.touched} in touched functions, found by ${m.reach}): ${m.killed} killed, ${m.survived} survived, ${m.timedOut} timed out${
+  return `${m.ran} of ${
+    plural(m.generated, "mutant")
+  } ran (${m.touched} in touched functions, found by ${m.reach}): ${m.killed} killed, ${m.survived} survived, ${m.timedOut} timed out${
     (m.unknown ?? 0) > 0
       ? `, ${m.unknown} unknown (no report pawl could trust)`
       : ""
@@ -55,7 +58,9 @@ export function mutationSummary(m: MutationReport): string {
 export function blindingSummary(b: BlindingReport): string {
   if (b.notRun !== undefined) return `no mutant ran: ${b.notRun}`;
   const cut = b.cutByBudget + b.lost;
-  return `${b.ran} of ${b.generated} mutants of unchanged code ran on the base's code: ${b.killed} killed there, ${b.blinded} blinded on the head's code, ${b.notExecuted} not run by it there${
+  return `${b.ran} of ${
+    plural(b.generated, "mutant")
+  } of unchanged code ran on the base's code: ${b.killed} killed there, ${b.blinded} blinded on the head's code, ${b.notExecuted} not run by it there${
     cut > 0 ? `; ${b.cutByBudget} cut by the budget, ${b.lost} lost` : ""
   }`;
 }

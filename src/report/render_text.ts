@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type {
   EnvironmentRecord,
   SetupRecord,
@@ -68,7 +69,9 @@ export function renderText(
   } else {
     const s = t.summary;
     lines.push(
-      `  tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped, ${s.xfailed} xfailed`,
+      `  tests: ${s.passed} passed, ${s.failed} failed, ${
+        plural(s.errors, "error")
+      }, ${s.skipped} skipped, ${s.xfailed} xfailed`,
     );
     if (t.environment !== undefined) {
       lines.push(`  ran with: ${environmentLine(t.environment, t.setup)}`);

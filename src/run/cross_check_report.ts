@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { Observation, ObservedOutcome } from "./observation.ts";
 import type { TestCaseResult } from "./parse_junit.ts";
@@ -53,7 +54,9 @@ export function crossCheckReport(
         : "nothing connected to its stream");
     return [finding(
       "harness.observer_missing",
-      `pawl's observer plugin did not report from ${run} although the run left a JUnit report with ${cases.length} cases: ${why}; the plugin was disabled (e.g. "-p no:…" in addopts), shadowed or cut off, so the report cannot be trusted`,
+      `pawl's observer plugin did not report from ${run} although the run left a JUnit report with ${
+        plural(cases.length, "case")
+      }: ${why}; the plugin was disabled (e.g. "-p no:…" in addopts), shadowed or cut off, so the report cannot be trusted`,
     )];
   }
   const problems: string[] = [...observation.problems];
@@ -109,7 +112,9 @@ export function crossCheckReport(
   const collectErrors = cases.filter((c) => c.classname === "").length;
   if (observation.collectErrors.length > collectErrors) {
     problems.push(
-      `${observation.collectErrors.length} files failed to collect while the tests ran, the report shows ${collectErrors}`,
+      `${
+        plural(observation.collectErrors.length, "file")
+      } failed to collect while the tests ran, the report shows ${collectErrors}`,
     );
   }
   if (problems.length === 0) return [];

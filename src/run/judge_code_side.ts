@@ -29,6 +29,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { ObservedProperty } from "./judge_examples.ts";
 import { examplesOf } from "./judge_examples.ts";
@@ -198,7 +199,11 @@ function unreachedFinding(
     const [path, line] = where.split("\0") as [string, string];
     return finding(
       "property.examples_starved_by_code",
-      `The assert at ${path}:${line} of the base's test of property "${p.id}" (${p.nodeId}) passed ${reached} times on the head's code but ${count} times on the base's code, with the same seed ${options.seed}: the code under test keeps most examples from reaching it (tolerance: at least half of the base's passes)`,
+      `The assert at ${path}:${line} of the base's test of property "${p.id}" (${p.nodeId}) passed ${
+        plural(reached, "time")
+      } on the head's code but ${
+        plural(count, "time")
+      } on the base's code, with the same seed ${options.seed}: the code under test keeps most examples from reaching it (tolerance: at least half of the base's passes)`,
       { path, line: Number(line) },
     );
   }

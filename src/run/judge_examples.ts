@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { ExampleCounts, Observation } from "./observation.ts";
 
@@ -100,7 +101,11 @@ function judgeSteps(
     if (longest >= oracle.longest) continue;
     findings.push(finding(
       "property.examples_not_executed",
-      `Property "${p.id}" (${p.nodeId}) ran state machine programs of at most ${longest} steps on seed ${runs.seed}, but the base's test runs programs of ${oracle.longest} steps on the same code and seed: the head shortened what the machine tries (stateful_step_count, a settings profile or a rule that stops runs early)`,
+      `Property "${p.id}" (${p.nodeId}) ran state machine programs of at most ${
+        plural(longest, "step")
+      } on seed ${runs.seed}, but the base's test runs programs of ${
+        plural(oracle.longest, "step")
+      } on the same code and seed: the head shortened what the machine tries (stateful_step_count, a settings profile or a rule that stops runs early)`,
       { path: p.path, line: p.line },
     ));
   }

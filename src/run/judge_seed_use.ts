@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { Observation } from "./observation.ts";
 import type { ObservedProperty } from "./judge_examples.ts";
@@ -114,13 +115,15 @@ export function judgeSeedUse(
       : foreign !== undefined
       ? `a seed-ledger row carries seed ${foreign.seed}`
       : short !== undefined
-      ? `a seed-ledger row reports ${short.trials} trials where ${run.trials} were injected`
+      ? `a seed-ledger row reports ${
+        short.trials === null ? "no trial count" : plural(short.trials, "trial")
+      } where ${run.trials} ${run.trials === 1 ? "was" : "were"} injected`
       : undefined;
     if (problem !== undefined) {
       findings.push(finding(
         "seed.not_used",
         `The seeded run of ${names} on ${what}${
-          run.trials === null ? "" : ` with ${run.trials} trials`
+          run.trials === null ? "" : ` with ${plural(run.trials, "trial")}`
         } shows no evidence the test used them: ${problem}`,
         { path: first.path, line: first.line },
       ));

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 
 /** The outcome of one test as its reports said while the run went. */
 export type ObservedOutcome =
@@ -221,7 +222,9 @@ export function parseObservation(
       o.problems.push(
         index === 0
           ? "the first connection to the observer stream did not identify itself with this run's token"
-          : `a second process connected to the observer stream and wrote ${lines.length} lines`,
+          : `a second process connected to the observer stream and wrote ${
+            plural(lines.length, "line")
+          }`,
       );
       return;
     }

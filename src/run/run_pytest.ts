@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { constants, open } from "node:fs/promises";
 import type {
   PrestartOptions,
@@ -548,8 +549,9 @@ async function readReport(
   }
   if (info.size > maxBytes) {
     return {
-      problem:
-        `The report "${name}" has ${info.size} bytes, more than the limit of ${maxBytes}: it was ignored`,
+      problem: `The report "${name}" has ${
+        plural(info.size, "byte")
+      }, more than the limit of ${maxBytes}: it was ignored`,
     };
   }
   let handle;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { TestCaseResult } from "./parse_junit.ts";
 import { crossCheckReport } from "./cross_check_report.ts";
@@ -394,7 +395,9 @@ function rerunFinding(
     "tests.frozen_failed",
     record.allowed === 0
       ? `Frozen test ${tests} failed and freeze "${record.freeze}" has no reruns left${detail}`
-      : `Frozen test ${tests} failed and did not pass in ${record.used} of ${record.allowed} reruns (freeze "${record.freeze}")${detail}`,
+      : `Frozen test ${tests} failed and did not pass in ${record.used} of ${
+        plural(record.allowed, "rerun")
+      } (freeze "${record.freeze}")${detail}`,
     where,
   );
 }

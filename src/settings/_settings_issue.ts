@@ -21,6 +21,10 @@ export interface SettingsIssue {
   path: string[];
   /** A "did you mean" for an unknown key. */
   hint?: string | undefined;
+  /** For an unknown key: the dotted key path it was probably meant to be. */
+  meant?: string | undefined;
+  /** The problem is a missing key. */
+  missing?: boolean;
 }
 
 /** Describe one zod issue of `schema` over the parsed TOML `value`. */
@@ -44,6 +48,7 @@ export function describeSettingsIssue(
       key: path.join("."),
       path,
       hint: near === undefined ? undefined : `did you mean "${near}"?`,
+      meant: near === undefined ? undefined : [...parent, near].join("."),
     };
   }
   const keyText = parent.length === 0
@@ -55,6 +60,7 @@ export function describeSettingsIssue(
     keyText,
     key: parent.join("."),
     path: parent,
+    missing: issue.code === "invalid_type" && got === undefined,
   };
 }
 

@@ -7,6 +7,7 @@
 import { parse as parseToml, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
+import { reportMisspelling } from "../contract/report_misspelling.ts";
 import { describeSettingsIssue } from "./_settings_issue.ts";
 import { type Settings, SettingsSchema } from "./settings.ts";
 
@@ -50,15 +51,16 @@ export function readSettings(
   }
   const parsed = SettingsSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  // The problem nearest the top of the file comes first.
-  const issues = parsed.error.issues.map((issue) => {
+  // The problem nearest the top of the file comes first, a misspelt key
+  // rather than the key it was meant to be.
+  const issues = reportMisspelling(parsed.error.issues.map((issue) => {
     const described = describeSettingsIssue(
       issue as z.core.$ZodIssue,
       SettingsSchema,
       raw,
     );
     return { ...described, line: nearestKeyLine(text, described.path) };
-  });
+  }));
   issues.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   const first = issues[0]!;
   throw new ContractSyntaxError(path, first.detail, {

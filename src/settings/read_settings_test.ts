@@ -207,3 +207,58 @@ Deno.test("readSettings() refuses seed and trial variables that would override t
     );
   });
 });
+
+Deno.test("readSettings() answers a misspelt key with the known one, naming the file, the key and the line", async (t) => {
+  const excuse = [
+    "[[excuses]]",
+    'tests = "tests/test_slow.py"',
+    'owner = "Ada Lovelace"',
+    'expires = "2026-12-31T00:00:00Z"',
+    'reason = "needs a GPU"',
+  ].join("\n");
+  const cases: [string, string, string, number, string][] = [
+    ["a table", "[test]\ntimeout_seconds = 5\n", "test", 1, "tests"],
+    [
+      "a key of [tests]",
+      "[tests]\ntimeout_secnds = 5\n",
+      "tests.timeout_secnds",
+      2,
+      "timeout_seconds",
+    ],
+    [
+      "a key of [seeds]",
+      '[seeds]\nenv_sed = "X"\n',
+      "seeds.env_sed",
+      2,
+      "env_seed",
+    ],
+    [
+      "a key of [mutation]",
+      "[mutation]\nenabeld = false\n",
+      "mutation.enabeld",
+      2,
+      "enabled",
+    ],
+    // A required key misspelt is also missing: the misspelling is reported.
+    [
+      "a required key of [environment.setup]",
+      '[environment.setup]\ncomand = ["make"]\n',
+      "environment.setup.comand",
+      2,
+      "command",
+    ],
+    ["a required key of [[excuses]]", excuse, "excuses.0.tests", 2, "test"],
+  ];
+  for (const [name, text, key, line, known] of cases) {
+    await t.step(name, () => {
+      throws(() => readSettings(text), (e: unknown) => {
+        if (!(e instanceof ContractSyntaxError)) return false;
+        equal(
+          e.message,
+          `Cannot read settings "pawl.toml": unknown key "${key}" at line ${line}; did you mean "${known}"?`,
+        );
+        return true;
+      });
+    });
+  }
+});

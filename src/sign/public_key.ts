@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { algorithmName, DerError, ED25519_OID, spkiAlgorithm } from "./_der.ts";
 import { PemError, PemLabelError, readPemBlock } from "./_pem.ts";
 import { keyId } from "./key_id.ts";
@@ -65,7 +66,9 @@ export async function readPublicKey(
   const fail = (detail: string) =>
     new PublicKeyError(`Cannot read public key "${source}": ${detail}`);
   if (pem.length > MAX_PEM_CHARS) {
-    throw fail(`too large for an Ed25519 key (${pem.length} characters)`);
+    throw fail(
+      `too large for an Ed25519 key (${plural(pem.length, "character")})`,
+    );
   }
   if (/^\s*ssh-ed25519 /.test(pem)) {
     throw fail('an OpenSSH public key line, not PEM: pawl needs "PUBLIC KEY"');

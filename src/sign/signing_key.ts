@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import {
   algorithmName,
   DerError,
@@ -77,7 +78,9 @@ export async function readSigningKey(
   const fail = (detail: string) =>
     new SigningKeyError(`Cannot read signing key "${source}": ${detail}`);
   if (pem.length > MAX_PEM_CHARS) {
-    throw fail(`too large for an Ed25519 key (${pem.length} characters)`);
+    throw fail(
+      `too large for an Ed25519 key (${plural(pem.length, "character")})`,
+    );
   }
   let der: Uint8Array;
   try {

@@ -1,9 +1,11 @@
 /**
  * Verify a signed verdict: a DSSE envelope holding an in-toto Statement
- * whose predicate is a pawl verdict.
+ * whose predicate is one of the two pawl signs, its verdict or its verdict
+ * as an in-toto test result.
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { Decision } from "../core/verdict.ts";
 import { decodeBase64 } from "./_base64.ts";
 import { pae } from "./pae.ts";
@@ -13,6 +15,7 @@ import {
   IN_TOTO_STATEMENT_TYPE,
   PAWL_VERDICT_PREDICATE_TYPE,
 } from "./statement.ts";
+import { TEST_RESULT_PREDICATE_TYPE } from "./test_result_statement.ts";
 
 /** Why an envelope was not accepted, as a stable id. */
 export type VerifyProblem =
@@ -26,8 +29,16 @@ export type VerifyProblem =
   | "statement"
   | "head";
 
+/**
+ * The kinds of statement pawl signs: its verdict (`check --out-signed`) and
+ * the verdict as an in-toto test result (`check --out-test-result`).
+ */
+export type StatementKind = "verdict" | "test-result";
+
 /** The verdict fields a person checks, read from a verified statement. */
 export interface VerifiedVerdict {
+  /** Which kind of pawl statement was verified. */
+  kind: StatementKind;
   /** accept or reject. */
   decision: Decision;
   /** The head commit (the statement subject's `gitCommit`). */
@@ -146,7 +157,9 @@ export async function verifyEnvelope(
   if (shape.signatures.length !== 1) {
     return invalid(
       "signature_count",
-      `${name} has ${shape.signatures.length} signatures: pawl accepts exactly one`,
+      `${name} has ${
+        plural(shape.signatures.length, "signature")
+      }: pawl accepts exactly one`,
     );
   }
   const signature = shape.signatures[0]!;
@@ -170,7 +183,9 @@ export async function verifyEnvelope(
   if (sig.length !== 64) {
     return invalid(
       "signature",
-      `${name} signature is ${sig.length} bytes: an Ed25519 signature is 64`,
+      `${name} signature is ${
+        plural(sig.length, "byte")
+      }: an Ed25519 signature is 64`,
     );
   }
   let verified: boolean;
@@ -282,10 +297,17 @@ function readStatement(
       quote(statement["_type"])
     }`;
   }
-  if (statement["predicateType"] !== PAWL_VERDICT_PREDICATE_TYPE) {
-    return `its statement is not a pawl verdict: "predicateType" is ${
-      quote(statement["predicateType"])
-    }, expected "${PAWL_VERDICT_PREDICATE_TYPE}"`;
+  const predicateType = statement["predicateType"];
+  const reader = typeof predicateType === "string" &&
+      Object.hasOwn(PREDICATE_READERS, predicateType)
+    ? PREDICATE_READERS[predicateType]
+    : undefined;
+  if (reader === undefined) {
+    return `its statement is not one pawl signs: "predicateType" is ${
+      quote(predicateType)
+    }, expected ${
+      Object.keys(PREDICATE_READERS).map((t) => `"${t}"`).join(" or ")
+    }`;
   }
   const subject = statement["subject"];
   if (!Array.isArray(subject) || subject.length !== 1) {
@@ -294,14 +316,42 @@ function readStatement(
   const only: unknown = subject[0];
   const digest = isObject(only) ? only["digest"] : undefined;
   const gitCommit = isObject(digest) ? digest["gitCommit"] : undefined;
+  const name = isObject(only) ? only["name"] : undefined;
   if (
-    !isObject(only) || typeof only["name"] !== "string" ||
-    typeof gitCommit !== "string" || !GIT_COMMIT.test(gitCommit)
+    typeof name !== "string" || typeof gitCommit !== "string" ||
+    !GIT_COMMIT.test(gitCommit)
   ) {
     return 'its subject is not a name with a full "gitCommit" digest';
   }
   const predicate = statement["predicate"];
   if (!isObject(predicate)) return 'its "predicate" is not an object';
+  const verdict = reader(predicate, { name, gitCommit });
+  return typeof verdict === "string" ? verdict : { statement, verdict };
+}
+
+/** A statement's subject: the repository's name and the head commit. */
+interface Subject {
+  name: string;
+  gitCommit: string;
+}
+
+/** Reads the predicate of one kind of pawl statement, or says what it lacks. */
+type PredicateReader = (
+  predicate: Record<string, unknown>,
+  subject: Subject,
+) => VerifiedVerdict | string;
+
+/** Every kind of statement pawl signs, by predicate type. */
+const PREDICATE_READERS: Readonly<Record<string, PredicateReader>> = {
+  [PAWL_VERDICT_PREDICATE_TYPE]: readVerdictPredicate,
+  [TEST_RESULT_PREDICATE_TYPE]: readTestResultPredicate,
+};
+
+/** pawl's verdict itself (`check --out-signed`). */
+function readVerdictPredicate(
+  predicate: Record<string, unknown>,
+  { gitCommit }: Subject,
+): VerifiedVerdict | string {
   const { decision, head, base, repo, now, findings } = predicate;
   if (decision !== "accept" && decision !== "reject") {
     return `its verdict's "decision" is ${quote(decision)}`;
@@ -322,17 +372,57 @@ function readStatement(
     findings.filter((f: unknown) => isObject(f) && f["blocking"] === true)
       .length;
   return {
-    statement,
-    verdict: {
-      decision,
-      head,
-      base,
-      repo,
-      now,
-      findings: findings.length,
-      blocking,
-    },
+    kind: "verdict",
+    decision,
+    head,
+    base,
+    repo,
+    now,
+    findings: findings.length,
+    blocking,
   };
+}
+
+/**
+ * The verdict as an in-toto test result (`check --out-test-result`): the
+ * standard predicate with pawl's facts under its `pawl` field. A test
+ * result without that field is someone else's, not pawl's.
+ */
+function readTestResultPredicate(
+  predicate: Record<string, unknown>,
+  { name, gitCommit }: Subject,
+): VerifiedVerdict | string {
+  const facts = predicate["pawl"];
+  if (!isObject(facts)) {
+    return 'its test result is not pawl\'s: it has no "pawl" field';
+  }
+  const { decision, base, now, findings } = facts;
+  if (decision !== "accept" && decision !== "reject") {
+    return `its test result's "pawl.decision" is ${quote(decision)}`;
+  }
+  const blocking = isObject(findings) ? findings["blocking"] : undefined;
+  const advisory = isObject(findings) ? findings["advisory"] : undefined;
+  if (
+    typeof base !== "string" || typeof now !== "string" ||
+    !isCount(blocking) || !isCount(advisory)
+  ) {
+    return 'its test result lacks "pawl.base", "pawl.now" or "pawl.findings" counts';
+  }
+  return {
+    kind: "test-result",
+    decision,
+    head: gitCommit,
+    base,
+    repo: name,
+    now,
+    findings: blocking + advisory,
+    blocking,
+  };
+}
+
+/** A whole number of findings. */
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import { decodeBase64, encodeBase64 } from "./_base64.ts";
 import { generateKeyPair } from "./generate_key_pair.ts";
 import { type DsseEnvelope, signEnvelope } from "./sign_envelope.ts";
+import { signTestResult } from "./sign_test_result.ts";
 import { signVerdict } from "./sign_verdict.ts";
 import { readSigningKey, type SigningKey } from "./signing_key.ts";
 import { buildStatement, IN_TOTO_PAYLOAD_TYPE } from "./statement.ts";
+import { buildTestResultStatement } from "./test_result_statement.ts";
 import {
   verifyEnvelope,
   type VerifyEnvelopeOptions,
@@ -57,6 +59,7 @@ Deno.test("verifyEnvelope() accepts a verdict signed by the key and reports what
   assert.ok(result.valid, JSON.stringify(result));
   assert.equal(result.keyid, RFC8032_KEYID);
   assert.deepEqual(result.verdict, {
+    kind: "verdict",
     decision: "reject",
     head: HEAD,
     base: sampleVerdict().base,
@@ -69,6 +72,92 @@ Deno.test("verifyEnvelope() accepts a verdict signed by the key and reports what
     result.statement,
     JSON.parse(JSON.stringify(buildStatement(sampleVerdict()))),
   );
+});
+
+/** {@linkcode sampleVerdict} of a run that ran tests: it has a test result. */
+function testedVerdict() {
+  return sampleVerdict({
+    tests: {
+      summary: {
+        total: 3,
+        passed: 2,
+        failed: 1,
+        errors: 0,
+        skipped: 0,
+        xfailed: 0,
+      },
+      properties: [],
+      reruns: [],
+      seeds: { fresh: 7, trials: null, replays: [] },
+    },
+  });
+}
+
+Deno.test("verifyEnvelope() accepts pawl's test-result statement and says it verified that kind", async () => {
+  const verdict = testedVerdict();
+  const envelope = await signTestResult(verdict, await rfcKey());
+  const result = await verifyEnvelope(json(envelope), RFC8032_PUBLIC_PEM, {
+    ...OPTIONS,
+    head: HEAD,
+  });
+  assert.ok(result.valid, JSON.stringify(result));
+  assert.deepEqual(result.verdict, {
+    kind: "test-result",
+    decision: "reject",
+    head: HEAD,
+    base: verdict.base,
+    repo: "./some-repo",
+    now: "2026-11-30T12:00:00Z",
+    findings: 2,
+    blocking: 1,
+  });
+  assert.deepEqual(
+    result.statement,
+    JSON.parse(JSON.stringify(buildTestResultStatement(verdict))),
+  );
+});
+
+Deno.test("verifyEnvelope() refuses a signed test result that is not pawl's", async (t) => {
+  const key = await rfcKey();
+  const statement = JSON.parse(
+    JSON.stringify(buildTestResultStatement(testedVerdict())),
+  );
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    [
+      "a test result without pawl's facts",
+      { ...statement.predicate, pawl: undefined },
+      /its test result is not pawl's: it has no "pawl" field/,
+    ],
+    [
+      "a test result whose decision is not pawl's",
+      {
+        ...statement.predicate,
+        pawl: { ...statement.predicate.pawl, decision: "PASSED" },
+      },
+      /its test result's "pawl\.decision" is "PASSED"/,
+    ],
+    [
+      "a test result without finding counts",
+      {
+        ...statement.predicate,
+        pawl: { ...statement.predicate.pawl, findings: { blocking: -1 } },
+      },
+      /lacks "pawl\.base", "pawl\.now" or "pawl\.findings" counts/,
+    ],
+  ];
+  for (const [name, predicate, message] of cases) {
+    await t.step(name, async () => {
+      const envelope = await signStatement({ ...statement, predicate }, key);
+      const result = await verifyEnvelope(
+        json(envelope),
+        RFC8032_PUBLIC_PEM,
+        OPTIONS,
+      );
+      assert.ok(!result.valid);
+      assert.equal(result.problem, "statement");
+      assert.match(result.message, message);
+    });
+  }
 });
 
 Deno.test("verifyEnvelope() accepts what DSSE allows: no keyid, an empty keyid, URL-safe base64", async () => {
@@ -333,7 +422,7 @@ Deno.test("verifyEnvelope() rejects every broken, tampered or foreign envelope",
         }, key),
       ),
       "statement",
-      /not a pawl verdict: "predicateType" is "https:\/\/slsa\.dev\/provenance\/v1", expected "https:\/\/pawl\.dev\/verdict\/v1"/,
+      /is signed, but its statement is not one pawl signs: "predicateType" is "https:\/\/slsa\.dev\/provenance\/v1", expected "https:\/\/pawl\.dev\/verdict\/v1" or "https:\/\/in-toto\.io\/attestation\/test-result\/v0\.1"/,
     ],
     [
       "a signed statement with two subjects",

@@ -8,6 +8,22 @@ import type { OutputPaths } from "./write_outputs.ts";
 import { writeOutputFile } from "./write_output_file.ts";
 
 /**
+ * The verdict JSON of a run that could not decide, as `--out` writes it
+ * and `--json` prints it: the decision "undecided" and the reason.
+ *
+ * @example
+ * ```ts
+ * import { undecidedVerdictJson } from "./write_undecided_outputs.ts";
+ * const doc = JSON.parse(undecidedVerdictJson("no clock"));
+ * if (doc.decision !== "undecided" || doc.error !== "no clock") throw new Error();
+ * ```
+ */
+export function undecidedVerdictJson(reason: string): string {
+  return JSON.stringify({ decision: "undecided", error: reason }, null, 2) +
+    "\n";
+}
+
+/**
  * A stale accept must never survive a run that could not decide: the
  * verdict file says "undecided", and so does every report file asked for,
  * so a stale "accept" comment or SARIF upload cannot outlive this run.
@@ -20,7 +36,7 @@ export async function writeUndecidedOutputs(
   if (paths.out !== undefined) {
     await writeOutputFile(
       paths.out,
-      JSON.stringify({ decision: "undecided", error: reason }, null, 2) + "\n",
+      undecidedVerdictJson(reason),
     ).catch(() => {});
   }
   const undecided = renderUndecided(reason);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { plural } from "../../core/plural.ts";
 import { type Finding, finding } from "../../core/finding.ts";
 import { parseRfc3339 } from "../../core/parse_rfc3339.ts";
 import type { AgentContract } from "./read_agent_contract.ts";
@@ -49,7 +50,9 @@ export function checkFreezes(
   if (count > contract.maxActiveFreezes) {
     findings.push(finding(
       "freeze.over_cap",
-      `${count} freezes are active but "max_active_freezes" is ${contract.maxActiveFreezes}`,
+      `${plural(count, "freeze")} ${
+        count === 1 ? "is" : "are"
+      } active but "max_active_freezes" is ${contract.maxActiveFreezes}`,
       {
         path,
         line: lines.key("max_active_freezes") ?? lines.key("freezes"),

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { plural } from "../../core/plural.ts";
 import { type Finding, finding } from "../../core/finding.ts";
 import type {
   PythonFunction,
@@ -210,7 +211,9 @@ function underProfile(
   return {
     kind: "known",
     count: source.count,
-    description: `runs ${source.count} examples under the ${source.detail}`,
+    description: `runs ${
+      plural(source.count, "example")
+    } under the ${source.detail}`,
   };
 }
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { plural } from "../../core/plural.ts";
 import { isAgentName } from "../../contract/identity_key.ts";
 import { type Finding, finding } from "../../core/finding.ts";
 import type { Tree } from "../../git/git.ts";
@@ -121,7 +122,9 @@ export function checkFreezeList(
     findings.push(finding(
       "freeze.over_cap",
       base === undefined
-        ? `The pull request adds ${current.freezes.length} freezes but the base commit has no ${path}, so there is no freeze budget: flakes are a human budget`
+        ? `The pull request adds ${
+          plural(current.freezes.length, "freeze")
+        } but the base commit has no ${path}, so there is no freeze budget: flakes are a human budget`
         : `Freeze count ${current.freezes.length} exceeds max_frozen ${cap}: drop freezes, the budget is human-owned`,
       { path, line: current.lineOf(["freezes"]) },
     ));
