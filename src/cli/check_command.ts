@@ -75,12 +75,20 @@ export async function checkCommand(
     // Even a run stopped by its own command line (a bad --now, an unknown
     // option) leaves every output it asked for saying "undecided".
     const reason = error instanceof Error ? error.message : String(error);
-    const [{ writeUndecidedOutputs }, { writeUndecidedMutationReport }] =
-      await Promise.all([
-        import("../gate/outputs/write_undecided_outputs.ts"),
-        import("../gate/outputs/write_undecided_mutation_report.ts"),
-      ]);
-    await writeUndecidedOutputs(reason, reportPaths(args));
+    const [
+      { writeUndecidedOutputs },
+      { writeUndecidedMutationReport },
+      { undecidedLocation },
+    ] = await Promise.all([
+      import("../gate/outputs/write_undecided_outputs.ts"),
+      import("../gate/outputs/write_undecided_mutation_report.ts"),
+      import("../report/render_undecided.ts"),
+    ]);
+    await writeUndecidedOutputs(
+      reason,
+      reportPaths(args),
+      undecidedLocation(error),
+    );
     await writeUndecidedMutationReport(
       lenientPath(args, "mutation-report"),
       reason,

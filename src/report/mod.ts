@@ -9,5 +9,6 @@
  */
 export * from "./render_junit.ts";
 export * from "./render_markdown.ts";
+export * from "./render_rules_doc.ts";
 export * from "./render_sarif.ts";
 export * from "./markdown_text.ts";
