@@ -15,6 +15,7 @@ import { withTokenHint } from "../github/with_token_hint.ts";
 import { loadSigningKey } from "../sign/load_signing_key.ts";
 import type { CliIo } from "./cli_io.ts";
 import { exitCodeFor } from "./exit_code.ts";
+import { stageTimer } from "./stage_timer.ts";
 import {
   parseCommandArgs,
   requiredOption,
@@ -230,6 +231,7 @@ async function judgeStarted(
   const started = takeOver(pull === undefined ? { ...target, now } : undefined);
   const sandboxes: IsolationReport[] = [];
   const late = afterVerdictCode();
+  const timer = stageTimer(progress);
   try {
     const judgement = await judgePullRequest(
       {
@@ -248,7 +250,7 @@ async function judgeStarted(
         ),
       },
       realGatePorts({
-        progress: late.startOnTests(progress),
+        progress: late.startOnTests(timer.progress),
         sandbox: {
           lease: sandboxLease,
           onSandbox: (report) => sandboxes.push(report),
@@ -263,6 +265,7 @@ async function judgeStarted(
       }),
       started,
     );
+    const timings = timer.timings();
     progress.end();
     const user = describeTestUser(sandboxes, Deno.uid());
     if (user !== undefined && !v.quiet) io.err(`pawl: ${user}\n`);
@@ -279,7 +282,7 @@ async function judgeStarted(
       markdown: v.markdown,
       stepSummary: io.env["GITHUB_STEP_SUMMARY"],
       mutationReport: v["mutation-report"],
-    }, { signing: signing?.key });
+    }, { signing: signing?.key, timings });
     io.out(
       v.json
         ? verdictJson(judgement)

@@ -35,7 +35,16 @@ export interface RuleSpec {
   summary: string;
   /** What to do about a finding of the rule (SARIF help, docs/rules.md). */
   fix: string;
+  /**
+   * Which part of a judgement raises it: the static checks over the two
+   * commits, the test runs (suite, seeds, oracle, mutants), or either.
+   * Reports use it to show how long the work behind a finding took.
+   */
+  stage: RuleStage;
 }
+
+/** Which part of a judgement raises a rule. */
+export type RuleStage = "static" | "tests" | "either";
 
 function rule(
   layer: Layer,
@@ -43,7 +52,11 @@ function rule(
   fix: string,
   blocking = true,
 ): RuleSpec {
-  return { layer, blocking, summary, fix };
+  return { layer, blocking, summary, fix, stage: "static" };
+}
+
+function inStage(stage: RuleStage, spec: RuleSpec): RuleSpec {
+  return { ...spec, stage };
 }
 
 /** All rules pawl can report. */
@@ -116,20 +129,29 @@ export const RULES = {
     "A new top-level module in a path root shadows a standard-library module",
     "Rename the new module so that it does not share a name with a standard-library module (or move it inside a package).",
   ),
-  "harness.package_shadowed": rule(
-    "harness",
-    "A new top-level module in a path root shadows an installed package the project does not own",
-    "Rename the new module so that it does not share a name with an installed package the project does not own (or move it inside a package).",
+  "harness.package_shadowed": inStage(
+    "either",
+    rule(
+      "harness",
+      "A new top-level module in a path root shadows an installed package the project does not own",
+      "Rename the new module so that it does not share a name with an installed package the project does not own (or move it inside a package).",
+    ),
   ),
-  "harness.code_probes_tests": rule(
-    "harness",
-    "Code under test imports test-framework internals or looks for the test harness",
-    "Remove the import of test-framework internals (pytest, _pytest, hypothesis, sys.modules probes, PYTEST_* variables) from the code under test; code must behave the same whether or not a test watches it.",
+  "harness.code_probes_tests": inStage(
+    "either",
+    rule(
+      "harness",
+      "Code under test imports test-framework internals or looks for the test harness",
+      "Remove the import of test-framework internals (pytest, _pytest, hypothesis, sys.modules probes, PYTEST_* variables) from the code under test; code must behave the same whether or not a test watches it.",
+    ),
   ),
-  "harness.code_detects_tests": rule(
-    "harness",
-    "A call the tests made into the code under test gives another result when made again where no test is watching",
-    "Make the code return the same result whether or not it runs under the tests: remove any check for the test harness, the test data or the call's context that changes the result.",
+  "harness.code_detects_tests": inStage(
+    "tests",
+    rule(
+      "harness",
+      "A call the tests made into the code under test gives another result when made again where no test is watching",
+      "Make the code return the same result whether or not it runs under the tests: remove any check for the test harness, the test data or the call's context that changes the result.",
+    ),
   ),
   "harness.module_names_fallback": rule(
     "harness",
@@ -168,16 +190,22 @@ export const RULES = {
     "A registered property's test cannot fail (no assertion, a constant, or x == x)",
     "Make the test able to fail: assert on the code's result instead of a constant, a tautology (x == x) or nothing at all.",
   ),
-  "property.assertion_removed": rule(
-    "property",
-    "An assertion of a registered test, its state machine's steps or a helper it calls was dropped or rewritten",
-    "Restore the dropped or rewritten assertion (in the test, its state machine's rules and invariants, or the helper it calls). New assertions may be added; the base's may not go.",
+  "property.assertion_removed": inStage(
+    "either",
+    rule(
+      "property",
+      "An assertion of a registered test, its state machine's steps or a helper it calls was dropped or rewritten",
+      "Restore the dropped or rewritten assertion (in the test, its state machine's rules and invariants, or the helper it calls). New assertions may be added; the base's may not go.",
+    ),
   ),
-  "property.assertion_rewritten": rule(
-    "property",
-    "An assertion of a registered test was rewritten beyond what its form shows, and the mutation kill sets show the test still catches every bug the base's catches",
-    "Nothing blocks: the mutation kill sets show the rewritten assertion still catches every bug the base's did. Check the message's mutants if the change was not meant to touch what the test checks.",
-    false,
+  "property.assertion_rewritten": inStage(
+    "tests",
+    rule(
+      "property",
+      "An assertion of a registered test was rewritten beyond what its form shows, and the mutation kill sets show the test still catches every bug the base's catches",
+      "Nothing blocks: the mutation kill sets show the rewritten assertion still catches every bug the base's did. Check the message's mutants if the change was not meant to touch what the test checks.",
+      false,
+    ),
   ),
   "property.examples_below_contract": rule(
     "property",
@@ -189,10 +217,13 @@ export const RULES = {
     "The test's max_examples (or another Hypothesis setting) was weakened",
     "Restore the test's max_examples, deadline, phases or other Hypothesis setting to at least what the base had.",
   ),
-  "property.not_passed": rule(
-    "property",
-    "A registered property was not collected, skipped, xfailed, errored or failed",
-    "Make the registered property collect and pass: fix the failure, error or import problem the message names, and remove any skip, xfail or deselection of it.",
+  "property.not_passed": inStage(
+    "tests",
+    rule(
+      "property",
+      "A registered property was not collected, skipped, xfailed, errored or failed",
+      "Make the registered property collect and pass: fix the failure, error or import problem the message names, and remove any skip, xfail or deselection of it.",
+    ),
   ),
   "property.source_changed": rule(
     "property",
@@ -357,11 +388,14 @@ export const RULES = {
     "The freeze cap was raised",
     "Restore the freeze cap to the base's value; only a human may raise it.",
   ),
-  "freeze.rerun_used": rule(
-    "freeze",
-    "A frozen test failed and passed on a budgeted rerun",
-    "Nothing blocks: the frozen test passed on a budgeted rerun. Fix the flake before its budget or expiry runs out.",
-    false,
+  "freeze.rerun_used": inStage(
+    "tests",
+    rule(
+      "freeze",
+      "A frozen test failed and passed on a budgeted rerun",
+      "Nothing blocks: the frozen test passed on a budgeted rerun. Fix the flake before its budget or expiry runs out.",
+      false,
+    ),
   ),
   "freeze.agent_owner": rule(
     "freeze",
@@ -389,179 +423,269 @@ export const RULES = {
     "Set skip: false on the seed freeze; a freeze replays its seed, it never skips the test.",
   ),
   // seed: frozen-seed replays and the fresh seed
-  "seed.replay_failed": rule(
-    "seed",
-    "A test failed (or did not run) on an unexpired frozen seed",
-    "Run the test with the frozen seed the message names (pytest NODE_ID --hypothesis-seed=SEED, with CONTRACT_SEED and CONTRACT_TRIALS where the layout uses them) and fix the code until it passes.",
+  "seed.replay_failed": inStage(
+    "tests",
+    rule(
+      "seed",
+      "A test failed (or did not run) on an unexpired frozen seed",
+      "Run the test with the frozen seed the message names (pytest NODE_ID --hypothesis-seed=SEED, with CONTRACT_SEED and CONTRACT_TRIALS where the layout uses them) and fix the code until it passes.",
+    ),
   ),
-  "seed.fresh_failed": rule(
-    "seed",
-    "A test failed on this run's fresh seed",
-    "Reproduce with this run's fresh seed (the message gives the seed and the command) and fix the code: the property found a counterexample.",
+  "seed.fresh_failed": inStage(
+    "tests",
+    rule(
+      "seed",
+      "A test failed on this run's fresh seed",
+      "Reproduce with this run's fresh seed (the message gives the seed and the command) and fix the code: the property found a counterexample.",
+    ),
   ),
   // tests: the suite run
-  "tests.failed": rule(
+  "tests.failed": inStage(
     "tests",
-    "A test failed or errored",
-    "Run the failing test locally (the message names it), fix the code or the test, and push again.",
+    rule(
+      "tests",
+      "A test failed or errored",
+      "Run the failing test locally (the message names it), fix the code or the test, and push again.",
+    ),
   ),
-  "tests.frozen_failed": rule(
+  "tests.frozen_failed": inStage(
     "tests",
-    "A frozen test still failed after its rerun budget",
-    "Fix the flaky test: it failed on every rerun its freeze allows.",
+    rule(
+      "tests",
+      "A frozen test still failed after its rerun budget",
+      "Fix the flaky test: it failed on every rerun its freeze allows.",
+    ),
   ),
   "tests.skip_added": rule(
     "tests",
     "The pull request added a skip or xfail to a test",
     "Remove the skip or xfail the pull request added; a skipped test does not pass. Flaky tests get a freeze from a human instead.",
   ),
-  "tests.timeout": rule(
+  "tests.timeout": inStage(
     "tests",
-    "The test run exceeded its time limit",
-    "Find the test that hangs or runs too long (the message names what was running) and fix it, or have a human raise [tests] timeout_seconds in the base's pawl.toml.",
+    rule(
+      "tests",
+      "The test run exceeded its time limit",
+      "Find the test that hangs or runs too long (the message names what was running) and fix it, or have a human raise [tests] timeout_seconds in the base's pawl.toml.",
+    ),
   ),
-  "tests.output_exceeded": rule(
+  "tests.output_exceeded": inStage(
     "tests",
-    "The test run printed more than the output cap",
-    "Stop the test that floods its output (the message names what was running), or have a human raise [tests] max_output_mib in the base's pawl.toml.",
+    rule(
+      "tests",
+      "The test run printed more than the output cap",
+      "Stop the test that floods its output (the message names what was running), or have a human raise [tests] max_output_mib in the base's pawl.toml.",
+    ),
   ),
-  "tests.no_report": rule(
+  "tests.no_report": inStage(
     "tests",
-    "The test run produced no usable JUnit report",
-    "Make sure the test command runs pytest (or the runner pawl.toml names) to completion; a crash, an os._exit or a plugin that removes the report leaves pawl nothing to read.",
+    rule(
+      "tests",
+      "The test run produced no usable JUnit report",
+      "Make sure the test command runs pytest (or the runner pawl.toml names) to completion; a crash, an os._exit or a plugin that removes the report leaves pawl nothing to read.",
+    ),
   ),
-  "tests.run_failed": rule(
+  "tests.run_failed": inStage(
     "tests",
-    "The test command failed without reporting a failing test (collection or usage error)",
-    "Run the test command locally: a collection error, a usage error or a crash before any test ran is in its output.",
+    rule(
+      "tests",
+      "The test command failed without reporting a failing test (collection or usage error)",
+      "Run the test command locally: a collection error, a usage error or a crash before any test ran is in its output.",
+    ),
   ),
   // what the test runs themselves showed (pawl's observer plugin, the
   // base's oracle on the head's code)
-  "harness.report_tampered": rule(
-    "harness",
-    "The JUnit report disagrees with what pawl's observer saw while the tests ran, or a test's outcome was rewritten after it was made",
-    "Remove whatever rewrites test outcomes or the JUnit report (a hook, a plugin, a fixture that writes the report file); pawl compares the report with what its own plugin saw.",
-  ),
-  "harness.observer_missing": rule(
-    "harness",
-    "pawl's observer plugin did not report from a test run (disabled, shadowed, cut off, or kept from loading by a change of the pull request)",
-    "Let pawl's observer plugin load: remove -p no:..., PYTEST_DISABLE_PLUGIN_AUTOLOAD or whatever shadows or stops it, and keep the test run from exiting early.",
-  ),
-  "harness.hypothesis_reconfigured": rule(
-    "harness",
-    "Code outside the base's test-side files loaded a Hypothesis settings profile during a run",
-    "Load Hypothesis settings profiles only in the base's test-side files (conftest.py); code under test must not call settings.load_profile.",
-  ),
-  "harness.hypothesis_patched": rule(
-    "harness",
-    "Hypothesis' own functions, classes or methods were replaced while the base's tests ran on the head's code, where the base's code leaves them alone",
-    "Stop replacing Hypothesis' functions, classes or methods from the code under test; Hypothesis is the oracle's, not the code's.",
-  ),
-  "property.oracle_failed": rule(
-    "property",
-    "The base's tests of a registered property do not collect, run or pass on the head's code",
-    "Run the base's test of the property against the head's code (check out the base's tests over the head) and fix the code so it passes; the head may not change what the base's tests expect.",
-  ),
-  "property.examples_not_executed": rule(
-    "property",
-    "A registered property executed fewer valid Hypothesis examples than the base's oracle does on the same code and seed",
-    "Find why the property runs fewer valid examples than the base's oracle (filters, assume(), a strategy that fails, an early return) and restore them.",
-  ),
-  "property.examples_discarded_by_code": rule(
-    "property",
-    "The code under test discarded Hypothesis examples of a registered property (UnsatisfiedAssumption raised outside the test side) where the base's code discards none",
-    "Stop raising Hypothesis' UnsatisfiedAssumption (assume() or reject()) from the code under test; let the code handle every input the strategies draw.",
-  ),
-  "property.examples_starved_by_code": rule(
-    "property",
-    "The base's test of a registered property executed fewer than half the valid Hypothesis examples, or passed one of its asserts fewer than half as often, on the head's code as on the base's code, same seed",
-    "Find what in the head's code makes the base's test run or assert less (inputs rejected, exceptions swallowed, early returns) and make the code handle those inputs again.",
-  ),
-  "seed.not_used": rule(
-    "seed",
-    "A seeded run shows no evidence that the injected seed and trial count reached the test",
-    "Make the test read the seed pawl injects (--hypothesis-seed for Hypothesis, CONTRACT_SEED and CONTRACT_TRIALS for contract tests) instead of a fixed seed or trial count.",
-  ),
-  "tests.changed_code_unexecuted": rule(
+  "harness.report_tampered": inStage(
     "tests",
-    'Lines the pull request added or changed in the code under test are run by no test of the suite (advisory unless [coverage] changed_lines = "blocking")',
-    'Add or extend a test that runs the lines the message names; a human can make this blocking with [coverage] changed_lines = "blocking".',
-    false,
+    rule(
+      "harness",
+      "The JUnit report disagrees with what pawl's observer saw while the tests ran, or a test's outcome was rewritten after it was made",
+      "Remove whatever rewrites test outcomes or the JUnit report (a hook, a plugin, a fixture that writes the report file); pawl compares the report with what its own plugin saw.",
+    ),
   ),
-  "tests.changed_code_survivors": rule(
+  "harness.observer_missing": inStage(
     "tests",
-    'Mutants on lines the pull request added or changed survive every base property (advisory unless [coverage] changed_lines = "blocking")',
-    "Strengthen a property so that it fails for the mutants the message lists (each is a bug the tests would not catch in the changed lines).",
-    false,
+    rule(
+      "harness",
+      "pawl's observer plugin did not report from a test run (disabled, shadowed, cut off, or kept from loading by a change of the pull request)",
+      "Let pawl's observer plugin load: remove -p no:..., PYTEST_DISABLE_PLUGIN_AUTOLOAD or whatever shadows or stops it, and keep the test run from exiting early.",
+    ),
   ),
-  "tests.changed_code_untraced": rule(
+  "harness.hypothesis_reconfigured": inStage(
     "tests",
-    "Whether the tests run the changed code is unknown: code under test switched pawl's line probes off, or the suite's run never reported its lines",
-    "Nothing blocks. Keep the code under test from replacing sys.settrace or sys.monitoring, and check the suite's run finished, so pawl can see which lines ran.",
-    false,
+    rule(
+      "harness",
+      "Code outside the base's test-side files loaded a Hypothesis settings profile during a run",
+      "Load Hypothesis settings profiles only in the base's test-side files (conftest.py); code under test must not call settings.load_profile.",
+    ),
   ),
-  "tests.collection_error": rule(
+  "harness.hypothesis_patched": inStage(
     "tests",
-    "A test file could not be collected (import or syntax error)",
-    "Fix the import or syntax error in the test file the message names (run pytest --collect-only on it locally).",
+    rule(
+      "harness",
+      "Hypothesis' own functions, classes or methods were replaced while the base's tests ran on the head's code, where the base's code leaves them alone",
+      "Stop replacing Hypothesis' functions, classes or methods from the code under test; Hypothesis is the oracle's, not the code's.",
+    ),
+  ),
+  "property.oracle_failed": inStage(
+    "tests",
+    rule(
+      "property",
+      "The base's tests of a registered property do not collect, run or pass on the head's code",
+      "Run the base's test of the property against the head's code (check out the base's tests over the head) and fix the code so it passes; the head may not change what the base's tests expect.",
+    ),
+  ),
+  "property.examples_not_executed": inStage(
+    "tests",
+    rule(
+      "property",
+      "A registered property executed fewer valid Hypothesis examples than the base's oracle does on the same code and seed",
+      "Find why the property runs fewer valid examples than the base's oracle (filters, assume(), a strategy that fails, an early return) and restore them.",
+    ),
+  ),
+  "property.examples_discarded_by_code": inStage(
+    "tests",
+    rule(
+      "property",
+      "The code under test discarded Hypothesis examples of a registered property (UnsatisfiedAssumption raised outside the test side) where the base's code discards none",
+      "Stop raising Hypothesis' UnsatisfiedAssumption (assume() or reject()) from the code under test; let the code handle every input the strategies draw.",
+    ),
+  ),
+  "property.examples_starved_by_code": inStage(
+    "tests",
+    rule(
+      "property",
+      "The base's test of a registered property executed fewer than half the valid Hypothesis examples, or passed one of its asserts fewer than half as often, on the head's code as on the base's code, same seed",
+      "Find what in the head's code makes the base's test run or assert less (inputs rejected, exceptions swallowed, early returns) and make the code handle those inputs again.",
+    ),
+  ),
+  "seed.not_used": inStage(
+    "tests",
+    rule(
+      "seed",
+      "A seeded run shows no evidence that the injected seed and trial count reached the test",
+      "Make the test read the seed pawl injects (--hypothesis-seed for Hypothesis, CONTRACT_SEED and CONTRACT_TRIALS for contract tests) instead of a fixed seed or trial count.",
+    ),
+  ),
+  "tests.changed_code_unexecuted": inStage(
+    "tests",
+    rule(
+      "tests",
+      'Lines the pull request added or changed in the code under test are run by no test of the suite (advisory unless [coverage] changed_lines = "blocking")',
+      'Add or extend a test that runs the lines the message names; a human can make this blocking with [coverage] changed_lines = "blocking".',
+      false,
+    ),
+  ),
+  "tests.changed_code_survivors": inStage(
+    "tests",
+    rule(
+      "tests",
+      'Mutants on lines the pull request added or changed survive every base property (advisory unless [coverage] changed_lines = "blocking")',
+      "Strengthen a property so that it fails for the mutants the message lists (each is a bug the tests would not catch in the changed lines).",
+      false,
+    ),
+  ),
+  "tests.changed_code_untraced": inStage(
+    "tests",
+    rule(
+      "tests",
+      "Whether the tests run the changed code is unknown: code under test switched pawl's line probes off, or the suite's run never reported its lines",
+      "Nothing blocks. Keep the code under test from replacing sys.settrace or sys.monitoring, and check the suite's run finished, so pawl can see which lines ran.",
+      false,
+    ),
+  ),
+  "tests.collection_error": inStage(
+    "tests",
+    rule(
+      "tests",
+      "A test file could not be collected (import or syntax error)",
+      "Fix the import or syntax error in the test file the message names (run pytest --collect-only on it locally).",
+    ),
   ),
   "tests.unproven": rule(
     "tests",
     "The pull request adds example assertions without adding or strengthening a contract",
     "Add or strengthen a contract (a property or a contract test) that covers the behaviour the new example assertions check.",
   ),
-  "property.failed_at_base": rule(
-    "property",
-    "A registered property fails at the base too, the same way, so it is not held against the pull request",
-    "Nothing is held against the pull request. Fix the property on the base branch in a pull request of its own.",
-    false,
-  ),
-  "tests.failed_at_base": rule(
+  "property.failed_at_base": inStage(
     "tests",
-    "A failing test the pull request did not touch fails at the base too, so it is not held against it",
-    "Nothing is held against the pull request. Fix the test on the base branch in a pull request of its own.",
-    false,
+    rule(
+      "property",
+      "A registered property fails at the base too, the same way, so it is not held against the pull request",
+      "Nothing is held against the pull request. Fix the property on the base branch in a pull request of its own.",
+      false,
+    ),
+  ),
+  "tests.failed_at_base": inStage(
+    "tests",
+    rule(
+      "tests",
+      "A failing test the pull request did not touch fails at the base too, so it is not held against it",
+      "Nothing is held against the pull request. Fix the test on the base branch in a pull request of its own.",
+      false,
+    ),
   ),
   // excuses: tests the base's pawl.toml does not run on this runner
-  "tests.excused": rule(
+  "tests.excused": inStage(
     "tests",
-    "A test the base's pawl.toml excuses on this runner (owner, reason, expiry) was not run",
-    "Nothing blocks. Run the excused test where it can run, and let the excuse expire once it passes on this runner.",
-    false,
+    rule(
+      "tests",
+      "A test the base's pawl.toml excuses on this runner (owner, reason, expiry) was not run",
+      "Nothing blocks. Run the excused test where it can run, and let the excuse expire once it passes on this runner.",
+      false,
+    ),
   ),
-  "config.excuse_expired": rule(
-    "config",
-    "An excuse in the base's pawl.toml has expired, so its test ran again",
-    "Nothing blocks, but the test runs again: fix it, or have its owner renew the [[excuses]] entry in the base's pawl.toml.",
-    false,
+  "config.excuse_expired": inStage(
+    "either",
+    rule(
+      "config",
+      "An excuse in the base's pawl.toml has expired, so its test ran again",
+      "Nothing blocks, but the test runs again: fix it, or have its owner renew the [[excuses]] entry in the base's pawl.toml.",
+      false,
+    ),
   ),
-  "config.excuse_covers_property": rule(
-    "config",
-    "An excuse in the base's pawl.toml would deselect a registered property or a frozen seed's test",
-    "Narrow the [[excuses]] entry in the base's pawl.toml so that it no longer matches a registered property or a frozen seed's test; those must always run.",
+  "config.excuse_covers_property": inStage(
+    "either",
+    rule(
+      "config",
+      "An excuse in the base's pawl.toml would deselect a registered property or a frozen seed's test",
+      "Narrow the [[excuses]] entry in the base's pawl.toml so that it no longer matches a registered property or a frozen seed's test; those must always run.",
+    ),
   ),
   // oracle strength by mutation (src/mutation/)
-  "property.oracle_weakened": rule(
-    "property",
-    "A mutant of the code under test that the base's property kills survives the head's property",
-    "Restore the property's strength: the message lists mutants (bugs) the base's property catches and the head's does not. Put back the assertion, strategy or setting that caught them.",
+  "property.oracle_weakened": inStage(
+    "tests",
+    rule(
+      "property",
+      "A mutant of the code under test that the base's property kills survives the head's property",
+      "Restore the property's strength: the message lists mutants (bugs) the base's property catches and the head's does not. Put back the assertion, strategy or setting that caught them.",
+    ),
   ),
-  "property.oracle_blinded": rule(
-    "property",
-    "A mutant of code the pull request did not change that the base's tests kill on the base's code survives them on the head's code, which runs it",
-    "Find what in the head's code hides the listed mutants from the base's tests (an overloaded __eq__, swallowed exceptions, special-cased test data) and remove it.",
+  "property.oracle_blinded": inStage(
+    "tests",
+    rule(
+      "property",
+      "A mutant of code the pull request did not change that the base's tests kill on the base's code survives them on the head's code, which runs it",
+      "Find what in the head's code hides the listed mutants from the base's tests (an overloaded __eq__, swallowed exceptions, special-cased test data) and remove it.",
+    ),
   ),
-  "property.mutants_survived": rule(
-    "property",
-    "Mutants of the code under test survive the base's properties: gaps in the oracle the pull request did not make",
-    "Nothing blocks. Strengthen the properties so they catch the listed mutants: each is a bug the tests would let through.",
-    false,
+  "property.mutants_survived": inStage(
+    "tests",
+    rule(
+      "property",
+      "Mutants of the code under test survive the base's properties: gaps in the oracle the pull request did not make",
+      "Nothing blocks. Strengthen the properties so they catch the listed mutants: each is a bug the tests would let through.",
+      false,
+    ),
   ),
-  "property.mutants_cut": rule(
-    "property",
-    "The [mutation] time budget ran out before every selected mutant ran: those were not run, so a weakening only they show is not seen",
-    "Nothing blocks. Have a human raise [mutation] budget_seconds in the base's pawl.toml, or lower max_mutants, so every selected mutant runs.",
-    false,
+  "property.mutants_cut": inStage(
+    "tests",
+    rule(
+      "property",
+      "The [mutation] time budget ran out before every selected mutant ran: those were not run, so a weakening only they show is not seen",
+      "Nothing blocks. Have a human raise [mutation] budget_seconds in the base's pawl.toml, or lower max_mutants, so every selected mutant runs.",
+      false,
+    ),
   ),
 } as const satisfies Record<string, RuleSpec>;
 

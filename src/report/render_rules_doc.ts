@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { type Layer, LAYERS, type RuleId, RULES } from "../core/rules.ts";
+import {
+  type Layer,
+  LAYERS,
+  type RuleId,
+  RULES,
+  type RuleStage,
+} from "../core/rules.ts";
 import { HOME_URL } from "../version.ts";
 
 /** The rules page, repository-relative. */
@@ -42,6 +48,12 @@ export function ruleAnchor(id: string): string {
 export function ruleHelpUri(id: string): string {
   return `${HOME_URL}/blob/main/${RULES_DOC_PATH}#${ruleAnchor(id)}`;
 }
+
+const STAGE_TEXT: Record<RuleStage, string> = {
+  static: "the static checks (`pawl diff` and `pawl check`)",
+  tests: "the test runs (`pawl check` only)",
+  either: "the static checks or the test runs",
+};
 
 const LAYER_TITLES: Record<Layer, string> = {
   config: "The contract files and pawl's own settings",
@@ -89,6 +101,7 @@ export function renderRulesDoc(): string {
         ...section(id, spec.summary, spec.fix, [
           `- Layer: \`${spec.layer}\``,
           `- Blocks a merge by default: ${spec.blocking ? "yes" : "no"}`,
+          `- Raised by: ${STAGE_TEXT[spec.stage]}`,
         ]),
       );
     }
