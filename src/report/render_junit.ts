@@ -5,9 +5,9 @@
  * so that CI views group them: `classname` is `pawl.<layer>` and `name` is
  * the rule and where it points (`property.removed
  * tests/agent_contract.yaml:3`). A blocking finding is a `<failure>` whose
- * message is the finding's message and whose body says where, what a failed
- * test showed (falsifying example, exception, traceback, the command that
- * reproduces it) and how to fix it; an advisory finding is a passing
+ * message is the finding's message and whose body repeats it and says
+ * where, what a failed test showed (falsifying example, exception,
+ * traceback, the command that reproduces it) and how to fix it; an advisory finding is a passing
  * testcase with its message in `<system-out>`. A layer without findings is
  * one passing testcase named after the layer, or a skipped one for the
  * `tests` and `seed` layers when the suite did not run, so an accepted run
@@ -179,9 +179,13 @@ function findingTime(f: Finding, timings: JunitTimings): number | undefined {
     : timings.stages?.[stage];
 }
 
-/** Where, what a failed test showed, and how to fix it. */
+/**
+ * The message again (some CI views show only the body), where, what a
+ * failed test showed, and how to fix it.
+ */
 function failureBody(f: Finding): string {
-  const lines = [`${f.rule} ${where(f)}`];
+  const lines = [f.message, ""];
+  if (f.path !== undefined) lines.push(`Where: ${where(f)}`);
   if (f.failure !== undefined) lines.push(...failureLines(f.failure).text);
   const fix = RULES[f.rule]?.fix;
   if (fix !== undefined) lines.push(`How to fix: ${fix}`);

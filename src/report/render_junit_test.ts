@@ -227,14 +227,14 @@ Deno.test("renderJunit() writes one testcase per finding, named by rule and plac
       );
       assert.equal(
         property.failure[0]["#text"],
-        `property.removed tests/agent_contract.yaml:3\nHow to fix: ${
+        `Property "roundtrip_stable" was removed or renamed away: restore it\n\nWhere: tests/agent_contract.yaml:3\nHow to fix: ${
           RULES["property.removed"].fix.replace(/'/g, "&apos;")
         }`,
       );
       const [timeout] = casesOf(suite, "tests");
       assert.match(
         timeout.failure[0]["#text"],
-        /^tests\.timeout \(no file location\)\n/,
+        /^The test run was stopped at its time limit of 600000 ms\n\nHow to fix: /,
       );
     },
   );
@@ -324,7 +324,7 @@ Deno.test("renderJunit() puts what a failed test showed in the failure's body", 
   const body: string = seed.failure[0]["#text"].replace(/&apos;/g, "'");
   assert.ok(
     body.startsWith(
-      "seed.fresh_failed tests/test_codec.py:12\nTest: tests/test_codec.py::test_roundtrip\n",
+      "test_roundtrip failed on seed 7\n\nWhere: tests/test_codec.py:12\nTest: tests/test_codec.py::test_roundtrip\n",
     ),
     body,
   );
