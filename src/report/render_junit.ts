@@ -16,7 +16,8 @@
  *
  * Times are reporting only and never part of the verdict: a finding about
  * one test takes that test's duration when the caller knows it, else the
- * duration of the stage that raises its rule; a testcase whose time is not
+ * duration of the stage that raises its rule, and a layer without findings
+ * the stages its rules are raised in, added up; a testcase whose time is not
  * known has no `time` attribute rather than a made-up zero.
  *
  * @module
@@ -141,11 +142,10 @@ function layerCases(
   const ran = verdict.tests !== null;
   if (findings.length === 0) {
     const unjudged = !ran && (layer === "tests" || layer === "seed");
-    const stage = layer === "tests" || layer === "seed" ? "tests" : "static";
     return [{
       classname,
       name: layer,
-      time: unjudged ? "" : seconds(timings.stages?.[stage]),
+      time: unjudged ? "" : seconds(layerTime(layer, timings)),
       ...(unjudged ? { skipped: "The test suite was not run" } : {}),
     }];
   }
@@ -166,6 +166,24 @@ function layerCases(
       failure: { message: f.message, type: f.rule, body: failureBody(f) },
     };
   });
+}
+
+/**
+ * How long checking a layer took: the stages its rules are raised in, added
+ * up (only those measured).
+ */
+function layerTime(layer: Layer, timings: JunitTimings): number | undefined {
+  const stages = new Set<RuleStage>();
+  for (const spec of Object.values(RULES)) {
+    if (spec.layer === layer) stages.add(spec.stage);
+  }
+  let total: number | undefined;
+  for (const stage of ["static", "tests"] as const) {
+    const value = timings.stages?.[stage];
+    if (value === undefined) continue;
+    if (stages.has(stage) || stages.has("either")) total = (total ?? 0) + value;
+  }
+  return total;
 }
 
 /** The test's own duration, else the duration of the stage that raises the rule. */

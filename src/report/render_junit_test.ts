@@ -375,7 +375,12 @@ Deno.test("renderJunit() times each testcase by its test, else by its stage, and
     assert.equal(time("seed.replay_failed"), "11.750");
     // Raised by the static checks or the test runs: which one is not known.
     assert.equal(time("property.assertion_removed tests/t.py"), undefined);
+    // A layer without findings took the stages its rules are raised in.
     assert.equal(time("fixture"), "0.250");
+    assert.equal(
+      casesOf(suiteOf(acceptVerdict(), { timings }), "harness")[0].time,
+      "12.000",
+    );
   });
 
   await t.step("without timings no testcase has a time", () => {
@@ -383,9 +388,13 @@ Deno.test("renderJunit() times each testcase by its test, else by its stage, and
   });
 
   await t.step("a layer that was not run has no time", () => {
-    const suite = suiteOf(staticVerdict(), { timings });
+    const suite = suiteOf(staticVerdict(), {
+      timings: { total: 0.25, stages: { static: 0.25 } },
+    });
     assert.equal(casesOf(suite, "tests")[0].time, undefined);
+    assert.equal(casesOf(suite, "seed")[0].time, undefined);
     assert.equal(casesOf(suite, "config")[0].time, "0.250");
+    assert.equal(casesOf(suite, "harness")[0].time, "0.250");
   });
 });
 
