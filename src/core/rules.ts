@@ -142,7 +142,7 @@ export const RULES = {
     rule(
       "harness",
       "Code under test imports test-framework internals or looks for the test harness",
-      "Remove the import of test-framework internals (pytest, _pytest, hypothesis, sys.modules probes, PYTEST_* variables) from the code under test; code must behave the same whether or not a test watches it.",
+      "Remove what looks for the test harness from the code under test (imports of pytest, _pytest, pluggy or Hypothesis, sys.modules probes, PYTEST_* variables, the call stack, sys.argv); code must behave the same whether or not a test watches it.",
     ),
   ),
   "harness.code_detects_tests": inStage(
