@@ -157,7 +157,13 @@ function layerCases(
     const name = n === 1 ? base : `${base} (${n})`;
     const time = seconds(findingTime(f, timings));
     if (!f.blocking) {
-      return { classname, name, time, out: `note: ${f.message}` };
+      const shown = f.failure === undefined ? [] : failureLines(f.failure).text;
+      return {
+        classname,
+        name,
+        time,
+        out: [`note: ${f.message}`, ...shown].join("\n"),
+      };
     }
     return {
       classname,

@@ -340,6 +340,24 @@ Deno.test("renderJunit() puts what a failed test showed in the failure's body", 
   }
 });
 
+Deno.test("renderJunit() keeps what a failed test showed beside an advisory finding too", () => {
+  const verdict = buildVerdict([
+    finding("tests.failed_at_base", "test_a fails at the base too", {
+      failure: {
+        test: "tests/t.py::test_a",
+        exception: "ZeroDivisionError: division by zero",
+        reproduce: "python -m pytest tests/t.py::test_a",
+      },
+    }),
+  ], input());
+  const [c] = casesOf(suiteOf(verdict), "tests");
+  assert.equal(c.failure, undefined);
+  assert.equal(
+    c["system-out"],
+    "note: test_a fails at the base too\nTest: tests/t.py::test_a\nException: ZeroDivisionError: division by zero\nReproduce: python -m pytest tests/t.py::test_a",
+  );
+});
+
 Deno.test("renderJunit() times each testcase by its test, else by its stage, and never with a made-up zero", async (t) => {
   const verdict = buildVerdict([
     finding("property.removed", "Removed", { path: CONTRACT, line: 3 }),
