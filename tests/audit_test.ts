@@ -239,6 +239,18 @@ Deno.test("pawl audit judges a range of past pull requests at their merged_at, r
         assert.match(html, /<svg class="chart decisions"/);
         assert.match(html, /<svg class="chart rules"/);
         assert.match(html, /&lt;script&gt;alert\(&quot;pwned&quot;\)/);
+        // Each finding's message is on the page, escaped.
+        const shown = report.pullRequests[1].findings[0];
+        assert.ok(
+          html.includes(
+            `<li><code>${shown.rule}</code> ${
+              shown.message.replace(/&/g, "&amp;").replace(/</g, "&lt;")
+                .replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+                .replace(/'/g, "&#39;")
+            }`,
+          ),
+          shown.message,
+        );
         assert.ok(
           !/<script/i.test(html),
           "no script element, not even escaped wrongly",

@@ -117,18 +117,42 @@ Deno.test("pawl check writes SARIF, JUnit and Markdown reports beside the verdic
       );
 
       await t.step(
-        "the JUnit report parses with a failing harness family",
+        "the JUnit report has one testcase per finding, with the time of the stage behind it",
         () => {
           assert.equal(XMLValidator.validate(r.junit), true);
           const cases = parseJunit(r.junit);
-          assert.equal(cases.length, 7);
-          const harness = cases.find((c) => c.classname === "pawl.harness");
+          const layers = new Set(r.verdict.findings.map((f) => f.layer));
+          assert.equal(
+            cases.length,
+            r.verdict.findings.length + 7 - layers.size,
+          );
+          const harness = cases.find((c) =>
+            c.name.startsWith("harness.conftest_changed tests/conftest.py")
+          );
+          assert.equal(harness?.classname, "pawl.harness");
           assert.equal(harness?.outcome, "failed");
           const tests = cases.find((c) => c.classname === "pawl.tests");
           assert.equal(
             tests?.outcome,
             command === "check" ? "passed" : "skipped",
           );
+          // Real durations, not a zero: the static checks always ran, the
+          // tests only under check.
+          const time = (name: string) =>
+            new RegExp(
+              `name="${name.replace(/\./g, "\\.")}[^"]*"(?: time="([0-9.]+)")?`,
+            )
+              .exec(r.junit)?.[1];
+          assert.ok(Number(time("harness.conftest_changed")) > 0, r.junit);
+          const total = / time="([0-9.]+)"/.exec(
+            r.junit.slice(0, r.junit.indexOf("<testsuite ")),
+          )?.[1];
+          assert.ok(Number(total) > 0, r.junit);
+          if (command === "check") {
+            assert.ok(Number(time("tests")) > 0, r.junit);
+          } else {
+            assert.equal(time("tests"), undefined, r.junit);
+          }
         },
       );
 

@@ -13,8 +13,25 @@ import type { AuditClock } from "./choose_clock.ts";
 /** The report format's version. */
 export const AUDIT_REPORT_VERSION = 1;
 
-/** Weakening rules shown over time, by default. */
+/**
+ * Weakening rules shown one by one over time, by default; the rest share
+ * one row ({@linkcode AuditReport.otherRules}).
+ */
 export const DEFAULT_TOP_RULES = 8;
+
+/** One blocking or advisory finding of a pull request, as the report shows it. */
+export interface AuditFinding {
+  /** Rule id. */
+  rule: string;
+  /** The finding's message (untrusted text: renderers escape it). */
+  message: string;
+  /** Whether it blocked the merge. */
+  blocking: boolean;
+  /** Repository-relative file, when known. */
+  path?: string;
+  /** 1-based line, when known. */
+  line?: number;
+}
 
 /** One pull request's row. */
 export interface AuditReportRow {
@@ -44,6 +61,8 @@ export interface AuditReportRow {
   reason?: string;
   /** The rules of its blocking findings, most telling first, each once. */
   blockingRules: string[];
+  /** Its verdict's findings, blocking first, with their messages. */
+  findings: AuditFinding[];
 }
 
 /** One period of the decisions-over-time chart. */
@@ -65,6 +84,20 @@ export interface AuditRuleTrend {
   /** Rule id. */
   rule: string;
   /** Rejected pull requests it blocked. */
+  pullRequests: number;
+  /** The same, per period (aligned with {@linkcode AuditReport.periods}). */
+  byPeriod: number[];
+}
+
+/**
+ * The weakening rules past the top ones, as one row: which they are, how
+ * many rejected pull requests at least one of them blocked, overall and per
+ * period. With it, every rejected pull request shows up in the rules chart.
+ */
+export interface AuditOtherRules {
+  /** The rule ids, most common first. */
+  rules: string[];
+  /** Rejected pull requests blocked by at least one of them. */
   pullRequests: number;
   /** The same, per period (aligned with {@linkcode AuditReport.periods}). */
   byPeriod: number[];
@@ -92,6 +125,8 @@ export interface AuditReport {
   periods: AuditPeriod[];
   /** The most common weakening rules, most common first. */
   topRules: AuditRuleTrend[];
+  /** Every other weakening rule, as one row; null when the top rules are all of them. */
+  otherRules: AuditOtherRules | null;
   /** Every pull request, ascending by repository and number. */
   pullRequests: AuditReportRow[];
 }
@@ -176,9 +211,13 @@ export function buildAuditReport(
       if (index !== undefined) trend.byPeriod[index]! += 1;
     }
   }
-  const topRules = [...trends.values()]
-    .sort((a, b) => b.pullRequests - a.pullRequests || compare(a.rule, b.rule))
-    .slice(0, Math.max(0, options.topRules ?? DEFAULT_TOP_RULES));
+  const ranked = [...trends.values()]
+    .sort((a, b) => b.pullRequests - a.pullRequests || compare(a.rule, b.rule));
+  const shown = Math.max(0, options.topRules ?? DEFAULT_TOP_RULES);
+  const topRules = ranked.slice(0, shown);
+  const otherRules = ranked.length > shown
+    ? others(rows, ranked.slice(shown), periods.length, periodOf)
+    : null;
 
   return {
     pawlAuditReport: AUDIT_REPORT_VERSION,
@@ -188,12 +227,44 @@ export function buildAuditReport(
     periodKind,
     periods,
     topRules,
+    otherRules,
     pullRequests: rows,
   };
 }
 
+/** The rules past the top ones as one row, counting each pull request once. */
+function others(
+  rows: readonly AuditReportRow[],
+  rest: readonly AuditRuleTrend[],
+  periods: number,
+  periodOf: ReadonlyMap<AuditReportRow, number>,
+): AuditOtherRules {
+  const rules = new Set(rest.map((t) => t.rule));
+  const out: AuditOtherRules = {
+    rules: [...rules],
+    pullRequests: 0,
+    byPeriod: Array.from({ length: periods }, () => 0),
+  };
+  for (const row of rows) {
+    if (!row.blockingRules.some((rule) => rules.has(rule))) continue;
+    out.pullRequests += 1;
+    const index = periodOf.get(row);
+    if (index !== undefined) out.byPeriod[index]! += 1;
+  }
+  return out;
+}
+
 function rowOf(record: AuditRecord): AuditReportRow {
   const pr = record.pullRequest;
+  const findings = [...(record.verdict?.findings ?? [])]
+    .sort((a, b) => Number(b.blocking) - Number(a.blocking))
+    .map((f): AuditFinding => ({
+      rule: f.rule,
+      message: f.message,
+      blocking: f.blocking,
+      ...(f.path === undefined ? {} : { path: f.path }),
+      ...(f.line === undefined ? {} : { line: f.line }),
+    }));
   const rules = record.decision === "reject"
     ? (record.verdict?.findings ?? []).filter((f) => f.blocking).map((f) =>
       f.rule
@@ -213,6 +284,7 @@ function rowOf(record: AuditRecord): AuditReportRow {
     decision: record.decision,
     ...(record.reason === undefined ? {} : { reason: record.reason }),
     blockingRules: [...new Set(rules)],
+    findings,
   };
 }
 

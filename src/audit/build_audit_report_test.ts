@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { RuleId } from "../core/rules.ts";
 import { record } from "./_testing.ts";
 import { buildAuditReport } from "./build_audit_report.ts";
 
@@ -100,4 +101,66 @@ Deno.test("buildAuditReport() lists unreadable record files", () => {
   const report = buildAuditReport([], { unreadable: ["b", "a"] });
   assert.deepEqual(report.unreadable, ["a", "b"]);
   assert.deepEqual(report.periods, []);
+});
+
+Deno.test("buildAuditReport() folds the rules past the top ones into one row, so no rejected pull request is left out", () => {
+  const rules: RuleId[] = [
+    "property.removed",
+    "tests.failed",
+    "fixture.digest_changed",
+    "freeze.expired",
+  ];
+  // One week: a column per pull request, each blocked by its own rule.
+  const report = buildAuditReport(
+    rules.map((rule, i) =>
+      record(i + 1, "reject", {
+        now: `2026-11-0${i + 3}T10:00:00Z`,
+        rules: [rule],
+      })
+    ),
+    { topRules: 2 },
+  );
+  assert.equal(report.periodKind, "pull-request");
+  assert.deepEqual(report.topRules.map((r) => r.rule), [
+    "fixture.digest_changed",
+    "freeze.expired",
+  ]);
+  assert.deepEqual(report.otherRules, {
+    rules: ["property.removed", "tests.failed"],
+    pullRequests: 2,
+    byPeriod: [1, 1, 0, 0],
+  });
+  report.periods.forEach((period, i) => {
+    const shown = report.topRules.reduce((n, r) => n + r.byPeriod[i]!, 0) +
+      (report.otherRules?.byPeriod[i] ?? 0);
+    assert.ok(shown > 0, `${period.label} has an empty column`);
+  });
+});
+
+Deno.test("buildAuditReport() has no row of other rules when every rule has its own", () => {
+  const report = buildAuditReport([
+    record(1, "reject", { rules: ["property.removed", "tests.failed"] }),
+  ]);
+  assert.equal(report.otherRules, null);
+  assert.equal(report.topRules.length, 2);
+});
+
+Deno.test("buildAuditReport() keeps each finding's message, blocking ones first", () => {
+  const report = buildAuditReport([
+    record(1, "reject", {
+      rules: ["config.settings_ignored", "property.removed"],
+    }),
+  ]);
+  assert.deepEqual(report.pullRequests[0]!.findings, [
+    {
+      rule: "property.removed",
+      message: 'Rule "property.removed" fired',
+      blocking: true,
+    },
+    {
+      rule: "config.settings_ignored",
+      message: 'Rule "config.settings_ignored" fired',
+      blocking: false,
+    },
+  ]);
 });

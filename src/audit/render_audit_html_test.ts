@@ -5,7 +5,7 @@ import { renderAuditHtml } from "./render_audit_html.ts";
 
 /** Every element the page may hold: no script, image, link, frame or form. */
 const ALLOWED_TAGS = new Set(
-  "html head meta title style body h1 h2 p strong span section figure svg rect text line table thead tbody tr th td a code div ul li"
+  "html head meta title style body h1 h2 p strong span section figure svg rect text line table thead tbody tr th td a code div ul li details summary wbr"
     .split(" "),
 );
 
@@ -63,7 +63,7 @@ Deno.test("renderAuditHtml() links only web addresses", () => {
   bad.pullRequest.htmlUrl = "javascript:alert(1)";
   const html = renderAuditHtml(buildAuditReport([bad]));
   assert.ok(!html.includes("javascript:"));
-  assert.match(html, /<td class="num">#1<\/td>/);
+  assert.match(html, /<td class="num" data-label="pull request">#1<\/td>/);
 });
 
 Deno.test("renderAuditHtml() gives the same bytes for the same report", () => {
@@ -78,4 +78,93 @@ Deno.test("renderAuditHtml() says so when nothing was judged or rejected", () =>
   assert.match(html, /No pull request was judged\./);
   assert.match(html, /No pull request was rejected\./);
   assert.ok(!html.includes("<svg"));
+});
+
+Deno.test("renderAuditHtml() shows each finding's message, escaped, with its place", () => {
+  const hostile = record(1, "reject");
+  const verdict = hostile.verdict!;
+  verdict.findings = [
+    {
+      ...verdict.findings[0]!,
+      message: `Removed <img src=x onerror=alert(1)> & "quoted"`,
+      path: "tests/<a>.py",
+      line: 3,
+    },
+    {
+      layer: "config",
+      rule: "config.settings_ignored",
+      message: "The pull request changes pawl.toml",
+      blocking: false,
+    },
+  ];
+  const html = renderAuditHtml(buildAuditReport([hostile]));
+  assert.ok(
+    html.includes(
+      '<li><code>property.removed</code> Removed &lt;img src=x onerror=alert(1)&gt; &amp; &quot;quoted&quot; <span class="where">(tests/&lt;a&gt;.py:3)</span></li>',
+    ),
+    html,
+  );
+  assert.match(
+    html,
+    /<details><summary>1 advisory note<\/summary><ul class="findings"><li><code>config\.settings_ignored<\/code> The pull request changes pawl\.toml<\/li>/,
+  );
+  assert.ok(!/<img/i.test(html));
+});
+
+Deno.test("renderAuditHtml() names the rules past the top ones in a row of their own", () => {
+  const records = Array.from({ length: 10 }, (_, i) =>
+    record(i + 1, "reject", {
+      now: `2026-11-03T1${i}:00:00Z`,
+      rules: [
+        ([
+          "property.removed",
+          "tests.failed",
+          "fixture.missing",
+          "freeze.expired",
+          "seed.fresh_failed",
+          "tests.timeout",
+          "property.vacuous",
+          "harness.conftest_changed",
+          "config.ci_changed",
+          "fixture.symlink",
+        ] as const)[i]!,
+      ],
+    }));
+  const html = renderAuditHtml(buildAuditReport(records));
+  assert.match(html, />2 more rules<\/text>/);
+  assert.match(
+    html,
+    /<p class="more">The 2 more rules, most common first: <code>tests\.failed<\/code> <code>tests\.timeout<\/code><\/p>/,
+  );
+  // Every pull request's column has a cell that is not empty.
+  for (let n = 1; n <= 10; n++) {
+    assert.match(html, new RegExp(`, #${n}: 1 pull request</title>`), `#${n}`);
+  }
+});
+
+Deno.test("renderAuditHtml() fits a narrow screen", () => {
+  const html = renderAuditHtml(buildAuditReport(RECORDS));
+  assert.match(
+    html,
+    /<meta name="viewport" content="width=device-width, initial-scale=1">/,
+  );
+  // Long words wrap; charts and the table scroll inside their own box.
+  assert.match(html, /body\{[^}]*overflow-wrap:break-word/);
+  assert.match(html, /figure,\.scroll\{[^}]*overflow-x:auto/);
+  assert.match(html, /<div class="scroll"><table class="prs">/);
+  const figures = html.match(/<figure>/g)?.length ?? 0;
+  assert.equal(figures, 2);
+  // Below 900 px each pull request is a card whose cells say what they are.
+  assert.match(
+    html,
+    /@media \(max-width:900px\)\{[^]*table\.prs thead\{display:none\}/,
+  );
+  assert.match(html, /table\.prs td::before\{content:attr\(data-label\)/);
+  const rows = [...html.matchAll(/<tr><td[^]*?<\/tr>/g)].map((m) => m[0]);
+  assert.equal(rows.length, RECORDS.length);
+  for (const row of rows) {
+    const cells = [...row.matchAll(/<td([^>]*)>/g)].map((m) => m[1]!);
+    assert.equal(cells.length, 6);
+    assert.ok(cells.every((c) => / data-label="[^"]+"/.test(c)), row);
+  }
 });

@@ -3,7 +3,7 @@ import { record } from "./_testing.ts";
 import { buildAuditReport } from "./build_audit_report.ts";
 import { renderAuditJson } from "./render_audit_json.ts";
 
-Deno.test("renderAuditJson() holds, per pull request, number, title, commits, clock, decision, reason and blocking rules", () => {
+Deno.test("renderAuditJson() holds, per pull request, number, title, commits, clock, decision, reason, blocking rules and findings", () => {
   const json = JSON.parse(renderAuditJson(buildAuditReport([
     record(2, "reject", { title: "Drop a property" }),
     record(3, "undecided"),
@@ -25,7 +25,13 @@ Deno.test("renderAuditJson() holds, per pull request, number, title, commits, cl
     },
     decision: "reject",
     blockingRules: ["property.removed"],
+    findings: [{
+      rule: "property.removed",
+      message: 'Rule "property.removed" fired',
+      blocking: true,
+    }],
   });
+  assert.equal(json.otherRules, null);
   assert.equal(json.pullRequests[1].decision, "undecided");
   assert.match(json.pullRequests[1].reason, /Cannot fetch/);
 });

@@ -101,6 +101,16 @@ export function renderAuditMarkdown(report: AuditReport): string {
           columns.map((_, i) => ` ${r.byPeriod[i] ?? 0} |`).join("")
         }`
       ),
+      ...(report.otherRules === null ? [] : [
+        `| ${report.otherRules.rules.length} more rule${
+          report.otherRules.rules.length === 1 ? "" : "s"
+        }: ${
+          report.otherRules.rules.map(code).join(", ")
+        } | ${report.otherRules.pullRequests} |${
+          columns.map((_, i) => ` ${report.otherRules?.byPeriod[i] ?? 0} |`)
+            .join("")
+        }`,
+      ]),
       "",
     );
     if (columns.length === 0) {

@@ -54,3 +54,26 @@ Deno.test("renderAuditMarkdown() says so when nothing was judged or rejected", (
   assert.match(text, /No pull request was judged\./);
   assert.match(text, /No pull request was rejected\./);
 });
+
+Deno.test("renderAuditMarkdown() names the rules past the top ones in a last row", () => {
+  const markdown = renderAuditMarkdown(buildAuditReport([
+    record(1, "reject", {
+      now: "2026-11-03T10:00:00Z",
+      rules: ["property.removed"],
+    }),
+    record(2, "reject", {
+      now: "2026-11-04T10:00:00Z",
+      rules: ["tests.failed"],
+    }),
+    record(3, "reject", {
+      now: "2026-11-05T10:00:00Z",
+      rules: ["tests.timeout"],
+    }),
+  ], { topRules: 1 }));
+  assert.ok(
+    markdown.includes(
+      "| 2 more rules: `tests.failed`, `tests.timeout` | 2 | 0 | 1 | 1 |",
+    ),
+    markdown,
+  );
+});

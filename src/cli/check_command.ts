@@ -15,6 +15,7 @@ import { withTokenHint } from "../github/with_token_hint.ts";
 import { loadSigningKey } from "../sign/load_signing_key.ts";
 import type { CliIo } from "./cli_io.ts";
 import { exitCodeFor } from "./exit_code.ts";
+import { stageTimer } from "./stage_timer.ts";
 import {
   givesFlag,
   parseCommandArgs,
@@ -73,11 +74,17 @@ export async function checkCommand(
     const [
       { undecidedVerdictJson, writeUndecidedOutputs },
       { writeUndecidedMutationReport },
+      { undecidedLocation },
     ] = await Promise.all([
       import("../gate/outputs/write_undecided_outputs.ts"),
       import("../gate/outputs/write_undecided_mutation_report.ts"),
+      import("../report/render_undecided.ts"),
     ]);
-    await writeUndecidedOutputs(reason, reportPaths(args));
+    await writeUndecidedOutputs(
+      reason,
+      reportPaths(args),
+      undecidedLocation(error),
+    );
     // "--json" promises the verdict on stdout whatever the exit code, so a
     // pipe into a JSON reader gets the undecided one too.
     if (givesFlag(args, CHECK_OPTIONS, "json")) {
@@ -222,6 +229,7 @@ async function judgeStarted(
   const started = takeOver(pull === undefined ? { ...target, now } : undefined);
   const sandboxes: IsolationReport[] = [];
   const late = afterVerdictCode();
+  const timer = stageTimer(progress);
   try {
     const judgement = await judgePullRequest(
       {
@@ -240,7 +248,7 @@ async function judgeStarted(
         ),
       },
       realGatePorts({
-        progress: late.startOnTests(progress),
+        progress: late.startOnTests(timer.progress),
         sandbox: {
           lease: sandboxLease,
           onSandbox: (report) => sandboxes.push(report),
@@ -255,6 +263,7 @@ async function judgeStarted(
       }),
       started,
     );
+    const timings = timer.timings();
     progress.end();
     const user = describeTestUser(sandboxes, Deno.uid());
     if (user !== undefined && !v.quiet) io.err(`pawl: ${user}\n`);
@@ -271,7 +280,7 @@ async function judgeStarted(
       markdown: v.markdown,
       stepSummary: io.env["GITHUB_STEP_SUMMARY"],
       mutationReport: v["mutation-report"],
-    }, { signing: signing?.key });
+    }, { signing: signing?.key, timings });
     io.out(
       v.json
         ? verdictJson(judgement)

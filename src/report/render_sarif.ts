@@ -2,19 +2,27 @@
  * SARIF 2.1.0 for code-scanning upload.
  *
  * The log holds one run: `tool.driver` lists every rule in the registry (so
- * a rule's `ruleIndex` is the same in every log pawl writes), and every
+ * a rule's `ruleIndex` is the same in every log pawl writes), each with its
+ * own help from the registry and a `helpUri` into docs/rules.md, and every
  * finding is one result whose level comes from the finding's own blocking
  * flag. Code scanning shows a result only at a file and line, so a finding
  * without a usable repository-relative path is shown at the first base
- * contract file, line 1, and its message says so. A finding with a path but
- * no line is shown at line 1 of its file.
+ * contract file, line 1, and its message says so; with no contract file
+ * either, the result has only a logical location (the repository), never a
+ * file that does not exist. A finding with a path but no line is shown at
+ * line 1 of its file. A finding about a failed test carries what the test
+ * showed in its message and in `properties.failure`.
  *
  * @module
  */
 import { createHash } from "node:crypto";
-import type { Finding } from "../core/finding.ts";
+import type { FailureDetail, Finding } from "../core/finding.ts";
 import { type RuleId, RULES } from "../core/rules.ts";
 import type { Verdict } from "../core/verdict.ts";
+import { HOME_URL } from "../version.ts";
+import { inline, ruleHelpUri } from "./render_rules_doc.ts";
+import { failureLines } from "./failure_lines.ts";
+import { markdownInline } from "./markdown_text.ts";
 
 /** The SARIF schema the log declares. */
 export const SARIF_SCHEMA =
@@ -22,9 +30,6 @@ export const SARIF_SCHEMA =
 
 /** The `partialFingerprints` key; the suffix changes whenever the recipe does. */
 export const FINGERPRINT_KEY = "pawl/v1";
-
-/** Where a pathless finding is shown when the verdict names no contract file. */
-export const FALLBACK_PATH = "pawl.toml";
 
 /** Options for {@linkcode renderSarif}. */
 export interface RenderSarifOptions {
@@ -37,8 +42,8 @@ export interface RenderSarifOptions {
    */
   repositoryUri?: string;
   /**
-   * `tool.driver.informationUri`: where people read about pawl. Left out
-   * unless given, rather than pointing somewhere that is not pawl's.
+   * `tool.driver.informationUri`: where people read about pawl
+   * ({@linkcode HOME_URL} unless given).
    */
   informationUri?: string;
 }
@@ -60,6 +65,8 @@ export interface SarifRule {
   defaultConfiguration: { level: SarifLevel };
   /** What the rule checks and what to do (GitHub code scanning requires it: GH2012). */
   help: { text: string; markdown: string };
+  /** The rule's section of docs/rules.md (left out for a rule the registry lacks). */
+  helpUri?: string;
   /** Tags: `pawl`, the layer, and `blocking` or `advisory`. */
   properties: { tags: string[] };
 }
@@ -72,20 +79,47 @@ export interface SarifResult {
   ruleIndex: number;
   /** `error` for blocking findings, `note` otherwise. */
   level: SarifLevel;
-  /** The finding's message (plus a note when it is shown elsewhere). */
-  message: { text: string };
-  /** Exactly one physical location. */
+  /**
+   * The finding's message (plus a note when it is shown elsewhere), and
+   * with a failure detail, what the test showed as text and Markdown.
+   */
+  message: { text: string; markdown?: string };
+  /** Exactly one location: a physical one, or the repository as a logical one. */
   locations: SarifLocation[];
   /** {@linkcode FINGERPRINT_KEY} → stable hash. */
   partialFingerprints: Record<string, string>;
-  /** The finding's layer and blocking flag, and whether its location is its own. */
-  properties: { layer: string; blocking: boolean; location: "own" | "shown" };
+  /**
+   * The finding's layer and blocking flag, whether its location is its own
+   * (`own`), borrowed (`shown`) or only the repository (`repository`), and
+   * what a failed test showed.
+   */
+  properties: {
+    layer: string;
+    blocking: boolean;
+    location: "own" | "shown" | "repository";
+    failure?: FailureDetail;
+  };
 }
 
-/** A `location` with a repository-relative physical location. */
+/** The location of a result that names no file and has none to be shown at. */
+export const REPOSITORY_LOCATION: SarifLocation = {
+  logicalLocations: [{
+    name: "repository",
+    fullyQualifiedName: "repository",
+    kind: "module",
+  }],
+};
+
+/** A `location`: a repository-relative physical location, or the repository as a logical one. */
 export interface SarifLocation {
+  /** The repository, for a result with no file. */
+  logicalLocations?: {
+    name: string;
+    fullyQualifiedName: string;
+    kind: string;
+  }[];
   /** Where in the repository. */
-  physicalLocation: {
+  physicalLocation?: {
     /** Percent-encoded path relative to `%SRCROOT%`. */
     artifactLocation: { uri: string; uriBaseId: "%SRCROOT%" };
     /** 1-based line. */
@@ -119,7 +153,10 @@ export function renderSarif(
 ): string {
   const rules = ruleDescriptors(verdict.findings);
   const index = new Map(rules.map((r, i) => [r.id, i]));
-  const shownAt = verdict.contract.files[0]?.path ?? FALLBACK_PATH;
+  const first = verdict.contract.files[0]?.path;
+  const shownAt = first !== undefined && repositoryPath(first) !== undefined
+    ? first
+    : undefined;
   const seen = new Map<string, number>();
   const results = verdict.findings.map((f) => {
     const result = sarifResult(f, index.get(f.rule) ?? -1, shownAt);
@@ -144,9 +181,7 @@ export function renderSarif(
           ...(SEMVER.test(verdict.pawl.version)
             ? { semanticVersion: verdict.pawl.version }
             : {}),
-          ...(options.informationUri === undefined
-            ? {}
-            : { informationUri: options.informationUri }),
+          informationUri: options.informationUri ?? HOME_URL,
           rules,
         },
       },
@@ -189,7 +224,7 @@ const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 function ruleDescriptors(findings: readonly Finding[]): SarifRule[] {
   const out: SarifRule[] = [];
   for (const [id, spec] of Object.entries(RULES)) {
-    out.push(descriptor(id, spec.layer, spec.blocking, spec.summary));
+    out.push(descriptor(id, spec.layer, spec.blocking, spec));
   }
   const unknown = [
     ...new Set(
@@ -198,7 +233,7 @@ function ruleDescriptors(findings: readonly Finding[]): SarifRule[] {
   ].sort();
   for (const id of unknown) {
     const layer = findings.find((f) => f.rule === id)?.layer ?? "config";
-    out.push(descriptor(id, layer, true, `Rule "${id}"`));
+    out.push(descriptor(id, layer, true, undefined));
   }
   return out;
 }
@@ -207,8 +242,14 @@ function descriptor(
   id: string,
   layer: string,
   blocking: boolean,
-  summary: string,
+  help: { summary: string; fix: string } | undefined,
 ): SarifRule {
+  const summary = help?.summary ?? `Rule "${id}"`;
+  const fix = help?.fix ??
+    "The message says what changed and where; this pawl does not know the rule.";
+  const effect = blocking
+    ? "blocks the merge"
+    : "is advisory and does not block";
   return {
     id,
     name: pascalCase(id),
@@ -221,14 +262,12 @@ function descriptor(
     defaultConfiguration: { level: blocking ? "error" : "note" },
     help: {
       text:
-        `${summary}. pawl reports it as rule "${id}" in layer "${layer}"; it ${
-          blocking ? "blocks the merge" : "is advisory and does not block"
-        }. The message says what changed and where.`,
-      markdown:
-        `**${summary}.** pawl reports it as rule \`${id}\` in layer \`${layer}\`; it ${
-          blocking ? "**blocks the merge**" : "is advisory and does not block"
-        }. The message says what changed and where.`,
+        `${summary}. Layer "${layer}"; by default it ${effect}. How to fix: ${fix}`,
+      markdown: `**${inline(summary)}.** Layer \`${layer}\`; by default it ${
+        blocking ? "**blocks the merge**" : effect
+      }.\n\n**How to fix:** ${inline(fix)}`,
     },
+    ...(help === undefined ? {} : { helpUri: ruleHelpUri(id) }),
     properties: { tags: ["pawl", layer, blocking ? "blocking" : "advisory"] },
   };
 }
@@ -236,42 +275,48 @@ function descriptor(
 function sarifResult(
   f: Finding,
   ruleIndex: number,
-  shownAt: string,
+  shownAt: string | undefined,
 ): SarifResult {
   const path = f.path === undefined ? undefined : repositoryPath(f.path);
   const message = f.message.trim() === ""
     ? (RULES[f.rule as RuleId]?.summary ?? f.rule)
     : f.message;
+  const at = shownAt === undefined
+    ? "shown at the repository"
+    : `shown at ${JSON.stringify(shownAt)}`;
   const note = path !== undefined
     ? ""
     : f.path === undefined
-    ? ` (shown at "${shownAt}": the finding has no file location)`
-    : ` (shown at "${shownAt}": the finding's path ${
+    ? ` (${at}: the finding has no file location)`
+    : ` (${at}: the finding's path ${
       JSON.stringify(f.path)
     } is not repository-relative)`;
-  const line = path !== undefined && f.line !== undefined &&
-      Number.isInteger(f.line) && f.line >= 1
-    ? f.line
-    : 1;
+  const detail = f.failure === undefined ? undefined : failureLines(f.failure);
+  const location = path !== undefined
+    ? sarifFileLocation(path, f.line)
+    : sarifFileLocation(shownAt);
   return {
     ruleId: f.rule,
     ruleIndex,
     level: f.blocking ? "error" : "note",
-    message: { text: message + note },
-    locations: [{
-      physicalLocation: {
-        artifactLocation: {
-          uri: encodePath(path ?? shownAt),
-          uriBaseId: "%SRCROOT%",
-        },
-        region: { startLine: line },
-      },
-    }],
+    message: detail === undefined ? { text: message + note } : {
+      text: [message + note, ...detail.text].join("\n"),
+      markdown: [
+        markdownInline(message + note, { newline: "  \n" }),
+        ...detail.markdown,
+      ].join("\n\n"),
+    },
+    locations: [location ?? REPOSITORY_LOCATION],
     partialFingerprints: { [FINGERPRINT_KEY]: fingerprint(f) },
     properties: {
       layer: f.layer,
       blocking: f.blocking,
-      location: path !== undefined ? "own" : "shown",
+      location: path !== undefined
+        ? "own"
+        : location === undefined
+        ? "repository"
+        : "shown",
+      ...(f.failure === undefined ? {} : { failure: f.failure }),
     },
   };
 }
@@ -301,6 +346,28 @@ function stableMessage(message: string): string {
     .replace(/\d+/g, "#")
     .replace(/\s+/g, " ")
     .trim();
+}
+
+/**
+ * A physical location at `path` (line 1 unless a usable `line` is given),
+ * or undefined when `path` is not a usable repository-relative path.
+ */
+export function sarifFileLocation(
+  path: string | undefined,
+  line?: number,
+): SarifLocation | undefined {
+  const clean = path === undefined ? undefined : repositoryPath(path);
+  if (clean === undefined) return undefined;
+  return {
+    physicalLocation: {
+      artifactLocation: { uri: encodePath(clean), uriBaseId: "%SRCROOT%" },
+      region: {
+        startLine: line !== undefined && Number.isInteger(line) && line >= 1
+          ? line
+          : 1,
+      },
+    },
+  };
 }
 
 /** The path when it is a usable repository-relative path, else undefined. */

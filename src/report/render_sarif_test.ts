@@ -13,8 +13,9 @@ import {
   mixedFindings,
   rejectVerdict,
 } from "./_testing.ts";
+import { HOME_URL } from "../version.ts";
+import { ruleHelpUri } from "./render_rules_doc.ts";
 import {
-  FALLBACK_PATH,
   FINGERPRINT_KEY,
   renderSarif,
   type RenderSarifOptions,
@@ -40,8 +41,7 @@ function assertValidSarif(log: Json): void {
   const driver = run.tool.driver;
   assert.equal(driver.name, "pawl");
   assert.equal(typeof driver.version, "string");
-  // Only a URI someone gave: pawl has no page of its own to point at.
-  assert.equal(driver.informationUri, undefined);
+  assert.match(driver.informationUri, /^https:\/\//);
   assert.ok(Array.isArray(driver.rules));
   const ids = new Set<string>();
   for (const rule of driver.rules) {
@@ -77,6 +77,11 @@ function assertValidSarif(log: Json): void {
     assert.ok(result.locations.length >= 1);
     for (const location of result.locations) {
       const physical = location.physicalLocation;
+      if (physical === undefined) {
+        // Only the repository: no file that might not exist.
+        assert.equal(location.logicalLocations[0].name, "repository");
+        continue;
+      }
       const uri: string = physical.artifactLocation.uri;
       assert.equal(physical.artifactLocation.uriBaseId, "%SRCROOT%");
       // A relative reference: no scheme, no leading slash, nothing a URI
@@ -210,19 +215,34 @@ Deno.test("renderSarif() shows a finding without a usable path at the contract f
     });
   }
 
-  await t.step("without contract files it falls back to pawl.toml", () => {
-    const verdict = buildVerdict(
-      [finding("tests.timeout", "The test run was stopped")],
-      input({
-        contract: { layouts: [], files: [], digest: "", freezeBodyHashes: [] },
-      }),
-    );
-    const [result] = results(verdict);
-    assert.equal(
-      result.locations[0].physicalLocation.artifactLocation.uri,
-      FALLBACK_PATH,
-    );
-  });
+  await t.step(
+    "without contract files it names the repository, not a file",
+    () => {
+      const verdict = buildVerdict(
+        [finding("tests.timeout", "The test run was stopped")],
+        input({
+          contract: {
+            layouts: [],
+            files: [],
+            digest: "",
+            freezeBodyHashes: [],
+          },
+        }),
+      );
+      const [result] = results(verdict);
+      assert.equal(result.locations[0].physicalLocation, undefined);
+      assert.deepEqual(result.locations[0].logicalLocations, [{
+        name: "repository",
+        fullyQualifiedName: "repository",
+        kind: "module",
+      }]);
+      assert.equal(result.properties.location, "repository");
+      assert.equal(
+        result.message.text,
+        "The test run was stopped (shown at the repository: the finding has no file location)",
+      );
+    },
+  );
 });
 
 Deno.test("renderSarif() keeps hostile messages and percent-encodes odd paths", () => {
@@ -377,4 +397,74 @@ Deno.test("renderSarif() is deterministic", () => {
     once,
   );
   assert.ok(once.endsWith("}\n"));
+});
+
+Deno.test("renderSarif() gives every rule its own help and a link to its section of the rules page", () => {
+  const rules: Json[] = sarif(acceptVerdict()).runs[0].tool.driver.rules;
+  for (const rule of rules) {
+    const spec = RULES[rule.id as keyof typeof RULES];
+    assert.ok(rule.help.text.includes(spec.fix), rule.id);
+    assert.ok(rule.help.markdown.includes("**How to fix:**"), rule.id);
+    assert.equal(rule.helpUri, ruleHelpUri(rule.id));
+  }
+  const helps = new Set(rules.map((r) => r.help.text));
+  assert.equal(helps.size, rules.length, "two rules share one help text");
+  const fixes = new Set(Object.values(RULES).map((r) => r.fix));
+  assert.equal(fixes.size, rules.length, "two rules share one fix");
+});
+
+Deno.test("renderSarif() points informationUri at pawl's home unless given another", () => {
+  const driver = (options: RenderSarifOptions) =>
+    JSON.parse(renderSarif(acceptVerdict(), options)).runs[0].tool.driver;
+  assert.equal(driver({}).informationUri, HOME_URL);
+  assert.equal(
+    driver({ informationUri: "https://example.org/pawl" }).informationUri,
+    "https://example.org/pawl",
+  );
+});
+
+Deno.test("renderSarif() carries what a failed test showed in the message and in properties.failure", () => {
+  const failure = {
+    test: "tests/test_codec.py::test_roundtrip",
+    example: "Falsifying example: test_roundtrip(\n    data=b'\\x00',\n)",
+    exception: "AssertionError: assert b'' == b'\\x00'",
+    traceback: [
+      "    assert decode(encode(data)) == data",
+      "E   AssertionError: ``` not a fence end",
+    ],
+    reproduce:
+      "CONTRACT_SEED=7 python -m pytest 'tests/test_codec.py::test_roundtrip' --hypothesis-seed=7",
+  };
+  const [result] = results(
+    buildVerdict([
+      finding("seed.fresh_failed", "test_roundtrip failed on seed 7", {
+        path: "tests/test_codec.py",
+        line: 12,
+        failure,
+      }),
+    ], input()),
+  );
+  assert.deepEqual(result.properties.failure, failure);
+  const text: string = result.message.text;
+  assert.ok(text.startsWith("test_roundtrip failed on seed 7\n"));
+  for (
+    const part of [
+      "Test: tests/test_codec.py::test_roundtrip",
+      "data=b'\\x00'",
+      "Exception: AssertionError: assert b'' == b'\\x00'",
+      "E   AssertionError: ``` not a fence end",
+      `Reproduce: ${failure.reproduce}`,
+    ]
+  ) {
+    assert.ok(text.includes(part), part);
+  }
+  const markdown: string = result.message.markdown;
+  assert.ok(markdown.endsWith(`\`\`\`sh\n${failure.reproduce}\n\`\`\``));
+  assert.ok(markdown.includes("````\n    assert decode"), markdown);
+  // A finding without a failure keeps a plain text message.
+  const [plain] = results(
+    buildVerdict([finding("tests.failed", "t failed")], input()),
+  );
+  assert.equal(plain.message.markdown, undefined);
+  assert.equal(plain.properties.failure, undefined);
 });

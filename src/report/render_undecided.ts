@@ -5,12 +5,55 @@
  *
  * @module
  */
-import { VERSION } from "../version.ts";
+import { HOME_URL, VERSION } from "../version.ts";
 import { MARKDOWN_MARKER } from "./render_markdown.ts";
-import { FALLBACK_PATH, SARIF_SCHEMA } from "./render_sarif.ts";
+import {
+  inline,
+  ruleHelpUri,
+  UNDECIDED_HELP,
+  UNDECIDED_RULE,
+} from "./render_rules_doc.ts";
+import {
+  REPOSITORY_LOCATION,
+  SARIF_SCHEMA,
+  sarifFileLocation,
+  type SarifLocation,
+} from "./render_sarif.ts";
 
-/** The rule of the one result an undecided SARIF log holds. */
-export const UNDECIDED_RULE = "pawl.undecided";
+export { UNDECIDED_RULE };
+
+/** Where the cause of an undecided run lies, when it is one file. */
+export interface UndecidedLocation {
+  /** Repository-relative path of the file the reason names. */
+  path?: string | undefined;
+  /** 1-based line in it, when known. */
+  line?: number | undefined;
+}
+
+/**
+ * The file an error that stopped a run names, when it carries one: a
+ * contract that does not parse has its `path` and `line`, a base that
+ * breaks its own contract the place of its first problem. Anything else
+ * names no file.
+ *
+ * @example
+ * ```ts
+ * import { undecidedLocation } from "./render_undecided.ts";
+ * const e = Object.assign(new SyntaxError("x"), { path: "invariants.toml", line: 3 });
+ * if (undecidedLocation(e).path !== "invariants.toml") throw new Error();
+ * if (undecidedLocation(new Error("no clock")).path !== undefined) throw new Error();
+ * ```
+ */
+export function undecidedLocation(error: unknown): UndecidedLocation {
+  if (typeof error !== "object" || error === null) return {};
+  const e = error as { path?: unknown; line?: unknown; findings?: unknown };
+  const first = Array.isArray(e.findings) ? e.findings[0] : undefined;
+  const source = typeof e.path === "string" ? e : first ?? {};
+  const path = (source as { path?: unknown }).path;
+  const line = (source as { line?: unknown }).line;
+  if (typeof path !== "string") return {};
+  return typeof line === "number" ? { path, line } : { path };
+}
 
 /** The three report formats for an undecided run. */
 export interface UndecidedReports {
@@ -32,7 +75,10 @@ export interface UndecidedReports {
  * if (!r.markdown.includes("could not decide")) throw new Error();
  * ```
  */
-export function renderUndecided(reason: string): UndecidedReports {
+export function renderUndecided(
+  reason: string,
+  at: UndecidedLocation = {},
+): UndecidedReports {
   // A result, not just a notification: code scanning shows results and
   // blocks on error-level ones, so an undecided run must never look clean.
   const sarif = {
@@ -43,10 +89,11 @@ export function renderUndecided(reason: string): UndecidedReports {
         driver: {
           name: "pawl",
           version: VERSION,
+          informationUri: HOME_URL,
           rules: [{
             id: UNDECIDED_RULE,
             name: "Undecided",
-            shortDescription: { text: "pawl could not decide" },
+            shortDescription: { text: UNDECIDED_HELP.summary },
             fullDescription: {
               text:
                 "pawl could not decide on the pull request (bad arguments, an unreadable base contract, a git failure, no test runner or no sandbox); nothing was accepted",
@@ -54,10 +101,12 @@ export function renderUndecided(reason: string): UndecidedReports {
             defaultConfiguration: { level: "error" },
             help: {
               text:
-                "pawl could not decide, so the pull request is not accepted. The message names the cause; fix it and run pawl again.",
-              markdown:
-                "pawl **could not decide**, so the pull request is not accepted. The message names the cause; fix it and run pawl again.",
+                `${UNDECIDED_HELP.summary}. How to fix: ${UNDECIDED_HELP.fix}`,
+              markdown: `**${
+                inline(UNDECIDED_HELP.summary)
+              }.**\n\n**How to fix:** ${inline(UNDECIDED_HELP.fix)}`,
             },
+            helpUri: ruleHelpUri(UNDECIDED_RULE),
             properties: { tags: ["pawl", "undecided", "blocking"] },
           }],
         },
@@ -67,12 +116,7 @@ export function renderUndecided(reason: string): UndecidedReports {
         ruleIndex: 0,
         level: "error",
         message: { text: `pawl could not decide: ${reason}` },
-        locations: [{
-          physicalLocation: {
-            artifactLocation: { uri: FALLBACK_PATH, uriBaseId: "%SRCROOT%" },
-            region: { startLine: 1 },
-          },
-        }],
+        locations: [undecidedSarifLocation(at)],
         properties: { decision: "undecided" },
       }],
       invocations: [{
@@ -102,6 +146,11 @@ ${markdownEscape(reason)}
 Nothing was accepted: fix the cause and run pawl again.
 `;
   return { sarif: JSON.stringify(sarif, null, 2) + "\n", junit, markdown };
+}
+
+/** The file the reason names, or the repository when it names none. */
+function undecidedSarifLocation(at: UndecidedLocation): SarifLocation {
+  return sarifFileLocation(at.path, at.line) ?? REPOSITORY_LOCATION;
 }
 
 function xmlEscape(text: string): string {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Judgement } from "../judge_options.ts";
-import { renderJunit } from "../../report/render_junit.ts";
+import { type JunitTimings, renderJunit } from "../../report/render_junit.ts";
 import { renderMarkdown } from "../../report/render_markdown.ts";
 import { renderSarif } from "../../report/render_sarif.ts";
 import { formatLedger } from "../../seeds/ledger_row.ts";
@@ -44,6 +44,8 @@ export interface OutputPaths {
 export interface WriteOutputsOptions {
   /** The key that signs the envelope and is named in the Markdown report. */
   signing?: SigningKey | undefined;
+  /** How long the judgement's parts took, for the JUnit report's times. */
+  timings?: JunitTimings | undefined;
 }
 
 /** The verdict as pawl writes and prints it. */
@@ -83,7 +85,13 @@ export async function writeOutputs(
     await writeOutputFile(paths.sarif, renderSarif(verdict));
   }
   if (paths.junit !== undefined) {
-    await writeOutputFile(paths.junit, renderJunit(verdict));
+    await writeOutputFile(
+      paths.junit,
+      renderJunit(
+        verdict,
+        options.timings === undefined ? {} : { timings: options.timings },
+      ),
+    );
   }
   if (paths.mutationReport !== undefined) {
     await writeOutputFile(

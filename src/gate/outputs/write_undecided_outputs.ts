@@ -3,7 +3,10 @@
  *
  * @module
  */
-import { renderUndecided } from "../../report/render_undecided.ts";
+import {
+  renderUndecided,
+  type UndecidedLocation,
+} from "../../report/render_undecided.ts";
 import type { OutputPaths } from "./write_outputs.ts";
 import { writeOutputFile } from "./write_output_file.ts";
 
@@ -27,11 +30,13 @@ export function undecidedVerdictJson(reason: string): string {
  * A stale accept must never survive a run that could not decide: the
  * verdict file says "undecided", and so does every report file asked for,
  * so a stale "accept" comment or SARIF upload cannot outlive this run.
+ * `at` is the file the reason names, where SARIF shows the result.
  * Never throws; a file that cannot be written is left as it is.
  */
 export async function writeUndecidedOutputs(
   reason: string,
   paths: Pick<OutputPaths, "out" | "sarif" | "junit" | "markdown">,
+  at: UndecidedLocation = {},
 ): Promise<void> {
   if (paths.out !== undefined) {
     await writeOutputFile(
@@ -39,7 +44,7 @@ export async function writeUndecidedOutputs(
       undecidedVerdictJson(reason),
     ).catch(() => {});
   }
-  const undecided = renderUndecided(reason);
+  const undecided = renderUndecided(reason, at);
   for (const kind of ["sarif", "junit", "markdown"] as const) {
     const path = paths[kind];
     if (path !== undefined) {
