@@ -20,6 +20,7 @@ import { PROPOSE_OPTIONS } from "../src/cli/propose_command.ts";
 import { SERVE_OPTIONS } from "../src/cli/serve_command.ts";
 import { VERIFY_OPTIONS } from "../src/cli/verify_command.ts";
 import { readSettings } from "../src/settings/read_settings.ts";
+import { SettingsSchema } from "../src/settings/settings.ts";
 import { loadYamlParser } from "../src/contract/parse_yaml_document.ts";
 import { readAgentContract } from "../src/layouts/agent_contract/read_agent_contract.ts";
 import { readPropertyRegistry } from "../src/layouts/invariants/read_property_registry.ts";
@@ -205,8 +206,8 @@ Deno.test("a pawl.toml snippet with an unknown key would fail the docs check", (
   );
 });
 
-/** The options (`--x`, `-h`) named in the first column of the table after `marker`. */
-function tableOptions(page: Page, marker: string): string[] {
+/** The code spans of the first column of the table after `marker`. */
+function firstColumn(page: Page, marker: string): string[] {
   const at = page.text.indexOf(`<!-- ${marker} -->`);
   assert.ok(at >= 0, `${page.path} has no "${marker}"`);
   const rows = page.text.slice(at).split("\n").slice(1)
@@ -217,9 +218,58 @@ function tableOptions(page: Page, marker: string): string[] {
   assert.ok(rows.length > 2, `${page.path}: no table after "${marker}"`);
   return rows.slice(2).flatMap((row) =>
     row.split("|")[1]!.match(/`[^`]+`/g) ?? []
-  )
-    .map((cell) => cell.slice(1, -1).split(/\s/)[0]!);
+  ).map((cell) => cell.slice(1, -1));
 }
+
+/** The options (`--x`, `-h`) named in the first column of the table after `marker`. */
+function tableOptions(page: Page, marker: string): string[] {
+  return firstColumn(page, marker).map((cell) => cell.split(/\s/)[0]!);
+}
+
+// deno-lint-ignore no-explicit-any
+type Schema = any;
+
+function unwrapped(schema: Schema): Schema {
+  let s = schema;
+  while (["default", "prefault", "optional", "nullable"].includes(s.def.type)) {
+    s = s.def.innerType;
+  }
+  return s;
+}
+
+/** `[table] key` for every key of the settings schema (`[[excuses]] test` for arrays of tables). */
+function settingsKeys(
+  schema: Schema,
+  table = "",
+  out: string[] = [],
+): string[] {
+  for (const [key, value] of Object.entries(unwrapped(schema).shape)) {
+    const inner = unwrapped(value);
+    const element = inner.def.type === "array"
+      ? unwrapped(inner.def.element)
+      : undefined;
+    if (inner.def.type === "object") {
+      settingsKeys(inner, table === "" ? key : `${table}.${key}`, out);
+    } else if (table === "" && element?.def.type === "object") {
+      for (const item of Object.keys(element.shape)) {
+        out.push(`[[${key}]] ${item}`);
+      }
+    } else {
+      out.push(`[${table}] ${key}`);
+    }
+  }
+  return out;
+}
+
+Deno.test("the pawl.toml reference lists every key the settings reader takes, and no other", () => {
+  const page = PAGES.find((p) => p.path === "docs/configuration.md")!;
+  const known = settingsKeys(SettingsSchema);
+  assert.ok(known.length > 20, known.join());
+  assert.deepEqual(
+    [...firstColumn(page, "settings-keys")].sort(),
+    [...known].sort(),
+  );
+});
 
 Deno.test("every option table lists exactly the options its command takes", async (t) => {
   let tables = 0;
