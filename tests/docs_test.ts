@@ -381,3 +381,27 @@ Deno.test("the README stays a way in: at most 400 lines", () => {
   const readme = PAGES.find((p) => p.path === "README.md")!;
   assert.ok(readme.text.split("\n").length <= 400);
 });
+
+Deno.test("every Python snippet in the docs is valid Python", async (t) => {
+  let parsed = 0;
+  for (const page of PAGES) {
+    for (const block of blocks(page)) {
+      if (block.lang !== "python") continue;
+      await t.step(`${block.page}:${block.line}`, async () => {
+        const child = new Deno.Command("python3", {
+          args: ["-c", "import ast, sys; ast.parse(sys.stdin.read())"],
+          stdin: "piped",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const writer = child.stdin.getWriter();
+        await writer.write(new TextEncoder().encode(block.body));
+        await writer.close();
+        const out = await child.output();
+        assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      });
+      parsed++;
+    }
+  }
+  assert.ok(parsed >= 3, `only ${parsed} Python snippets`);
+});
