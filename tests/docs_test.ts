@@ -4,7 +4,9 @@
  * is read by pawl's own readers, every option table lists exactly the
  * options the command's parser knows, the action's tables match action.yml,
  * every `pawl …` command line in a shell snippet names a real command and
- * options it takes, and the quick start is two commands that exist.
+ * options it takes, the pawl.toml reference lists exactly the settings
+ * schema's keys, Python snippets parse, every rule id named is a rule, and
+ * the quick start is two commands that exist.
  */
 import assert from "node:assert/strict";
 import { parse as parseYaml } from "yaml";
@@ -21,6 +23,7 @@ import { SERVE_OPTIONS } from "../src/cli/serve_command.ts";
 import { VERIFY_OPTIONS } from "../src/cli/verify_command.ts";
 import { readSettings } from "../src/settings/read_settings.ts";
 import { SettingsSchema } from "../src/settings/settings.ts";
+import { RULES } from "../src/core/rules.ts";
 import { loadYamlParser } from "../src/contract/parse_yaml_document.ts";
 import { readAgentContract } from "../src/layouts/agent_contract/read_agent_contract.ts";
 import { readPropertyRegistry } from "../src/layouts/invariants/read_property_registry.ts";
@@ -404,4 +407,27 @@ Deno.test("every Python snippet in the docs is valid Python", async (t) => {
     }
   }
   assert.ok(parsed >= 3, `only ${parsed} Python snippets`);
+});
+
+Deno.test("every rule id the docs name is a rule of pawl's", () => {
+  const unknown: string[] = [];
+  let named = 0;
+  const shape =
+    /`((?:property|fixture|freeze|seed|config|harness|tests)\.([a-z_]+))`/g;
+  for (const page of PAGES) {
+    for (const m of page.text.matchAll(shape)) {
+      const id = m[1]!;
+      const rest = m[2]!;
+      // File names (`freeze.yml`) and verdict fields (`tests.mutation`)
+      // share the shape; a rule's second part has an underscore or is known.
+      const file = ["yml", "yaml", "toml", "lock", "md", "json"].includes(rest);
+      const field = id.startsWith("tests.") && !rest.includes("_") &&
+        !(id in RULES);
+      if (file || field) continue;
+      named++;
+      if (!(id in RULES)) unknown.push(`${page.path}: ${id}`);
+    }
+  }
+  assert.ok(named > 100, `only ${named} rule ids named`);
+  assert.deepEqual(unknown, []);
 });
