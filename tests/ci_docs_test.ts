@@ -1,5 +1,6 @@
 /**
- * Every recipe in docs/ci.md, copied from the file: the YAML parses, the
+ * Every recipe in docs/ci.md and docs/github-actions.md, copied from the
+ * files: the YAML parses, the
  * workflows use only the action's declared inputs and outputs with the
  * documented permissions, and the command line each recipe builds runs
  * against a sample repository — through the action's entry script and the
@@ -16,7 +17,10 @@ import { buildRepo, git, type TestRepo } from "./_repo.ts";
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-const DOC = await Deno.readTextFile(`${ROOT}/docs/ci.md`);
+const DOCS = ["docs/ci.md", "docs/github-actions.md"];
+const DOC = (await Promise.all(
+  DOCS.map((path) => Deno.readTextFile(`${ROOT}/${path}`)),
+)).join("\n");
 const ACTION = parseYaml(await Deno.readTextFile(`${ROOT}/action.yml`));
 const TOKEN = "ghs_pawlCiDocsToken0123456789abcdefABCDE";
 
@@ -24,7 +28,7 @@ const TOKEN = "ghs_pawlCiDocsToken0123456789abcdefABCDE";
 function snippet(name: string): string {
   const marker = `<!-- snippet: ${name} -->`;
   const at = DOC.indexOf(marker);
-  assert.ok(at >= 0, `docs/ci.md has no snippet "${name}"`);
+  assert.ok(at >= 0, `${DOCS.join(" and ")} have no snippet "${name}"`);
   const open = /```[a-z]*\n/.exec(DOC.slice(at));
   assert.ok(open !== null);
   const start = at + open.index + open[0].length;
@@ -177,7 +181,7 @@ Deno.test("docs/ci.md: the Jenkins and Buildkite docker run recipes run as writt
   }
 });
 
-Deno.test("docs/ci.md: the GitHub workflows use the action as declared, and run", async (t) => {
+Deno.test("docs/github-actions.md: the workflows use the action as declared, and run", async (t) => {
   const w = await world();
   await using _repo = w.repo;
   await using remote = await makeBareRemote(w.repo.dir, { 7: "pr/honest" });

@@ -54,12 +54,15 @@ Deno.test("pawl propose", async (t) => {
   const first = await repo.commit("HEAD");
 
   await t.step(
-    "prints a labelled layout-000 proposal and leaves the repository byte-for-byte untouched",
+    "prints a labelled agent-contract proposal and leaves the repository byte-for-byte untouched",
     async () => {
       const before = await hashDir(dir);
       const result = await propose(["--repo", dir]);
       assert.equal(result.code, 0, explain(result));
-      assert.ok(result.stdout.startsWith(header(first, "000")), result.stdout);
+      assert.ok(
+        result.stdout.startsWith(header(first, "agent-contract")),
+        result.stdout,
+      );
       assert.ok(
         result.stdout.includes(
           '  - id: "tests.test_ops.test_add_commutes"\n' +
@@ -80,17 +83,22 @@ Deno.test("pawl propose", async (t) => {
       assert.doesNotMatch(result.stdout, /==>/);
       assert.match(
         result.stderr,
-        /pawl: proposed 1 property and 1 fixture at [0-9a-f]{40} \(layout 000\): a proposal for a human to review, not a contract/,
+        /pawl: proposed 1 property and 1 fixture at [0-9a-f]{40} \(layout agent-contract\): a proposal for a human to review, not a contract/,
       );
       assert.equal(await hashDir(dir), before);
     },
   );
 
   await t.step(
-    "prints every file of layouts 003 and 002, each headed, without writing",
+    "prints every file of the invariants and seed-contracts layouts, each headed, without writing",
     async () => {
       const before = await hashDir(dir);
-      const invariants = await propose(["--repo", dir, "--layout", "003"]);
+      const invariants = await propose([
+        "--repo",
+        dir,
+        "--layout",
+        "invariants",
+      ]);
       assert.equal(invariants.code, 0, explain(invariants));
       assert.deepEqual(
         invariants.stdout.match(/^==> .* <==$/gm),
@@ -102,17 +110,22 @@ Deno.test("pawl propose", async (t) => {
       );
       assert.ok(
         invariants.stdout.startsWith(
-          `==> invariants.toml <==\n${header(first, "003")}`,
+          `==> invariants.toml <==\n${header(first, "invariants")}`,
         ),
       );
       assert.match(invariants.stdout, /\nmin_properties = 1\n/);
       assert.match(invariants.stdout, /\nsource_sha256 = "[0-9a-f]{64}"\n/);
 
-      const contracts = await propose(["--repo", dir, "--layout", "002"]);
+      const contracts = await propose([
+        "--repo",
+        dir,
+        "--layout",
+        "seed-contracts",
+      ]);
       assert.equal(contracts.code, 0, explain(contracts));
       assert.ok(
         contracts.stdout.startsWith(
-          `==> contracts.yml <==\n${header(first, "002")}`,
+          `==> contracts.yml <==\n${header(first, "seed-contracts")}`,
         ),
       );
       assert.ok(
@@ -126,6 +139,35 @@ Deno.test("pawl propose", async (t) => {
       assert.doesNotMatch(contracts.stdout, /_carry/);
       assert.match(contracts.stdout, /==> flake_freeze.yml <==\n/);
       assert.equal(await hashDir(dir), before);
+    },
+  );
+
+  await t.step(
+    "takes a layout by its name or by its seed number, with the same result",
+    async () => {
+      for (
+        const [name, number] of [
+          ["agent-contract", "000"],
+          ["invariants", "003"],
+          ["seed-contracts", "002"],
+        ]
+      ) {
+        const byName = await propose(["--repo", dir, "--layout", name!]);
+        const byNumber = await propose(["--repo", dir, "--layout", number!]);
+        assert.equal(byName.code, 0, explain(byName));
+        assert.equal(byNumber.code, 0, explain(byNumber));
+        assert.equal(byNumber.stdout, byName.stdout);
+        assert.equal(byNumber.stderr, byName.stderr);
+        assert.ok(byName.stdout.includes(`(layout ${name}).`), byName.stdout);
+      }
+      const byDefault = await propose(["--repo", dir]);
+      const byName = await propose([
+        "--repo",
+        dir,
+        "--layout",
+        "agent-contract",
+      ]);
+      assert.equal(byDefault.stdout, byName.stdout);
     },
   );
 
@@ -224,9 +266,9 @@ Deno.test("pawl propose", async (t) => {
       assert.equal(result.code, 0, explain(result));
       assert.equal(
         result.stderr,
-        `pawl: the repository already has a contract of layout 000 at ${commit}: "tests/agent_contract.yaml"; the proposal is printed anyway\n`,
+        `pawl: the repository already has a contract of layout agent-contract at ${commit}: "tests/agent_contract.yaml"; the proposal is printed anyway\n`,
       );
-      assert.ok(result.stdout.startsWith(header(commit, "000")));
+      assert.ok(result.stdout.startsWith(header(commit, "agent-contract")));
     },
   );
 
@@ -236,6 +278,6 @@ Deno.test("pawl propose", async (t) => {
     assert.equal(result.code, 0, explain(result));
     assert.equal(result.stdout, `wrote ${CONTRACT}\n`);
     const text = await Deno.readTextFile(`${dir}/${CONTRACT}`);
-    assert.ok(text.startsWith(header(commit, "000")));
+    assert.ok(text.startsWith(header(commit, "agent-contract")));
   });
 });

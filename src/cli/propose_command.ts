@@ -19,13 +19,14 @@ import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { PythonModule } from "../python/python_module.ts";
 import {
   buildProposal,
-  isProposalLayout,
   layoutFiles,
   type Proposal,
-  PROPOSAL_LAYOUTS,
+  PROPOSAL_LAYOUT_NAMES,
   type ProposalLayout,
+  proposalLayoutOf,
   proposalReads,
 } from "../propose/mod.ts";
+import { layoutName } from "../core/layout_name.ts";
 import type { CliIo } from "./cli_io.ts";
 import { cliProgress, type Progress, SILENT_PROGRESS } from "./progress.ts";
 
@@ -45,11 +46,11 @@ export const PROPOSE_OPTIONS = {
   },
   layout: {
     type: "string",
-    default: "000",
+    default: "agent-contract",
     doc: {
       value: "L",
       text:
-        "000 (default): tests/agent_contract.yaml\n003: invariants.toml, fixtures.lock, freeze.yml\n002: contracts.yml, flake_freeze.yml",
+        "agent-contract (default, or 000): tests/agent_contract.yaml\ninvariants (or 003): invariants.toml, fixtures.lock, freeze.yml\nseed-contracts (or 002): contracts.yml, flake_freeze.yml",
     },
   },
   write: {
@@ -74,14 +75,14 @@ export const PROPOSE_OPTIONS = {
 
 /** Usage text for `propose`. */
 export const PROPOSE_USAGE = `Usage:
-  pawl propose --repo <path|url> [--rev REV] [--layout 000|003|002] [--write [--force]]
+  pawl propose --repo <path|url> [--rev REV] [--layout L] [--write [--force]]
 
 Prints a candidate contract for a repository that has none, read from git
 objects at REV: Hypothesis tests as properties with their example counts,
 fixtures under tests/fixtures/ (or the [fixtures] roots of the commit's
-pawl.toml) with their digests (000, 003), or public
-functions as contracts (002). It is a proposal for a human to edit and
-commit; pawl judges pull requests against what a human commits.
+pawl.toml) with their digests (agent-contract, invariants), or public
+functions as contracts (seed-contracts). It is a proposal for a human to
+edit and commit; pawl judges pull requests against what a human commits.
 
 Options:
 ${optionsHelp(PROPOSE_OPTIONS)}`;
@@ -100,17 +101,17 @@ export async function proposeCommand(
     return 0;
   }
   const repo = requiredOption(v.repo, "repo");
-  if (!isProposalLayout(v.layout)) {
+  const layout = proposalLayoutOf(v.layout);
+  if (layout === undefined) {
     throw new UsageError(
       `Unknown layout "${v.layout}": expected one of ${
-        PROPOSAL_LAYOUTS.join(", ")
-      }`,
+        PROPOSAL_LAYOUT_NAMES.join(", ")
+      } (or their numbers 000, 003, 002)`,
     );
   }
   if (v.force && !v.write) {
     throw new UsageError('Option "--force" needs "--write"');
   }
-  const layout = v.layout;
   // Refuse before the (possibly slow) clone.
   const workTree = v.write ? await workTreeOf(repo) : undefined;
   const progress = cliProgress(io, { quiet: v.quiet });
@@ -139,7 +140,9 @@ export async function proposeCommand(
   }
   if (existing.length > 0) {
     io.err(
-      `pawl: the repository already has a contract of layout ${layout} at ${commit}: ${
+      `pawl: the repository already has a contract of layout ${
+        layoutName(layout)
+      } at ${commit}: ${
         existing.map((path) => JSON.stringify(path)).join(", ")
       }; the proposal is printed anyway\n`,
     );
@@ -152,7 +155,7 @@ export async function proposeCommand(
     }`;
   if (!v.quiet) {
     io.err(
-      `pawl: proposed ${counts} at ${commit} (layout ${layout})${
+      `pawl: proposed ${counts} at ${commit} (layout ${layoutName(layout)})${
         summary.leftOut === 0
           ? ""
           : `; ${summary.leftOut} left out, listed in the header`

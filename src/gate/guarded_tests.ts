@@ -8,6 +8,7 @@ import { modulePath } from "../contract/module_path.ts";
 import type { Tree } from "../git/git.ts";
 import type { LoadedDialect, StaticInput } from "../layouts/dialect.ts";
 import type { GuardedTest } from "./judge_excuses.ts";
+import { layoutName } from "../core/layout_name.ts";
 
 /**
  * List the guarded tests of the pull request (`loaded` over `input`) and
@@ -45,15 +46,15 @@ function planned(
       nodeId: `${
         modulePath(p.module, tree) ?? `${p.module.replaceAll(".", "/")}.py`
       }::${p.name.split(".").join("::")}`,
-      what: `the registered property ${
-        JSON.stringify(p.id)
-      } (layout ${dialect.id})`,
+      what: `the registered property ${JSON.stringify(p.id)} (layout ${
+        layoutName(dialect.id)
+      })`,
     })),
     ...plan.replays.map((r) => ({
       nodeId: r.test,
       what: `the test of frozen seed ${r.seed} (freeze ${
         JSON.stringify(r.id)
-      }, layout ${dialect.id})`,
+      }, layout ${layoutName(dialect.id)})`,
     })),
   ];
 }

@@ -18,7 +18,7 @@ const SETTINGS_PATH = "pawl.toml";
 export interface GuardedTest {
   /** pytest node id. */
   nodeId: string;
-  /** What it is, for messages: `property "roundtrip" (layout 000)`. */
+  /** What it is, for messages: `property "roundtrip" (layout agent-contract)`. */
   what: string;
   /** Whether the base's own contract has it (else the pull request added it). */
   atBase: boolean;

@@ -64,7 +64,7 @@ Deno.test("judgeExcuses() compares the expiry with the given clock only: at and 
 Deno.test("judgeExcuses() refuses an excuse that would deselect a registered property or a frozen seed's test", async (t) => {
   const property: GuardedTest = {
     nodeId: "tests/test_codec.py::test_roundtrip",
-    what: 'the registered property "roundtrip" (layout 000)',
+    what: 'the registered property "roundtrip" (layout agent-contract)',
     atBase: true,
   };
   const cases: [string, string, boolean][] = [
@@ -98,7 +98,7 @@ Deno.test("judgeExcuses() refuses an excuse that would deselect a registered pro
     () => {
       const j = judge([excuse("tests/test_new.py")], [{
         nodeId: "tests/test_new.py::test_p",
-        what: 'the registered property "new" (layout 000)',
+        what: 'the registered property "new" (layout agent-contract)',
         atBase: false,
       }]);
       assert.deepEqual(j.baseProblems, []);
@@ -112,7 +112,7 @@ Deno.test("judgeExcuses() refuses an excuse that would deselect a registered pro
   await t.step("a frozen seed's test", () => {
     const j = judge([excuse("tests/contracts")], [{
       nodeId: "tests/contracts/test_ledger.py::test_apply",
-      what: 'the test of frozen seed 17 (freeze "f", layout 002)',
+      what: 'the test of frozen seed 17 (freeze "f", layout seed-contracts)',
       atBase: true,
     }]);
     assert.match(j.baseProblems[0]?.message ?? "", /frozen seed 17/);

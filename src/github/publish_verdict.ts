@@ -10,6 +10,7 @@
 import { plural } from "../core/plural.ts";
 import type { Finding } from "../core/finding.ts";
 import type { Verdict } from "../core/verdict.ts";
+import { layoutName } from "../core/layout_name.ts";
 import { MARKDOWN_MARKER } from "../report/render_markdown.ts";
 import type {
   Annotation,
@@ -312,7 +313,9 @@ function verdictSummary(
       "Contract",
       verdict.contract.files.length === 0
         ? "none"
-        : verdict.contract.files.map((f) => `\`${f.path}\` (${f.layout})`)
+        : verdict.contract.files.map((f) =>
+          `\`${f.path}\` (${layoutName(f.layout)})`
+        )
           .join(", "),
     ],
     ["Blocking findings", String(blocking)],

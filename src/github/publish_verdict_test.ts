@@ -325,3 +325,15 @@ Deno.test("buildPublication() cuts long reasons between code points", () => {
   );
   assert.ok(description.endsWith("🦀…"));
 });
+
+Deno.test("buildPublication() names each contract file's layout by what it keeps", () => {
+  const p = buildPublication({
+    kind: "verdict",
+    verdict: verdict([]),
+    markdown: "# report\n",
+  });
+  assert.match(
+    p.checkRun.create.output.summary,
+    /\| Contract \| `tests\/agent_contract\.yaml` \(agent-contract\) \|/,
+  );
+});

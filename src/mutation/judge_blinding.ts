@@ -28,6 +28,7 @@ import {
 } from "./judge_kill_sets.ts";
 import { describeMutant, type Mutant } from "./mutant.ts";
 import type { ChangedFunction } from "./unchanged_mutants.ts";
+import { layoutName } from "../core/layout_name.ts";
 
 /** What the runs of one mutant found. */
 export interface BlindingResult {
@@ -114,7 +115,9 @@ export function judgeBlinding(
       const first = lost[0] as Mutant;
       findings.push(finding(
         "tests.no_report",
-        `Property "${p.id}" (layout ${p.layout}): the base's tests, run on the head's code with ${
+        `Property "${p.id}" (layout ${
+          layoutName(p.layout)
+        }): the base's tests, run on the head's code with ${
           plural(lost.length, "mutant")
         } of code the pull request did not change, left no usable report, so pawl cannot tell whether they still catch what they catch on the base's code (first: ${
           describeMutant(first)
@@ -160,7 +163,9 @@ function blindFinding(
     }`;
   return finding(
     "property.oracle_blinded",
-    `Property "${p.id}" (layout ${p.layout}): the base's tests of it no longer catch ${
+    `Property "${p.id}" (layout ${
+      layoutName(p.layout)
+    }): the base's tests of it no longer catch ${
       plural(mutants.length, "bug")
     } in code the pull request did not change: with that code changed as below they fail on the base's code and pass on the head's code, which runs it${path}\n${
       diffs.join("\n")

@@ -25,6 +25,7 @@ import { plural } from "../core/plural.ts";
 import { type Finding, finding } from "../core/finding.ts";
 import type { MutationReport } from "../core/verdict.ts";
 import { describeMutant, type Mutant, renderMutantDiff } from "./mutant.ts";
+import { layoutName } from "../core/layout_name.ts";
 
 /** How one property fared against one mutant. */
 export type KillOutcome = "killed" | "survived" | "timeout" | "unknown";
@@ -157,7 +158,7 @@ export function judgeKillSets(
     const { diffs, more } = shownDiffs(mutants, options.texts);
     findings.push(finding(
       "property.oracle_weakened",
-      `Property "${p.id}" (layout ${p.layout}) no longer catches ${
+      `Property "${p.id}" (layout ${layoutName(p.layout)}) no longer catches ${
         plural(mutants.length, "bug")
       } the base's test of it catches: with the code changed as below the base's test fails and the head's passes\n${
         diffs.join("\n")
@@ -174,7 +175,7 @@ export function judgeKillSets(
     const first = mutants[0] as Mutant;
     findings.push(finding(
       "tests.no_report",
-      `Property "${p.id}" (layout ${p.layout}): the head's run on ${
+      `Property "${p.id}" (layout ${layoutName(p.layout)}): the head's run on ${
         plural(mutants.length, "mutant")
       } the base's test kills left no usable report, so pawl cannot tell whether the head's test still catches ${
         mutants.length === 1 ? "it" : "them"

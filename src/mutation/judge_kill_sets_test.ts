@@ -181,7 +181,7 @@ Deno.test("judgeKillSets() never counts a run without a trusted report as a kill
       ]]);
       assert.match(
         j.findings[0]?.message ?? "",
-        /^Property "order" \(layout 000\): the head's run on 1 mutant the base's test kills left no usable report/,
+        /^Property "order" \(layout agent-contract\): the head's run on 1 mutant the base's test kills left no usable report/,
       );
     },
   );

@@ -12,6 +12,7 @@
  */
 import type { KillProperty, MutantResult } from "./judge_kill_sets.ts";
 import type { Mutant } from "./mutant.ts";
+import { layoutName } from "../core/layout_name.ts";
 
 /** What a judgement's mutant runs leave for the report. */
 export interface MutationRun {
@@ -142,7 +143,8 @@ export function renderMutationReport(
     // own; the id says which property it is.
     (testFiles[p.file] ??= { tests: [] }).tests.push({
       id: p.key,
-      name: p.baseNodeId ?? p.headNodeId ?? `${p.id} (layout ${p.layout})`,
+      name: p.baseNodeId ?? p.headNodeId ??
+        `${p.id} (layout ${layoutName(p.layout)})`,
     });
   }
   return JSON.stringify(

@@ -84,7 +84,7 @@ Deno.test("renderMutationReport() writes a report the published schema accepts",
   assert.equal(json.files["src/kit/core.py"].source, TEXT);
   assert.deepEqual(json.testFiles["tests/test_kit.py"].tests, [
     { id: "000/clamp", name: "tests/test_kit.py::test_clamp" },
-    { id: "000/new", name: "new (layout 000)" },
+    { id: "000/new", name: "new (layout agent-contract)" },
   ]);
   assert.equal(json.framework.name, "pawl");
 });

@@ -404,15 +404,15 @@ function propertyProblem(
   }
   if (layout === "003") {
     if (fn.qualname.includes(".")) {
-      return "it is a method, and seed 003's checker hashes module-level functions only";
+      return "it is a method, and the invariants layout registers module-level functions only";
     }
     if (fn.source.startsWith("async")) {
-      return "it is an async def, and seed 003's checker hashes plain def functions only";
+      return "it is an async def, and the invariants layout registers plain def functions only";
     }
     if (fn.shadowedLines !== undefined) {
       return `it is defined more than once (lines ${
         [...fn.shadowedLines, fn.line].join(", ")
-      }), and seed 003's checker would hash the first definition, which never runs`;
+      }), and the invariants layout's reference checker would hash the first definition, which never runs`;
     }
   }
   return undefined;

@@ -4,7 +4,12 @@
  * @module
  */
 
-/** A contract layout, named after the seed that defines it. */
+import { LAYOUT_NAMES, layoutNumberOf } from "../core/layout_name.ts";
+
+/**
+ * A contract layout, keyed by the number of the seed that defines it (its
+ * name for people: {@linkcode LAYOUT_NAMES}).
+ */
 export type ProposalLayout = "000" | "003" | "002";
 
 /** Every layout, the default (`000`) first. */
@@ -35,14 +40,26 @@ export function layoutFiles(layout: ProposalLayout): readonly string[] {
 }
 
 /**
- * Whether `text` names a layout.
+ * The layout `text` names on a command line, by its name
+ * (`agent-contract`, `invariants`, `seed-contracts`) or by its number
+ * (`000`, `003`, `002`), or `undefined` when it names none.
  *
  * @example
  * ```ts
- * import { isProposalLayout } from "./layout_files.ts";
- * if (!isProposalLayout("003") || isProposalLayout("001")) throw new Error();
+ * import { proposalLayoutOf } from "./layout_files.ts";
+ * if (proposalLayoutOf("invariants") !== "003" || proposalLayoutOf("003") !== "003") throw new Error();
+ * if (proposalLayoutOf("001") !== undefined) throw new Error();
  * ```
  */
-export function isProposalLayout(text: string): text is ProposalLayout {
-  return (PROPOSAL_LAYOUTS as readonly string[]).includes(text);
+export function proposalLayoutOf(text: string): ProposalLayout | undefined {
+  const id = layoutNumberOf(text);
+  return id !== undefined &&
+      (PROPOSAL_LAYOUTS as readonly string[]).includes(id)
+    ? id
+    : undefined;
 }
+
+/** The names `--layout` takes, the default first: `agent-contract`, ... */
+export const PROPOSAL_LAYOUT_NAMES: readonly string[] = PROPOSAL_LAYOUTS.map(
+  (id) => LAYOUT_NAMES[id],
+);

@@ -28,7 +28,7 @@ function verdict() {
   return buildVerdict([
     finding(
       "property.oracle_weakened",
-      'Property "clamp_exact" (layout 000) no longer catches 2 bugs\n--- src/kit/core.py:8\n+++ src/kit/core.py:8 (negate mutant m1)\n-    if x > hi:\n+    if not (x > hi):',
+      'Property "clamp_exact" (layout agent-contract) no longer catches 2 bugs\n--- src/kit/core.py:8\n+++ src/kit/core.py:8 (negate mutant m1)\n-    if x > hi:\n+    if not (x > hi):',
       { path: "src/kit/core.py", line: 8 },
     ),
     finding("property.mutants_survived", "2 of 15 mutants survive", {

@@ -13,6 +13,7 @@ import { markdownInline, withoutControls } from "./markdown_text.ts";
 import type { Finding } from "../core/finding.ts";
 import type { Verdict } from "../core/verdict.ts";
 import { mutationSummary } from "./mutation_summary.ts";
+import { layoutName } from "../core/layout_name.ts";
 
 /** The hidden first line the GitHub publisher finds its sticky comment by. */
 export const MARKDOWN_MARKER = "<!-- pawl:verdict -->";
@@ -225,7 +226,9 @@ function footer(verdict: Verdict): string {
   const layouts = verdict.contract.layouts.length === 0
     ? ""
     : ` · layouts ${
-      verdict.contract.layouts.map((l) => markdownInline(l)).join(", ")
+      verdict.contract.layouts.map((l) => markdownInline(layoutName(l))).join(
+        ", ",
+      )
     }`;
   const digest = verdict.contract.digest === ""
     ? ""

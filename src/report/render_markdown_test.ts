@@ -219,3 +219,9 @@ Deno.test("renderMarkdown() is deterministic", () => {
   );
   assert.ok(once.endsWith("</sub>\n"));
 });
+
+Deno.test("renderMarkdown() names the contract's layouts by what they keep", () => {
+  const markdown = renderMarkdown(acceptVerdict());
+  assert.match(markdown, / · layouts agent-contract<\/sub>$/m);
+  assert.doesNotMatch(markdown, /layouts 000/);
+});
