@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import type { Progress } from "../core/progress.ts";
 import type { GatePorts } from "../gate/gate_ports.ts";
 import type { JudgeOptions } from "../gate/judge_options.ts";
@@ -130,7 +131,7 @@ export async function runAudit(
     progress,
   });
   progress.step(
-    `${selected.length} pull requests selected${
+    `${plural(selected.length, "pull request")} selected${
       shard === undefined ? "" : ` (shard ${shard.index}/${shard.count})`
     }, ${reused} already recorded; judging ${jobs.length}, ${
       Math.min(options.concurrency, Math.max(1, jobs.length))

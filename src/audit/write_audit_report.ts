@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { plural } from "../core/plural.ts";
 import { UsageError } from "../core/usage_error.ts";
 import { writeOutputFile } from "../gate/outputs/write_output_file.ts";
 import { type AuditRecord, auditRecordNumber } from "./audit_record.ts";
@@ -70,7 +71,7 @@ export async function writeAuditReport(
 
 /** The line naming the report's files, as both audit commands print it. */
 export function auditReportLine(outDir: string, report: AuditReport): string {
-  return `report (${report.counts.total} records): ${
+  return `report (${plural(report.counts.total, "record")}): ${
     Object.values(AUDIT_REPORT_FILES).map((f) => `${outDir}/${f}`).join(", ")
   }\n`;
 }

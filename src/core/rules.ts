@@ -227,7 +227,7 @@ export const RULES = {
   ),
   "property.source_changed": rule(
     "property",
-    "A registered property's source hash no longer matches (seed 003)",
+    "A registered property's source hash no longer matches (invariants layout)",
     "Restore the registered property's source, or have a human update its recorded hash in invariants.toml in a commit of their own.",
   ),
   "property.source_mismatch": rule(
@@ -282,7 +282,7 @@ export const RULES = {
   ),
   "property.contract_code_changed": rule(
     "property",
-    "Module-level code or a helper a contract test calls changed (seed 002)",
+    "Module-level code or a helper a contract test calls changed (seed-contracts layout)",
     "Revert the change to the module-level code or helper the contract test calls, or move the new code elsewhere; the code a contract test runs is part of the contract.",
   ),
   "property.private_contract": rule(
