@@ -41,8 +41,11 @@ export function stageTimer(
 ): StageTimer {
   const start = clock();
   let testsAt: number | undefined;
+  const tests = progress.tests?.bind(progress);
   return {
     progress: {
+      // Every other part of the port passes through untouched.
+      ...(tests === undefined ? {} : { tests }),
       step(label) {
         if (testsAt === undefined && label.startsWith(TESTS_STEP)) {
           testsAt = clock();
