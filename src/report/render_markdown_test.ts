@@ -127,7 +127,7 @@ Deno.test("renderMarkdown() says how to verify the signature only with a keyid",
   assert.match(signed, /Signed with key `SHA256:AbC\+\/1`/);
   assert.ok(
     signed.includes(
-      `\n\`\`\`sh\npawl verify --key pawl.pub --envelope verdict.dsse.json --head ${HEAD}\n\`\`\`\n`,
+      `\n\`\`\`sh\npawl verify --key pawl.key.pub --envelope verdict.dsse.json --head ${HEAD}\n\`\`\`\n`,
     ),
   );
   assert.doesNotMatch(renderMarkdown(acceptVerdict()), /pawl verify/);
@@ -179,7 +179,7 @@ Deno.test("renderMarkdown() caps long tables and long messages", async (t) => {
     assert.equal(rows.length, 2 + 50 + 1);
     assert.equal(
       rows.at(-1),
-      "| | | | | …and 70 more (70 blocking): see the verdict JSON |",
+      "| | | | | …and 70 more findings (70 blocking) in the verdict JSON |",
     );
   });
 
@@ -193,12 +193,49 @@ Deno.test("renderMarkdown() caps long tables and long messages", async (t) => {
     );
   });
 
-  await t.step("a long message is cut with an ellipsis", () => {
+  await t.step("a long message is kept whole, with the fix at its end", () => {
+    const message = `${"x".repeat(1000)}: restore the assert`;
     const md = renderMarkdown(buildVerdict([
-      finding("tests.failed", "x".repeat(1000)),
+      finding("tests.failed", message),
     ], input()));
-    assert.ok(md.includes(` | ${"x".repeat(299)}… |`));
-    assert.ok(!md.includes("x".repeat(300)));
+    assert.ok(md.includes(` | ${message} |`));
+  });
+
+  await t.step(
+    "a body over the limit drops whole findings, never part of one",
+    () => {
+      const findings = Array.from(
+        { length: 40 },
+        (_, i) =>
+          finding(
+            "tests.failed",
+            `Test ${i} failed: ${"y".repeat(3000)}; fix test ${i}`,
+          ),
+      );
+      const md = renderMarkdown(buildVerdict(findings, input()));
+      assert.ok(new TextEncoder().encode(md).length <= 65_536);
+      const rows = tableRows(md).slice(2);
+      const listed = rows.length - 1;
+      assert.ok(listed > 5 && listed < 40, String(listed));
+      for (const row of rows.slice(0, -1)) {
+        assert.match(
+          row,
+          /; fix test \d+ \|$/,
+        );
+      }
+      assert.equal(
+        rows.at(-1),
+        `| | | | | …and ${40 - listed} more findings (${
+          40 - listed
+        } blocking) in the verdict JSON |`,
+      );
+    },
+  );
+
+  await t.step("maxBytes sets the limit", () => {
+    const md = renderMarkdown(longVerdict(12), { maxBytes: 2000 });
+    assert.ok(new TextEncoder().encode(md).length <= 2000);
+    assert.match(tableRows(md).at(-1)!, /…and \d+ more findings? \(/);
   });
 });
 
