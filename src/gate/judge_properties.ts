@@ -6,7 +6,9 @@
  *
  * @module
  */
-import { type Finding, finding } from "../core/finding.ts";
+import { type FailureDetail, type Finding, finding } from "../core/finding.ts";
+import { failureDetail } from "../run/failure_detail.ts";
+import type { Reproducer } from "../run/reproduce_command.ts";
 import type { PropertyResult } from "../core/verdict.ts";
 import {
   evaluateProperty,
@@ -56,6 +58,12 @@ export interface PropertyContext {
   ts: number;
   /** Node ids under an unexpired seed freeze: a failure does not block. */
   nonBlocking: ReadonlySet<string>;
+  /**
+   * The command that reproduces a property's failure in a checkout, by
+   * node id: with it, the finding of a property that failed or errored
+   * carries what the test showed (`Finding.failure`).
+   */
+  reproduce?: Reproducer;
 }
 
 /** One property's judgement. */
@@ -179,6 +187,11 @@ export function judgeProperty(
     : inSuite !== "passed"
     ? suiteReason
     : reasonIn(aloneCases, ref, evidence.aloneTexts);
+  const text = outcome === "passed"
+    ? undefined
+    : inSuite !== "passed"
+    ? failureText(evidence.suite, ref, evidence.suiteTexts)
+    : failureText(aloneCases, ref, evidence.aloneTexts);
   const failing = outcome === "passed"
     ? undefined
     : casesFor(evidence.suite, ref).concat(casesFor(aloneCases, ref)).find((
@@ -206,6 +219,13 @@ export function judgeProperty(
       onItsOwn,
       outcome,
       reason,
+      failure: text === undefined || context.reproduce === undefined
+        ? undefined
+        : failureDetail(
+          prop.nodeId,
+          text,
+          context.reproduce(prop.nodeId),
+        ),
     }),
   };
 }
@@ -220,6 +240,7 @@ function notPassed(
     onItsOwn: PropertyOutcome;
     outcome: PropertyOutcome | "missing";
     reason: FailureReason | undefined;
+    failure: FailureDetail | undefined;
   },
 ): Finding {
   const { seed } = context;
@@ -227,6 +248,7 @@ function notPassed(
   const where = {
     path: prop.file,
     ...(prop.line === undefined ? {} : { line: prop.line }),
+    ...(judged.failure === undefined ? {} : { failure: judged.failure }),
   };
   const collectError = prop.file === undefined
     ? undefined
@@ -260,12 +282,22 @@ function reasonIn(
   ref: { module: string; name: string },
   texts: ReadonlyMap<string, string> | undefined,
 ): FailureReason | undefined {
+  const text = failureText(cases, ref, texts);
+  return text === undefined ? undefined : failureReason(text);
+}
+
+/** The failure text of the first case of `ref` that failed or errored, if it has one. */
+function failureText(
+  cases: readonly TestCaseResult[],
+  ref: { module: string; name: string },
+  texts: ReadonlyMap<string, string> | undefined,
+): string | undefined {
   const bad = casesFor(cases, ref).find((c) =>
     c.outcome === "failed" || c.outcome === "error"
   );
   if (bad === undefined) return undefined;
   const text = texts?.get(locateCase(bad).nodeId) ?? bad.message ?? "";
-  return text === "" ? undefined : failureReason(text);
+  return text === "" ? undefined : text;
 }
 
 function withReason(clause: string, reason: FailureReason | undefined) {

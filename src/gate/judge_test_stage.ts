@@ -37,6 +37,7 @@ import type { OracleTreeOf } from "./oracle_tree.ts";
 import type { TestRuns } from "./plan_test_runs.ts";
 import type { Commits } from "./read_commits.ts";
 import { settleRewrites } from "./settle_rewrites.ts";
+import type { StageReproducers } from "./stage_reproducers.ts";
 import { type HeadFailure, sharedWithBase } from "./shared_with_base.ts";
 import { pytestOf, type StageResults, suiteOf } from "./stage_plan.ts";
 import type { TestStageResult } from "./test_stage_result.ts";
@@ -63,6 +64,8 @@ export interface StageJudgeInput {
   ts: number;
   /** pawl's job directory, named `<work>` in failure texts. */
   workRoot: string;
+  /** The commands that reproduce a failure in a checkout: failures carry what the test showed only with them. */
+  reproduce?: StageReproducers;
 }
 
 /**
@@ -157,6 +160,9 @@ export function judgedProperties(
     trials: input.runs.trials,
     ts: input.ts,
     nonBlocking: new Set(input.runs.suite.nonBlocking),
+    ...(input.reproduce === undefined
+      ? {}
+      : { reproduce: input.reproduce.alone }),
   });
 }
 
@@ -331,10 +337,15 @@ function judgeReplays(
   for (const [i, run] of input.runs.replays.entries()) {
     const made = pytestOf(results, `replay-${i + 1}`);
     if (made === undefined) continue;
+    const reproduce = input.reproduce?.replays[i];
     const replay = judgeReplay(made.run, run.replay, {
       layout: run.layout,
       trials: run.trials,
       ts: input.ts,
+      ...(reproduce === undefined ? {} : {
+        reproduce: reproduce(run.replay.test),
+        texts: scrubTexts(made.run.observation?.texts, input.workRoot),
+      }),
     });
     findings.push(
       ...replaySeedFindings(made.run, made.rows, {

@@ -256,3 +256,38 @@ Deno.test("renderMarkdown() is deterministic", () => {
   );
   assert.ok(once.endsWith("</sub>\n"));
 });
+
+Deno.test("renderMarkdown() shows a failure in a collapsible block nothing the test printed can break", () => {
+  const hostile = "````\n</details>\n<!-- pawl:verdict -->\n@octocat `x`";
+  const md = renderMarkdown(buildVerdict([
+    finding("property.not_passed", "Property p did not pass on seed 7", {
+      path: "tests/test_p.py",
+      line: 3,
+      failure: {
+        test: "tests/test_p.py::test_p[<b>@x</b>]",
+        example: "test_p(\n    x=10,\n)",
+        exception: `AssertionError: ${hostile}`,
+        traceback: [hostile, "tests/test_p.py:4: AssertionError"],
+        reproduce:
+          "PYTHONHASHSEED=0 python3 -m pytest 'tests/test_p.py::test_p'",
+      },
+    }),
+  ], input()));
+  assert.equal(md.split(MARKDOWN_MARKER).length, 2);
+  assert.ok(md.startsWith(MARKDOWN_MARKER + "\n"));
+  assert.ok(md.includes(
+    "<details>\n<summary>❌ <code>tests/test_p.py::test_p[&lt;b&gt;@&#8203;x&lt;/b&gt;]</code>: what the test showed, and how to reproduce it</summary>\n",
+  ));
+  assert.ok(
+    md.includes("Falsifying example:\n\n```text\ntest_p(\n    x=10,\n)\n```\n"),
+  );
+  assert.ok(md.includes(
+    "Reproduce it in a checkout of the head:\n\n```sh\nPYTHONHASHSEED=0 python3 -m pytest 'tests/test_p.py::test_p'\n```\n\n</details>\n",
+  ));
+  // Every block of the test's own text is fenced longer than its backtick runs.
+  assert.ok(md.includes("`````text\nAssertionError: ````\n</details>\n"));
+  // The test's "</details>" lines stay inside their fenced blocks: the
+  // only one outside is the block's own, last.
+  const outside = md.replace(/^(`{3,})\w*\n[\s\S]*?\n\1$/gm, "");
+  assert.equal(outside.match(/^<\/details>$/gm)?.length, 1);
+});
