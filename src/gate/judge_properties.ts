@@ -46,6 +46,12 @@ export interface PropertyEvidence {
    * deadline) then counts only when that calm run fails too.
    */
   calmAlone?: boolean;
+  /**
+   * The rule of the finding that says the full run was stopped before it
+   * ended (`tests.timeout`, `tests.output_exceeded`): the properties it
+   * never reported are then one finding, not one each.
+   */
+  suiteStopped?: "tests.timeout" | "tests.output_exceeded";
 }
 
 /** What the judgement records besides the outcome. */
@@ -142,7 +148,46 @@ export function judgeProperties(
     }
   }
   properties.sort((a, b) => compare(a.layout, b.layout) || compare(a.id, b.id));
-  return { properties, findings, ledger, failures };
+  return {
+    properties,
+    findings: evidence.suiteStopped === undefined
+      ? findings
+      : unreachedAsOne(findings, failures, evidence.suiteStopped),
+    ledger,
+    failures,
+  };
+}
+
+/**
+ * The findings with those of the properties a stopped full run never
+ * reported made one: they all say the same, that the run did not get to
+ * them. The stop is blocking on its own, so the decision does not change;
+ * each property's own failure stays in `failures`.
+ */
+function unreachedAsOne(
+  findings: readonly Finding[],
+  failures: readonly PropertyFailure[],
+  stop: "tests.timeout" | "tests.output_exceeded",
+): Finding[] {
+  const unreached = new Map<Finding, LocatedProperty>();
+  for (const f of failures) {
+    if (f.outcome === "not_collected") unreached.set(f.finding, f.property);
+  }
+  if (unreached.size < 2) return [...findings];
+  const ids = [...unreached.values()].map((p) => JSON.stringify(p.id));
+  const listed = ids.length <= 10
+    ? `${ids.slice(0, -1).join(", ")} and ${ids.at(-1)}`
+    : `${ids.slice(0, 10).join(", ")} and ${ids.length - 10} more`;
+  const one = finding(
+    "property.not_passed",
+    `${unreached.size} registered properties could not be judged because the full test run was stopped before it reported them (see the ${stop} finding): ${listed}; fix what stopped the run and check again`,
+  );
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (!unreached.has(f)) out.push(f);
+    else if (!out.includes(one)) out.push(one);
+  }
+  return out;
 }
 
 /** Judge one located property. */

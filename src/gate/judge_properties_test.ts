@@ -336,3 +336,35 @@ Deno.test("judgeProperty() gives a failed property's finding what the test showe
     );
   });
 });
+
+Deno.test("judgeProperties() makes the properties a stopped full run never reported one finding", async (t) => {
+  const props = ["a", "b", "c"].map((id): LocatedProperty => ({
+    ...PROP,
+    id,
+    name: `test_${id}`,
+    nodeId: `tests/properties/test_parse.py::test_${id}`,
+  }));
+  const evidence = { suite: [], alone: run(null, { timedOut: true }) };
+  await t.step("stopped at the time limit", () => {
+    const judged = judgeProperties(props, {
+      ...evidence,
+      suiteStopped: "tests.timeout",
+    }, CONTEXT);
+    assert.deepEqual(judged.findings.map((f) => [f.rule, f.blocking]), [
+      ["property.not_passed", true],
+    ]);
+    assert.equal(
+      judged.findings[0]?.message,
+      '3 registered properties could not be judged because the full test run was stopped before it reported them (see the tests.timeout finding): "a", "b" and "c"; fix what stopped the run and check again',
+    );
+    // Each property still failed, for the verdict and the base's judgement.
+    assert.equal(judged.failures.length, 3);
+    assert.deepEqual(
+      judged.properties.map((p) => p.outcome),
+      ["not_collected", "not_collected", "not_collected"],
+    );
+  });
+  await t.step("without a stop, one finding each", () => {
+    assert.equal(judgeProperties(props, evidence, CONTEXT).findings.length, 3);
+  });
+});

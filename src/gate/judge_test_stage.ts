@@ -155,6 +155,7 @@ export function judgedProperties(
     // A health check of the full run counts only if the calm run fails too.
     calmAlone: results.has("calm-alone") &&
       pytestOf(results, "alone")?.lane === true,
+    ...stopOf(suite),
   }, {
     seed: input.runs.seed,
     trials: input.runs.trials,
@@ -164,6 +165,18 @@ export function judgedProperties(
       ? {}
       : { reproduce: input.reproduce.alone }),
   });
+}
+
+/** The rule of the finding that says the full run was stopped, if it was. */
+function stopOf(
+  suite: SuiteOutcome,
+): { suiteStopped?: "tests.timeout" | "tests.output_exceeded" } {
+  const stop = suite.findings.find((f) =>
+    f.rule === "tests.timeout" || f.rule === "tests.output_exceeded"
+  );
+  return stop === undefined
+    ? {}
+    : { suiteStopped: stop.rule as "tests.timeout" | "tests.output_exceeded" };
 }
 
 /**

@@ -135,9 +135,20 @@ function exceptionType(lines: readonly string[]): string {
 
 /** The last non-blank lines of the traceback, without pytest's separator lines. */
 function tracebackTail(lines: readonly string[]): string[] {
-  const kept = lines.filter((l) =>
-    l.trim() !== "" && !/^(_ )+_?$/.test(l.trim())
-  );
+  const kept: string[] = [];
+  let pawls = false;
+  for (const line of lines) {
+    // A frame of pawl's observer exists only inside pawl's runs: it and
+    // the source lines under it are left out.
+    if (/^\S*_pawl_observer_\w*\.py:\d+: in /.test(line)) {
+      pawls = true;
+      continue;
+    }
+    if (pawls && /^\s/.test(line)) continue;
+    pawls = false;
+    if (line.trim() === "" || /^(_ )+_?$/.test(line.trim())) continue;
+    kept.push(line);
+  }
   if (kept.length === 0) return [];
   return bounded(kept, "tail").split("\n");
 }

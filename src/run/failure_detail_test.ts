@@ -11,6 +11,10 @@ const HYPOTHESIS_REPORT = [
   ">   def test_p(x):",
   "",
   "tests/test_p.py:3: ",
+  "../observer-51b7/lib/_pawl_observer_51b7.py:244: in execute_once",
+  "    return original(self, *args, **kwargs)",
+  "/usr/lib/python3/dist-packages/hypothesis/core.py:813: in run",
+  "    return test(*args, **kwargs)",
   "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ ",
   "",
   "x = 10",
@@ -33,6 +37,7 @@ Deno.test("failureDetail() reads what a failed test showed", async (t) => {
     example?: string;
     exception?: string;
     tracebackEnd?: string;
+    notInTraceback?: RegExp;
   }[] = [
     {
       name: "a Hypothesis failure as pytest reported it",
@@ -40,6 +45,11 @@ Deno.test("failureDetail() reads what a failed test showed", async (t) => {
       example: "test_p(\n    x=10,\n)",
       exception: "AssertionError: assert 10 < 10",
       tracebackEnd: "tests/test_p.py:4: AssertionError",
+    },
+    {
+      name: "pawl's own frames left out",
+      text: HYPOTHESIS_REPORT,
+      notInTraceback: /_pawl_observer_|return original/,
     },
     {
       name: "the JUnit report's message",
@@ -80,6 +90,13 @@ Deno.test("failureDetail() reads what a failed test showed", async (t) => {
       const detail = failureDetail("t.py::t", c.text, "cmd");
       assert.equal(detail.test, "t.py::t");
       assert.equal(detail.reproduce, "cmd");
+      if (c.notInTraceback !== undefined) {
+        assert.doesNotMatch(detail.traceback!.join("\n"), c.notInTraceback);
+        assert.ok(
+          detail.traceback!.includes("    return test(*args, **kwargs)"),
+        );
+        return;
+      }
       assert.equal(detail.example, c.example);
       assert.equal(detail.exception, c.exception);
       if (c.tracebackEnd !== undefined) {
