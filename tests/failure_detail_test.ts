@@ -156,3 +156,67 @@ Deno.test("a failed property shows its falsifying example and a command that rep
     await Deno.remove(markdown);
   }
 });
+
+Deno.test("a base test that fails on the head's code shows a command that reproduces it in a checkout of the head", async (t) => {
+  await using repo = await buildRepo({
+    heads: {
+      // The code breaks the property and the head's test no longer checks it.
+      "cheat": {
+        [PARSER]: edit(
+          'raise ParseError("empty input")',
+          'return Invoice("", 0)',
+        ),
+        "tests/properties/test_parse.py": edit(
+          "    with pytest.raises(ParseError):\n        parse_invoice(blob)",
+          "    parse_invoice(blob)",
+        ),
+      },
+      "fixed": {
+        [PARSER]: edit(
+          'raise ParseError("empty input")',
+          'raise ParseError("nothing to parse")',
+        ),
+      },
+    },
+  });
+  const result = await check(repo.dir, "cheat");
+  const why = explain(result);
+  assert.equal(result.code, 1, why);
+  const oracle = result.verdict!.findings.find((f) =>
+    f.rule === "property.oracle_failed"
+  ) as (FindingJson & { failure?: FailureDetail }) | undefined;
+  const failure = oracle?.failure;
+
+  await t.step("the finding carries the base test's failure", () => {
+    assert.equal(failure?.test, PROPERTY_NODE, why);
+    assert.equal(
+      failure?.example,
+      "test_empty_input_raises(\n    blob=b'',\n)",
+      why,
+    );
+    assert.ok(
+      failure?.reproduce.startsWith(
+        `git checkout ${
+          result.verdict!.base
+        } -- tests/properties/test_parse.py && CONTRACT_SEED=`,
+      ),
+      why,
+    );
+  });
+
+  await t.step(
+    "the command fails the same way in a checkout of the head",
+    async () => {
+      const run = await inCheckout(repo.dir, "cheat", failure!.reproduce);
+      assert.equal(run.code, 1, run.output);
+      assert.match(run.output, /DID NOT RAISE/);
+      assert.match(run.output, /Falsifying example: test_empty_input_raises\(/);
+    },
+  );
+
+  await t.step("and passes on an honest fix", async () => {
+    const run = await inCheckout(repo.dir, "fixed", failure!.reproduce);
+    assert.equal(run.code, 0, run.output);
+    assert.match(run.output, /1 passed/);
+  });
+});

@@ -107,6 +107,9 @@ function judgedRuns(
     isTestSide: input.oracle.isTestSide,
     unchanged: (path) =>
       commits.baseTree.get(path)?.oid === commits.headTree.get(path)?.oid,
+    ...(input.reproduce === undefined
+      ? {}
+      : { oracleReproduce: input.reproduce.oracle }),
   });
 }
 

@@ -234,7 +234,7 @@ async function runStage(
     rewrites: statics.rewrites,
     ts: Math.floor(options.now.epochMs / 1000),
     workRoot: options.workspace.root,
-    reproduce: await stageReproducers(runs, commits.headTree),
+    reproduce: await stageReproducers(runs, commits.headTree, commits.base),
   };
   const { sandbox } = setup;
   const plan = stagePlan(stage, judge, options.oracle, sandbox.isolation);
