@@ -39,6 +39,10 @@ export interface PropertyEvidence {
   suiteTexts?: ReadonlyMap<string, string> | undefined;
   /** The same for the properties' own run. */
   aloneTexts?: ReadonlyMap<string, string> | undefined;
+  /** The last characters of the full run's failure texts longer than `suiteTexts` keeps (read only for what a failure shows). */
+  suiteTails?: ReadonlyMap<string, string> | undefined;
+  /** The same for the properties' own run. */
+  aloneTails?: ReadonlyMap<string, string> | undefined;
   /**
    * Whether the full run had pawl's own runs beside it and the properties'
    * own run was then repeated alone at normal priority: a failure of the
@@ -232,11 +236,12 @@ export function judgeProperty(
     : inSuite !== "passed"
     ? suiteReason
     : reasonIn(aloneCases, ref, evidence.aloneTexts);
+  // What the failure shows is read from the text's end when it was long.
   const text = outcome === "passed"
     ? undefined
     : inSuite !== "passed"
-    ? failureText(evidence.suite, ref, evidence.suiteTexts)
-    : failureText(aloneCases, ref, evidence.aloneTexts);
+    ? failureText(evidence.suite, ref, evidence.suiteTexts, evidence.suiteTails)
+    : failureText(aloneCases, ref, evidence.aloneTexts, evidence.aloneTails);
   const failing = outcome === "passed"
     ? undefined
     : casesFor(evidence.suite, ref).concat(casesFor(aloneCases, ref)).find((
@@ -336,12 +341,14 @@ function failureText(
   cases: readonly TestCaseResult[],
   ref: { module: string; name: string },
   texts: ReadonlyMap<string, string> | undefined,
+  tails?: ReadonlyMap<string, string>,
 ): string | undefined {
   const bad = casesFor(cases, ref).find((c) =>
     c.outcome === "failed" || c.outcome === "error"
   );
   if (bad === undefined) return undefined;
-  const text = texts?.get(locateCase(bad).nodeId) ?? bad.message ?? "";
+  const id = locateCase(bad).nodeId;
+  const text = tails?.get(id) ?? texts?.get(id) ?? bad.message ?? "";
   return text === "" ? undefined : text;
 }
 

@@ -155,6 +155,8 @@ export function judgedProperties(
     collectErrors,
     suiteTexts: suite.texts,
     aloneTexts: scrubTexts(alone?.observation?.texts, input.workRoot),
+    suiteTails: suite.tails,
+    aloneTails: scrubTexts(alone?.observation?.tails, input.workRoot),
     // A health check of the full run counts only if the calm run fails too.
     calmAlone: results.has("calm-alone") &&
       pytestOf(results, "alone")?.lane === true,
@@ -360,7 +362,13 @@ function judgeReplays(
       ts: input.ts,
       ...(reproduce === undefined ? {} : {
         reproduce: reproduce(run.replay.test),
-        texts: scrubTexts(made.run.observation?.texts, input.workRoot),
+        texts: scrubTexts(
+          new Map([
+            ...made.run.observation?.texts ?? [],
+            ...made.run.observation?.tails ?? [],
+          ]),
+          input.workRoot,
+        ),
       }),
     });
     findings.push(

@@ -246,7 +246,11 @@ function oracleFindings(
           path: p.path ?? file,
           line: p.line,
           ...(text === "" || reproduce === undefined ? {} : {
-            failure: failureDetail(p.nodeId, text, reproduce(p.nodeId)),
+            failure: failureDetail(
+              p.nodeId,
+              run.observation?.tails.get(p.nodeId) ?? text,
+              reproduce(p.nodeId),
+            ),
           }),
         },
       ),

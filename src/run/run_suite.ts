@@ -109,6 +109,8 @@ export interface SuiteOutcome {
   observation?: Observation;
   /** The observer's failure texts by node id, with pawl's directories scrubbed as in `cases`. */
   texts?: ReadonlyMap<string, string>;
+  /** The last characters of the failure texts longer than `texts` keeps, scrubbed the same way. */
+  tails?: ReadonlyMap<string, string>;
   /** Node ids of the failed or errored tests no freeze covers (each a `tests.failed`), sorted. */
   unfrozenFailures?: string[];
 }
@@ -180,11 +182,14 @@ export async function runSuite(
   const texts = new Map(
     [...run.observation?.texts ?? []].map(([id, text]) => [id, scrub(text)]),
   );
+  const tails = new Map(
+    [...run.observation?.tails ?? []].map(([id, text]) => [id, scrub(text)]),
+  );
   const detail = (c: TestCaseResult): FailureDetail => {
     const { nodeId } = locateCase(c);
     return failureDetail(
       nodeId,
-      texts.get(nodeId) ?? c.message ?? c.outcome,
+      tails.get(nodeId) ?? texts.get(nodeId) ?? c.message ?? c.outcome,
       reproduce(nodeId),
     );
   };
@@ -255,6 +260,7 @@ export async function runSuite(
       ...outcome(findings, cases, true, reruns),
       observation: run.observation,
       texts,
+      tails,
       unfrozenFailures: [...unfrozenFailures].sort(),
     };
   }
