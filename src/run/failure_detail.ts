@@ -62,18 +62,25 @@ const AFTER_EXAMPLE =
 
 /** Hypothesis' `Falsifying example:` and the lines of the call it printed. */
 function falsifyingExample(lines: readonly string[]): string | undefined {
-  const start = lines.findIndex((l) => /^(?:E\s+)?Falsifying example:/.test(l));
+  const start = lines.findIndex((l) =>
+    /^(?:E\s+|\s*)Falsifying example:/.test(l)
+  );
   if (start === -1) return undefined;
   const header = lines[start] as string;
   const marked = E_LINE.test(header);
-  const indent = marked ? /^E\s*/.exec(header)?.[0].length ?? 1 : 0;
+  // pytest's short styles (`--tb=line`, `--tb=no`) indent the notes instead.
+  const indent = marked
+    ? /^E\s*/.exec(header)?.[0].length ?? 1
+    : leading(header);
   const first = header.slice(header.indexOf("Falsifying example:") + 19)
     .trim();
   const body: string[] = first === "" ? [] : [first];
   for (const line of lines.slice(start + 1)) {
     if (marked && !E_LINE.test(line)) break;
     if (!marked && line.trim() === "") break;
-    const text = marked ? stripMark(line, indent) : line;
+    const text = marked
+      ? stripMark(line, indent)
+      : line.slice(Math.min(indent, leading(line)));
     if (AFTER_EXAMPLE.test(text.trim())) break;
     body.push(text);
   }
@@ -129,7 +136,7 @@ function exceptionType(lines: readonly string[]): string {
     if (located !== null) return located[1]?.split(".").at(-1) ?? "";
   }
   const first = lines.find((l) => l.trim() !== "") ?? "";
-  if (/^assert\b/.test(first)) return "AssertionError";
+  if (/^(?:E\s+)?assert\b/.test(first)) return "AssertionError";
   return "";
 }
 

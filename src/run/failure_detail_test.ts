@@ -58,6 +58,20 @@ Deno.test("failureDetail() reads what a failed test showed", async (t) => {
       exception: "AssertionError: assert 10 < 10",
     },
     {
+      name: "pytest's --tb=line or --tb=no report",
+      text:
+        "E   assert 10 < 10\n    Falsifying example: test_p(\n        x=10,\n    )",
+      example: "test_p(\n    x=10,\n)",
+      exception: "AssertionError: assert 10 < 10",
+    },
+    {
+      name: "pytest's --tb=native report",
+      text:
+        '  File "/t/test_p.py", line 4, in test_p\n    assert x < 10\nAssertionError: assert 10 < 10\nFalsifying example: test_p(\n    x=10,\n)',
+      example: "test_p(\n    x=10,\n)",
+      exception: "AssertionError: assert 10 < 10",
+    },
+    {
       name: "a raised exception without an example",
       text:
         '    def test_a():\n>       raise ValueError("boom")\nE       ValueError: boom\n\ntests/test_a.py:2: ValueError',

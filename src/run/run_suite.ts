@@ -244,8 +244,13 @@ export async function runSuite(
       group,
     );
     reruns.push(record);
+    const first = group[0];
     findings.push(
-      rerunFinding(record, group, group[0] && detail(group[0])),
+      rerunFinding(
+        record,
+        group,
+        first === undefined ? undefined : detail(first),
+      ),
     );
   }
   const runFailed = runFailedFinding(run, failing.length, scrub);
