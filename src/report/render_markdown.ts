@@ -10,7 +10,7 @@
  * @module
  */
 import { markdownInline, withoutControls } from "./markdown_text.ts";
-import type { Finding } from "../core/finding.ts";
+import type { FailureDetail, Finding } from "../core/finding.ts";
 import type { Verdict } from "../core/verdict.ts";
 import { mutationSummary } from "./mutation_summary.ts";
 import { markdownFailure } from "./markdown_failure.ts";
@@ -108,7 +108,10 @@ export function renderMarkdown(
   return [...top, ...middle, ...bottom].join("\n") + "\n";
 }
 
-/** The findings table and, below it, the failures of the listed findings. */
+/**
+ * The findings table and, below it, what the listed findings' failed tests
+ * showed: rows first, each whole, then as many failures as still fit.
+ */
 function findingsSection(
   findings: readonly Finding[],
   limits: { maxRows: number; maxBytes: number },
@@ -117,34 +120,48 @@ function findingsSection(
     "| | Layer | Rule | Where | Message |",
     "| --- | --- | --- | --- | --- |",
   ];
-  // Room for the header, the "and N more" row and the blank lines.
-  let room = limits.maxBytes - bytes(header.join("\n")) - 200;
+  // Room for the header, the "and N more" lines and the blank lines.
+  let room = limits.maxBytes - bytes(header.join("\n")) - 400;
   const rows: string[] = [];
-  const details: string[] = [];
-  let listed = 0;
-  for (const f of findings) {
-    if (listed >= limits.maxRows) break;
+  for (const f of findings.slice(0, limits.maxRows)) {
     const row = findingRow(f);
-    const detail = f.failure === undefined ? [] : markdownFailure(f.failure, {
-      blocking: f.blocking,
-    });
-    const cost = bytes(row) + 1 + bytes(detail.join("\n")) + 2;
     // A finding is listed whole or not at all: cutting its message would
     // cut what to do about it.
-    if (cost > room) break;
-    room -= cost;
+    if (bytes(row) + 1 > room) break;
+    room -= bytes(row) + 1;
     rows.push(row);
-    if (detail.length > 0) details.push(...detail, "");
-    listed++;
   }
-  const rest = findings.length - listed;
+  const listed = findings.slice(0, rows.length);
+  const rest = findings.length - listed.length;
   if (rest > 0) {
-    const restBlocking = findings.slice(listed).filter((f) => f.blocking)
-      .length;
+    const restBlocking = findings.slice(listed.length).filter((f) =>
+      f.blocking
+    ).length;
     rows.push(
       `| | | | | …and ${
         count(rest, "more finding")
       } (${restBlocking} blocking) in the verdict JSON |`,
+    );
+  }
+  const details: string[] = [];
+  const failed = listed.filter((f) => f.failure !== undefined);
+  let shown = 0;
+  for (const f of failed) {
+    const detail = markdownFailure(f.failure as FailureDetail, {
+      blocking: f.blocking,
+    });
+    const cost = bytes(detail.join("\n")) + 2;
+    if (cost > room) break;
+    room -= cost;
+    details.push(...detail, "");
+    shown++;
+  }
+  if (shown < failed.length) {
+    details.push(
+      `What ${
+        count(failed.length - shown, "more failed test")
+      } showed is in the verdict JSON.`,
+      "",
     );
   }
   return [...header, ...rows, "", ...details];

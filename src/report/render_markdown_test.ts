@@ -291,3 +291,29 @@ Deno.test("renderMarkdown() shows a failure in a collapsible block nothing the t
   const outside = md.replace(/^(`{3,})\w*\n[\s\S]*?\n\1$/gm, "");
   assert.equal(outside.match(/^<\/details>$/gm)?.length, 1);
 });
+
+Deno.test("renderMarkdown() keeps every row that fits and shows failures only while room is left", () => {
+  const findings = Array.from(
+    { length: 40 },
+    (_, i) =>
+      finding("tests.failed", `Test "t.py::test_${i}" failed: fix it`, {
+        failure: {
+          test: `t.py::test_${i}`,
+          traceback: Array.from({ length: 20 }, () => "z".repeat(99)),
+          reproduce: `python3 -m pytest 't.py::test_${i}'`,
+        },
+      }),
+  );
+  const md = renderMarkdown(buildVerdict(findings, input()), {
+    maxBytes: 30_000,
+  });
+  assert.ok(new TextEncoder().encode(md).length <= 30_000);
+  assert.equal(tableRows(md).length, 2 + 40);
+  const shown = md.match(/^<details>$/gm)?.length ?? 0;
+  assert.ok(shown > 5 && shown < 40, String(shown));
+  assert.ok(
+    md.includes(
+      `\nWhat ${40 - shown} more failed tests showed is in the verdict JSON.\n`,
+    ),
+  );
+});
