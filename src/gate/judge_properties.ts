@@ -6,7 +6,9 @@
  *
  * @module
  */
-import { type Finding, finding } from "../core/finding.ts";
+import { type FailureDetail, type Finding, finding } from "../core/finding.ts";
+import { failureDetail } from "../run/failure_detail.ts";
+import type { Reproducer } from "../run/reproduce_command.ts";
 import type { PropertyResult } from "../core/verdict.ts";
 import {
   evaluateProperty,
@@ -37,6 +39,10 @@ export interface PropertyEvidence {
   suiteTexts?: ReadonlyMap<string, string> | undefined;
   /** The same for the properties' own run. */
   aloneTexts?: ReadonlyMap<string, string> | undefined;
+  /** The last characters of the full run's failure texts longer than `suiteTexts` keeps (read only for what a failure shows). */
+  suiteTails?: ReadonlyMap<string, string> | undefined;
+  /** The same for the properties' own run. */
+  aloneTails?: ReadonlyMap<string, string> | undefined;
   /**
    * Whether the full run had pawl's own runs beside it and the properties'
    * own run was then repeated alone at normal priority: a failure of the
@@ -44,6 +50,12 @@ export interface PropertyEvidence {
    * deadline) then counts only when that calm run fails too.
    */
   calmAlone?: boolean;
+  /**
+   * The rule of the finding that says the full run was stopped before it
+   * ended (`tests.timeout`, `tests.output_exceeded`): the properties it
+   * never reported are then one finding, not one each.
+   */
+  suiteStopped?: "tests.timeout" | "tests.output_exceeded";
 }
 
 /** What the judgement records besides the outcome. */
@@ -56,6 +68,12 @@ export interface PropertyContext {
   ts: number;
   /** Node ids under an unexpired seed freeze: a failure does not block. */
   nonBlocking: ReadonlySet<string>;
+  /**
+   * The command that reproduces a property's failure in a checkout, by
+   * node id: with it, the finding of a property that failed or errored
+   * carries what the test showed (`Finding.failure`).
+   */
+  reproduce?: Reproducer;
 }
 
 /** One property's judgement. */
@@ -134,7 +152,46 @@ export function judgeProperties(
     }
   }
   properties.sort((a, b) => compare(a.layout, b.layout) || compare(a.id, b.id));
-  return { properties, findings, ledger, failures };
+  return {
+    properties,
+    findings: evidence.suiteStopped === undefined
+      ? findings
+      : unreachedAsOne(findings, failures, evidence.suiteStopped),
+    ledger,
+    failures,
+  };
+}
+
+/**
+ * The findings with those of the properties a stopped full run never
+ * reported made one: they all say the same, that the run did not get to
+ * them. The stop is blocking on its own, so the decision does not change;
+ * each property's own failure stays in `failures`.
+ */
+function unreachedAsOne(
+  findings: readonly Finding[],
+  failures: readonly PropertyFailure[],
+  stop: "tests.timeout" | "tests.output_exceeded",
+): Finding[] {
+  const unreached = new Map<Finding, LocatedProperty>();
+  for (const f of failures) {
+    if (f.outcome === "not_collected") unreached.set(f.finding, f.property);
+  }
+  if (unreached.size < 2) return [...findings];
+  const ids = [...unreached.values()].map((p) => JSON.stringify(p.id));
+  const listed = ids.length <= 10
+    ? `${ids.slice(0, -1).join(", ")} and ${ids.at(-1)}`
+    : `${ids.slice(0, 10).join(", ")} and ${ids.length - 10} more`;
+  const one = finding(
+    "property.not_passed",
+    `${unreached.size} registered properties could not be judged because the full test run was stopped before it reported them (see the ${stop} finding): ${listed}; fix what stopped the run and check again`,
+  );
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (!unreached.has(f)) out.push(f);
+    else if (!out.includes(one)) out.push(one);
+  }
+  return out;
 }
 
 /** Judge one located property. */
@@ -179,6 +236,12 @@ export function judgeProperty(
     : inSuite !== "passed"
     ? suiteReason
     : reasonIn(aloneCases, ref, evidence.aloneTexts);
+  // What the failure shows is read from the text's end when it was long.
+  const text = outcome === "passed"
+    ? undefined
+    : inSuite !== "passed"
+    ? failureText(evidence.suite, ref, evidence.suiteTexts, evidence.suiteTails)
+    : failureText(aloneCases, ref, evidence.aloneTexts, evidence.aloneTails);
   const failing = outcome === "passed"
     ? undefined
     : casesFor(evidence.suite, ref).concat(casesFor(aloneCases, ref)).find((
@@ -206,6 +269,13 @@ export function judgeProperty(
       onItsOwn,
       outcome,
       reason,
+      failure: text === undefined || context.reproduce === undefined
+        ? undefined
+        : failureDetail(
+          prop.nodeId,
+          text,
+          context.reproduce(prop.nodeId),
+        ),
     }),
   };
 }
@@ -220,6 +290,7 @@ function notPassed(
     onItsOwn: PropertyOutcome;
     outcome: PropertyOutcome | "missing";
     reason: FailureReason | undefined;
+    failure: FailureDetail | undefined;
   },
 ): Finding {
   const { seed } = context;
@@ -227,6 +298,7 @@ function notPassed(
   const where = {
     path: prop.file,
     ...(prop.line === undefined ? {} : { line: prop.line }),
+    ...(judged.failure === undefined ? {} : { failure: judged.failure }),
   };
   const collectError = prop.file === undefined
     ? undefined
@@ -260,12 +332,24 @@ function reasonIn(
   ref: { module: string; name: string },
   texts: ReadonlyMap<string, string> | undefined,
 ): FailureReason | undefined {
+  const text = failureText(cases, ref, texts);
+  return text === undefined ? undefined : failureReason(text);
+}
+
+/** The failure text of the first case of `ref` that failed or errored, if it has one. */
+function failureText(
+  cases: readonly TestCaseResult[],
+  ref: { module: string; name: string },
+  texts: ReadonlyMap<string, string> | undefined,
+  tails?: ReadonlyMap<string, string>,
+): string | undefined {
   const bad = casesFor(cases, ref).find((c) =>
     c.outcome === "failed" || c.outcome === "error"
   );
   if (bad === undefined) return undefined;
-  const text = texts?.get(locateCase(bad).nodeId) ?? bad.message ?? "";
-  return text === "" ? undefined : failureReason(text);
+  const id = locateCase(bad).nodeId;
+  const text = tails?.get(id) ?? texts?.get(id) ?? bad.message ?? "";
+  return text === "" ? undefined : text;
 }
 
 function withReason(clause: string, reason: FailureReason | undefined) {

@@ -280,3 +280,91 @@ Deno.test("judgeProperty() counts a health check of the full run only when the c
     assert.equal(judged.result.outcome, "failed");
   });
 });
+
+Deno.test("judgeProperty() gives a failed property's finding what the test showed, from the run where it failed", async (t) => {
+  const suiteText =
+    "E       assert 0 == 1\nE       Falsifying example: test_empty_input_raises(\nE           s='',\nE       )\n\ntests/properties/test_parse.py:9: AssertionError";
+  const reproduce = (nodeId: string) => `pytest '${nodeId}'`;
+  await t.step("failed in the suite", () => {
+    const judged = judgeProperty(PROP, {
+      suite: cases("failed", "assert 0 == 1"),
+      alone: run(cases("passed")),
+      suiteTexts: new Map([[PROP.nodeId, suiteText]]),
+    }, { ...CONTEXT, reproduce });
+    assert.deepEqual(judged.finding?.failure, {
+      test: PROP.nodeId,
+      example: "test_empty_input_raises(\n    s='',\n)",
+      exception: "AssertionError: assert 0 == 1",
+      traceback: [
+        "E       assert 0 == 1",
+        "E       Falsifying example: test_empty_input_raises(",
+        "E           s='',",
+        "E       )",
+        "tests/properties/test_parse.py:9: AssertionError",
+      ],
+      reproduce: `pytest '${PROP.nodeId}'`,
+    });
+  });
+  await t.step("failed only on its own, under a seed freeze", () => {
+    const judged = judgeProperty(PROP, {
+      suite: cases("passed"),
+      alone: run(cases("error", "ValueError: boom")),
+    }, { ...CONTEXT, reproduce, nonBlocking: new Set([PROP.nodeId]) });
+    assert.equal(judged.finding?.rule, "seed.fresh_failed");
+    assert.equal(judged.finding?.failure?.exception, "ValueError: boom");
+  });
+  await t.step("not collected: no failure to show", () => {
+    const judged = judgeProperty(PROP, {
+      suite: [],
+      alone: run([]),
+    }, { ...CONTEXT, reproduce });
+    assert.equal(judged.finding?.failure, undefined);
+  });
+  await t.step("the decision is the same with or without it", () => {
+    const evidence = {
+      suite: cases("failed", "assert 0 == 1"),
+      alone: run(cases("passed")),
+      suiteTexts: new Map([[PROP.nodeId, suiteText]]),
+    };
+    const { failure: _, ...withDetail } = judgeProperty(PROP, evidence, {
+      ...CONTEXT,
+      reproduce,
+    }).finding!;
+    assert.deepEqual(
+      withDetail,
+      judgeProperty(PROP, evidence, CONTEXT).finding,
+    );
+  });
+});
+
+Deno.test("judgeProperties() makes the properties a stopped full run never reported one finding", async (t) => {
+  const props = ["a", "b", "c"].map((id): LocatedProperty => ({
+    ...PROP,
+    id,
+    name: `test_${id}`,
+    nodeId: `tests/properties/test_parse.py::test_${id}`,
+  }));
+  const evidence = { suite: [], alone: run(null, { timedOut: true }) };
+  await t.step("stopped at the time limit", () => {
+    const judged = judgeProperties(props, {
+      ...evidence,
+      suiteStopped: "tests.timeout",
+    }, CONTEXT);
+    assert.deepEqual(judged.findings.map((f) => [f.rule, f.blocking]), [
+      ["property.not_passed", true],
+    ]);
+    assert.equal(
+      judged.findings[0]?.message,
+      '3 registered properties could not be judged because the full test run was stopped before it reported them (see the tests.timeout finding): "a", "b" and "c"; fix what stopped the run and check again',
+    );
+    // Each property still failed, for the verdict and the base's judgement.
+    assert.equal(judged.failures.length, 3);
+    assert.deepEqual(
+      judged.properties.map((p) => p.outcome),
+      ["not_collected", "not_collected", "not_collected"],
+    );
+  });
+  await t.step("without a stop, one finding each", () => {
+    assert.equal(judgeProperties(props, evidence, CONTEXT).findings.length, 3);
+  });
+});

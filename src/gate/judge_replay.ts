@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { type Finding, finding } from "../core/finding.ts";
+import { type FailureDetail, type Finding, finding } from "../core/finding.ts";
+import { failureDetail } from "../run/failure_detail.ts";
 import type { ReplayRecord } from "../core/verdict.ts";
 import type { DialectId, PlannedReplay } from "../layouts/dialect.ts";
 import type { PytestRun } from "../run/run_pytest.ts";
@@ -19,6 +20,13 @@ export interface ReplayContext {
   trials: number;
   /** The clock as Unix seconds (the ledger's `ts`). */
   ts: number;
+  /**
+   * The command that reproduces the replay in a checkout: with it, a
+   * failed replay's finding carries what the test showed.
+   */
+  reproduce?: string;
+  /** The replay's failure texts by node id, as pawl's observer streamed them. */
+  texts?: ReadonlyMap<string, string> | undefined;
 }
 
 /** One replay's judgement. */
@@ -55,7 +63,7 @@ export function judgeReplay(
   replay: PlannedReplay,
   context: ReplayContext,
 ): ReplayJudgement {
-  const result = replayResult(run, replay);
+  const result = replayResult(run, replay, context.texts);
   const record: ReplayRecord = {
     freeze: replay.id,
     test: replay.test,
@@ -80,7 +88,14 @@ export function judgeReplay(
     finding: finding(
       "seed.replay_failed",
       `Test "${replay.test}" does not hold on frozen seed ${replay.seed} (freeze "${replay.id}", recorded witness ${replay.witness}): ${result.detail}`,
-      file === undefined || file === "" ? {} : { path: file },
+      {
+        ...(file === undefined || file === "" ? {} : { path: file }),
+        ...(context.reproduce === undefined ? {} : {
+          failure: result.text === undefined
+            ? { test: replay.test, reproduce: context.reproduce }
+            : failureDetail(replay.test, result.text, context.reproduce),
+        } satisfies { failure?: FailureDetail }),
+      },
     ),
   };
 }
@@ -88,7 +103,8 @@ export function judgeReplay(
 function replayResult(
   run: PytestRun,
   replay: PlannedReplay,
-): { passed: boolean; detail: string; witness: string } {
+  texts: ReadonlyMap<string, string> | undefined,
+): { passed: boolean; detail: string; witness: string; text?: string } {
   if (run.result.timedOut) {
     return {
       passed: false,
@@ -114,11 +130,13 @@ function replayResult(
   const bad = cases.find((c) => c.outcome !== "passed");
   if (bad === undefined) return { passed: true, detail: "", witness: "" };
   const witness = extractWitness(bad.message ?? bad.outcome);
+  const text = texts?.get(replay.test) ?? bad.message;
   return {
     passed: false,
     detail: `${bad.outcome === "passed" ? "failed" : bad.outcome}, witness ${
       JSON.stringify(witness)
     }`,
     witness,
+    ...(text === undefined || text === "" ? {} : { text }),
   };
 }

@@ -110,3 +110,48 @@ Deno.test("judgeReplay() fails a frozen seed that does not hold, saying why", as
     });
   }
 });
+
+Deno.test("judgeReplay() gives a failed replay's finding what the test showed and how to reproduce it", async (t) => {
+  const reproduce =
+    `CONTRACT_SEED=1725781203 python3 -m pytest '${REPLAY.test}'`;
+  await t.step("a failure, read from the observer's text", () => {
+    const judged = judgeReplay(
+      run([
+        replayCase("failed", "AssertionError: seed=1 witness='INV-00334-'"),
+      ]),
+      REPLAY,
+      {
+        ...CONTEXT,
+        reproduce,
+        texts: new Map([[
+          REPLAY.test,
+          "E       AssertionError: seed=1 witness='INV-00334-'\n\ntests/contracts/test_apply.py:9: AssertionError",
+        ]]),
+      },
+    );
+    assert.deepEqual(judged.finding?.failure, {
+      test: REPLAY.test,
+      exception: "AssertionError: seed=1 witness='INV-00334-'",
+      traceback: [
+        "E       AssertionError: seed=1 witness='INV-00334-'",
+        "tests/contracts/test_apply.py:9: AssertionError",
+      ],
+      reproduce,
+    });
+  });
+  await t.step("a timeout: the test and the command", () => {
+    const judged = judgeReplay(run(null, { timedOut: true }), REPLAY, {
+      ...CONTEXT,
+      reproduce,
+    });
+    assert.deepEqual(judged.finding?.failure, { test: REPLAY.test, reproduce });
+  });
+  await t.step("the same decision without it", () => {
+    const failing = run([replayCase("failed", "boom")]);
+    const { failure: _, ...withDetail } = judgeReplay(failing, REPLAY, {
+      ...CONTEXT,
+      reproduce,
+    }).finding!;
+    assert.deepEqual(withDetail, judgeReplay(failing, REPLAY, CONTEXT).finding);
+  });
+});

@@ -37,6 +37,7 @@ import type { OracleTreeOf } from "./oracle_tree.ts";
 import type { TestRuns } from "./plan_test_runs.ts";
 import type { Commits } from "./read_commits.ts";
 import { settleRewrites } from "./settle_rewrites.ts";
+import type { StageReproducers } from "./stage_reproducers.ts";
 import { type HeadFailure, sharedWithBase } from "./shared_with_base.ts";
 import { pytestOf, type StageResults, suiteOf } from "./stage_plan.ts";
 import type { TestStageResult } from "./test_stage_result.ts";
@@ -63,6 +64,8 @@ export interface StageJudgeInput {
   ts: number;
   /** pawl's job directory, named `<work>` in failure texts. */
   workRoot: string;
+  /** The commands that reproduce a failure in a checkout: failures carry what the test showed only with them. */
+  reproduce?: StageReproducers;
 }
 
 /**
@@ -104,6 +107,9 @@ function judgedRuns(
     isTestSide: input.oracle.isTestSide,
     unchanged: (path) =>
       commits.baseTree.get(path)?.oid === commits.headTree.get(path)?.oid,
+    ...(input.reproduce === undefined
+      ? {}
+      : { oracleReproduce: input.reproduce.oracle }),
   });
 }
 
@@ -149,15 +155,33 @@ export function judgedProperties(
     collectErrors,
     suiteTexts: suite.texts,
     aloneTexts: scrubTexts(alone?.observation?.texts, input.workRoot),
+    suiteTails: suite.tails,
+    aloneTails: scrubTexts(alone?.observation?.tails, input.workRoot),
     // A health check of the full run counts only if the calm run fails too.
     calmAlone: results.has("calm-alone") &&
       pytestOf(results, "alone")?.lane === true,
+    ...stopOf(suite),
   }, {
     seed: input.runs.seed,
     trials: input.runs.trials,
     ts: input.ts,
     nonBlocking: new Set(input.runs.suite.nonBlocking),
+    ...(input.reproduce === undefined
+      ? {}
+      : { reproduce: input.reproduce.alone }),
   });
+}
+
+/** The rule of the finding that says the full run was stopped, if it was. */
+function stopOf(
+  suite: SuiteOutcome,
+): { suiteStopped?: "tests.timeout" | "tests.output_exceeded" } {
+  const stop = suite.findings.find((f) =>
+    f.rule === "tests.timeout" || f.rule === "tests.output_exceeded"
+  );
+  return stop === undefined
+    ? {}
+    : { suiteStopped: stop.rule as "tests.timeout" | "tests.output_exceeded" };
 }
 
 /**
@@ -331,10 +355,21 @@ function judgeReplays(
   for (const [i, run] of input.runs.replays.entries()) {
     const made = pytestOf(results, `replay-${i + 1}`);
     if (made === undefined) continue;
+    const reproduce = input.reproduce?.replays[i];
     const replay = judgeReplay(made.run, run.replay, {
       layout: run.layout,
       trials: run.trials,
       ts: input.ts,
+      ...(reproduce === undefined ? {} : {
+        reproduce: reproduce(run.replay.test),
+        texts: scrubTexts(
+          new Map([
+            ...made.run.observation?.texts ?? [],
+            ...made.run.observation?.tails ?? [],
+          ]),
+          input.workRoot,
+        ),
+      }),
     });
     findings.push(
       ...replaySeedFindings(made.run, made.rows, {

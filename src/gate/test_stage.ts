@@ -49,6 +49,7 @@ import { setupStage, type SetupStageResult } from "./setup_stage.ts";
 import { openLanes } from "./spare_lanes.ts";
 import { stageCopies } from "./stage_copies.ts";
 import type { StagePlan } from "./stage_plan.ts";
+import { stageReproducers } from "./stage_reproducers.ts";
 import { stageRunners } from "./stage_runners.ts";
 import type { StaticResult } from "./static_stage.ts";
 import {
@@ -233,6 +234,7 @@ async function runStage(
     rewrites: statics.rewrites,
     ts: Math.floor(options.now.epochMs / 1000),
     workRoot: options.workspace.root,
+    reproduce: await stageReproducers(runs, commits.headTree, commits.base),
   };
   const { sandbox } = setup;
   const plan = stagePlan(stage, judge, options.oracle, sandbox.isolation);

@@ -10,10 +10,11 @@
  * @module
  */
 import { markdownInline, withoutControls } from "./markdown_text.ts";
-import type { Finding } from "../core/finding.ts";
+import type { FailureDetail, Finding } from "../core/finding.ts";
 import type { Verdict } from "../core/verdict.ts";
 import { mutationSummary } from "./mutation_summary.ts";
 import { layoutName } from "../core/layout_name.ts";
+import { markdownFailure } from "./markdown_failure.ts";
 
 /** The hidden first line the GitHub publisher finds its sticky comment by. */
 export const MARKDOWN_MARKER = "<!-- pawl:verdict -->";
@@ -21,8 +22,15 @@ export const MARKDOWN_MARKER = "<!-- pawl:verdict -->";
 /** Findings listed in the table before the "and N more" row. */
 export const DEFAULT_MAX_ROWS = 50;
 
-/** Characters of one finding's message kept in the table. */
-export const DEFAULT_MAX_MESSAGE_CHARS = 300;
+/**
+ * The longest body pawl renders, in UTF-8 bytes: GitHub refuses a comment
+ * longer than 65,536 characters, and no character takes fewer bytes than
+ * it counts for.
+ */
+export const MAX_MARKDOWN_BYTES = 65_536;
+
+/** The public key file `pawl keygen --out pawl.key` writes beside the private key. */
+export const PUBLIC_KEY_FILE = "pawl.key.pub";
 
 /** Registered properties named one by one before "and N more". */
 const MAX_LISTED = 20;
@@ -33,8 +41,12 @@ export interface RenderMarkdownOptions {
   keyid?: string;
   /** Findings listed before an "and N more" row (default {@linkcode DEFAULT_MAX_ROWS}). */
   maxRows?: number;
-  /** Characters kept of each message (default {@linkcode DEFAULT_MAX_MESSAGE_CHARS}). */
-  maxMessageChars?: number;
+  /**
+   * The longest body, in UTF-8 bytes (default {@linkcode MAX_MARKDOWN_BYTES}):
+   * findings that do not fit are left out whole and counted in the
+   * "and N more" row; a message is never cut.
+   */
+  maxBytes?: number;
 }
 
 /**
@@ -62,68 +74,112 @@ export function renderMarkdown(
   options: RenderMarkdownOptions = {},
 ): string {
   const maxRows = Math.max(0, options.maxRows ?? DEFAULT_MAX_ROWS);
-  const maxChars = Math.max(
-    1,
-    options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
-  );
+  const maxBytes = options.maxBytes ?? MAX_MARKDOWN_BYTES;
   const blocking = verdict.findings.filter((f) => f.blocking).length;
   const notes = verdict.findings.length - blocking;
   const accept = verdict.decision === "accept";
-  const lines: string[] = [MARKDOWN_MARKER, ""];
-  lines.push(accept ? "## ✅ pawl: accept" : "## ❌ pawl: reject", "");
+  const top: string[] = [MARKDOWN_MARKER, ""];
+  top.push(accept ? "## ✅ pawl: accept" : "## ❌ pawl: reject", "");
   const why = accept
     ? verdict.tests === null
       ? "the contract held in the static checks; no tests were run"
       : "the contract held and the tests passed"
     : count(blocking, "blocking finding");
-  lines.push(
+  top.push(
     `${code(`${short(verdict.base)}..${short(verdict.head)}`)} · ${why}${
       notes > 0 ? ` · ${count(notes, "note")}` : ""
     } · clock ${code(verdict.now)}`,
     "",
   );
-  if (verdict.findings.length === 0) {
-    lines.push("No findings.", "");
-  } else {
-    lines.push(...findingsTable(verdict.findings, maxRows, maxChars), "");
-  }
-  lines.push(...observations(verdict), ...excuseLines(verdict), "");
+  const bottom: string[] = [
+    ...observations(verdict),
+    ...excuseLines(verdict),
+    "",
+  ];
   if (options.keyid !== undefined) {
-    lines.push(...verification(verdict, options.keyid), "");
+    bottom.push(...verification(verdict, options.keyid), "");
   }
-  lines.push(footer(verdict));
-  return lines.join("\n") + "\n";
+  bottom.push(footer(verdict));
+  const middle = verdict.findings.length === 0
+    ? ["No findings.", ""]
+    : findingsSection(verdict.findings, {
+      maxRows,
+      maxBytes: maxBytes - bytes([...top, ...bottom].join("\n") + "\n"),
+    });
+  return [...top, ...middle, ...bottom].join("\n") + "\n";
 }
 
-function findingsTable(
+/**
+ * The findings table and, below it, what the listed findings' failed tests
+ * showed: rows first, each whole, then as many failures as still fit.
+ */
+function findingsSection(
   findings: readonly Finding[],
-  maxRows: number,
-  maxChars: number,
+  limits: { maxRows: number; maxBytes: number },
 ): string[] {
-  const rows = [
+  const header = [
     "| | Layer | Rule | Where | Message |",
     "| --- | --- | --- | --- | --- |",
   ];
-  for (const f of findings.slice(0, maxRows)) {
-    rows.push(
-      `| ${f.blocking ? "❌" : "ℹ️"} | ${markdownInline(f.layer)} | ${
-        code(f.rule)
-      } | ${
-        f.path === undefined
-          ? "—"
-          : code(f.line === undefined ? f.path : `${f.path}:${f.line}`)
-      } | ${markdownInline(truncate(f.message, maxChars))} |`,
-    );
+  // Room for the header, the "and N more" lines and the blank lines.
+  let room = limits.maxBytes - bytes(header.join("\n")) - 400;
+  const rows: string[] = [];
+  for (const f of findings.slice(0, limits.maxRows)) {
+    const row = findingRow(f);
+    // A finding is listed whole or not at all: cutting its message would
+    // cut what to do about it.
+    if (bytes(row) + 1 > room) break;
+    room -= bytes(row) + 1;
+    rows.push(row);
   }
-  const rest = findings.length - maxRows;
+  const listed = findings.slice(0, rows.length);
+  const rest = findings.length - listed.length;
   if (rest > 0) {
-    const restBlocking = findings.slice(maxRows).filter((f) => f.blocking)
-      .length;
+    const restBlocking = findings.slice(listed.length).filter((f) =>
+      f.blocking
+    ).length;
     rows.push(
-      `| | | | | …and ${rest} more (${restBlocking} blocking): see the verdict JSON |`,
+      `| | | | | …and ${
+        count(rest, "more finding")
+      } (${restBlocking} blocking) in the verdict JSON |`,
     );
   }
-  return rows;
+  const details: string[] = [];
+  const failed = listed.filter((f) => f.failure !== undefined);
+  let shown = 0;
+  for (const f of failed) {
+    const detail = markdownFailure(f.failure as FailureDetail, {
+      blocking: f.blocking,
+    });
+    const cost = bytes(detail.join("\n")) + 2;
+    if (cost > room) break;
+    room -= cost;
+    details.push(...detail, "");
+    shown++;
+  }
+  if (shown < failed.length) {
+    details.push(
+      `What ${
+        count(failed.length - shown, "more failed test")
+      } showed is in the verdict JSON.`,
+      "",
+    );
+  }
+  return [...header, ...rows, "", ...details];
+}
+
+function findingRow(f: Finding): string {
+  return `| ${f.blocking ? "❌" : "ℹ️"} | ${markdownInline(f.layer)} | ${
+    code(f.rule)
+  } | ${
+    f.path === undefined
+      ? "—"
+      : code(f.line === undefined ? f.path : `${f.path}:${f.line}`)
+  } | ${markdownInline(f.message)} |`;
+}
+
+function bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
 }
 
 function observations(verdict: Verdict): string[] {
@@ -214,7 +270,7 @@ function excuseLines(verdict: Verdict): string[] {
 
 function verification(verdict: Verdict, keyid: string): string[] {
   const command =
-    `pawl verify --key pawl.pub --envelope verdict.dsse.json --head ${verdict.head}`;
+    `pawl verify --key ${PUBLIC_KEY_FILE} --envelope verdict.dsse.json --head ${verdict.head}`;
   return [
     `Signed with key ${code(keyid)}. To verify the signed verdict:`,
     "",

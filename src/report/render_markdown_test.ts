@@ -127,7 +127,7 @@ Deno.test("renderMarkdown() says how to verify the signature only with a keyid",
   assert.match(signed, /Signed with key `SHA256:AbC\+\/1`/);
   assert.ok(
     signed.includes(
-      `\n\`\`\`sh\npawl verify --key pawl.pub --envelope verdict.dsse.json --head ${HEAD}\n\`\`\`\n`,
+      `\n\`\`\`sh\npawl verify --key pawl.key.pub --envelope verdict.dsse.json --head ${HEAD}\n\`\`\`\n`,
     ),
   );
   assert.doesNotMatch(renderMarkdown(acceptVerdict()), /pawl verify/);
@@ -179,7 +179,7 @@ Deno.test("renderMarkdown() caps long tables and long messages", async (t) => {
     assert.equal(rows.length, 2 + 50 + 1);
     assert.equal(
       rows.at(-1),
-      "| | | | | …and 70 more (70 blocking): see the verdict JSON |",
+      "| | | | | …and 70 more findings (70 blocking) in the verdict JSON |",
     );
   });
 
@@ -193,12 +193,49 @@ Deno.test("renderMarkdown() caps long tables and long messages", async (t) => {
     );
   });
 
-  await t.step("a long message is cut with an ellipsis", () => {
+  await t.step("a long message is kept whole, with the fix at its end", () => {
+    const message = `${"x".repeat(1000)}: restore the assert`;
     const md = renderMarkdown(buildVerdict([
-      finding("tests.failed", "x".repeat(1000)),
+      finding("tests.failed", message),
     ], input()));
-    assert.ok(md.includes(` | ${"x".repeat(299)}… |`));
-    assert.ok(!md.includes("x".repeat(300)));
+    assert.ok(md.includes(` | ${message} |`));
+  });
+
+  await t.step(
+    "a body over the limit drops whole findings, never part of one",
+    () => {
+      const findings = Array.from(
+        { length: 40 },
+        (_, i) =>
+          finding(
+            "tests.failed",
+            `Test ${i} failed: ${"y".repeat(3000)}; fix test ${i}`,
+          ),
+      );
+      const md = renderMarkdown(buildVerdict(findings, input()));
+      assert.ok(new TextEncoder().encode(md).length <= 65_536);
+      const rows = tableRows(md).slice(2);
+      const listed = rows.length - 1;
+      assert.ok(listed > 5 && listed < 40, String(listed));
+      for (const row of rows.slice(0, -1)) {
+        assert.match(
+          row,
+          /; fix test \d+ \|$/,
+        );
+      }
+      assert.equal(
+        rows.at(-1),
+        `| | | | | …and ${40 - listed} more findings (${
+          40 - listed
+        } blocking) in the verdict JSON |`,
+      );
+    },
+  );
+
+  await t.step("maxBytes sets the limit", () => {
+    const md = renderMarkdown(longVerdict(12), { maxBytes: 2000 });
+    assert.ok(new TextEncoder().encode(md).length <= 2000);
+    assert.match(tableRows(md).at(-1)!, /…and \d+ more findings? \(/);
   });
 });
 
@@ -224,4 +261,65 @@ Deno.test("renderMarkdown() names the contract's layouts by what they keep", () 
   const markdown = renderMarkdown(acceptVerdict());
   assert.match(markdown, / · layouts agent-contract<\/sub>$/m);
   assert.doesNotMatch(markdown, /layouts 000/);
+});
+
+Deno.test("renderMarkdown() shows a failure in a collapsible block nothing the test printed can break", () => {
+  const hostile = "````\n</details>\n<!-- pawl:verdict -->\n@octocat `x`";
+  const md = renderMarkdown(buildVerdict([
+    finding("property.not_passed", "Property p did not pass on seed 7", {
+      path: "tests/test_p.py",
+      line: 3,
+      failure: {
+        test: "tests/test_p.py::test_p[<b>@x</b>]",
+        example: "test_p(\n    x=10,\n)",
+        exception: `AssertionError: ${hostile}`,
+        traceback: [hostile, "tests/test_p.py:4: AssertionError"],
+        reproduce:
+          "PYTHONHASHSEED=0 python3 -m pytest 'tests/test_p.py::test_p'",
+      },
+    }),
+  ], input()));
+  assert.equal(md.split(MARKDOWN_MARKER).length, 2);
+  assert.ok(md.startsWith(MARKDOWN_MARKER + "\n"));
+  assert.ok(md.includes(
+    "<details>\n<summary>❌ <code>tests/test_p.py::test_p[&lt;b&gt;@&#8203;x&lt;/b&gt;]</code>: what the test showed, and how to reproduce it</summary>\n",
+  ));
+  assert.ok(
+    md.includes("Falsifying example:\n\n```text\ntest_p(\n    x=10,\n)\n```\n"),
+  );
+  assert.ok(md.includes(
+    "Reproduce it in a checkout of the head:\n\n```sh\nPYTHONHASHSEED=0 python3 -m pytest 'tests/test_p.py::test_p'\n```\n\n</details>\n",
+  ));
+  // Every block of the test's own text is fenced longer than its backtick runs.
+  assert.ok(md.includes("`````text\nAssertionError: ````\n</details>\n"));
+  // The test's "</details>" lines stay inside their fenced blocks: the
+  // only one outside is the block's own, last.
+  const outside = md.replace(/^(`{3,})\w*\n[\s\S]*?\n\1$/gm, "");
+  assert.equal(outside.match(/^<\/details>$/gm)?.length, 1);
+});
+
+Deno.test("renderMarkdown() keeps every row that fits and shows failures only while room is left", () => {
+  const findings = Array.from(
+    { length: 40 },
+    (_, i) =>
+      finding("tests.failed", `Test "t.py::test_${i}" failed: fix it`, {
+        failure: {
+          test: `t.py::test_${i}`,
+          traceback: Array.from({ length: 20 }, () => "z".repeat(99)),
+          reproduce: `python3 -m pytest 't.py::test_${i}'`,
+        },
+      }),
+  );
+  const md = renderMarkdown(buildVerdict(findings, input()), {
+    maxBytes: 30_000,
+  });
+  assert.ok(new TextEncoder().encode(md).length <= 30_000);
+  assert.equal(tableRows(md).length, 2 + 40);
+  const shown = md.match(/^<details>$/gm)?.length ?? 0;
+  assert.ok(shown > 5 && shown < 40, String(shown));
+  assert.ok(
+    md.includes(
+      `\nWhat ${40 - shown} more failed tests showed is in the verdict JSON.\n`,
+    ),
+  );
 });

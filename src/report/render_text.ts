@@ -10,6 +10,7 @@ import type {
   SetupRecord,
   Verdict,
 } from "../core/verdict.ts";
+import type { FailureDetail, Finding } from "../core/finding.ts";
 import { mutationSummary } from "./mutation_summary.ts";
 
 /** Options for {@linkcode renderText}. */
@@ -56,9 +57,11 @@ export function renderText(
   );
   for (const f of blocking) {
     lines.push(`  ${paint("✗", "31")} ${where(f)}${f.message} [${f.rule}]`);
+    lines.push(...failureLines(f));
   }
   for (const f of notes) {
     lines.push(`  ${paint("•", "33")} ${where(f)}${f.message} [${f.rule}]`);
+    lines.push(...failureLines(f));
   }
   const t = verdict.tests;
   if (t === null) {
@@ -108,6 +111,33 @@ export function renderText(
     }; contract ${verdict.contract.digest.slice(0, 19)}`,
   );
   return lines.join("\n") + "\n";
+}
+
+/**
+ * What a failed test showed, under its finding: every line the test
+ * printed is quoted behind `|`, without control characters, so none of it
+ * reads as pawl's own output; the command to reproduce it is pawl's.
+ */
+function failureLines(f: Finding): string[] {
+  const failure: FailureDetail | undefined = f.failure;
+  if (failure === undefined) return [];
+  const lines: string[] = [];
+  const quote = (label: string, text: string | undefined) => {
+    if (text === undefined || text === "") return;
+    lines.push(`      ${label}:`);
+    for (const line of text.split("\n")) lines.push(`      | ${quoted(line)}`);
+  };
+  quote("falsifying example", failure.example);
+  quote("exception", failure.exception);
+  quote("traceback (last lines)", failure.traceback?.join("\n"));
+  lines.push(`      reproduce: ${quoted(failure.reproduce)}`);
+  return lines;
+}
+
+/** A line of the repository's output, with nothing a terminal would act on. */
+function quoted(line: string): string {
+  // deno-lint-ignore no-control-regex
+  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd");
 }
 
 /** The interpreter, import path, variable names and setup key, briefly. */

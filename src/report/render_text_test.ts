@@ -124,3 +124,50 @@ Deno.test("renderText() says briefly which interpreter, import path and variable
   );
   equal(renderText(verdict).includes("ran with"), false);
 });
+
+Deno.test("renderText() shows what a failed test showed under its finding, quoted", () => {
+  const text = renderText(buildVerdict([
+    finding(
+      "property.not_passed",
+      'Property "p" (tests/test_p.py::test_p) did not pass on seed 7: it failed with AssertionError',
+      {
+        path: "tests/test_p.py",
+        line: 3,
+        failure: {
+          test: "tests/test_p.py::test_p",
+          example: "test_p(\n    x=10,\n)",
+          exception: "AssertionError: assert 10 < 10\nACCEPT  forged\x1b[2K",
+          traceback: [
+            ">       assert x < 10",
+            "tests/test_p.py:4: AssertionError",
+          ],
+          reproduce:
+            "CONTRACT_SEED=7 PYTHONHASHSEED=0 python3 -m pytest --hypothesis-seed=7 'tests/test_p.py::test_p'",
+        },
+      },
+    ),
+  ], verdict));
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.includes("[property.not_passed]"));
+  equal(
+    lines.slice(at + 1, at + 13).join("\n"),
+    [
+      "      falsifying example:",
+      "      | test_p(",
+      "      |     x=10,",
+      "      | )",
+      "      exception:",
+      "      | AssertionError: assert 10 < 10",
+      "      | ACCEPT  forged\ufffd[2K",
+      "      traceback (last lines):",
+      "      | >       assert x < 10",
+      "      | tests/test_p.py:4: AssertionError",
+      "      reproduce: CONTRACT_SEED=7 PYTHONHASHSEED=0 python3 -m pytest --hypothesis-seed=7 'tests/test_p.py::test_p'",
+      "  tests: 3 passed, 0 failed, 0 errors, 0 skipped, 0 xfailed",
+    ].join("\n"),
+  );
+  // Nothing the test printed starts a line of its own.
+  for (const line of lines.slice(at + 1, at + 11)) {
+    match(line, /^ {6}(\| |[a-z (),]+:)/);
+  }
+});

@@ -10,6 +10,7 @@
  * @module
  */
 import { type Finding, finding } from "../core/finding.ts";
+import { failureDetail } from "./failure_detail.ts";
 import { crossCheckReport } from "./cross_check_report.ts";
 import { evaluateProperty, type PropertyOutcome } from "./evaluate_property.ts";
 import { type FailureReason, failureReason } from "./failure_reason.ts";
@@ -46,6 +47,12 @@ export interface JudgePropertyRunsOptions {
   isTestSide: (path: string) => boolean;
   /** Whether a repository path is the same at base and head. */
   unchanged: (path: string) => boolean;
+  /**
+   * The command that reproduces a base test's failure on the head's code
+   * in a checkout of the head, by node id: with it, a failed or errored
+   * oracle's finding carries what the test showed.
+   */
+  oracleReproduce?: (nodeId: string) => string;
 }
 
 /** What the property runs found. */
@@ -90,7 +97,7 @@ export function judgePropertyRuns(
   const findings: Finding[] = [];
   const oracleFailures = oracle === null
     ? []
-    : oracleFindings(oracle.run, oracleProperties);
+    : oracleFindings(oracle.run, oracleProperties, options.oracleReproduce);
   findings.push(
     ...observerFindings(head.run, "the registered properties' own run"),
     ...profileFindings(head.run.observation, head.workDir, options),
@@ -198,6 +205,7 @@ function observerFindings(run: PytestRun, label: string): Finding[] {
 function oracleFindings(
   run: PytestRun,
   properties: readonly ObservedProperty[],
+  reproduce: ((nodeId: string) => string) | undefined,
 ): OracleFailure[] {
   const failures: OracleFailure[] = [];
   const cases = stoppedEarly(run) ? [] : run.cases ?? [];
@@ -234,7 +242,17 @@ function oracleFindings(
       finding: finding(
         "property.oracle_failed",
         `The base's test of property "${p.id}" (${p.nodeId}) ${why}`,
-        { path: p.path ?? file, line: p.line },
+        {
+          path: p.path ?? file,
+          line: p.line,
+          ...(text === "" || reproduce === undefined ? {} : {
+            failure: failureDetail(
+              p.nodeId,
+              run.observation?.tails.get(p.nodeId) ?? text,
+              reproduce(p.nodeId),
+            ),
+          }),
+        },
       ),
     });
   }

@@ -137,8 +137,14 @@ export interface Observation {
   outcomes: Map<string, ObservedOutcome>;
   /** Every outcome one of a node id's phases gave (pytest's report lists a failed call and a teardown error as two cases). */
   phases: Map<string, Set<ObservedOutcome>>;
-  /** Per node id: the failure text the logged report carried. */
+  /** Per node id: the failure text the logged report carried (its first characters). */
   texts: Map<string, string>;
+  /**
+   * Per node id whose failure text was longer than the observer streams
+   * whole: its last characters, where the exception and Hypothesis'
+   * falsifying example are. Only what a failure shows is read from it.
+   */
+  tails: Map<string, string>;
   /** Hypothesis example counts per node id, summed over engine runs. */
   examples: Map<string, ExampleCounts>;
   /** State machine steps per node id, for tests that ran one. */
@@ -202,6 +208,7 @@ export function parseObservation(
     outcomes: new Map(),
     phases: new Map(),
     texts: new Map(),
+    tails: new Map(),
     examples: new Map(),
     steps: new Map(),
     seeds: new Map(),
@@ -300,6 +307,8 @@ function apply(
       if (worst !== undefined) o.outcomes.set(nodeId, worst);
       if (typeof e["text"] === "string" && e["text"] !== "") {
         o.texts.set(nodeId, e["text"]);
+        if (typeof e["tail"] === "string") o.tails.set(nodeId, e["tail"]);
+        else o.tails.delete(nodeId);
       }
       return true;
     }

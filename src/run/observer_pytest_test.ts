@@ -475,3 +475,42 @@ Deno.test("the observer loads through its user site when the test command sets i
     await Deno.remove(p.root, { recursive: true });
   }
 });
+
+Deno.test("the observer streams the end of a long failure, where Hypothesis' falsifying example is", async () => {
+  const p = await project({
+    "tests/__init__.py": "",
+    // Each frame's source is quoted in full: the report runs long.
+    "tests/test_deep.py": `from hypothesis import given, strategies as st
+
+
+def down(n, x):
+    ${"# padding so every frame prints long source\n    ".repeat(100)}
+    if n == 0:
+        assert x < 10
+        return
+    return down(n - 1, x)
+
+
+@given(st.integers())
+def test_deep(x):
+    down(12, x)
+`,
+  });
+  try {
+    const run = await observedRun(p, "--hypothesis-seed=3");
+    const o = run.observation!;
+    const id = "tests/test_deep.py::test_deep";
+    assert.equal(o.outcomes.get(id), "failed");
+    assert.equal(o.texts.get(id)?.length, 4000);
+    assert.doesNotMatch(o.texts.get(id)!, /Falsifying example/);
+    const tail = o.tails.get(id) ?? "";
+    assert.equal(tail.length, 4000);
+    assert.match(
+      tail,
+      /E\s+Falsifying example: test_deep\(\nE\s+x=10,\nE\s+\)/,
+    );
+    assert.match(tail, /tests\/test_deep\.py:\d+: AssertionError$/);
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});

@@ -6,12 +6,17 @@
  * @module
  */
 import { plural } from "../core/plural.ts";
-import { type Finding, finding } from "../core/finding.ts";
+import { type FailureDetail, type Finding, finding } from "../core/finding.ts";
 import type { TestCaseResult } from "./parse_junit.ts";
 import { crossCheckReport } from "./cross_check_report.ts";
+import { failureDetail } from "./failure_detail.ts";
 import type { Observation } from "./observation.ts";
+import { type Reproducer, reproducer } from "./reproduce_command.ts";
+import { runningWhenStopped } from "./running_when_stopped.ts";
+import { treeHas } from "./selection_command.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import {
+  DEFAULT_PYTEST_COMMAND,
   PYTEST_EXIT,
   type PytestRun,
   runPytest,
@@ -105,6 +110,8 @@ export interface SuiteOutcome {
   observation?: Observation;
   /** The observer's failure texts by node id, with pawl's directories scrubbed as in `cases`. */
   texts?: ReadonlyMap<string, string>;
+  /** The last characters of the failure texts longer than `texts` keeps, scrubbed the same way. */
+  tails?: ReadonlyMap<string, string>;
   /** Node ids of the failed or errored tests no freeze covers (each a `tests.failed`), sorted. */
   unfrozenFailures?: string[];
 }
@@ -139,13 +146,23 @@ export async function runSuite(
     [options.reportDir, "<reports>"],
     [options.workDir, "<tree>"],
   ]);
+  // Built before the run: the tests may change the tree they run in.
+  const reproduce = await reproducer(
+    options.command ?? DEFAULT_PYTEST_COMMAND,
+    options.env ?? {},
+    { exists: treeHas(options.workDir) },
+  );
   const run = await runPytest(sandbox, runOptions);
   const findings: Finding[] = [];
-  const stopped = stoppedFinding(run, options, scrub);
+  const stopped = stoppedFinding(run, options, { scrub, reproduce });
   if (stopped !== undefined || run.cases === null) {
     findings.push(stopped ?? noReportFinding(run, scrub));
     return {
       ...outcome(findings, [], false, []),
+      // What had run when the run was stopped, as the observer saw it.
+      ...(stopped === undefined || run.observation === undefined
+        ? {}
+        : { summary: observedSummary(run.observation) }),
       ...(run.observation === undefined
         ? {}
         : { observation: run.observation }),
@@ -163,6 +180,20 @@ export async function runSuite(
   const failing = cases.filter((c) =>
     c.outcome === "failed" || c.outcome === "error"
   );
+  const texts = new Map(
+    [...run.observation?.texts ?? []].map(([id, text]) => [id, scrub(text)]),
+  );
+  const tails = new Map(
+    [...run.observation?.tails ?? []].map(([id, text]) => [id, scrub(text)]),
+  );
+  const detail = (c: TestCaseResult): FailureDetail => {
+    const { nodeId } = locateCase(c);
+    return failureDetail(
+      nodeId,
+      tails.get(nodeId) ?? texts.get(nodeId) ?? c.message ?? c.outcome,
+      reproduce(nodeId),
+    );
+  };
   const active = [...freezes]
     .filter((f) => f.expired !== true)
     .sort((a, b) => compare(a.id, b.id));
@@ -179,12 +210,18 @@ export async function runSuite(
         freezeCovers({ id: "", test, remainingReruns: 0 }, c)
       )
     ) {
-      findings.push(freshSeedFinding(c));
+      findings.push(freshSeedFinding(c, detail(c)));
     } else if (freeze === undefined) {
       unfrozen++;
       if (c.classname !== "") unfrozenFailures.add(locateCase(c).nodeId);
       if (unfrozen <= MAX_FAILED_FINDINGS) {
-        findings.push(failedFinding(c, collectTexts));
+        findings.push(
+          failedFinding(
+            c,
+            collectTexts,
+            c.classname === "" ? undefined : detail(c),
+          ),
+        );
       }
     } else {
       groups.set(freeze, [...(groups.get(freeze) ?? []), c]);
@@ -208,7 +245,14 @@ export async function runSuite(
       group,
     );
     reruns.push(record);
-    findings.push(rerunFinding(record, group));
+    const first = group[0];
+    findings.push(
+      rerunFinding(
+        record,
+        group,
+        first === undefined ? undefined : detail(first),
+      ),
+    );
   }
   const runFailed = runFailedFinding(run, failing.length, scrub);
   if (runFailed !== undefined) findings.push(runFailed);
@@ -221,9 +265,8 @@ export async function runSuite(
     return {
       ...outcome(findings, cases, true, reruns),
       observation: run.observation,
-      texts: new Map(
-        [...run.observation.texts].map(([id, text]) => [id, scrub(text)]),
-      ),
+      texts,
+      tails,
       unfrozenFailures: [...unfrozenFailures].sort(),
     };
   }
@@ -261,6 +304,27 @@ function outcome(
     summary,
     reruns: [...reruns].sort((a, b) => compare(a.freeze, b.freeze)),
   };
+}
+
+/** Counts of the tests the observer saw end, for a run stopped before it could report. */
+function observedSummary(observation: Observation): SuiteSummary {
+  const summary: SuiteSummary = {
+    total: 0,
+    passed: 0,
+    failed: 0,
+    errors: 0,
+    skipped: 0,
+    xfailed: 0,
+  };
+  for (const outcome of observation.outcomes.values()) {
+    summary.total++;
+    if (outcome === "passed") summary.passed++;
+    else if (outcome === "failed") summary.failed++;
+    else if (outcome === "error") summary.errors++;
+    else if (outcome === "skipped") summary.skipped++;
+    else summary.xfailed++;
+  }
+  return summary;
 }
 
 /** Fill in the definition line of each failing case the report left without one. */
@@ -374,6 +438,7 @@ function rerunPassed(
 function rerunFinding(
   record: RerunRecord,
   group: readonly TestCaseResult[],
+  failure: FailureDetail | undefined,
 ): Finding {
   const first = group[0];
   const where = first === undefined ? {} : {
@@ -398,11 +463,11 @@ function rerunFinding(
       : `Frozen test ${tests} failed and did not pass in ${record.used} of ${
         plural(record.allowed, "rerun")
       } (freeze "${record.freeze}")${detail}`,
-    where,
+    { ...where, ...(failure === undefined ? {} : { failure }) },
   );
 }
 
-function freshSeedFinding(c: TestCaseResult): Finding {
+function freshSeedFinding(c: TestCaseResult, failure: FailureDetail): Finding {
   const location = locateCase(c);
   const detail = c.message !== undefined ? `: ${firstLine(c.message)}` : "";
   return finding(
@@ -412,6 +477,7 @@ function freshSeedFinding(c: TestCaseResult): Finding {
       path: location.file,
       ...(c.line !== undefined ? { line: c.line } : {}),
       blocking: false,
+      failure,
     },
   );
 }
@@ -419,6 +485,7 @@ function freshSeedFinding(c: TestCaseResult): Finding {
 function failedFinding(
   c: TestCaseResult,
   collectTexts: ReadonlyMap<string, string> = new Map(),
+  failure?: FailureDetail,
 ): Finding {
   const location = locateCase(c);
   if (c.classname === "") {
@@ -443,34 +510,72 @@ function failedFinding(
   return finding("tests.failed", message, {
     path: location.file,
     ...(c.line !== undefined ? { line: c.line } : {}),
+    ...(failure === undefined ? {} : { failure }),
   });
 }
 
 function stoppedFinding(
   run: PytestRun,
   options: RunSuiteOptions,
-  scrub: (text: string) => string,
+  how: { scrub: (text: string) => string; reproduce: Reproducer },
 ): Finding | undefined {
-  const tail = outputTail(run, scrub);
+  if (!run.result.timedOut && !run.result.outputExceeded) return undefined;
+  const tail = outputTail(run, how.scrub);
+  const running = run.observation === undefined
+    ? undefined
+    : runningWhenStopped(run.observation);
+  const passed =
+    [...run.observation?.outcomes.values() ?? []].filter((o) => o === "passed")
+      .length;
+  const when = `${
+    running === undefined ? "" : ` while ${JSON.stringify(running)} was running`
+  }${
+    run.observation?.hello === true
+      ? `, after ${count(passed, "test")} had passed`
+      : ""
+  }`;
+  const failure = running === undefined
+    ? {}
+    : { failure: { test: running, reproduce: how.reproduce(running) } };
+  const path = running?.split("::")[0];
+  const where = path === undefined || path === "" ? {} : { path };
   if (run.result.timedOut) {
     const limit = options.limits?.timeoutMs;
     return finding(
       "tests.timeout",
       `The test run was stopped at its time limit${
-        limit !== undefined ? ` of ${limit} ms` : ""
-      }${tail}`,
+        limit !== undefined
+          ? ` of ${seconds(limit)} ([tests] timeout_seconds)`
+          : ""
+      }${when}${tail}`,
+      { ...where, ...failure },
     );
   }
-  if (run.result.outputExceeded) {
-    const limit = options.limits?.maxOutputBytes;
-    return finding(
-      "tests.output_exceeded",
-      `The test run was stopped for printing more than the output limit${
-        limit !== undefined ? ` of ${limit} bytes` : ""
-      }${tail}`,
-    );
-  }
-  return undefined;
+  const limit = options.limits?.maxOutputBytes;
+  return finding(
+    "tests.output_exceeded",
+    `The test run was stopped for printing more than the output limit${
+      limit !== undefined
+        ? ` of ${mebibytes(limit)} ([tests] max_output_mib)`
+        : ""
+    }${when}${tail}`,
+    { ...where, ...failure },
+  );
+}
+
+/** A limit in milliseconds in the unit of its setting. */
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
+
+/** A limit in bytes in the unit of its setting, or in bytes when it is not whole mebibytes. */
+function mebibytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function noReportFinding(

@@ -112,7 +112,18 @@ Deno.test("runSuite() reports one tests.failed finding per failing test", async 
       { classname: "tests.test_a", name: "test_xf", outcome: "xfailed" },
     ],
   }));
-  assert.deepEqual(outcome.findings, [
+  assert.deepEqual(
+    outcome.findings.map((f) => f.failure?.test),
+    ["tests/test_a.py::TestK::test_m[2]", "tests/test_a.py::test_fixture"],
+  );
+  assert.deepEqual(outcome.findings[0]?.failure, {
+    test: "tests/test_a.py::TestK::test_m[2]",
+    exception: "AssertionError: assert 2 != 2",
+    traceback: ["assert 2 != 2", "more detail"],
+    reproduce:
+      "PYTHONHASHSEED=0 python3 -m pytest -q -p no:cacheprovider 'tests/test_a.py::TestK::test_m[2]'",
+  });
+  assert.deepEqual(outcome.findings.map(({ failure: _, ...f }) => f), [
     {
       layer: "tests",
       rule: "tests.failed",
@@ -329,7 +340,7 @@ Deno.test("runSuite() reports a run that did not finish normally", async (t) => 
       "a timeout",
       () => ({ code: null, signal: "SIGKILL", timedOut: true }),
       "tests.timeout",
-      /time limit of 5000 ms/,
+      /time limit of 5 s \(\[tests\] timeout_seconds\)/,
     ],
     [
       "too much output",

@@ -144,14 +144,17 @@ def _flush():
         _write()
 
 
-def _text(longrepr):
+def _full_text(longrepr):
     if longrepr is None:
         return ""
     try:
-        text = str(longrepr)
+        return str(longrepr)
     except Exception as error:  # a hostile repr must not stop the stream
-        text = "<unprintable: %s>" % type(error).__name__
-    return text[:_TEXT_CHARS]
+        return "<unprintable: %s>" % type(error).__name__
+
+
+def _text(longrepr):
+    return _full_text(longrepr)[:_TEXT_CHARS]
 
 
 def _caller_file():
@@ -657,10 +660,15 @@ def pytest_runtest_logreport(report):
         _release()
     if key in _quiet:
         _held.append(_made_line(key, _quiet.pop(key)))
-    _send({"event": "report", "nodeid": report.nodeid, "when": report.when,
-           "outcome": report.outcome,
-           "xfail": hasattr(report, "wasxfail"),
-           "text": _text(report.longrepr) if report.failed else ""})
+    text = _full_text(report.longrepr) if report.failed else ""
+    event = {"event": "report", "nodeid": report.nodeid, "when": report.when,
+             "outcome": report.outcome,
+             "xfail": hasattr(report, "wasxfail"),
+             "text": text[:_TEXT_CHARS]}
+    if len(text) > _TEXT_CHARS:
+        # The exception and Hypothesis' falsifying example end the text.
+        event["tail"] = text[-_TEXT_CHARS:]
+    _send(event)
 
 
 def _key(report):

@@ -1,0 +1,211 @@
+/**
+ * What one failed test showed, read from the failure text pytest reported
+ * (the observer's streamed report, or the JUnit report's message): the
+ * falsifying example Hypothesis printed, the exception, and the last lines
+ * of the traceback. The text is the repository's own output, so each part
+ * is bounded and says when it was cut.
+ *
+ * @module
+ */
+import type { FailureDetail } from "../core/finding.ts";
+
+/** Lines kept of an example, an exception or a traceback. */
+export const MAX_DETAIL_LINES = 20;
+/** Characters kept of an example, an exception or a traceback. */
+export const MAX_DETAIL_CHARS = 2000;
+
+/**
+ * The failure of test `nodeId` as `text` shows it, with the command that
+ * reproduces it.
+ *
+ * @example
+ * ```ts
+ * import { failureDetail } from "./failure_detail.ts";
+ * const detail = failureDetail("t.py::test_p", [
+ *   "    def test_p(x):",
+ *   ">       assert x < 10",
+ *   "E       assert 10 < 10",
+ *   "E       Falsifying example: test_p(",
+ *   "E           x=10,",
+ *   "E       )",
+ *   "",
+ *   "t.py:4: AssertionError",
+ * ].join("\n"), "python3 -m pytest 't.py::test_p'");
+ * if (detail.example !== "test_p(\n    x=10,\n)") throw new Error(detail.example);
+ * if (detail.exception !== "AssertionError: assert 10 < 10") throw new Error(detail.exception);
+ * ```
+ */
+export function failureDetail(
+  nodeId: string,
+  text: string,
+  reproduce: string,
+): FailureDetail {
+  const lines = clean(text).split("\n").map((l) => l.trimEnd());
+  const example = falsifyingExample(lines);
+  const exception = exceptionOf(lines);
+  const traceback = tracebackTail(lines);
+  return {
+    test: nodeId,
+    ...(example === undefined ? {} : { example }),
+    ...(exception === undefined ? {} : { exception }),
+    ...(traceback.length === 0 ? {} : { traceback }),
+    reproduce,
+  };
+}
+
+/** A line pytest marks as the exception's (`E   …`), without the mark. */
+const E_LINE = /^E(?: |$)/;
+
+/** Lines that start what follows the example in Hypothesis' report. */
+const AFTER_EXAMPLE =
+  /^(?:Explanation:|You can reproduce|Highest target score|Unreliable test|Traceback|Falsifying example:)/;
+
+/** Hypothesis' `Falsifying example:` and the lines of the call it printed. */
+function falsifyingExample(lines: readonly string[]): string | undefined {
+  const start = lines.findIndex((l) =>
+    /^(?:E\s+|\s*)Falsifying example:/.test(l)
+  );
+  if (start === -1) return undefined;
+  const header = lines[start] as string;
+  const marked = E_LINE.test(header);
+  // pytest's short styles (`--tb=line`, `--tb=no`) indent the notes instead.
+  const indent = marked
+    ? /^E\s*/.exec(header)?.[0].length ?? 1
+    : leading(header);
+  const first = header.slice(header.indexOf("Falsifying example:") + 19)
+    .trim();
+  const body: string[] = first === "" ? [] : [first];
+  for (const line of lines.slice(start + 1)) {
+    if (marked && !E_LINE.test(line)) break;
+    if (!marked && line.trim() === "") break;
+    const text = marked
+      ? stripMark(line, indent)
+      : line.slice(Math.min(indent, leading(line)));
+    if (AFTER_EXAMPLE.test(text.trim())) break;
+    body.push(text);
+  }
+  return body.length === 0 ? undefined : bounded(body, "head");
+}
+
+/**
+ * The exception's lines pytest marked with `E` before the example (the
+ * first line prefixed with its type when pytest printed only the assert),
+ * else the text's first line.
+ */
+function exceptionOf(lines: readonly string[]): string | undefined {
+  const type = exceptionType(lines);
+  const marked: string[] = [];
+  for (const line of lines) {
+    if (!E_LINE.test(line)) {
+      if (marked.length > 0) break;
+      continue;
+    }
+    const text = line.replace(/^E\s?/, "");
+    if (/^\s*Falsifying example:/.test(text)) break;
+    marked.push(text);
+  }
+  const body = marked.length > 0 ? dedent(marked) : firstLines(lines);
+  if (body.length === 0) return type === "" ? undefined : type;
+  const head = body[0] as string;
+  if (type !== "" && !head.startsWith(type) && !/^\w[\w.]*: /.test(head)) {
+    body[0] = `${type}: ${head}`;
+  }
+  return bounded(body, "head");
+}
+
+/**
+ * In a text pytest did not mark (a JUnit message, a native traceback):
+ * the last unindented `Type: message` line, else the first line.
+ */
+function firstLines(lines: readonly string[]): string[] {
+  const raised = lines.findLast((l) =>
+    /^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Failed|Check|Exceeded|Flaky|Unsatisfiable)\b/
+      .test(l)
+  );
+  if (raised !== undefined) return [raised];
+  const first = lines.find((l) => l.trim() !== "");
+  return first === undefined || /^Falsifying example:/.test(first)
+    ? []
+    : [first];
+}
+
+/** The exception type of pytest's last `path:line: Type` line, or of a leading `Type: …`. */
+function exceptionType(lines: readonly string[]): string {
+  for (const line of [...lines].reverse()) {
+    const located = /^\S+:\d+: ([A-Za-z_][\w.]*)$/.exec(line);
+    if (located !== null) return located[1]?.split(".").at(-1) ?? "";
+  }
+  const first = lines.find((l) => l.trim() !== "") ?? "";
+  if (/^(?:E\s+)?assert\b/.test(first)) return "AssertionError";
+  return "";
+}
+
+/** The last non-blank lines of the traceback, without pytest's separator lines. */
+function tracebackTail(lines: readonly string[]): string[] {
+  const kept: string[] = [];
+  let pawls = false;
+  for (const line of lines) {
+    // A frame of pawl's observer exists only inside pawl's runs: it and
+    // the source lines under it are left out.
+    if (/^\S*_pawl_observer_\w*\.py:\d+: in /.test(line)) {
+      pawls = true;
+      continue;
+    }
+    if (pawls && /^\s/.test(line)) continue;
+    pawls = false;
+    if (line.trim() === "" || /^(_ )+_?$/.test(line.trim())) continue;
+    kept.push(line);
+  }
+  if (kept.length === 0) return [];
+  return bounded(kept, "tail").split("\n");
+}
+
+/**
+ * At most {@linkcode MAX_DETAIL_LINES} lines and
+ * {@linkcode MAX_DETAIL_CHARS} characters of `lines`, from the start or the
+ * end, with a line saying what was cut.
+ */
+function bounded(lines: readonly string[], keep: "head" | "tail"): string {
+  const kept = keep === "head"
+    ? lines.slice(0, MAX_DETAIL_LINES)
+    : lines.slice(-MAX_DETAIL_LINES);
+  let text = kept.join("\n");
+  const cut = lines.length - kept.length;
+  let note = cut > 0
+    ? `[pawl cut ${cut} more line${cut === 1 ? "" : "s"} here]`
+    : undefined;
+  if (text.length > MAX_DETAIL_CHARS) {
+    text = keep === "head"
+      ? text.slice(0, MAX_DETAIL_CHARS)
+      : text.slice(-MAX_DETAIL_CHARS);
+    note = `[pawl kept only the ${
+      keep === "head" ? "first" : "last"
+    } ${MAX_DETAIL_CHARS} characters]`;
+  }
+  if (note === undefined) return text;
+  return keep === "head" ? `${text}\n${note}` : `${note}\n${text}`;
+}
+
+/** The text without control characters other than tab and newline, CRLF as LF. */
+function clean(text: string): string {
+  const lf = text.replace(/\r\n?/g, "\n").replace(/\t/g, "    ");
+  // deno-lint-ignore no-control-regex
+  return lf.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
+}
+
+/** An `E` line without the mark and the indentation its block's first line had. */
+function stripMark(line: string, indent: number): string {
+  const spaces = /^E */.exec(line)?.[0].length ?? 0;
+  return line.slice(Math.min(indent, spaces));
+}
+
+function leading(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+function dedent(lines: readonly string[]): string[] {
+  const common = Math.min(
+    ...lines.filter((l) => l.trim() !== "").map(leading),
+  );
+  return lines.map((l) => l.slice(Number.isFinite(common) ? common : 0));
+}
