@@ -222,8 +222,10 @@ for (const load of ["a quiet machine", "a machine with two busy cores"]) {
           f.message.includes("roundtrip_stable")
         );
         assert.ok(property, explain(result));
-        assert.match(property.message, /it failed with ValueError:\n/);
-        assert.match(property.message, /a NUL byte/);
+        assert.match(
+          property.message,
+          /it failed with ValueError: .*a NUL byte/,
+        );
       },
     );
 

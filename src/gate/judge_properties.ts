@@ -303,15 +303,15 @@ function notPassed(
   const collectError = prop.file === undefined
     ? undefined
     : evidence.collectErrors?.get(prop.file);
+  const because = (clause: string) => withBrief(clause, reason, judged.failure);
   const why = outcome === "not_collected" && collectError !== undefined
     ? `its module could not be collected:\n${collectError}`
     : inSuite !== "passed"
-    ? withReason(describeOutcome(inSuite), reason)
-    : withReason(
+    ? because(describeOutcome(inSuite))
+    : because(
       `it passed in the full run but ${
         describeOutcome(onItsOwn)
       } when the properties ran on their own, so the full run's report cannot be trusted`,
-      reason,
     );
   return context.nonBlocking.has(prop.nodeId as string)
     ? finding(
@@ -354,6 +354,32 @@ function failureText(
 
 function withReason(clause: string, reason: FailureReason | undefined) {
   return reason === undefined ? clause : describeFailure(clause, reason);
+}
+
+/** Characters of an exception's first line a message quotes. */
+const BRIEF_CHARS = 200;
+
+/**
+ * The reason in one line when the finding carries what the test showed:
+ * the exception's first line in the message, the example, the traceback
+ * and the command in `failure`.
+ */
+function withBrief(
+  clause: string,
+  reason: FailureReason | undefined,
+  failure: FailureDetail | undefined,
+): string {
+  if (failure === undefined || reason === undefined) {
+    return withReason(clause, reason);
+  }
+  const first = failure.exception?.split("\n")[0]?.trim() ?? "";
+  if (reason.kind !== "exception" || first === "") {
+    return describeFailure(clause, { ...reason, tail: "" });
+  }
+  const quoted = first.length > BRIEF_CHARS
+    ? `${first.slice(0, BRIEF_CHARS)}… (whole below)`
+    : first;
+  return `${clause} with ${quoted}`;
 }
 
 /** A run stopped by its own limits says nothing about the tests it did not reach. */

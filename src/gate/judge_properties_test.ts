@@ -326,13 +326,25 @@ Deno.test("judgeProperty() gives a failed property's finding what the test showe
       alone: run(cases("passed")),
       suiteTexts: new Map([[PROP.nodeId, suiteText]]),
     };
-    const { failure: _, ...withDetail } = judgeProperty(PROP, evidence, {
-      ...CONTEXT,
-      reproduce,
-    }).finding!;
-    assert.deepEqual(
-      withDetail,
-      judgeProperty(PROP, evidence, CONTEXT).finding,
+    const { failure: _, message: brief, ...withDetail } = judgeProperty(
+      PROP,
+      evidence,
+      { ...CONTEXT, reproduce },
+    ).finding!;
+    const { message: whole, ...withoutDetail } = judgeProperty(
+      PROP,
+      evidence,
+      CONTEXT,
+    ).finding!;
+    assert.deepEqual(withDetail, withoutDetail);
+    // The message says why in one line when the detail holds the rest.
+    assert.equal(
+      brief,
+      `Property "parse_rejects_empty" (${PROP.nodeId}) did not pass on seed 42: it failed with AssertionError: assert 0 == 1`,
+    );
+    assert.ok(
+      whole.startsWith(`${brief.slice(0, -" assert 0 == 1".length)}\n`),
+      whole,
     );
   });
 });

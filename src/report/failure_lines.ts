@@ -6,7 +6,11 @@
  * @module
  */
 import type { FailureDetail } from "../core/finding.ts";
-import { markdownInline, withoutControls } from "./markdown_text.ts";
+import {
+  fencedBlock,
+  markdownInline,
+  withoutControls,
+} from "./markdown_text.ts";
 
 /** A failure detail as plain text and as Markdown. */
 export interface FailureLines {
@@ -40,7 +44,10 @@ export function failureLines(detail: FailureDetail): FailureLines {
         ? `${label}:\n${indent(clean)}`
         : `${label}: ${clean}`,
     );
-    markdown.push(`**${label}:**`, fenced(clean, info));
+    markdown.push(
+      `**${label}:**`,
+      fencedBlock(clean, info || "text").join("\n"),
+    );
   };
   block("Falsifying example", detail.example, "python");
   block("Exception", detail.exception);
@@ -53,12 +60,12 @@ function indent(text: string): string {
   return text.split("\n").map((line) => `  ${line}`).join("\n");
 }
 
-/** A fenced code block that nothing inside `content` can close. */
-function fenced(content: string, info: string): string {
-  const longest = Math.max(
-    0,
-    ...[...content.matchAll(/`+/g)].map((m) => m[0].length),
-  );
-  const fence = "`".repeat(Math.max(3, longest + 1));
-  return `${fence}${info}\n${content}\n${fence}`;
+/** Two findings about the same failure show it once. */
+export function failureKey(failure: FailureDetail): string {
+  return JSON.stringify([
+    failure.test,
+    failure.reproduce,
+    failure.exception ?? "",
+    failure.example ?? "",
+  ]);
 }

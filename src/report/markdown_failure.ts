@@ -8,7 +8,7 @@
  * @module
  */
 import type { FailureDetail } from "../core/finding.ts";
-import { withoutControls } from "./markdown_text.ts";
+import { fencedBlock, withoutControls } from "./markdown_text.ts";
 
 /** Options for {@linkcode markdownFailure}. */
 export interface MarkdownFailureOptions {
@@ -42,44 +42,27 @@ export function markdownFailure(
     "",
   ];
   if (failure.example !== undefined) {
-    lines.push("Falsifying example:", "", ...codeBlock(failure.example), "");
+    lines.push("Falsifying example:", "", ...fencedBlock(failure.example), "");
   }
   if (failure.exception !== undefined) {
-    lines.push("Exception:", "", ...codeBlock(failure.exception), "");
+    lines.push("Exception:", "", ...fencedBlock(failure.exception), "");
   }
   if (failure.traceback !== undefined && failure.traceback.length > 0) {
     lines.push(
       "Last lines of the traceback:",
       "",
-      ...codeBlock(failure.traceback.join("\n")),
+      ...fencedBlock(failure.traceback.join("\n")),
       "",
     );
   }
   lines.push(
     "Reproduce it in a checkout of the head:",
     "",
-    ...codeBlock(failure.reproduce, "sh"),
+    ...fencedBlock(failure.reproduce, "sh"),
     "",
     "</details>",
   );
   return lines;
-}
-
-/**
- * A fenced code block whose fence is longer than any run of backticks in
- * `body` (so no line of it closes the block), with control characters
- * replaced and every HTML comment opener broken by a zero-width space, so
- * the raw body holds pawl's comment marker only where pawl put it.
- */
-function codeBlock(body: string, info = "text"): string[] {
-  const clean = withoutControls(body.replace(/\r\n|\r/g, "\n"))
-    .replace(/<!--/g, "<\u200b!--");
-  const longest = Math.max(
-    2,
-    ...Array.from(clean.matchAll(/`+/g), (m) => m[0].length),
-  );
-  const fence = "`".repeat(longest + 1);
-  return [`${fence}${info}`, clean, fence];
 }
 
 /** Text inside an HTML element on one line: no tag, entity, newline or mention. */

@@ -43,3 +43,29 @@ export function markdownInline(
 export function withoutControls(value: string): string {
   return value.replace(CONTROL, "\ufffd");
 }
+
+/**
+ * A fenced code block of untrusted text, as lines: the fence is longer than
+ * any run of backticks in `body` (so no line of it closes the block),
+ * control characters are replaced and every HTML comment opener is broken
+ * by a zero-width space, so the raw Markdown holds pawl's comment marker
+ * only where pawl put it.
+ *
+ * @example
+ * ```ts
+ * import { fencedBlock } from "./markdown_text.ts";
+ * const tick = "`";
+ * const lines = fencedBlock(`a ${tick.repeat(4)} b`);
+ * if (lines[0] !== `${tick.repeat(5)}text` || lines[2] !== tick.repeat(5)) throw new Error();
+ * ```
+ */
+export function fencedBlock(body: string, info = "text"): string[] {
+  const clean = withoutControls(body.replace(/\r\n|\r/g, "\n"))
+    .replace(/<!--/g, "<\u200b!--");
+  const longest = Math.max(
+    2,
+    ...Array.from(clean.matchAll(/`+/g), (m) => m[0].length),
+  );
+  const fence = "`".repeat(longest + 1);
+  return [`${fence}${info}`, clean, fence];
+}

@@ -15,6 +15,7 @@ import type { Verdict } from "../core/verdict.ts";
 import { mutationSummary } from "./mutation_summary.ts";
 import { layoutName } from "../core/layout_name.ts";
 import { markdownFailure } from "./markdown_failure.ts";
+import { failureKey } from "./failure_lines.ts";
 
 /** The hidden first line the GitHub publisher finds its sticky comment by. */
 export const MARKDOWN_MARKER = "<!-- pawl:verdict -->";
@@ -145,7 +146,16 @@ function findingsSection(
     );
   }
   const details: string[] = [];
-  const failed = listed.filter((f) => f.failure !== undefined);
+  // One failure often makes two findings (the property, and the test):
+  // its block is shown once.
+  const keys = new Set<string>();
+  const failed = listed.filter((f) => {
+    if (f.failure === undefined) return false;
+    const key = failureKey(f.failure);
+    if (keys.has(key)) return false;
+    keys.add(key);
+    return true;
+  });
   let shown = 0;
   for (const f of failed) {
     const detail = markdownFailure(f.failure as FailureDetail, {

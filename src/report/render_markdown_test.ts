@@ -323,3 +323,19 @@ Deno.test("renderMarkdown() keeps every row that fits and shows failures only wh
     ),
   );
 });
+
+Deno.test("renderMarkdown() shows one failure's block once when two findings carry it", () => {
+  const failure = {
+    test: "tests/test_p.py::test_p",
+    exception: "AssertionError: assert 10 < 10",
+    reproduce: "python3 -m pytest 'tests/test_p.py::test_p'",
+  };
+  const md = renderMarkdown(buildVerdict([
+    finding("property.not_passed", "Property p did not pass", { failure }),
+    finding("tests.failed", 'Test "tests/test_p.py::test_p" failed', {
+      failure,
+    }),
+  ], input()));
+  assert.equal(md.match(/^<details>$/gm)?.length, 1);
+  assert.equal(tableRows(md).length, 2 + 2);
+});

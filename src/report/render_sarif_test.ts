@@ -460,7 +460,7 @@ Deno.test("renderSarif() carries what a failed test showed in the message and in
   }
   const markdown: string = result.message.markdown;
   assert.ok(markdown.endsWith(`\`\`\`sh\n${failure.reproduce}\n\`\`\``));
-  assert.ok(markdown.includes("````\n    assert decode"), markdown);
+  assert.ok(markdown.includes("````text\n    assert decode"), markdown);
   // A finding without a failure keeps a plain text message.
   const [plain] = results(
     buildVerdict([finding("tests.failed", "t failed")], input()),

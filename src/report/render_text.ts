@@ -12,6 +12,7 @@ import type {
 } from "../core/verdict.ts";
 import type { FailureDetail, Finding } from "../core/finding.ts";
 import { mutationSummary } from "./mutation_summary.ts";
+import { failureKey } from "./failure_lines.ts";
 
 /** Options for {@linkcode renderText}. */
 export interface RenderTextOptions {
@@ -55,13 +56,14 @@ export function renderText(
       verdict.head.slice(0, 12)
     }  ${why}`,
   );
+  const shown = new Set<string>();
   for (const f of blocking) {
     lines.push(`  ${paint("✗", "31")} ${where(f)}${f.message} [${f.rule}]`);
-    lines.push(...failureLines(f));
+    lines.push(...failureLines(f, shown));
   }
   for (const f of notes) {
     lines.push(`  ${paint("•", "33")} ${where(f)}${f.message} [${f.rule}]`);
-    lines.push(...failureLines(f));
+    lines.push(...failureLines(f, shown));
   }
   const t = verdict.tests;
   if (t === null) {
@@ -118,9 +120,13 @@ export function renderText(
  * printed is quoted behind `|`, without control characters, so none of it
  * reads as pawl's own output; the command to reproduce it is pawl's.
  */
-function failureLines(f: Finding): string[] {
+function failureLines(f: Finding, shown: Set<string>): string[] {
   const failure: FailureDetail | undefined = f.failure;
   if (failure === undefined) return [];
+  // One failure often makes two findings (the property, and the test).
+  const key = failureKey(failure);
+  if (shown.has(key)) return ["      (what it showed is above)"];
+  shown.add(key);
   const lines: string[] = [];
   const quote = (label: string, text: string | undefined) => {
     if (text === undefined || text === "") return;

@@ -171,3 +171,22 @@ Deno.test("renderText() shows what a failed test showed under its finding, quote
     match(line, /^ {6}(\| |[a-z (),]+:)/);
   }
 });
+
+Deno.test("renderText() shows one failure once when two findings carry it", () => {
+  const failure = {
+    test: "tests/test_p.py::test_p",
+    exception: "AssertionError: assert 10 < 10",
+    reproduce: "python3 -m pytest 'tests/test_p.py::test_p'",
+  };
+  const text = renderText(buildVerdict([
+    finding("property.not_passed", "Property p did not pass", { failure }),
+    finding("tests.failed", 'Test "tests/test_p.py::test_p" failed', {
+      failure,
+    }),
+    finding("tests.failed", 'Test "tests/test_q.py::test_q" failed', {
+      failure: { ...failure, test: "tests/test_q.py::test_q" },
+    }),
+  ], verdict));
+  equal(text.split("      reproduce: ").length - 1, 2);
+  equal(text.split("      (what it showed is above)").length - 1, 1);
+});
