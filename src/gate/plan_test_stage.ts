@@ -224,7 +224,9 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
       tally: "properties",
       step: `running ${
         plural(n, "registered property", "registered properties")
-      } on their own${withOracle ? ", and from the base's tests" : ""}`,
+      } on ${n === 1 ? "its" : "their"} own${
+        withOracle ? ", and from the base's tests" : ""
+      }`,
     },
     ...(withOracle
       ? [{
@@ -240,7 +242,9 @@ function propertyRuns(runs: TestRuns, input: PlanTestStageInput): StageRun[] {
       tally: "properties again",
       step: `running the ${
         plural(n, "registered property", "registered properties")
-      } on their own again, alone at normal priority: the runs made beside the suite did not all pass`,
+      } on ${
+        n === 1 ? "its" : "their"
+      } own again, alone at normal priority: the runs made beside the suite did not all pass`,
     },
     ...(withOracle
       ? [{ ...oracle("calm-oracle"), ...calm, tally: "base's tests again" }]
