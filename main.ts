@@ -22,6 +22,8 @@ import { VERSION } from "./src/version.ts";
 interface LoadedCommand {
   /** What `pawl COMMAND --help` prints. */
   usage: string;
+  /** The command as a usage error names it, when not the first word alone (`audit report`). */
+  name?: string;
   /**
    * The command's option table: help is asked for only by an `-h` or
    * `--help` that is not the value of one of these options.
@@ -56,6 +58,7 @@ const COMMANDS: Readonly<
       const m = await import("./src/cli/audit_command.ts");
       return {
         usage: m.AUDIT_USAGE,
+        ...(args[0] === "report" ? { name: "audit report" } : {}),
         options: args[0] === "report"
           ? m.AUDIT_REPORT_OPTIONS
           : m.AUDIT_OPTIONS,
@@ -184,7 +187,9 @@ export async function main(
     return await loaded.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(usageErrorText(name, error.message, loaded?.usage));
+      io.err(
+        usageErrorText(loaded?.name ?? name, error.message, loaded?.usage),
+      );
       return EXIT.undecided;
     }
     const message = error instanceof Error ? error.message : String(error);

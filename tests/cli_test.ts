@@ -181,11 +181,16 @@ Deno.test("a command line pawl cannot follow is a usage error (exit 2), not a co
       ["audit", "--repo", "o/r", "--prs", "1", "--now", NOW, "--shard", "9"],
       /Cannot read --shard "9"/,
     ],
+    [
+      "an unknown option of audit report",
+      ["audit", "report", "--frob"],
+      /Unknown option '--frob'/,
+    ],
   ];
   for (const [name, args, problem] of cases) {
     await t.step(name, async () => {
       const result = await pawl(args, { out: false });
-      const command = args[0]!;
+      const command = args[1] === "report" ? "audit report" : args[0]!;
       assert.equal(result.code, 2, result.stderr);
       assert.equal(result.stdout, "");
       const lines = result.stderr.split("\n");
@@ -282,8 +287,9 @@ Deno.test("an empty or option-like value of --base or --head is a usage error (e
       const result = await pawl(args, { out: false });
       assert.equal(result.code, 2, `${args.join(" ")}\n${result.stderr}`);
       assert.equal(result.stdout, "", args.join(" "));
+      const command = args[1] === "report" ? "audit report" : args[0];
       assert.ok(
-        result.stderr.startsWith(`pawl ${args[0]}: usage error: `),
+        result.stderr.startsWith(`pawl ${command}: usage error: `),
         result.stderr,
       );
     }
