@@ -150,7 +150,7 @@ Deno.test("a malformed command line never exits 0 unless it truly asks for help"
             }
             assert.match(
               result.stderr,
-              new RegExp(`^pawl ${words[0]}: usage error: `),
+              new RegExp(`^pawl ${words.join(" ")}: usage error: `),
               args.join(" "),
             );
           }),
