@@ -6,6 +6,11 @@
  * @module
  */
 import { type DocumentedOptions, optionsHelp } from "./options_help.ts";
+import {
+  ISOLATION_OPTION,
+  QUIET_OPTION,
+  SANDBOX_PATH_OPTION,
+} from "./_shared_options.ts";
 
 /** What `check` and `diff` do, as their usage says it. */
 const SUMMARY = {
@@ -85,21 +90,8 @@ export const CHECK_OPTIONS = {
     default: false,
     doc: { text: "a human allows fixture rotation in this run" },
   },
-  isolation: {
-    type: "string",
-    default: "auto",
-    doc: {
-      value: "MODE",
-      text: "auto (default), bwrap, unshare, uid, or none",
-    },
-  },
-  "sandbox-path": {
-    type: "string",
-    doc: {
-      value: "PATH",
-      text: "PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)",
-    },
-  },
+  ...ISOLATION_OPTION,
+  ...SANDBOX_PATH_OPTION,
   "sandbox-uids": {
     type: "string",
     doc: {
@@ -173,11 +165,7 @@ export const CHECK_OPTIONS = {
         "write the mutants of [mutation] as a\nmutation-testing-elements JSON report",
     },
   },
-  quiet: {
-    type: "boolean",
-    default: false,
-    doc: { text: "no progress on stderr" },
-  },
+  ...QUIET_OPTION,
   "no-color": {
     type: "boolean",
     default: false,

@@ -38,6 +38,12 @@ import { readIsolation } from "./read_isolation.ts";
 import { resolve } from "node:path";
 import { defaultSetupCache } from "../setup/default_setup_cache.ts";
 import { readClockPlan, readInteger, readRepo } from "./_audit_flags.ts";
+import {
+  HELP_OPTION,
+  ISOLATION_OPTION,
+  QUIET_OPTION,
+  SANDBOX_PATH_OPTION,
+} from "./_shared_options.ts";
 
 /** Pull requests judged at once when `--concurrency` is not given. */
 export const DEFAULT_AUDIT_CONCURRENCY = 2;
@@ -119,21 +125,8 @@ export const AUDIT_OPTIONS = {
     default: false,
     doc: { text: 'the static rules only, as "pawl diff" (executes nothing)' },
   },
-  isolation: {
-    type: "string",
-    default: "auto",
-    doc: {
-      value: "MODE",
-      text: "auto (default), bwrap, unshare, uid, or none",
-    },
-  },
-  "sandbox-path": {
-    type: "string",
-    doc: {
-      value: "PATH",
-      text: "PATH inside the sandbox (default /usr/local/bin:/usr/bin:/bin)",
-    },
-  },
+  ...ISOLATION_OPTION,
+  ...SANDBOX_PATH_OPTION,
   "sandbox-uids": {
     type: "string",
     doc: {
@@ -162,12 +155,8 @@ export const AUDIT_OPTIONS = {
     default: false,
     doc: { text: "print audit.json on stdout" },
   },
-  quiet: {
-    type: "boolean",
-    default: false,
-    doc: { text: "no progress on stderr" },
-  },
-  help: { type: "boolean", short: "h", default: false, doc: {} },
+  ...QUIET_OPTION,
+  ...HELP_OPTION,
 } as const satisfies DocumentedOptions;
 
 /** Usage text for `audit`. */

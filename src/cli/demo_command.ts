@@ -21,6 +21,7 @@ import { cliProgress, SILENT_PROGRESS } from "./progress.ts";
 import { type DemoRow, formatDemoTable } from "./_demo_table.ts";
 import { describeTestUser } from "./_describe_test_user.ts";
 import type { IsolationReport } from "../sandbox/sandbox.ts";
+import { QUIET_OPTION } from "./_shared_options.ts";
 
 /** The sample's fixed orchestrator clock, so the demo is reproducible. */
 export const DEMO_NOW = "2026-11-30T12:00:00Z";
@@ -39,11 +40,7 @@ export const DEMO_OPTIONS = {
       text: "auto (default), bwrap, unshare, uid, or none",
     },
   },
-  quiet: {
-    type: "boolean",
-    default: false,
-    doc: { text: "no progress on stderr" },
-  },
+  ...QUIET_OPTION,
 } as const satisfies DocumentedOptions;
 
 /** Usage text for `demo`. */

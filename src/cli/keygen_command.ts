@@ -8,6 +8,7 @@ import { parseCommandArgs, requiredOption } from "./parse_command_args.ts";
 import { UsageError } from "./parse_command_args.ts";
 import { generateKeyPair } from "../sign/generate_key_pair.ts";
 import type { CliIo } from "./cli_io.ts";
+import { HELP_OPTION } from "./_shared_options.ts";
 
 /** The options of `keygen`. */
 export const KEYGEN_OPTIONS = {
@@ -27,7 +28,7 @@ export const KEYGEN_OPTIONS = {
     default: false,
     doc: { text: "replace existing files (default: refuse)" },
   },
-  help: { type: "boolean", short: "h", default: false, doc: {} },
+  ...HELP_OPTION,
 } as const satisfies DocumentedOptions;
 
 /** Usage text for `keygen`. */

@@ -29,6 +29,7 @@ import {
 import { layoutName } from "../core/layout_name.ts";
 import type { CliIo } from "./cli_io.ts";
 import { cliProgress, type Progress, SILENT_PROGRESS } from "./progress.ts";
+import { HELP_OPTION, QUIET_OPTION } from "./_shared_options.ts";
 
 /** The options of `propose`. */
 export const PROPOSE_OPTIONS = {
@@ -65,12 +66,8 @@ export const PROPOSE_OPTIONS = {
     default: false,
     doc: { text: "with --write, overwrite files that already exist" },
   },
-  quiet: {
-    type: "boolean",
-    default: false,
-    doc: { text: "no progress on stderr" },
-  },
-  help: { type: "boolean", short: "h", default: false, doc: {} },
+  ...QUIET_OPTION,
+  ...HELP_OPTION,
 } as const satisfies DocumentedOptions;
 
 /** Usage text for `propose`. */

@@ -13,6 +13,7 @@ import {
   type VerifyResult,
 } from "../sign/verify_envelope.ts";
 import type { CliIo } from "./cli_io.ts";
+import { HELP_OPTION } from "./_shared_options.ts";
 
 /**
  * Exit codes of `pawl verify`: 0 the signature verifies (and the head
@@ -45,7 +46,7 @@ export const VERIFY_OPTIONS = {
     default: false,
     doc: { text: "print the result as JSON on stdout" },
   },
-  help: { type: "boolean", short: "h", default: false, doc: {} },
+  ...HELP_OPTION,
 } as const satisfies DocumentedOptions;
 
 /** Usage text for `verify`. */
