@@ -250,7 +250,8 @@ export function parseObservation(
   return o;
 }
 
-function parseLine(line: string): Record<string, unknown> | undefined {
+/** One line of the stream as a JSON object, or undefined when it is not one. */
+export function parseLine(line: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(line);
     return typeof value === "object" && value !== null && !Array.isArray(value)

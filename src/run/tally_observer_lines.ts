@@ -7,6 +7,7 @@
  * @module
  */
 import type { TallyOutcome, TestTally } from "../core/progress.ts";
+import { parseLine } from "./observation.ts";
 
 /**
  * A listener for `ObserverChannel.watch` that tells `tally` the run's
@@ -36,7 +37,7 @@ export function tallyObserverLines(
   return (line) => {
     if (state === "foreign") return;
     if (state === "first") {
-      const hello = parsed(line);
+      const hello = parseLine(line);
       state = token !== "" && hello?.["event"] === "hello" &&
           hello["token"] === token
         ? "genuine"
@@ -45,7 +46,7 @@ export function tallyObserverLines(
     }
     // Cheap test first: most lines are neither.
     if (!line.includes('"report"') && !line.includes('"collected"')) return;
-    const e = parsed(line);
+    const e = parseLine(line);
     if (e?.["event"] === "collected") {
       const ids = e["nodeids"];
       if (Array.isArray(ids) && ids.every((i) => typeof i === "string")) {
@@ -63,15 +64,4 @@ function tallied(when: unknown, outcome: unknown): TallyOutcome | undefined {
   if (outcome === "failed") return "failed";
   if (outcome === "skipped") return "skipped";
   return outcome === "passed" && when === "call" ? "passed" : undefined;
-}
-
-function parsed(line: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? value as Record<string, unknown>
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
