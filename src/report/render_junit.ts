@@ -26,6 +26,7 @@ import type { Finding } from "../core/finding.ts";
 import { type Layer, LAYERS, RULES, type RuleStage } from "../core/rules.ts";
 import type { Verdict } from "../core/verdict.ts";
 import { failureLines } from "./failure_lines.ts";
+import { testCounts } from "./test_counts.ts";
 
 /** How long the parts of a judgement took, in seconds (reporting only). */
 export interface JunitTimings {
@@ -230,7 +231,7 @@ function observed(verdict: Verdict, layer: Layer): string[] {
     case "tests": {
       const s = t.summary;
       return [
-        `tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped, ${s.xfailed} xfailed`,
+        `tests: ${testCounts(s)}`,
       ];
     }
     case "property": {

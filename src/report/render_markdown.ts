@@ -16,6 +16,7 @@ import { mutationSummary } from "./mutation_summary.ts";
 import { layoutName } from "../core/layout_name.ts";
 import { markdownFailure } from "./markdown_failure.ts";
 import { failureKey } from "./failure_lines.ts";
+import { testCounts } from "./test_counts.ts";
 
 /** The hidden first line the GitHub publisher finds its sticky comment by. */
 export const MARKDOWN_MARKER = "<!-- pawl:verdict -->";
@@ -206,7 +207,7 @@ function observations(verdict: Verdict): string[] {
   }
   const s = t.summary;
   const lines = [
-    `- **Tests:** ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped, ${s.xfailed} xfailed`,
+    `- **Tests:** ${testCounts(s)}`,
   ];
   const passed = t.properties.filter((p) => p.outcome === "passed").length;
   lines.push(

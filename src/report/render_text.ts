@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { plural } from "../core/plural.ts";
 import type {
   EnvironmentRecord,
   SetupRecord,
@@ -13,6 +12,7 @@ import type {
 import type { FailureDetail, Finding } from "../core/finding.ts";
 import { mutationSummary } from "./mutation_summary.ts";
 import { failureKey } from "./failure_lines.ts";
+import { testCounts } from "./test_counts.ts";
 
 /** Options for {@linkcode renderText}. */
 export interface RenderTextOptions {
@@ -74,9 +74,7 @@ export function renderText(
   } else {
     const s = t.summary;
     lines.push(
-      `  tests: ${s.passed} passed, ${s.failed} failed, ${
-        plural(s.errors, "error")
-      }, ${s.skipped} skipped, ${s.xfailed} xfailed`,
+      `  tests: ${testCounts(s)}`,
     );
     if (t.environment !== undefined) {
       lines.push(`  ran with: ${environmentLine(t.environment, t.setup)}`);
