@@ -13,6 +13,7 @@ import {
   type RuleStage,
 } from "../core/rules.ts";
 import { HOME_URL } from "../version.ts";
+import { plural } from "../core/plural.ts";
 
 /** The rules page, repository-relative. */
 export const RULES_DOC_PATH = "docs/rules.md";
@@ -90,7 +91,7 @@ export function renderRulesDoc(): string {
   ];
   for (const layer of LAYERS) {
     const inLayer = ids.filter((id) => RULES[id].layer === layer);
-    lines.push(`- [${layer}](#${layer}): ${inLayer.length} rules`);
+    lines.push(`- [${layer}](#${layer}): ${plural(inLayer.length, "rule")}`);
   }
   lines.push(`- [${UNDECIDED_RULE}](#${ruleAnchor(UNDECIDED_RULE)})`, "");
   for (const layer of LAYERS) {
