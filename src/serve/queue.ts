@@ -8,11 +8,14 @@
  * jobs (a superseded job's result is discarded: its worker no longer owns
  * it); an event older than the pull request's newest is stale. Workers
  * claim a job under a lease they renew with heartbeats; a job whose lease
- * expires (its worker died) is claimed again. While one job of a pull
- * request runs or publishes, no other job of it is claimed, so an older
- * result is never published over a newer one. The outcome is recorded
- * before it is published, so a worker that dies after judging makes the
- * next one publish, not judge again.
+ * expires (its worker died) is claimed again. Claims are serialized per
+ * pull request: while one job of it runs or publishes (or waits to be
+ * taken up again after its worker died), no other job of it is claimed.
+ * Before publishing, a worker confirms its job is still the pull
+ * request's newest; one a newer event overtook is superseded instead, so
+ * an older result is never published over a newer one. The outcome is
+ * recorded before it is published, so a worker that dies after judging
+ * makes the next one publish, not judge again.
  *
  * Times are epoch milliseconds from the caller (the server's clock, for
  * leases and backoff only: never a judgement's clock).
@@ -94,6 +97,17 @@ export interface JobQueue {
     id: string,
     worker: string,
     outcome: Outcome,
+    options: LeaseOptions,
+  ): Promise<boolean>;
+  /**
+   * Before publishing a judged job: renew its lease and answer true when
+   * `worker` still holds it and no newer job of its pull request exists.
+   * A job a newer one overtook becomes superseded (its outcome is dropped,
+   * never posted); false then, and when not owned.
+   */
+  confirmNewest(
+    id: string,
+    worker: string,
     options: LeaseOptions,
   ): Promise<boolean>;
   /** A judged job was published; false when not owned. */

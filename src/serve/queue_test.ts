@@ -266,6 +266,61 @@ const cases: [string, (q: JobQueue) => Promise<void>][] = [
       assert.equal(other.status, "queued");
     },
   ],
+  [
+    "a judged job a newer push overtook is superseded instead of published",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      assert.equal(
+        await q.confirmNewest(old!.id, "w2", { now: T0, ...LEASE }),
+        false,
+      );
+      assert.equal(
+        await q.confirmNewest(old!.id, "w1", { now: T0, ...LEASE }),
+        true,
+      );
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.equal(
+        await q.confirmNewest(old!.id, "w1", { now: T0, ...LEASE }),
+        false,
+      );
+      assert.equal((await q.get(old!.id))?.state, "superseded");
+      assert.equal(await q.markPublished(old!.id, "w1"), false);
+      const next = await q.claim("w2", { now: T0, ...LEASE });
+      assert.equal(next?.spec.headSha, "c".repeat(40));
+    },
+  ],
+  [
+    "a dead worker's judged job is taken up before a newer job of its pull request",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const later = { now: T0 + 5000, ...LEASE };
+      assert.equal((await q.claim("w2", later))?.id, old!.id);
+      assert.equal(await q.claim("w3", later), undefined);
+    },
+  ],
   ["concurrent claimers take every job exactly once", async (q) => {
     for (let n = 1; n <= 24; n++) {
       await q.enqueue(spec(n, "b", "2026-11-30T10:00:00Z"), {

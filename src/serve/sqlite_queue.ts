@@ -41,6 +41,19 @@ CREATE INDEX IF NOT EXISTS jobs_pull ON jobs (pull, state);
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state, run_after);
 `;
 
+/**
+ * A job `j` a worker may take at `?` (three times): queued and due, or
+ * held under a lease that ran out; and no other job of its pull request
+ * held under a live lease, or held earlier (a dead worker's job is taken
+ * up first). `BEGIN IMMEDIATE` makes each claim the only writer, so the
+ * check sees every earlier claim.
+ */
+const CLAIMABLE = `((j.state = 'queued' AND j.run_after <= ?)
+    OR (j.state IN ('running', 'judged') AND j.lease_until < ?))
+  AND NOT EXISTS (SELECT 1 FROM jobs k WHERE k.pull = j.pull
+    AND k.id <> j.id AND k.state IN ('running', 'judged')
+    AND (k.lease_until >= ? OR k.seq < j.seq))`;
+
 /** Open (creating) the queue in the SQLite file `path`. */
 export function openSqliteQueue(path: string): JobQueue {
   const db = new DatabaseSync(path);
@@ -137,11 +150,7 @@ export function openSqliteQueue(path: string): JobQueue {
       const { now } = options;
       return Promise.resolve(tx(() => {
         const row = one(
-          `SELECT id, state FROM jobs j
-             WHERE ((j.state = 'queued' AND j.run_after <= ?)
-                 OR (j.state IN ('running', 'judged') AND j.lease_until < ?))
-               AND NOT EXISTS (SELECT 1 FROM jobs k WHERE k.pull = j.pull AND k.id <> j.id
-                   AND k.state IN ('running', 'judged') AND k.lease_until >= ?)
+          `SELECT id, state FROM jobs j WHERE ${CLAIMABLE}
              ORDER BY j.seq LIMIT 1`,
           now,
           now,
@@ -163,6 +172,28 @@ export function openSqliteQueue(path: string): JobQueue {
             String(row["id"]),
           ) as unknown as JobRow,
         ) as ClaimedJob;
+      }));
+    },
+    confirmNewest(id, worker, options) {
+      return Promise.resolve(tx(() => {
+        const overtaken = run(
+          `UPDATE jobs SET state = 'superseded', lease_owner = NULL
+             WHERE id = ? AND lease_owner = ? AND state = 'judged'
+               AND EXISTS (SELECT 1 FROM jobs k WHERE k.pull = jobs.pull
+                 AND k.id <> jobs.id AND k.state <> 'superseded'
+                 AND (k.event_ms > jobs.event_ms
+                   OR (k.event_ms = jobs.event_ms AND k.seq > jobs.seq)))`,
+          id,
+          worker,
+        );
+        if (overtaken > 0) return false;
+        return run(
+          `UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?
+             AND state = 'judged'`,
+          options.now + options.leaseMs,
+          id,
+          worker,
+        ) > 0;
       }));
     },
     heartbeat(id, worker, options) {

@@ -207,6 +207,18 @@ export class WorkerPool {
       if (outcome === undefined) {
         throw new Error(`Job "${job.id}" is judged but has no outcome`);
       }
+      if (
+        !await this.#persist(() =>
+          queue.confirmNewest(job.id, worker, { now: this.#now(), leaseMs })
+        )
+      ) {
+        metrics.job("discarded");
+        jobLog("job.discarded", {
+          reason:
+            "a newer event of the pull request came first, or the lease was lost",
+        });
+        return;
+      }
       try {
         context.token = await this.#token(job);
         await this.#options.publish(job.spec, outcome, context);
