@@ -106,7 +106,9 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
     headSha: sha.weaken,
     updatedAt: "2026-11-30T11:30:00Z",
   });
-  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  // Capitals in the data dir's path stay as given.
+  const root = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  const dataDir = `${root}/Pawl-Data`;
   try {
     const signingKey = `${dataDir}-signing.pem`;
     await Deno.writeTextFile(
@@ -185,6 +187,13 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
       2,
     );
     assert.equal(gh.statuses.length, 2);
+    // Each verdict's signed envelope, under the data dir as given.
+    for (const head of [sha.honest, sha.weaken]) {
+      const envelope = JSON.parse(
+        await Deno.readTextFile(`${dataDir}/verdicts/o/r/${head}.dsse.json`),
+      );
+      assert.equal(envelope.payloadType, "application/vnd.in-toto+json");
+    }
     // One installation token, used for the clone and the API, never logged.
     assert.equal(gh.issuedTokens.length, 1);
     const token = gh.issuedTokens[0]!.token;
@@ -211,7 +220,7 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
     assert.equal((await server.status).code, 0);
     assert.ok(server.logs.some((l) => l.event === "serve.stopped"));
   } finally {
-    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(root, { recursive: true });
   }
 });
 
