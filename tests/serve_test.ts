@@ -17,6 +17,7 @@ import {
 import { buildRepo } from "./_repo.ts";
 import { type AppKeys, makeAppKeys, spawnServe, until } from "./_serve.ts";
 import { startTestPostgres } from "./_postgres.ts";
+import { parsePrometheusText } from "./_prometheus.ts";
 
 const SECRET = "serve-e2e-webhook-secret-0123456789";
 const APP_ID = 4242;
@@ -204,9 +205,15 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
     assert.ok(!server.stderr().includes(SECRET), "secret in the log");
     assert.ok(!server.stderr().includes("PRIVATE KEY"), "key in the log");
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const families = parsePrometheusText(metrics);
+    assert.ok(families.has("process_start_time_seconds"));
     assert.match(
       metrics,
       /^pawl_serve_webhook_rejections_total\{reason="signature"\} 2$/m,
+    );
+    assert.match(
+      metrics,
+      /^pawl_serve_delivery_to_publication_seconds_count 2$/m,
     );
     assert.match(metrics, /^pawl_serve_jobs_total\{outcome="accept"\} 1$/m);
     assert.match(metrics, /^pawl_serve_jobs_total\{outcome="reject"\} 1$/m);

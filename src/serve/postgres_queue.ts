@@ -16,7 +16,14 @@ import pg from "pg";
 import type { Outcome } from "../github/publish_verdict.ts";
 import { jobId, type JobRecord, type JobState, pullKey } from "./job.ts";
 import type { ClaimedJob, EnqueueResult, JobQueue } from "./queue.ts";
-import { emptyCounts, eventMs, type JobRow, recordOf } from "./_rows.ts";
+import {
+  emptyCounts,
+  eventMs,
+  type JobRow,
+  oldestByState,
+  oldestQueuedSql,
+  recordOf,
+} from "./_rows.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS pawl_jobs (
@@ -33,6 +40,7 @@ CREATE TABLE IF NOT EXISTS pawl_jobs (
   outcome TEXT,
   last_error TEXT
 );
+ALTER TABLE pawl_jobs ADD COLUMN IF NOT EXISTS queued_at BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS pawl_jobs_pull ON pawl_jobs (pull, state);
 CREATE INDEX IF NOT EXISTS pawl_jobs_state ON pawl_jobs (state, run_after);
 `;
@@ -118,8 +126,8 @@ export async function openPostgresQueue(
           if (options.rerequest && undecided && !stale) {
             await c.query(
               `UPDATE pawl_jobs SET state = 'queued', attempts = 0, outcome = NULL,
-                 last_error = NULL, run_after = $1, lease_owner = NULL, lease_until = 0,
-                 spec = $2, event_ms = greatest(event_ms, $3) WHERE id = $4`,
+                 last_error = NULL, run_after = $1, queued_at = $1, lease_owner = NULL,
+                 lease_until = 0, spec = $2, event_ms = greatest(event_ms, $3) WHERE id = $4`,
               [options.now, JSON.stringify(spec), at, id],
             );
             return { status: "requeued", id, superseded: [] };
@@ -143,8 +151,8 @@ export async function openPostgresQueue(
           [pull],
         )).rows.map((r) => String(r.id));
         await c.query(
-          `INSERT INTO pawl_jobs (id, pull, event_ms, spec, state, run_after)
-             VALUES ($1, $2, $3, $4, 'queued', $5)`,
+          `INSERT INTO pawl_jobs (id, pull, event_ms, spec, state, run_after, queued_at)
+             VALUES ($1, $2, $3, $4, 'queued', $5, $5)`,
           [id, pull, at, JSON.stringify(spec), options.now],
         );
         return { status: "queued", id, superseded };
@@ -258,6 +266,11 @@ export async function openPostgresQueue(
       )).rows;
       for (const row of rows) counts[row.state as JobState] = Number(row.n);
       return counts;
+    },
+    async oldestQueuedAt() {
+      return oldestByState(
+        (await pool.query(oldestQueuedSql("pawl_jobs"))).rows,
+      );
     },
     async ping() {
       try {

@@ -118,6 +118,11 @@ export interface JobQueue {
   list(): Promise<JobRecord[]>;
   /** How many jobs are in each state. */
   counts(): Promise<Record<JobState, number>>;
+  /**
+   * For each unfinished state (queued, running, judged) holding a job,
+   * when its oldest job was queued (epoch ms, the server's clock).
+   */
+  oldestQueuedAt(): Promise<Partial<Record<JobState, number>>>;
   /** Whether the backing store answers. */
   ping(): Promise<boolean>;
   /** Release the connection(s). */

@@ -20,7 +20,14 @@ import type {
   JobQueue,
   LeaseOptions,
 } from "./queue.ts";
-import { emptyCounts, eventMs, type JobRow, recordOf } from "./_rows.ts";
+import {
+  emptyCounts,
+  eventMs,
+  type JobRow,
+  oldestByState,
+  oldestQueuedSql,
+  recordOf,
+} from "./_rows.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -61,6 +68,13 @@ export function openSqliteQueue(path: string): JobQueue {
   db.exec("PRAGMA synchronous = FULL");
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec(SCHEMA);
+  const columns = db.prepare("PRAGMA table_info(jobs)").all();
+  if (!columns.some((c) => c["name"] === "queued_at")) {
+    // A queue file from before the column.
+    db.exec(
+      "ALTER TABLE jobs ADD COLUMN queued_at INTEGER NOT NULL DEFAULT 0",
+    );
+  }
   const tx = <T>(body: () => T): T => {
     db.exec("BEGIN IMMEDIATE");
     try {
@@ -100,7 +114,8 @@ export function openSqliteQueue(path: string): JobQueue {
           if (options.rerequest && undecided && !stale) {
             run(
               `UPDATE jobs SET state = 'queued', attempts = 0, outcome = NULL, last_error = NULL,
-                 run_after = ?, lease_owner = NULL, lease_until = 0, spec = ?, event_ms = max(event_ms, ?) WHERE id = ?`,
+                 run_after = ?, queued_at = ?, lease_owner = NULL, lease_until = 0, spec = ?, event_ms = max(event_ms, ?) WHERE id = ?`,
+              options.now,
               options.now,
               JSON.stringify(spec),
               at,
@@ -132,12 +147,13 @@ export function openSqliteQueue(path: string): JobQueue {
           pull,
         );
         run(
-          `INSERT INTO jobs (id, pull, event_ms, spec, state, run_after)
-             VALUES (?, ?, ?, ?, 'queued', ?)`,
+          `INSERT INTO jobs (id, pull, event_ms, spec, state, run_after, queued_at)
+             VALUES (?, ?, ?, ?, 'queued', ?, ?)`,
           id,
           pull,
           at,
           JSON.stringify(spec),
+          options.now,
           options.now,
         );
         return { status: "queued", id, superseded };
@@ -272,6 +288,11 @@ export function openSqliteQueue(path: string): JobQueue {
         counts[row["state"] as JobState] = Number(row["n"]);
       }
       return Promise.resolve(counts);
+    },
+    oldestQueuedAt() {
+      return Promise.resolve(
+        oldestByState(db.prepare(oldestQueuedSql("jobs")).all()),
+      );
     },
     ping() {
       try {

@@ -247,6 +247,9 @@ export class WorkerPool {
         ? outcome.verdict.decision
         : "undecided";
       metrics.job(decision);
+      if (job.queuedAt !== undefined) {
+        metrics.published((this.#now() - job.queuedAt) / 1000);
+      }
       jobLog("job.published", {
         decision,
         head: job.spec.headSha,
