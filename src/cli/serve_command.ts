@@ -34,7 +34,8 @@ export const SERVE_OPTIONS = {
     type: "string",
     doc: {
       value: "URL",
-      text: "PostgreSQL queue shared by replicas (PAWL_SERVE_QUEUE_URL)",
+      text:
+        "PostgreSQL queue shared by replicas, without its password (PAWL_SERVE_QUEUE_URL)",
     },
   },
   workers: {
@@ -70,6 +71,7 @@ Secrets, from a variable or the file its *_FILE variable names:
   PAWL_SERVE_WEBHOOK_SECRET   the App's webhook secret (required)
   PAWL_SERVE_APP_ID, PAWL_SERVE_PRIVATE_KEY   the App id and private key (PEM)
   PAWL_SIGNING_KEY            Ed25519 key that signs each verdict (optional)
+  PAWL_SERVE_QUEUE_PASSWORD   the PostgreSQL queue's password (never in a flag)
 Endpoints: POST / (or /webhook), GET /healthz, /readyz, /metrics.
 SIGTERM: stop accepting, let running jobs finish within
 PAWL_SERVE_SHUTDOWN_GRACE_SECONDS (default 30), give the rest back.

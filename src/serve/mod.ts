@@ -24,4 +24,5 @@ export * from "./metrics.ts";
 export * from "./process_stats.ts";
 export * from "./logger.ts";
 export * from "./serve_config.ts";
+export * from "./queue_url_with_password.ts";
 export * from "./start_serve.ts";
