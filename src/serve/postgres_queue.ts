@@ -147,8 +147,10 @@ export async function openPostgresQueue(
         }
         const superseded = (await c.query(
           `UPDATE pawl_jobs SET state = 'superseded', lease_owner = NULL
-             WHERE pull = $1 AND state IN ('queued', 'running') RETURNING id`,
-          [pull],
+             WHERE pull = $1 AND (state IN ('queued', 'running')
+               OR (state = 'judged' AND (lease_owner IS NULL OR lease_until < $2)))
+             RETURNING id`,
+          [pull, options.now],
         )).rows.map((r) => String(r.id));
         await c.query(
           `INSERT INTO pawl_jobs (id, pull, event_ms, spec, state, run_after, queued_at)

@@ -5,8 +5,10 @@
  * A job's identity is (repository, pull request, base, head), so a
  * redelivery or a duplicate event finds its job and queues nothing. A
  * newer event for the same pull request supersedes its queued and running
- * jobs (a superseded job's result is discarded: its worker no longer owns
- * it); an event older than the pull request's newest is stale. Workers
+ * jobs, and judged ones no worker holds (waiting to publish again, or
+ * their worker died): a superseded job's result is discarded, its worker
+ * no longer owns it. An event older than the pull request's newest is
+ * stale. Workers
  * claim a job under a lease they renew with heartbeats; a job whose lease
  * expires (its worker died) is claimed again. Claims are serialized per
  * pull request: while one job of it runs or publishes (or waits to be

@@ -302,6 +302,35 @@ const cases: [string, (q: JobQueue) => Promise<void>][] = [
     },
   ],
   [
+    "a newer push supersedes a judged job waiting to publish again, so the newer head does not wait out its backoff",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      // GitHub was down: the publication waits an hour.
+      await q.release(old!.id, "w1", {
+        runAfter: T0 + 3_600_000,
+        error: "Service Unavailable",
+      });
+      const newer = await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0 + 10,
+        rerequest: false,
+      });
+      assert.deepEqual(newer.superseded, [old!.id]);
+      assert.equal((await q.get(old!.id))?.state, "superseded");
+      assert.equal(
+        (await q.claim("w2", { now: T0 + 20, ...LEASE }))?.spec.headSha,
+        "c".repeat(40),
+      );
+    },
+  ],
+  [
     "a dead worker's judged job is taken up before a newer job of its pull request",
     async (q) => {
       await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {

@@ -138,13 +138,15 @@ export function openSqliteQueue(path: string): JobQueue {
             return { status: "stale", id, superseded: [] };
           }
         }
-        const superseded = db.prepare(
-          "SELECT id FROM jobs WHERE pull = ? AND state IN ('queued', 'running')",
-        ).all(pull).map((r) => String(r["id"]));
+        const overtaken = `pull = ? AND (state IN ('queued', 'running')
+          OR (state = 'judged' AND (lease_owner IS NULL OR lease_until < ?)))`;
+        const superseded = db.prepare(`SELECT id FROM jobs WHERE ${overtaken}`)
+          .all(pull, options.now).map((r) => String(r["id"]));
         run(
           `UPDATE jobs SET state = 'superseded', lease_owner = NULL
-             WHERE pull = ? AND state IN ('queued', 'running')`,
+             WHERE ${overtaken}`,
           pull,
+          options.now,
         );
         run(
           `INSERT INTO jobs (id, pull, event_ms, spec, state, run_after, queued_at)
