@@ -123,6 +123,7 @@ export class Metrics {
   #counters = new Map<string, Map<string, number>>();
   #duration = new Histogram(DURATION_BUCKETS);
   #publication = new Histogram(PUBLICATION_BUCKETS);
+  #wait = new Histogram(PUBLICATION_BUCKETS);
 
   /** Every counter at zero. */
   constructor() {
@@ -159,6 +160,11 @@ export class Metrics {
   /** Record one judgement's duration. */
   duration(seconds: number): void {
     this.#duration.observe(seconds);
+  }
+
+  /** Record how long a job waited in the queue before its first judgement. */
+  waited(seconds: number): void {
+    this.#wait.observe(seconds);
   }
 
   /** Record the time from a job's delivery to its publication. */
@@ -209,6 +215,12 @@ export class Metrics {
     this.#duration.render(
       "pawl_serve_judgement_duration_seconds",
       "Time to judge one pull request.",
+      family,
+      lines,
+    );
+    this.#wait.render(
+      "pawl_serve_queue_wait_seconds",
+      "Time a job waited from its delivery to its first judgement.",
       family,
       lines,
     );

@@ -48,6 +48,7 @@ Deno.test("Metrics renders Prometheus text with the build, the process, the queu
   metrics.duration(3);
   metrics.published(42);
   metrics.published(4000);
+  metrics.waited(7);
   const text = metrics.render({
     queue: {
       depth: { ...emptyCounts(), queued: 2, judged: 1 },
@@ -89,6 +90,11 @@ Deno.test("Metrics renders Prometheus text with the build, the process, the queu
   assert.equal(bucket("+Inf"), 2);
   assert.match(text, /^pawl_serve_delivery_to_publication_seconds_sum 4042$/m);
   assert.match(text, /^pawl_serve_jobs_total\{outcome="accept"\} 1$/m);
+  assert.equal(
+    families.get("pawl_serve_queue_wait_seconds")?.type,
+    "histogram",
+  );
+  assert.match(text, /^pawl_serve_queue_wait_seconds_bucket\{le="10"\} 1$/m);
 });
 
 Deno.test("the Prometheus text reader of the tests refuses what Prometheus refuses", async (t) => {

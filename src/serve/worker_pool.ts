@@ -183,6 +183,9 @@ export class WorkerPool {
       };
       let outcome: Outcome | undefined = job.outcome;
       if (job.state === "running") {
+        if (job.attempts === 1 && job.queuedAt !== undefined) {
+          metrics.waited((this.#now() - job.queuedAt) / 1000);
+        }
         jobLog("job.started", {
           githubEvent: job.spec.event,
           delivery: job.spec.deliveryId,

@@ -256,10 +256,10 @@ Deno.test("WorkerPool drops a judged result a newer push overtook, and publishes
       metrics.value("pawl_serve_jobs_total", 'outcome="discarded"'),
       1,
     );
-    // c waited from its delivery at 1000 to its publication at 5000.
-    assert.match(
-      metrics.render(),
-      /^pawl_serve_delivery_to_publication_seconds_sum 4$/m,
-    );
+    // c waited from its delivery at 1000 to its judgement and publication at 5000.
+    const text = metrics.render();
+    assert.match(text, /^pawl_serve_delivery_to_publication_seconds_sum 4$/m);
+    assert.match(text, /^pawl_serve_queue_wait_seconds_sum 4$/m);
+    assert.match(text, /^pawl_serve_queue_wait_seconds_count 1$/m);
   });
 });
