@@ -173,6 +173,65 @@ Deno.test("PostgreSQL queue: sixteen racing claimers never hold two jobs of one 
   }
 });
 
+Deno.test("PostgreSQL queue: racing claimers take one job of a pull request even when two are queued at once", async () => {
+  // No event sequence pawl accepts queues two jobs of one pull request;
+  // rows written by hand (or by an older pawl) may. A claimer that passes
+  // over one job another is claiming must not take its twin: a claim that
+  // skipped locked rows and checked a stale snapshot did.
+  await using pg = await startTestPostgres();
+  const client = new pgClient.Client({ connectionString: pg.url });
+  await client.connect();
+  await client.query("CREATE DATABASE twins");
+  await client.end();
+  const url = pg.url.replace(/\/postgres$/, "/twins");
+  const queues = await Promise.all(
+    Array.from(
+      { length: 4 },
+      () => openPostgresQueue(url, { maxConnections: 4 }),
+    ),
+  );
+  const sql = new pgClient.Client({ connectionString: url });
+  await sql.connect();
+  const overlaps: string[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const now = START + round * 10_000_000;
+      for (let n = 1; n <= PULLS; n++) {
+        await queues[0]!.enqueue(spec(round * 100 + n, round, 0), {
+          now,
+          rerequest: false,
+        });
+      }
+      await sql.query(
+        `INSERT INTO pawl_jobs (id, pull, event_ms, spec, state, run_after, queued_at)
+           SELECT id || '-twin', pull, event_ms, spec, 'queued', run_after, queued_at
+           FROM pawl_jobs WHERE state = 'queued'`,
+      );
+      const taken = await Promise.all(
+        Array.from(
+          { length: CLAIMERS },
+          (_, c) =>
+            queues[c % queues.length]!.claim(`w${c}`, {
+              now,
+              leaseMs: 60_000,
+            }),
+        ),
+      );
+      const pulls = taken.flatMap((job) =>
+        job === undefined ? [] : [pullKey(job.spec)]
+      );
+      for (const pull of new Set(pulls)) {
+        if (pulls.filter((p) => p === pull).length > 1) overlaps.push(pull);
+      }
+      await sql.query("UPDATE pawl_jobs SET state = 'published'");
+    }
+    assert.deepEqual(overlaps, []);
+  } finally {
+    await sql.end();
+    await Promise.all(queues.map((q) => q.close()));
+  }
+});
+
 Deno.test("SQLite queue: sixteen racing claimers never hold two jobs of one pull request at once", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-race-" });
   const queues = Array.from(
