@@ -34,8 +34,7 @@ export const SERVE_OPTIONS = {
     type: "string",
     doc: {
       value: "URL",
-      text:
-        "PostgreSQL queue shared by replicas, without its password (PAWL_SERVE_QUEUE_URL)",
+      text: "shared PostgreSQL queue, no password (PAWL_SERVE_QUEUE_URL)",
     },
   },
   workers: {
