@@ -7,9 +7,15 @@
  * @module
  */
 
+/** Options for {@linkcode startTestPostgres}. */
+export interface TestPostgresOptions {
+  /** Demand this password of the user `pawl` over TCP (default: trust). */
+  password?: string;
+}
+
 /** A running test server; dispose of it to stop it and delete its files. */
 export interface TestPostgres extends AsyncDisposable {
-  /** `postgres://…` URL over 127.0.0.1. */
+  /** `postgres://…` URL over 127.0.0.1, without the password. */
   url: string;
   /** Stop the server (fast shutdown), keeping its data. */
   stop(): Promise<void>;
@@ -20,18 +26,33 @@ export interface TestPostgres extends AsyncDisposable {
 const UID = 65534;
 
 /** Start a fresh PostgreSQL server. */
-export async function startTestPostgres(): Promise<TestPostgres> {
+export async function startTestPostgres(
+  options: TestPostgresOptions = {},
+): Promise<TestPostgres> {
   const bin = await findBin();
   const root = await Deno.makeTempDir({ prefix: "pawl-pg-" });
   await Deno.chmod(root, 0o755);
   await Deno.chown(root, UID, UID);
   const data = `${root}/data`;
+  const auth = ["--auth=trust"];
+  if (options.password !== undefined) {
+    const pwfile = `${root}/pwfile`;
+    await Deno.writeTextFile(pwfile, options.password + "\n");
+    await Deno.chown(pwfile, UID, UID);
+    auth.splice(
+      0,
+      1,
+      "--auth-local=trust",
+      "--auth-host=scram-sha-256",
+      `--pwfile=${pwfile}`,
+    );
+  }
   await asUser(`${bin}/initdb`, [
     "-D",
     data,
     "-U",
     "pawl",
-    "--auth=trust",
+    ...auth,
     "--no-sync",
     "-E",
     "UTF8",

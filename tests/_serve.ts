@@ -39,19 +39,33 @@ export interface ServeProcess extends AsyncDisposable {
     match: (line: Record<string, unknown>) => boolean,
     ms?: number,
   ): Promise<Record<string, unknown>>;
+  /** The process started (the task runner, when started through one). */
+  pid: number;
   /** Send a signal. */
   kill(signal: Deno.Signal): void;
   /** The exit status. */
   status: Promise<Deno.CommandStatus>;
 }
 
+/** Options for {@linkcode spawnServe}. */
+export interface SpawnServeOptions {
+  /**
+   * The command that starts `pawl serve`, in place of `deno run -A
+   * main.ts serve` (e.g. `["deno", "task", "serve"]`).
+   */
+  launch?: readonly string[];
+}
+
 /** Start `deno run -A main.ts serve --port 0 …` with `env` on top of a minimal environment. */
 export async function spawnServe(
   env: Record<string, string>,
   args: readonly string[] = [],
+  options: SpawnServeOptions = {},
 ): Promise<ServeProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}/main.ts`, "serve", "--port", "0", ...args],
+  const [program, ...launch] = options.launch ??
+    [Deno.execPath(), "run", "-A", `${ROOT}/main.ts`, "serve"];
+  const child = new Deno.Command(program!, {
+    args: [...launch, "--port", "0", ...args],
     cwd: ROOT,
     clearEnv: true,
     env: {
@@ -131,6 +145,7 @@ export async function spawnServe(
     url,
     logs,
     stderr: () => stderr,
+    pid: child.pid,
     waitForLog(match, ms = 120_000) {
       return new Promise((resolve, reject) => {
         const check = () => {

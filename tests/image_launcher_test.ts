@@ -198,3 +198,22 @@ Deno.test("under the name pawl-action it starts the Action's entry script", asyn
   assert.equal(run?.args.at(-2), "/app/tools/action_entrypoint.ts");
   assert.equal(run?.denoDir, f.own);
 });
+
+Deno.test("the launcher becomes Deno itself, so a signal to the container's entrypoint reaches pawl", async () => {
+  await using f = await fixture();
+  const child = new Deno.Command(`${f.dir}/bin/pawl`, {
+    args: ["serve"],
+    env: {
+      PATH: `${f.dir}/bin:/usr/bin:/bin`,
+      DENO_DIR: f.cache,
+      TMPDIR: f.tmp,
+      LAUNCHER_OUT: `${f.dir}/out`,
+    },
+    clearEnv: true,
+    stdin: "null",
+  }).spawn();
+  assert.equal((await child.status).code, 0);
+  // The stand-in deno names its record after its own pid: the launcher's.
+  const [record] = (await names(f.dir)).filter((n) => n.startsWith("out."));
+  assert.equal(record, `out.${child.pid}`);
+});

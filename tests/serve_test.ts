@@ -17,6 +17,7 @@ import {
 import { buildRepo } from "./_repo.ts";
 import { type AppKeys, makeAppKeys, spawnServe, until } from "./_serve.ts";
 import { startTestPostgres } from "./_postgres.ts";
+import { parsePrometheusText } from "./_prometheus.ts";
 
 const SECRET = "serve-e2e-webhook-secret-0123456789";
 const APP_ID = 4242;
@@ -106,7 +107,9 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
     headSha: sha.weaken,
     updatedAt: "2026-11-30T11:30:00Z",
   });
-  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  // Capitals in the data dir's path stay as given.
+  const root = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  const dataDir = `${root}/Pawl-Data`;
   try {
     const signingKey = `${dataDir}-signing.pem`;
     await Deno.writeTextFile(
@@ -185,6 +188,13 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
       2,
     );
     assert.equal(gh.statuses.length, 2);
+    // Each verdict's signed envelope, under the data dir as given.
+    for (const head of [sha.honest, sha.weaken]) {
+      const envelope = JSON.parse(
+        await Deno.readTextFile(`${dataDir}/verdicts/o/r/${head}.dsse.json`),
+      );
+      assert.equal(envelope.payloadType, "application/vnd.in-toto+json");
+    }
     // One installation token, used for the clone and the API, never logged.
     assert.equal(gh.issuedTokens.length, 1);
     const token = gh.issuedTokens[0]!.token;
@@ -195,9 +205,15 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
     assert.ok(!server.stderr().includes(SECRET), "secret in the log");
     assert.ok(!server.stderr().includes("PRIVATE KEY"), "key in the log");
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const families = parsePrometheusText(metrics);
+    assert.ok(families.has("process_start_time_seconds"));
     assert.match(
       metrics,
       /^pawl_serve_webhook_rejections_total\{reason="signature"\} 2$/m,
+    );
+    assert.match(
+      metrics,
+      /^pawl_serve_delivery_to_publication_seconds_count 2$/m,
     );
     assert.match(metrics, /^pawl_serve_jobs_total\{outcome="accept"\} 1$/m);
     assert.match(metrics, /^pawl_serve_jobs_total\{outcome="reject"\} 1$/m);
@@ -211,7 +227,7 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
     assert.equal((await server.status).code, 0);
     assert.ok(server.logs.some((l) => l.event === "serve.stopped"));
   } finally {
-    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(root, { recursive: true });
   }
 });
 

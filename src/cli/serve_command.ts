@@ -34,7 +34,7 @@ export const SERVE_OPTIONS = {
     type: "string",
     doc: {
       value: "URL",
-      text: "PostgreSQL queue shared by replicas (PAWL_SERVE_QUEUE_URL)",
+      text: "shared PostgreSQL queue, no password (PAWL_SERVE_QUEUE_URL)",
     },
   },
   workers: {
@@ -70,12 +70,21 @@ Secrets, from a variable or the file its *_FILE variable names:
   PAWL_SERVE_WEBHOOK_SECRET   the App's webhook secret (required)
   PAWL_SERVE_APP_ID, PAWL_SERVE_PRIVATE_KEY   the App id and private key (PEM)
   PAWL_SIGNING_KEY            Ed25519 key that signs each verdict (optional)
+  PAWL_SERVE_QUEUE_PASSWORD   the PostgreSQL queue's password (never in a flag)
 Endpoints: POST / (or /webhook), GET /healthz, /readyz, /metrics.
-SIGTERM: stop accepting, let running jobs finish within
-PAWL_SERVE_SHUTDOWN_GRACE_SECONDS (default 30), give the rest back.
+SIGTERM (or SIGINT, SIGHUP, SIGQUIT): stop accepting, let running jobs finish
+within PAWL_SERVE_SHUTDOWN_GRACE_SECONDS (default 30), give the rest back.
 `;
 
-/** Run `pawl serve` until SIGTERM or SIGINT; returns the exit code. */
+/** The signals that stop the server gracefully. */
+const STOP_SIGNALS: readonly Deno.Signal[] = [
+  "SIGTERM",
+  "SIGINT",
+  "SIGHUP",
+  "SIGQUIT",
+];
+
+/** Run `pawl serve` until SIGTERM, SIGINT, SIGHUP or SIGQUIT; returns the exit code. */
 export async function serveCommand(
   args: readonly string[],
   io: CliIo,
@@ -118,14 +127,16 @@ export async function serveCommand(
   );
   const stopped = Promise.withResolvers<void>();
   const stop = () => stopped.resolve();
-  Deno.addSignalListener("SIGTERM", stop);
-  Deno.addSignalListener("SIGINT", stop);
+  // SIGHUP and SIGQUIT too: as a container's PID 1 (no --init) a signal
+  // without a handler would be ignored, not end the server.
+  for (const signal of STOP_SIGNALS) Deno.addSignalListener(signal, stop);
   try {
     await stopped.promise;
     await running.shutdown();
   } finally {
-    Deno.removeSignalListener("SIGTERM", stop);
-    Deno.removeSignalListener("SIGINT", stop);
+    for (const signal of STOP_SIGNALS) {
+      Deno.removeSignalListener(signal, stop);
+    }
   }
   return 0;
 }

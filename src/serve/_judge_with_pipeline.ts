@@ -114,8 +114,10 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
     const keyid = options.signing?.key.keyid;
     if (options.signing !== undefined && options.verdictDir !== undefined) {
       const envelope = await signVerdict(verdict, options.signing.key);
-      const dir = `${options.verdictDir}/${job.owner}/${job.repo}`
-        .toLowerCase();
+      // GitHub's names are case-insensitive: only they are normalised, the
+      // data dir is taken as given.
+      const dir =
+        `${options.verdictDir}/${job.owner.toLowerCase()}/${job.repo.toLowerCase()}`;
       await Deno.mkdir(dir, { recursive: true });
       await Deno.writeTextFile(
         `${dir}/${job.headSha}.dsse.json`,

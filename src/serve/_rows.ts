@@ -14,6 +14,7 @@ export interface JobRow {
   attempts: number | string | bigint;
   outcome: string | null;
   "last_error": string | null;
+  "queued_at"?: number | string | bigint | null;
 }
 
 /** The record a row holds. */
@@ -31,7 +32,29 @@ export function recordOf(row: JobRow): JobRecord {
       ? {}
       : { outcome: JSON.parse(row.outcome) as Outcome }),
     ...(row.last_error === null ? {} : { lastError: row.last_error }),
+    ...(Number(row.queued_at ?? 0) > 0
+      ? { queuedAt: Number(row.queued_at) }
+      : {}),
   };
+}
+
+/** Rows of (state, oldest queued_at) as a map of the states present. */
+export function oldestByState(
+  rows: Record<string, unknown>[],
+): Partial<Record<JobState, number>> {
+  const oldest: Partial<Record<JobState, number>> = {};
+  for (const row of rows) {
+    const at = Number(row["at"]);
+    if (Number.isFinite(at) && at > 0) oldest[row["state"] as JobState] = at;
+  }
+  return oldest;
+}
+
+/** The query behind `oldestQueuedAt()`, for a table named `table`. */
+export function oldestQueuedSql(table: string): string {
+  return `SELECT state, min(queued_at) AS at FROM ${table}
+    WHERE state IN ('queued', 'running', 'judged') AND queued_at > 0
+    GROUP BY state`;
 }
 
 /** Zero for every state. */

@@ -63,6 +63,8 @@ export interface JobRecord {
   outcome?: Outcome;
   /** The last error that sent it back to the queue. */
   lastError?: string;
+  /** When it was queued (or queued again), epoch ms of the server's clock. */
+  queuedAt?: number;
 }
 
 /**

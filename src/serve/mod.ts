@@ -21,6 +21,8 @@ export * from "./judge.ts";
 export * from "./worker_pool.ts";
 export * from "./app_auth.ts";
 export * from "./metrics.ts";
+export * from "./process_stats.ts";
 export * from "./logger.ts";
 export * from "./serve_config.ts";
+export * from "./queue_url_with_password.ts";
 export * from "./start_serve.ts";

@@ -1,10 +1,13 @@
 /**
  * The shared {@linkcode JobQueue} for several replicas: PostgreSQL (npm
- * `pg`). Workers claim with `FOR UPDATE SKIP LOCKED`, so replicas never
- * wait on each other's rows; leases expire unless renewed; enqueueing
- * takes a transaction-scoped advisory lock per pull request, so two
- * replicas receiving events of one pull request order them. A restart of
- * the server only fails the queries in flight: the pool reconnects.
+ * `pg`). Enqueueing, claiming and confirming before publishing all take
+ * a transaction-scoped advisory lock per pull request, so replicas order
+ * the events of one pull request and never claim two of its jobs at once
+ * (a row lock alone does not: a claim's check that no other job of the
+ * pull request is held reads a snapshot that misses a concurrent claim).
+ * Claimers only try that lock, so they skip a pull request another one
+ * is taking instead of waiting. Leases expire unless renewed. A restart
+ * of the server only fails the queries in flight: the pool reconnects.
  *
  * @module
  */
@@ -13,7 +16,14 @@ import pg from "pg";
 import type { Outcome } from "../github/publish_verdict.ts";
 import { jobId, type JobRecord, type JobState, pullKey } from "./job.ts";
 import type { ClaimedJob, EnqueueResult, JobQueue } from "./queue.ts";
-import { emptyCounts, eventMs, type JobRow, recordOf } from "./_rows.ts";
+import {
+  emptyCounts,
+  eventMs,
+  type JobRow,
+  oldestByState,
+  oldestQueuedSql,
+  recordOf,
+} from "./_rows.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS pawl_jobs (
@@ -30,9 +40,26 @@ CREATE TABLE IF NOT EXISTS pawl_jobs (
   outcome TEXT,
   last_error TEXT
 );
+ALTER TABLE pawl_jobs ADD COLUMN IF NOT EXISTS queued_at BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS pawl_jobs_pull ON pawl_jobs (pull, state);
 CREATE INDEX IF NOT EXISTS pawl_jobs_state ON pawl_jobs (state, run_after);
 `;
+
+/**
+ * A job `j` a worker may take at `$1`: queued and due, or held under a
+ * lease that ran out; and no other job of its pull request held under a
+ * live lease, or held earlier (a dead worker's job is taken up first).
+ */
+const CLAIMABLE = `((j.state = 'queued' AND j.run_after <= $1)
+    OR (j.state IN ('running', 'judged') AND j.lease_until < $1))
+  AND NOT EXISTS (SELECT 1 FROM pawl_jobs k WHERE k.pull = j.pull
+    AND k.id <> j.id AND k.state IN ('running', 'judged')
+    AND (k.lease_until >= $1 OR k.seq < j.seq))`;
+
+/** Another job of `j`'s pull request, about a newer event, is not superseded. */
+const NEWER_EXISTS = `EXISTS (SELECT 1 FROM pawl_jobs k WHERE k.pull = j.pull
+    AND k.id <> j.id AND k.state <> 'superseded'
+    AND (k.event_ms > j.event_ms OR (k.event_ms = j.event_ms AND k.seq > j.seq)))`;
 
 /** Options for {@linkcode openPostgresQueue}. */
 export interface PostgresQueueOptions {
@@ -99,8 +126,8 @@ export async function openPostgresQueue(
           if (options.rerequest && undecided && !stale) {
             await c.query(
               `UPDATE pawl_jobs SET state = 'queued', attempts = 0, outcome = NULL,
-                 last_error = NULL, run_after = $1, lease_owner = NULL, lease_until = 0,
-                 spec = $2, event_ms = greatest(event_ms, $3) WHERE id = $4`,
+                 last_error = NULL, run_after = $1, queued_at = $1, lease_owner = NULL,
+                 lease_until = 0, spec = $2, event_ms = greatest(event_ms, $3) WHERE id = $4`,
               [options.now, JSON.stringify(spec), at, id],
             );
             return { status: "requeued", id, superseded: [] };
@@ -120,38 +147,79 @@ export async function openPostgresQueue(
         }
         const superseded = (await c.query(
           `UPDATE pawl_jobs SET state = 'superseded', lease_owner = NULL
-             WHERE pull = $1 AND state IN ('queued', 'running') RETURNING id`,
-          [pull],
+             WHERE pull = $1 AND (state IN ('queued', 'running')
+               OR (state = 'judged' AND (lease_owner IS NULL OR lease_until < $2)))
+             RETURNING id`,
+          [pull, options.now],
         )).rows.map((r) => String(r.id));
         await c.query(
-          `INSERT INTO pawl_jobs (id, pull, event_ms, spec, state, run_after)
-             VALUES ($1, $2, $3, $4, 'queued', $5)`,
+          `INSERT INTO pawl_jobs (id, pull, event_ms, spec, state, run_after, queued_at)
+             VALUES ($1, $2, $3, $4, 'queued', $5, $5)`,
           [id, pull, at, JSON.stringify(spec), options.now],
         );
         return { status: "queued", id, superseded };
       });
     },
-    async claim(worker, options): Promise<ClaimedJob | undefined> {
+    claim(worker, options): Promise<ClaimedJob | undefined> {
       const { now } = options;
-      const result = await pool.query(
-        `UPDATE pawl_jobs SET
-           state = CASE WHEN state = 'judged' THEN 'judged' ELSE 'running' END,
-           attempts = attempts + CASE WHEN state = 'judged' THEN 0 ELSE 1 END,
-           lease_owner = $2, lease_until = $3
-         WHERE id = (
-           SELECT j.id FROM pawl_jobs j
-            WHERE ((j.state = 'queued' AND j.run_after <= $1)
-                OR (j.state IN ('running', 'judged') AND j.lease_until < $1))
-              AND NOT EXISTS (SELECT 1 FROM pawl_jobs k WHERE k.pull = j.pull
-                  AND k.id <> j.id AND k.state IN ('running', 'judged')
-                  AND k.lease_until >= $1)
-            ORDER BY j.seq LIMIT 1
-            FOR UPDATE SKIP LOCKED)
-         RETURNING *`,
-        [now, worker, now + options.leaseMs],
-      );
-      const row = result.rows[0] as JobRow | undefined;
-      return row === undefined ? undefined : recordOf(row) as ClaimedJob;
+      return tx(async (c) => {
+        const candidates = (await c.query(
+          `SELECT j.id, j.pull FROM pawl_jobs j WHERE ${CLAIMABLE}
+             ORDER BY j.seq LIMIT 32`,
+          [now],
+        )).rows as { id: string; pull: string }[];
+        const tried = new Set<string>();
+        for (const { id, pull } of candidates) {
+          if (tried.has(pull)) continue;
+          tried.add(pull);
+          // The pull request's lock, held to the commit: a claimer that
+          // gets it next sees this claim. Another claimer (or an enqueue)
+          // holding it means that pull request is being taken: skip it.
+          const locked = (await c.query(
+            "SELECT pg_try_advisory_xact_lock(hashtext($1)) AS ok",
+            [pull],
+          )).rows[0]?.ok === true;
+          if (!locked) continue;
+          // A new statement, so a new snapshot: the check sees every
+          // claim committed before the lock was taken.
+          const row = (await c.query(
+            `UPDATE pawl_jobs j SET
+               state = CASE WHEN state = 'judged' THEN 'judged' ELSE 'running' END,
+               attempts = attempts + CASE WHEN state = 'judged' THEN 0 ELSE 1 END,
+               lease_owner = $2, lease_until = $3
+             WHERE j.id = $4 AND ${CLAIMABLE}
+             RETURNING *`,
+            [now, worker, now + options.leaseMs, id],
+          )).rows[0] as JobRow | undefined;
+          if (row !== undefined) return recordOf(row) as ClaimedJob;
+        }
+        return undefined;
+      });
+    },
+    confirmNewest(id, worker, options) {
+      return tx(async (c) => {
+        const mine = (await c.query(
+          "SELECT pull FROM pawl_jobs WHERE id = $1",
+          [id],
+        )).rows[0] as { pull: string } | undefined;
+        if (mine === undefined) return false;
+        // Ordered against enqueues of the same pull request.
+        await c.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+          mine.pull,
+        ]);
+        const overtaken = (await c.query(
+          `UPDATE pawl_jobs j SET state = 'superseded', lease_owner = NULL
+             WHERE j.id = $1 AND j.lease_owner = $2 AND j.state = 'judged'
+               AND ${NEWER_EXISTS}`,
+          [id, worker],
+        )).rowCount ?? 0;
+        if (overtaken > 0) return false;
+        return ((await c.query(
+          `UPDATE pawl_jobs SET lease_until = $1
+             WHERE id = $2 AND lease_owner = $3 AND state = 'judged'`,
+          [options.now + options.leaseMs, id, worker],
+        )).rowCount ?? 0) > 0;
+      });
     },
     heartbeat(id, worker, options) {
       return changed(
@@ -200,6 +268,11 @@ export async function openPostgresQueue(
       )).rows;
       for (const row of rows) counts[row.state as JobState] = Number(row.n);
       return counts;
+    },
+    async oldestQueuedAt() {
+      return oldestByState(
+        (await pool.query(oldestQueuedSql("pawl_jobs"))).rows,
+      );
     },
     async ping() {
       try {

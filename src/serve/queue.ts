@@ -5,14 +5,19 @@
  * A job's identity is (repository, pull request, base, head), so a
  * redelivery or a duplicate event finds its job and queues nothing. A
  * newer event for the same pull request supersedes its queued and running
- * jobs (a superseded job's result is discarded: its worker no longer owns
- * it); an event older than the pull request's newest is stale. Workers
+ * jobs, and judged ones no worker holds (waiting to publish again, or
+ * their worker died): a superseded job's result is discarded, its worker
+ * no longer owns it. An event older than the pull request's newest is
+ * stale. Workers
  * claim a job under a lease they renew with heartbeats; a job whose lease
- * expires (its worker died) is claimed again. While one job of a pull
- * request runs or publishes, no other job of it is claimed, so an older
- * result is never published over a newer one. The outcome is recorded
- * before it is published, so a worker that dies after judging makes the
- * next one publish, not judge again.
+ * expires (its worker died) is claimed again. Claims are serialized per
+ * pull request: while one job of it runs or publishes (or waits to be
+ * taken up again after its worker died), no other job of it is claimed.
+ * Before publishing, a worker confirms its job is still the pull
+ * request's newest; one a newer event overtook is superseded instead, so
+ * an older result is never published over a newer one. The outcome is
+ * recorded before it is published, so a worker that dies after judging
+ * makes the next one publish, not judge again.
  *
  * Times are epoch milliseconds from the caller (the server's clock, for
  * leases and backoff only: never a judgement's clock).
@@ -96,6 +101,17 @@ export interface JobQueue {
     outcome: Outcome,
     options: LeaseOptions,
   ): Promise<boolean>;
+  /**
+   * Before publishing a judged job: renew its lease and answer true when
+   * `worker` still holds it and no newer job of its pull request exists.
+   * A job a newer one overtook becomes superseded (its outcome is dropped,
+   * never posted); false then, and when not owned.
+   */
+  confirmNewest(
+    id: string,
+    worker: string,
+    options: LeaseOptions,
+  ): Promise<boolean>;
   /** A judged job was published; false when not owned. */
   markPublished(id: string, worker: string): Promise<boolean>;
   /** One job. */
@@ -104,6 +120,11 @@ export interface JobQueue {
   list(): Promise<JobRecord[]>;
   /** How many jobs are in each state. */
   counts(): Promise<Record<JobState, number>>;
+  /**
+   * For each unfinished state (queued, running, judged) holding a job,
+   * when its oldest job was queued (epoch ms, the server's clock).
+   */
+  oldestQueuedAt(): Promise<Partial<Record<JobState, number>>>;
   /** Whether the backing store answers. */
   ping(): Promise<boolean>;
   /** Release the connection(s). */

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 // @ts-types="@types/pg"
 import pgClient from "pg";
 import type { Outcome } from "../github/publish_verdict.ts";
@@ -266,6 +267,120 @@ const cases: [string, (q: JobQueue) => Promise<void>][] = [
       assert.equal(other.status, "queued");
     },
   ],
+  [
+    "a judged job a newer push overtook is superseded instead of published",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      assert.equal(
+        await q.confirmNewest(old!.id, "w2", { now: T0, ...LEASE }),
+        false,
+      );
+      assert.equal(
+        await q.confirmNewest(old!.id, "w1", { now: T0, ...LEASE }),
+        true,
+      );
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.equal(
+        await q.confirmNewest(old!.id, "w1", { now: T0, ...LEASE }),
+        false,
+      );
+      assert.equal((await q.get(old!.id))?.state, "superseded");
+      assert.equal(await q.markPublished(old!.id, "w1"), false);
+      const next = await q.claim("w2", { now: T0, ...LEASE });
+      assert.equal(next?.spec.headSha, "c".repeat(40));
+    },
+  ],
+  [
+    "a newer push supersedes a judged job waiting to publish again, so the newer head does not wait out its backoff",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      // GitHub was down: the publication waits an hour.
+      await q.release(old!.id, "w1", {
+        runAfter: T0 + 3_600_000,
+        error: "Service Unavailable",
+      });
+      const newer = await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0 + 10,
+        rerequest: false,
+      });
+      assert.deepEqual(newer.superseded, [old!.id]);
+      assert.equal((await q.get(old!.id))?.state, "superseded");
+      assert.equal(
+        (await q.claim("w2", { now: T0 + 20, ...LEASE }))?.spec.headSha,
+        "c".repeat(40),
+      );
+    },
+  ],
+  [
+    "a dead worker's judged job is taken up before a newer job of its pull request",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const later = { now: T0 + 5000, ...LEASE };
+      assert.equal((await q.claim("w2", later))?.id, old!.id);
+      assert.equal(await q.claim("w3", later), undefined);
+    },
+  ],
+  [
+    "each unfinished state's oldest job is known by when it was queued",
+    async (q) => {
+      assert.deepEqual(await q.oldestQueuedAt(), {});
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      await q.enqueue(spec(2, "b", "2026-11-30T10:00:00Z"), {
+        now: T0 + 100,
+        rerequest: false,
+      });
+      await q.enqueue(spec(3, "b", "2026-11-30T10:00:00Z"), {
+        now: T0 + 200,
+        rerequest: false,
+      });
+      const first = await q.claim("w1", { now: T0 + 300, ...LEASE });
+      assert.equal(first?.queuedAt, T0);
+      await q.recordOutcome(first!.id, "w1", undecided("b"), {
+        now: T0 + 300,
+        ...LEASE,
+      });
+      await q.claim("w1", { now: T0 + 300, ...LEASE });
+      assert.deepEqual(await q.oldestQueuedAt(), {
+        judged: T0,
+        running: T0 + 100,
+        queued: T0 + 200,
+      });
+    },
+  ],
   ["concurrent claimers take every job exactly once", async (q) => {
     for (let n = 1; n <= 24; n++) {
       await q.enqueue(spec(n, "b", "2026-11-30T10:00:00Z"), {
@@ -339,5 +454,31 @@ Deno.test("PostgreSQL queue keeps its jobs across a server restart", async () =>
     assert.equal((await q.claim("w1", { now: T0, ...LEASE }))?.spec.number, 1);
   } finally {
     await q.close();
+  }
+});
+
+Deno.test("SQLite queue opens a queue file from before the queued_at column", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-queue-" });
+  try {
+    const old = new DatabaseSync(`${dir}/queue.db`);
+    old.exec(`CREATE TABLE jobs (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
+      pull TEXT NOT NULL, event_ms INTEGER NOT NULL, spec TEXT NOT NULL,
+      state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+      run_after INTEGER NOT NULL DEFAULT 0, lease_owner TEXT,
+      lease_until INTEGER NOT NULL DEFAULT 0, outcome TEXT, last_error TEXT)`);
+    old.close();
+    const q = openSqliteQueue(`${dir}/queue.db`);
+    try {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.deepEqual(await q.oldestQueuedAt(), { queued: T0 });
+    } finally {
+      await q.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

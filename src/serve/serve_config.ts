@@ -2,8 +2,9 @@
  * `pawl serve`'s configuration: command-line flags over `PAWL_SERVE_*`
  * environment variables over a TOML file (`--config`, or
  * `PAWL_SERVE_CONFIG`). Secrets (the webhook secret, the App's private
- * key, the signing key) come from a variable or from a file named by a
- * `*_FILE` variable or a `*_file` key, never from a flag. Pure: file
+ * key, the signing key, the database password) come from a variable or
+ * from a file named by a `*_FILE` variable or a `*_file` key, never from
+ * a flag: a `--queue-url` holding a password is refused. Pure: file
  * contents come in as text.
  *
  * @module
@@ -55,6 +56,8 @@ export interface ServeConfig {
   signingKey: SecretSource | undefined;
   /** A plain token instead of an App (one installation; tests, trials). */
   token: SecretSource | undefined;
+  /** The queue database's password, merged into `queueUrl`. */
+  queuePassword: SecretSource | undefined;
 }
 
 /** A configuration problem; names the file or variable and key. */
@@ -86,6 +89,7 @@ const FILE_SCHEMA = z.strictObject({
   "webhook_secret_file": z.string().min(1).optional(),
   "private_key_file": z.string().min(1).optional(),
   "signing_key_file": z.string().min(1).optional(),
+  "queue_password_file": z.string().min(1).optional(),
 });
 
 /** Inputs of {@linkcode resolveServeConfig}. */
@@ -278,6 +282,7 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
     privateKey: secret("PAWL_SERVE_PRIVATE_KEY", "private_key_file"),
     signingKey: secret("PAWL_SIGNING_KEY", "signing_key_file"),
     token: secret("GITHUB_TOKEN", undefined),
+    queuePassword: secret("PAWL_SERVE_QUEUE_PASSWORD", "queue_password_file"),
   };
   if (config.webhookSecret === undefined) {
     throw new ServeConfigError(
@@ -294,6 +299,24 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
       "The App's private key is set but not its id: set PAWL_SERVE_APP_ID (or app_id)",
     );
   }
+  if (flags["queue-url"] !== undefined && hasPassword(flags["queue-url"])) {
+    throw new ServeConfigError(
+      "Cannot take the database password from --queue-url: a flag shows in the process list; set PAWL_SERVE_QUEUE_PASSWORD_FILE (or PAWL_SERVE_QUEUE_PASSWORD, or queue_password_file) and leave it out of the URL",
+    );
+  }
+  if (config.queuePassword !== undefined && config.queueUrl === undefined) {
+    throw new ServeConfigError(
+      `${config.queuePassword.from} is set but there is no queue URL: set PAWL_SERVE_QUEUE_URL (or --queue-url, or queue_url)`,
+    );
+  }
+  if (
+    config.queuePassword !== undefined && config.queueUrl !== undefined &&
+    !/^[a-z]+:\/\/[^/@]+@/i.test(config.queueUrl)
+  ) {
+    throw new ServeConfigError(
+      `${config.queuePassword.from} is set but the queue URL names no user: expected postgres://USER@HOST/DATABASE`,
+    );
+  }
   if (
     config.queueUrl !== undefined &&
     !/^postgres(?:ql)?:\/\//.test(config.queueUrl)
@@ -305,4 +328,12 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
     );
   }
   return config;
+}
+
+function hasPassword(url: string): boolean {
+  try {
+    return new URL(url).password !== "";
+  } catch {
+    return /^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(url);
+  }
 }

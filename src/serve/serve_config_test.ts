@@ -85,6 +85,22 @@ Deno.test("resolveServeConfig() refuses what it cannot use, naming where it came
       flags: { "queue-url": "mysql://x" },
       env: SECRET,
     }, /--queue-url/],
+    [
+      "a database password in the --queue-url flag",
+      {
+        flags: { "queue-url": "postgres://pawl:hunter2@db/pawl" },
+        env: SECRET,
+      },
+      /Cannot take the database password from --queue-url: .*PAWL_SERVE_QUEUE_PASSWORD_FILE/,
+    ],
+    ["a database password without a queue", {
+      flags: {},
+      env: { ...SECRET, PAWL_SERVE_QUEUE_PASSWORD_FILE: "/run/db" },
+    }, /PAWL_SERVE_QUEUE_PASSWORD_FILE is set but there is no queue URL/],
+    ["a database password for a URL without a user", {
+      flags: { "queue-url": "postgres://db/pawl" },
+      env: { ...SECRET, PAWL_SERVE_QUEUE_PASSWORD: "x" },
+    }, /names no user/],
     ["an unknown isolation", {
       flags: {},
       env: { ...SECRET, PAWL_SERVE_ISOLATION: "vm" },
@@ -98,4 +114,50 @@ Deno.test("resolveServeConfig() refuses what it cannot use, naming where it came
       );
     });
   }
+});
+
+Deno.test("resolveServeConfig() takes the database password from a variable, its _FILE or the file's key, never the URL flag", async (t) => {
+  const url = { "queue-url": "postgres://pawl@db/pawl" };
+  const cases: [string, Parameters<typeof resolveServeConfig>[0], unknown][] = [
+    ["PAWL_SERVE_QUEUE_PASSWORD_FILE", {
+      flags: url,
+      env: { ...SECRET, PAWL_SERVE_QUEUE_PASSWORD_FILE: "/run/secrets/db" },
+    }, {
+      kind: "file",
+      path: "/run/secrets/db",
+      from: "PAWL_SERVE_QUEUE_PASSWORD_FILE",
+    }],
+    ["PAWL_SERVE_QUEUE_PASSWORD", {
+      flags: url,
+      env: { ...SECRET, PAWL_SERVE_QUEUE_PASSWORD: "pw" },
+    }, { kind: "value", value: "pw", from: "PAWL_SERVE_QUEUE_PASSWORD" }],
+    ["queue_password_file in the config file", {
+      flags: {},
+      env: SECRET,
+      file: {
+        path: "serve.toml",
+        text:
+          'queue_url = "postgres://pawl@db/pawl"\nqueue_password_file = "/run/db"\n',
+      },
+    }, {
+      kind: "file",
+      path: "/run/db",
+      from: '"queue_password_file" in "serve.toml"',
+    }],
+  ];
+  for (const [name, input, expected] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(resolveServeConfig(input).queuePassword, expected);
+    });
+  }
+  await t.step(
+    "a password in PAWL_SERVE_QUEUE_URL itself is still taken",
+    () => {
+      const config = resolveServeConfig({
+        flags: {},
+        env: { ...SECRET, PAWL_SERVE_QUEUE_URL: "postgres://pawl:pw@db/pawl" },
+      });
+      assert.equal(config.queueUrl, "postgres://pawl:pw@db/pawl");
+    },
+  );
 });

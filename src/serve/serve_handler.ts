@@ -6,8 +6,9 @@
  * @module
  */
 import type { Log } from "./logger.ts";
-import type { Metrics } from "./metrics.ts";
+import type { Metrics, QueueSnapshot } from "./metrics.ts";
 import { parseDelivery } from "./parse_delivery.ts";
+import { readProcessStats } from "./process_stats.ts";
 import type { JobQueue } from "./queue.ts";
 import { verifySignature } from "./verify_signature.ts";
 
@@ -50,8 +51,11 @@ export function createServeHandler(
       return text(ready ? 200 : 503, ready ? "ready\n" : "not ready\n");
     }
     if (request.method === "GET" && url.pathname === "/metrics") {
-      const depth = await options.queue.counts().catch(() => undefined);
-      return new Response(metrics.render(depth), {
+      const [queue, own] = await Promise.all([
+        queueSnapshot(options.queue, options.clock()),
+        readProcessStats(),
+      ]);
+      return new Response(metrics.render({ queue, process: own }), {
         headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
       });
     }
@@ -209,4 +213,23 @@ function text(status: number, body: string): Response {
     status,
     headers: { "content-type": "text/plain; charset=utf-8" },
   });
+}
+
+/** The queue's gauges at `now`, or undefined when it does not answer. */
+async function queueSnapshot(
+  queue: JobQueue,
+  now: number,
+): Promise<QueueSnapshot | undefined> {
+  try {
+    const [depth, oldest] = await Promise.all([
+      queue.counts(),
+      queue.oldestQueuedAt(),
+    ]);
+    const oldestAgeSeconds = Object.fromEntries(
+      Object.entries(oldest).map(([state, at]) => [state, (now - at) / 1000]),
+    );
+    return { depth, oldestAgeSeconds };
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { sendWebhook } from "../../tests/_fake_github.ts";
+import { parsePrometheusText } from "../../tests/_prometheus.ts";
 import { createLogger } from "./logger.ts";
 import { Metrics } from "./metrics.ts";
 import { createServeHandler } from "./serve_handler.ts";
@@ -30,7 +31,7 @@ async function withServer(
     lines: string[];
     jobs: () => Promise<number>;
   }) => Promise<void>,
-  options: { maxBodyBytes?: number } = {},
+  options: { maxBodyBytes?: number; clock?: () => number } = {},
 ) {
   const dir = await Deno.makeTempDir({ prefix: "pawl-serve-handler-" });
   const queue = openSqliteQueue(`${dir}/queue.db`);
@@ -187,6 +188,7 @@ Deno.test("serve handler queues the events it judges once and acknowledges the r
 });
 
 Deno.test("serve handler answers the operations endpoints", async () => {
+  let now = 1000;
   await withServer(async ({ url }) => {
     assert.equal(await (await fetch(`${url}/healthz`)).text(), "ok\n");
     assert.equal((await fetch(`${url}/readyz`)).status, 200);
@@ -194,12 +196,42 @@ Deno.test("serve handler answers the operations endpoints", async () => {
       secret: "x",
       event: "pull_request",
     });
-    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const before = await (await fetch(`${url}/metrics`)).text();
     assert.match(
-      metrics,
+      before,
       /^pawl_serve_webhook_rejections_total\{reason="signature"\} 1$/m,
     );
-    assert.match(metrics, /^pawl_serve_queue_depth\{state="queued"\} 0$/m);
-    assert.match(metrics, /^pawl_serve_judgement_duration_seconds_count 0$/m);
-  });
+    assert.match(before, /^pawl_serve_queue_depth\{state="queued"\} 0$/m);
+    assert.match(before, /^pawl_serve_judgement_duration_seconds_count 0$/m);
+    await sendWebhook(`${url}/webhook`, pullEvent("opened"), {
+      secret: SECRET,
+      event: "pull_request",
+    });
+    now += 90_000;
+    const response = await fetch(`${url}/metrics`);
+    assert.match(
+      response.headers.get("content-type") ?? "",
+      /^text\/plain; version=0\.0\.4/,
+    );
+    const families = parsePrometheusText(await response.text());
+    const sample = (name: string, labels: string) =>
+      families.get(name)?.samples.find((s) =>
+        JSON.stringify(s.labels) === labels
+      )?.value;
+    assert.equal(sample("pawl_serve_queue_depth", '{"state":"queued"}'), 1);
+    assert.equal(
+      sample("pawl_serve_queue_oldest_age_seconds", '{"state":"queued"}'),
+      90,
+    );
+    assert.equal(
+      sample("pawl_serve_webhook_deliveries_total", '{"result":"queued"}'),
+      1,
+    );
+    assert.equal(
+      sample("pawl_serve_webhook_deliveries_total", '{"result":"stale"}'),
+      0,
+    );
+    assert.ok((sample("process_resident_memory_bytes", "{}") ?? 0) > 0);
+    assert.equal(families.get("pawl_build_info")?.samples.length, 1);
+  }, { clock: () => now });
 });

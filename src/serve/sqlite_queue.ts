@@ -20,7 +20,14 @@ import type {
   JobQueue,
   LeaseOptions,
 } from "./queue.ts";
-import { emptyCounts, eventMs, type JobRow, recordOf } from "./_rows.ts";
+import {
+  emptyCounts,
+  eventMs,
+  type JobRow,
+  oldestByState,
+  oldestQueuedSql,
+  recordOf,
+} from "./_rows.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -41,6 +48,19 @@ CREATE INDEX IF NOT EXISTS jobs_pull ON jobs (pull, state);
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state, run_after);
 `;
 
+/**
+ * A job `j` a worker may take at `?` (three times): queued and due, or
+ * held under a lease that ran out; and no other job of its pull request
+ * held under a live lease, or held earlier (a dead worker's job is taken
+ * up first). `BEGIN IMMEDIATE` makes each claim the only writer, so the
+ * check sees every earlier claim.
+ */
+const CLAIMABLE = `((j.state = 'queued' AND j.run_after <= ?)
+    OR (j.state IN ('running', 'judged') AND j.lease_until < ?))
+  AND NOT EXISTS (SELECT 1 FROM jobs k WHERE k.pull = j.pull
+    AND k.id <> j.id AND k.state IN ('running', 'judged')
+    AND (k.lease_until >= ? OR k.seq < j.seq))`;
+
 /** Open (creating) the queue in the SQLite file `path`. */
 export function openSqliteQueue(path: string): JobQueue {
   const db = new DatabaseSync(path);
@@ -48,6 +68,13 @@ export function openSqliteQueue(path: string): JobQueue {
   db.exec("PRAGMA synchronous = FULL");
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec(SCHEMA);
+  const columns = db.prepare("PRAGMA table_info(jobs)").all();
+  if (!columns.some((c) => c["name"] === "queued_at")) {
+    // A queue file from before the column.
+    db.exec(
+      "ALTER TABLE jobs ADD COLUMN queued_at INTEGER NOT NULL DEFAULT 0",
+    );
+  }
   const tx = <T>(body: () => T): T => {
     db.exec("BEGIN IMMEDIATE");
     try {
@@ -87,7 +114,8 @@ export function openSqliteQueue(path: string): JobQueue {
           if (options.rerequest && undecided && !stale) {
             run(
               `UPDATE jobs SET state = 'queued', attempts = 0, outcome = NULL, last_error = NULL,
-                 run_after = ?, lease_owner = NULL, lease_until = 0, spec = ?, event_ms = max(event_ms, ?) WHERE id = ?`,
+                 run_after = ?, queued_at = ?, lease_owner = NULL, lease_until = 0, spec = ?, event_ms = max(event_ms, ?) WHERE id = ?`,
+              options.now,
               options.now,
               JSON.stringify(spec),
               at,
@@ -110,21 +138,24 @@ export function openSqliteQueue(path: string): JobQueue {
             return { status: "stale", id, superseded: [] };
           }
         }
-        const superseded = db.prepare(
-          "SELECT id FROM jobs WHERE pull = ? AND state IN ('queued', 'running')",
-        ).all(pull).map((r) => String(r["id"]));
+        const overtaken = `pull = ? AND (state IN ('queued', 'running')
+          OR (state = 'judged' AND (lease_owner IS NULL OR lease_until < ?)))`;
+        const superseded = db.prepare(`SELECT id FROM jobs WHERE ${overtaken}`)
+          .all(pull, options.now).map((r) => String(r["id"]));
         run(
           `UPDATE jobs SET state = 'superseded', lease_owner = NULL
-             WHERE pull = ? AND state IN ('queued', 'running')`,
+             WHERE ${overtaken}`,
           pull,
+          options.now,
         );
         run(
-          `INSERT INTO jobs (id, pull, event_ms, spec, state, run_after)
-             VALUES (?, ?, ?, ?, 'queued', ?)`,
+          `INSERT INTO jobs (id, pull, event_ms, spec, state, run_after, queued_at)
+             VALUES (?, ?, ?, ?, 'queued', ?, ?)`,
           id,
           pull,
           at,
           JSON.stringify(spec),
+          options.now,
           options.now,
         );
         return { status: "queued", id, superseded };
@@ -137,11 +168,7 @@ export function openSqliteQueue(path: string): JobQueue {
       const { now } = options;
       return Promise.resolve(tx(() => {
         const row = one(
-          `SELECT id, state FROM jobs j
-             WHERE ((j.state = 'queued' AND j.run_after <= ?)
-                 OR (j.state IN ('running', 'judged') AND j.lease_until < ?))
-               AND NOT EXISTS (SELECT 1 FROM jobs k WHERE k.pull = j.pull AND k.id <> j.id
-                   AND k.state IN ('running', 'judged') AND k.lease_until >= ?)
+          `SELECT id, state FROM jobs j WHERE ${CLAIMABLE}
              ORDER BY j.seq LIMIT 1`,
           now,
           now,
@@ -163,6 +190,28 @@ export function openSqliteQueue(path: string): JobQueue {
             String(row["id"]),
           ) as unknown as JobRow,
         ) as ClaimedJob;
+      }));
+    },
+    confirmNewest(id, worker, options) {
+      return Promise.resolve(tx(() => {
+        const overtaken = run(
+          `UPDATE jobs SET state = 'superseded', lease_owner = NULL
+             WHERE id = ? AND lease_owner = ? AND state = 'judged'
+               AND EXISTS (SELECT 1 FROM jobs k WHERE k.pull = jobs.pull
+                 AND k.id <> jobs.id AND k.state <> 'superseded'
+                 AND (k.event_ms > jobs.event_ms
+                   OR (k.event_ms = jobs.event_ms AND k.seq > jobs.seq)))`,
+          id,
+          worker,
+        );
+        if (overtaken > 0) return false;
+        return run(
+          `UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?
+             AND state = 'judged'`,
+          options.now + options.leaseMs,
+          id,
+          worker,
+        ) > 0;
       }));
     },
     heartbeat(id, worker, options) {
@@ -241,6 +290,11 @@ export function openSqliteQueue(path: string): JobQueue {
         counts[row["state"] as JobState] = Number(row["n"]);
       }
       return Promise.resolve(counts);
+    },
+    oldestQueuedAt() {
+      return Promise.resolve(
+        oldestByState(db.prepare(oldestQueuedSql("jobs")).all()),
+      );
     },
     ping() {
       try {

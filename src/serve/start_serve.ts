@@ -13,6 +13,7 @@ import type { Judge, Publish } from "./judge.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { Metrics } from "./metrics.ts";
 import { openPostgresQueue } from "./postgres_queue.ts";
+import { queueUrlWithPassword } from "./queue_url_with_password.ts";
 import type { JobQueue } from "./queue.ts";
 import type { SecretSource, ServeConfig } from "./serve_config.ts";
 import { createServeHandler } from "./serve_handler.ts";
@@ -76,6 +77,10 @@ export async function startServe(
   const signingPem = config.signingKey === undefined
     ? undefined
     : await readSecret(config.signingKey);
+  // A password file's trailing newline is not part of the password.
+  const queuePassword = config.queuePassword === undefined
+    ? undefined
+    : (await readSecret(config.queuePassword)).replace(/\r?\n$/, "");
   const logger: Logger = createLogger({
     write: options.write ??
       ((line) => Deno.stderr.writeSync(new TextEncoder().encode(line))),
@@ -84,6 +89,9 @@ export async function startServe(
       ...(privateKey === undefined ? [] : [privateKey.trim()]),
       ...(token === undefined ? [] : [token]),
       ...(signingPem === undefined ? [] : [signingPem.trim()]),
+      ...(queuePassword === undefined || queuePassword === ""
+        ? []
+        : [queuePassword]),
     ],
   });
   const { log } = logger;
@@ -99,10 +107,15 @@ export async function startServe(
   await Deno.mkdir(config.dataDir, { recursive: true });
   const queue = config.queueUrl === undefined
     ? openSqliteQueue(`${config.dataDir}/queue.db`)
-    : await openPostgresQueue(config.queueUrl, {
-      onError: (error) =>
-        log("queue.connection_error", { error: error.message }),
-    });
+    : await openPostgresQueue(
+      queuePassword === undefined
+        ? config.queueUrl
+        : queueUrlWithPassword(config.queueUrl, queuePassword),
+      {
+        onError: (error) =>
+          log("queue.connection_error", { error: error.message }),
+      },
+    );
   const metrics = new Metrics();
   const tokens = config.appId === undefined ? undefined : createAppTokens({
     appId: config.appId,

@@ -183,6 +183,9 @@ export class WorkerPool {
       };
       let outcome: Outcome | undefined = job.outcome;
       if (job.state === "running") {
+        if (job.attempts === 1 && job.queuedAt !== undefined) {
+          metrics.waited((this.#now() - job.queuedAt) / 1000);
+        }
         jobLog("job.started", {
           githubEvent: job.spec.event,
           delivery: job.spec.deliveryId,
@@ -206,6 +209,18 @@ export class WorkerPool {
       }
       if (outcome === undefined) {
         throw new Error(`Job "${job.id}" is judged but has no outcome`);
+      }
+      if (
+        !await this.#persist(() =>
+          queue.confirmNewest(job.id, worker, { now: this.#now(), leaseMs })
+        )
+      ) {
+        metrics.job("discarded");
+        jobLog("job.discarded", {
+          reason:
+            "a newer event of the pull request came first, or the lease was lost",
+        });
+        return;
       }
       try {
         context.token = await this.#token(job);
@@ -235,6 +250,9 @@ export class WorkerPool {
         ? outcome.verdict.decision
         : "undecided";
       metrics.job(decision);
+      if (job.queuedAt !== undefined) {
+        metrics.published((this.#now() - job.queuedAt) / 1000);
+      }
       jobLog("job.published", {
         decision,
         head: job.spec.headSha,

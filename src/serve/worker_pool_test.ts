@@ -222,3 +222,44 @@ Deno.test("WorkerPool.stop() gives a job still running back to the queue", async
     assert.equal(job?.lastError, "The server shut down during the job");
   });
 });
+
+Deno.test("WorkerPool drops a judged result a newer push overtook, and publishes only the newer", async () => {
+  let now = 0;
+  const published: string[] = [];
+  await withPool({
+    clock: () => now,
+    judge: (job) => Promise.resolve(verdictFor(job)),
+    publish: (job) => {
+      published.push(job.headSha);
+      return Promise.resolve();
+    },
+  }, async ({ queue, pool, metrics }) => {
+    // A server judged head b and died before publishing; then c came.
+    const old = spec(1, "b", "2026-11-30T10:00:00Z");
+    await queue.enqueue(old, { now: 1000, rerequest: false });
+    const dead = await queue.claim("dead", { now: 1000, leaseMs: 1 });
+    assert.equal(dead?.spec.headSha, old.headSha);
+    await queue.recordOutcome(dead!.id, "dead", verdictFor(old), {
+      now: 1000,
+      leaseMs: 1,
+    });
+    await queue.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+      now: 1000,
+      rerequest: false,
+    });
+    now = 5000;
+    pool.wake();
+    await until("the newer head published", allPublished(queue, 1));
+    assert.deepEqual(published, ["c".repeat(40)]);
+    assert.equal((await queue.get(dead!.id))?.state, "superseded");
+    assert.equal(
+      metrics.value("pawl_serve_jobs_total", 'outcome="discarded"'),
+      1,
+    );
+    // c waited from its delivery at 1000 to its judgement and publication at 5000.
+    const text = metrics.render();
+    assert.match(text, /^pawl_serve_delivery_to_publication_seconds_sum 4$/m);
+    assert.match(text, /^pawl_serve_queue_wait_seconds_sum 4$/m);
+    assert.match(text, /^pawl_serve_queue_wait_seconds_count 1$/m);
+  });
+});

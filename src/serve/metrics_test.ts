@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { parsePrometheusText } from "../../tests/_prometheus.ts";
+import { VERSION } from "../version.ts";
+import { emptyCounts } from "./_rows.ts";
+import { Metrics } from "./metrics.ts";
+import { readProcessStats } from "./process_stats.ts";
+
+Deno.test("Metrics shows every labelled counter at zero before its first event", () => {
+  const families = parsePrometheusText(new Metrics().render());
+  const series = (name: string) =>
+    families.get(name)?.samples.map((s) =>
+      `${Object.values(s.labels).join()}=${s.value}`
+    );
+  assert.deepEqual(series("pawl_serve_jobs_total"), [
+    "accept=0",
+    "reject=0",
+    "undecided=0",
+    "discarded=0",
+    "retried=0",
+  ]);
+  assert.deepEqual(series("pawl_serve_webhook_rejections_total"), [
+    "signature=0",
+    "too_large=0",
+    "invalid=0",
+    "unavailable=0",
+    "method=0",
+  ]);
+  assert.deepEqual(series("pawl_serve_webhook_deliveries_total"), [
+    "queued=0",
+    "duplicate=0",
+    "requeued=0",
+    "stale=0",
+    "ignored=0",
+  ]);
+  assert.deepEqual(series("pawl_serve_publish_failures_total"), ["=0"]);
+  // Without the queue's answer its gauges are NaN, never a false zero.
+  assert.ok(
+    families.get("pawl_serve_queue_depth")!.samples.every((s) =>
+      Number.isNaN(s.value)
+    ),
+  );
+});
+
+Deno.test("Metrics renders Prometheus text with the build, the process, the queue and both histograms", async () => {
+  const metrics = new Metrics();
+  metrics.job("accept");
+  metrics.delivery("queued");
+  metrics.duration(3);
+  metrics.published(42);
+  metrics.published(4000);
+  metrics.waited(7);
+  const text = metrics.render({
+    queue: {
+      depth: { ...emptyCounts(), queued: 2, judged: 1 },
+      oldestAgeSeconds: { queued: 90 },
+    },
+    process: await readProcessStats(),
+  });
+  const families = parsePrometheusText(text);
+  assert.deepEqual(families.get("pawl_build_info")?.samples, [
+    { name: "pawl_build_info", labels: { version: VERSION }, value: 1 },
+  ]);
+  for (
+    const name of [
+      "process_cpu_seconds_total",
+      "process_resident_memory_bytes",
+      "process_start_time_seconds",
+      "process_open_fds",
+    ]
+  ) {
+    assert.ok((families.get(name)?.samples[0]?.value ?? 0) > 0, name);
+  }
+  assert.equal(families.get("process_cpu_seconds_total")?.type, "counter");
+  const gauge = (name: string, state: string) =>
+    families.get(name)?.samples.find((s) => s.labels["state"] === state)
+      ?.value;
+  assert.equal(gauge("pawl_serve_queue_depth", "queued"), 2);
+  assert.equal(gauge("pawl_serve_queue_depth", "judged"), 1);
+  assert.equal(gauge("pawl_serve_queue_oldest_age_seconds", "queued"), 90);
+  assert.equal(gauge("pawl_serve_queue_oldest_age_seconds", "judged"), 0);
+  const publication = families.get(
+    "pawl_serve_delivery_to_publication_seconds",
+  );
+  assert.equal(publication?.type, "histogram");
+  const bucket = (le: string) =>
+    publication?.samples.find((s) => s.labels["le"] === le)?.value;
+  assert.equal(bucket("30"), 0);
+  assert.equal(bucket("60"), 1);
+  assert.equal(bucket("7200"), 2);
+  assert.equal(bucket("+Inf"), 2);
+  assert.match(text, /^pawl_serve_delivery_to_publication_seconds_sum 4042$/m);
+  assert.match(text, /^pawl_serve_jobs_total\{outcome="accept"\} 1$/m);
+  assert.equal(
+    families.get("pawl_serve_queue_wait_seconds")?.type,
+    "histogram",
+  );
+  assert.match(text, /^pawl_serve_queue_wait_seconds_bucket\{le="10"\} 1$/m);
+});
+
+Deno.test("the Prometheus text reader of the tests refuses what Prometheus refuses", async (t) => {
+  const cases: [string, string][] = [
+    ["a TYPE after its family's samples", "x 1\n# TYPE x gauge\n"],
+    ["a bad metric name", "# TYPE 1x gauge\n1x 1\n"],
+    ["an unquoted label value", "# TYPE x gauge\nx{a=b} 1\n"],
+    ["a bad value", "# TYPE x gauge\nx one\n"],
+    ["the same series twice", '# TYPE x gauge\nx{a="1"} 1\nx{a="1"} 2\n'],
+    ["no final newline", "# TYPE x gauge\nx 1"],
+    [
+      "a histogram without +Inf",
+      '# TYPE h histogram\nh_bucket{le="1"} 0\nh_sum 0\nh_count 0\n',
+    ],
+    [
+      "buckets that fall",
+      '# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="2"} 1\nh_bucket{le="+Inf"} 2\nh_sum 0\nh_count 2\n',
+    ],
+  ];
+  for (const [name, text] of cases) {
+    await t.step(name, () => {
+      assert.throws(() => parsePrometheusText(text));
+    });
+  }
+  await t.step("while it reads a well-formed text", () => {
+    const families = parsePrometheusText(
+      '# HELP x An x.\n# TYPE x gauge\nx{a="q\\"uote",b="2",} 1.5e3\n\n',
+    );
+    assert.deepEqual(families.get("x")?.samples[0]?.labels, {
+      a: 'q\\"uote',
+      b: "2",
+    });
+  });
+});
