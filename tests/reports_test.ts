@@ -1,6 +1,6 @@
 /**
- * The CI reports through the real CLI: `--sarif`, `--junit` and
- * `--markdown` write files that parse, the Markdown is appended to
+ * The CI reports through the real CLI: `--sarif`, `--junit`,
+ * `--codequality` and `--markdown` write files that parse, the Markdown is appended to
  * `$GITHUB_STEP_SUMMARY`, and `--json` keeps stdout to the verdict alone.
  */
 import assert from "node:assert/strict";
@@ -25,6 +25,7 @@ interface Reports {
   verdict: VerdictJson;
   sarif: string;
   junit: string;
+  codequality: string;
   markdown: string;
   summary: string;
 }
@@ -44,6 +45,8 @@ async function runWithReports(
         `${dir}/s.json`,
         "--junit",
         `${dir}/j.xml`,
+        "--codequality",
+        `${dir}/cq.json`,
         "--markdown",
         `${dir}/m.md`,
         "--json",
@@ -57,6 +60,7 @@ async function runWithReports(
       verdict: result.verdict,
       sarif: await Deno.readTextFile(`${dir}/s.json`),
       junit: await Deno.readTextFile(`${dir}/j.xml`),
+      codequality: await Deno.readTextFile(`${dir}/cq.json`),
       markdown: await Deno.readTextFile(`${dir}/m.md`),
       summary: await Deno.readTextFile(summaryPath),
     };
@@ -113,6 +117,28 @@ Deno.test("pawl check writes SARIF, JUnit and Markdown reports beside the verdic
             conftest.locations[0].physicalLocation.artifactLocation.uri,
             "tests/conftest.py",
           );
+        },
+      );
+
+      await t.step(
+        "the Code Quality report has one issue per finding, at its file",
+        () => {
+          const issues = JSON.parse(r.codequality);
+          assert.deepEqual(
+            issues.map((x: { check_name: string }) => x.check_name),
+            rules,
+          );
+          const conftest = issues.find((x: { check_name: string }) =>
+            x.check_name === "harness.conftest_changed"
+          );
+          assert.equal(conftest.severity, "blocker");
+          assert.equal(conftest.location.path, "tests/conftest.py");
+          assert.equal(conftest.location.lines.begin, 1);
+          assert.match(conftest.fingerprint, /^[0-9a-f]{64}$/);
+          const settings = issues.find((x: { check_name: string }) =>
+            x.check_name === "config.settings_ignored"
+          );
+          assert.equal(settings.severity, "info");
         },
       );
 

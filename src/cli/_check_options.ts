@@ -157,6 +157,14 @@ export const CHECK_OPTIONS = {
       text: "write JUnit XML (one testcase per rule family)",
     },
   },
+  codequality: {
+    type: "string",
+    doc: {
+      value: "FILE",
+      text:
+        "write a GitLab Code Quality report (one issue per\nfinding, for artifacts:reports:codequality)",
+    },
+  },
   markdown: {
     type: "string",
     doc: {

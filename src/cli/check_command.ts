@@ -104,12 +104,21 @@ export async function checkCommand(
   }
 }
 
+/** The outputs a run that cannot decide still rewrites. */
+const REPORT_KINDS = [
+  "out",
+  "sarif",
+  "junit",
+  "codequality",
+  "markdown",
+] as const;
+type ReportKind = typeof REPORT_KINDS[number];
+
 /** Output paths, found leniently so a command line that does not parse still has them. */
 function reportPaths(
   args: readonly string[],
-): Partial<Record<"out" | "sarif" | "junit" | "markdown", string>> {
-  const out: Partial<Record<"out" | "sarif" | "junit" | "markdown", string>> =
-    {};
+): Partial<Record<ReportKind, string>> {
+  const out: Partial<Record<ReportKind, string>> = {};
   try {
     const { values } = parseArgs({
       args: [...args],
@@ -119,10 +128,11 @@ function reportPaths(
         out: { type: "string" },
         sarif: { type: "string" },
         junit: { type: "string" },
+        codequality: { type: "string" },
         markdown: { type: "string" },
       },
     });
-    for (const kind of ["out", "sarif", "junit", "markdown"] as const) {
+    for (const kind of REPORT_KINDS) {
       const path = values[kind];
       if (typeof path === "string" && path !== "" && !path.startsWith("-")) {
         out[kind] = path;
@@ -277,6 +287,7 @@ async function judgeStarted(
       ledger: v.ledger,
       sarif: v.sarif,
       junit: v.junit,
+      codequality: v.codequality,
       markdown: v.markdown,
       stepSummary: io.env["GITHUB_STEP_SUMMARY"],
       mutationReport: v["mutation-report"],
