@@ -199,3 +199,51 @@ Deno.test("pawl check writes SARIF, JUnit and Markdown reports beside the verdic
     });
   }
 });
+
+Deno.test("pawl in GitHub Actions without publishing prints each finding as a workflow command", async (t) => {
+  await using repo: TestRepo = await buildRepo({
+    heads: { [BRANCH]: HEAD_FILES },
+  });
+  const env = { GITHUB_ACTIONS: "true" };
+  const conftest =
+    /^::error file=tests\/conftest\.py,line=1,title=harness\.conftest_changed::\S.*$/m;
+  const settings =
+    /^::warning file=pawl\.toml,title=config\.settings_ignored::\S.*$/m;
+
+  await t.step("on stdout beside the text report", async () => {
+    const r = await check(repo.dir, BRANCH, { command: "diff", env });
+    assert.equal(r.code, 1, explain(r));
+    assert.match(r.stdout, conftest);
+    assert.match(r.stdout, settings);
+  });
+
+  await t.step("on stderr when stdout is the verdict JSON", async () => {
+    const r = await check(repo.dir, BRANCH, {
+      command: "diff",
+      env,
+      extra: ["--json"],
+    });
+    assert.equal(r.code, 1, explain(r));
+    assert.equal(r.stdout, r.outText);
+    assert.match(r.stderr, conftest);
+  });
+
+  await t.step("one error when it cannot decide", async () => {
+    const r = await check(repo.dir, BRANCH, {
+      command: "diff",
+      env,
+      now: "yesterday",
+    });
+    assert.equal(r.code, 2, explain(r));
+    assert.match(
+      r.stdout,
+      /^::error title=pawl could not decide::Cannot read --now.*$/m,
+    );
+  });
+
+  await t.step("nothing outside GitHub Actions", async () => {
+    const r = await check(repo.dir, BRANCH, { command: "diff" });
+    assert.equal(r.code, 1, explain(r));
+    assert.doesNotMatch(r.stdout + r.stderr, /^::/m);
+  });
+});

@@ -94,6 +94,17 @@ export async function checkCommand(
       lenientPath(args, "mutation-report"),
       reason,
     );
+    await annotateInActions(
+      io,
+      github.publish === true,
+      givesFlag(args, CHECK_OPTIONS, "json"),
+      async () => {
+        const { undecidedWorkflowCommand } = await import(
+          "../report/render_workflow_commands.ts"
+        );
+        return undecidedWorkflowCommand(reason, undecidedLocation(error));
+      },
+    );
     if (github.publish) {
       const { publishToPullRequest } = await import(
         "../gate/outputs/publish_to_pull_request.ts"
@@ -102,6 +113,28 @@ export async function checkCommand(
     }
     throw error;
   }
+}
+
+/**
+ * In GitHub Actions, when the findings would otherwise reach the pull
+ * request nowhere (no publishing, or a fork's read-only token), print them
+ * as workflow commands: on stdout, or on stderr when stdout is the JSON.
+ */
+async function annotateInActions(
+  io: CliIo,
+  publish: boolean,
+  json: boolean,
+  render: () => Promise<string>,
+): Promise<void> {
+  if (io.env["GITHUB_ACTIONS"] !== "true") return;
+  const { readActionsEventPayload, wantsWorkflowAnnotations } = await import(
+    "./_workflow_annotations.ts"
+  );
+  const event = await readActionsEventPayload(io.env);
+  if (!wantsWorkflowAnnotations({ env: io.env, publish, event })) return;
+  const text = await render();
+  if (json) io.err(text);
+  else io.out(text);
 }
 
 /** The outputs a run that cannot decide still rewrites. */
@@ -296,6 +329,14 @@ async function judgeStarted(
       v.json
         ? verdictJson(judgement)
         : renderText(verdict, { color: useColor(io, v["no-color"]) }),
+    );
+    await annotateInActions(
+      io,
+      options.github.publish === true,
+      v.json,
+      async () =>
+        (await import("../report/render_workflow_commands.ts"))
+          .renderWorkflowCommands(verdict),
     );
     if (options.github.publish) {
       await publishing.publishToPullRequest(options.github, {
