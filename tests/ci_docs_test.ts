@@ -351,9 +351,15 @@ Deno.test("docs/github-actions.md: the workflows use the action as declared, and
   const outputs = Object.keys(ACTION.outputs);
 
   /** Run the action's entry script with a step's `with:` as the runner would. */
-  const runAction = async (step: Json, eventName: string) => {
+  const runAction = async (
+    step: Json,
+    eventName: string,
+    eventPath = event,
+  ) => {
     const env: Record<string, string> = {
       ...github,
+      GITHUB_ACTIONS: "true",
+      GITHUB_EVENT_PATH: eventPath,
       GITHUB_EVENT_NAME: eventName,
       GITHUB_WORKSPACE: w.checkout,
       GITHUB_OUTPUT: `${w.dir}/output`,
@@ -423,6 +429,41 @@ Deno.test("docs/github-actions.md: the workflows use the action as declared, and
         const verdict = await verdictAt(`${w.checkout}/pawl-out/verdict.json`);
         assert.equal(verdict.clock.source, "event");
         assert.notEqual(verdict.tests, null);
+        // Published to the pull request: no annotations besides.
+        assert.doesNotMatch(r.output, /^::(error|warning) /m);
+      },
+    );
+
+    await t.step(
+      "pull_request from a fork: every finding is also an annotation",
+      async () => {
+        const workflow = parseYaml(snippet("github-pull-request"));
+        const step = workflow.jobs.gate.steps.find((s: Json) =>
+          s.id === "pawl"
+        );
+        const payload = JSON.parse(await Deno.readTextFile(event));
+        payload.pull_request.head.repo = {
+          ...payload.pull_request.head.repo,
+          "full_name": "fork/r",
+          fork: true,
+        };
+        const forkEvent = `${w.dir}/fork-event.json`;
+        await Deno.writeTextFile(forkEvent, JSON.stringify(payload));
+        const r = await runAction(step, "pull_request", forkEvent);
+        assert.equal(r.code, 0, r.output);
+        const verdict = await verdictAt(`${w.checkout}/pawl-out/verdict.json`);
+        assert.ok(verdict.findings.length > 0, "the sample has a note");
+        for (const f of verdict.findings) {
+          assert.match(
+            r.output,
+            new RegExp(
+              `^::${f.blocking ? "error" : "warning"} file=${f.path},line=${
+                f.line ?? "\\d+"
+              },title=${f.rule.replaceAll(".", "\\.")}::`,
+              "m",
+            ),
+          );
+        }
       },
     );
 
