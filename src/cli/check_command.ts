@@ -119,6 +119,7 @@ export async function checkCommand(
  * In GitHub Actions, when the findings would otherwise reach the pull
  * request nowhere (no publishing, or a fork's read-only token), print them
  * as workflow commands: on stdout, or on stderr when stdout is the JSON.
+ * Reporting only: a failure here is said on stderr and changes nothing.
  */
 async function annotateInActions(
   io: CliIo,
@@ -127,14 +128,22 @@ async function annotateInActions(
   render: () => Promise<string>,
 ): Promise<void> {
   if (io.env["GITHUB_ACTIONS"] !== "true") return;
-  const { readActionsEventPayload, wantsWorkflowAnnotations } = await import(
-    "./_workflow_annotations.ts"
-  );
-  const event = await readActionsEventPayload(io.env);
-  if (!wantsWorkflowAnnotations({ env: io.env, publish, event })) return;
-  const text = await render();
-  if (json) io.err(text);
-  else io.out(text);
+  try {
+    const { readActionsEventPayload, wantsWorkflowAnnotations } = await import(
+      "./_workflow_annotations.ts"
+    );
+    const event = await readActionsEventPayload(io.env);
+    if (!wantsWorkflowAnnotations({ env: io.env, publish, event })) return;
+    const text = await render();
+    if (json) io.err(text);
+    else io.out(text);
+  } catch (error) {
+    io.err(
+      `pawl: cannot print the findings as annotations: ${
+        error instanceof Error ? error.message : String(error)
+      }\n`,
+    );
+  }
 }
 
 /** The outputs a run that cannot decide still rewrites. */
