@@ -5,7 +5,7 @@
 #   sh install.sh [--prefix DIR] [--sha256 HEX] SOURCE
 #
 # SOURCE is pawl-VERSION.tar.gz as a local path or an https:// (or file://)
-# URL, fetched with curl. Its sha256 must match: --sha256 HEX, or else the
+# URL, fetched with curl (never over plain http). Its sha256 must match: --sha256 HEX, or else the
 # SOURCE.sha256 file beside it (fetched the same way). The tarball is
 # unpacked into DIR/lib/pawl/pawl-VERSION and DIR/bin/pawl links to its
 # launcher; DIR defaults to ~/.local. Installing another version switches
@@ -45,7 +45,7 @@ trap 'rm -rf "$work"' EXIT INT TERM
 # fetch SOURCE DEST: a URL through curl, a path by copying.
 fetch() {
   case $1 in
-  https://* | http://* | file://*) curl -fsSL --proto '=https,file' -o "$2" "$1" ;;
+  https://* | file://*) curl -fsSL --proto '=https,file' -o "$2" "$1" ;;
   *) cp "$1" "$2" ;;
   esac
 }
@@ -57,7 +57,11 @@ if [ -z "$sum" ]; then
   }
   sum=$(cut -d' ' -f1 <"$work/$file.sha256")
 fi
-actual=$(sha256sum "$work/$file" | cut -d' ' -f1)
+if command -v sha256sum >/dev/null 2>&1; then
+  actual=$(sha256sum "$work/$file" | cut -d' ' -f1)
+else
+  actual=$(shasum -a 256 "$work/$file" | cut -d' ' -f1)
+fi
 if [ "$actual" != "$sum" ]; then
   echo "install pawl: sha256 of \"$file\" is $actual, expected $sum: not installed" >&2
   exit 1
