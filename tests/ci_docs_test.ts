@@ -8,7 +8,7 @@
  * `docker` (tests/_fake_docker.ts) and `buildkite-agent` for the others.
  */
 import assert from "node:assert/strict";
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
 import { E2E_SANDBOX_UIDS, NOW, ROOT } from "./_cli.ts";
 import { makeBareRemote, startFakeGitHub } from "./_fake_github.ts";
@@ -131,8 +131,143 @@ Deno.test("docs/ci.md: the GitLab job runs as written", async () => {
     assert.equal(verdict.decision, "accept");
     assert.equal(verdict.now, NOW);
     assert.equal(verdict.head, w.head);
+    assert.equal(
+      job.artifacts.reports.codequality,
+      "pawl-out/codequality.json",
+    );
     for (const file of ["junit.xml", "pawl.md", "pawl.sarif"]) {
       await Deno.stat(`${w.checkout}/pawl-out/${file}`);
+    }
+    // An accept has no blocker; its advisory findings are "info" issues.
+    const quality = JSON.parse(
+      await Deno.readTextFile(`${w.checkout}/pawl-out/codequality.json`),
+    );
+    assert.equal(quality.length, verdict.findings.length);
+    assert.ok(quality.every((i: Json) => i.severity === "info"));
+  } finally {
+    await Deno.remove(w.dir, { recursive: true });
+  }
+});
+
+interface ComponentInput {
+  description?: string;
+  default?: string;
+  options?: string[];
+  regex?: string;
+}
+
+const COMPONENT_TEXT = await Deno.readTextFile(`${ROOT}/templates/pawl.yml`);
+const INTERPOLATION = /\$\[\[\s*inputs\.([a-z_]+)\s*\]\]/g;
+
+/** The component's `spec:inputs` and its job text, as GitLab splits them. */
+function component(): { inputs: Record<string, ComponentInput>; body: string } {
+  const docs = parseAllDocuments(COMPONENT_TEXT);
+  assert.equal(docs.length, 2, "a header and the job, split by ---");
+  const header = docs[0]!.toJS();
+  assert.deepEqual(Object.keys(header), ["spec"]);
+  const body = COMPONENT_TEXT.slice(COMPONENT_TEXT.indexOf("\n---\n") + 5);
+  return { inputs: header.spec.inputs, body };
+}
+
+/** The job text with each input replaced as GitLab does, checked against its spec. */
+function interpolate(
+  inputs: Record<string, ComponentInput>,
+  body: string,
+  given: Record<string, string>,
+): string {
+  for (const name of Object.keys(given)) {
+    assert.ok(name in inputs, `no input "${name}"`);
+  }
+  return body.replace(INTERPOLATION, (_, name: string) => {
+    const spec = inputs[name];
+    assert.ok(spec !== undefined, `the job uses an undeclared input "${name}"`);
+    const value = given[name] ?? spec.default;
+    assert.ok(value !== undefined, `input "${name}" is required`);
+    if (spec.options !== undefined) {
+      assert.ok(spec.options.includes(value), `"${value}" for ${name}`);
+    }
+    if (spec.regex !== undefined) {
+      assert.match(value, new RegExp(spec.regex), name);
+    }
+    return value;
+  });
+}
+
+Deno.test("templates/pawl.yml: the GitLab component declares what it uses, and runs as docs/ci.md includes it", async (t) => {
+  const { inputs, body } = component();
+  const used = new Set([...body.matchAll(INTERPOLATION)].map((m) => m[1]!));
+  assert.deepEqual([...used].sort(), Object.keys(inputs).sort());
+  for (const [name, spec] of Object.entries(inputs)) {
+    assert.ok(spec.description, `input "${name}" has no description`);
+  }
+  const include = parseYaml(snippet("gitlab-component")).include[0];
+  assert.match(include.component, /\/pawl@[0-9.]+$/);
+  assert.match(
+    include.inputs.image,
+    /^[a-z0-9.\/-]+@sha256:[0-9a-f]{64}$/,
+    "the documented image is pinned by digest",
+  );
+  const documented = await Deno.readTextFile(`${ROOT}/docs/ci.md`);
+  for (const name of Object.keys(inputs)) {
+    assert.ok(documented.includes(`\`${name}\``), `docs/ci.md omits "${name}"`);
+  }
+  await t.step("a value outside an input's spec is refused", () => {
+    assert.throws(() =>
+      interpolate(inputs, body, { ...include.inputs, out_dir: "a; rm -rf /" })
+    );
+    assert.throws(() =>
+      interpolate(inputs, body, { ...include.inputs, command: "audit" })
+    );
+    assert.throws(() => interpolate(inputs, body, {}));
+  });
+
+  const w = await world();
+  await using _repo = w.repo;
+  try {
+    const cases = [
+      { name: "as documented", given: include.inputs, dir: "pawl-out" },
+      {
+        name: "diff into another directory",
+        given: { ...include.inputs, command: "diff", out_dir: "reports" },
+        dir: "reports",
+      },
+    ];
+    for (const c of cases) {
+      await t.step(c.name, async () => {
+        const job = parseYaml(interpolate(inputs, body, c.given)).pawl;
+        assert.deepEqual(job.image, {
+          name: include.inputs.image,
+          entrypoint: [""],
+        });
+        assert.equal(
+          job.rules[0].if,
+          '$CI_PIPELINE_SOURCE == "merge_request_event"',
+        );
+        assert.equal(job.artifacts.when, "always");
+        assert.deepEqual(job.artifacts.reports, {
+          junit: `${c.dir}/junit.xml`,
+          codequality: `${c.dir}/codequality.json`,
+        });
+        const r = await bash(w, (job.script as string[]).join("\n"), {
+          CI_PROJECT_DIR: w.checkout,
+          CI_MERGE_REQUEST_DIFF_BASE_SHA: w.base,
+          CI_COMMIT_SHA: w.head,
+          CI_PIPELINE_CREATED_AT: NOW,
+        });
+        assert.equal(r.code, 0, r.output);
+        const verdict = await verdictAt(`${w.checkout}/${c.dir}/verdict.json`);
+        assert.equal(verdict.decision, "accept");
+        assert.equal(verdict.now, NOW);
+        assert.equal(verdict.tests === null, c.given.command === "diff");
+        const quality = JSON.parse(
+          await Deno.readTextFile(`${w.checkout}/${c.dir}/codequality.json`),
+        );
+        assert.equal(quality.length, verdict.findings.length);
+        assert.ok(quality.every((i: Json) => i.severity === "info"));
+        for (const file of ["junit.xml", "pawl.md", "pawl.sarif"]) {
+          await Deno.stat(`${w.checkout}/${c.dir}/${file}`);
+        }
+      });
     }
   } finally {
     await Deno.remove(w.dir, { recursive: true });
@@ -216,9 +351,15 @@ Deno.test("docs/github-actions.md: the workflows use the action as declared, and
   const outputs = Object.keys(ACTION.outputs);
 
   /** Run the action's entry script with a step's `with:` as the runner would. */
-  const runAction = async (step: Json, eventName: string) => {
+  const runAction = async (
+    step: Json,
+    eventName: string,
+    eventPath = event,
+  ) => {
     const env: Record<string, string> = {
       ...github,
+      GITHUB_ACTIONS: "true",
+      GITHUB_EVENT_PATH: eventPath,
       GITHUB_EVENT_NAME: eventName,
       GITHUB_WORKSPACE: w.checkout,
       GITHUB_OUTPUT: `${w.dir}/output`,
@@ -288,6 +429,41 @@ Deno.test("docs/github-actions.md: the workflows use the action as declared, and
         const verdict = await verdictAt(`${w.checkout}/pawl-out/verdict.json`);
         assert.equal(verdict.clock.source, "event");
         assert.notEqual(verdict.tests, null);
+        // Published to the pull request: no annotations besides.
+        assert.doesNotMatch(r.output, /^::(error|warning) /m);
+      },
+    );
+
+    await t.step(
+      "pull_request from a fork: every finding is also an annotation",
+      async () => {
+        const workflow = parseYaml(snippet("github-pull-request"));
+        const step = workflow.jobs.gate.steps.find((s: Json) =>
+          s.id === "pawl"
+        );
+        const payload = JSON.parse(await Deno.readTextFile(event));
+        payload.pull_request.head.repo = {
+          ...payload.pull_request.head.repo,
+          "full_name": "fork/r",
+          fork: true,
+        };
+        const forkEvent = `${w.dir}/fork-event.json`;
+        await Deno.writeTextFile(forkEvent, JSON.stringify(payload));
+        const r = await runAction(step, "pull_request", forkEvent);
+        assert.equal(r.code, 0, r.output);
+        const verdict = await verdictAt(`${w.checkout}/pawl-out/verdict.json`);
+        assert.ok(verdict.findings.length > 0, "the sample has a note");
+        for (const f of verdict.findings) {
+          assert.match(
+            r.output,
+            new RegExp(
+              `^::${f.blocking ? "error" : "warning"} file=${f.path},line=${
+                f.line ?? "\\d+"
+              },title=${f.rule.replaceAll(".", "\\.")}::`,
+              "m",
+            ),
+          );
+        }
       },
     );
 

@@ -1,6 +1,6 @@
 /**
- * The CI reports through the real CLI: `--sarif`, `--junit` and
- * `--markdown` write files that parse, the Markdown is appended to
+ * The CI reports through the real CLI: `--sarif`, `--junit`,
+ * `--codequality` and `--markdown` write files that parse, the Markdown is appended to
  * `$GITHUB_STEP_SUMMARY`, and `--json` keeps stdout to the verdict alone.
  */
 import assert from "node:assert/strict";
@@ -25,6 +25,7 @@ interface Reports {
   verdict: VerdictJson;
   sarif: string;
   junit: string;
+  codequality: string;
   markdown: string;
   summary: string;
 }
@@ -44,6 +45,8 @@ async function runWithReports(
         `${dir}/s.json`,
         "--junit",
         `${dir}/j.xml`,
+        "--codequality",
+        `${dir}/cq.json`,
         "--markdown",
         `${dir}/m.md`,
         "--json",
@@ -57,6 +60,7 @@ async function runWithReports(
       verdict: result.verdict,
       sarif: await Deno.readTextFile(`${dir}/s.json`),
       junit: await Deno.readTextFile(`${dir}/j.xml`),
+      codequality: await Deno.readTextFile(`${dir}/cq.json`),
       markdown: await Deno.readTextFile(`${dir}/m.md`),
       summary: await Deno.readTextFile(summaryPath),
     };
@@ -117,6 +121,28 @@ Deno.test("pawl check writes SARIF, JUnit and Markdown reports beside the verdic
       );
 
       await t.step(
+        "the Code Quality report has one issue per finding, at its file",
+        () => {
+          const issues = JSON.parse(r.codequality);
+          assert.deepEqual(
+            issues.map((x: { check_name: string }) => x.check_name),
+            rules,
+          );
+          const conftest = issues.find((x: { check_name: string }) =>
+            x.check_name === "harness.conftest_changed"
+          );
+          assert.equal(conftest.severity, "blocker");
+          assert.equal(conftest.location.path, "tests/conftest.py");
+          assert.equal(conftest.location.lines.begin, 1);
+          assert.match(conftest.fingerprint, /^[0-9a-f]{64}$/);
+          const settings = issues.find((x: { check_name: string }) =>
+            x.check_name === "config.settings_ignored"
+          );
+          assert.equal(settings.severity, "info");
+        },
+      );
+
+      await t.step(
         "the JUnit report has one testcase per finding, with the time of the stage behind it",
         () => {
           assert.equal(XMLValidator.validate(r.junit), true);
@@ -172,4 +198,52 @@ Deno.test("pawl check writes SARIF, JUnit and Markdown reports beside the verdic
       });
     });
   }
+});
+
+Deno.test("pawl in GitHub Actions without publishing prints each finding as a workflow command", async (t) => {
+  await using repo: TestRepo = await buildRepo({
+    heads: { [BRANCH]: HEAD_FILES },
+  });
+  const env = { GITHUB_ACTIONS: "true" };
+  const conftest =
+    /^::error file=tests\/conftest\.py,line=1,title=harness\.conftest_changed::\S.*$/m;
+  const settings =
+    /^::warning file=pawl\.toml,title=config\.settings_ignored::\S.*$/m;
+
+  await t.step("on stdout beside the text report", async () => {
+    const r = await check(repo.dir, BRANCH, { command: "diff", env });
+    assert.equal(r.code, 1, explain(r));
+    assert.match(r.stdout, conftest);
+    assert.match(r.stdout, settings);
+  });
+
+  await t.step("on stderr when stdout is the verdict JSON", async () => {
+    const r = await check(repo.dir, BRANCH, {
+      command: "diff",
+      env,
+      extra: ["--json"],
+    });
+    assert.equal(r.code, 1, explain(r));
+    assert.equal(r.stdout, r.outText);
+    assert.match(r.stderr, conftest);
+  });
+
+  await t.step("one error when it cannot decide", async () => {
+    const r = await check(repo.dir, BRANCH, {
+      command: "diff",
+      env,
+      now: "yesterday",
+    });
+    assert.equal(r.code, 2, explain(r));
+    assert.match(
+      r.stdout,
+      /^::error title=pawl could not decide::Cannot read --now.*$/m,
+    );
+  });
+
+  await t.step("nothing outside GitHub Actions", async () => {
+    const r = await check(repo.dir, BRANCH, { command: "diff" });
+    assert.equal(r.code, 1, explain(r));
+    assert.doesNotMatch(r.stdout + r.stderr, /^::/m);
+  });
 });

@@ -149,6 +149,14 @@ export const CHECK_OPTIONS = {
       text: "write JUnit XML (one testcase per rule family)",
     },
   },
+  codequality: {
+    type: "string",
+    doc: {
+      value: "FILE",
+      text:
+        "write a GitLab Code Quality report (one issue per\nfinding, for artifacts:reports:codequality)",
+    },
+  },
   markdown: {
     type: "string",
     doc: {
@@ -190,6 +198,8 @@ ${optionsHelp(CHECK_OPTIONS)}
 Exit codes: 0 accept, 1 reject, 2 could not decide or a usage error.
 Environment: GITHUB_TOKEN, GITHUB_API_URL (GitHub Enterprise), and in Actions
 GITHUB_EVENT_PATH, GITHUB_EVENT_NAME, GITHUB_REPOSITORY. Publishing failures are
-reported on stderr and never change the exit code.
+reported on stderr and never change the exit code. With GITHUB_ACTIONS=true and
+nothing published (no token, --no-publish, a fork's pull request), each finding
+is also printed as a workflow command (::error/::warning annotations).
 `;
 }

@@ -94,6 +94,17 @@ export async function checkCommand(
       lenientPath(args, "mutation-report"),
       reason,
     );
+    await annotateInActions(
+      io,
+      github.publish === true,
+      givesFlag(args, CHECK_OPTIONS, "json"),
+      async () => {
+        const { undecidedWorkflowCommand } = await import(
+          "../report/render_workflow_commands.ts"
+        );
+        return undecidedWorkflowCommand(reason, undecidedLocation(error));
+      },
+    );
     if (github.publish) {
       const { publishToPullRequest } = await import(
         "../gate/outputs/publish_to_pull_request.ts"
@@ -104,12 +115,52 @@ export async function checkCommand(
   }
 }
 
+/**
+ * In GitHub Actions, when the findings would otherwise reach the pull
+ * request nowhere (no publishing, or a fork's read-only token), print them
+ * as workflow commands: on stdout, or on stderr when stdout is the JSON.
+ * Reporting only: a failure here is said on stderr and changes nothing.
+ */
+async function annotateInActions(
+  io: CliIo,
+  publish: boolean,
+  json: boolean,
+  render: () => Promise<string>,
+): Promise<void> {
+  if (io.env["GITHUB_ACTIONS"] !== "true") return;
+  try {
+    const { readActionsEventPayload, wantsWorkflowAnnotations } = await import(
+      "./_workflow_annotations.ts"
+    );
+    const event = await readActionsEventPayload(io.env);
+    if (!wantsWorkflowAnnotations({ env: io.env, publish, event })) return;
+    const text = await render();
+    if (json) io.err(text);
+    else io.out(text);
+  } catch (error) {
+    io.err(
+      `pawl: cannot print the findings as annotations: ${
+        error instanceof Error ? error.message : String(error)
+      }\n`,
+    );
+  }
+}
+
+/** The outputs a run that cannot decide still rewrites. */
+const REPORT_KINDS = [
+  "out",
+  "sarif",
+  "junit",
+  "codequality",
+  "markdown",
+] as const;
+type ReportKind = typeof REPORT_KINDS[number];
+
 /** Output paths, found leniently so a command line that does not parse still has them. */
 function reportPaths(
   args: readonly string[],
-): Partial<Record<"out" | "sarif" | "junit" | "markdown", string>> {
-  const out: Partial<Record<"out" | "sarif" | "junit" | "markdown", string>> =
-    {};
+): Partial<Record<ReportKind, string>> {
+  const out: Partial<Record<ReportKind, string>> = {};
   try {
     const { values } = parseArgs({
       args: [...args],
@@ -119,10 +170,11 @@ function reportPaths(
         out: { type: "string" },
         sarif: { type: "string" },
         junit: { type: "string" },
+        codequality: { type: "string" },
         markdown: { type: "string" },
       },
     });
-    for (const kind of ["out", "sarif", "junit", "markdown"] as const) {
+    for (const kind of REPORT_KINDS) {
       const path = values[kind];
       if (typeof path === "string" && path !== "" && !path.startsWith("-")) {
         out[kind] = path;
@@ -277,6 +329,7 @@ async function judgeStarted(
       ledger: v.ledger,
       sarif: v.sarif,
       junit: v.junit,
+      codequality: v.codequality,
       markdown: v.markdown,
       stepSummary: io.env["GITHUB_STEP_SUMMARY"],
       mutationReport: v["mutation-report"],
@@ -285,6 +338,14 @@ async function judgeStarted(
       v.json
         ? verdictJson(judgement)
         : renderText(verdict, { color: useColor(io, v["no-color"]) }),
+    );
+    await annotateInActions(
+      io,
+      options.github.publish === true,
+      v.json,
+      async () =>
+        (await import("../report/render_workflow_commands.ts"))
+          .renderWorkflowCommands(verdict),
     );
     if (options.github.publish) {
       await publishing.publishToPullRequest(options.github, {

@@ -58,6 +58,7 @@ Deno.test("checkCommand() rewrites every requested report when it cannot decide"
     const paths = {
       sarif: `${dir}/pawl.sarif`,
       junit: `${dir}/pawl.xml`,
+      codequality: `${dir}/pawl-codequality.json`,
       markdown: `${dir}/pawl.md`,
     };
     for (const path of Object.values(paths)) {
@@ -78,6 +79,8 @@ Deno.test("checkCommand() rewrites every requested report when it cannot decide"
           paths.sarif,
           "--junit",
           paths.junit,
+          "--codequality",
+          paths.codequality,
           "--markdown",
           paths.markdown,
         ],
@@ -93,6 +96,9 @@ Deno.test("checkCommand() rewrites every requested report when it cannot decide"
       await Deno.readTextFile(paths.junit),
       /<error message="pawl could not decide: Cannot read --now/,
     );
+    const [issue] = JSON.parse(await Deno.readTextFile(paths.codequality));
+    assert.equal(issue.check_name, "pawl.undecided");
+    assert.equal(issue.severity, "blocker");
     const markdown = await Deno.readTextFile(paths.markdown);
     assert.match(
       markdown,

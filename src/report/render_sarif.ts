@@ -15,7 +15,6 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import type { FailureDetail, Finding } from "../core/finding.ts";
 import { type RuleId, RULES } from "../core/rules.ts";
 import type { Verdict } from "../core/verdict.ts";
@@ -23,13 +22,18 @@ import { HOME_URL } from "../version.ts";
 import { inline, ruleHelpUri } from "./render_rules_doc.ts";
 import { failureLines } from "./failure_lines.ts";
 import { markdownInline } from "./markdown_text.ts";
+import {
+  findingFingerprint,
+  FINGERPRINT_KEY,
+  repositoryPath,
+} from "./_finding_key.ts";
 
 /** The SARIF schema the log declares. */
 export const SARIF_SCHEMA =
   "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 /** The `partialFingerprints` key; the suffix changes whenever the recipe does. */
-export const FINGERPRINT_KEY = "pawl/v1";
+export { FINGERPRINT_KEY };
 
 /** Options for {@linkcode renderSarif}. */
 export interface RenderSarifOptions {
@@ -307,7 +311,7 @@ function sarifResult(
       ].join("\n\n"),
     },
     locations: [location ?? REPOSITORY_LOCATION],
-    partialFingerprints: { [FINGERPRINT_KEY]: fingerprint(f) },
+    partialFingerprints: { [FINGERPRINT_KEY]: findingFingerprint(f) },
     properties: {
       layer: f.layer,
       blocking: f.blocking,
@@ -319,33 +323,6 @@ function sarifResult(
       ...(f.failure === undefined ? {} : { failure: f.failure }),
     },
   };
-}
-
-/**
- * sha256 over the rule, the path as the finding gives it, and the message
- * with its volatile parts (digests, numbers, whitespace runs) normalised, so
- * the same problem keeps its fingerprint when lines move, counts change or
- * a digest is rewritten again.
- */
-function fingerprint(f: Finding): string {
-  return createHash("sha256")
-    .update(
-      `${FINGERPRINT_KEY}\0${f.rule}\0${f.path ?? ""}\0${
-        stableMessage(f.message)
-      }`,
-      "utf8",
-    )
-    .digest("hex");
-}
-
-/** The message without the parts that change between runs of the same problem. */
-function stableMessage(message: string): string {
-  return message
-    .replace(/\b0x[0-9a-f]+\b/gi, "<hex>")
-    .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b/gi, "<hex>")
-    .replace(/\d+/g, "#")
-    .replace(/\s+/g, " ")
-    .trim();
 }
 
 /**
@@ -368,21 +345,6 @@ export function sarifFileLocation(
       },
     },
   };
-}
-
-/** The path when it is a usable repository-relative path, else undefined. */
-function repositoryPath(path: string): string | undefined {
-  const clean = path.replace(/^\.\//, "");
-  if (clean === "" || clean.startsWith("/") || clean.includes("\\")) {
-    return undefined;
-  }
-  // deno-lint-ignore no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(clean)) return undefined;
-  const segments = clean.split("/");
-  if (segments.some((s) => s === "" || s === "." || s === "..")) {
-    return undefined;
-  }
-  return clean;
 }
 
 /** Percent-encode each path segment, keeping the characters a URI path allows as they are. */

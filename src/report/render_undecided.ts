@@ -7,6 +7,7 @@
  */
 import { HOME_URL, VERSION } from "../version.ts";
 import { MARKDOWN_MARKER } from "./render_markdown.ts";
+import { undecidedCodeQualityIssue } from "./render_codequality.ts";
 import {
   inline,
   ruleHelpUri,
@@ -55,7 +56,7 @@ export function undecidedLocation(error: unknown): UndecidedLocation {
   return typeof line === "number" ? { path, line } : { path };
 }
 
-/** The three report formats for an undecided run. */
+/** The report formats for an undecided run. */
 export interface UndecidedReports {
   /** SARIF 2.1.0: one run, one error-level result, an error notification. */
   sarif: string;
@@ -63,6 +64,8 @@ export interface UndecidedReports {
   junit: string;
   /** Markdown: the marker line and the reason. */
   markdown: string;
+  /** GitLab Code Quality: one blocker issue. */
+  codequality: string;
 }
 
 /**
@@ -145,7 +148,23 @@ ${markdownEscape(reason)}
 
 Nothing was accepted: fix the cause and run pawl again.
 `;
-  return { sarif: JSON.stringify(sarif, null, 2) + "\n", junit, markdown };
+  const codequality = JSON.stringify(
+    [
+      undecidedCodeQualityIssue(
+        UNDECIDED_RULE,
+        `pawl could not decide: ${reason}`,
+        at,
+      ),
+    ],
+    null,
+    2,
+  ) + "\n";
+  return {
+    sarif: JSON.stringify(sarif, null, 2) + "\n",
+    junit,
+    markdown,
+    codequality,
+  };
 }
 
 /** The file the reason names, or the repository when it names none. */

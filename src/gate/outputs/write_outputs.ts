@@ -1,11 +1,13 @@
 /**
  * Every file a judgement is written to: the verdict, its signed envelope,
- * the seed ledger, SARIF, JUnit, Markdown and the Actions step summary.
+ * the seed ledger, SARIF, JUnit, GitLab Code Quality, Markdown and the
+ * Actions step summary.
  *
  * @module
  */
 import type { Judgement } from "../judge_options.ts";
 import { type JunitTimings, renderJunit } from "../../report/render_junit.ts";
+import { renderCodeQuality } from "../../report/render_codequality.ts";
 import { renderMarkdown } from "../../report/render_markdown.ts";
 import { renderSarif } from "../../report/render_sarif.ts";
 import { formatLedger } from "../../seeds/ledger_row.ts";
@@ -32,6 +34,8 @@ export interface OutputPaths {
   sarif?: string | undefined;
   /** JUnit XML. */
   junit?: string | undefined;
+  /** A GitLab Code Quality report. */
+  codequality?: string | undefined;
   /** The Markdown report. */
   markdown?: string | undefined;
   /** A file the Markdown report is appended to (`GITHUB_STEP_SUMMARY`). */
@@ -92,6 +96,9 @@ export async function writeOutputs(
         options.timings === undefined ? {} : { timings: options.timings },
       ),
     );
+  }
+  if (paths.codequality !== undefined) {
+    await writeOutputFile(paths.codequality, renderCodeQuality(verdict));
   }
   if (paths.mutationReport !== undefined) {
     await writeOutputFile(

@@ -100,6 +100,7 @@ Deno.test("writeUndecidedOutputs() turns every report asked for into undecided",
       out: `${dir}/verdict.json`,
       sarif: `${dir}/pawl.sarif`,
       junit: `${dir}/pawl.xml`,
+      codequality: `${dir}/pawl-codequality.json`,
       markdown: `${dir}/pawl.md`,
     };
     for (const path of Object.values(paths)) {
@@ -117,6 +118,10 @@ Deno.test("writeUndecidedOutputs() turns every report asked for into undecided",
     const undecided = renderUndecided("Cannot decide: no clock");
     assert.equal(await Deno.readTextFile(paths.sarif), undecided.sarif);
     assert.equal(await Deno.readTextFile(paths.markdown), undecided.markdown);
+    assert.equal(
+      await Deno.readTextFile(paths.codequality),
+      undecided.codequality,
+    );
     assert.equal(await Deno.readTextFile(paths.junit), "accept");
   } finally {
     await Deno.remove(dir, { recursive: true });

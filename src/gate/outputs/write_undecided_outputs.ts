@@ -35,7 +35,10 @@ export function undecidedVerdictJson(reason: string): string {
  */
 export async function writeUndecidedOutputs(
   reason: string,
-  paths: Pick<OutputPaths, "out" | "sarif" | "junit" | "markdown">,
+  paths: Pick<
+    OutputPaths,
+    "out" | "sarif" | "junit" | "codequality" | "markdown"
+  >,
   at: UndecidedLocation = {},
 ): Promise<void> {
   if (paths.out !== undefined) {
@@ -45,7 +48,7 @@ export async function writeUndecidedOutputs(
     ).catch(() => {});
   }
   const undecided = renderUndecided(reason, at);
-  for (const kind of ["sarif", "junit", "markdown"] as const) {
+  for (const kind of ["sarif", "junit", "codequality", "markdown"] as const) {
     const path = paths[kind];
     if (path !== undefined) {
       await writeOutputFile(path, undecided[kind]).catch(() => {});
