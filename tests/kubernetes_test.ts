@@ -303,8 +303,12 @@ Deno.test("every secret a variable names is a file mounted from a Secret that ha
           continue;
         }
         if (!e.name.endsWith("_FILE")) {
-          // A password or URL with credentials is never a literal value.
-          assert.doesNotMatch(e.value ?? "", /:\/\/[^/]*@|password/i, e.name);
+          // A password, or a URL with one, is never a literal value.
+          assert.doesNotMatch(
+            e.value ?? "",
+            /:\/\/[^/@:]*:[^/@]*@|password/i,
+            e.name,
+          );
           continue;
         }
         const file = e.value!;
