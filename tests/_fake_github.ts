@@ -4,7 +4,8 @@
  * audit feature reads), plus git's smart HTTP protocol through
  * `git http-backend`, so `clone_url` can be an authenticated http URL.
  * It records every request, can require a token, and can inject failures
- * (5xx, rate limits, 401/403/404) and slow answers.
+ * (5xx, rate limits, 401/403/404), slow answers and outages of everything
+ * for a while.
  *
  * @module
  */
@@ -192,6 +193,8 @@ export class FakeGitHub implements AsyncDisposable {
   #repos = new Map<string, Repository>();
   #injections: Injection[] = [];
   #nextId = 1000;
+  #outageUntil = 0;
+  #outageStatus = 503;
 
   private constructor(options: FakeGitHubOptions) {
     this.#options = options;
@@ -312,6 +315,15 @@ export class FakeGitHub implements AsyncDisposable {
   /** Inject a failure or delay. */
   inject(injection: Injection): void {
     this.#injections.push({ ...injection, times: injection.times ?? 1 });
+  }
+
+  /**
+   * An outage: every request (the App's token endpoint, the API and git)
+   * is answered `status` for the next `ms` milliseconds.
+   */
+  outage(ms: number, status = 503): void {
+    this.#outageUntil = Date.now() + ms;
+    this.#outageStatus = status;
   }
 
   /** Drop every pending injection (an outage ends). */
@@ -443,6 +455,16 @@ export class FakeGitHub implements AsyncDisposable {
       (i.path === undefined ||
         (typeof i.path === "string" ? i.path === path : i.path.test(path)))
     );
+    if (Date.now() < this.#outageUntil) {
+      req.record.injected = true;
+      return req.isGit
+        ? new Response(`${statusText(this.#outageStatus)}\n`, {
+          status: this.#outageStatus,
+        })
+        : json(this.#outageStatus, {
+          message: statusText(this.#outageStatus),
+        });
+    }
     if (injection !== undefined) {
       injection.times = (injection.times ?? 1) - 1;
       if (injection.delayMs !== undefined) {
@@ -972,6 +994,8 @@ function statusText(status: number): string {
       return "Internal Server Error";
     case 502:
       return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
     default:
       return `Status ${status}`;
   }

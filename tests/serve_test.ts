@@ -309,3 +309,56 @@ for (const backend of ["sqlite", "postgres"] as const) {
     }
   });
 }
+
+Deno.test("pawl serve waits out a GitHub outage far longer than its first retries, then publishes each verdict once", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 1,
+    baseSha: sha.main,
+    headSha: sha.honest,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  try {
+    await using server = await spawnServe(
+      await serveEnv(gh, keys, dataDir, {
+        PAWL_SERVE_BACKOFF_MAX_SECONDS: "0.5",
+      }),
+    );
+    // The App's token endpoint, the API and git all answer 503 for 6 s:
+    // thirty times the first backoff, eleven waits of at most 0.5 s.
+    const outage = 6000;
+    gh.outage(outage);
+    const outageEnds = Date.now() + outage;
+    // Then publishing fails a few more times on its own.
+    gh.inject({ method: "GET", path: /\/check-runs$/, status: 502, times: 3 });
+    await sendWebhook(
+      `${server.url}/webhook`,
+      gh.pullRequestEvent("o/r", 1, {
+        action: "opened",
+        installationId: INSTALLATION,
+      }),
+      { secret: SECRET, event: "pull_request" },
+    );
+    const done = await server.waitForLog((l) => l.event === "job.published");
+    assert.equal(done.decision, "accept", server.stderr());
+    assert.ok(Date.now() >= outageEnds);
+    assert.ok(
+      gh.requests.filter((r) => r.injected && r.status === 503).length > 4,
+    );
+    assert.ok(server.logs.some((l) => l.event === "job.retry"));
+    assert.ok(server.logs.some((l) => l.event === "job.publish_failed"));
+    assert.ok(!server.stderr().includes("Gave up"), server.stderr());
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.headSha, r.status, r.conclusion]),
+      [[sha.honest, "completed", "success"]],
+    );
+    assert.deepEqual(gh.statuses.map((s) => s.state).at(-1), "success");
+    assert.equal(gh.comments.length, 1);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -131,8 +131,9 @@ export async function startServe(
     ),
     concurrency: config.workers,
     leaseMs: config.leaseSeconds * 1000,
-    maxAttempts: config.maxAttempts,
     backoffMs: config.backoffSeconds * 1000,
+    backoffCapMs: config.backoffMaxSeconds * 1000,
+    deadlineMs: config.deadlineSeconds * 1000,
     pollMs: Math.min(1000, config.leaseSeconds * 250),
     apiUrl: config.apiUrl,
     token: (installationId) => {

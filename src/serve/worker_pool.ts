@@ -1,8 +1,11 @@
 /**
  * Workers: a bounded number of loops that claim a job, keep its lease
  * alive, judge it, record the outcome, publish it and mark it published.
- * Transient failures go back to the queue with exponential backoff; a job
- * that keeps failing ends as "could not decide" with the reason.
+ * Transient failures (GitHub or git unavailable, rate limits) go back to
+ * the queue with capped exponential backoff for as long as the job's
+ * deadline allows, so an outage only delays a verdict; a job still failing
+ * at its deadline ends as "could not decide" saying so. Publishing a
+ * recorded outcome is retried the same way until it lands.
  *
  * @module
  */
@@ -16,6 +19,15 @@ import {
 } from "./judge.ts";
 import type { Log } from "./logger.ts";
 import type { Metrics } from "./metrics.ts";
+import { retryAfterMs } from "./github_failure.ts";
+import {
+  backoffMs,
+  DEFAULT_RETRY_SCHEDULE,
+  formatDuration,
+  jitter,
+  mayRetry,
+  type RetrySchedule,
+} from "./retry_schedule.ts";
 
 /** Options for {@linkcode WorkerPool}. */
 export interface WorkerPoolOptions {
@@ -33,12 +45,16 @@ export interface WorkerPoolOptions {
   leaseMs?: number;
   /** Longest wait for new work when idle (default 1 s). */
   pollMs?: number;
-  /** Judgement attempts before "could not decide" (default 4). */
-  maxAttempts?: number;
-  /** First backoff (default 5 s), doubled per attempt up to 32 times it. */
+  /** First backoff (default 5 s), doubled per attempt. */
   backoffMs?: number;
+  /** Longest single backoff (default 5 minutes). */
+  backoffCapMs?: number;
+  /** How long a job keeps retrying before "could not decide" (default 2 h). */
+  deadlineMs?: number;
   /** The server's clock, epoch ms (leases and backoff only). */
   clock?: () => number;
+  /** Uniform in [0, 1): spreads the backoff (default `Math.random`). */
+  random?: () => number;
   /** The installation token for a job (undefined: none). */
   token?: (installationId: number | undefined) => Promise<string | undefined>;
   /** API root handed to judge and publisher. */
@@ -214,7 +230,8 @@ export class WorkerPool {
         metrics.publishFailure();
         const failures = (this.#publishFailures.get(job.id) ?? 0) + 1;
         this.#publishFailures.set(job.id, failures);
-        const runAfter = this.#now() + this.#backoff(failures);
+        // A recorded outcome is never given up: it waits for GitHub.
+        const runAfter = this.#retryAt(failures, error);
         jobLog("job.publish_failed", {
           error: describe(error),
           retryAt: new Date(runAfter).toISOString(),
@@ -253,17 +270,23 @@ export class WorkerPool {
     worker: string,
   ): Promise<Outcome | undefined> {
     const { queue, metrics } = this.#options;
-    const max = this.#options.maxAttempts ?? 4;
+    const schedule = this.#schedule();
     const undecided = (reason: string): Outcome => ({
       kind: "undecided",
       reason,
       headSha: job.spec.headSha,
     });
-    if (job.attempts > max) {
-      return undecided(
-        `Gave up after ${max} attempts: ${
-          job.lastError ?? "the server judging it stopped each time"
-        }`,
+    const gaveUp = (attempts: number, reason: string) =>
+      undecided(
+        `Gave up at the deadline of ${
+          formatDuration(schedule.deadlineMs)
+        } after ${attempts} attempts: ${reason}`,
+      );
+    // Attempts lost with their server (lease expired) count as failed ones.
+    if (job.attempts > 1 && !mayRetry(job.attempts - 1, schedule)) {
+      return gaveUp(
+        job.attempts - 1,
+        job.lastError ?? "the server judging it stopped each time",
       );
     }
     const started = performance.now();
@@ -271,24 +294,21 @@ export class WorkerPool {
       context.token = await this.#token(job);
       return await this.#options.judge(job.spec, context);
     } catch (error) {
-      if (error instanceof TransientError && job.attempts < max) {
-        const runAfter = this.#now() + this.#backoff(job.attempts);
-        metrics.job("retried");
-        context.log("job.retry", {
-          error: describe(error),
-          attempt: job.attempts,
-          retryAt: new Date(runAfter).toISOString(),
-        });
-        await this.#persist(() =>
-          queue.release(job.id, worker, { runAfter, error: describe(error) })
-        );
-        return undefined;
+      if (!(error instanceof TransientError)) return undecided(describe(error));
+      if (!mayRetry(job.attempts, schedule)) {
+        return gaveUp(job.attempts, describe(error));
       }
-      return undecided(
-        error instanceof TransientError
-          ? `Gave up after ${max} attempts: ${describe(error)}`
-          : describe(error),
+      const runAfter = this.#retryAt(job.attempts, error);
+      metrics.job("retried");
+      context.log("job.retry", {
+        error: describe(error),
+        attempt: job.attempts,
+        retryAt: new Date(runAfter).toISOString(),
+      });
+      await this.#persist(() =>
+        queue.release(job.id, worker, { runAfter, error: describe(error) })
       );
+      return undefined;
     } finally {
       metrics.duration((performance.now() - started) / 1000);
     }
@@ -324,9 +344,24 @@ export class WorkerPool {
     }
   }
 
-  #backoff(attempt: number): number {
-    const base = this.#options.backoffMs ?? 5000;
-    return base * 2 ** Math.min(Math.max(attempt - 1, 0), 5);
+  #schedule(): RetrySchedule {
+    const o = this.#options;
+    return {
+      baseMs: o.backoffMs ?? DEFAULT_RETRY_SCHEDULE.baseMs,
+      capMs: o.backoffCapMs ?? DEFAULT_RETRY_SCHEDULE.capMs,
+      deadlineMs: o.deadlineMs ?? DEFAULT_RETRY_SCHEDULE.deadlineMs,
+    };
+  }
+
+  /** When to try again after `failures` failures, the last one `error`. */
+  #retryAt(failures: number, error: unknown): number {
+    const now = this.#now();
+    const wait = jitter(
+      backoffMs(failures, this.#schedule()),
+      this.#options.random ?? Math.random,
+    );
+    // GitHub's own word (Retry-After, a rate limit's reset) comes first.
+    return now + Math.max(wait, retryAfterMs(error, now) ?? 0);
   }
 }
 
