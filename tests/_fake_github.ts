@@ -4,8 +4,8 @@
  * audit feature reads), plus git's smart HTTP protocol through
  * `git http-backend`, so `clone_url` can be an authenticated http URL.
  * It records every request, can require a token, and can inject failures
- * (5xx, rate limits, 401/403/404), slow answers and outages of everything
- * for a while.
+ * (5xx, rate limits, 401/403/404), slow answers, outages of everything for
+ * a while, and the revocation of installation tokens before their expiry.
  *
  * @module
  */
@@ -48,6 +48,11 @@ export interface Injection {
   body?: unknown;
   /** Wait this long before answering. */
   delayMs?: number;
+  /**
+   * Revoke every installation token issued so far, before their stated
+   * expiry, then route the request as usual (which then sees the revocation).
+   */
+  revokeTokens?: boolean;
 }
 
 /** A pull request to serve. */
@@ -115,6 +120,8 @@ export interface FakeIssuedToken {
   installationId: number;
   /** `Date.now()` after which it is refused. */
   expiresAt: number;
+  /** Refused from now on although not expired (see {@linkcode FakeGitHub.revokeTokens}). */
+  revoked?: boolean;
 }
 
 /** A stored check run. */
@@ -326,6 +333,11 @@ export class FakeGitHub implements AsyncDisposable {
     this.#outageStatus = status;
   }
 
+  /** Revoke every installation token issued so far, before its stated expiry. */
+  revokeTokens(): void {
+    for (const token of this.issuedTokens) token.revoked = true;
+  }
+
   /** Drop every pending injection (an outage ends). */
   clearInjections(): void {
     this.#injections = [];
@@ -467,6 +479,7 @@ export class FakeGitHub implements AsyncDisposable {
     }
     if (injection !== undefined) {
       injection.times = (injection.times ?? 1) - 1;
+      if (injection.revokeTokens === true) this.revokeTokens();
       if (injection.delayMs !== undefined) {
         await new Promise((r) => setTimeout(r, injection.delayMs));
       }
@@ -504,7 +517,9 @@ export class FakeGitHub implements AsyncDisposable {
         : given;
       const now = Date.now();
       if (
-        this.issuedTokens.some((t) => t.token === plain && t.expiresAt > now)
+        this.issuedTokens.some((t) =>
+          t.token === plain && t.expiresAt > now && t.revoked !== true
+        )
       ) return true;
       if (token === undefined) return false;
     }

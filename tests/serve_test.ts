@@ -362,3 +362,68 @@ Deno.test("pawl serve waits out a GitHub outage far longer than its first retrie
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("pawl serve drops an installation token revoked before its expiry and carries on with a new one, for git and for the API", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 1,
+    baseSha: sha.main,
+    headSha: sha.honest,
+  });
+  gh.addPullRequest("o/r", {
+    number: 2,
+    baseSha: sha.main,
+    headSha: sha.weaken,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  try {
+    await using server = await spawnServe(await serveEnv(gh, keys, dataDir));
+    const send = (n: number) =>
+      sendWebhook(
+        `${server.url}/webhook`,
+        gh.pullRequestEvent("o/r", n, {
+          action: "opened",
+          installationId: INSTALLATION,
+        }),
+        { secret: SECRET, event: "pull_request" },
+      );
+    await send(1);
+    await server.waitForLog((l) => l.event === "job.published");
+    assert.equal(gh.issuedTokens.length, 1);
+    // GitHub stops accepting the cached token an hour before its expiry:
+    // the clone is turned away. The next token is revoked while publishing.
+    gh.revokeTokens();
+    gh.inject({ method: "POST", path: /\/statuses\//, revokeTokens: true });
+    await send(2);
+    await until(
+      "both published",
+      () => server.logs.filter((l) => l.event === "job.published").length === 2,
+    );
+    const second = server.logs.filter((l) => l.event === "job.published")[1];
+    assert.equal(second?.decision, "reject", server.stderr());
+    assert.ok(
+      gh.requests.some((r) => r.path.startsWith("/git/") && r.status === 401),
+    );
+    assert.ok(
+      gh.requests.some((r) => !r.path.startsWith("/git/") && r.status === 401),
+    );
+    assert.equal(
+      server.logs.filter((l) => l.event === "app.token_rejected").length,
+      2,
+      server.stderr(),
+    );
+    assert.equal(gh.issuedTokens.length, 3);
+    assert.ok(!server.logs.some((l) => l.event === "job.retry"));
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.headSha, r.conclusion]),
+      [[sha.honest, "success"], [sha.weaken, "failure"]],
+    );
+    assert.equal(gh.comments.length, 2);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -1,9 +1,17 @@
 /**
- * Reading a failed GitHub call: how long GitHub asked us to wait
- * (`Retry-After`, or a rate limit's reset).
+ * Reading a failed GitHub or git call: how long GitHub asked us to wait
+ * (`Retry-After`, or a rate limit's reset), and whether the token was
+ * turned away (a 401, or git's authentication failure), which a fresh
+ * installation token may cure.
  *
  * @module
  */
+import { GitError } from "../git/git_error.ts";
+
+/** git's words when the server refused its credentials. */
+const GIT_AUTH_FAILURE =
+  /could not read Username|Authentication failed|returned error: 401|HTTP 401|Invalid username or password/i;
+
 /** The error and each `cause` under it, outermost first. */
 function chain(error: unknown): unknown[] {
   const found: unknown[] = [];
@@ -49,4 +57,13 @@ export function retryAfterMs(error: unknown, now: number): number | undefined {
     }
   }
   return undefined;
+}
+
+/** Whether GitHub or git turned the token away (401, or git's "Authentication failed"). */
+export function isTokenRejection(error: unknown): boolean {
+  return chain(error).some((link) =>
+    httpOf(link)?.status === 401 ||
+    (link instanceof GitError &&
+      GIT_AUTH_FAILURE.test(`${link.message}\n${link.stderr}`))
+  );
 }

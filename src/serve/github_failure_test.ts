@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { GitError } from "../git/git_error.ts";
 import { TransientError } from "./judge.ts";
-import { retryAfterMs } from "./github_failure.ts";
+import { isTokenRejection, retryAfterMs } from "./github_failure.ts";
 
 /** An error shaped like octokit's for an HTTP answer, wrapped as pawl wraps it. */
 function answered(status: number, headers: Record<string, string> = {}) {
@@ -28,5 +29,39 @@ Deno.test("retryAfterMs() reads GitHub's Retry-After and a rate limit's reset, a
   ];
   for (const [name, error, expected] of cases) {
     await t.step(name, () => assert.equal(retryAfterMs(error, now), expected));
+  }
+});
+
+Deno.test("isTokenRejection() knows a 401 and git's authentication failures, not an outage", async (t) => {
+  const git = (stderr: string) =>
+    new TransientError("Cannot clone", {
+      cause: new GitError('Cannot clone "https://github.com/o/r"', { stderr }),
+    });
+  const cases: [string, unknown, boolean][] = [
+    ["API 401", answered(401), true],
+    [
+      "git without credentials it accepts",
+      git(
+        "fatal: could not read Username for 'https://github.com': terminal prompts disabled",
+      ),
+      true,
+    ],
+    [
+      "git refused",
+      git(
+        "remote: Invalid username or password.\nfatal: Authentication failed",
+      ),
+      true,
+    ],
+    ["API 503", answered(503), false],
+    [
+      "git 503",
+      git("fatal: unable to access: The requested URL returned error: 503"),
+      false,
+    ],
+    ["another error", new Error("Cannot decide: no contract"), false],
+  ];
+  for (const [name, error, expected] of cases) {
+    await t.step(name, () => assert.equal(isTokenRejection(error), expected));
   }
 });

@@ -143,9 +143,14 @@ export async function startServe(
             new Error("the delivery names no App installation"),
           );
         }
-        return tokens(installationId);
+        return tokens.get(installationId);
       }
       return Promise.resolve(token);
+    },
+    forgetToken: (installationId, rejected) => {
+      if (tokens !== undefined && installationId !== undefined) {
+        tokens.forget(installationId, rejected);
+      }
     },
     log,
     metrics,

@@ -5,7 +5,8 @@
  * the queue with capped exponential backoff for as long as the job's
  * deadline allows, so an outage only delays a verdict; a job still failing
  * at its deadline ends as "could not decide" saying so. Publishing a
- * recorded outcome is retried the same way until it lands.
+ * recorded outcome is retried the same way until it lands. A token GitHub
+ * turns away is dropped and a fresh one tried once.
  *
  * @module
  */
@@ -19,7 +20,7 @@ import {
 } from "./judge.ts";
 import type { Log } from "./logger.ts";
 import type { Metrics } from "./metrics.ts";
-import { retryAfterMs } from "./github_failure.ts";
+import { isTokenRejection, retryAfterMs } from "./github_failure.ts";
 import {
   backoffMs,
   DEFAULT_RETRY_SCHEDULE,
@@ -57,6 +58,8 @@ export interface WorkerPoolOptions {
   random?: () => number;
   /** The installation token for a job (undefined: none). */
   token?: (installationId: number | undefined) => Promise<string | undefined>;
+  /** Drop `token` from the cache: GitHub turned it away. */
+  forgetToken?: (installationId: number | undefined, token: string) => void;
   /** API root handed to judge and publisher. */
   apiUrl?: string;
   /** Structured log. */
@@ -224,8 +227,11 @@ export class WorkerPool {
         throw new Error(`Job "${job.id}" is judged but has no outcome`);
       }
       try {
-        context.token = await this.#token(job);
-        await this.#options.publish(job.spec, outcome, context);
+        await this.#withToken(
+          job,
+          context,
+          () => this.#options.publish(job.spec, outcome, context),
+        );
       } catch (error) {
         metrics.publishFailure();
         const failures = (this.#publishFailures.get(job.id) ?? 0) + 1;
@@ -291,8 +297,11 @@ export class WorkerPool {
     }
     const started = performance.now();
     try {
-      context.token = await this.#token(job);
-      return await this.#options.judge(job.spec, context);
+      return await this.#withToken(
+        job,
+        context,
+        () => this.#options.judge(job.spec, context),
+      );
     } catch (error) {
       if (!(error instanceof TransientError)) return undecided(describe(error));
       if (!mayRetry(job.attempts, schedule)) {
@@ -311,6 +320,34 @@ export class WorkerPool {
       return undefined;
     } finally {
       metrics.duration((performance.now() - started) / 1000);
+    }
+  }
+
+  /**
+   * Run `call` with the job's token; when GitHub or git turned the token
+   * away, drop it, get a fresh one and run `call` once more.
+   */
+  async #withToken<T>(
+    job: ClaimedJob,
+    context: JobContext,
+    call: () => Promise<T>,
+  ): Promise<T> {
+    context.token = await this.#token(job);
+    try {
+      return await call();
+    } catch (error) {
+      const { forgetToken } = this.#options;
+      const rejected = context.token;
+      if (
+        rejected === undefined || forgetToken === undefined ||
+        !isTokenRejection(error)
+      ) {
+        throw error;
+      }
+      context.log("app.token_rejected", { error: describe(error) });
+      forgetToken(job.spec.installationId, rejected);
+      context.token = await this.#token(job);
+      return await call();
     }
   }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Outcome } from "../github/publish_verdict.ts";
 import type { JobSpec } from "./job.ts";
+import { GitError } from "../git/git_error.ts";
 import { type Judge, type Publish, TransientError } from "./judge.ts";
 import { createLogger } from "./logger.ts";
 import { Metrics } from "./metrics.ts";
@@ -329,5 +330,46 @@ Deno.test("WorkerPool waits as long as GitHub's Retry-After asks before publishi
     await until("published", allPublished(queue, 1));
     assert.equal(calls.length, 2);
     assert.ok(calls[1]! - calls[0]! >= 90_000, `${calls[1]! - calls[0]!} ms`);
+  });
+});
+
+Deno.test("WorkerPool drops a token GitHub or git turned away and tries once more with a fresh one", async () => {
+  let minted = 0;
+  let cached: string | undefined;
+  const forgotten: string[] = [];
+  const outcomes: Outcome[] = [];
+  await withPool({
+    token: () => Promise.resolve(cached ??= `t${++minted}`),
+    forgetToken: (_id, token) => {
+      forgotten.push(token);
+      if (cached === token) cached = undefined;
+    },
+    judge: (job, ctx) => {
+      if (ctx.token === "t1") {
+        throw new TransientError("Cannot clone", {
+          cause: new GitError('Cannot clone "https://github.com/o/r"', {
+            stderr:
+              "fatal: could not read Username for 'https://github.com': terminal prompts disabled",
+          }),
+        });
+      }
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (_job, outcome, ctx) => {
+      if (ctx.token === "t2") throw httpError(401);
+      outcomes.push(outcome);
+      return Promise.resolve();
+    },
+  }, async ({ queue, metrics }) => {
+    await queue.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(queue, 1));
+    assert.deepEqual(forgotten, ["t1", "t2"]);
+    assert.equal(outcomes.length, 1);
+    assert.equal(outcomes[0]!.kind, "verdict");
+    assert.equal(
+      metrics.value("pawl_serve_jobs_total", 'outcome="retried"'),
+      0,
+    );
+    assert.equal(metrics.value("pawl_serve_publish_failures_total"), 0);
   });
 });
