@@ -48,6 +48,8 @@ export interface Injection {
   body?: unknown;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Wait for this before answering (a test holds a request while it looks around). */
+  hold?: Promise<unknown>;
   /**
    * Revoke every installation token issued so far, before their stated
    * expiry, then route the request as usual (which then sees the revocation).
@@ -138,6 +140,8 @@ export interface FakeCheckRun {
   status: string;
   /** Conclusion. */
   conclusion: string | null;
+  /** Its place among completions (1 for the first check run completed), once completed. */
+  completedOrder?: number;
   /** Latest title. */
   title: string;
   /** Latest summary. */
@@ -201,6 +205,7 @@ export class FakeGitHub implements AsyncDisposable {
   #injections: Injection[] = [];
   #nextId = 1000;
   #outageUntil = 0;
+  #completions = 0;
   #outageStatus = 503;
 
   private constructor(options: FakeGitHubOptions) {
@@ -483,6 +488,7 @@ export class FakeGitHub implements AsyncDisposable {
       if (injection.delayMs !== undefined) {
         await new Promise((r) => setTimeout(r, injection.delayMs));
       }
+      await injection.hold;
       if (injection.status !== undefined) {
         req.record.injected = true;
         return json(
@@ -618,6 +624,10 @@ export class FakeGitHub implements AsyncDisposable {
         if (run.annotations.length > 50) {
           return json(422, { message: "Only 50 annotations per request" });
         }
+        if (run.conclusion !== null) {
+          run.status = "completed";
+          run.completedOrder = ++this.#completions;
+        }
         this.checkRuns.push(run);
         return json(201, this.#checkRunJson(run));
       }
@@ -645,8 +655,13 @@ export class FakeGitHub implements AsyncDisposable {
           run.summary = String(output["summary"]);
         }
         run.annotations.push(...annotations);
+        if (data["status"] !== undefined) run.status = String(data["status"]);
+        if (data["status"] === "in_progress") run.conclusion = null;
         if (data["conclusion"] !== undefined) {
+          // GitHub completes a check run given its conclusion.
           run.conclusion = String(data["conclusion"]);
+          run.status = "completed";
+          run.completedOrder = ++this.#completions;
         }
         return json(200, this.#checkRunJson(run));
       }

@@ -184,7 +184,8 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
       gh.comments.filter((c) => c.body.startsWith(MARKDOWN_MARKER)).length,
       2,
     );
-    assert.equal(gh.statuses.length, 2);
+    // Pending while judging, then the verdict's.
+    assert.equal(gh.statuses.filter((s) => s.state !== "pending").length, 2);
     // One installation token, used for the clone and the API, never logged.
     assert.equal(gh.issuedTokens.length, 1);
     const token = gh.issuedTokens[0]!.token;
@@ -333,8 +334,13 @@ Deno.test("pawl serve waits out a GitHub outage far longer than its first retrie
     const outage = 6000;
     gh.outage(outage);
     const outageEnds = Date.now() + outage;
-    // Then publishing fails a few more times on its own.
-    gh.inject({ method: "GET", path: /\/check-runs$/, status: 502, times: 3 });
+    // Then completing the check run fails a few more times on its own.
+    gh.inject({
+      method: "PATCH",
+      path: /\/check-runs\/\d+$/,
+      status: 502,
+      times: 3,
+    });
     await sendWebhook(
       `${server.url}/webhook`,
       gh.pullRequestEvent("o/r", 1, {
@@ -394,10 +400,10 @@ Deno.test("pawl serve drops an installation token revoked before its expiry and 
     await send(1);
     await server.waitForLog((l) => l.event === "job.published");
     assert.equal(gh.issuedTokens.length, 1);
-    // GitHub stops accepting the cached token an hour before its expiry:
-    // the clone is turned away. The next token is revoked while publishing.
-    gh.revokeTokens();
-    gh.inject({ method: "POST", path: /\/statuses\//, revokeTokens: true });
+    // GitHub stops accepting the cached token an hour before its expiry,
+    // as the clone starts; the next one is revoked while publishing.
+    gh.inject({ path: /^\/git\//, revokeTokens: true });
+    gh.inject({ method: "POST", path: /\/comments$/, revokeTokens: true });
     await send(2);
     await until(
       "both published",
@@ -423,6 +429,56 @@ Deno.test("pawl serve drops an installation token revoked before its expiry and 
       [[sha.honest, "success"], [sha.weaken, "failure"]],
     );
     assert.equal(gh.comments.length, 2);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("pawl serve shows a check run in progress and a pending status while it judges, then completes that check run in place", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 2,
+    baseSha: sha.main,
+    headSha: sha.weaken,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  try {
+    await using server = await spawnServe(await serveEnv(gh, keys, dataDir));
+    // The clone waits until the pull request has been looked at.
+    const looked = Promise.withResolvers<void>();
+    gh.inject({ path: /^\/git\//, hold: looked.promise });
+    await sendWebhook(
+      `${server.url}/webhook`,
+      gh.pullRequestEvent("o/r", 2, {
+        action: "synchronize",
+        installationId: INSTALLATION,
+      }),
+      { secret: SECRET, event: "pull_request" },
+    );
+    try {
+      await until("the pending status", () => gh.statuses.length > 0, 60_000);
+    } finally {
+      looked.resolve();
+    }
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.headSha, r.status, r.conclusion, r.title]),
+      [[sha.weaken, "in_progress", null, "Judging"]],
+    );
+    assert.deepEqual(gh.statuses.map((s) => [s.sha, s.state]), [
+      [sha.weaken, "pending"],
+    ]);
+    const id = gh.checkRuns[0]!.id;
+    const done = await server.waitForLog((l) => l.event === "job.published");
+    assert.equal(done.decision, "reject", server.stderr());
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.id, r.status, r.conclusion]),
+      [[id, "completed", "failure"]],
+    );
+    assert.deepEqual(gh.statuses.map((s) => s.state), ["pending", "failure"]);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

@@ -168,7 +168,8 @@ export interface PublishReport {
 }
 
 /**
- * Send `publication`: the check run (create, then one update per further
+ * Send `publication`: the check run (completing the one named `pawl` on
+ * the head if there is one, else creating it; then one update per further
  * 50 annotations), the commit status (linking the check run), and the
  * sticky comment: the first existing comment whose body starts with the
  * marker is updated, else one is created. A failing part does not stop
@@ -190,10 +191,17 @@ export async function publishVerdict(
     }
   };
   await attempt(async () => {
-    const created = await github.createCheckRun(
+    // The check run marked in progress when the judgement started (or left
+    // by an earlier attempt) is completed in place, not doubled.
+    const { create } = publication.checkRun;
+    const existing = await github.findCheckRun?.(
       target.repo,
-      publication.checkRun.create,
+      create.headSha,
+      create.name,
     );
+    const created = existing === undefined || !github.completeCheckRun
+      ? await github.createCheckRun(target.repo, create)
+      : await github.completeCheckRun(target.repo, existing.id, create);
     report.checkRun = { ...created, requests: 1 };
     for (const output of publication.checkRun.updates) {
       await github.updateCheckRun(target.repo, created.id, output);

@@ -9,7 +9,7 @@ import { sandboxLeaseFrom } from "../sandbox/lease_uid.ts";
 import { readSigningKey } from "../sign/signing_key.ts";
 import { VERSION } from "../version.ts";
 import { createAppTokens } from "./app_auth.ts";
-import type { Judge, Publish } from "./judge.ts";
+import type { Announce, Judge, Publish } from "./judge.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { Metrics } from "./metrics.ts";
 import { openPostgresQueue } from "./postgres_queue.ts";
@@ -20,6 +20,7 @@ import { openSqliteQueue } from "./sqlite_queue.ts";
 import { WorkerPool } from "./worker_pool.ts";
 import { createPipelineJudge } from "./_judge_with_pipeline.ts";
 import { createGitHubPublish } from "./_publish_with_github.ts";
+import { createGitHubAnnounce } from "./_announce_with_github.ts";
 
 /** Options for {@linkcode startServe}. */
 export interface StartServeOptions {
@@ -27,6 +28,8 @@ export interface StartServeOptions {
   judge?: Judge;
   /** The publisher (default: check run, status, sticky comment). */
   publish?: Publish;
+  /** Marks a judgement started (default: in-progress check run, pending status). */
+  announce?: Announce;
   /** Where log lines go (default stderr). */
   write?: (line: string) => void;
   /** The environment (publishing knobs). */
@@ -114,6 +117,9 @@ export async function startServe(
     },
   });
   const retryBaseMs = Number(env["PAWL_GITHUB_RETRY_BASE_MS"] || NaN);
+  const clientOptions = Number.isFinite(retryBaseMs) && retryBaseMs > 0
+    ? { retryBaseMs }
+    : {};
   const pool = new WorkerPool({
     queue,
     judge: options.judge ?? createPipelineJudge({
@@ -126,9 +132,8 @@ export async function startServe(
         ? {}
         : { signing, verdictDir: `${config.dataDir}/verdicts` }),
     }),
-    publish: options.publish ?? createGitHubPublish(
-      Number.isFinite(retryBaseMs) && retryBaseMs > 0 ? { retryBaseMs } : {},
-    ),
+    publish: options.publish ?? createGitHubPublish(clientOptions),
+    announce: options.announce ?? createGitHubAnnounce(clientOptions),
     concurrency: config.workers,
     leaseMs: config.leaseSeconds * 1000,
     backoffMs: config.backoffSeconds * 1000,

@@ -13,6 +13,7 @@
 import type { Outcome } from "../github/publish_verdict.ts";
 import type { ClaimedJob, JobQueue } from "./queue.ts";
 import {
+  type Announce,
   type JobContext,
   type Judge,
   type Publish,
@@ -38,6 +39,8 @@ export interface WorkerPoolOptions {
   judge: Judge;
   /** Publishes an outcome. */
   publish: Publish;
+  /** Marks the pull request as being judged (none: nothing shown until the verdict). */
+  announce?: Announce;
   /** How many jobs at once (default 2). */
   concurrency?: number;
   /** This process's name in leases (default a random id). */
@@ -297,11 +300,10 @@ export class WorkerPool {
     }
     const started = performance.now();
     try {
-      return await this.#withToken(
-        job,
-        context,
-        () => this.#options.judge(job.spec, context),
-      );
+      return await this.#withToken(job, context, async () => {
+        await this.#announce(job, context);
+        return await this.#options.judge(job.spec, context);
+      });
     } catch (error) {
       if (!(error instanceof TransientError)) return undecided(describe(error));
       if (!mayRetry(job.attempts, schedule)) {
@@ -348,6 +350,23 @@ export class WorkerPool {
       forgetToken(job.spec.installationId, rejected);
       context.token = await this.#token(job);
       return await call();
+    }
+  }
+
+  /**
+   * Show the pull request is being judged. Only a rejected token stops the
+   * judgement (to be renewed); anything else is logged, and the verdict
+   * still comes.
+   */
+  async #announce(job: ClaimedJob, context: JobContext): Promise<void> {
+    if (this.#options.announce === undefined) return;
+    try {
+      await this.#options.announce(job.spec, context);
+    } catch (error) {
+      if (isTokenRejection(error)) {
+        throw new TransientError(describe(error), { cause: error });
+      }
+      context.log("job.in_progress_failed", { error: describe(error) });
     }
   }
 

@@ -373,3 +373,36 @@ Deno.test("WorkerPool drops a token GitHub or git turned away and tries once mor
     assert.equal(metrics.value("pawl_serve_publish_failures_total"), 0);
   });
 });
+
+Deno.test("WorkerPool marks a job in progress before judging it, and still judges it when marking fails", async () => {
+  const order: string[] = [];
+  await withPool({
+    announce: (job) => {
+      order.push(`announce ${job.number}`);
+      if (job.number === 2) throw httpError(403);
+      return Promise.resolve();
+    },
+    judge: (job) => {
+      order.push(`judge ${job.number}`);
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (job) => {
+      order.push(`publish ${job.number}`);
+      return Promise.resolve();
+    },
+    concurrency: 1,
+  }, async ({ queue, lines }) => {
+    await queue.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
+    await queue.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(queue, 2));
+    assert.deepEqual(order, [
+      "announce 1",
+      "judge 1",
+      "publish 1",
+      "announce 2",
+      "judge 2",
+      "publish 2",
+    ]);
+    assert.ok(lines.some((l) => l.includes('"job.in_progress_failed"')));
+  });
+});
