@@ -1,7 +1,8 @@
 /**
  * The GitHub client one job's publishing uses: the job's installation
- * token, the server's API root, one quick retry per request (the queue
- * does the long waits).
+ * token, the server's API root, one quick retry per request, and no rate
+ * limit wait longer than a few seconds: longer waits go back to the queue
+ * (which reads GitHub's Retry-After or reset), so no worker sleeps on them.
  *
  * @module
  */
@@ -28,6 +29,7 @@ export function jobClient(
     ...(context.token === undefined ? {} : { token: context.token }),
     apiUrl: context.apiUrl,
     retries: 1,
+    maxRateLimitWaitSeconds: 5,
     ...(options.retryBaseMs === undefined
       ? {}
       : { retryBaseMs: options.retryBaseMs }),
