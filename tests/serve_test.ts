@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
 import { MARKDOWN_MARKER } from "../src/report/render_markdown.ts";
+import { openSqliteQueue } from "../src/serve/sqlite_queue.ts";
 import {
   type FakeGitHub,
   makeBareRemote,
@@ -364,6 +365,62 @@ Deno.test("pawl serve waits out a GitHub outage far longer than its first retrie
     );
     assert.deepEqual(gh.statuses.map((s) => s.state).at(-1), "success");
     assert.equal(gh.comments.length, 1);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("pawl serve stops at once on SIGTERM while a job waits out an outage, and the job stays queued for the next server", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 1,
+    baseSha: sha.main,
+    headSha: sha.honest,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  try {
+    const env = await serveEnv(gh, keys, dataDir, {
+      PAWL_SERVE_BACKOFF_SECONDS: "0.05",
+      PAWL_SERVE_BACKOFF_MAX_SECONDS: "30",
+    });
+    gh.outage(120_000);
+    {
+      await using server = await spawnServe(env);
+      await sendWebhook(
+        `${server.url}/webhook`,
+        gh.pullRequestEvent("o/r", 1, {
+          action: "opened",
+          installationId: INSTALLATION,
+        }),
+        { secret: SECRET, event: "pull_request" },
+      );
+      // Retried until the waits have grown past five seconds.
+      await server.waitForLog((l) =>
+        l.event === "job.retry" &&
+        Date.parse(String(l.retryAt)) - Date.parse(String(l.time)) > 5000
+      );
+      const asked = Date.now();
+      server.kill("SIGTERM");
+      assert.equal((await server.status).code, 0);
+      const took = Date.now() - asked;
+      assert.ok(took < 5000, `stopping took ${took} ms`);
+    }
+    const queue = openSqliteQueue(`${dataDir}/queue.db`);
+    try {
+      const [job] = await queue.list();
+      assert.equal(job?.state, "queued");
+      assert.match(job?.lastError ?? "", /Service Unavailable/);
+    } finally {
+      await queue.close();
+    }
+    assert.equal(
+      gh.checkRuns.filter((r) => r.status === "completed").length,
+      0,
+    );
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
