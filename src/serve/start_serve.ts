@@ -152,11 +152,14 @@ export async function startServe(
       }
       return Promise.resolve(token);
     },
-    forgetToken: (installationId, rejected) => {
-      if (tokens !== undefined && installationId !== undefined) {
-        tokens.forget(installationId, rejected);
-      }
-    },
+    // A plain GITHUB_TOKEN cannot be renewed; an App's tokens can.
+    ...(tokens === undefined ? {} : {
+      forgetToken: (installationId: number | undefined, rejected: string) => {
+        if (installationId !== undefined) {
+          tokens.forget(installationId, rejected);
+        }
+      },
+    }),
     log,
     metrics,
   });
