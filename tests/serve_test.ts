@@ -370,6 +370,49 @@ Deno.test("pawl serve waits out a GitHub outage far longer than its first retrie
   }
 });
 
+Deno.test("pawl serve gives up a git request GitHub stopped answering instead of waiting on it forever, and judges the pull request", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 1,
+    baseSha: sha.main,
+    headSha: sha.honest,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  // The first git request gets no answer until the test ends.
+  const hung = Promise.withResolvers<void>();
+  try {
+    gh.inject({ path: /^\/git\//, hold: hung.promise });
+    await using server = await spawnServe(
+      await serveEnv(gh, keys, dataDir, { PAWL_SERVE_GIT_STALL_SECONDS: "2" }),
+    );
+    await sendWebhook(
+      `${server.url}/webhook`,
+      gh.pullRequestEvent("o/r", 1, {
+        action: "opened",
+        installationId: INSTALLATION,
+      }),
+      { secret: SECRET, event: "pull_request" },
+    );
+    const done = await server.waitForLog((l) => l.event === "job.published");
+    assert.equal(done.decision, "accept", server.stderr());
+    // The request that got no answer was given up, not waited on forever.
+    const git = gh.requests.filter((r) => r.path.startsWith("/git/"));
+    assert.equal(git[0]?.status, 0);
+    assert.ok(git.slice(1).every((r) => r.status === 200));
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.status, r.conclusion]),
+      [["completed", "success"]],
+    );
+  } finally {
+    hung.resolve();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
 Deno.test("pawl serve stops at once on SIGTERM while a job waits out an outage, and the job stays queued for the next server", async () => {
   const { repo, remote, sha } = await world();
   await using _repo = repo;

@@ -37,6 +37,8 @@ export interface ServeConfig {
   backoffMaxSeconds: number;
   /** How long a job keeps retrying through failures of GitHub or git, seconds. */
   deadlineSeconds: number;
+  /** A clone or fetch under 1 KB/s for this long is abandoned and retried, seconds. */
+  gitStallSeconds: number;
   /** Largest webhook body. */
   maxBodyBytes: number;
   /** Seconds to let running jobs finish on SIGTERM. */
@@ -80,6 +82,7 @@ const FILE_SCHEMA = z.strictObject({
   "backoff_seconds": z.number().positive().optional(),
   "backoff_max_seconds": z.number().positive().optional(),
   "deadline_seconds": z.number().positive().optional(),
+  "git_stall_seconds": z.number().int().positive().optional(),
   "max_body_bytes": z.number().int().positive().optional(),
   "shutdown_grace_seconds": z.number().min(0).optional(),
   "api_url": z.url().optional(),
@@ -264,6 +267,13 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
       file.deadline_seconds,
       7200,
       (n) => n > 0,
+    ),
+    gitStallSeconds: number(
+      undefined,
+      "PAWL_SERVE_GIT_STALL_SECONDS",
+      file.git_stall_seconds,
+      60,
+      (n) => Number.isInteger(n) && n > 0,
     ),
     maxBodyBytes: number(
       undefined,

@@ -126,6 +126,7 @@ export async function startServe(
       isolation: config.isolation,
       sandboxLease,
       othersWaiting: config.workers - 1,
+      gitStallSeconds: config.gitStallSeconds,
       setupCache: defaultSetupCache(env, { uid: Deno.uid() }),
       ...(config.tempDir === undefined ? {} : { tempRoot: config.tempDir }),
       ...(signing === undefined
