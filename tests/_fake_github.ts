@@ -650,13 +650,16 @@ export class FakeGitHub implements AsyncDisposable {
         if (annotations.length > 50) {
           return json(422, { message: "Only 50 annotations per request" });
         }
+        if (run.status === "completed" && data["status"] === "in_progress") {
+          // GitHub never reopens a completed check run.
+          return json(422, { message: "The check run is already completed" });
+        }
         if (output["title"] !== undefined) run.title = String(output["title"]);
         if (output["summary"] !== undefined) {
           run.summary = String(output["summary"]);
         }
         run.annotations.push(...annotations);
         if (data["status"] !== undefined) run.status = String(data["status"]);
-        if (data["status"] === "in_progress") run.conclusion = null;
         if (data["conclusion"] !== undefined) {
           // GitHub completes a check run given its conclusion.
           run.conclusion = String(data["conclusion"]);

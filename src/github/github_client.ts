@@ -78,6 +78,8 @@ export interface FoundCheckRun {
   id: number;
   /** Its web address. */
   htmlUrl?: string;
+  /** Whether it is completed (GitHub then lets no one change its status or conclusion). */
+  completed?: boolean;
 }
 
 /** `POST /repos/{owner}/{repo}/statuses/{sha}`. */
@@ -112,7 +114,7 @@ export interface GitHub {
     request: CreateCheckRunRequest,
   ): Promise<{ id: number; htmlUrl?: string }>;
   /**
-   * The newest check run named `name` on `headSha`, if any. Optional (as
+   * The latest check run named `name` on `headSha`, if any. Optional (as
    * are the two below): in-memory fakes may leave them out, and then every
    * publication creates its check run.
    */
@@ -507,11 +509,14 @@ export function createGitHubClient(
 }
 
 /** The id and address of a check run as GitHub returns it. */
-function foundCheckRun(data: { id: unknown; "html_url"?: unknown }) {
+function foundCheckRun(
+  data: { id: unknown; "html_url"?: unknown; status?: unknown },
+): FoundCheckRun {
   const id = Number(data.id);
+  const completed = data.status === "completed";
   return typeof data.html_url === "string" && data.html_url !== ""
-    ? { id, htmlUrl: data.html_url }
-    : { id };
+    ? { id, htmlUrl: data.html_url, completed }
+    : { id, completed };
 }
 
 /** GitHub's spelling of a check run output. */

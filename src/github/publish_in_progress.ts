@@ -1,9 +1,11 @@
 /**
  * A sign of life on the pull request while it is judged: the check run
- * named `pawl` on the head marked `in_progress` (the one already there
- * reused, so retries and restarts never make two) and a `pending` commit
- * status. {@linkcode publishVerdict} later completes that check run in
- * place and replaces the status.
+ * named `pawl` on the head marked `in_progress` (an unfinished one already
+ * there reused, so retries and restarts never make two; a finished one
+ * cannot be reopened, so judging the head again starts a new one, which
+ * GitHub then shows) and a `pending` commit status.
+ * {@linkcode publishVerdict} later completes that check run in place and
+ * replaces the status.
  *
  * @module
  */
@@ -47,7 +49,7 @@ export async function publishInProgress(
       );
       report.checkRun = await github.startCheckRun(
         target.repo,
-        existing?.id,
+        existing?.completed === false ? existing.id : undefined,
         {
           name: CHECK_NAME,
           headSha,

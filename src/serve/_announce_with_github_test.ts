@@ -30,7 +30,7 @@ function context(apiUrl: string): JobContext {
   };
 }
 
-Deno.test("the serve announcer marks one check run in progress however often a head starts, and the publisher completes that one", async () => {
+Deno.test("the serve announcer marks one check run in progress however often a head starts, the publisher completes that one, and judging the head again starts a new one", async () => {
   await using gh = startFakeGitHub();
   gh.addRepository("o/r", { gitDir: "/nowhere" });
   const announce = createGitHubAnnounce({ retryBaseMs: 1 });
@@ -57,6 +57,20 @@ Deno.test("the serve announcer marks one check run in progress however often a h
     [[id, "completed", "failure", "Could not decide"]],
   );
   assert.equal(gh.statuses.at(-1)?.state, "error");
+  // Judged again (a re-run): the completed check run cannot be reopened,
+  // so a new one shows the progress and then the verdict.
+  await announce(job, context(gh.url));
+  await createGitHubPublish({ retryBaseMs: 1 })(job, {
+    kind: "undecided",
+    reason: "Cannot decide: still no contract",
+    headSha: HEAD,
+  }, context(gh.url));
+  assert.deepEqual(gh.checkRuns.map((r) => [r.status, r.conclusion]), [
+    ["completed", "failure"],
+    ["completed", "failure"],
+  ]);
+  assert.match(gh.checkRuns[1]!.summary, /still no contract/);
+  assert.doesNotMatch(gh.checkRuns[0]!.summary, /still/);
 });
 
 Deno.test("the serve announcer says what failed", async () => {
