@@ -80,6 +80,8 @@ export interface FoundCheckRun {
   htmlUrl?: string;
   /** Whether it is completed (GitHub then lets no one change its status or conclusion). */
   completed?: boolean;
+  /** Its conclusion, once completed. */
+  conclusion?: string;
 }
 
 /** `POST /repos/{owner}/{repo}/statuses/{sha}`. */
@@ -510,13 +512,23 @@ export function createGitHubClient(
 
 /** The id and address of a check run as GitHub returns it. */
 function foundCheckRun(
-  data: { id: unknown; "html_url"?: unknown; status?: unknown },
+  data: {
+    id: unknown;
+    "html_url"?: unknown;
+    status?: unknown;
+    conclusion?: unknown;
+  },
 ): FoundCheckRun {
-  const id = Number(data.id);
-  const completed = data.status === "completed";
-  return typeof data.html_url === "string" && data.html_url !== ""
-    ? { id, htmlUrl: data.html_url, completed }
-    : { id, completed };
+  return {
+    id: Number(data.id),
+    completed: data.status === "completed",
+    ...(typeof data.html_url === "string" && data.html_url !== ""
+      ? { htmlUrl: data.html_url }
+      : {}),
+    ...(typeof data.conclusion === "string"
+      ? { conclusion: data.conclusion }
+      : {}),
+  };
 }
 
 /** GitHub's spelling of a check run output. */

@@ -191,19 +191,14 @@ export async function publishVerdict(
     }
   };
   await attempt(async () => {
-    // The check run marked in progress when the judgement started (or left
-    // by an earlier attempt) is completed in place, not doubled.
-    const { create } = publication.checkRun;
-    const existing = await github.findCheckRun?.(
+    const { again, ...created } = await placeCheckRun(
+      github,
       target.repo,
-      create.headSha,
-      create.name,
+      publication.checkRun.create,
     );
-    const created = existing === undefined || !github.completeCheckRun
-      ? await github.createCheckRun(target.repo, create)
-      : await github.completeCheckRun(target.repo, existing.id, create);
     report.checkRun = { ...created, requests: 1 };
-    for (const output of publication.checkRun.updates) {
+    // Annotations add up on GitHub: a repeated verdict has them all already.
+    for (const output of again ? [] : publication.checkRun.updates) {
       await github.updateCheckRun(target.repo, created.id, output);
       report.checkRun.requests++;
     }
@@ -241,6 +236,43 @@ export async function publishVerdict(
     }
   });
   return report;
+}
+
+/**
+ * The check run that carries the verdict: the one marked in progress when
+ * the judgement started (or left by an earlier attempt) completed in
+ * place; the same verdict already completed (a publication repeated after
+ * a crash) given its title and summary again (`again`); else a new one, as
+ * GitHub never changes a completed check run's conclusion.
+ */
+async function placeCheckRun(
+  github: GitHub,
+  repo: RepoRef,
+  create: CreateCheckRunRequest,
+): Promise<{ id: number; htmlUrl?: string; again?: boolean }> {
+  const existing = await github.findCheckRun?.(
+    repo,
+    create.headSha,
+    create.name,
+  );
+  if (existing === undefined || github.completeCheckRun === undefined) {
+    return await github.createCheckRun(repo, create);
+  }
+  if (!existing.completed) {
+    return await github.completeCheckRun(repo, existing.id, create);
+  }
+  if (existing.conclusion !== create.conclusion) {
+    return await github.createCheckRun(repo, create);
+  }
+  await github.updateCheckRun(repo, existing.id, {
+    ...create.output,
+    annotations: [],
+  });
+  return {
+    id: existing.id,
+    ...(existing.htmlUrl === undefined ? {} : { htmlUrl: existing.htmlUrl }),
+    again: true,
+  };
 }
 
 function undecidedPublication(
