@@ -4,7 +4,8 @@
  * audit feature reads), plus git's smart HTTP protocol through
  * `git http-backend`, so `clone_url` can be an authenticated http URL.
  * It records every request, can require a token, and can inject failures
- * (5xx, rate limits, 401/403/404) and slow answers.
+ * (5xx, rate limits, 401/403/404), slow answers, outages of everything for
+ * a while, and the revocation of installation tokens before their expiry.
  *
  * @module
  */
@@ -47,6 +48,13 @@ export interface Injection {
   body?: unknown;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Wait for this before answering (a test holds a request while it looks around). */
+  hold?: Promise<unknown>;
+  /**
+   * Revoke every installation token issued so far, before their stated
+   * expiry, then route the request as usual (which then sees the revocation).
+   */
+  revokeTokens?: boolean;
 }
 
 /** A pull request to serve. */
@@ -114,6 +122,8 @@ export interface FakeIssuedToken {
   installationId: number;
   /** `Date.now()` after which it is refused. */
   expiresAt: number;
+  /** Refused from now on although not expired (see {@linkcode FakeGitHub.revokeTokens}). */
+  revoked?: boolean;
 }
 
 /** A stored check run. */
@@ -130,6 +140,8 @@ export interface FakeCheckRun {
   status: string;
   /** Conclusion. */
   conclusion: string | null;
+  /** Its place among completions (1 for the first check run completed), once completed. */
+  completedOrder?: number;
   /** Latest title. */
   title: string;
   /** Latest summary. */
@@ -192,6 +204,9 @@ export class FakeGitHub implements AsyncDisposable {
   #repos = new Map<string, Repository>();
   #injections: Injection[] = [];
   #nextId = 1000;
+  #outageUntil = 0;
+  #completions = 0;
+  #outageStatus = 503;
 
   private constructor(options: FakeGitHubOptions) {
     this.#options = options;
@@ -312,6 +327,20 @@ export class FakeGitHub implements AsyncDisposable {
   /** Inject a failure or delay. */
   inject(injection: Injection): void {
     this.#injections.push({ ...injection, times: injection.times ?? 1 });
+  }
+
+  /**
+   * An outage: every request (the App's token endpoint, the API and git)
+   * is answered `status` for the next `ms` milliseconds.
+   */
+  outage(ms: number, status = 503): void {
+    this.#outageUntil = Date.now() + ms;
+    this.#outageStatus = status;
+  }
+
+  /** Revoke every installation token issued so far, before its stated expiry. */
+  revokeTokens(): void {
+    for (const token of this.issuedTokens) token.revoked = true;
   }
 
   /** Drop every pending injection (an outage ends). */
@@ -443,11 +472,23 @@ export class FakeGitHub implements AsyncDisposable {
       (i.path === undefined ||
         (typeof i.path === "string" ? i.path === path : i.path.test(path)))
     );
+    if (Date.now() < this.#outageUntil) {
+      req.record.injected = true;
+      return req.isGit
+        ? new Response(`${statusText(this.#outageStatus)}\n`, {
+          status: this.#outageStatus,
+        })
+        : json(this.#outageStatus, {
+          message: statusText(this.#outageStatus),
+        });
+    }
     if (injection !== undefined) {
       injection.times = (injection.times ?? 1) - 1;
+      if (injection.revokeTokens === true) this.revokeTokens();
       if (injection.delayMs !== undefined) {
         await new Promise((r) => setTimeout(r, injection.delayMs));
       }
+      await injection.hold;
       if (injection.status !== undefined) {
         req.record.injected = true;
         return json(
@@ -482,7 +523,9 @@ export class FakeGitHub implements AsyncDisposable {
         : given;
       const now = Date.now();
       if (
-        this.issuedTokens.some((t) => t.token === plain && t.expiresAt > now)
+        this.issuedTokens.some((t) =>
+          t.token === plain && t.expiresAt > now && t.revoked !== true
+        )
       ) return true;
       if (token === undefined) return false;
     }
@@ -581,6 +624,10 @@ export class FakeGitHub implements AsyncDisposable {
         if (run.annotations.length > 50) {
           return json(422, { message: "Only 50 annotations per request" });
         }
+        if (run.conclusion !== null) {
+          run.status = "completed";
+          run.completedOrder = ++this.#completions;
+        }
         this.checkRuns.push(run);
         return json(201, this.#checkRunJson(run));
       }
@@ -603,13 +650,21 @@ export class FakeGitHub implements AsyncDisposable {
         if (annotations.length > 50) {
           return json(422, { message: "Only 50 annotations per request" });
         }
+        if (run.status === "completed" && data["status"] === "in_progress") {
+          // GitHub never reopens a completed check run.
+          return json(422, { message: "The check run is already completed" });
+        }
         if (output["title"] !== undefined) run.title = String(output["title"]);
         if (output["summary"] !== undefined) {
           run.summary = String(output["summary"]);
         }
         run.annotations.push(...annotations);
+        if (data["status"] !== undefined) run.status = String(data["status"]);
         if (data["conclusion"] !== undefined) {
+          // GitHub completes a check run given its conclusion.
           run.conclusion = String(data["conclusion"]);
+          run.status = "completed";
+          run.completedOrder = ++this.#completions;
         }
         return json(200, this.#checkRunJson(run));
       }
@@ -972,6 +1027,8 @@ function statusText(status: number): string {
       return "Internal Server Error";
     case 502:
       return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
     default:
       return `Status ${status}`;
   }

@@ -259,7 +259,7 @@ Deno.test("a fork's head commit comes from refs/pull/N/head over token-authentic
     assert.equal(gh.checkRuns.length, 1);
     assert.equal(gh.checkRuns[0]!.headSha, sha["pr/weaken"]);
     assert.equal(gh.checkRuns[0]!.conclusion, "failure");
-    assert.equal(gh.statuses[0]?.state, "failure");
+    assert.equal(gh.statuses.at(-1)?.state, "failure");
   } finally {
     await Deno.remove(wrapDir, { recursive: true });
   }
@@ -385,7 +385,8 @@ Deno.test("publishing: one check run with every annotation in batches of 50, one
   assert.equal(run.headSha, sha["pr/many"]);
   assert.match(run.title, /^Reject: \d+ blocking findings$/);
   assert.match(run.summary, /\| Decision \| \*\*reject\*\* \|/);
-  // Created with 50, then PATCHed 50 at a time.
+  // Created in progress while judging, completed in place with 50, then
+  // PATCHed 50 at a time.
   const creates = gh.apiRequests("POST").filter((r) =>
     r.path === "/repos/o/r/check-runs"
   );
@@ -393,7 +394,9 @@ Deno.test("publishing: one check run with every annotation in batches of 50, one
     r.path === `/repos/o/r/check-runs/${run.id}`
   );
   assert.equal(creates.length, 1);
-  const sizes = [...creates, ...patches].map((r) =>
+  assert.equal((creates[0]!.body as { status: string }).status, "in_progress");
+  assert.equal((patches[0]!.body as { status: string }).status, "completed");
+  const sizes = patches.map((r) =>
     (r.body as { output: { annotations: unknown[] } }).output.annotations
       .length
   );
@@ -424,8 +427,9 @@ Deno.test("publishing: one check run with every annotation in batches of 50, one
     ),
   );
 
-  assert.equal(gh.statuses.length, 1);
-  const status = gh.statuses[0]!;
+  // Pending while judging, then replaced by the verdict.
+  assert.deepEqual(gh.statuses.map((s) => s.state), ["pending", "failure"]);
+  const status = gh.statuses[1]!;
   assert.equal(status.context, "pawl");
   assert.equal(status.state, "failure");
   assert.equal(status.sha, sha["pr/many"]);
@@ -449,6 +453,11 @@ Deno.test("publishing: one check run with every annotation in batches of 50, one
   assert.equal(sticky().length, 1);
   assert.equal(sticky()[0]!.id, comment.id);
   assert.match(sticky()[0]!.body, /reject/i);
+  // A finished check run cannot be reopened: the second run has its own.
+  assert.deepEqual(
+    gh.checkRuns.map((r) => [r.id === run.id, r.status, r.conclusion]),
+    [[true, "completed", "failure"], [false, "completed", "failure"]],
+  );
   assert.equal(
     gh.apiRequests("PATCH").filter((r) =>
       r.path === `/repos/o/r/issues/comments/${comment.id}`
@@ -469,6 +478,40 @@ Deno.test("publishing: one check run with every annotation in batches of 50, one
   assertNoToken(second);
 });
 
+Deno.test("pawl check --pr --publish shows a check run in progress and a pending status while it judges, then completes that check run in place", async () => {
+  const { repo, sha } = await buildWorld();
+  await using _repo = repo;
+  await using remote = await makeBareRemote(repo.dir, { 6: "pr/honest" });
+  await using gh = fakeWith(remote, {
+    number: 6,
+    baseSha: sha.main,
+    headSha: sha["pr/honest"],
+  }, { cloneVia: "http" });
+  // The clone waits until the pull request has been looked at.
+  const looked = Promise.withResolvers<void>();
+  gh.inject({ path: /^\/git\//, hold: looked.promise });
+  const running = prRun(gh, 6);
+  const deadline = Date.now() + 60_000;
+  while (gh.statuses.length === 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  looked.resolve();
+  assert.deepEqual(
+    gh.checkRuns.map((r) => [r.headSha, r.status, r.conclusion, r.title]),
+    [[sha["pr/honest"], "in_progress", null, "Judging"]],
+  );
+  assert.deepEqual(gh.statuses.map((s) => s.state), ["pending"]);
+  const id = gh.checkRuns[0]!.id;
+  const result = await running;
+  assert.equal(result.code, 0, explain(result));
+  assert.deepEqual(
+    gh.checkRuns.map((r) => [r.id, r.status, r.conclusion]),
+    [[id, "completed", "success"]],
+  );
+  assert.deepEqual(gh.statuses.map((s) => s.state), ["pending", "success"]);
+  assertNoToken(result);
+});
+
 Deno.test("GitHub failures: retried on 5xx and rate limits, otherwise reported on stderr without changing the exit code", async (t) => {
   const { repo, sha } = await buildWorld();
   await using _repo = repo;
@@ -480,14 +523,22 @@ Deno.test("GitHub failures: retried on 5xx and rate limits, otherwise reported o
     env: Record<string, string> = {},
     extra: string[] = [],
   ) => prRun(gh, 5, { command: "diff", env, extra });
-  /** Successful writes of each kind so far. */
+  /** Successful writes of the verdict of each kind so far (not the in-progress marks). */
   const published = (gh: FakeGitHub) => {
     const ok = gh.apiRequests().filter((r) =>
       r.method !== "GET" && r.status >= 200 && r.status < 300
     );
+    const field = (r: { body: unknown }, key: string) =>
+      (r.body as Record<string, unknown> | undefined)?.[key];
     return {
-      checkRuns: ok.filter((r) => r.path.endsWith("/check-runs")).length,
-      statuses: ok.filter((r) => r.path.includes("/statuses/")).length,
+      checkRuns:
+        ok.filter((r) =>
+          r.path.includes("/check-runs") && field(r, "conclusion") !== undefined
+        ).length,
+      statuses:
+        ok.filter((r) =>
+          r.path.includes("/statuses/") && field(r, "state") !== "pending"
+        ).length,
       comments: ok.filter((r) => r.path.includes("/comments")).length,
     };
   };
@@ -522,10 +573,11 @@ Deno.test("GitHub failures: retried on 5xx and rate limits, otherwise reported o
     const result = await run(gh, { PAWL_GITHUB_RETRY_BASE_MS: "" });
     assert.equal(result.code, 1, explain(result));
     assert.doesNotMatch(result.stderr, /could not publish/);
+    // The pending status meets the limit; the verdict's follows.
     const tries = gh.apiRequests("POST").filter((r) =>
       r.path.includes("/statuses/")
     );
-    assert.deepEqual(tries.map((r) => r.status), [403, 201]);
+    assert.deepEqual(tries.map((r) => r.status), [403, 201, 201]);
     assert.ok(
       tries[1]!.at >= reset * 1000,
       `retried at ${tries[1]!.at}, before the reset ${reset * 1000}`,
@@ -683,9 +735,9 @@ Deno.test("when pawl cannot decide, the pull request gets a failing check run, a
     assert.equal(gh.checkRuns[0]!.conclusion, "failure");
     assert.equal(gh.checkRuns[0]!.title, "Could not decide");
     assert.match(gh.checkRuns[0]!.summary, /has no contract/);
-    assert.equal(gh.statuses[0]?.state, "error");
-    assert.ok(Array.from(gh.statuses[0]!.description).length <= 140);
-    assert.match(gh.statuses[0]!.description, /^Could not decide: /);
+    assert.equal(gh.statuses.at(-1)?.state, "error");
+    assert.ok(Array.from(gh.statuses.at(-1)!.description).length <= 140);
+    assert.match(gh.statuses.at(-1)!.description, /^Could not decide: /);
     assert.equal(gh.comments.length, 1);
     assert.match(gh.comments[0]!.body, /could not decide/);
     assertNoToken(result);
@@ -707,7 +759,7 @@ Deno.test("when pawl cannot decide, the pull request gets a failing check run, a
     );
     assert.equal(gh.checkRuns[0]?.conclusion, "failure");
     assert.match(
-      gh.statuses[0]?.description ?? "",
+      gh.statuses.at(-1)?.description ?? "",
       /contents: read|Cannot clone/,
     );
     assertNoToken(result);

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";
 import { MARKDOWN_MARKER } from "../src/report/render_markdown.ts";
+import { openSqliteQueue } from "../src/serve/sqlite_queue.ts";
 import {
   type FakeGitHub,
   makeBareRemote,
@@ -187,7 +188,8 @@ Deno.test("pawl serve judges each pull request of a signed webhook once, with th
       gh.comments.filter((c) => c.body.startsWith(MARKDOWN_MARKER)).length,
       2,
     );
-    assert.equal(gh.statuses.length, 2);
+    // Pending while judging, then the verdict's.
+    assert.equal(gh.statuses.filter((s) => s.state !== "pending").length, 2);
     // Each verdict's signed envelope, under the data dir as given.
     for (const head of [sha.honest, sha.weaken]) {
       const envelope = JSON.parse(
@@ -265,7 +267,8 @@ Deno.test("pawl serve on SIGTERM mid-job gives the job back within its grace, an
         first.stderr(),
       );
     }
-    assert.equal(gh.checkRuns.length, 0);
+    // At most marked in progress: no verdict yet.
+    assert.ok(gh.checkRuns.every((r) => r.status === "in_progress"));
     await using second = await spawnServe(env);
     const done = await second.waitForLog((l) => l.event === "job.published");
     assert.equal(done.decision, "accept");
@@ -311,7 +314,8 @@ for (const backend of ["sqlite", "postgres"] as const) {
         first.kill("SIGKILL");
         assert.equal((await first.status).signal, "SIGKILL");
       }
-      assert.equal(gh.checkRuns.length, 0);
+      // At most marked in progress: no verdict yet.
+      assert.ok(gh.checkRuns.every((r) => r.status === "in_progress"));
       await using second = await spawnServe(env);
       const done = await second.waitForLog((l) => l.event === "job.published");
       assert.equal(done.decision, "reject", JSON.stringify(done));
@@ -325,3 +329,275 @@ for (const backend of ["sqlite", "postgres"] as const) {
     }
   });
 }
+
+Deno.test("pawl serve waits out a GitHub outage far longer than its first retries, then publishes each verdict once", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 1,
+    baseSha: sha.main,
+    headSha: sha.honest,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  try {
+    await using server = await spawnServe(
+      await serveEnv(gh, keys, dataDir, {
+        PAWL_SERVE_BACKOFF_MAX_SECONDS: "0.5",
+      }),
+    );
+    // The App's token endpoint, the API and git all answer 503 for 6 s:
+    // thirty times the first backoff, eleven waits of at most 0.5 s.
+    const outage = 6000;
+    gh.outage(outage);
+    const outageEnds = Date.now() + outage;
+    // Then completing the check run fails a few more times on its own.
+    gh.inject({
+      method: "PATCH",
+      path: /\/check-runs\/\d+$/,
+      status: 502,
+      times: 3,
+    });
+    await sendWebhook(
+      `${server.url}/webhook`,
+      gh.pullRequestEvent("o/r", 1, {
+        action: "opened",
+        installationId: INSTALLATION,
+      }),
+      { secret: SECRET, event: "pull_request" },
+    );
+    const done = await server.waitForLog((l) => l.event === "job.published");
+    assert.equal(done.decision, "accept", server.stderr());
+    assert.ok(Date.now() >= outageEnds);
+    assert.ok(
+      gh.requests.filter((r) => r.injected && r.status === 503).length > 4,
+    );
+    assert.ok(server.logs.some((l) => l.event === "job.retry"));
+    assert.ok(server.logs.some((l) => l.event === "job.publish_failed"));
+    assert.ok(!server.stderr().includes("Gave up"), server.stderr());
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.headSha, r.status, r.conclusion]),
+      [[sha.honest, "completed", "success"]],
+    );
+    assert.deepEqual(gh.statuses.map((s) => s.state).at(-1), "success");
+    assert.equal(gh.comments.length, 1);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("pawl serve gives up a git request GitHub stopped answering instead of waiting on it forever, and judges the pull request", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 1,
+    baseSha: sha.main,
+    headSha: sha.honest,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  // The first git request gets no answer until the test ends.
+  const hung = Promise.withResolvers<void>();
+  try {
+    gh.inject({ path: /^\/git\//, hold: hung.promise });
+    await using server = await spawnServe(
+      await serveEnv(gh, keys, dataDir, { PAWL_SERVE_GIT_STALL_SECONDS: "2" }),
+    );
+    await sendWebhook(
+      `${server.url}/webhook`,
+      gh.pullRequestEvent("o/r", 1, {
+        action: "opened",
+        installationId: INSTALLATION,
+      }),
+      { secret: SECRET, event: "pull_request" },
+    );
+    const done = await server.waitForLog((l) => l.event === "job.published");
+    assert.equal(done.decision, "accept", server.stderr());
+    // The request that got no answer was given up, not waited on forever.
+    const git = gh.requests.filter((r) => r.path.startsWith("/git/"));
+    assert.equal(git[0]?.status, 0);
+    assert.ok(git.slice(1).every((r) => r.status === 200));
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.status, r.conclusion]),
+      [["completed", "success"]],
+    );
+  } finally {
+    hung.resolve();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("pawl serve stops at once on SIGTERM while a job waits out an outage, and the job stays queued for the next server", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 1,
+    baseSha: sha.main,
+    headSha: sha.honest,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  try {
+    const env = await serveEnv(gh, keys, dataDir, {
+      PAWL_SERVE_BACKOFF_SECONDS: "0.05",
+      PAWL_SERVE_BACKOFF_MAX_SECONDS: "30",
+    });
+    gh.outage(120_000);
+    {
+      await using server = await spawnServe(env);
+      await sendWebhook(
+        `${server.url}/webhook`,
+        gh.pullRequestEvent("o/r", 1, {
+          action: "opened",
+          installationId: INSTALLATION,
+        }),
+        { secret: SECRET, event: "pull_request" },
+      );
+      // Retried until the waits have grown past five seconds.
+      await server.waitForLog((l) =>
+        l.event === "job.retry" &&
+        Date.parse(String(l.retryAt)) - Date.parse(String(l.time)) > 5000
+      );
+      const asked = Date.now();
+      server.kill("SIGTERM");
+      assert.equal((await server.status).code, 0);
+      const took = Date.now() - asked;
+      assert.ok(took < 5000, `stopping took ${took} ms`);
+    }
+    const queue = openSqliteQueue(`${dataDir}/queue.db`);
+    try {
+      const [job] = await queue.list();
+      assert.equal(job?.state, "queued");
+      assert.match(job?.lastError ?? "", /Service Unavailable/);
+    } finally {
+      await queue.close();
+    }
+    assert.equal(
+      gh.checkRuns.filter((r) => r.status === "completed").length,
+      0,
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("pawl serve drops an installation token revoked before its expiry and carries on with a new one, for git and for the API", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 1,
+    baseSha: sha.main,
+    headSha: sha.honest,
+  });
+  gh.addPullRequest("o/r", {
+    number: 2,
+    baseSha: sha.main,
+    headSha: sha.weaken,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  try {
+    await using server = await spawnServe(await serveEnv(gh, keys, dataDir));
+    const send = (n: number) =>
+      sendWebhook(
+        `${server.url}/webhook`,
+        gh.pullRequestEvent("o/r", n, {
+          action: "opened",
+          installationId: INSTALLATION,
+        }),
+        { secret: SECRET, event: "pull_request" },
+      );
+    await send(1);
+    await server.waitForLog((l) => l.event === "job.published");
+    assert.equal(gh.issuedTokens.length, 1);
+    // GitHub stops accepting the cached token an hour before its expiry,
+    // as the clone starts; the next one is revoked while publishing.
+    gh.inject({ path: /^\/git\//, revokeTokens: true });
+    gh.inject({ method: "POST", path: /\/comments$/, revokeTokens: true });
+    await send(2);
+    await until(
+      "both published",
+      () => server.logs.filter((l) => l.event === "job.published").length === 2,
+    );
+    const second = server.logs.filter((l) => l.event === "job.published")[1];
+    assert.equal(second?.decision, "reject", server.stderr());
+    assert.ok(
+      gh.requests.some((r) => r.path.startsWith("/git/") && r.status === 401),
+    );
+    assert.ok(
+      gh.requests.some((r) => !r.path.startsWith("/git/") && r.status === 401),
+    );
+    assert.equal(
+      server.logs.filter((l) => l.event === "app.token_rejected").length,
+      2,
+      server.stderr(),
+    );
+    assert.equal(gh.issuedTokens.length, 3);
+    assert.ok(!server.logs.some((l) => l.event === "job.retry"));
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.headSha, r.conclusion]),
+      [[sha.honest, "success"], [sha.weaken, "failure"]],
+    );
+    assert.equal(gh.comments.length, 2);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("pawl serve shows a check run in progress and a pending status while it judges, then completes that check run in place", async () => {
+  const { repo, remote, sha } = await world();
+  await using _repo = repo;
+  await using _remote = remote;
+  const keys = makeAppKeys();
+  await using gh = fakeApp(keys, remote.gitDir);
+  gh.addPullRequest("o/r", {
+    number: 2,
+    baseSha: sha.main,
+    headSha: sha.weaken,
+  });
+  const dataDir = await Deno.makeTempDir({ prefix: "pawl-serve-data-" });
+  try {
+    await using server = await spawnServe(await serveEnv(gh, keys, dataDir));
+    // The clone waits until the pull request has been looked at.
+    const looked = Promise.withResolvers<void>();
+    gh.inject({ path: /^\/git\//, hold: looked.promise });
+    await sendWebhook(
+      `${server.url}/webhook`,
+      gh.pullRequestEvent("o/r", 2, {
+        action: "synchronize",
+        installationId: INSTALLATION,
+      }),
+      { secret: SECRET, event: "pull_request" },
+    );
+    try {
+      await until("the pending status", () => gh.statuses.length > 0, 60_000);
+    } finally {
+      looked.resolve();
+    }
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.headSha, r.status, r.conclusion, r.title]),
+      [[sha.weaken, "in_progress", null, "Judging"]],
+    );
+    assert.deepEqual(gh.statuses.map((s) => [s.sha, s.state]), [
+      [sha.weaken, "pending"],
+    ]);
+    const id = gh.checkRuns[0]!.id;
+    const done = await server.waitForLog((l) => l.event === "job.published");
+    assert.equal(done.decision, "reject", server.stderr());
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.id, r.status, r.conclusion]),
+      [[id, "completed", "failure"]],
+    );
+    assert.deepEqual(gh.statuses.map((s) => s.state), ["pending", "failure"]);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -250,6 +250,13 @@ async function judgeStarted(
     progress,
     run: options.github,
   });
+  if (pull !== undefined && options.github.publish) {
+    // A sign of life on the pull request while it is judged.
+    const { announceToPullRequest } = await import(
+      "../gate/outputs/publish_to_pull_request.ts"
+    );
+    announceToPullRequest(options.github, io.err);
+  }
   const target = pull?.checkout ?? {
     repo: requiredOption(v.repo, "repo"),
     base: requiredOption(v.base, "base"),

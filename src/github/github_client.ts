@@ -62,10 +62,32 @@ export interface CreateCheckRunRequest {
   output: CheckRunOutput;
 }
 
+/** A check run marked in progress while the judgement runs. */
+export interface StartCheckRunRequest {
+  /** Check name (`pawl`). */
+  name: string;
+  /** The commit being judged. */
+  headSha: string;
+  /** Title and summary (no annotations yet). */
+  output: Omit<CheckRunOutput, "annotations">;
+}
+
+/** A check run found on a commit. */
+export interface FoundCheckRun {
+  /** Its id. */
+  id: number;
+  /** Its web address. */
+  htmlUrl?: string;
+  /** Whether it is completed (GitHub then lets no one change its status or conclusion). */
+  completed?: boolean;
+  /** Its conclusion, once completed. */
+  conclusion?: string;
+}
+
 /** `POST /repos/{owner}/{repo}/statuses/{sha}`. */
 export interface CreateStatusRequest {
-  /** `success`, `failure`, or `error` when pawl could not decide. */
-  state: "success" | "failure" | "error";
+  /** `pending` while judging; `success`, `failure`, or `error` when pawl could not decide. */
+  state: "pending" | "success" | "failure" | "error";
   /** Status context (`pawl`). */
   context: string;
   /** At most 140 characters. */
@@ -93,6 +115,28 @@ export interface GitHub {
     repo: RepoRef,
     request: CreateCheckRunRequest,
   ): Promise<{ id: number; htmlUrl?: string }>;
+  /**
+   * The latest check run named `name` on `headSha`, if any. Optional (as
+   * are the two below): in-memory fakes may leave them out, and then every
+   * publication creates its check run.
+   */
+  findCheckRun?(
+    repo: RepoRef,
+    headSha: string,
+    name: string,
+  ): Promise<FoundCheckRun | undefined>;
+  /** Mark check run `id` in progress, or create one so when `id` is undefined. */
+  startCheckRun?(
+    repo: RepoRef,
+    id: number | undefined,
+    request: StartCheckRunRequest,
+  ): Promise<FoundCheckRun>;
+  /** Complete check run `id` in place, with the conclusion and first annotations. */
+  completeCheckRun?(
+    repo: RepoRef,
+    id: number,
+    request: CreateCheckRunRequest,
+  ): Promise<FoundCheckRun>;
   /** Add output (more annotations) to a check run. */
   updateCheckRun(
     repo: RepoRef,
@@ -135,8 +179,15 @@ export interface ListPullRequestsOptions {
   onPage?: (listed: number) => void;
 }
 
-/** The octokit adapter: a {@linkcode GitHub} that can always list pull requests. */
-export type GitHubClient = GitHub & Required<Pick<GitHub, "listPullRequests">>;
+/** The octokit adapter: a {@linkcode GitHub} that has every optional call. */
+export type GitHubClient =
+  & GitHub
+  & Required<
+    Pick<
+      GitHub,
+      "listPullRequests" | "findCheckRun" | "startCheckRun" | "completeCheckRun"
+    >
+  >;
 
 /**
  * A GitHub request failed for good (after any retries): the message says
@@ -303,6 +354,58 @@ export function createGitHubClient(
         ? { id, htmlUrl: data.html_url }
         : { id };
     },
+    async findCheckRun(repo, headSha, name) {
+      const response = await octokit.request(
+        "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+        { ...repo, ref: headSha, "check_name": name },
+      ).catch(
+        fail(`list the check runs on "${repoSlug(repo)}"`, PERMISSIONS.checks),
+      );
+      const found = response.data.check_runs[0];
+      return found === undefined ? undefined : foundCheckRun(found);
+    },
+    async startCheckRun(repo, id, request) {
+      const fields = {
+        ...repo,
+        status: "in_progress" as const,
+        output: { ...request.output },
+      };
+      const response =
+        await (id === undefined
+          ? octokit.request("POST /repos/{owner}/{repo}/check-runs", {
+            ...fields,
+            name: request.name,
+            "head_sha": request.headSha,
+          })
+          : octokit.request(
+            "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
+            { ...fields, "check_run_id": id },
+          )).catch(
+            fail(
+              `mark the check run in progress on "${repoSlug(repo)}"`,
+              PERMISSIONS.checks,
+            ),
+          );
+      return foundCheckRun(response.data);
+    },
+    async completeCheckRun(repo, id, request) {
+      const response = await octokit.request(
+        "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
+        {
+          ...repo,
+          "check_run_id": id,
+          status: "completed",
+          conclusion: request.conclusion,
+          output: wireOutput(request.output),
+        },
+      ).catch(
+        fail(
+          `complete check run ${id} on "${repoSlug(repo)}"`,
+          PERMISSIONS.checks,
+        ),
+      );
+      return foundCheckRun(response.data);
+    },
     async updateCheckRun(repo, id, output) {
       await octokit.request(
         "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
@@ -404,6 +507,27 @@ export function createGitHubClient(
         ),
       );
     },
+  };
+}
+
+/** The id and address of a check run as GitHub returns it. */
+function foundCheckRun(
+  data: {
+    id: unknown;
+    "html_url"?: unknown;
+    status?: unknown;
+    conclusion?: unknown;
+  },
+): FoundCheckRun {
+  return {
+    id: Number(data.id),
+    completed: data.status === "completed",
+    ...(typeof data.html_url === "string" && data.html_url !== ""
+      ? { htmlUrl: data.html_url }
+      : {}),
+    ...(typeof data.conclusion === "string"
+      ? { conclusion: data.conclusion }
+      : {}),
   };
 }
 

@@ -19,3 +19,4 @@ export * from "./client_from_env.ts";
 export * from "./pull_request_checkout.ts";
 export * from "./open_pull_request.ts";
 export * from "./with_token_hint.ts";
+export * from "./publish_in_progress.ts";

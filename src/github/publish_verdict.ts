@@ -168,7 +168,8 @@ export interface PublishReport {
 }
 
 /**
- * Send `publication`: the check run (create, then one update per further
+ * Send `publication`: the check run (completing the one named `pawl` on
+ * the head if there is one, else creating it; then one update per further
  * 50 annotations), the commit status (linking the check run), and the
  * sticky comment: the first existing comment whose body starts with the
  * marker is updated, else one is created. A failing part does not stop
@@ -190,12 +191,14 @@ export async function publishVerdict(
     }
   };
   await attempt(async () => {
-    const created = await github.createCheckRun(
+    const { again, ...created } = await placeCheckRun(
+      github,
       target.repo,
       publication.checkRun.create,
     );
     report.checkRun = { ...created, requests: 1 };
-    for (const output of publication.checkRun.updates) {
+    // Annotations add up on GitHub: a repeated verdict has them all already.
+    for (const output of again ? [] : publication.checkRun.updates) {
       await github.updateCheckRun(target.repo, created.id, output);
       report.checkRun.requests++;
     }
@@ -233,6 +236,43 @@ export async function publishVerdict(
     }
   });
   return report;
+}
+
+/**
+ * The check run that carries the verdict: the one marked in progress when
+ * the judgement started (or left by an earlier attempt) completed in
+ * place; the same verdict already completed (a publication repeated after
+ * a crash) given its title and summary again (`again`); else a new one, as
+ * GitHub never changes a completed check run's conclusion.
+ */
+async function placeCheckRun(
+  github: GitHub,
+  repo: RepoRef,
+  create: CreateCheckRunRequest,
+): Promise<{ id: number; htmlUrl?: string; again?: boolean }> {
+  const existing = await github.findCheckRun?.(
+    repo,
+    create.headSha,
+    create.name,
+  );
+  if (existing === undefined || github.completeCheckRun === undefined) {
+    return await github.createCheckRun(repo, create);
+  }
+  if (!existing.completed) {
+    return await github.completeCheckRun(repo, existing.id, create);
+  }
+  if (existing.conclusion !== create.conclusion) {
+    return await github.createCheckRun(repo, create);
+  }
+  await github.updateCheckRun(repo, existing.id, {
+    ...create.output,
+    annotations: [],
+  });
+  return {
+    id: existing.id,
+    ...(existing.htmlUrl === undefined ? {} : { htmlUrl: existing.htmlUrl }),
+    again: true,
+  };
 }
 
 function undecidedPublication(

@@ -2,13 +2,16 @@ import assert from "node:assert/strict";
 import { type Finding, finding } from "../core/finding.ts";
 import { buildVerdict, type Verdict } from "../core/verdict.ts";
 import { MARKDOWN_MARKER } from "../report/render_markdown.ts";
-import type {
-  CheckRunOutput,
-  CreateCheckRunRequest,
-  CreateStatusRequest,
-  GitHub,
-  IssueComment,
+import { startFakeGitHub } from "../../tests/_fake_github.ts";
+import {
+  type CheckRunOutput,
+  type CreateCheckRunRequest,
+  createGitHubClient,
+  type CreateStatusRequest,
+  type GitHub,
+  type IssueComment,
 } from "./github_client.ts";
+import { publishInProgress } from "./publish_in_progress.ts";
 import {
   buildPublication,
   publishVerdict,
@@ -336,4 +339,38 @@ Deno.test("buildPublication() names each contract file's layout by what it keeps
     p.checkRun.create.output.summary,
     /\| Contract \| `tests\/agent_contract\.yaml` \(agent-contract\) \|/,
   );
+});
+
+Deno.test("publishVerdict() completes the check run marked in progress, repeats a finished verdict without doubling its annotations, and gives a new verdict a new check run", async () => {
+  await using gh = startFakeGitHub();
+  gh.addRepository("o/r", { gitDir: "/nowhere" });
+  const github = createGitHubClient({ apiUrl: gh.url, retryBaseMs: 1 });
+  const target = { repo: { owner: "o", repo: "r" }, number: 5 };
+  const reject = buildPublication({
+    kind: "verdict",
+    verdict: verdict(failures(120)),
+    markdown: "reject",
+  });
+  await publishInProgress(github, target, HEAD);
+  const [started] = gh.checkRuns;
+  assert.equal(started?.status, "in_progress");
+  for (let run = 0; run < 2; run++) {
+    const report = await publishVerdict(github, target, reject);
+    assert.deepEqual(report.errors, []);
+    assert.deepEqual(
+      gh.checkRuns.map((r) => [r.id, r.status, r.conclusion]),
+      [[started!.id, "completed", "failure"]],
+    );
+    assert.equal(gh.checkRuns[0]!.annotations.length, 120);
+  }
+  const accept = buildPublication({
+    kind: "verdict",
+    verdict: verdict([]),
+    markdown: "accept",
+  });
+  await publishVerdict(github, target, accept);
+  assert.deepEqual(gh.checkRuns.map((r) => [r.status, r.conclusion]), [
+    ["completed", "failure"],
+    ["completed", "success"],
+  ]);
 });

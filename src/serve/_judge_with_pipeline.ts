@@ -44,6 +44,12 @@ export interface PipelineJudgeOptions {
   sandboxLease?: SandboxLeaseSettings;
   /** Judgements running at once beside this one (the workers but one). */
   othersWaiting?: number;
+  /**
+   * A clone or fetch moving under 1 KB/s for this long is abandoned (and
+   * the job retried), so a GitHub that stops answering holds no worker
+   * (default 60).
+   */
+  gitStallSeconds?: number;
 }
 
 /** Build the judge. */
@@ -65,7 +71,11 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
           shallow: true,
           // A fork's head commit is in the base repository only under this ref.
           refs: [`refs/pull/${job.number}/head`],
-          gitEnv: gitAuthEnv(job.cloneUrl, context.token),
+          gitEnv: {
+            ...gitAuthEnv(job.cloneUrl, context.token),
+            GIT_HTTP_LOW_SPEED_LIMIT: "1000",
+            GIT_HTTP_LOW_SPEED_TIME: String(options.gitStallSeconds ?? 60),
+          },
           ...(options.sandboxPath === undefined
             ? {}
             : { sandboxPath: options.sandboxPath }),

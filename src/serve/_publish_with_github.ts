@@ -1,56 +1,28 @@
 /**
  * The {@linkcode Publish} over pawl's GitHub publisher, made idempotent per
- * head commit: an existing check run named "pawl" on the head is updated
- * rather than a second one created, the sticky comment is updated, and
- * each part (check run, status, comment) is sent only once the one
- * before it succeeded. "Could not decide" is a
- * failing check run here, so a required check blocks the merge.
+ * head commit: the check run named "pawl" on the head (the one marked in
+ * progress when the judgement started) is completed in place rather than
+ * a second one created, the sticky comment is updated, and each part
+ * (check run, status, comment) is sent only once the one before it
+ * succeeded. "Could not decide" is a failing check run here, so a
+ * required check blocks the merge.
  *
  * @module
  */
-import { Octokit } from "octokit";
-import { createGitHubClient, type GitHub } from "../github/github_client.ts";
-import {
-  buildPublication,
-  CHECK_NAME,
-  publishVerdict,
-} from "../github/publish_verdict.ts";
-import { VERSION } from "../version.ts";
+import type { GitHub } from "../github/github_client.ts";
+import { buildPublication, publishVerdict } from "../github/publish_verdict.ts";
 import type { Publish } from "./judge.ts";
+import { jobClient, type JobClientOptions } from "./_job_client.ts";
 
 /** Options for {@linkcode createGitHubPublish}. */
-export interface GitHubPublishOptions {
-  /** Milliseconds per "second" of the client's retry backoff (default 1000). */
-  retryBaseMs?: number;
-  /** Per-request time limit (default 30 s). */
-  timeoutMs?: number;
-}
+export type GitHubPublishOptions = JobClientOptions;
 
 /** Build the publisher. */
 export function createGitHubPublish(
   options: GitHubPublishOptions = {},
 ): Publish {
   return async (job, outcome, context) => {
-    const client = createGitHubClient({
-      ...(context.token === undefined ? {} : { token: context.token }),
-      apiUrl: context.apiUrl,
-      retries: 1,
-      ...(options.retryBaseMs === undefined
-        ? {}
-        : { retryBaseMs: options.retryBaseMs }),
-      ...(options.timeoutMs === undefined
-        ? {}
-        : { timeoutMs: options.timeoutMs }),
-    });
-    const silent = () => {};
-    const octokit = new Octokit({
-      ...(context.token === undefined ? {} : { auth: context.token }),
-      baseUrl: context.apiUrl.replace(/\/+$/, ""),
-      userAgent: `pawl/${VERSION}`,
-      log: { debug: silent, info: silent, warn: silent, error: silent },
-      retry: { enabled: false },
-      throttle: { enabled: false },
-    });
+    const client = jobClient(context, options);
     // Each part runs only when the one before it succeeded, so a retry
     // after a failure repeats no part that was already posted.
     let failed: unknown;
@@ -70,44 +42,11 @@ export function createGitHubPublish(
     };
     const once: GitHub = {
       ...client,
+      findCheckRun: unlessFailed(client.findCheckRun),
+      completeCheckRun: unlessFailed(client.completeCheckRun),
+      createCheckRun: unlessFailed(client.createCheckRun),
       createStatus: unlessFailed(client.createStatus),
       listIssueComments: unlessFailed(client.listIssueComments),
-      createCheckRun: unlessFailed(async (repo, request) => {
-        const { conclusion } = request;
-        const listed = await octokit.request(
-          "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
-          { ...repo, ref: request.headSha, "check_name": CHECK_NAME },
-        );
-        const existing = listed.data.check_runs[0];
-        if (existing === undefined) {
-          return await client.createCheckRun(repo, { ...request, conclusion });
-        }
-        const updated = await octokit.request(
-          "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
-          {
-            ...repo,
-            "check_run_id": existing.id,
-            status: "completed",
-            conclusion,
-            output: {
-              title: request.output.title,
-              summary: request.output.summary,
-              annotations: request.output.annotations.map((a) => ({
-                path: a.path,
-                "start_line": a.startLine,
-                "end_line": a.endLine,
-                "annotation_level": a.level,
-                message: a.message,
-                ...(a.title === undefined ? {} : { title: a.title }),
-              })),
-            },
-          },
-        );
-        return {
-          id: Number(updated.data.id),
-          htmlUrl: updated.data.html_url ?? "",
-        };
-      }),
     };
     const report = await publishVerdict(
       once,

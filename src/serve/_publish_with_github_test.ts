@@ -4,6 +4,7 @@ import type { JobSpec } from "./job.ts";
 import type { JobContext } from "./judge.ts";
 import { createLogger } from "./logger.ts";
 import { createGitHubPublish } from "./_publish_with_github.ts";
+import { retryAfterMs } from "./github_failure.ts";
 
 const HEAD = "c".repeat(40);
 
@@ -67,4 +68,27 @@ Deno.test("the serve publisher sends nothing after a part that failed", async ()
   );
   assert.equal(gh.statuses.length, 0);
   assert.equal(gh.comments.length, 0);
+});
+
+Deno.test("the serve publisher leaves a long rate limit wait to the queue, which reads when to come back", async () => {
+  await using gh = startFakeGitHub();
+  gh.addRepository("o/r", { gitDir: "/nowhere" });
+  const reset = gh.injectRateLimit(
+    { method: "POST", path: "/repos/o/r/check-runs" },
+    60,
+  );
+  const publish = createGitHubPublish({ retryBaseMs: 1000 });
+  const started = Date.now();
+  const error = await publish(
+    job,
+    { kind: "undecided", reason: "x", headSha: HEAD },
+    context(gh.url),
+  ).then(() => undefined, (e: unknown) => e);
+  assert.ok(Date.now() - started < 5000, "a worker slept on the limit");
+  const now = Date.now();
+  const wait = retryAfterMs(error, now);
+  assert.ok(
+    wait !== undefined && Math.abs(now + wait - reset * 1000) < 1000,
+    String(wait),
+  );
 });

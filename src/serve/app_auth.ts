@@ -1,7 +1,8 @@
 /**
  * Authenticating as a GitHub App: a JWT signed with the App's private key
  * (RS256, by `@octokit/auth-app`) buys an installation access token per
- * installation; each token is reused until shortly before it expires.
+ * installation; each token is reused until shortly before it expires, or
+ * until GitHub turns it away (it was revoked early), when it is forgotten.
  *
  * @module
  */
@@ -26,7 +27,12 @@ export interface AppTokensOptions {
 }
 
 /** Installation tokens, cached. */
-export type AppTokens = (installationId: number) => Promise<string>;
+export interface AppTokens {
+  /** A token for the installation: the cached one, or a new one. */
+  get(installationId: number): Promise<string>;
+  /** Drop `token` from the cache (GitHub rejected it); the next `get` mints one. */
+  forget(installationId: number, token: string): void;
+}
 
 /** Build the token source for one App. */
 export function createAppTokens(options: AppTokensOptions): AppTokens {
@@ -47,7 +53,7 @@ export function createAppTokens(options: AppTokensOptions): AppTokens {
   const renew = options.renewBeforeMs ?? 5 * 60_000;
   const cache = new Map<number, { token: string; expiresAt: number }>();
   const pending = new Map<number, Promise<string>>();
-  return (installationId) => {
+  const get = (installationId: number): Promise<string> => {
     const cached = cache.get(installationId);
     if (cached !== undefined && cached.expiresAt - renew > clock()) {
       return Promise.resolve(cached.token);
@@ -71,5 +77,14 @@ export function createAppTokens(options: AppTokensOptions): AppTokens {
     })();
     pending.set(installationId, issued);
     return issued;
+  };
+  return {
+    get,
+    forget(installationId, token) {
+      // Only that token: another worker may have renewed it already.
+      if (cache.get(installationId)?.token === token) {
+        cache.delete(installationId);
+      }
+    },
   };
 }

@@ -27,17 +27,35 @@ Deno.test("createAppTokens() trades the App's JWT for installation tokens and re
     renewBeforeMs: 5 * 60_000,
     clock: () => now,
   });
-  const one = await tokens(1);
+  const one = await tokens.get(1);
   assert.match(one, /^ghs_/);
-  assert.equal(await tokens(1), one);
-  const two = await tokens(2);
+  assert.equal(await tokens.get(1), one);
+  const two = await tokens.get(2);
   assert.notEqual(two, one);
   assert.equal(github.issuedTokens.length, 2);
   now += 6 * 60_000;
-  const renewed = await tokens(1);
+  const renewed = await tokens.get(1);
   assert.notEqual(renewed, one);
   assert.equal(github.issuedTokens.length, 3);
-  await assert.rejects(tokens(99));
+  await assert.rejects(tokens.get(99));
+});
+
+Deno.test("createAppTokens() mints a new token once the cached one is forgotten, and only for that token", async () => {
+  await using github = startFakeGitHub({
+    app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
+  });
+  const tokens = createAppTokens({
+    appId: 321,
+    privateKey: PRIVATE_PEM,
+    apiUrl: github.url,
+  });
+  const one = await tokens.get(1);
+  tokens.forget(1, "ghs_someone_else_renewed_already");
+  assert.equal(await tokens.get(1), one);
+  tokens.forget(1, one);
+  const two = await tokens.get(1);
+  assert.notEqual(two, one);
+  assert.equal(github.issuedTokens.length, 2);
 });
 
 Deno.test("the fake GitHub refuses a JWT signed with another key", async () => {
@@ -51,6 +69,6 @@ Deno.test("the fake GitHub refuses a JWT signed with another key", async () => {
       .toString(),
     apiUrl: github.url,
   });
-  await assert.rejects(tokens(1), /401|JSON web token/);
+  await assert.rejects(tokens.get(1), /401|JSON web token/);
   assert.equal(github.issuedTokens.length, 0);
 });

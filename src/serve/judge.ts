@@ -1,7 +1,8 @@
 /**
- * The ports a worker drives: {@linkcode Judge} turns a job into an
- * outcome (the pipeline of `pawl check --pr`, or a fake), and
- * {@linkcode Publish} puts the outcome on the pull request.
+ * The ports a worker drives: {@linkcode Announce} marks the pull request
+ * as being judged, {@linkcode Judge} turns a job into an outcome (the
+ * pipeline of `pawl check --pr`, or a fake), and {@linkcode Publish} puts
+ * the outcome on the pull request.
  *
  * @module
  */
@@ -39,6 +40,13 @@ export type Publish = (
   outcome: Outcome,
   context: JobContext,
 ) => Promise<void>;
+
+/**
+ * Say on the pull request that the job is being judged (an in-progress
+ * check run, a pending status). Must be idempotent per head commit, and
+ * is completed in place by {@linkcode Publish}. Throws when a part failed.
+ */
+export type Announce = (job: JobSpec, context: JobContext) => Promise<void>;
 
 /** A failure that may pass on its own (GitHub 5xx, network, clone). */
 export class TransientError extends Error {

@@ -32,10 +32,14 @@ export interface ServeConfig {
   workers: number;
   /** Lease length, seconds. */
   leaseSeconds: number;
-  /** Judgement attempts before "could not decide". */
-  maxAttempts: number;
-  /** First retry backoff, seconds. */
+  /** First retry backoff, seconds (doubled per attempt). */
   backoffSeconds: number;
+  /** Longest single retry backoff, seconds. */
+  backoffMaxSeconds: number;
+  /** How long a job keeps retrying through failures of GitHub or git, seconds. */
+  deadlineSeconds: number;
+  /** A clone or fetch under 1 KB/s for this long is abandoned and retried, seconds. */
+  gitStallSeconds: number;
   /** Largest webhook body. */
   maxBodyBytes: number;
   /** Seconds to let running jobs finish on SIGTERM. */
@@ -78,8 +82,10 @@ const FILE_SCHEMA = z.strictObject({
   "queue_url": z.string().min(1).optional(),
   workers: z.number().int().min(1).max(256).optional(),
   "lease_seconds": z.number().positive().optional(),
-  "max_attempts": z.number().int().min(1).optional(),
   "backoff_seconds": z.number().positive().optional(),
+  "backoff_max_seconds": z.number().positive().optional(),
+  "deadline_seconds": z.number().positive().optional(),
+  "git_stall_seconds": z.number().int().positive().optional(),
   "max_body_bytes": z.number().int().positive().optional(),
   "shutdown_grace_seconds": z.number().min(0).optional(),
   "api_url": z.url().optional(),
@@ -245,19 +251,33 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
       120,
       (n) => n > 0,
     ),
-    maxAttempts: number(
-      undefined,
-      "PAWL_SERVE_MAX_ATTEMPTS",
-      file.max_attempts,
-      4,
-      (n) => Number.isInteger(n) && n >= 1,
-    ),
     backoffSeconds: number(
       undefined,
       "PAWL_SERVE_BACKOFF_SECONDS",
       file.backoff_seconds,
       5,
       (n) => n > 0,
+    ),
+    backoffMaxSeconds: number(
+      undefined,
+      "PAWL_SERVE_BACKOFF_MAX_SECONDS",
+      file.backoff_max_seconds,
+      300,
+      (n) => n > 0,
+    ),
+    deadlineSeconds: number(
+      undefined,
+      "PAWL_SERVE_DEADLINE_SECONDS",
+      file.deadline_seconds,
+      7200,
+      (n) => n > 0,
+    ),
+    gitStallSeconds: number(
+      undefined,
+      "PAWL_SERVE_GIT_STALL_SECONDS",
+      file.git_stall_seconds,
+      60,
+      (n) => Number.isInteger(n) && n > 0,
     ),
     maxBodyBytes: number(
       undefined,

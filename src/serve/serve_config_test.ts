@@ -161,3 +161,43 @@ Deno.test("resolveServeConfig() takes the database password from a variable, its
     },
   );
 });
+
+Deno.test("resolveServeConfig() reads how long jobs wait out outages, with defaults of hours, not seconds", async (t) => {
+  await t.step("defaults", () => {
+    const config = resolveServeConfig({ flags: {}, env: SECRET });
+    assert.deepEqual(
+      [
+        config.backoffSeconds,
+        config.backoffMaxSeconds,
+        config.deadlineSeconds,
+        config.gitStallSeconds,
+      ],
+      [5, 300, 7200, 60],
+    );
+  });
+  await t.step("variables over the file", () => {
+    const config = resolveServeConfig({
+      flags: {},
+      env: { ...SECRET, PAWL_SERVE_DEADLINE_SECONDS: "600" },
+      file: {
+        path: "serve.toml",
+        text:
+          "deadline_seconds = 900\nbackoff_max_seconds = 30\ngit_stall_seconds = 10\n",
+      },
+    });
+    assert.equal(config.deadlineSeconds, 600);
+    assert.equal(config.backoffMaxSeconds, 30);
+    assert.equal(config.gitStallSeconds, 10);
+  });
+  await t.step("the retired max_attempts is an unknown key", () => {
+    assert.throws(
+      () =>
+        resolveServeConfig({
+          flags: {},
+          env: SECRET,
+          file: { path: "serve.toml", text: "max_attempts = 4\n" },
+        }),
+      /unknown key "max_attempts"/,
+    );
+  });
+});

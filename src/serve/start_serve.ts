@@ -9,7 +9,7 @@ import { sandboxLeaseFrom } from "../sandbox/lease_uid.ts";
 import { readSigningKey } from "../sign/signing_key.ts";
 import { VERSION } from "../version.ts";
 import { createAppTokens } from "./app_auth.ts";
-import type { Judge, Publish } from "./judge.ts";
+import type { Announce, Judge, Publish } from "./judge.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { Metrics } from "./metrics.ts";
 import { openPostgresQueue } from "./postgres_queue.ts";
@@ -21,6 +21,7 @@ import { openSqliteQueue } from "./sqlite_queue.ts";
 import { WorkerPool } from "./worker_pool.ts";
 import { createPipelineJudge } from "./_judge_with_pipeline.ts";
 import { createGitHubPublish } from "./_publish_with_github.ts";
+import { createGitHubAnnounce } from "./_announce_with_github.ts";
 
 /** Options for {@linkcode startServe}. */
 export interface StartServeOptions {
@@ -28,6 +29,8 @@ export interface StartServeOptions {
   judge?: Judge;
   /** The publisher (default: check run, status, sticky comment). */
   publish?: Publish;
+  /** Marks a judgement started (default: in-progress check run, pending status). */
+  announce?: Announce;
   /** Where log lines go (default stderr). */
   write?: (line: string) => void;
   /** The environment (publishing knobs). */
@@ -127,25 +130,29 @@ export async function startServe(
     },
   });
   const retryBaseMs = Number(env["PAWL_GITHUB_RETRY_BASE_MS"] || NaN);
+  const clientOptions = Number.isFinite(retryBaseMs) && retryBaseMs > 0
+    ? { retryBaseMs }
+    : {};
   const pool = new WorkerPool({
     queue,
     judge: options.judge ?? createPipelineJudge({
       isolation: config.isolation,
       sandboxLease,
       othersWaiting: config.workers - 1,
+      gitStallSeconds: config.gitStallSeconds,
       setupCache: defaultSetupCache(env, { uid: Deno.uid() }),
       ...(config.tempDir === undefined ? {} : { tempRoot: config.tempDir }),
       ...(signing === undefined
         ? {}
         : { signing, verdictDir: `${config.dataDir}/verdicts` }),
     }),
-    publish: options.publish ?? createGitHubPublish(
-      Number.isFinite(retryBaseMs) && retryBaseMs > 0 ? { retryBaseMs } : {},
-    ),
+    publish: options.publish ?? createGitHubPublish(clientOptions),
+    announce: options.announce ?? createGitHubAnnounce(clientOptions),
     concurrency: config.workers,
     leaseMs: config.leaseSeconds * 1000,
-    maxAttempts: config.maxAttempts,
     backoffMs: config.backoffSeconds * 1000,
+    backoffCapMs: config.backoffMaxSeconds * 1000,
+    deadlineMs: config.deadlineSeconds * 1000,
     pollMs: Math.min(1000, config.leaseSeconds * 250),
     apiUrl: config.apiUrl,
     token: (installationId) => {
@@ -155,10 +162,18 @@ export async function startServe(
             new Error("the delivery names no App installation"),
           );
         }
-        return tokens(installationId);
+        return tokens.get(installationId);
       }
       return Promise.resolve(token);
     },
+    // A plain GITHUB_TOKEN cannot be renewed; an App's tokens can.
+    ...(tokens === undefined ? {} : {
+      forgetToken: (installationId: number | undefined, rejected: string) => {
+        if (installationId !== undefined) {
+          tokens.forget(installationId, rejected);
+        }
+      },
+    }),
     log,
     metrics,
   });

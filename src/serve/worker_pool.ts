@@ -1,14 +1,19 @@
 /**
  * Workers: a bounded number of loops that claim a job, keep its lease
  * alive, judge it, record the outcome, publish it and mark it published.
- * Transient failures go back to the queue with exponential backoff; a job
- * that keeps failing ends as "could not decide" with the reason.
+ * Transient failures (GitHub or git unavailable, rate limits) go back to
+ * the queue with capped exponential backoff for as long as the job's
+ * deadline allows, so an outage only delays a verdict; a job still failing
+ * at its deadline ends as "could not decide" saying so. Publishing a
+ * recorded outcome is retried the same way until it lands. A token GitHub
+ * turns away is dropped and a fresh one tried once.
  *
  * @module
  */
 import type { Outcome } from "../github/publish_verdict.ts";
 import type { ClaimedJob, JobQueue } from "./queue.ts";
 import {
+  type Announce,
   type JobContext,
   type Judge,
   type Publish,
@@ -16,6 +21,15 @@ import {
 } from "./judge.ts";
 import type { Log } from "./logger.ts";
 import type { Metrics } from "./metrics.ts";
+import { isTokenRejection, retryAfterMs } from "./github_failure.ts";
+import {
+  backoffMs,
+  DEFAULT_RETRY_SCHEDULE,
+  formatDuration,
+  jitter,
+  mayRetry,
+  type RetrySchedule,
+} from "./retry_schedule.ts";
 
 /** Options for {@linkcode WorkerPool}. */
 export interface WorkerPoolOptions {
@@ -25,6 +39,8 @@ export interface WorkerPoolOptions {
   judge: Judge;
   /** Publishes an outcome. */
   publish: Publish;
+  /** Marks the pull request as being judged (none: nothing shown until the verdict). */
+  announce?: Announce;
   /** How many jobs at once (default 2). */
   concurrency?: number;
   /** This process's name in leases (default a random id). */
@@ -33,14 +49,20 @@ export interface WorkerPoolOptions {
   leaseMs?: number;
   /** Longest wait for new work when idle (default 1 s). */
   pollMs?: number;
-  /** Judgement attempts before "could not decide" (default 4). */
-  maxAttempts?: number;
-  /** First backoff (default 5 s), doubled per attempt up to 32 times it. */
+  /** First backoff (default 5 s), doubled per attempt. */
   backoffMs?: number;
+  /** Longest single backoff (default 5 minutes). */
+  backoffCapMs?: number;
+  /** How long a job keeps retrying before "could not decide" (default 2 h). */
+  deadlineMs?: number;
   /** The server's clock, epoch ms (leases and backoff only). */
   clock?: () => number;
+  /** Uniform in [0, 1): spreads the backoff (default `Math.random`). */
+  random?: () => number;
   /** The installation token for a job (undefined: none). */
   token?: (installationId: number | undefined) => Promise<string | undefined>;
+  /** Drop `token` from the cache: GitHub turned it away. */
+  forgetToken?: (installationId: number | undefined, token: string) => void;
   /** API root handed to judge and publisher. */
   apiUrl?: string;
   /** Structured log. */
@@ -223,13 +245,17 @@ export class WorkerPool {
         return;
       }
       try {
-        context.token = await this.#token(job);
-        await this.#options.publish(job.spec, outcome, context);
+        await this.#withToken(
+          job,
+          context,
+          () => this.#options.publish(job.spec, outcome, context),
+        );
       } catch (error) {
         metrics.publishFailure();
         const failures = (this.#publishFailures.get(job.id) ?? 0) + 1;
         this.#publishFailures.set(job.id, failures);
-        const runAfter = this.#now() + this.#backoff(failures);
+        // A recorded outcome is never given up: it waits for GitHub.
+        const runAfter = this.#retryAt(failures, error);
         jobLog("job.publish_failed", {
           error: describe(error),
           retryAt: new Date(runAfter).toISOString(),
@@ -271,44 +297,94 @@ export class WorkerPool {
     worker: string,
   ): Promise<Outcome | undefined> {
     const { queue, metrics } = this.#options;
-    const max = this.#options.maxAttempts ?? 4;
+    const schedule = this.#schedule();
     const undecided = (reason: string): Outcome => ({
       kind: "undecided",
       reason,
       headSha: job.spec.headSha,
     });
-    if (job.attempts > max) {
-      return undecided(
-        `Gave up after ${max} attempts: ${
-          job.lastError ?? "the server judging it stopped each time"
-        }`,
+    const gaveUp = (attempts: number, reason: string) =>
+      undecided(
+        `Gave up at the deadline of ${
+          formatDuration(schedule.deadlineMs)
+        } after ${attempts} attempts: ${reason}`,
+      );
+    // Attempts lost with their server (lease expired) count as failed ones.
+    if (job.attempts > 1 && !mayRetry(job.attempts - 1, schedule)) {
+      return gaveUp(
+        job.attempts - 1,
+        job.lastError ?? "the server judging it stopped each time",
       );
     }
     const started = performance.now();
     try {
-      context.token = await this.#token(job);
-      return await this.#options.judge(job.spec, context);
+      return await this.#withToken(job, context, async () => {
+        await this.#announce(job, context);
+        return await this.#options.judge(job.spec, context);
+      });
     } catch (error) {
-      if (error instanceof TransientError && job.attempts < max) {
-        const runAfter = this.#now() + this.#backoff(job.attempts);
-        metrics.job("retried");
-        context.log("job.retry", {
-          error: describe(error),
-          attempt: job.attempts,
-          retryAt: new Date(runAfter).toISOString(),
-        });
-        await this.#persist(() =>
-          queue.release(job.id, worker, { runAfter, error: describe(error) })
-        );
-        return undefined;
+      if (!(error instanceof TransientError)) return undecided(describe(error));
+      if (!mayRetry(job.attempts, schedule)) {
+        return gaveUp(job.attempts, describe(error));
       }
-      return undecided(
-        error instanceof TransientError
-          ? `Gave up after ${max} attempts: ${describe(error)}`
-          : describe(error),
+      const runAfter = this.#retryAt(job.attempts, error);
+      metrics.job("retried");
+      context.log("job.retry", {
+        error: describe(error),
+        attempt: job.attempts,
+        retryAt: new Date(runAfter).toISOString(),
+      });
+      await this.#persist(() =>
+        queue.release(job.id, worker, { runAfter, error: describe(error) })
       );
+      return undefined;
     } finally {
       metrics.duration((performance.now() - started) / 1000);
+    }
+  }
+
+  /**
+   * Run `call` with the job's token; when GitHub or git turned the token
+   * away, drop it, get a fresh one and run `call` once more.
+   */
+  async #withToken<T>(
+    job: ClaimedJob,
+    context: JobContext,
+    call: () => Promise<T>,
+  ): Promise<T> {
+    context.token = await this.#token(job);
+    try {
+      return await call();
+    } catch (error) {
+      const { forgetToken } = this.#options;
+      const rejected = context.token;
+      if (
+        rejected === undefined || forgetToken === undefined ||
+        !isTokenRejection(error)
+      ) {
+        throw error;
+      }
+      context.log("app.token_rejected", { error: describe(error) });
+      forgetToken(job.spec.installationId, rejected);
+      context.token = await this.#token(job);
+      return await call();
+    }
+  }
+
+  /**
+   * Show the pull request is being judged. Only a rejected token stops the
+   * judgement (to be renewed); anything else is logged, and the verdict
+   * still comes.
+   */
+  async #announce(job: ClaimedJob, context: JobContext): Promise<void> {
+    if (this.#options.announce === undefined) return;
+    try {
+      await this.#options.announce(job.spec, context);
+    } catch (error) {
+      if (isTokenRejection(error)) {
+        throw new TransientError(describe(error), { cause: error });
+      }
+      context.log("job.in_progress_failed", { error: describe(error) });
     }
   }
 
@@ -342,9 +418,24 @@ export class WorkerPool {
     }
   }
 
-  #backoff(attempt: number): number {
-    const base = this.#options.backoffMs ?? 5000;
-    return base * 2 ** Math.min(Math.max(attempt - 1, 0), 5);
+  #schedule(): RetrySchedule {
+    const o = this.#options;
+    return {
+      baseMs: o.backoffMs ?? DEFAULT_RETRY_SCHEDULE.baseMs,
+      capMs: o.backoffCapMs ?? DEFAULT_RETRY_SCHEDULE.capMs,
+      deadlineMs: o.deadlineMs ?? DEFAULT_RETRY_SCHEDULE.deadlineMs,
+    };
+  }
+
+  /** When to try again after `failures` failures, the last one `error`. */
+  #retryAt(failures: number, error: unknown): number {
+    const now = this.#now();
+    const wait = jitter(
+      backoffMs(failures, this.#schedule()),
+      this.#options.random ?? Math.random,
+    );
+    // GitHub's own word (Retry-After, a rate limit's reset) comes first.
+    return now + Math.max(wait, retryAfterMs(error, now) ?? 0);
   }
 }
 

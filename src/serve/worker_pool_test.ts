@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import type { Outcome } from "../github/publish_verdict.ts";
 import type { JobSpec } from "./job.ts";
+import { GitError } from "../git/git_error.ts";
 import { type Judge, type Publish, TransientError } from "./judge.ts";
 import { createLogger } from "./logger.ts";
 import { Metrics } from "./metrics.ts";
 import type { JobQueue } from "./queue.ts";
 import { openSqliteQueue } from "./sqlite_queue.ts";
+import { DEFAULT_RETRY_SCHEDULE } from "./retry_schedule.ts";
 import { WorkerPool, type WorkerPoolOptions } from "./worker_pool.ts";
 
 function spec(
@@ -61,7 +63,8 @@ async function withPool(
     leaseMs: 300,
     pollMs: 20,
     backoffMs: 20,
-    maxAttempts: 3,
+    backoffCapMs: 40,
+    deadlineMs: 60,
     log,
     metrics,
     ...parts,
@@ -113,7 +116,7 @@ Deno.test("WorkerPool judges and publishes every job exactly once", async () => 
   });
 });
 
-Deno.test("WorkerPool retries a transient failure, then gives up as could not decide", async () => {
+Deno.test("WorkerPool retries a transient failure, then gives up as could not decide at its deadline", async () => {
   const attempts = new Map<number, number>();
   const outcomes = new Map<number, Outcome>();
   await withPool({
@@ -142,7 +145,7 @@ Deno.test("WorkerPool retries a transient failure, then gives up as could not de
     assert.equal(two?.kind, "undecided");
     assert.match(
       two?.kind === "undecided" ? two.reason : "",
-      /^Gave up after 3 attempts: Cannot clone: 502$/,
+      /^Gave up at the deadline of 0\.1 s after 3 attempts: Cannot clone: 502$/,
     );
     assert.equal(attempts.get(3), 1);
     assert.deepEqual(outcomes.get(3), {
@@ -261,5 +264,186 @@ Deno.test("WorkerPool drops a judged result a newer push overtook, and publishes
     assert.match(text, /^pawl_serve_delivery_to_publication_seconds_sum 4$/m);
     assert.match(text, /^pawl_serve_queue_wait_seconds_sum 4$/m);
     assert.match(text, /^pawl_serve_queue_wait_seconds_count 1$/m);
+  });
+});
+
+/** The server's defaults: 5 s doubling, 5 minutes a wait at most, for 2 hours. */
+const DEFAULT_TIMING = {
+  backoffMs: DEFAULT_RETRY_SCHEDULE.baseMs,
+  backoffCapMs: DEFAULT_RETRY_SCHEDULE.capMs,
+  deadlineMs: DEFAULT_RETRY_SCHEDULE.deadlineMs,
+};
+
+/** The server's clock running `speed` times faster than real time. */
+function fastClock(speed: number): () => number {
+  const start = Date.now();
+  return () => start + (Date.now() - start) * speed;
+}
+
+/** An error shaped like octokit's for an HTTP answer. */
+function httpError(status: number, headers: Record<string, string> = {}) {
+  return Object.assign(new Error(`GitHub answered ${status}`), {
+    status,
+    response: { headers },
+  });
+}
+
+Deno.test("WorkerPool waits out an hour-long GitHub outage with the default backoff, then publishes the verdict once", async () => {
+  const clock = fastClock(2000);
+  const outageEnds = clock() + 60 * 60_000;
+  const attempts: number[] = [];
+  const published: { at: number; outcome: Outcome }[] = [];
+  await withPool({
+    clock,
+    random: () => 0.5,
+    ...DEFAULT_TIMING,
+    leaseMs: 3_600_000,
+    judge: (job, ctx) => {
+      attempts.push(ctx.attempt);
+      if (clock() < outageEnds) {
+        throw new TransientError("Cannot clone: GitHub answered 503");
+      }
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (_job, outcome) => {
+      published.push({ at: clock(), outcome });
+      return Promise.resolve();
+    },
+  }, async ({ queue }) => {
+    await queue.enqueue(spec(2, "b"), { now: clock(), rerequest: false });
+    await until("published", allPublished(queue, 1));
+    assert.equal(published.length, 1);
+    assert.equal(published[0]!.outcome.kind, "verdict");
+    assert.ok(attempts.length > 10, `only ${attempts.length} attempts`);
+    // The verdict comes at most one capped wait after the outage ends.
+    const late = published[0]!.at - outageEnds;
+    assert.ok(late < 5 * 60_000 * 1.25 + 60_000, `${late} ms late`);
+  });
+});
+
+Deno.test("WorkerPool says a job ran out of its deadline when GitHub never comes back", async () => {
+  const clock = fastClock(20_000);
+  const outcomes: Outcome[] = [];
+  await withPool({
+    clock,
+    random: () => 0.5,
+    ...DEFAULT_TIMING,
+    leaseMs: 3_600_000,
+    judge: () => {
+      throw new TransientError("Cannot clone: GitHub answered 503");
+    },
+    publish: (_job, outcome) => {
+      outcomes.push(outcome);
+      return Promise.resolve();
+    },
+  }, async ({ queue }) => {
+    const start = clock();
+    await queue.enqueue(spec(2, "b"), { now: start, rerequest: false });
+    await until("published", allPublished(queue, 1));
+    const [outcome] = outcomes;
+    assert.equal(outcome?.kind, "undecided");
+    assert.match(
+      outcome?.kind === "undecided" ? outcome.reason : "",
+      /^Gave up at the deadline of 2 h after \d+ attempts: Cannot clone: GitHub answered 503$/,
+    );
+    assert.ok(clock() - start >= 2 * 60 * 60_000 * 0.9);
+  });
+});
+
+Deno.test("WorkerPool waits as long as GitHub's Retry-After asks before publishing again", async () => {
+  const clock = fastClock(1000);
+  const calls: number[] = [];
+  await withPool({
+    clock,
+    random: () => 0.5,
+    backoffMs: 1000,
+    leaseMs: 3_600_000,
+    judge: (job) => Promise.resolve(verdictFor(job)),
+    publish: () => {
+      calls.push(clock());
+      if (calls.length === 1) {
+        throw httpError(403, { "retry-after": "90" });
+      }
+      return Promise.resolve();
+    },
+  }, async ({ queue }) => {
+    await queue.enqueue(spec(2, "b"), { now: clock(), rerequest: false });
+    await until("published", allPublished(queue, 1));
+    assert.equal(calls.length, 2);
+    assert.ok(calls[1]! - calls[0]! >= 90_000, `${calls[1]! - calls[0]!} ms`);
+  });
+});
+
+Deno.test("WorkerPool drops a token GitHub or git turned away and tries once more with a fresh one", async () => {
+  let minted = 0;
+  let cached: string | undefined;
+  const forgotten: string[] = [];
+  const outcomes: Outcome[] = [];
+  await withPool({
+    token: () => Promise.resolve(cached ??= `t${++minted}`),
+    forgetToken: (_id, token) => {
+      forgotten.push(token);
+      if (cached === token) cached = undefined;
+    },
+    judge: (job, ctx) => {
+      if (ctx.token === "t1") {
+        throw new TransientError("Cannot clone", {
+          cause: new GitError('Cannot clone "https://github.com/o/r"', {
+            stderr:
+              "fatal: could not read Username for 'https://github.com': terminal prompts disabled",
+          }),
+        });
+      }
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (_job, outcome, ctx) => {
+      if (ctx.token === "t2") throw httpError(401);
+      outcomes.push(outcome);
+      return Promise.resolve();
+    },
+  }, async ({ queue, metrics }) => {
+    await queue.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(queue, 1));
+    assert.deepEqual(forgotten, ["t1", "t2"]);
+    assert.equal(outcomes.length, 1);
+    assert.equal(outcomes[0]!.kind, "verdict");
+    assert.equal(
+      metrics.value("pawl_serve_jobs_total", 'outcome="retried"'),
+      0,
+    );
+    assert.equal(metrics.value("pawl_serve_publish_failures_total"), 0);
+  });
+});
+
+Deno.test("WorkerPool marks a job in progress before judging it, and still judges it when marking fails", async () => {
+  const order: string[] = [];
+  await withPool({
+    announce: (job) => {
+      order.push(`announce ${job.number}`);
+      if (job.number === 2) throw httpError(403);
+      return Promise.resolve();
+    },
+    judge: (job) => {
+      order.push(`judge ${job.number}`);
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (job) => {
+      order.push(`publish ${job.number}`);
+      return Promise.resolve();
+    },
+    concurrency: 1,
+  }, async ({ queue, lines }) => {
+    await queue.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
+    await queue.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(queue, 2));
+    assert.deepEqual(order, [
+      "announce 1",
+      "judge 1",
+      "publish 1",
+      "announce 2",
+      "judge 2",
+      "publish 2",
+    ]);
+    assert.ok(lines.some((l) => l.includes('"job.in_progress_failed"')));
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The verdict (or "could not decide") on the pull request itself: a check
- * run, a commit status and one sticky comment.
+ * run, a commit status and one sticky comment; and while it is judged, that
+ * check run in progress and a pending status.
  *
  * @module
  */
@@ -16,6 +17,7 @@ import {
   type Outcome,
   publishVerdict,
 } from "../../github/publish_verdict.ts";
+import { publishInProgress } from "../../github/publish_in_progress.ts";
 import { renderMarkdown } from "../../report/render_markdown.ts";
 
 /** Where to publish, as far as it is known when the run ends. */
@@ -30,6 +32,8 @@ export interface PublishTarget {
   token?: string | undefined;
   /** Progress sink of the run. */
   progress?: Progress | undefined;
+  /** The in-progress marks being sent ({@linkcode announceToPullRequest}). */
+  announced?: Promise<void> | undefined;
 }
 
 /** What to publish. */
@@ -48,6 +52,36 @@ export type PublishedOutcome =
     /** Why. */
     error: unknown;
   };
+
+/**
+ * Start marking the pull request as being judged (an in-progress check run
+ * and a pending status) without waiting: the promise is kept in
+ * `target.announced`, which {@linkcode publishToPullRequest} awaits so the
+ * verdict completes that check run. Never fails: a failure is reported
+ * through `err` and changes nothing else.
+ */
+export function announceToPullRequest(
+  target: PublishTarget,
+  err: (text: string) => void,
+): void {
+  const { client, ref, headSha } = target;
+  if (client === undefined || ref === undefined || headSha === undefined) {
+    return;
+  }
+  target.announced = publishInProgress(
+    client,
+    { repo: { owner: ref.owner, repo: ref.repo }, number: ref.number },
+    headSha,
+  ).then((report) => {
+    for (const error of report.errors) {
+      err(
+        `pawl: could not mark the pull request in progress: ${
+          mask(target, error.message)
+        }\n`,
+      );
+    }
+  }, (error) => err(`pawl: ${mask(target, describe(error))}\n`));
+}
 
 /**
  * Publish one outcome. Never throws: a failure to publish is reported
@@ -84,8 +118,7 @@ export async function publishToPullRequest(
   }
   const { client, ref } = target;
   if (client === undefined || ref === undefined) return;
-  const mask = (text: string) =>
-    target.token === undefined ? text : text.replaceAll(target.token, "***");
+  await target.announced;
   const name = formatPullRequestRef(ref);
   try {
     target.progress?.step(`publishing to ${name}`);
@@ -107,7 +140,9 @@ export async function publishToPullRequest(
       target.progress?.step(`published to ${name}: ${done.join(", ")}`);
     }
     for (const error of report.errors) {
-      err(`pawl: could not publish to GitHub: ${mask(error.message)}\n`);
+      err(
+        `pawl: could not publish to GitHub: ${mask(target, error.message)}\n`,
+      );
     }
     if (report.errors.length > 0) {
       err(
@@ -115,10 +150,18 @@ export async function publishToPullRequest(
       );
     }
   } catch (error) {
-    err(`pawl: could not publish to GitHub: ${mask(describe(error))}\n`);
+    err(
+      `pawl: could not publish to GitHub: ${mask(target, describe(error))}\n`,
+    );
   } finally {
     target.progress?.end();
   }
+}
+
+function mask(target: PublishTarget, text: string): string {
+  return target.token === undefined
+    ? text
+    : text.replaceAll(target.token, "***");
 }
 
 function describe(error: unknown): string {

@@ -1,0 +1,27 @@
+/**
+ * The {@linkcode Announce} over GitHub: when a judgement starts, the
+ * head's check run named "pawl" is marked in progress (reused when it
+ * exists, so retries and restarts make no second one) and a pending
+ * status is set.
+ *
+ * @module
+ */
+import { publishInProgress } from "../github/publish_in_progress.ts";
+import type { Announce } from "./judge.ts";
+import { jobClient, type JobClientOptions } from "./_job_client.ts";
+
+/** Build the announcer. */
+export function createGitHubAnnounce(
+  options: JobClientOptions = {},
+): Announce {
+  return async (job, context) => {
+    const report = await publishInProgress(
+      jobClient(context, options),
+      { repo: { owner: job.owner, repo: job.repo }, number: job.number },
+      job.headSha,
+    );
+    const [first] = report.errors;
+    if (first !== undefined) throw first;
+    context.log("job.in_progress", { checkRun: report.checkRun?.id });
+  };
+}

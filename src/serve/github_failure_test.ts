@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { GitError } from "../git/git_error.ts";
+import { TransientError } from "./judge.ts";
+import { isTokenRejection, retryAfterMs } from "./github_failure.ts";
+
+/** An error shaped like octokit's for an HTTP answer, wrapped as pawl wraps it. */
+function answered(status: number, headers: Record<string, string> = {}) {
+  const http = Object.assign(new Error(`GitHub answered ${status}`), {
+    status,
+    response: { headers },
+  });
+  return new TransientError("Cannot publish", { cause: http });
+}
+
+Deno.test("retryAfterMs() reads GitHub's Retry-After and a rate limit's reset, and nothing else", async (t) => {
+  const now = 1_000_000_000;
+  const cases: [string, unknown, number | undefined][] = [
+    ["Retry-After", answered(403, { "retry-after": "60" }), 60_000],
+    [
+      "primary rate limit",
+      answered(403, {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(now / 1000 + 600),
+      }),
+      600_000,
+    ],
+    ["a 503 without advice", answered(503), undefined],
+    ["no answer at all", new Error("connection refused"), undefined],
+  ];
+  for (const [name, error, expected] of cases) {
+    await t.step(name, () => assert.equal(retryAfterMs(error, now), expected));
+  }
+});
+
+Deno.test("isTokenRejection() knows a 401 and git's authentication failures, not an outage", async (t) => {
+  const git = (stderr: string) =>
+    new TransientError("Cannot clone", {
+      cause: new GitError('Cannot clone "https://github.com/o/r"', { stderr }),
+    });
+  const cases: [string, unknown, boolean][] = [
+    ["API 401", answered(401), true],
+    [
+      "git without credentials it accepts",
+      git(
+        "fatal: could not read Username for 'https://github.com': terminal prompts disabled",
+      ),
+      true,
+    ],
+    [
+      "git refused",
+      git(
+        "remote: Invalid username or password.\nfatal: Authentication failed",
+      ),
+      true,
+    ],
+    ["API 503", answered(503), false],
+    [
+      "git 503",
+      git("fatal: unable to access: The requested URL returned error: 503"),
+      false,
+    ],
+    ["another error", new Error("Cannot decide: no contract"), false],
+  ];
+  for (const [name, error, expected] of cases) {
+    await t.step(name, () => assert.equal(isTokenRejection(error), expected));
+  }
+});
