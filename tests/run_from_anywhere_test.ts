@@ -23,10 +23,15 @@ async function run(
   cwd: string,
   path: string,
 ): Promise<Ran> {
+  // As from a shell: a deno task this test runs under sets INIT_CWD, and
+  // Deno keeps a value it inherits, which would name that task's directory.
+  const env = Deno.env.toObject();
+  delete env["INIT_CWD"];
   const out = await new Deno.Command(cmd, {
     args: [...args],
     cwd,
-    env: { PATH: path, NO_COLOR: "1" },
+    clearEnv: true,
+    env: { ...env, PATH: path, NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
