@@ -53,3 +53,31 @@ Deno.test("duplicateIdMessage() says when a repeated id is only a look-alike", (
     'duplicate id "p\u0430rse" (it reads as "parse", an earlier id) in "properties"',
   );
 });
+
+Deno.test("isAgentName() folds the Latin and IPA look-alike letters into the agent", async (t) => {
+  const cases: [string, string][] = [
+    ["script ɡ (U+0261)", "a\u0261ent"],
+    ["Latin alpha ɑ (U+0251)", "\u0251gent"],
+    ["Armenian ց for g (U+0581)", "a\u0581ent"],
+    ["Armenian ո for n (U+0578)", "age\u0578t"],
+  ];
+  for (const [name, owner] of cases) {
+    await t.step(
+      name,
+      () => assert.ok(isAgentName(owner), JSON.stringify(owner)),
+    );
+  }
+});
+
+Deno.test("identityKey() folds each Latin and IPA look-alike letter to the letter it imitates", async (t) => {
+  const cases: [string, string, string][] = [
+    ["dotless ı", "f\u0131x", "fix"],
+    ["dotless ȷ", "\u0237ob", "job"],
+    ["Latin iota ɩ", "l\u0269nt", "lint"],
+    ["Armenian ս", "r\u057dn", "run"],
+    ["Armenian օ", "t\u0585ol", "tool"],
+  ];
+  for (const [name, text, key] of cases) {
+    await t.step(name, () => assert.equal(identityKey(text), key));
+  }
+});
