@@ -198,3 +198,65 @@ Deno.test("checkCodeProbes() says what a probe compares and what pawl could not 
     /with "MARK", which pawl cannot read, so it counts as a probe/,
   );
 });
+
+Deno.test("checkCodeProbes() lets each probe of the base excuse one probe of the head, not every identical one", async (t) => {
+  const probe = '"pytest" in sys.modules';
+  const cases: [string, string, string, string[]][] = [
+    [
+      "one probe kept",
+      `import sys\nA = ${probe}\n`,
+      `import sys\nA = ${probe}\nN = 1\n`,
+      [],
+    ],
+    [
+      "one probe at the base, a second identical one added",
+      `import sys\nA = ${probe}\n`,
+      `import sys\nA = ${probe}\nB = ${probe}\n`,
+      ["harness.code_probes_tests:3"],
+    ],
+    [
+      "one probe at the base, three identical ones at the head",
+      `import sys\nA = ${probe}\n`,
+      `import sys\nA = ${probe}\nB = ${probe}\nC = ${probe}\n`,
+      ["harness.code_probes_tests:3"],
+    ],
+    [
+      "two probes at the base, two at the head",
+      `import sys\nA = ${probe}\nB = ${probe}\n`,
+      `import sys\nA = ${probe}\nB = ${probe}\nN = 1\n`,
+      [],
+    ],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(judge("pkg/core.py", base, head), want);
+    });
+  }
+});
+
+Deno.test("checkCodeProbes() exempts a test_support file by its exact path and a directory by what lies under it", async (t) => {
+  const head = "import pytest\n";
+  const cases: [string, string, string[], string[]][] = [
+    ["the listed file", "pkg/plugin.py", ["pkg/plugin.py"], []],
+    [
+      "a file whose path starts with a listed file's name",
+      "pkg/testing_hooks.py",
+      ["pkg/testing"],
+      ["harness.code_probes_tests:1"],
+    ],
+    ["a file under a listed directory", "pkg/testing/plugin.py", [
+      "pkg/testing/",
+    ], []],
+    [
+      "a file beside a listed directory that shares its name",
+      "pkg/testing_hooks.py",
+      ["pkg/testing/"],
+      ["harness.code_probes_tests:1"],
+    ],
+  ];
+  for (const [name, path, testSupport, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(judge(path, undefined, head, testSupport), want);
+    });
+  }
+});
