@@ -645,3 +645,82 @@ Deno.test("checkRegisteredTests(): every weakening edit of the assertions is rej
     { numRuns: 150 },
   );
 });
+
+Deno.test("checkRegisteredTests() finds an assertion dropped from a helper however deep the test reaches it", async (t) => {
+  const dropped = (text: string) =>
+    text.replace(
+      "    assert invoice.total == expected\n",
+      "    invoice.total == expected\n",
+    );
+  const chain = (depth: number) => {
+    let defs = "";
+    let callee = "check_total";
+    for (let i = 1; i < depth; i++) {
+      defs +=
+        `def check_${i}(invoice, expected):\n    ${callee}(invoice, expected)\n\n\n`;
+      callee = `check_${i}`;
+    }
+    return `${defs}${
+      test(`${callee}(Invoice([a, b]), a + b)\nassert a * a >= 0`)
+    }`;
+  };
+  for (const depth of [1, 2, 3]) {
+    const base = chain(depth);
+    await t.step(`a helper ${depth} call(s) away`, () => {
+      assert.equal(verdict(base, base), "accepted");
+      assert.equal(verdict(base, dropped(base)), "rejected");
+    });
+  }
+});
+
+/** Assertions that imply none of the others. */
+const POOL = [
+  "assert total(a, b) == a + b",
+  "assert a * a >= 0",
+  "assert parse(str(a)) == a",
+  "assert isinstance(Invoice(b), Invoice)",
+];
+
+Deno.test("checkRegisteredTests(): assertions count as a multiset, so one copy of a repeated assertion dropped is rejected", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.nat({ max: POOL.length - 1 }), {
+        minLength: 1,
+        maxLength: 5,
+      }),
+      fc.nat(),
+      (picks, at) => {
+        const lines = picks.map((i) => POOL[i] as string);
+        const copy = lines[at % lines.length] as string;
+        assert.equal(
+          verdict(test([...lines, copy].join("\n")), test(lines.join("\n"))),
+          "rejected",
+        );
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+Deno.test("checkRegisteredTests(): an added assertion never removes one, even a copy of one already made", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.nat({ max: POOL.length - 1 }), {
+        minLength: 1,
+        maxLength: 5,
+      }),
+      fc.nat({ max: POOL.length - 1 }),
+      fc.nat(),
+      (picks, added, at) => {
+        const lines = picks.map((i) => POOL[i] as string);
+        const head = [...lines];
+        head.splice(at % (lines.length + 1), 0, POOL[added] as string);
+        assert.equal(
+          verdict(test(lines.join("\n")), test(head.join("\n"))),
+          "accepted",
+        );
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
