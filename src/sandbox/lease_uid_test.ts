@@ -419,6 +419,24 @@ Deno.test("leaseSandboxUid() refuses a lock directory or file others could tampe
       await Deno.writeTextFile(`${dir}/${FIRST}.lock`, "");
       await Deno.chmod(`${dir}/${FIRST}.lock`, 0o666);
     }, /the lock file/],
+    [
+      "a lock file writable by its group",
+      async (dir) => {
+        await Deno.mkdir(dir);
+        await Deno.writeTextFile(`${dir}/${FIRST}.lock`, "");
+        await Deno.chmod(`${dir}/${FIRST}.lock`, 0o664);
+      },
+      /the lock file ".*\/64300\.lock" is not a regular file owned by root and writable only by root/,
+    ],
+    [
+      "a lock file writable by its group alone, not readable by it",
+      async (dir) => {
+        await Deno.mkdir(dir);
+        await Deno.writeTextFile(`${dir}/${FIRST}.lock`, "");
+        await Deno.chmod(`${dir}/${FIRST}.lock`, 0o620);
+      },
+      /the lock file/,
+    ],
     ["a lock file that is a symlink", async (dir) => {
       await Deno.mkdir(dir);
       await Deno.symlink("/etc/passwd", `${dir}/${FIRST}.lock`);
