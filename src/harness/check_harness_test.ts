@@ -389,3 +389,78 @@ Deno.test("checkHarness() says when it used its built-in module names", () => {
     ["harness.module_names_fallback", false],
   ]);
 });
+
+Deno.test("checkHarness() guards an __init__.py that was above the base's tests, even where the head has none below it", async (t) => {
+  const cases: {
+    name: string;
+    base: Record<string, string>;
+    head: Record<string, string>;
+    want: string[];
+  }[] = [
+    {
+      name: "deleted together with the tests below it",
+      base: {
+        "pkg/__init__.py": "import sys\nsys.setrecursionlimit(50)\n",
+        "pkg/tests/test_a.py": "",
+      },
+      head: { "tests/test_a.py": "" },
+      want: ["harness.init_changed@pkg/__init__.py"],
+    },
+    {
+      name: "changed while the tests below it moved out",
+      base: {
+        "pkg/__init__.py": "X = 1\n",
+        "pkg/tests/test_a.py": "",
+      },
+      head: {
+        "pkg/__init__.py": "X = 1\nimport sys\n",
+        "tests/test_a.py": "",
+      },
+      want: ["harness.init_changed@pkg/__init__.py:2"],
+    },
+    {
+      name: "deleted while the tests below it stay",
+      base: { "tests/__init__.py": "X = 1\n", "tests/test_a.py": "" },
+      head: { "tests/test_a.py": "" },
+      want: ["harness.init_changed@tests/__init__.py"],
+    },
+    {
+      name: "an __init__.py never above a test, deleted, is code",
+      base: { "pkg/__init__.py": "X = 1\n", "tests/test_a.py": "" },
+      head: { "tests/test_a.py": "" },
+      want: [],
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const paths = new Set([...Object.keys(c.base), ...Object.keys(c.head)]);
+      const changes: ChangedPath[] = [...paths].sort().flatMap(
+        (path): ChangedPath[] => {
+          const before = c.base[path];
+          const after = c.head[path];
+          if (before === after) return [];
+          const status = before === undefined
+            ? "A"
+            : after === undefined
+            ? "D"
+            : "M";
+          return [{ status, path }];
+        },
+      );
+      const found = checkHarness(changes, {
+        texts: { base: new Map(), head: new Map() },
+        headModules: analysed(c.head),
+        baseModules: analysed(c.base),
+        baseTree: treeOf(Object.keys(c.base)),
+        headTree: treeOf(Object.keys(c.head)),
+        moduleNames: NAMES,
+      });
+      assertEquals(
+        found.filter((f) => f.rule === "harness.init_changed").map((f) =>
+          `${f.rule}@${f.path}${f.line === undefined ? "" : `:${f.line}`}`
+        ),
+        c.want,
+      );
+    });
+  }
+});
