@@ -268,6 +268,59 @@ const cases: [string, (q: JobQueue) => Promise<void>][] = [
     },
   ],
   [
+    "a rerequest never runs an old could-not-decide again once a newer event of the pull request exists",
+    async (q) => {
+      const old = spec(1, "b", "2026-11-30T10:00:00Z");
+      await q.enqueue(old, { now: T0, rerequest: false });
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided(old.headSha), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.markPublished(job!.id, "w1");
+      const newer = spec(1, "c", "2026-11-30T10:05:00Z");
+      await q.enqueue(newer, { now: T0, rerequest: false });
+      const next = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(next!.id, "w1", undecided(newer.headSha), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.markPublished(next!.id, "w1");
+      const rerun = await q.enqueue(old, { now: T0 + 10, rerequest: true });
+      assert.notEqual(rerun.status, "requeued");
+      assert.equal((await q.get(job!.id))?.state, "published");
+      assert.equal(await q.claim("w2", { now: T0 + 10, ...LEASE }), undefined);
+      assert.equal(
+        (await q.enqueue(newer, { now: T0 + 10, rerequest: true })).status,
+        "requeued",
+      );
+    },
+  ],
+  [
+    "a rerequest of unseen commits never supersedes a job being judged",
+    async (q) => {
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const running = await q.claim("w1", { now: T0, ...LEASE });
+      const rerun = await q.enqueue(spec(1, "b", "2026-11-30T12:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(rerun.status, "stale");
+      assert.deepEqual(rerun.superseded, []);
+      assert.equal((await q.get(running!.id))?.state, "running");
+      assert.equal(
+        await q.recordOutcome(running!.id, "w1", undecided("c"), {
+          now: T0,
+          ...LEASE,
+        }),
+        true,
+      );
+    },
+  ],
+  [
     "a judged job a newer push overtook is superseded instead of published",
     async (q) => {
       await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
