@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { evaluateProperty, type PropertyOutcome } from "./evaluate_property.ts";
 import type { TestCaseResult, TestOutcome } from "./parse_junit.ts";
 
@@ -41,10 +42,35 @@ Deno.test("evaluateProperty() passes a property only when every case of it passe
       "skipped",
     ],
     ["a failure outranks an error", cases("error", "failed"), "failed"],
+    ["an xfail outranks a skip", cases("skipped", "xfailed"), "xfailed"],
+    ["an error outranks an xfail", cases("xfailed", "error"), "error"],
   ];
   for (const [label, results, expected] of table) {
     await t.step(label, () => {
       assert.equal(evaluateProperty(results, PROPERTY), expected);
     });
   }
+});
+
+Deno.test("evaluateProperty() judges a property by its worst case, whatever the order of its parametrizations", () => {
+  const worstFirst: TestOutcome[] = [
+    "failed",
+    "error",
+    "xfailed",
+    "skipped",
+    "passed",
+  ];
+  const outcome = fc.constantFrom(...worstFirst);
+  fc.assert(
+    fc.property(fc.array(outcome, { minLength: 1, maxLength: 6 }), (all) => {
+      const judged = evaluateProperty(cases(...all), PROPERTY);
+      const worst = Math.min(...all.map((o) => worstFirst.indexOf(o)));
+      assert.equal(judged, worstFirst[worst]);
+      assert.equal(
+        evaluateProperty(cases(...[...all].reverse()), PROPERTY),
+        judged,
+      );
+      assert.equal(judged === "passed", all.every((o) => o === "passed"));
+    }),
+  );
 });

@@ -44,6 +44,38 @@ Deno.test("observerBlockers() names what in a test command keeps pawl's observer
       causes: ['"env -u PYTHONUSERBASE" removes'],
     },
     {
+      name: "env - clears the environment as env -i does",
+      command: ["env", "-", "python3", "-m", "pytest"],
+      causes: ['"env -" clears'],
+    },
+    {
+      name: "env --unset= of a variable pawl sets",
+      command: ["env", "--unset=PYTHONPATH", "python3", "-m", "pytest"],
+      causes: ['"env -u PYTHONPATH" removes'],
+    },
+    {
+      name: "env -u of any of pawl's own variables",
+      command: ["env", "-u", "PAWL_OBSERVER_LINES", "python3", "-m", "pytest"],
+      causes: ['"env -u PAWL_OBSERVER_LINES" removes'],
+    },
+    {
+      name: "env -u of a variable pawl does not set keeps nothing out",
+      command: [
+        "env",
+        "-u",
+        "PYTHONDONTWRITEBYTECODE",
+        "python3",
+        "-m",
+        "pytest",
+      ],
+      causes: [],
+    },
+    {
+      name: "options after -c are the program's",
+      command: ["python3", "-c", "-I"],
+      causes: [],
+    },
+    {
       name: "a PYTHONPATH of its own, its relative entries kept",
       command: [
         "env",

@@ -80,3 +80,16 @@ Deno.test("the channel reads no more than MAX_STREAM_BYTES of one connection", a
     assert.ok(o.problems.length > 0);
   });
 });
+
+Deno.test("the channel shows a watcher only the first connection's lines, never a second writer's", async () => {
+  await withChannel(async (channel) => {
+    const seen: string[] = [];
+    channel.watch((line) => seen.push(line));
+    const hello = JSON.stringify({ event: "hello", token: channel.token });
+    await send(channel.path, [`${hello}\n`, '{"event":"configure"}\n']);
+    await send(channel.path, ['{"event":"finish","exitstatus":0}\n']);
+    const o = await channel.finish();
+    assert.deepEqual(seen, [hello, '{"event":"configure"}']);
+    assert.match(o.problems[0] ?? "", /second process/);
+  });
+});

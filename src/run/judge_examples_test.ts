@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { examplesOf, judgeExamples } from "./judge_examples.ts";
+import { type Observation, parseObservation } from "./observation.ts";
+
+const hello = '{"event":"hello","token":"t"}';
+const examples = (nodeid: string, valid: number, invalid = 0) =>
+  JSON.stringify({
+    event: "examples",
+    nodeid,
+    valid,
+    invalid,
+    overrun: 0,
+    interesting: 0,
+  });
+const steps = (nodeid: string, longest: number) =>
+  JSON.stringify({
+    event: "steps",
+    nodeid,
+    machines: 1,
+    steps: longest,
+    longest,
+  });
+const run = (...lines: string[]): Observation =>
+  parseObservation([[hello, ...lines]], "t");
+const PROPS = [{ id: "p", nodeId: "t.py::test_p" }];
+const judged = (head: Observation, oracle: Observation) =>
+  judgeExamples(PROPS, { head, oracle, seed: 1 }).map((f) => f.rule);
+
+Deno.test("examplesOf() sums every parametrization of a property's node id and nothing else", async (t) => {
+  const table: [string, string[], number | undefined][] = [
+    ["the bare node id", [examples("t.py::test_p", 7)], 7],
+    [
+      "each parametrization is added",
+      [examples("t.py::test_p[1]", 30), examples("t.py::test_p[2]", 40)],
+      70,
+    ],
+    [
+      "the bare node id and its parametrizations together",
+      [examples("t.py::test_p", 5), examples("t.py::test_p[x-y]", 6)],
+      11,
+    ],
+    [
+      "a longer name with the same prefix is another test",
+      [examples("t.py::test_pq", 9), examples("t.py::test_p_other[1]", 9)],
+      undefined,
+    ],
+    ["no examples at all", [], undefined],
+  ];
+  for (const [label, lines, valid] of table) {
+    await t.step(label, () => {
+      assert.equal(examplesOf(run(...lines), "t.py::test_p")?.valid, valid);
+    });
+  }
+  await t.step("the sum is the sum of the parts, whatever they are", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat({ max: 1000 }), { minLength: 1, maxLength: 6 }),
+        (counts) => {
+          const o = run(
+            ...counts.map((n, i) => examples(`t.py::test_p[${i}]`, n, 1)),
+          );
+          const total = examplesOf(o, "t.py::test_p");
+          assert.equal(total?.valid, counts.reduce((a, b) => a + b, 0));
+          assert.equal(total?.invalid, counts.length);
+        },
+      ),
+    );
+  });
+});
+
+Deno.test("judgeExamples() compares the examples of all a property's parametrizations with the oracle's", async (t) => {
+  const oracle = run(
+    examples("t.py::test_p[1]", 50),
+    examples("t.py::test_p[2]", 50),
+  );
+  const table: [string, Observation, string[]][] = [
+    [
+      "every parametrization as strong is clean",
+      run(examples("t.py::test_p[1]", 50), examples("t.py::test_p[2]", 50)),
+      [],
+    ],
+    [
+      "one parametrization weaker is weaker",
+      run(examples("t.py::test_p[1]", 50), examples("t.py::test_p[2]", 10)),
+      ["property.examples_not_executed"],
+    ],
+    [
+      "a parametrization dropped is weaker",
+      run(examples("t.py::test_p[1]", 50)),
+      ["property.examples_not_executed"],
+    ],
+    [
+      "examples moved between parametrizations are as strong",
+      run(examples("t.py::test_p[1]", 90), examples("t.py::test_p[2]", 10)),
+      [],
+    ],
+  ];
+  for (const [label, head, expected] of table) {
+    await t.step(label, () => assert.deepEqual(judged(head, oracle), expected));
+  }
+});
+
+Deno.test("judgeExamples() rejects state machine runs shorter than the oracle's longest and accepts as long or longer", async (t) => {
+  const oracle = run(steps("t.py::test_p", 50));
+  const table: [string, Observation, Observation, string[]][] = [
+    ["as long is clean", run(steps("t.py::test_p", 50)), oracle, []],
+    ["longer is clean", run(steps("t.py::test_p", 80)), oracle, []],
+    [
+      "one step shorter is weaker",
+      run(steps("t.py::test_p", 49)),
+      oracle,
+      ["property.examples_not_executed"],
+    ],
+    [
+      "no machine run at all is weaker",
+      run(),
+      oracle,
+      ["property.examples_not_executed"],
+    ],
+    [
+      "the longest run counts, not the last one",
+      run(steps("t.py::test_p", 50), steps("t.py::test_p", 3)),
+      oracle,
+      [],
+    ],
+    [
+      "an oracle that ran no machine judges nothing",
+      run(),
+      run(steps("t.py::test_p", 0)),
+      [],
+    ],
+  ];
+  for (const [label, head, o, expected] of table) {
+    await t.step(label, () => assert.deepEqual(judged(head, o), expected));
+  }
+});
