@@ -274,3 +274,77 @@ Deno.test("parseObservation() sums a test's Hypothesis examples over engine runs
     assert.equal(o.problems.length, 1);
   });
 });
+
+Deno.test("parseObservation() keeps a test's last non-empty failure text with its own tail, never an earlier report's", async (t) => {
+  const withText = (when: string, text: string, tail?: string) =>
+    JSON.stringify({
+      event: "report",
+      nodeid: "a.py::t",
+      when,
+      outcome: "failed",
+      xfail: false,
+      text,
+      ...(tail === undefined ? {} : { tail }),
+    });
+  const table: [string, string[], string | undefined, string | undefined][] = [
+    ["one text and its tail", [withText("call", "boom", "end")], "boom", "end"],
+    [
+      "a later text replaces an earlier one and drops its tail",
+      [withText("call", "boom", "end"), withText("teardown", "later")],
+      "later",
+      undefined,
+    ],
+    [
+      "an empty later text keeps the earlier one and its tail",
+      [withText("call", "boom", "end"), withText("teardown", "")],
+      "boom",
+      "end",
+    ],
+  ];
+  for (const [label, lines, text, tail] of table) {
+    await t.step(label, () => {
+      const o = parseObservation([[hello, ...lines]], "t");
+      assert.equal(o.texts.get("a.py::t"), text);
+      assert.equal(o.tails.get("a.py::t"), tail);
+    });
+  }
+});
+
+Deno.test("parseObservation() collects the node ids of every collected event, in order", () => {
+  const collected = (ids: string[]) =>
+    JSON.stringify({ event: "collected", nodeids: ids });
+  assert.equal(parseObservation([[hello]], "t").collected, null);
+  const o = parseObservation([[
+    hello,
+    collected(["a.py::x", "a.py::y"]),
+    collected(["b.py::z"]),
+  ]], "t");
+  assert.deepEqual(o.collected, ["a.py::x", "a.py::y", "b.py::z"]);
+});
+
+Deno.test("parseObservation() reads Hypothesis events outside any test and refuses ones with a malformed node id", async (t) => {
+  const event = (name: string, nodeid: unknown) =>
+    JSON.stringify({
+      event: name,
+      nodeid,
+      valid: 1,
+      invalid: 0,
+      overrun: 0,
+      interesting: 0,
+      machines: 1,
+      steps: 1,
+      longest: 1,
+      source: "random",
+    });
+  for (const name of ["examples", "steps", "seed"]) {
+    await t.step(`${name} without a test is read and kept nowhere`, () => {
+      const o = parseObservation([[hello, event(name, null)]], "t");
+      assert.deepEqual(o.problems, []);
+      assert.equal(o.examples.size + o.steps.size + o.seeds.size, 0);
+    });
+    await t.step(`${name} with a numeric node id is a problem`, () => {
+      const o = parseObservation([[hello, event(name, 3)]], "t");
+      assert.equal(o.problems.length, 1);
+    });
+  }
+});
