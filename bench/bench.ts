@@ -901,6 +901,9 @@ if (import.meta.main) {
     } else if (Deno.args[0] === "huge-tree") {
       const { hugeTreeBench } = await import("./huge_tree_bench.ts");
       await hugeTreeBench(Deno.args.slice(1));
+    } else if (Deno.args[0] === "self-mutation") {
+      const { selfMutationBench } = await import("./self_mutation_bench.ts");
+      await selfMutationBench(Deno.args.slice(1));
     } else if (Deno.args[0] === "contract") {
       await main(Deno.args.slice(1), false);
     } else {

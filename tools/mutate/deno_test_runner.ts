@@ -1,0 +1,163 @@
+// A Stryker test runner that runs `deno test` on the tests chosen for each
+// mutant's file.
+//
+// Stryker's command runner runs one command for every mutant and cannot see
+// test files, so it can neither choose tests per file nor notice a changed
+// test. This runner gets the choice from ./main.ts through the options
+// (`pawlMutate.tests`): the unit tests first; the named end-to-end tests only
+// when the unit tests leave the mutant alive. Every run is its own process
+// group, killed whole when it passes its time limit, since end-to-end tests
+// spawn pawl and pytest.
+
+import {
+  commonTokens,
+  declareClassPlugin,
+  PluginKind,
+  tokens,
+} from "@stryker-mutator/api/plugin";
+import type { StrykerOptions } from "@stryker-mutator/api/core";
+import {
+  type DryRunResult,
+  DryRunStatus,
+  type MutantRunOptions,
+  type MutantRunResult,
+  MutantRunStatus,
+  type TestRunner,
+  type TestRunnerCapabilities,
+  TestStatus,
+} from "@stryker-mutator/api/test-runner";
+
+/** What ./main.ts hands the runner, under the `pawlMutate` option. */
+export interface RunnerPlan {
+  /** The project root Stryker copied; mutant file names are absolute paths under it. */
+  readonly root: string;
+  /** Source file (relative) → the unit tests, then the end-to-end tests, to run. */
+  readonly tests: Readonly<
+    Record<
+      string,
+      { readonly unit: readonly string[]; readonly e2e: readonly string[] }
+    >
+  >;
+  readonly unitTimeoutSeconds: number;
+  readonly e2eTimeoutSeconds: number;
+}
+
+interface Outcome {
+  readonly passed: boolean;
+  readonly timedOut: boolean;
+  readonly tail: string;
+}
+
+/** Runs `deno test` on `files` with the mutant switched on, in its own process group. */
+async function denoTest(
+  files: readonly string[],
+  mutantId: string,
+  timeoutSeconds: number,
+): Promise<Outcome> {
+  const child = new Deno.Command("setsid", {
+    args: [
+      "deno",
+      "test",
+      "--no-check",
+      "--allow-all",
+      "--quiet",
+      "--fail-fast",
+      ...files,
+    ],
+    env: { __STRYKER_ACTIVE_MUTANT__: mutantId, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      Deno.kill(-child.pid, "SIGKILL");
+    } catch {
+      // The group has already gone.
+    }
+  }, timeoutSeconds * 1000);
+  const output = await child.output();
+  clearTimeout(timer);
+  const text = new TextDecoder().decode(output.stdout) +
+    new TextDecoder().decode(output.stderr);
+  return {
+    passed: output.success && !timedOut,
+    timedOut,
+    tail: text.slice(-2000),
+  };
+}
+
+export class DenoTestRunner implements TestRunner {
+  static inject = tokens(commonTokens.options);
+  readonly #plan: RunnerPlan;
+
+  constructor(options: StrykerOptions) {
+    const plan =
+      (options as StrykerOptions & { pawlMutate?: RunnerPlan }).pawlMutate;
+    if (plan === undefined) {
+      throw new Error("the deno test runner needs the pawlMutate option");
+    }
+    this.#plan = plan;
+  }
+
+  capabilities(): TestRunnerCapabilities {
+    return { reloadEnvironment: true };
+  }
+
+  // ./main.ts has already run every chosen test once without a mutant; a
+  // failure there stops the run before Stryker starts.
+  dryRun(): Promise<DryRunResult> {
+    return Promise.resolve({
+      status: DryRunStatus.Complete,
+      tests: [{
+        id: "deno test",
+        name: "deno test",
+        status: TestStatus.Success,
+        timeSpentMs: 0,
+      }],
+    });
+  }
+
+  async mutantRun(
+    { activeMutant }: MutantRunOptions,
+  ): Promise<MutantRunResult> {
+    const file = activeMutant.fileName.startsWith(`${this.#plan.root}/`)
+      ? activeMutant.fileName.slice(this.#plan.root.length + 1)
+      : activeMutant.fileName;
+    const chosen = this.#plan.tests[file];
+    if (chosen === undefined || chosen.unit.length + chosen.e2e.length === 0) {
+      return { status: MutantRunStatus.Survived, nrOfTests: 0 };
+    }
+    const stages: [readonly string[], number][] = [
+      [chosen.unit, this.#plan.unitTimeoutSeconds],
+      [chosen.e2e, this.#plan.e2eTimeoutSeconds],
+    ];
+    let ran = 0;
+    for (const [files, seconds] of stages) {
+      if (files.length === 0) continue;
+      ran += files.length;
+      const outcome = await denoTest(files, activeMutant.id, seconds);
+      if (outcome.timedOut) {
+        return {
+          status: MutantRunStatus.Timeout,
+          reason: `${files.join(" ")} ran past ${seconds} s`,
+        };
+      }
+      if (!outcome.passed) {
+        return {
+          status: MutantRunStatus.Killed,
+          killedBy: [files.join(" ")],
+          failureMessage: outcome.tail,
+          nrOfTests: ran,
+        };
+      }
+    }
+    return { status: MutantRunStatus.Survived, nrOfTests: ran };
+  }
+}
+
+export const strykerPlugins = [
+  declareClassPlugin(PluginKind.TestRunner, "deno", DenoTestRunner),
+];

@@ -1,0 +1,357 @@
+// deno-lint-ignore-file no-console
+// deno task mutate [--since REF] [--e2e] [--min-score N] [PATHS...]
+//
+// Mutation-tests pawl's own decision code with StrykerJS: every mutant of a
+// file is run against the unit tests that load that file (./select_tests.ts)
+// and, with --e2e, the named end-to-end tests of its folder. With --since REF
+// only the files changed since REF, and the files whose chosen tests changed,
+// are mutated: the incremental mode CI uses. The full report is written to
+// out/mutation/mutation.json (mutation-testing-elements); a summary goes to
+// stdout. Exit 0 when the detected share of the mutants that count is at least
+// --min-score (90 by default), 1 below it, 2 when the run cannot be made.
+
+import { parseArgs } from "node:util";
+import { plural } from "../../src/core/plural.ts";
+import { Stryker } from "@stryker-mutator/core";
+import type { PartialStrykerOptions } from "@stryker-mutator/api/core";
+import type { RunnerPlan } from "./deno_test_runner.ts";
+import { E2E_TESTS } from "./e2e_tests.ts";
+import {
+  e2eTestsFor,
+  graphFromDenoInfo,
+  importers,
+  isUnitTest,
+  unitTestsFor,
+} from "./select_tests.ts";
+import {
+  describeMutant,
+  type MutantOutcome,
+  relative,
+  score,
+  tallyByFile,
+  tallyLine,
+  total,
+} from "./summarize.ts";
+import { writeSurvivorReport } from "./survivor_report.ts";
+
+/** The folders whose decisions pawl's tests must pin. */
+export const DECISION_FOLDERS = [
+  "src/run/",
+  "src/harness/",
+  "src/contract/",
+  "src/mutation/",
+  "src/layouts/",
+  "src/sandbox/",
+  "src/serve/",
+  "src/sign/",
+] as const;
+
+const ROOT = decodeURIComponent(new URL("../../", import.meta.url).pathname)
+  .replace(/\/$/, "");
+const UNIT_TESTS_PER_FILE = 6;
+
+class UsageError extends Error {}
+
+function fail(message: string, code: number): never {
+  console.error(`mutate: ${message}`);
+  Deno.exit(code);
+}
+
+/** Whether a path is code the run mutates: TypeScript that is neither a test nor test data. */
+export function isMutable(path: string): boolean {
+  return path.endsWith(".ts") && !path.endsWith("_test.ts") &&
+    !path.endsWith("/_testing.ts") &&
+    !path.includes("/testdata/");
+}
+
+/** The files a change touched: changed themselves, or one of their chosen tests changed. */
+export function touched(
+  targets: readonly string[],
+  plan: Readonly<
+    Record<
+      string,
+      { readonly unit: readonly string[]; readonly e2e: readonly string[] }
+    >
+  >,
+  changed: ReadonlySet<string>,
+): string[] {
+  return targets.filter((f) =>
+    changed.has(f) || (plan[f]?.unit ?? []).some((t) => changed.has(t))
+  );
+}
+
+async function git(args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args,
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new UsageError(
+      `git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr).trim()}`,
+    );
+  }
+  return new TextDecoder().decode(out.stdout);
+}
+
+async function trackedFiles(): Promise<string[]> {
+  return (await git(["ls-files", "--cached", "--others", "--exclude-standard"]))
+    .split("\n").filter((l) => l !== "");
+}
+
+async function moduleGraph(
+  tests: readonly string[],
+): Promise<Map<string, string[]>> {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-mutate-graph-" });
+  try {
+    const entry = `${dir}/all_tests.ts`;
+    await Deno.writeTextFile(
+      entry,
+      tests.map((t) => `import ${JSON.stringify(`file://${ROOT}/${t}`)};\n`)
+        .join(""),
+    );
+    const out = await new Deno.Command("deno", {
+      args: ["info", "--json", `--config=${ROOT}/deno.json`, entry],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!out.success) {
+      throw new UsageError(
+        `deno info failed: ${new TextDecoder().decode(out.stderr).trim()}`,
+      );
+    }
+    return graphFromDenoInfo(
+      JSON.parse(new TextDecoder().decode(out.stdout)),
+      ROOT,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function runTestsOnce(files: readonly string[]): Promise<void> {
+  if (files.length === 0) return;
+  console.log(
+    `mutate: running the ${files.length} chosen test files once without a mutant`,
+  );
+  const out = await new Deno.Command("deno", {
+    args: [
+      "test",
+      "--no-check",
+      "--allow-all",
+      "--quiet",
+      "--parallel",
+      ...files,
+    ],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    const text = new TextDecoder().decode(out.stdout) +
+      new TextDecoder().decode(out.stderr);
+    throw new UsageError(
+      `the chosen tests fail without a mutant, so no mutant can be judged:\n${
+        text.slice(-3000)
+      }`,
+    );
+  }
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: Deno.args,
+    allowPositionals: true,
+    options: {
+      since: { type: "string" },
+      e2e: { type: "boolean", default: false },
+      "min-score": { type: "string", default: "90" },
+      concurrency: { type: "string" },
+      report: { type: "string" },
+      out: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(
+      "usage: deno task mutate [--since REF] [--e2e] [--min-score N] [--concurrency N] [--report FILE] [--out DIR] [PATHS...]\n" +
+        `PATHS are files or folders; the default is ${
+          DECISION_FOLDERS.join(" ")
+        }`,
+    );
+    return 0;
+  }
+  const minScore = Number(values["min-score"]);
+  if (!Number.isFinite(minScore) || minScore < 0 || minScore > 100) {
+    throw new UsageError(
+      `--min-score must be a number from 0 to 100, not ${values["min-score"]}`,
+    );
+  }
+  const concurrency = values.concurrency === undefined
+    ? navigator.hardwareConcurrency
+    : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new UsageError(
+      `--concurrency must be a whole number of at least 1, not ${values.concurrency}`,
+    );
+  }
+
+  const files = await trackedFiles();
+  const wanted = positionals.length === 0
+    ? [...DECISION_FOLDERS]
+    : positionals.map((p) => relative(p, ROOT));
+  for (const path of wanted) {
+    if (
+      !files.some((f) =>
+        f === path || f.startsWith(path.endsWith("/") ? path : `${path}/`)
+      )
+    ) {
+      throw new UsageError(`${path}: no file of the repository is there`);
+    }
+  }
+  let targets = files.filter((f) =>
+    isMutable(f) &&
+    wanted.some((p) => f === p || f.startsWith(p.endsWith("/") ? p : `${p}/`))
+  );
+
+  const unitTests = files.filter(isUnitTest);
+  const byImporter = importers(await moduleGraph(unitTests));
+  const plan: Record<string, { unit: string[]; e2e: string[] }> = {};
+  for (const file of targets) {
+    plan[file] = {
+      unit: unitTestsFor(file, byImporter, UNIT_TESTS_PER_FILE),
+      e2e: values.e2e ? e2eTestsFor(file, E2E_TESTS) : [],
+    };
+  }
+
+  if (values.since !== undefined) {
+    // Committed and uncommitted changes since REF, and files git does not track yet.
+    const changed = new Set(
+      [
+        ...(await git([
+          "diff",
+          "--name-only",
+          "--no-renames",
+          values.since,
+          "--",
+        ])).split("\n"),
+        ...(await git(["ls-files", "--others", "--exclude-standard"])).split(
+          "\n",
+        ),
+      ].filter((l) => l !== ""),
+    );
+    targets = targets.filter((f) =>
+      changed.has(f) || plan[f]!.unit.some((t) => changed.has(t))
+    );
+    console.log(
+      `mutate: ${targets.length} of the files changed since ${values.since}, or whose tests changed`,
+    );
+  }
+  if (targets.length === 0) {
+    console.log("mutate: nothing to mutate");
+    return 0;
+  }
+  const untested = targets.filter((f) =>
+    plan[f]!.unit.length + plan[f]!.e2e.length === 0
+  );
+  for (const file of untested) {
+    console.log(
+      `mutate: no test loads ${file}; its mutants count as undetected`,
+    );
+  }
+
+  await runTestsOnce(
+    [...new Set(targets.flatMap((f) => [...plan[f]!.unit, ...plan[f]!.e2e]))]
+      .sort(),
+  );
+
+  const outDir = values.out ?? `${ROOT}/out/mutation`;
+  await Deno.mkdir(outDir, { recursive: true });
+  const tempDir = await Deno.makeTempDir({ prefix: "pawl-mutate-" });
+  const runnerPlan: RunnerPlan = {
+    root: ROOT,
+    tests: Object.fromEntries(targets.map((f) => [f, plan[f]!])),
+    unitTimeoutSeconds: 120,
+    e2eTimeoutSeconds: 900,
+  };
+  const interactive = Deno.stdout.isTerminal() &&
+    Deno.env.get("CI") === undefined;
+  let results: MutantOutcome[];
+  try {
+    results = await new Stryker(
+      {
+        plugins: [
+          decodeURIComponent(
+            new URL("./deno_test_runner.ts", import.meta.url).pathname,
+          ),
+        ],
+        testRunner: "deno",
+        coverageAnalysis: "off",
+        mutate: targets,
+        reporters: ["json", interactive ? "progress" : "progress-append-only"],
+        jsonReporter: { fileName: `${outDir}/mutation.json` },
+        concurrency,
+        tempDirName: tempDir,
+        cleanTempDir: true,
+        ignorePatterns: [
+          "/out",
+          "/.scratch",
+          "/tools/sarif-multitool/node_modules",
+        ],
+        logLevel: "warn",
+        fileLogLevel: "off",
+        warnings: {
+          unknownOptions: false,
+          preprocessorErrors: true,
+          unserializableOptions: true,
+          slow: true,
+        },
+        pawlMutate: runnerPlan,
+      } as PartialStrykerOptions,
+    ).runMutationTest();
+  } finally {
+    await Deno.remove(tempDir, { recursive: true }).catch(() => {});
+  }
+
+  const tallies = tallyByFile(results, ROOT);
+  console.log("");
+  for (const tally of tallies) console.log(tallyLine(tally));
+  const all = total("all", tallies);
+  console.log(tallyLine(all));
+  const undetected = results.filter((r) =>
+    r.status === "Survived" || r.status === "NoCoverage"
+  );
+  if (undetected.length > 0) {
+    console.log(`\n${plural(undetected.length, "mutant")} no test detects:`);
+    for (const result of undetected) {
+      console.log(`  ${describeMutant(result, ROOT)}`);
+    }
+  }
+  if (values.report !== undefined) {
+    await writeSurvivorReport(values.report, results, ROOT, DECISION_FOLDERS);
+    console.log(`mutate: wrote ${values.report}`);
+  }
+  const value = score(all);
+  console.log(`mutate: report in ${relative(`${outDir}/mutation.json`, ROOT)}`);
+  if (value !== null && value < minScore) {
+    console.log(
+      `mutate: ${
+        value.toFixed(1)
+      }% of the mutants detected, below --min-score ${minScore}`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main());
+  } catch (error) {
+    if (error instanceof UsageError) fail(error.message, 2);
+    throw error;
+  }
+}

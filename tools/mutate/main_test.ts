@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+
+const ROOT = decodeURIComponent(new URL("../../", import.meta.url).pathname)
+  .replace(/\/$/, "");
+
+async function mutate(
+  args: string[],
+): Promise<{ code: number; output: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "tools/mutate/main.ts", ...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", CI: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    output: new TextDecoder().decode(out.stdout) +
+      new TextDecoder().decode(out.stderr),
+  };
+}
+
+Deno.test("deno task mutate runs a file's mutants against the tests that load it and reports them", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-mutate-test-" });
+  try {
+    await t.step(
+      "a file whose tests detect every mutant that counts: exit 0, the mutant left out listed with its reason",
+      async () => {
+        const run = await mutate([
+          "--concurrency",
+          "1",
+          "--out",
+          dir,
+          "--report",
+          `${dir}/report.md`,
+          "src/sign/sign_envelope.ts",
+        ]);
+        assert.equal(run.code, 0, run.output);
+        assert.match(
+          run.output,
+          /100\.0% +\d+ detected +0 undetected +1 with a reason +src\/sign\/sign_envelope\.ts/,
+        );
+        const json = JSON.parse(
+          await Deno.readTextFile(`${dir}/mutation.json`),
+        );
+        const mutants = json.files["src/sign/sign_envelope.ts"].mutants as {
+          status: string;
+          statusReason?: string;
+        }[];
+        assert.deepEqual(
+          mutants.filter((m) =>
+            m.status === "Survived" || m.status === "NoCoverage"
+          ),
+          [],
+        );
+        const report = await Deno.readTextFile(`${dir}/report.md`);
+        assert.match(report, /the same\s+bytes are signed/);
+        assert.match(
+          report,
+          /src\/sign\/sign_envelope\.ts:\d+:\d+ MethodExpression/,
+        );
+      },
+    );
+    await t.step(
+      "a score it cannot read, or a path with no file, is a usage error (exit 2)",
+      async () => {
+        const badScore = await mutate([
+          "--min-score",
+          "101",
+          "src/sign/sign_envelope.ts",
+        ]);
+        assert.equal(badScore.code, 2);
+        assert.match(
+          badScore.output,
+          /--min-score must be a number from 0 to 100, not 101/,
+        );
+        const nowhere = await mutate(["src/no/such/place.ts"]);
+        assert.equal(nowhere.code, 2);
+        assert.match(
+          nowhere.output,
+          /src\/no\/such\/place\.ts: no file of the repository is there/,
+        );
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,107 @@
+// The checked-in survivor report: every mutant the tests do not detect, and
+// every mutant left out with the reason written beside its code.
+
+import {
+  describeMutant,
+  type MutantOutcome,
+  score,
+  tallyByFile,
+  total,
+} from "./summarize.ts";
+
+function percent(value: number | null): string {
+  return value === null ? "n/a" : `${value.toFixed(1)}%`;
+}
+
+/** The report's Markdown. */
+export function survivorReport(
+  results: readonly MutantOutcome[],
+  root: string,
+  folders: readonly string[],
+): string {
+  const tallies = tallyByFile(results, root);
+  const lines = [
+    "# Mutation report: pawl's own decision code",
+    "",
+    "Written by `deno task bench self-mutation`, or by `tools/mutate/write_report.ts` from the JSON",
+    "of `deno task mutate` runs. [development.md](development.md#mutation-testing-pawl-itself) says",
+    "what is mutated, which tests run, and how a reason is recorded.",
+    "",
+    "A mutant is **detected** when a test fails or stops on its time limit, **undetected** when",
+    "every chosen test passes. A mutant **with a reason** is left out by a",
+    "`// Stryker disable next-line MUTATOR: reason` comment beside its code, and the score",
+    'leaves it out. Only the files listed under "Per file" were run.',
+    "",
+    "| Folder | Score | Detected | Undetected | With a reason |",
+    "|---|---|---|---|---|",
+  ];
+  for (const folder of [...folders, "all"]) {
+    const inFolder = folder === "all"
+      ? tallies
+      : tallies.filter((t) => t.file.startsWith(folder));
+    if (inFolder.length === 0) continue;
+    const sum = total(folder, inFolder);
+    lines.push(
+      `| ${folder} | ${
+        percent(score(sum))
+      } | ${sum.detected} | ${sum.undetected} | ${sum.ignored} |`,
+    );
+  }
+  lines.push(
+    "",
+    "## Per file",
+    "",
+    "| File | Score | Detected | Undetected | With a reason |",
+    "|---|---|---|---|---|",
+  );
+  for (const tally of tallies) {
+    lines.push(
+      `| ${tally.file} | ${
+        percent(score(tally))
+      } | ${tally.detected} | ${tally.undetected} | ${tally.ignored} |`,
+    );
+  }
+  const ignored = results.filter((r) => r.status === "Ignored");
+  const reasons = new Map<string, MutantOutcome[]>();
+  for (const result of ignored) {
+    const reason = result.statusReason ?? "";
+    reasons.set(reason, [...(reasons.get(reason) ?? []), result]);
+  }
+  lines.push("", "## Left out, with the reason", "");
+  if (ignored.length === 0) lines.push("None.");
+  for (
+    const [reason, group] of [...reasons].sort((a, b) =>
+      a[0].localeCompare(b[0])
+    )
+  ) {
+    lines.push(`- **${reason || "(no reason given)"}**`);
+    for (const result of group) {
+      lines.push(`  - \`${describeMutant(result, root)}\``);
+    }
+  }
+  const undetected = results.filter((r) =>
+    r.status === "Survived" || r.status === "NoCoverage"
+  );
+  lines.push("", "## Undetected", "");
+  if (undetected.length === 0) lines.push("None.");
+  for (const result of undetected) {
+    lines.push(`- \`${describeMutant(result, root)}\``);
+  }
+  lines.push("");
+  return lines.join("\n");
+}
+
+export async function writeSurvivorReport(
+  path: string,
+  results: readonly MutantOutcome[],
+  root: string,
+  folders: readonly string[],
+): Promise<void> {
+  await Deno.writeTextFile(path, survivorReport(results, root, folders));
+  // The repository's Markdown is kept as deno fmt writes it.
+  await new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--quiet", path],
+    stdout: "null",
+    stderr: "inherit",
+  }).output();
+}
