@@ -5,6 +5,7 @@
  * @module
  */
 import { DEFAULT_UID_LOCK_DIR } from "../src/sandbox/lease_uid.ts";
+import { activeMutantEnv } from "./_mutant_env.ts";
 
 /** The repository root (where `main.ts` is). */
 export const ROOT: string = new URL("..", import.meta.url).pathname.replace(
@@ -231,7 +232,7 @@ async function pawlOnce(
       stdout: "piped",
       stderr: "piped",
       ...(options.clearEnv === true
-        ? { clearEnv: true, env: options.env ?? {} }
+        ? { clearEnv: true, env: { ...activeMutantEnv(), ...options.env } }
         : {
           env: {
             NO_COLOR: "1",

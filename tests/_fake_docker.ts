@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { activeMutantEnv } from "./_mutant_env.ts";
 
 const WITH_VALUE = new Set([
   "-v",
@@ -84,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", main, ...args],
     clearEnv: true,
-    env,
+    env: { ...activeMutantEnv(), ...env },
     stdin: "null",
     stdout: "inherit",
     stderr: "inherit",

@@ -6,6 +6,7 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import { ROOT } from "./_cli.ts";
+import { activeMutantEnv } from "./_mutant_env.ts";
 
 /** A GitHub App's key pair (the private key in GitHub's PKCS#1 PEM). */
 export interface AppKeys {
@@ -69,6 +70,7 @@ export async function spawnServe(
     cwd: ROOT,
     clearEnv: true,
     env: {
+      ...activeMutantEnv(),
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: Deno.env.get("HOME") ?? "/root",
       ...(Deno.env.get("DENO_DIR")
