@@ -283,15 +283,13 @@ async function main(): Promise<number> {
   try {
     results = await new Stryker(
       {
-        plugins: [
-          decodeURIComponent(
-            new URL("./deno_test_runner.ts", import.meta.url).pathname,
-          ),
-        ],
+        plugins: ["./deno_test_runner.ts", "./progress_lines.ts"].map((p) =>
+          decodeURIComponent(new URL(p, import.meta.url).pathname)
+        ),
         testRunner: "deno",
         coverageAnalysis: "off",
         mutate: targets,
-        reporters: ["json", interactive ? "progress" : "progress-append-only"],
+        reporters: ["json", interactive ? "progress" : "pawl-progress-lines"],
         jsonReporter: { fileName: `${outDir}/mutation.json` },
         concurrency,
         tempDirName: tempDir,
