@@ -48,6 +48,17 @@ interface Outcome {
   readonly tail: string;
 }
 
+/** The process groups of the test runs under way, ended when the runner is disposed of. */
+const running = new Set<number>();
+
+function killGroup(pid: number): void {
+  try {
+    Deno.kill(-pid, "SIGKILL");
+  } catch {
+    // The group has already gone.
+  }
+}
+
 /** Runs `deno test` on `files` with the mutant switched on, in its own process group. */
 async function denoTest(
   files: readonly string[],
@@ -69,17 +80,17 @@ async function denoTest(
     stderr: "piped",
     stdin: "null",
   }).spawn();
+  running.add(child.pid);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    try {
-      Deno.kill(-child.pid, "SIGKILL");
-    } catch {
-      // The group has already gone.
-    }
+    killGroup(child.pid);
   }, timeoutSeconds * 1000);
   const output = await child.output();
   clearTimeout(timer);
+  // Whatever the tests started and left behind goes with the run.
+  killGroup(child.pid);
+  running.delete(child.pid);
   const text = new TextDecoder().decode(output.stdout) +
     new TextDecoder().decode(output.stderr);
   return {
@@ -100,6 +111,12 @@ export class DenoTestRunner implements TestRunner {
       throw new Error("the deno test runner needs the pawlMutate option");
     }
     this.#plan = plan;
+  }
+
+  dispose(): Promise<void> {
+    for (const pid of running) killGroup(pid);
+    running.clear();
+    return Promise.resolve();
   }
 
   capabilities(): TestRunnerCapabilities {

@@ -271,6 +271,13 @@ async function main(): Promise<number> {
   const outDir = values.out ?? `${ROOT}/out/mutation`;
   await Deno.mkdir(outDir, { recursive: true });
   const tempDir = await Deno.makeTempDir({ prefix: "pawl-mutate-" });
+  // A run stopped by hand takes its copy of the project with it.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, () => {
+      Deno.removeSync(tempDir, { recursive: true });
+      Deno.exit(130);
+    });
+  }
   const runnerPlan: RunnerPlan = {
     root: ROOT,
     tests: Object.fromEntries(targets.map((f) => [f, plan[f]!])),
@@ -293,6 +300,13 @@ async function main(): Promise<number> {
         jsonReporter: { fileName: `${outDir}/mutation.json` },
         concurrency,
         tempDirName: tempDir,
+        // The runner's own limits decide when a mutant's tests hang. Stryker's
+        // limit is its timeoutMS plus the first run's time, which the runner
+        // reports as 0; left at its default (5 s) it would count every slower
+        // test run as a mutant the tests detect.
+        timeoutMS:
+          (runnerPlan.unitTimeoutSeconds + runnerPlan.e2eTimeoutSeconds + 60) *
+          1000,
         cleanTempDir: true,
         ignorePatterns: [
           "/out",

@@ -21,6 +21,22 @@ export function besideTest(path: string): string {
   return path.replace(/\.ts$/, "_test.ts");
 }
 
+/**
+ * How near a test sits to a file in the folder tree, for tests at the same
+ * import distance: the beside test nearest, then tests sharing more leading
+ * folders (a sibling's test before one from another part of src/).
+ */
+export function nearness(file: string, test: string): number {
+  if (test === besideTest(file)) return Number.MAX_SAFE_INTEGER;
+  const a = file.split("/").slice(0, -1);
+  const b = test.split("/").slice(0, -1);
+  let shared = 0;
+  while (shared < a.length && shared < b.length && a[shared] === b[shared]) {
+    shared++;
+  }
+  return shared;
+}
+
 /** Who imports whom, turned around: module → the modules that import it. */
 export function importers(graph: ModuleGraph): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -36,8 +52,9 @@ export function importers(graph: ModuleGraph): Map<string, string[]> {
 }
 
 /**
- * The unit tests that load `file`, nearest in the import graph first (the
- * beside test before any other at the same distance), at most `limit` of them.
+ * The unit tests that load `file`, nearest in the import graph first and,
+ * at the same distance, nearest in the folder tree (`nearness`), at most
+ * `limit` of them.
  * A test module that is itself the file is never its own test.
  */
 export function unitTestsFor(
@@ -59,9 +76,8 @@ export function unitTestsFor(
         if (isUnitTest(importer)) tests.push(importer);
       }
     }
-    const beside = besideTest(file);
     tests.sort((a, b) =>
-      Number(b === beside) - Number(a === beside) || a.localeCompare(b)
+      nearness(file, b) - nearness(file, a) || a.localeCompare(b)
     );
     found.push(...tests.slice(0, limit - found.length));
     frontier = next;

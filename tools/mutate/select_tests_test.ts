@@ -15,6 +15,8 @@ const graph = new Map<string, string[]>([
   ["src/a/rule_test.ts", ["src/a/rule.ts"]],
   ["src/a/judge_test.ts", ["src/a/judge.ts"]],
   ["src/b/uses_judge_test.ts", ["src/a/judge.ts"]],
+  ["src/a/deep/uses_rule_test.ts", ["src/a/rule.ts"]],
+  ["src/0/also_rule_test.ts", ["src/a/rule.ts"]],
   ["src/a/aaa_test.ts", ["src/a/rule.ts"]],
   ["tests/e2e_test.ts", ["src/a/rule.ts"]],
   ["src/a/cycle.ts", ["src/a/cycle_b.ts"]],
@@ -24,11 +26,13 @@ const graph = new Map<string, string[]>([
 Deno.test("the unit tests of a file are the tests that load it, the beside test first, nearest first, at most the limit", async (t) => {
   const byImporter = importers(graph);
   await t.step(
-    "the beside test leads its distance, then by name; tests of importers follow",
+    "the beside test leads its distance, then the tests nearest in the folder tree, then by name; tests of importers follow",
     () => {
       assert.deepEqual(unitTestsFor("src/a/rule.ts", byImporter, 10), [
         "src/a/rule_test.ts",
         "src/a/aaa_test.ts",
+        "src/a/deep/uses_rule_test.ts",
+        "src/0/also_rule_test.ts",
         "src/a/judge_test.ts",
         "src/b/uses_judge_test.ts",
       ]);
