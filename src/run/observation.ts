@@ -254,15 +254,15 @@ export function parseObservation(
 
 /** One line of the stream as a JSON object, or undefined when it is not one. */
 export function parseLine(line: string): Record<string, unknown> | undefined {
+  let value: unknown = undefined;
   try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? value as Record<string, unknown>
-      : undefined;
-    // Stryker disable next-line BlockStatement: a function that ends without a return gives undefined, as the return here does
+    value = JSON.parse(line);
   } catch {
-    return undefined;
+    // not JSON: undefined, as below
   }
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
 }
 
 function apply(
@@ -394,6 +394,7 @@ function apply(
         ? e["exitstatus"] as number
         : null;
       return true;
+    // Stryker disable next-line ConditionalExpression: an emptied default case falls out of the switch, and the undefined apply() then returns refuses the line as false does
     default:
       return false;
   }
@@ -408,6 +409,7 @@ function applySites(
   if (typeof nodeId !== "string" || !Array.isArray(sites)) return false;
   const read: DiscardSite[] = [];
   for (const site of sites as unknown[]) {
+    // Stryker disable next-line ConditionalExpression: a string or number site destructures to undefined fields, which the checks below refuse; a null one is refused here
     if (typeof site !== "object" || site === null) return false;
     const { file, line, count } = site as Record<string, unknown>;
     if (
@@ -430,6 +432,7 @@ function applyPatches(
   ) return false;
   const read: HypothesisPatch[] = [];
   for (const patch of patches as unknown[]) {
+    // Stryker disable next-line ConditionalExpression: a string or number patch destructures to undefined fields, which the checks below refuse; a null one is refused here
     if (typeof patch !== "object" || patch === null) return false;
     const { name, file, removed } = patch as Record<string, unknown>;
     if (typeof name !== "string" || typeof file !== "string") return false;
@@ -452,6 +455,7 @@ function applyLines(o: Observation, e: Record<string, unknown>): boolean {
     const executable = lineNumbers(v?.["executable"]);
     const executed = lineNumbers(v?.["executed"]);
     if (executable === undefined || executed === undefined) return false;
+    // Stryker disable next-line OptionalChaining: a null entry has no executable lines and was refused above
     const unprobed = v?.["unprobed"];
     if (unprobed !== undefined && unprobed !== true) return false;
     out.set(path, { executable, executed, ...(unprobed ? { unprobed } : {}) });

@@ -366,6 +366,10 @@ Deno.test("parseObservation() reads each event's fields as the observer wrote th
     assert.equal(read().configured, false);
     assert.equal(read({ event: "configure" }).configured, true);
   });
+  await t.step("collected node ids are read", () => {
+    const o = read({ event: "collected", nodeids: ["a.py::t"] });
+    assert.deepEqual(o.collected, ["a.py::t"]);
+  });
   await t.step("a collection error keeps its collector and text", () => {
     const o = read({ event: "collect_error", nodeid: "a.py", text: "boom" });
     assert.deepEqual(o.collectErrors, [{ nodeId: "a.py", text: "boom" }]);
@@ -380,10 +384,14 @@ Deno.test("parseObservation() reads each event's fields as the observer wrote th
         max_examples: 100,
       },
       { event: "seed", nodeid: "a.py::t", source: "random", seed: 7 },
+      { event: "seed", nodeid: "a.py::t", source: "derandomize" },
+      { event: "seed", nodeid: "a.py::t", source: "forced", seed: "1" },
     );
     assert.deepEqual(o.seeds.get("a.py::t"), [
       { source: "explicit", seed: "42", maxExamples: 100 },
       { source: "random", seed: null, maxExamples: null },
+      { source: "derandomize", seed: null, maxExamples: null },
+      { source: "forced", seed: "1", maxExamples: null },
     ]);
   });
   await t.step("discard sites and assert passes add up per test", () => {
@@ -814,6 +822,7 @@ Deno.test("parseObservation() refuses a malformed or second lines event", async 
     ["a removed flag that is no boolean", [lines({}, "no")]],
     ["files as a list", [lines([])]],
     ["files as a string", [lines("src/a.py")]],
+    ["files as a number", [lines(3)]],
     ["a second event", [good, good]],
   ];
   for (const [name, events] of cases) {
