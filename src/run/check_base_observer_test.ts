@@ -167,3 +167,21 @@ Deno.test("checkBaseObserver() blames the base's command only when the observer 
     },
   );
 });
+
+Deno.test("ObserverNotLoadedError lists every cause, each after a semicolon", () => {
+  const error = new ObserverNotLoadedError(
+    "abc",
+    ["env", "-i", "python3", "-s", "-m", "pytest"],
+    "",
+  );
+  assert.deepEqual(error.causes.length, 2);
+  assert.ok(
+    error.message.includes(
+      `either, so the run's failure at head is not the pull request's doing: ${
+        error.causes.join("; ")
+      }; pawl puts the plugin`,
+    ),
+    error.message,
+  );
+  assert.ok(!error.message.includes("pythonpath ="), error.message);
+});
