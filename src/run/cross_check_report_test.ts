@@ -100,7 +100,7 @@ Deno.test("crossCheckReport() accepts a failure and an error for one test only w
     { classname: "t", name: "test_a", outcome: "failed" },
     { classname: "t", name: "test_a", outcome: "error" },
   ];
-  const table: [string, string[], string[]][] = [
+  const table: [string, string[], string[], TestCaseResult[]?][] = [
     [
       "a failed call and an erroring teardown are two cases, not tampering",
       [
@@ -117,6 +117,17 @@ Deno.test("crossCheckReport() accepts a failure and an error for one test only w
       ["harness.report_tampered"],
     ],
     [
+      "a third outcome beside them is tampering",
+      [
+        hello,
+        configure,
+        report("t.py::test_a", "failed"),
+        report("t.py::test_a", "failed", "teardown"),
+      ],
+      ["harness.report_tampered"],
+      [{ classname: "t", name: "test_a", outcome: "passed" }],
+    ],
+    [
       "a failure the run never saw is tampering",
       [
         hello,
@@ -127,10 +138,14 @@ Deno.test("crossCheckReport() accepts a failure and an error for one test only w
       ["harness.report_tampered"],
     ],
   ];
-  for (const [label, lines, expected] of table) {
+  for (const [label, lines, expected, more = []] of table) {
     await t.step(
       label,
-      () => assert.deepEqual(rules(lines, failedAndErrored), expected),
+      () =>
+        assert.deepEqual(
+          rules(lines, [...failedAndErrored, ...more]),
+          expected,
+        ),
     );
   }
 });
@@ -147,4 +162,131 @@ Deno.test("crossCheckReport() lists at most maxListed disagreements and counts t
   });
   assert.match(f?.message ?? "", /test_a.*test_b.*; and 1 more$/);
   assert.doesNotMatch(f?.message ?? "", /test_c/);
+});
+
+Deno.test("crossCheckReport() names each disagreement, tests in node id order", async (t) => {
+  const made = (nodeid: string, outcome: string) =>
+    JSON.stringify({ event: "made", nodeid, when: "call", outcome });
+  const message = (lines: string[], cases: TestCaseResult[]) => {
+    const found = crossCheckReport(parseObservation([lines], "t"), cases, {
+      run: "the suite",
+    });
+    assert.equal(found.length, 1);
+    assert.equal(found[0]?.rule, "harness.report_tampered");
+    const prefix =
+      "The JUnit report of the suite does not match what pawl's observer saw while the tests ran: ";
+    assert.ok(found[0]?.message.startsWith(prefix), found[0]?.message);
+    return found[0]?.message.slice(prefix.length);
+  };
+  const table: [string, string[], TestCaseResult[], string][] = [
+    [
+      "a test that ran but is missing from the report",
+      [hello, configure, report("t.py::test_b", "failed")],
+      [],
+      '"t.py::test_b" ran (failed) but is missing from the report',
+    ],
+    [
+      "a test the report gives two outcomes",
+      [hello, configure, report("t.py::test_a", "passed")],
+      [passedA, { ...passedA, outcome: "skipped" }],
+      'the report gives "t.py::test_a" 2 different outcomes (passed, skipped)',
+    ],
+    [
+      "a test whose reported outcome is not the one it had",
+      [hello, configure, report("t.py::test_a", "failed")],
+      [passedA],
+      'the report says "t.py::test_a" passed, but it failed while the tests ran',
+    ],
+    [
+      "a test the report lists that never ran",
+      [hello, configure],
+      [passedA],
+      'the report lists "t" "test_a" (passed), which never ran',
+    ],
+    [
+      "a rewritten outcome",
+      [
+        hello,
+        configure,
+        made("t.py::test_a", "failed"),
+        report("t.py::test_a", "passed"),
+      ],
+      [passedA],
+      'the call report of "t.py::test_a" was made "failed" and logged "passed" (a hook rewrote the outcome)',
+    ],
+    [
+      "a stream problem first, then the tests in node id order",
+      [
+        hello,
+        configure,
+        "garbage",
+        report("t.py::test_c", "passed"),
+        report("t.py::test_b", "passed"),
+      ],
+      [
+        { classname: "t", name: "test_z", outcome: "passed" },
+        { classname: "t", name: "test_y", outcome: "passed" },
+      ],
+      'the observer stream has a line pawl cannot read: "garbage"; "t.py::test_b" ran (passed) but is missing from the report; "t.py::test_c" ran (passed) but is missing from the report; the report lists "t" "test_y" (passed), which never ran; the report lists "t" "test_z" (passed), which never ran',
+    ],
+  ];
+  for (const [label, lines, cases, expected] of table) {
+    await t.step(label, () => assert.equal(message(lines, cases), expected));
+  }
+  await t.step("a test reported under its address agrees", () => {
+    assert.deepEqual(
+      rules([hello, configure, report("t.py::test_a", "passed")], [passedA]),
+      [],
+    );
+  });
+  await t.step("as many collection errors as the run had agree", () => {
+    assert.deepEqual(
+      rules([hello, configure, collectError("u.py")], [errorCase("u")]),
+      [],
+    );
+  });
+  await t.step("twenty disagreements are listed whole by default", () => {
+    const names = [...Array(21).keys()].map((i) =>
+      `t.py::test_${String(i).padStart(2, "0")}`
+    );
+    const twenty = message(
+      [hello, configure, ...names.slice(0, 20).map((n) => report(n, "passed"))],
+      [],
+    );
+    assert.doesNotMatch(twenty ?? "", /more$/);
+    const more = message(
+      [hello, configure, ...names.map((n) => report(n, "passed"))],
+      [],
+    );
+    assert.match(more ?? "", /test_19.*; and 1 more$/);
+  });
+});
+
+Deno.test("crossCheckReport() says why it takes the observer for missing", async (t) => {
+  const table: [string, string[][], string][] = [
+    ["nothing connected", [], "nothing connected to its stream"],
+    [
+      "the stream's first problem",
+      [['{"event":"hello","token":"x"}']],
+      "the first connection to the observer stream did not identify itself with this run's token",
+    ],
+    [
+      "imported but not configured",
+      [[hello]],
+      "it was imported, then disabled before the session began",
+    ],
+  ];
+  for (const [label, connections, why] of table) {
+    await t.step(label, () => {
+      const [f] = crossCheckReport(
+        parseObservation(connections, "t"),
+        [passedA, errorCase("u")],
+        { run: "the suite" },
+      );
+      assert.equal(
+        f?.message,
+        `pawl's observer plugin did not report from the suite although the run left a JUnit report with 2 cases: ${why}; the plugin was disabled (e.g. "-p no:…" in addopts), shadowed or cut off, so the report cannot be trusted`,
+      );
+    });
+  }
 });

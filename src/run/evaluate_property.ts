@@ -49,7 +49,7 @@ export function evaluateProperty(
   property: TestRef,
 ): PropertyOutcome {
   const cases = casesFor(results, property);
-  if (cases.length === 0) return "not_collected";
   const seen = new Set<PropertyOutcome>(cases.map((c) => c.outcome));
+  // With no case, nothing is found: the property was not collected.
   return SEVERITY.find((outcome) => seen.has(outcome)) ?? "not_collected";
 }

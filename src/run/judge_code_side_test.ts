@@ -268,3 +268,254 @@ Deno.test("judgeCodeSide() names the raising file and line of a code-side discar
   assert.equal(f?.path, "src/pkg/core.py");
   assert.equal(f?.line, 12);
 });
+
+Deno.test("judgeCodeSide() calls a property starved below half of the base's, and by at least the minimum drop", async (t) => {
+  const table: [string, number, number, boolean][] = [
+    ["exactly half is not starved", 100, 50, false],
+    ["one below half is", 100, 49, true],
+    [`a drop of exactly ${STARVED_MIN_DROP} below half is`, 19, 9, true],
+    [`a drop of ${STARVED_MIN_DROP - 1} below half is not`, 17, 8, false],
+    ["a base without valid examples starves nothing", 0, 0, false],
+  ];
+  for (const [label, before, after, starved] of table) {
+    await t.step(`valid examples: ${label}`, () => {
+      const found = judge(
+        run("/b", [examples(before)]),
+        run("/h", [examples(after)]),
+      );
+      assert.deepEqual(
+        found.map((f) => f.rule),
+        starved ? ["property.examples_starved_by_code"] : [],
+      );
+    });
+    if (before === 0) continue;
+    await t.step(`assert passes: ${label}`, () => {
+      const found = judge(
+        run("/b", [examples(100), reach("/b", before)]),
+        run("/h", [examples(100), reach("/h", after)]),
+      );
+      assert.deepEqual(
+        found.map((f) => f.rule),
+        starved ? ["property.examples_starved_by_code"] : [],
+      );
+    });
+  }
+  await t.step(
+    "a failure at the base leaves the counts to the failure rules",
+    () => {
+      assert.deepEqual(
+        judge(
+          run("/b", [examples(100, 0, NODE, 1), reach("/b", 100)]),
+          run("/h", [examples(10)]),
+        ),
+        [],
+      );
+    },
+  );
+  await t.step("the messages say what was counted on which code", () => {
+    const [valid] = judge(
+      run("/b", [examples(100)]),
+      run("/h", [examples(40, 900)]),
+    );
+    assert.equal(
+      valid?.message,
+      `The base's test of property "p" (${NODE}) executed 40 valid Hypothesis examples on the head's code (900 discarded) but 100 on the base's code, with the same seed 7: the code under test now makes the test discard most of what it tries (tolerance: at least half of the base's valid examples)`,
+    );
+    assert.equal(valid?.path, "tests/test_p.py");
+    assert.equal(valid?.line, 4);
+    const [none] = judge(run("/b", [examples(100)]), run("/h", []));
+    assert.match(none?.message ?? "", / executed 0 valid .* \(0 discarded\)/);
+    const [reached] = judge(
+      run("/b", [examples(100), reach("/b", 100)]),
+      run("/h", [examples(100), reach("/h", 1)]),
+    );
+    assert.equal(
+      reached?.message,
+      `The assert at tests/test_p.py:9 of the base's test of property "p" (${NODE}) passed 1 time on the head's code but 100 times on the base's code, with the same seed 7: the code under test keeps most examples from reaching it (tolerance: at least half of the base's passes)`,
+    );
+    assert.equal(reached?.path, "tests/test_p.py");
+    assert.equal(reached?.line, 9);
+  });
+  await t.step("an assert outside the copy is not compared", () => {
+    const outside = {
+      event: "reach",
+      nodeid: NODE,
+      asserts: [{ file: "/usr/lib/x.py", line: 9, count: 100 }],
+    };
+    assert.deepEqual(
+      judge(run("/b", [examples(100), outside]), run("/h", [examples(100)])),
+      [],
+    );
+  });
+  await t.step("asserts of every parametrization add up", () => {
+    assert.deepEqual(
+      judge(
+        run("/b", [examples(100), reach("/b", 100)]),
+        run("/h", [
+          examples(100),
+          reach("/h", 30, `${NODE}[a]`),
+          reach("/h", 30, `${NODE}[b]`),
+        ]),
+      ),
+      [],
+    );
+  });
+  await t.step("another test's asserts are not this property's", () => {
+    assert.deepEqual(
+      judge(
+        run("/b", [examples(100), reach("/b", 100, `${NODE}x`)]),
+        run("/h", [examples(100)]),
+      ),
+      [],
+    );
+  });
+});
+
+Deno.test("judgeCodeSide() judges only runs that were observed to the end", async (t) => {
+  const discarding = [
+    discards([{ file: "/h/src/pkg/core.py", line: 12, count: 5 }]),
+  ];
+  const stopped = (r: PropertyRun, how: "timedOut" | "outputExceeded") => ({
+    ...r,
+    run: { ...r.run, result: { ...r.run.result, [how]: true } },
+  });
+  const table: [string, PropertyRun, PropertyRun, number][] = [
+    ["both whole", run("/b", [examples(100)]), run("/h", discarding), 1],
+    [
+      "a head over its output cap",
+      run("/b", [examples(100)]),
+      stopped(run("/h", discarding), "outputExceeded"),
+      0,
+    ],
+    [
+      "a base at its time limit",
+      stopped(run("/b", [examples(100)]), "timedOut"),
+      run("/h", discarding),
+      0,
+    ],
+    ["a head without an observation", run("/b", [examples(100)]), {
+      ...run("/h", discarding),
+      run: { result: run("/h", discarding).run.result, cases: [] },
+    }, 0],
+    ["a head whose stream never said hello", run("/b", [examples(100)]), {
+      ...run("/h", discarding),
+      run: {
+        ...run("/h", discarding).run,
+        observation: parseObservation([[]], "t"),
+      },
+    }, 0],
+  ];
+  for (const [label, base, head, count] of table) {
+    await t.step(label, () => assert.equal(judge(base, head).length, count));
+  }
+});
+
+Deno.test("judgeCodeSide() names the Hypothesis objects the head's code patched, per file", async (t) => {
+  const names = (n: number) =>
+    [...Array(n).keys()].map((i) => `hypothesis.strategies.s${i}`);
+  await t.step("one object", () => {
+    const [f] = judge(
+      run("/b", []),
+      run("/h", [patched("hypothesis.strategies.integers", "/h/src/a.py")]),
+    );
+    assert.equal(
+      f?.message,
+      `Hypothesis' "hypothesis.strategies.integers" was replaced from src/a.py while the base's tests ran on the head's code, where the base's code leaves it alone: the code under test changes what Hypothesis generates or how it judges examples`,
+    );
+    assert.equal(f?.path, "src/a.py");
+  });
+  await t.step("five objects are all named", () => {
+    const [f] = judge(
+      run("/b", []),
+      run("/h", names(5).map((n) => patched(n, "/h/src/a.py"))),
+    );
+    assert.match(f?.message ?? "", /"hypothesis\.strategies\.s4" were /);
+  });
+  await t.step("six objects name five and count the rest", () => {
+    const [f] = judge(
+      run("/b", []),
+      run("/h", names(6).map((n) => patched(n, "/h/src/a.py"))),
+    );
+    assert.match(
+      f?.message ?? "",
+      /"hypothesis\.strategies\.s4" and 1 more were replaced from src\/a\.py/,
+    );
+    assert.doesNotMatch(f?.message ?? "", /s5/);
+  });
+  await t.step(
+    "a removal, or a replacement from outside the copy, has no file",
+    () => {
+      const found = judge(
+        run("/b", []),
+        run("/h", [
+          {
+            event: "patched",
+            nodeid: null,
+            patches: [{
+              name: "hypothesis.given",
+              file: "/h/src/a.py",
+              removed: true,
+            }],
+          },
+          patched("hypothesis.find", "/usr/lib/x.py"),
+          patched("hypothesis.note", "/h/src/b.py"),
+        ]),
+      );
+      assert.deepEqual(found.map((f) => f.path), [undefined, "src/b.py"]);
+      assert.ok(
+        found[0]?.message.startsWith(
+          `Hypothesis' "hypothesis.find", "hypothesis.given" were replaced or removed while`,
+        ),
+        found[0]?.message,
+      );
+      assert.ok(
+        found[1]?.message.startsWith(
+          `Hypothesis' "hypothesis.note" was replaced from src/b.py while`,
+        ),
+        found[1]?.message,
+      );
+    },
+  );
+});
+
+Deno.test("judgeCodeSide() counts a property's own discards, and places the finding at the first", async (t) => {
+  await t.step(
+    "the first site outside the test side is named, all are counted",
+    () => {
+      const [f] = judge(
+        run("/b", [examples(100)]),
+        run("/h/", [
+          discards([
+            { file: "/h/tests/test_p.py", line: 2, count: 1 },
+            { file: "/h/src/pkg/a.py", line: 5, count: 2 },
+            { file: "/h/src/pkg/b.py", line: 7, count: 3 },
+          ]),
+        ]),
+      );
+      assert.equal(f?.path, "src/pkg/a.py");
+      assert.equal(f?.line, 5);
+      assert.equal(
+        f?.message,
+        `The code under test discarded 5 of the Hypothesis examples of property "p" (${NODE}) on seed 7, first at src/pkg/a.py:5, where the base's code discards none: an UnsatisfiedAssumption (or an invalid mark) raised outside the test side hides those inputs from the base's test instead of failing it`,
+      );
+    },
+  );
+  await t.step(
+    "another test named like the property is not the property",
+    () => {
+      assert.deepEqual(
+        judge(
+          run("/b", [examples(100)]),
+          run("/h", [
+            examples(100),
+            discards(
+              [{ file: "/h/src/pkg/a.py", line: 5, count: 2 }],
+              `${NODE}_slow`,
+            ),
+          ]),
+        ),
+        [],
+      );
+    },
+  );
+});

@@ -65,6 +65,7 @@ export function judgeExamples(
   const findings: Finding[] = [];
   for (const p of properties) {
     const oracle = examplesOf(runs.oracle, p.nodeId);
+    // Stryker disable next-line ConditionalExpression: no count is below zero, so an oracle of no valid examples is passed over by the comparison below anyway
     if (oracle === undefined || oracle.valid === 0) continue;
     const head = examplesOf(runs.head, p.nodeId);
     const valid = head?.valid ?? 0;
@@ -95,6 +96,7 @@ function judgeSteps(
   const findings: Finding[] = [];
   for (const p of properties) {
     const oracle = runs.oracle.steps.get(p.nodeId);
+    // Stryker disable next-line ConditionalExpression: no step count is below zero, so an oracle of no steps is passed over by the comparison below anyway
     if (oracle === undefined || oracle.longest === 0) continue;
     const head = runs.head.steps.get(p.nodeId);
     const longest = head?.longest ?? 0;

@@ -135,3 +135,63 @@ Deno.test("judgeExamples() rejects state machine runs shorter than the oracle's 
     await t.step(label, () => assert.deepEqual(judged(head, o), expected));
   }
 });
+
+Deno.test("examplesOf() sums every kind of count of a property's parametrizations", () => {
+  const counts = (nodeid: string, n: number) =>
+    JSON.stringify({
+      event: "examples",
+      nodeid,
+      valid: n,
+      invalid: n + 1,
+      overrun: n + 2,
+      interesting: n + 3,
+    });
+  assert.deepEqual(
+    examplesOf(
+      run(counts("t.py::test_p[a]", 1), counts("t.py::test_p[b]", 10)),
+      "t.py::test_p",
+    ),
+    { valid: 11, invalid: 13, overrun: 15, interesting: 17 },
+  );
+});
+
+Deno.test("judgeExamples() says what the head ran against the oracle, at the property", async (t) => {
+  const placed = [{ id: "p", nodeId: "t.py::test_p", path: "t.py", line: 5 }];
+  await t.step("fewer valid examples", () => {
+    const [f] = judgeExamples(placed, {
+      head: run(examples("t.py::test_p", 2, 40)),
+      oracle: run(examples("t.py::test_p", 100)),
+      seed: 3,
+    });
+    assert.equal(
+      f?.message,
+      'Property "p" (t.py::test_p) executed 2 valid Hypothesis examples on seed 3 (40 more were filtered out or invalid), but the base\'s test executes 100 on the same code and seed: the head weakened what the property tries (a settings profile, a narrowed or constant strategy, assume(), explicit-only phases or a settings alias)',
+    );
+    assert.equal(f?.path, "t.py");
+    assert.equal(f?.line, 5);
+  });
+  await t.step("no examples at all", () => {
+    const [f] = judgeExamples(placed, {
+      head: run(),
+      oracle: run(examples("t.py::test_p", 100)),
+      seed: 3,
+    });
+    assert.match(
+      f?.message ?? "",
+      /executed 0 valid Hypothesis examples on seed 3 \(it ran no Hypothesis examples at all\), but/,
+    );
+  });
+  await t.step("shorter state machine programs", () => {
+    const [f] = judgeExamples(placed, {
+      head: run(steps("t.py::test_p", 1)),
+      oracle: run(steps("t.py::test_p", 50)),
+      seed: 3,
+    });
+    assert.equal(
+      f?.message,
+      'Property "p" (t.py::test_p) ran state machine programs of at most 1 step on seed 3, but the base\'s test runs programs of 50 steps on the same code and seed: the head shortened what the machine tries (stateful_step_count, a settings profile or a rule that stops runs early)',
+    );
+    assert.equal(f?.path, "t.py");
+    assert.equal(f?.line, 5);
+  });
+});

@@ -130,6 +130,7 @@ export function judgePropertyRuns(
         kind: "fresh",
         seed: options.seed,
         trials: options.trials,
+        // Stryker disable next-line BooleanLiteral: with no baseline given, judgeSeedUse checks no forced seed, so the flag changes nothing
         hypothesisSeeded: false,
         observation: baseline,
         ledger: oracle.rows,

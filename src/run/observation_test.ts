@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type ObservedOutcome, parseObservation } from "./observation.ts";
+import {
+  type ObservedOutcome,
+  parseLine,
+  parseObservation,
+} from "./observation.ts";
 
 const hello = '{"event":"hello","token":"t"}';
 const report = (
@@ -345,6 +349,488 @@ Deno.test("parseObservation() reads Hypothesis events outside any test and refus
     await t.step(`${name} with a numeric node id is a problem`, () => {
       const o = parseObservation([[hello, event(name, 3)]], "t");
       assert.equal(o.problems.length, 1);
+    });
+  }
+});
+
+Deno.test("parseObservation() reads each event's fields as the observer wrote them", async (t) => {
+  const read = (...lines: unknown[]) => {
+    const o = parseObservation([[
+      hello,
+      ...lines.map((l) => JSON.stringify(l)),
+    ]], "t");
+    assert.deepEqual(o.problems, []);
+    return o;
+  };
+  await t.step("a configure event marks the plugin configured", () => {
+    assert.equal(read().configured, false);
+    assert.equal(read({ event: "configure" }).configured, true);
+  });
+  await t.step("collected node ids are read", () => {
+    const o = read({ event: "collected", nodeids: ["a.py::t"] });
+    assert.deepEqual(o.collected, ["a.py::t"]);
+  });
+  await t.step("a collection error keeps its collector and text", () => {
+    const o = read({ event: "collect_error", nodeid: "a.py", text: "boom" });
+    assert.deepEqual(o.collectErrors, [{ nodeId: "a.py", text: "boom" }]);
+  });
+  await t.step("a seed keeps its source, seed and max_examples", () => {
+    const o = read(
+      {
+        event: "seed",
+        nodeid: "a.py::t",
+        source: "explicit",
+        seed: "42",
+        max_examples: 100,
+      },
+      { event: "seed", nodeid: "a.py::t", source: "random", seed: 7 },
+      { event: "seed", nodeid: "a.py::t", source: "derandomize" },
+      { event: "seed", nodeid: "a.py::t", source: "forced", seed: "1" },
+    );
+    assert.deepEqual(o.seeds.get("a.py::t"), [
+      { source: "explicit", seed: "42", maxExamples: 100 },
+      { source: "random", seed: null, maxExamples: null },
+      { source: "derandomize", seed: null, maxExamples: null },
+      { source: "forced", seed: "1", maxExamples: null },
+    ]);
+  });
+  await t.step("discard sites and assert passes add up per test", () => {
+    const site = (line: number, count: number) => ({
+      file: "/w/a.py",
+      line,
+      count,
+    });
+    const o = read(
+      { event: "discards", nodeid: "a.py::t", sites: [site(3, 2)] },
+      { event: "discards", nodeid: "a.py::t", sites: [site(4, 0)] },
+      { event: "reach", nodeid: "a.py::t", asserts: [site(9, 5)] },
+    );
+    assert.deepEqual(o.discards.get("a.py::t"), [site(3, 2), site(4, 0)]);
+    assert.deepEqual(o.reach.get("a.py::t"), [site(9, 5)]);
+  });
+  await t.step(
+    "a patch is removed only when it says so, in or outside a test",
+    () => {
+      const o = read(
+        {
+          event: "patched",
+          nodeid: null,
+          patches: [{ name: "h.a", file: "/w/x.py", removed: "yes" }],
+        },
+        {
+          event: "patched",
+          nodeid: "a.py::t",
+          patches: [{ name: "h.b", file: "", removed: true }],
+        },
+      );
+      assert.deepEqual(o.patches, [
+        { name: "h.a", file: "/w/x.py", removed: false, nodeId: null },
+        { name: "h.b", file: "", removed: true, nodeId: "a.py::t" },
+      ]);
+    },
+  );
+  await t.step("a profile load keeps its test, or none outside one", () => {
+    const o = read(
+      { event: "profile", name: "ci", file: "/w/conftest.py" },
+      { event: "profile", name: "dev", file: "/w/a.py", nodeid: "a.py::t" },
+    );
+    assert.deepEqual(o.profiles, [
+      { name: "ci", file: "/w/conftest.py", nodeId: null },
+      { name: "dev", file: "/w/a.py", nodeId: "a.py::t" },
+    ]);
+  });
+  await t.step("a finish keeps an integer exit status only", () => {
+    const done = read({ event: "finish", exitstatus: 1 });
+    assert.equal(done.finished, true);
+    assert.equal(done.exitStatus, 1);
+    const odd = read({ event: "finish", exitstatus: "1" });
+    assert.equal(odd.finished, true);
+    assert.equal(odd.exitStatus, null);
+    assert.equal(read().finished, false);
+  });
+  await t.step("an unprobed file keeps its mark", () => {
+    const o = read({
+      event: "lines",
+      files: {
+        "a.py": { executable: [2], executed: [], unprobed: true },
+        "b.py": { executable: [], executed: [] },
+      },
+      removed: true,
+    });
+    assert.deepEqual(o.lines, {
+      files: new Map([
+        ["a.py", { executable: [2], executed: [], unprobed: true }],
+        ["b.py", { executable: [], executed: [] }],
+      ]),
+      removed: true,
+    });
+  });
+});
+
+Deno.test("parseObservation() refuses a malformed event as a line it cannot read, keeping nothing of it", async (t) => {
+  const site = { file: "/w/a.py", line: 3, count: 1 };
+  const table: [string, unknown][] = [
+    ["a line that is no JSON", "{not json"],
+    ["a JSON array", []],
+    ["JSON null", null],
+    ["an unknown event", { event: "shrug" }],
+    ["collected ids that are not a list", {
+      event: "collected",
+      nodeids: "a.py::t",
+    }],
+    ["collected ids that are not strings", {
+      event: "collected",
+      nodeids: ["a.py::t", 3],
+    }],
+    ["a collection error without text", {
+      event: "collect_error",
+      nodeid: "a.py",
+    }],
+    ["a collection error without a collector", {
+      event: "collect_error",
+      text: "boom",
+    }],
+    ["a made report of an unknown phase", {
+      event: "made",
+      nodeid: "a.py::t",
+      when: "later",
+      outcome: "passed",
+    }],
+    ["a made report of an unknown outcome", {
+      event: "made",
+      nodeid: "a.py::t",
+      when: "call",
+      outcome: "xfailed",
+    }],
+    ["a made report without a node id", {
+      event: "made",
+      when: "call",
+      outcome: "passed",
+    }],
+    ["a report without a node id", {
+      event: "report",
+      when: "call",
+      outcome: "passed",
+    }],
+    ["a report of an unknown outcome", {
+      event: "report",
+      nodeid: "a.py::t",
+      when: "call",
+      outcome: "rerun",
+    }],
+    ["examples that are not integers", {
+      event: "examples",
+      nodeid: "a.py::t",
+      valid: 1.5,
+      invalid: 0,
+      overrun: 0,
+      interesting: 0,
+    }],
+    ["steps with a negative count", {
+      event: "steps",
+      nodeid: "a.py::t",
+      machines: 1,
+      steps: -1,
+      longest: 1,
+    }],
+    ["steps that are not integers", {
+      event: "steps",
+      nodeid: "a.py::t",
+      machines: 1,
+      steps: "2",
+      longest: 1,
+    }],
+    ["a seed of an unknown source", {
+      event: "seed",
+      nodeid: "a.py::t",
+      source: "guessed",
+    }],
+    ["discards without a node id", { event: "discards", sites: [site] }],
+    ["discards whose sites are not a list", {
+      event: "discards",
+      nodeid: "a.py::t",
+      sites: site,
+    }],
+    ["a discard site that is null", {
+      event: "discards",
+      nodeid: "a.py::t",
+      sites: [null],
+    }],
+    ["a discard site that is not an object", {
+      event: "discards",
+      nodeid: "a.py::t",
+      sites: [3],
+    }],
+    ["a discard site without a file", {
+      event: "discards",
+      nodeid: "a.py::t",
+      sites: [{ line: 3, count: 1 }],
+    }],
+    ["a discard site without a line", {
+      event: "discards",
+      nodeid: "a.py::t",
+      sites: [{ file: "/w/a.py", count: 1 }],
+    }],
+    ["a discard site without a count", {
+      event: "discards",
+      nodeid: "a.py::t",
+      sites: [{ file: "/w/a.py", line: 3 }],
+    }],
+    ["a discard site with a negative count", {
+      event: "discards",
+      nodeid: "a.py::t",
+      sites: [site, { ...site, count: -1 }],
+    }],
+    ["asserts reached without a node id", { event: "reach", asserts: [site] }],
+    ["patches with a numeric node id", {
+      event: "patched",
+      nodeid: 3,
+      patches: [],
+    }],
+    ["patches that are not a list", {
+      event: "patched",
+      nodeid: null,
+      patches: {},
+    }],
+    ["a patch that is null", {
+      event: "patched",
+      nodeid: null,
+      patches: [null],
+    }],
+    ["a patch that is not an object", {
+      event: "patched",
+      nodeid: null,
+      patches: ["h.a"],
+    }],
+    ["a patch without a name", {
+      event: "patched",
+      nodeid: null,
+      patches: [{ name: "h.a", file: "" }, { file: "" }],
+    }],
+    ["a patch without a file", {
+      event: "patched",
+      nodeid: null,
+      patches: [{ name: "h.a" }],
+    }],
+    ["a profile without a name", { event: "profile", file: "/w/a.py" }],
+    ["a profile without a file", { event: "profile", name: "ci" }],
+    ["lines whose files are null", {
+      event: "lines",
+      files: null,
+      removed: false,
+    }],
+    ["lines of a file that is null", {
+      event: "lines",
+      files: { "a.py": null },
+      removed: false,
+    }],
+    ["lines without executed ones", {
+      event: "lines",
+      files: { "a.py": { executable: [1] } },
+      removed: false,
+    }],
+    ["lines whose executable ones are not a list", {
+      event: "lines",
+      files: { "a.py": { executable: 1, executed: [] } },
+      removed: false,
+    }],
+    ["lines with an unprobed mark other than true", {
+      event: "lines",
+      files: { "a.py": { executable: [1], executed: [], unprobed: false } },
+      removed: false,
+    }],
+  ];
+  for (const [label, event] of table) {
+    await t.step(label, () => {
+      const line = typeof event === "string" ? event : JSON.stringify(event);
+      const o = parseObservation([[hello, line]], "t");
+      assert.deepEqual(o.problems, [
+        `the observer stream has a line pawl cannot read: ${
+          JSON.stringify(line)
+        }`,
+      ]);
+      assert.equal(o.collected, null);
+      assert.equal(o.lines, undefined);
+      assert.equal(
+        o.collectErrors.length + o.patches.length + o.profiles.length +
+          o.outcomes.size + o.examples.size + o.steps.size + o.seeds.size +
+          o.discards.size + o.reach.size,
+        0,
+      );
+    });
+  }
+  await t.step("only the first 200 characters of the line are quoted", () => {
+    const line = "x".repeat(300);
+    const o = parseObservation([[hello, line]], "t");
+    assert.deepEqual(o.problems, [
+      `the observer stream has a line pawl cannot read: "${"x".repeat(200)}"`,
+    ]);
+  });
+});
+
+Deno.test("parseObservation() reads only the first connection, and says who else wrote", async (t) => {
+  await t.step("a second connection's lines are counted, never read", () => {
+    const o = parseObservation([
+      [hello, report("a.py::t", "call", "passed")],
+      [hello, report("b.py::t", "call", "failed")],
+    ], "t");
+    assert.deepEqual([...o.outcomes.keys()], ["a.py::t"]);
+    assert.deepEqual(o.problems, [
+      "a second process connected to the observer stream and wrote 2 lines",
+    ]);
+  });
+  await t.step("a first connection without the token is named as such", () => {
+    const o = parseObservation([[report("a.py::t", "call", "passed")]], "t");
+    assert.deepEqual(o.problems, [
+      "the first connection to the observer stream did not identify itself with this run's token",
+    ]);
+  });
+  await t.step("an empty first connection is not trusted", () => {
+    const o = parseObservation([[]], "t");
+    assert.equal(o.hello, false);
+    assert.equal(o.problems.length, 1);
+  });
+});
+
+Deno.test("parseLine() gives a JSON object, and nothing for any other line", async (t) => {
+  const table: [string, string, Record<string, unknown> | undefined][] = [
+    ["an object", '{"event":"hello"}', { event: "hello" }],
+    ["an empty object", "{}", {}],
+    ["an array", '[{"event":"hello"}]', undefined],
+    ["null", "null", undefined],
+    ["a number", "3", undefined],
+    ["a string", '"hello"', undefined],
+    ["no JSON", "{event", undefined],
+    ["nothing", "", undefined],
+  ];
+  for (const [label, line, expected] of table) {
+    await t.step(label, () => assert.deepEqual(parseLine(line), expected));
+  }
+});
+
+Deno.test("parseObservation() records only the phases and outcomes a report gives", async (t) => {
+  await t.step(
+    "a passing setup alone gives neither a phase nor an outcome",
+    () => {
+      const o = parseObservation([[
+        hello,
+        report("a.py::t", "setup", "passed"),
+      ]], "t");
+      assert.equal(o.phases.has("a.py::t"), false);
+      assert.equal(o.outcomes.has("a.py::t"), false);
+    },
+  );
+  await t.step("a passing setup then a call gives the call's only", () => {
+    const o = parseObservation([[
+      hello,
+      report("a.py::t", "setup", "passed"),
+      report("a.py::t", "call", "failed"),
+      report("a.py::t", "teardown", "passed"),
+    ]], "t");
+    assert.deepEqual(o.phases.get("a.py::t"), new Set(["failed"]));
+    assert.equal(o.outcomes.get("a.py::t"), "failed");
+  });
+  await t.step("a report without text leaves no text or tail", () => {
+    const o = parseObservation(
+      [[hello, report("a.py::t", "call", "failed")]],
+      "t",
+    );
+    assert.equal(o.texts.has("a.py::t"), false);
+    assert.equal(o.tails.has("a.py::t"), false);
+  });
+  await t.step("a text without a tail keeps no tail", () => {
+    const o = parseObservation([[
+      hello,
+      JSON.stringify({
+        event: "report",
+        nodeid: "a.py::t",
+        when: "call",
+        outcome: "failed",
+        xfail: false,
+        text: "boom",
+      }),
+    ]], "t");
+    assert.equal(o.texts.get("a.py::t"), "boom");
+    assert.equal(o.tails.has("a.py::t"), false);
+  });
+  await t.step("counts of zero are counts", () => {
+    const o = parseObservation([[
+      hello,
+      JSON.stringify({
+        event: "examples",
+        nodeid: "a.py::t",
+        valid: 0,
+        invalid: 0,
+        overrun: 0,
+        interesting: 0,
+      }),
+      steps("a.py::t", 0, 0, 0),
+    ]], "t");
+    assert.deepEqual(o.problems, []);
+    assert.deepEqual(o.examples.get("a.py::t"), {
+      valid: 0,
+      invalid: 0,
+      overrun: 0,
+      interesting: 0,
+    });
+    assert.deepEqual(o.steps.get("a.py::t"), {
+      machines: 0,
+      steps: 0,
+      longest: 0,
+    });
+  });
+});
+
+Deno.test("parseObservation() reads the changed lines the run executed, ascending and once each", () => {
+  const o = parseObservation([[
+    hello,
+    JSON.stringify({
+      event: "lines",
+      files: { "src/a.py": { executable: [5, 3, 3, 12], executed: [12, 3] } },
+      removed: false,
+    }),
+  ]], "t");
+  assert.deepEqual(o.problems, []);
+  assert.deepEqual(o.lines, {
+    files: new Map([["src/a.py", {
+      executable: [3, 5, 12],
+      executed: [3, 12],
+    }]]),
+    removed: false,
+  });
+});
+
+Deno.test("parseObservation() refuses a malformed or second lines event", async (t) => {
+  const lines = (files: unknown, removed: unknown = false) =>
+    JSON.stringify({ event: "lines", files, removed });
+  const good = lines({ "src/a.py": { executable: [1], executed: [] } });
+  const cases: [string, string[]][] = [
+    ["a line number of zero", [lines({
+      "src/a.py": { executable: [0], executed: [] },
+    })]],
+    ["a negative line number", [lines({
+      "src/a.py": { executable: [2], executed: [-1] },
+    })]],
+    ["a line number that is no integer", [lines({
+      "src/a.py": { executable: [2, 2.5], executed: [] },
+    })]],
+    ["executed lines that are not a list", [lines({
+      "src/a.py": { executable: [2], executed: 2 },
+    })]],
+    ["no executable lines", [lines({ "src/a.py": { executed: [] } })]],
+    ["no removed flag", [JSON.stringify({ event: "lines", files: {} })]],
+    ["a removed flag that is no boolean", [lines({}, "no")]],
+    ["files as a list", [lines([])]],
+    ["files as a string", [lines("src/a.py")]],
+    ["files as a number", [lines(3)]],
+    ["a second event", [good, good]],
+  ];
+  for (const [name, events] of cases) {
+    await t.step(name, () => {
+      const o = parseObservation([[hello, ...events]], "t");
+      assert.equal(o.problems.length, 1, name);
+      if (events.length === 1) assert.equal(o.lines, undefined);
+      else assert.equal(o.lines?.files.size, 1);
     });
   }
 });

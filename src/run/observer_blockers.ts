@@ -71,9 +71,8 @@ export function observerBlockers(command: readonly string[]): ObserverBlockers {
         `"${word}" replaces the PYTHONPATH pawl puts the plugin on, and the interpreter does not read the user site pawl also puts it in (a virtualenv made without --system-site-packages reads none)`,
       );
       pythonpath.push(
-        ...value.split(":").filter((e) =>
-          e !== "" && pythonpathProblem(e) === undefined
-        ).map((e) => e.replace(/\/+$/, "")),
+        ...value.split(":").filter((e) => pythonpathProblem(e) === undefined)
+          .map((e) => e.replace(/\/+$/, "")),
       );
     } else if (VARIABLES.has(variable)) {
       causes.push(`"${word}" ${VARIABLES.get(variable)}`);

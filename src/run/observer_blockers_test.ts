@@ -109,3 +109,111 @@ Deno.test("observerBlockers() names what in a test command keeps pawl's observer
     });
   }
 });
+
+Deno.test("observerBlockers() reads a command's words as a shell would split and quote them", async (t) => {
+  const table: [string, string[], string[], string[]][] = [
+    [
+      "a tab separates words as a space does",
+      ["sh", "-c", "PYTHONNOUSERSITE=1\tpython3 -I -m pytest"],
+      [
+        '"PYTHONNOUSERSITE=1" turns the user site off',
+        '"-I" isolates the interpreter from PYTHONPATH and the user site',
+      ],
+      [],
+    ],
+    [
+      "quotes and a trailing semicolon are no part of a word",
+      ["sh", "-c", `PYTHONNOUSERSITE=1; 'python3' "-s" -m pytest`],
+      [
+        '"PYTHONNOUSERSITE=1" turns the user site off',
+        '"-s" turns the user site off',
+      ],
+      [],
+    ],
+    [
+      "an empty word is no word",
+      ["python3", "", "-E", "-m", "pytest"],
+      ['"-E" makes the interpreter ignore PYTHONPATH and PYTHONUSERBASE'],
+      [],
+    ],
+    [
+      "pypy is an interpreter too, with a dotted version",
+      ["pypy3.10", "-S", "-m", "pytest"],
+      ['"-S" turns the site module off, and with it the user site'],
+      [],
+    ],
+    [
+      "a program merely ending in python is not one",
+      ["./run-python3", "-I"],
+      [],
+      [],
+    ],
+    [
+      "an option whose value looks like an assignment is none",
+      ["python3", "-m", "pytest", "--opt=PYTHONUSERBASE=/x"],
+      [],
+      [],
+    ],
+    [
+      "a PYTHONUSERBASE of its own replaces pawl's",
+      ["env", "PYTHONUSERBASE=/x", "python3", "-m", "pytest"],
+      ['"PYTHONUSERBASE=/x" replaces the user base pawl puts the plugin in'],
+      [],
+    ],
+    [
+      "empty, repeated and slashed PYTHONPATH entries are one entry each",
+      ["env", "PYTHONPATH=:src::lib//:src", "python3", "-m", "pytest"],
+      [
+        '"PYTHONPATH=:src::lib//:src" replaces the PYTHONPATH pawl puts the plugin on, and the interpreter does not read the user site pawl also puts it in (a virtualenv made without --system-site-packages reads none)',
+      ],
+      ["src", "lib"],
+    ],
+    [
+      "a cause said twice is named once",
+      ["sh", "-c", "python3 -I -m pytest; python3 -I -m pytest"],
+      ['"-I" isolates the interpreter from PYTHONPATH and the user site'],
+      [],
+    ],
+    [
+      "env's options end at --",
+      ["env", "--", "-i"],
+      [],
+      [],
+    ],
+    [
+      "env's options end at its program: python3 -i is the interpreter's",
+      ["env", "python3", "-i", "-m", "pytest"],
+      [],
+      [],
+    ],
+    [
+      "env's options end at a word that is no assignment",
+      ["env", "1X=y", "-i", "python3"],
+      [],
+      [],
+    ],
+    [
+      "env -u glued to its variable",
+      ["env", "-uPYTHONPATH", "python3", "-m", "pytest"],
+      ['"env -u PYTHONPATH" removes PYTHONPATH, which pawl sets'],
+      [],
+    ],
+    [
+      "env -u of a variable merely starting like pawl's",
+      ["env", "-u", "PYTHONPATHS", "python3", "-m", "pytest"],
+      [],
+      [],
+    ],
+    [
+      "an interpreter option with more than letters ends the options",
+      ["python3", "-Werror::Warning", "-s", "-m", "pytest"],
+      [],
+      [],
+    ],
+  ];
+  for (const [label, command, causes, pythonpath] of table) {
+    await t.step(label, () => {
+      assert.deepEqual(observerBlockers(command), { causes, pythonpath });
+    });
+  }
+});

@@ -10,7 +10,8 @@ import type { LedgerEvidence } from "./judge_seed_use.ts";
 /** The ledger file seed 002's `record()` appends to, relative to the working directory. */
 export const SEED_LEDGER_FILE = "seed_ledger.jsonl";
 
-const MAX_LEDGER_BYTES = 8 * 1024 * 1024;
+/** The largest ledger read; a bigger one has no rows. */
+export const MAX_LEDGER_BYTES = 8 * 1024 * 1024;
 
 /** Lines in the ledger of `workDir` now (0 when absent or unusable). */
 export async function ledgerLineCount(workDir: string): Promise<number> {

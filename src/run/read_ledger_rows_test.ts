@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { judgeSeedUse } from "./judge_seed_use.ts";
 import { parseObservation } from "./observation.ts";
-import { readLedgerRows, SEED_LEDGER_FILE } from "./read_ledger_rows.ts";
+import {
+  ledgerLineCount,
+  MAX_LEDGER_BYTES,
+  readLedgerRows,
+  SEED_LEDGER_FILE,
+} from "./read_ledger_rows.ts";
 
 /** The findings for a seeded run (seed 9, 200 trials) whose contract test wrote `lines`. */
 async function judgeLedger(lines: string[]): Promise<string[]> {
@@ -57,5 +62,81 @@ Deno.test("A seed-ledger row without an integer trial count is no evidence the i
     await t.step(name, async () => {
       assert.deepEqual(await judgeLedger(text.split("\n")), want);
     });
+  }
+});
+
+Deno.test("readLedgerRows() reads each row's seed, trials and ok as evidence, never as trusted input", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-ledger-" });
+  const path = `${dir}/${SEED_LEDGER_FILE}`;
+  try {
+    await t.step("an absent ledger has no rows", async () => {
+      assert.deepEqual(await readLedgerRows(dir, 0), []);
+      assert.equal(await ledgerLineCount(dir), 0);
+    });
+    await t.step(
+      "each field is read only when it has the right type",
+      async () => {
+        await Deno.writeTextFile(
+          path,
+          [
+            '{"seed":9,"trials":200,"ok":true}',
+            "",
+            '{"seed":"9","trials":1.5,"ok":"yes"}',
+            "   ",
+            '{"seed":1,"ok":false}',
+            "null",
+            "not json",
+            "[9,200,true]",
+          ].join("\n"),
+        );
+        assert.equal(await ledgerLineCount(dir), 6);
+        assert.deepEqual(await readLedgerRows(dir, 0), [
+          { seed: 9, trials: 200, ok: true },
+          { seed: null, trials: null, ok: null },
+          { seed: 1, trials: null, ok: false },
+          { seed: null, trials: null, ok: null },
+          { seed: null, trials: null, ok: null },
+          { seed: null, trials: null, ok: null },
+        ]);
+      },
+    );
+    await t.step("the rows before the run are skipped", async () => {
+      assert.deepEqual(await readLedgerRows(dir, 5), [
+        { seed: null, trials: null, ok: null },
+      ]);
+    });
+    await t.step(
+      "a ledger at its size cap is read, one byte over is not",
+      async () => {
+        const row = '{"seed":9,"trials":200,"ok":true}\n';
+        const pad = " ".repeat(MAX_LEDGER_BYTES - row.length);
+        await Deno.writeTextFile(path, `${row}${pad}`);
+        assert.equal(await ledgerLineCount(dir), 1);
+        await Deno.writeTextFile(path, `${row}${pad} `);
+        assert.equal(await ledgerLineCount(dir), 0);
+      },
+    );
+    await t.step(
+      "a symbolic link to a ledger elsewhere is not read",
+      async () => {
+        await Deno.writeTextFile(`${dir}/elsewhere`, '{"seed":9}\n');
+        await Deno.remove(path);
+        await Deno.symlink(`${dir}/elsewhere`, path);
+        assert.equal(await ledgerLineCount(dir), 0);
+      },
+    );
+    await t.step("a directory named like the ledger is not read", async () => {
+      await Deno.remove(path);
+      await Deno.mkdir(path);
+      assert.deepEqual(await readLedgerRows(dir, 0), []);
+    });
+    await t.step(
+      "a ledger pawl cannot look at is an error, not an empty ledger",
+      async () => {
+        await assert.rejects(() => readLedgerRows(`${dir}/elsewhere`, 0));
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -39,6 +39,9 @@ Deno.test("tallyObserverLines() tells the tally only what follows the run's own 
           report("t.py::a", "call", "passed"),
           "not json",
           '{"event": "report", "nodeid": 3}',
+          '{"event": "report", "nodeid": 3, "when": "call", "outcome": "passed"}',
+          '{"event": "collected", "nodeids": ["t.py::c", 4]}',
+          '{"event": "collected", "nodeids": "t.py::c"}',
           report("t.py::b", "setup", "failed"),
           report("t.py::b", "call", "skipped"),
         ]
@@ -46,4 +49,17 @@ Deno.test("tallyObserverLines() tells the tally only what follows the run's own 
       deepEqual(told, c.told);
     });
   }
+});
+
+Deno.test("tallyObserverLines() trusts no hello when the run has no token", () => {
+  const told: string[] = [];
+  const listen = tallyObserverLines("", {
+    collected: (ids) => told.push(`collected ${ids.join()}`),
+    reported: (id, outcome) => told.push(`${id} ${outcome}`),
+    end: () => {},
+  });
+  listen('{"event": "hello", "token": ""}');
+  listen('{"event": "collected", "nodeids": ["t.py::a"]}');
+  listen(report("t.py::a", "call", "passed"));
+  deepEqual(told, []);
 });
