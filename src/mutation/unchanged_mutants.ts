@@ -132,6 +132,7 @@ export function unchangedMutants(
       const b = atBase.get(m.function);
       if (h == null || b == null || b.text !== h.text) continue;
       const moved = moveMutant(m, h, b);
+      // Stryker disable next-line ConditionalExpression: the mutant lies inside its function, whose text is the same at both, so the moved slice is always the original
       if (base.slice(moved.start, moved.end) !== m.original) continue;
       out.mutants.push(m);
       out.atBase.set(m.id, moved);
