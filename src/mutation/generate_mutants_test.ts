@@ -445,6 +445,44 @@ Deno.test("generateMutants() makes exactly these changes, at these places", asyn
         'f 6:18-6:21 boolean: "and" -> "or"',
       ],
     ],
+    [
+      "a string beside other expressions is no docstring",
+      'def f(a):\n    "a", g(a)\n',
+      [
+        'f 2:5-2:5 return: "" -> "return None\\n    "',
+        'f 2:5-2:14 statement: "\\"a\\", g(a)" -> "pass"',
+      ],
+    ],
+    [
+      "no early return where the body shares the def's line",
+      "def f(a): return a + 1\n",
+      [
+        'f 1:18-1:23 return: "a + 1" -> "None"',
+        'f 1:20-1:21 arithmetic: "+" -> "-"',
+        'f 1:22-1:23 constant: "1" -> "0"',
+        'f 1:22-1:23 constant: "1" -> "2"',
+      ],
+    ],
+    [
+      "the early return goes before the first statement, not a comment",
+      "def f(a):\n    # why\n    return a\n",
+      [
+        'f 3:5-3:5 return: "" -> "return None\\n    "',
+        'f 3:12-3:13 return: "a" -> "None"',
+      ],
+    ],
+    [
+      "a nested decorated function's decorator is left alone",
+      "def g():\n    @deco(1)\n    def h():\n        return 2\n    return h\n",
+      [
+        'g 2:5-2:5 return: "" -> "return None\\n    "',
+        'g.h 4:9-4:9 return: "" -> "return None\\n        "',
+        'g.h 4:16-4:17 constant: "2" -> "1"',
+        'g.h 4:16-4:17 constant: "2" -> "3"',
+        'g.h 4:16-4:17 return: "2" -> "None"',
+        'g 5:12-5:13 return: "h" -> "None"',
+      ],
+    ],
   ];
   for (const [name, text, expected] of cases) {
     await t.step(name, () => {
