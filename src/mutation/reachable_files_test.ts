@@ -138,6 +138,13 @@ Deno.test("importedPaths() resolves each kind of import to the tree's files", as
       ["app/__init__.py"],
     ],
     [
+      "two dots in a top-level package look at the top",
+      "app/util.py",
+      "from .. import app\n",
+      ["", "src"],
+      ["app/__init__.py"],
+    ],
+    [
       "a file never imports itself",
       "app/util.py",
       "import app.util\n",
