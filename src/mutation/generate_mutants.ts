@@ -122,7 +122,6 @@ export function generateMutants(
         // Stryker disable next-line EqualityOperator,ConditionalExpression: no two mutants share start, end and replacement (one per key of `out`), so equal replacements never meet here
         : a.replacement > b.replacement
         ? 1
-        // Stryker disable next-line NumericLiteral,UnaryOperator: unreachable, as above
         : 0)
     );
   } finally {
