@@ -137,6 +137,7 @@ Deno.test("selectMutants() takes the first of one order, whatever the cap: touch
       const s = selectMutants(shuffled, { ...options, max });
       assert.deepEqual(ids(s.selected), ids(full.slice(0, max)));
       assert.deepEqual(ids(full.slice(0, 4)), ids(shuffled.filter(touched)));
+      assert.deepEqual(ids(full).sort(), ids(ms).sort(), "each mutant once");
       const inOrder = selectMutants(ms, { ...options, max: 1000 }).selected;
       assert.deepEqual(ids(full.slice(4)), ids(inOrder.slice(4)));
       assert.equal(s.touched, Math.min(4, max));
@@ -150,7 +151,7 @@ Deno.test("selectMutants() takes the first of one order, whatever the cap: touch
 });
 
 Deno.test("selectMutants() draws the same sample from the same seed in every version, so a verdict can be reproduced", () => {
-  const ms = [0, 1, 2, 3, 4, 5].map((i) => ({
+  const ms = Array.from({ length: 20 }, (_, i) => ({
     id: `m${i}`,
     file: "a.py",
     function: "f",
@@ -165,13 +166,27 @@ Deno.test("selectMutants() draws the same sample from the same seed in every ver
     operator: "comparison" as const,
   }));
   // The rest in the order of sha256 of "<seed>:<id>".
-  const s = selectMutants(ms, { touched: () => false, seed: 7, max: 6 });
+  const s = selectMutants(ms, { touched: () => false, seed: 7, max: 20 });
   assert.deepEqual(s.selected.map((m) => m.id), [
+    "m11",
+    "m15",
+    "m17",
     "m3",
+    "m19",
     "m0",
+    "m10",
     "m1",
     "m5",
     "m2",
+    "m14",
+    "m13",
+    "m7",
+    "m16",
+    "m6",
+    "m18",
     "m4",
+    "m8",
+    "m9",
+    "m12",
   ]);
 });
