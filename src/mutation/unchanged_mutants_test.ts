@@ -149,6 +149,16 @@ Deno.test("what a pull request changed is named by function, by statement and by
       ]);
     },
   );
+  await t.step("a statement only re-indented is not changed", () => {
+    const base = BASE + "if DEBUG:\n    LIMIT = 1\n";
+    const u = changedOf(base, BASE + "if DEBUG:\n  LIMIT = 1\n");
+    assert.deepEqual(u.changed, []);
+  });
+  await t.step("a change that uses no name names nothing", () => {
+    const u = changedOf(BASE, BASE + "42\n");
+    assert.deepEqual(u.changed.map((c) => c.qualname), ["42"]);
+    assert.deepEqual(u.referenced, new Set());
+  });
   await t.step("the line right after a function is outside it", () => {
     const head = BASE + "RATE = 3\n";
     const u = changedOf(BASE, head);
@@ -166,13 +176,19 @@ Deno.test("what a pull request changed is named by function, by statement and by
   );
   await t.step("changes are listed by file, then by line", () => {
     const u = unchangedMutants(parser, [
-      { file: "b.py", base: BASE, head: BASE + "B = 1\nC = 2\n" },
+      {
+        file: "b.py",
+        base: BASE,
+        head: "A = 0\n" + BASE.replace("m.cents * k", "m.cents * k * 1") +
+          "B = 1\n",
+      },
       { file: "a.py", base: BASE, head: "Z = 0\n" + BASE },
     ], { operators: ["arithmetic"] });
     assert.deepEqual(u.changed.map((c) => [c.file, c.qualname, c.line]), [
       ["a.py", "Z = 0", 1],
-      ["b.py", "B = 1", 13],
-      ["b.py", "C = 2", 14],
+      ["b.py", "A = 0", 1],
+      ["b.py", "scale", 12],
+      ["b.py", "B = 1", 14],
     ]);
   });
   await t.step(
