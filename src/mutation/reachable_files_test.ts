@@ -62,6 +62,8 @@ Deno.test("importedPaths() resolves each kind of import to the tree's files", as
     "vendor/thing.py",
     "tests/conftest.py",
     "tests/neighbour.py",
+    "tests/helpers/__init__.py",
+    "tests/helpers/sub.py",
   ]);
   const has = (p: string) => tree.has(p);
   const cases: [string, string, string, string[], string[]][] = [
@@ -104,6 +106,13 @@ Deno.test("importedPaths() resolves each kind of import to the tree's files", as
         "app/core/calc.py",
         "app/core/fmt.py",
       ],
+    ],
+    [
+      "a from-import resolves its names from the file's folder too",
+      "tests/test_x.py",
+      "from helpers import sub\n",
+      ["", "src"],
+      ["tests/helpers/__init__.py", "tests/helpers/sub.py"],
     ],
     [
       "one dot is the file's own package",
