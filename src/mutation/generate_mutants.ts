@@ -141,14 +141,17 @@ export interface FunctionNode {
 export function functionsOf(node: Node, prefix: string[]): FunctionNode[] {
   const out: FunctionNode[] = [];
   for (const child of node.namedChildren) {
+    // Stryker disable next-line ConditionalExpression: a node's children are never null; the check only narrows the type
     if (child === null) continue;
     if (SCOPES.has(child.type)) {
+      // Stryker disable next-line StringLiteral,OptionalChaining: the grammar gives every def and class a name; the fallback only narrows the type
       const name = child.childForFieldName("name")?.text ?? "?";
       const qual = [...prefix, name];
       if (child.type === "function_definition") {
         out.push({ qualname: qual.join("."), node: child });
       }
       const body = child.childForFieldName("body");
+      // Stryker disable next-line ConditionalExpression: the grammar gives every def and class a body; the check only narrows the type
       if (body !== null) out.push(...functionsOf(body, qual));
     } else if (!isExpression(child)) {
       // Statements (decorated definitions, if/try at module level) may
