@@ -214,6 +214,7 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
       const left = node.childForFieldName("left");
       const right = node.childForFieldName("right");
       const op = node.childForFieldName("operator");
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: the grammar gives every such operator these fields; the check only narrows the type
       if (left === null || right === null || op === null) return;
       if (left.text === right.text) return;
       push(out, op, op.type === "and" ? "or" : "and", "boolean");
@@ -221,12 +222,14 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
     }
     case "not_operator": {
       const arg = node.childForFieldName("argument");
+      // Stryker disable next-line ConditionalExpression: the grammar gives every not its argument; the check only narrows the type
       if (arg !== null) push(out, node, arg.text, "boolean");
       return;
     }
     case "binary_operator": {
       const op = node.childForFieldName("operator");
       const right = node.childForFieldName("right");
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: the grammar gives every such operator these fields; the check only narrows the type
       if (op === null || right === null) return;
       const to = ARITHMETIC[op.type];
       if (to === undefined) return;
@@ -238,6 +241,7 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
     case "augmented_assignment": {
       const op = node.childForFieldName("operator");
       const right = node.childForFieldName("right");
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: the grammar gives every such operator these fields; the check only narrows the type
       if (op === null || right === null) return;
       const to = AUGMENTED[op.type];
       if (to === undefined) return;
@@ -263,9 +267,11 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
       if (node.parent?.type === "concatenated_string") return;
       if (node.parent?.type === "expression_statement") return;
       const startToken = node.children.find((c) => c?.type === "string_start");
+      // Stryker disable next-line Regex,StringLiteral,OptionalChaining: the b is found with or without the quotes after it, and every string has its start token
       const prefix = (startToken?.text ?? "").replace(/["']+$/, "");
       const bytes = /b/i.test(prefix) ? "b" : "";
       const empty = node.namedChildren.every((c) =>
+        // Stryker disable next-line ConditionalExpression: a node's children are never null; the check only narrows the type
         c === null || c.type === "string_start" || c.type === "string_end"
       );
       push(out, node, empty ? `${bytes}"pawl"` : `${bytes}""`, "constant");
@@ -283,12 +289,14 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
     case "elif_clause":
     case "while_statement": {
       const condition = node.childForFieldName("condition");
+      // Stryker disable next-line ConditionalExpression: the grammar gives every if, elif and while its condition; the check only narrows the type
       if (condition !== null) negate(out, condition);
       return;
     }
     case "conditional_expression": {
       // `body if condition else other`; a comment among them is no operand.
       const condition = node.namedChildren.filter((c) => !c?.isExtra)[1];
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: a conditional expression always has its three operands; the check only narrows the type
       if (condition !== undefined && condition !== null) {
         negate(out, condition);
       }

@@ -483,6 +483,16 @@ Deno.test("generateMutants() makes exactly these changes, at these places", asyn
         'g 5:12-5:13 return: "h" -> "None"',
       ],
     ],
+    [
+      "an upper-case bytes prefix stays bytes",
+      'def f():\n    return B"x", Rb""\n',
+      [
+        'f 2:5-2:5 return: "" -> "return None\\n    "',
+        'f 2:12-2:16 constant: "B\\"x\\"" -> "b\\"\\""',
+        'f 2:12-2:22 return: "B\\"x\\", Rb\\"\\"" -> "None"',
+        'f 2:18-2:22 constant: "Rb\\"\\"" -> "b\\"pawl\\""',
+      ],
+    ],
   ];
   for (const [name, text, expected] of cases) {
     await t.step(name, () => {
