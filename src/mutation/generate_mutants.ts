@@ -307,6 +307,7 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
       return;
     case "block":
       for (const s of node.namedChildren) {
+        // Stryker disable next-line ConditionalExpression: a node's children are never null; the check only narrows the type
         if (s === null || !REMOVABLE.has(s.type)) continue;
         if (isDocstring(s) || isTrivialStatement(s)) continue;
         push(out, s, "pass", "statement");
@@ -324,8 +325,10 @@ function negate(out: Candidate[], condition: Node): void {
 function sliceMutants(slice: Node, out: Candidate[]): void {
   let colons = 0;
   for (const child of slice.children) {
+    // Stryker disable next-line ConditionalExpression: a node's children are never null; the check only narrows the type
     if (child === null) continue;
     if (!child.isNamed) {
+      // Stryker disable next-line ConditionalExpression: a slice's only unnamed children are its colons
       if (child.type === ":") colons++;
       continue;
     }

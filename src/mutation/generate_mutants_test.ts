@@ -493,6 +493,28 @@ Deno.test("generateMutants() makes exactly these changes, at these places", asyn
         'f 2:18-2:22 constant: "Rb\\"\\"" -> "b\\"pawl\\""',
       ],
     ],
+    [
+      "a returned string is no docstring",
+      'def f(a):\n    return "x"\n',
+      [
+        'f 2:5-2:5 return: "" -> "return None\\n    "',
+        'f 2:12-2:15 constant: "\\"x\\"" -> "\\"\\""',
+        'f 2:12-2:15 return: "\\"x\\"" -> "None"',
+      ],
+    ],
+    [
+      "a number that only starts or ends with zero is no zero",
+      "def f(a):\n    return a - 0.5, a + 10, a[0o1:]\n",
+      [
+        'f 2:5-2:5 return: "" -> "return None\\n    "',
+        'f 2:12-2:36 return: "a - 0.5, a + 10, a[0o1:]" -> "None"',
+        'f 2:14-2:15 arithmetic: "-" -> "+"',
+        'f 2:23-2:24 arithmetic: "+" -> "-"',
+        'f 2:25-2:27 constant: "10" -> "11"',
+        'f 2:25-2:27 constant: "10" -> "9"',
+        'f 2:31-2:34 slice: "0o1" -> ""',
+      ],
+    ],
   ];
   for (const [name, text, expected] of cases) {
     await t.step(name, () => {
