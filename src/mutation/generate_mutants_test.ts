@@ -515,6 +515,29 @@ Deno.test("generateMutants() makes exactly these changes, at these places", asyn
         'f 2:31-2:34 slice: "0o1" -> ""',
       ],
     ],
+    [
+      "the early return takes the indentation of a one-character statement",
+      "def f(a):\n    a\n",
+      [
+        'f 2:5-2:5 return: "" -> "return None\\n    "',
+        'f 2:5-2:6 statement: "a" -> "pass"',
+      ],
+    ],
+    [
+      "an implicitly concatenated docstring is skipped too",
+      'def f():\n    "a" "b"\n    x = 1\n',
+      [
+        'f 3:5-3:5 return: "" -> "return None\\n    "',
+        'f 3:5-3:10 statement: "x = 1" -> "pass"',
+        'f 3:9-3:10 constant: "1" -> "0"',
+        'f 3:9-3:10 constant: "1" -> "2"',
+      ],
+    ],
+    [
+      "a body that only returns None is left alone",
+      "def f(a):\n    return None\n",
+      [],
+    ],
   ];
   for (const [name, text, expected] of cases) {
     await t.step(name, () => {
