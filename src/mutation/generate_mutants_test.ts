@@ -552,3 +552,12 @@ Deno.test("generateMutants() makes exactly these changes, at these places", asyn
     });
   }
 });
+
+Deno.test("generateMutants() names a mutant by a digest of its file, place and replacement", () => {
+  const [m] = mutate("def f(a, b):\n    return a < b\n").filter((x) =>
+    x.operator === "comparison"
+  );
+  // "m" and the first 12 hex digits of sha256 of ["pkg/m.py",26,27,"<="].
+  assert.equal(m?.id, "m5923067186c2");
+  assert.deepEqual([m?.start, m?.end], [26, 27]);
+});
