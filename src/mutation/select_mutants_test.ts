@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import { generateMutants } from "./generate_mutants.ts";
 import { selectMutants } from "./select_mutants.ts";
@@ -105,4 +106,87 @@ Deno.test("mutants near the change are sampled before the rest, after the touche
     new Set(["b.py"]),
   );
   assert.equal(s.capped, 2);
+});
+
+Deno.test("selectMutants() takes the first of one order, whatever the cap: touched in their order, the rest drawn from the seed alone", () => {
+  const ms = Array.from({ length: 12 }, (_, i) => ({
+    id: `m${i}`,
+    file: `${"abc"[i % 3]}.py`,
+    function: "f",
+    line: 1,
+    column: 1,
+    endLine: 1,
+    endColumn: 2,
+    start: i,
+    end: i + 1,
+    original: "<",
+    replacement: "<=",
+    operator: "comparison" as const,
+  }));
+  const touched = (m: { file: string }) => m.file === "a.py";
+  const near = (m: { file: string }) => m.file === "b.py";
+  fc.assert(fc.property(
+    fc.shuffledSubarray(ms, { minLength: ms.length }),
+    fc.integer({ min: 0, max: ms.length + 2 }),
+    fc.integer(),
+    fc.boolean(),
+    (shuffled, max, seed, withNear) => {
+      const options = { touched, near: withNear ? near : undefined, seed };
+      const ids = (list: readonly { id: string }[]) => list.map((m) => m.id);
+      const full = selectMutants(shuffled, { ...options, max: 1000 }).selected;
+      const s = selectMutants(shuffled, { ...options, max });
+      assert.deepEqual(ids(s.selected), ids(full.slice(0, max)));
+      assert.deepEqual(ids(full.slice(0, 4)), ids(shuffled.filter(touched)));
+      assert.deepEqual(ids(full).sort(), ids(ms).sort(), "each mutant once");
+      const inOrder = selectMutants(ms, { ...options, max: 1000 }).selected;
+      assert.deepEqual(ids(full.slice(4)), ids(inOrder.slice(4)));
+      assert.equal(s.touched, Math.min(4, max));
+      assert.equal(s.capped, ms.length - s.selected.length);
+      const ranks = full.map((m) =>
+        touched(m) ? 0 : withNear && near(m) ? 1 : 2
+      );
+      assert.deepEqual(ranks, [...ranks].sort());
+    },
+  ));
+});
+
+Deno.test("selectMutants() draws the same sample from the same seed in every version, so a verdict can be reproduced", () => {
+  const ms = Array.from({ length: 20 }, (_, i) => ({
+    id: `m${i}`,
+    file: "a.py",
+    function: "f",
+    line: 1,
+    column: 1,
+    endLine: 1,
+    endColumn: 2,
+    start: i,
+    end: i + 1,
+    original: "<",
+    replacement: "<=",
+    operator: "comparison" as const,
+  }));
+  // The rest in the order of sha256 of "<seed>:<id>".
+  const s = selectMutants(ms, { touched: () => false, seed: 7, max: 20 });
+  assert.deepEqual(s.selected.map((m) => m.id), [
+    "m11",
+    "m15",
+    "m17",
+    "m3",
+    "m19",
+    "m0",
+    "m10",
+    "m1",
+    "m5",
+    "m2",
+    "m14",
+    "m13",
+    "m7",
+    "m16",
+    "m6",
+    "m18",
+    "m4",
+    "m8",
+    "m9",
+    "m12",
+  ]);
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import { applyMutant } from "./mutant.ts";
-import { unchangedMutants } from "./unchanged_mutants.ts";
+import { namedByChange, unchangedMutants } from "./unchanged_mutants.ts";
 
 const parser = await loadPythonParser();
 
@@ -67,6 +67,7 @@ Deno.test("mutants of unchanged code are placed in both commits", async (t) => {
         assert.equal(fn(atBase), fn(atHead));
         assert.notEqual(fn(atBase), fn(BASE));
         assert.equal(b.line, m.line - 3);
+        assert.equal(b.endLine, m.endLine - 3);
       }
     },
   );
@@ -98,4 +99,113 @@ Deno.test("mutants of unchanged code are placed in both commits", async (t) => {
     assert.ok(u.mutants.every((m) => m.function !== "add"));
     assert.ok(u.mutants.some((m) => m.function === "scale"));
   });
+});
+
+Deno.test("what a pull request changed is named by function, by statement and by the names it uses", async (t) => {
+  const changedOf = (base: string, head: string) =>
+    unchangedMutants(parser, [{ file: "m.py", base, head }], {
+      operators: ["arithmetic"],
+    });
+  await t.step("a function the base defines twice counts as changed", () => {
+    const base = BASE + "\n\ndef scale(m, k):\n    return m\n";
+    const u = changedOf(base, BASE);
+    assert.deepEqual(u.changed.map((c) => [c.qualname, c.line]), [
+      ["scale", 11],
+    ]);
+    assert.ok(u.mutants.every((m) => m.function !== "scale"));
+    assert.ok(u.mutants.some((m) => m.function === "add"));
+  });
+  await t.step(
+    "a function the head defines twice is not named, nor kept",
+    () => {
+      const head = BASE + "\n\ndef scale(m, k):\n    return m\n";
+      const u = changedOf(BASE, head);
+      assert.ok(u.changed.every((c) => c.qualname !== "scale"));
+      assert.ok(u.mutants.every((m) => m.function !== "scale"));
+    },
+  );
+  await t.step(
+    "blank lines, comments, lines the base has and lines inside functions are no changed statement",
+    () => {
+      const head = "# a new comment\n\n\n" +
+        BASE.replace(
+          "        self.cents = cents\n",
+          "        self.cents = cents + 0\n\n",
+        ) +
+        "\nadd(1, 2)\n    # indented comment\n";
+      const u = changedOf(BASE, head);
+      assert.deepEqual(u.changed.map((c) => [c.qualname, c.line]), [
+        ["Money.__init__", 5],
+        ["add(1, 2)", 18],
+      ]);
+    },
+  );
+  await t.step(
+    "a blank line is no statement, even where the base has none",
+    () => {
+      const u = changedOf("X = 1", "X = 1\n\nY = 2\n");
+      assert.deepEqual(u.changed.map((c) => [c.qualname, c.line]), [
+        ["Y = 2", 3],
+      ]);
+    },
+  );
+  await t.step("a statement only re-indented is not changed", () => {
+    const base = BASE + "if DEBUG:\n    LIMIT = 1\n";
+    const u = changedOf(base, BASE + "if DEBUG:\n  LIMIT = 1\n");
+    assert.deepEqual(u.changed, []);
+  });
+  await t.step("a change that uses no name names nothing", () => {
+    const u = changedOf(BASE, BASE + "42\n");
+    assert.deepEqual(u.changed.map((c) => c.qualname), ["42"]);
+    assert.deepEqual(u.referenced, new Set());
+  });
+  await t.step("the line right after a function is outside it", () => {
+    const head = BASE + "RATE = 3\n";
+    const u = changedOf(BASE, head);
+    assert.deepEqual(u.changed.map((c) => [c.qualname, c.line]), [
+      ["RATE = 3", 13],
+    ]);
+  });
+  await t.step(
+    "a long statement is named by its first sixty characters",
+    () => {
+      const long = `NAMES = [${"'x', ".repeat(20)}]`;
+      const u = changedOf(BASE, BASE + long + "\n");
+      assert.deepEqual(u.changed.map((c) => c.qualname), [long.slice(0, 60)]);
+    },
+  );
+  await t.step("changes are listed by file, then by line", () => {
+    const u = unchangedMutants(parser, [
+      {
+        file: "b.py",
+        base: BASE,
+        head: "A = 0\n" + BASE.replace("m.cents * k", "m.cents * k * 1") +
+          "B = 1\n",
+      },
+      { file: "a.py", base: BASE, head: "Z = 0\n" + BASE },
+    ], { operators: ["arithmetic"] });
+    assert.deepEqual(u.changed.map((c) => [c.file, c.qualname, c.line]), [
+      ["a.py", "Z = 0", 1],
+      ["b.py", "A = 0", 1],
+      ["b.py", "scale", 12],
+      ["b.py", "B = 1", 14],
+    ]);
+  });
+  await t.step(
+    "a mutant is named by the change when its function or class is",
+    () => {
+      const head = BASE.replace(
+        "return Money(m.cents * k, m.currency)",
+        "return Money(m.cents * k + add(m, m).cents, m.currency)",
+      ) + "TOTAL = Money(0, 'EUR')\n";
+      const u = unchangedMutants(parser, [{ file: "m.py", base: BASE, head }], {
+        operators: ["arithmetic", "comparison", "constant", "statement"],
+      });
+      const named = new Set(
+        u.mutants.filter((m) => namedByChange(u, m)).map((m) => m.function),
+      );
+      assert.deepEqual([...named].sort(), ["Money.__init__", "add"]);
+      assert.ok(u.referenced.has("TOTAL"));
+    },
+  );
 });

@@ -98,6 +98,7 @@ function randomHex(bytes: number): string {
 
 /** A uniformly drawn integer from 0 to `n - 1` (0 when `n` is below 1). */
 function randomBelow(n: number): number {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the caller passes at least 1, and at 1 both ways give 0
   if (n < 1) return 0;
   return crypto.getRandomValues(new Uint32Array(1))[0]! % n;
 }

@@ -40,3 +40,24 @@ Deno.test("WarmJobQueue cuts what is left at the deadline, and tells it apart fr
   assert.deepEqual(queue.cut.map((j) => j.mutant.id), ["m1", "m2", "m3"]);
   assert.deepEqual(queue.left, []);
 });
+
+Deno.test("WarmJobQueue shares its jobs as evenly as the sessions allow, rounding up", async (t) => {
+  const cases: [string, number, number, number][] = [
+    ["no session counts as one", 5, 0, 5],
+    ["one session takes all", 5, 1, 5],
+    ["rounded up", 5, 2, 3],
+    ["even", 6, 3, 2],
+    ["more sessions than jobs", 2, 4, 1],
+    ["no job", 0, 2, 0],
+  ];
+  for (const [name, n, sessions, share] of cases) {
+    await t.step(name, () => {
+      const q = new WarmJobQueue(jobs(n), {
+        deadline: 10,
+        clock: () => 0,
+        sessions,
+      });
+      assert.equal(q.share, share);
+    });
+  }
+});
