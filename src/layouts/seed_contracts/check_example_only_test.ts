@@ -94,6 +94,18 @@ Deno.test("checkExampleOnly() points at the first file that grew and counts what
       "adds 1 example assertion (1 → 2 in 1 changed test file)",
     ],
     [
+      "a file that grew, not one that kept its count",
+      [{ path: "a", base: 1, head: 1, line: 3 }, {
+        path: "b",
+        base: 0,
+        head: 2,
+        line: 9,
+      }],
+      "b",
+      9,
+      "adds 2 example assertions (1 → 3 in 2 changed test files)",
+    ],
+    [
       "the first file that grew, not the first file",
       [
         { path: "a", base: 2, head: 1, line: 3 },

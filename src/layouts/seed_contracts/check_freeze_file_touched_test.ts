@@ -132,6 +132,20 @@ Deno.test("freezeFileChange() compares what it knows of each side", async (t) =>
       "modified",
     ],
     [
+      "an object id on the head only, the same bytes",
+      file("x"),
+      file("x", "file", "b"),
+      false,
+      undefined,
+    ],
+    [
+      "bytes on the head only, the same kind",
+      { kind: "file" },
+      file("x"),
+      false,
+      undefined,
+    ],
+    [
       "bytes on one side only, the same kind",
       file("x"),
       { kind: "file" },
