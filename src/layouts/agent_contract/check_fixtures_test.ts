@@ -297,3 +297,103 @@ Deno.test("checkFixtures() judges paths against the base's [fixtures] roots", as
     );
   });
 });
+
+Deno.test("checkFixtures() messages say what is wrong with the fixture and the way out", async (t) => {
+  const judge = (
+    fixture: { path: string; unlock?: string | null },
+    files: Record<string, EntryKind>,
+    digest = sha("a"),
+    roots?: readonly string[],
+  ) =>
+    checkFixtures(
+      agentContract({
+        fixtures: [{
+          id: "fx",
+          path: fixture.path,
+          sha256: sha("a"),
+          unlock: fixture.unlock ?? null,
+        }],
+      }),
+      {
+        tree: treeOf(files),
+        digests: new Map([[fixture.path, digest]]),
+        path: CONTRACT,
+        ...(roots === undefined ? {} : { roots }),
+      },
+    ).map((f) => f.message);
+  const cases: { name: string; messages: string[]; want: string[] }[] = [
+    {
+      name: "moved bytes under an unlock say a human still rotates",
+      messages: judge(
+        { path: GOOD, unlock: "PAY-1" },
+        { [GOOD]: "file" },
+        sha("b"),
+      ),
+      want: [
+        'Fixture "fx" digest mismatch: expected aaaaaaaaaaaa got bbbbbbbbbbbb; the unlock is set, but a human must rotate the fixture in a reviewed commit',
+      ],
+    },
+    {
+      name: "a missing file says to restore it",
+      messages: judge({ path: GOOD }, {}),
+      want: [`Fixture "fx" file "${GOOD}" does not exist: restore it`],
+    },
+    {
+      name: "a symlink says pawl never follows it",
+      messages: judge({ path: GOOD }, { [GOOD]: "symlink" }),
+      want: [
+        `Fixture "fx" file "${GOOD}" is a symlink: a fixture must be a regular file, pawl never follows symlinks`,
+      ],
+    },
+    {
+      name: "an unsafe path under the default root says roots can name others",
+      messages: judge({ path: "/etc/passwd" }, {}),
+      want: [
+        'Fixture "fx" path "/etc/passwd" is absolute: fixtures live under "tests/fixtures/" at a canonical path (the base\'s pawl.toml [fixtures] roots can name others)',
+      ],
+    },
+    {
+      name: "an unsafe path under the base's roots names only those roots",
+      messages: judge({ path: "/etc/passwd" }, {}, sha("a"), ["data"]),
+      want: [
+        'Fixture "fx" path "/etc/passwd" is absolute: fixtures live under "data/" at a canonical path',
+      ],
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => assert.deepEqual(c.messages, c.want));
+  }
+});
+
+Deno.test("checkFixtures() points at the fixture's path line, else its entry", async (t) => {
+  const cases: [string, Record<string, number>, number | undefined][] = [
+    ["the path key's line", { "fx.path": 9, fx: 8 }, 9],
+    ["the entry's line when the path has none", { fx: 8 }, 8],
+    ["no line when neither has one", {}, undefined],
+  ];
+  for (const [name, lines, line] of cases) {
+    await t.step(name, () => {
+      const contract = {
+        ...agentContract({
+          fixtures: [{ id: "fx", path: GOOD, sha256: sha("a"), unlock: null }],
+        }),
+        lines: {
+          key: () => undefined,
+          entry: (section: string, id: string, key?: string) =>
+            section === "fixtures"
+              ? lines[key === undefined ? id : `${id}.${key}`]
+              : undefined,
+        },
+      };
+      const findings = checkFixtures(contract, {
+        tree: treeOf({}),
+        digests: new Map(),
+        path: CONTRACT,
+      });
+      assert.deepEqual(findings.map((f) => [f.rule, f.line]), [[
+        "fixture.missing",
+        line,
+      ]]);
+    });
+  }
+});

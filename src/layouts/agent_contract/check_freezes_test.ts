@@ -144,6 +144,131 @@ Deno.test("checkFreezes() points at the lines of the contract file", () => {
 Deno.test("checkFreezes() refuses a now that is not an instant", () => {
   assert.throws(
     () => checkFreezes(agentContract(), { now: Number.NaN, path: CONTRACT }),
-    RangeError,
+    (e) => e instanceof RangeError && /"now" is not an instant/.test(e.message),
   );
+});
+
+Deno.test("checkFreezes() messages name the freeze, the count and what is missing", async (t) => {
+  const messages = (freezes: ContractFreeze[], cap = 3) =>
+    checkFreezes(agentContract({ freezes, maxActiveFreezes: cap }), {
+      now: NOW,
+      path: CONTRACT,
+    }).map((f) => f.message);
+  const cases: [string, string[], string[]][] = [
+    [
+      "one freeze over the cap is counted in the singular",
+      messages([freeze()], 0),
+      ['1 freeze is active but "max_active_freezes" is 0'],
+    ],
+    [
+      "two freezes over the cap are counted in the plural",
+      messages([freeze(), freeze({ id: "b" })], 1),
+      ['2 freezes are active but "max_active_freezes" is 1'],
+    ],
+    [
+      "a blank owner",
+      messages([freeze({ owner: " " })]),
+      [
+        'Freeze "test_flaky" has no owner: every freeze needs an owner and a reason',
+      ],
+    ],
+    [
+      "a blank reason",
+      messages([freeze({ reason: "\t" })]),
+      [
+        'Freeze "test_flaky" has no reason: every freeze needs an owner and a reason',
+      ],
+    ],
+    [
+      "neither owner nor reason",
+      messages([freeze({ owner: "", reason: "" })]),
+      [
+        'Freeze "test_flaky" has no owner and no reason: every freeze needs an owner and a reason',
+      ],
+    ],
+    [
+      "an unparsable expiry",
+      messages([freeze({ expires: "next week" })]),
+      [
+        'Freeze "test_flaky" has expiry "next week", which is not an RFC 3339 date-time: treated as expired',
+      ],
+    ],
+    [
+      "no reruns left",
+      messages([freeze({ remainingReruns: -1 })]),
+      [
+        'Freeze "test_flaky" has no reruns left: fix the test or drop the freeze',
+      ],
+    ],
+  ];
+  for (const [name, got, want] of cases) {
+    await t.step(name, () => assert.deepEqual(got, want));
+  }
+});
+
+Deno.test("checkFreezes() points at the key of the problem, else the entry, else the list", async (t) => {
+  const contract = (
+    freezes: ContractFreeze[],
+    cap: number,
+    keys: Record<string, number>,
+    entries: Record<string, number>,
+  ) => ({
+    ...agentContract({ freezes, maxActiveFreezes: cap }),
+    lines: {
+      key: (name: string) => keys[name],
+      entry: (section: string, id: string, key?: string) =>
+        section === "freezes"
+          ? entries[key === undefined ? id : `${id}.${key}`]
+          : undefined,
+    },
+  });
+  const F = "test_flaky";
+  const cases: [
+    string,
+    ReturnType<typeof contract>,
+    [string, number | undefined][],
+  ][] = [
+    [
+      "the cap without a line of its own points at the freezes",
+      contract([freeze()], 0, { freezes: 4 }, {}),
+      [["freeze.over_cap", 4]],
+    ],
+    [
+      "a blank reason points at the reason",
+      contract([freeze({ reason: "" })], 3, {}, { [`${F}.reason`]: 7, [F]: 5 }),
+      [["freeze.incomplete", 7]],
+    ],
+    [
+      "a blank owner points at the owner",
+      contract([freeze({ owner: "", reason: "" })], 3, {}, {
+        [`${F}.owner`]: 6,
+        [`${F}.reason`]: 7,
+      }),
+      [["freeze.incomplete", 6]],
+    ],
+    [
+      "an unparsable expiry points at expires",
+      contract([freeze({ expires: "soon" })], 3, {}, { [`${F}.expires`]: 8 }),
+      [["freeze.expired", 8]],
+    ],
+    [
+      "no reruns point at remaining_reruns",
+      contract([freeze({ remainingReruns: 0 })], 3, {}, {
+        [`${F}.remaining_reruns`]: 9,
+        [F]: 5,
+      }),
+      [["freeze.no_reruns", 9]],
+    ],
+    [
+      "a key without a line points at the entry",
+      contract([freeze({ remainingReruns: 0 })], 3, {}, { [F]: 5 }),
+      [["freeze.no_reruns", 5]],
+    ],
+  ];
+  for (const [name, c, want] of cases) {
+    await t.step(name, () => {
+      const findings = checkFreezes(c, { now: NOW, path: CONTRACT });
+      assert.deepEqual(findings.map((f) => [f.rule, f.line]), want);
+    });
+  }
 });

@@ -111,3 +111,26 @@ Deno.test("checkFlakeFreeze() makes the seed's freeze a hard fail after 2026-09-
     });
   }
 });
+
+Deno.test("checkFlakeFreeze() treats a blank witness or reason as missing", async (t) => {
+  const cases: [string, string, string][] = [
+    [
+      "a blank witness",
+      edit('"9c56cc51b374c32ba11507e6e0c2484e"', '" "'),
+      'Freeze "F-184" has no "witness_sha256": every freeze needs an owner, a witness hash and a reason',
+    ],
+    [
+      "a blank reason",
+      edit('"empty currency code vs concurrent apply"', '"   "'),
+      'Freeze "F-184" has no "reason": every freeze needs an owner, a witness hash and a reason',
+    ],
+  ];
+  for (const [name, text, message] of cases) {
+    await t.step(name, () => {
+      const findings = judge(text);
+      assert.deepEqual(findings.map((f) => [f.rule, f.message]), [
+        ["freeze.incomplete", message],
+      ]);
+    });
+  }
+});

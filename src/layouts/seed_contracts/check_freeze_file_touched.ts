@@ -99,6 +99,7 @@ export function checkFreezeFileTouched(
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
+  // Stryker disable next-line EqualityOperator: the lengths are equal here, so one index past the end reads undefined on both sides
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }

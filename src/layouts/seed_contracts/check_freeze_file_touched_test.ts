@@ -87,3 +87,117 @@ Deno.test("checkFreezeFileTouched() says what happened to the file", () => {
     'The pull request deleted "flake_freeze.yml": the freeze file is human-owned and an agent patch must not touch it; revert the change',
   );
 });
+
+Deno.test("freezeFileChange() compares what it knows of each side", async (t) => {
+  const cases: [
+    string,
+    FreezeFileState | undefined,
+    FreezeFileState | undefined,
+    boolean,
+    string | undefined,
+  ][] = [
+    [
+      "one byte changed, same length",
+      file("skip: false"),
+      file("skip: falsE"),
+      false,
+      "modified",
+    ],
+    [
+      "the first byte changed",
+      file("a: 1"),
+      file("b: 1"),
+      false,
+      "modified",
+    ],
+    [
+      "the same object id, bytes unknown",
+      { kind: "file", oid: "a" },
+      { kind: "file", oid: "a" },
+      false,
+      undefined,
+    ],
+    [
+      "an object id on one side only, the same bytes",
+      file("x", "file", "a"),
+      file("x"),
+      false,
+      undefined,
+    ],
+    [
+      "an object id on one side only, other bytes",
+      file("x", "file", "a"),
+      file("y"),
+      false,
+      "modified",
+    ],
+    [
+      "an object id on the head only, the same bytes",
+      file("x"),
+      file("x", "file", "b"),
+      false,
+      undefined,
+    ],
+    [
+      "bytes on the head only, the same kind",
+      { kind: "file" },
+      file("x"),
+      false,
+      undefined,
+    ],
+    [
+      "bytes on one side only, the same kind",
+      file("x"),
+      { kind: "file" },
+      false,
+      undefined,
+    ],
+    [
+      "no file on either side, but git lists the path",
+      undefined,
+      undefined,
+      true,
+      "modified",
+    ],
+  ];
+  for (const [name, base, head, listed, change] of cases) {
+    await t.step(`${name}: ${change ?? "untouched"}`, () => {
+      assert.equal(
+        freezeFileChange({ path: PATH, base, head, listed }),
+        change,
+      );
+    });
+  }
+});
+
+Deno.test("checkFreezeFileTouched() names an addition and a change of file type", async (t) => {
+  const cases: [
+    string,
+    FreezeFileState | undefined,
+    FreezeFileState,
+    string,
+  ][] = [
+    [
+      "an added file",
+      undefined,
+      file(SEED_FREEZE),
+      'The pull request added "flake_freeze.yml": the freeze file is human-owned and an agent patch must not touch it; revert the change',
+    ],
+    [
+      "a file turned into a symlink",
+      file(SEED_FREEZE),
+      { kind: "symlink" },
+      'The pull request changed the file type of "flake_freeze.yml": the freeze file is human-owned and an agent patch must not touch it; revert the change',
+    ],
+  ];
+  for (const [name, base, head, message] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        checkFreezeFileTouched({ path: PATH, base, head }).map((f) =>
+          f.message
+        ),
+        [message],
+      );
+    });
+  }
+});

@@ -74,6 +74,11 @@ Deno.test("isTestFile() follows the tests folder and pytest's file patterns", as
     ["billing/ledger.py", false],
     ["billing/testing.py", false],
     ["test_.py", false],
+    ["test_a.py", true],
+    ["_test.py", false],
+    ["a_test.py", true],
+    ["billing/tests.py", false],
+    ["tests/test_a.pyc", false],
     ["tests/data.json", false],
     ["tests_old/ledger.py", false],
   ];

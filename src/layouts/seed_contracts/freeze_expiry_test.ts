@@ -56,5 +56,8 @@ Deno.test("isFreezeExpired() treats an unreadable expiry as expired", () => {
 });
 
 Deno.test("isFreezeExpired() refuses a clock that is not an instant", () => {
-  assert.throws(() => isFreezeExpired("2026-09-15", Number.NaN), RangeError);
+  assert.throws(
+    () => isFreezeExpired("2026-09-15", Number.NaN),
+    (e) => e instanceof RangeError && /"now" is not an instant/.test(e.message),
+  );
 });

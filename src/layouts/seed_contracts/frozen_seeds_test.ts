@@ -94,3 +94,60 @@ Deno.test("frozenSeeds() replays only unexpired freezes", async (t) => {
     });
   }
 });
+
+Deno.test("frozenSeeds() makes a test lenient only under a well-formed freeze", async (t) => {
+  const OTHER = "tests/contracts/test_a.py::test_b";
+  const cases: [string, string, string[]][] = [
+    ["a complete freeze", freezeFile(row("F-1")), [TEST]],
+    [
+      "an owner of only spaces",
+      freezeFile(row("F-1", { owner: '"  "' })),
+      [],
+    ],
+    [
+      "a witness of only spaces",
+      freezeFile(row("F-1", { witness_sha256: '" "' })),
+      [],
+    ],
+    [
+      "no witness",
+      freezeFile(row("F-1", { witness_sha256: "" })),
+      [],
+    ],
+    [
+      "a reason of only spaces",
+      freezeFile(row("F-1", { reason: '"   "' })),
+      [],
+    ],
+    ["no skip key", freezeFile(row("F-1", { skip: "" })), []],
+    [
+      "two tests, listed sorted and once each",
+      freezeFile(
+        row("F-2"),
+        row("F-1", { test: OTHER }),
+        row("F-3", { test: OTHER, seed: "12" }),
+      ),
+      [OTHER, TEST].sort(),
+    ],
+  ];
+  for (const [name, text, nonBlocking] of cases) {
+    await t.step(name, () => {
+      const plan = frozenSeeds(readFlakeFreeze(text), REVIEW_DAY);
+      assert.deepEqual(plan.nonBlocking, nonBlocking);
+      assert.equal(plan.replays.length, text.split("  - ").length - 1);
+    });
+  }
+});
+
+Deno.test("frozenSeeds() replays a freeze without a witness with an empty one", () => {
+  const plan = frozenSeeds(
+    readFlakeFreeze(freezeFile(row("F-1", { witness_sha256: "" }))),
+    REVIEW_DAY,
+  );
+  assert.deepEqual(plan.replays, [{
+    id: "F-1",
+    test: TEST,
+    seed: 11,
+    witness: "",
+  }]);
+});
