@@ -481,6 +481,25 @@ const cases: [string, (q: JobQueue) => Promise<void>][] = [
       );
     },
   ],
+  [
+    "a rerequest of a could-not-decide still being published queues nothing, and its worker publishes it",
+    async (q) => {
+      const s = spec(1, "b", "2026-11-30T10:00:00Z");
+      await q.enqueue(s, { now: T0, rerequest: false });
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided(s.headSha), {
+        now: T0,
+        ...LEASE,
+      });
+      const again = await q.enqueue(s, { now: T0, rerequest: true });
+      assert.equal(again.status, "duplicate");
+      assert.equal((await q.get(job!.id))?.state, "judged");
+      assert.equal(await q.markPublished(job!.id, "w1"), true);
+    },
+  ],
+  ["an open queue answers its ping", async (q) => {
+    assert.equal(await q.ping(), true);
+  }],
   ["concurrent claimers take every job exactly once", async (q) => {
     for (let n = 1; n <= 24; n++) {
       await q.enqueue(spec(n, "b", "2026-11-30T10:00:00Z"), {
