@@ -156,6 +156,51 @@ Deno.test("WorkerPool retries a transient failure, then gives up as could not de
   });
 });
 
+Deno.test("WorkerPool counts attempts lost with their server against the deadline", async () => {
+  // Backoff 20 ms then 40 ms, deadline 60 ms: two lost attempts still fit,
+  // a third does not.
+  let now = 0;
+  const judged: number[] = [];
+  const outcomes = new Map<number, Outcome>();
+  await withPool({
+    clock: () => now,
+    judge: (job) => {
+      judged.push(job.number);
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (job, outcome) => {
+      outcomes.set(job.number, outcome);
+      return Promise.resolve();
+    },
+  }, async ({ queue }) => {
+    // Due only later than the pool's clock says until it moves on.
+    const lost = new Map([[1, 2], [2, 3]]);
+    for (const [n, times] of lost) {
+      const due = 1000 * n;
+      await queue.enqueue(spec(n, "b"), { now: due, rerequest: false });
+      // Servers that claimed it and died; the last lease runs out at 5000.
+      for (let k = 0; k < times; k++) {
+        const at = due + 2 * k;
+        const leaseMs = k === times - 1 ? 5000 - at : 1;
+        assert.equal(
+          (await queue.claim("gone", { now: at, leaseMs }))?.spec.number,
+          n,
+        );
+      }
+    }
+    now = 10_000;
+    await until("both published", allPublished(queue, 2));
+    assert.deepEqual(judged, [1]);
+    assert.equal(outcomes.get(1)?.kind, "verdict");
+    assert.deepEqual(outcomes.get(2), {
+      kind: "undecided",
+      reason:
+        "Gave up at the deadline of 0.1 s after 3 attempts: the server judging it stopped each time",
+      headSha: "b".repeat(40),
+    });
+  });
+});
+
 Deno.test("WorkerPool publishes again after GitHub failed, without judging again", async () => {
   let judged = 0;
   let calls = 0;
