@@ -492,3 +492,56 @@ Deno.test("WorkerPool marks a job in progress before judging it, and still judge
     assert.ok(lines.some((l) => l.includes('"job.in_progress_failed"')));
   });
 });
+
+Deno.test("WorkerPool keeps a finished job through a queue outage, and takes work again once the queue answers", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
+  const inner = openSqliteQueue(`${dir}/queue.db`);
+  // The queue is down for the first claims and the first two writes of
+  // the published mark.
+  let claimsDown = 2;
+  let marksDown = 2;
+  const queue: JobQueue = {
+    ...Object.fromEntries(
+      Object.keys(inner).map((k) => [k, (inner as never)[k]]),
+    ) as unknown as JobQueue,
+    claim: (worker, options) =>
+      claimsDown-- > 0
+        ? Promise.reject(new Error("connection refused"))
+        : inner.claim(worker, options),
+    markPublished: (id, worker) =>
+      marksDown-- > 0
+        ? Promise.reject(new Error("connection refused"))
+        : inner.markPublished(id, worker),
+  };
+  const metrics = new Metrics();
+  const lines: string[] = [];
+  const { log } = createLogger({ write: (l) => lines.push(l) });
+  let published = 0;
+  const pool = new WorkerPool({
+    queue,
+    concurrency: 1,
+    leaseMs: 3000,
+    pollMs: 20,
+    judge: (job) => Promise.resolve(verdictFor(job)),
+    publish: () => {
+      published++;
+      return Promise.resolve();
+    },
+    log,
+    metrics,
+  });
+  pool.start();
+  try {
+    await inner.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(inner, 1));
+    assert.equal(published, 1);
+    const events = lines.map((l) => JSON.parse(l).event as string);
+    assert.equal(events.filter((e) => e === "queue.unavailable").length, 2);
+    assert.equal(events.filter((e) => e === "queue.retry").length, 2);
+    assert.ok(events.includes("job.published"));
+  } finally {
+    await pool.stop(1000);
+    await inner.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
