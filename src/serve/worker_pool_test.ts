@@ -236,14 +236,23 @@ Deno.test("WorkerPool discards the result of a job superseded while it ran", asy
       published.push(job.headSha[0]!);
       return Promise.resolve();
     },
-  }, async ({ queue, metrics }) => {
+  }, async ({ queue, metrics, lines }) => {
     await queue.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
     await until("running", async () => (await queue.counts()).running === 1);
+    const lostLines = () =>
+      lines.filter((l) => l.includes('"job.lease_lost"')).length;
+    // Beats while it still holds the job say nothing.
+    await new Promise((r) => setTimeout(r, 250));
+    assert.equal(lostLines(), 0);
     await queue.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
       now: Date.now(),
       rerequest: false,
     });
     await until("newer published", allPublished(queue, 1));
+    // Its heartbeats (every 100 ms) find it lost: said once, not per beat.
+    await until("lease lost", () => Promise.resolve(lostLines() > 0));
+    await new Promise((r) => setTimeout(r, 350));
+    assert.equal(lostLines(), 1);
     release();
     await until(
       "discarded",
