@@ -7,7 +7,10 @@ import {
   type SandboxPlan,
   UNSHARE_HIDE_SCRIPT,
 } from "./_sandbox_argv.ts";
-import { SandboxCommandError } from "./sandbox_errors.ts";
+import {
+  SandboxCommandError,
+  SandboxUnavailableError,
+} from "./sandbox_errors.ts";
 
 const TOOLS = {
   prlimit: "/usr/bin/prlimit",
@@ -375,6 +378,168 @@ Deno.test("buildSandboxArgv() lowers a background command's priority before anyt
         String(BACKGROUND_NICE),
         "/usr/bin/prlimit",
       ]);
+    },
+  );
+});
+
+Deno.test("buildSandboxArgv() refuses an argument with a NUL and any path that is not absolute and canonical", async (t) => {
+  const cases: [string, Partial<SandboxPlan>, string][] = [
+    [
+      "a NUL in an argument",
+      { argv: ["python3", "-c", "x\0y"] },
+      'Cannot run "python3" in the sandbox: an argument contains a NUL byte',
+    ],
+    [
+      "a NUL in a variable name",
+      { env: { "A\0B": "c" } },
+      'Cannot run "python3" in the sandbox: invalid environment variable "A\0B"',
+    ],
+    [
+      "a writable path ending in /",
+      { writable: ["/tmp/pawl-1/report/"] },
+      'Cannot run "python3" in the sandbox: path "/tmp/pawl-1/report/" is not absolute and canonical',
+    ],
+    [
+      "a read-only path with an empty part",
+      { readOnly: ["/srv//data"] },
+      'path "/srv//data" is not absolute and canonical',
+    ],
+    [
+      "a hidden path with a . part",
+      { hidden: [{ path: "/srv/./keys", kind: "dir" }] },
+      'path "/srv/./keys" is not absolute and canonical',
+    ],
+    [
+      "a relative hidden path",
+      { hidden: [{ path: "srv/keys", kind: "file" }] },
+      'path "srv/keys" is not absolute and canonical',
+    ],
+  ];
+  for (const [name, overrides, detail] of cases) {
+    await t.step(name, () => {
+      assert.throws(
+        () => buildSandboxArgv(plan(overrides)),
+        (error: unknown) =>
+          error instanceof SandboxCommandError &&
+          error.message.includes(detail),
+      );
+    });
+  }
+  await t.step("/ itself is canonical", () => {
+    const argv = buildSandboxArgv(plan({ tier: "uid", cwd: "/" }));
+    assert.deepEqual(argv.slice(-3), ["python3", "-m", "pytest"]);
+  });
+});
+
+Deno.test("buildSandboxArgv() is unavailable when a tool its tier needs is missing", async (t) => {
+  const cases: [string, SandboxPlan["tier"], keyof typeof TOOLS][] = [
+    ["setpriv for the uid tier", "uid", "setpriv"],
+    ["setpriv for the bwrap tier", "bwrap", "setpriv"],
+    ["bwrap for the bwrap tier", "bwrap", "bwrap"],
+    ["unshare for the unshare tier", "unshare", "unshare"],
+    ["sh for the unshare tier", "unshare", "sh"],
+    ["mount for the unshare tier", "unshare", "mount"],
+  ];
+  for (const [name, tier, missing] of cases) {
+    await t.step(name, () => {
+      const tools: Record<string, string> = { ...TOOLS };
+      delete tools[missing];
+      assert.throws(
+        () =>
+          buildSandboxArgv(
+            plan({ tier, tools: tools as unknown as SandboxPlan["tools"] }),
+          ),
+        (error: unknown) =>
+          error instanceof SandboxUnavailableError &&
+          error.message ===
+            `Cannot build the sandbox command: "${missing}" was not found`,
+      );
+    });
+  }
+  await t.step("the none tier needs no setpriv", () => {
+    const { setpriv: _setpriv, ...tools } = TOOLS;
+    assert.equal(
+      buildSandboxArgv(plan({ tier: "none", tools }))[0],
+      TOOLS.prlimit,
+    );
+  });
+});
+
+Deno.test("buildSandboxArgv() binds each path once and hides only what a bind would show", async (t) => {
+  const at = (argv: string[], flag: string, value: string) =>
+    argv.findIndex((a, i) => a === flag && argv[i + 1] === value);
+  await t.step(
+    "each directory under the private /tmp is made once, before its binds",
+    () => {
+      const argv = buildSandboxArgv(plan());
+      assert.deepEqual(after(argv, "--dir"), [
+        "/tmp/pawl-1",
+        "/tmp/pawl-1/run-1",
+      ]);
+    },
+  );
+  await t.step("no directory is made on the host's read-only root", () => {
+    const argv = buildSandboxArgv(plan({ cwd: "/work/clone", writable: [] }));
+    assert.deepEqual(after(argv, "--dir"), []);
+  });
+  await t.step(
+    "a path given twice, or both read-only and writable, is bound once, writable",
+    () => {
+      const argv = buildSandboxArgv(plan({
+        writable: ["/tmp/pawl-1/run-1/report", "/tmp/pawl-1/run-1/work"],
+        readOnly: ["/srv/data", "/srv/data", "/tmp/pawl-1/run-1/report"],
+      }));
+      assert.deepEqual(after(argv, "--bind"), [
+        "/tmp/pawl-1/run-1/work",
+        "/tmp/pawl-1/run-1/report",
+      ]);
+      assert.deepEqual(
+        after(argv, "--ro-bind").filter((p) => p !== "/" && p !== "/dev/null"),
+        ["/srv/data"],
+      );
+    },
+  );
+  await t.step("a path inside a hidden directory is not mounted again", () => {
+    const argv = buildSandboxArgv(plan({
+      hidden: [
+        { path: "/srv/keys", kind: "dir" },
+        { path: "/srv", kind: "dir" },
+        { path: "/srv/keys/key.pem", kind: "file" },
+      ],
+    }));
+    assert.deepEqual(after(argv, "--tmpfs"), ["/tmp", "/srv", "/dev/shm"]);
+    assert.ok(!argv.includes("/srv/keys"));
+    assert.ok(!argv.includes("/srv/keys/key.pem"));
+  });
+  await t.step(
+    "a hidden file in a writable /tmp is covered, since the bind shows the host's",
+    () => {
+      const argv = buildSandboxArgv(plan({
+        cwd: "/tmp",
+        writable: [],
+        hidden: [{ path: "/tmp/key.pem", kind: "file" }],
+      }));
+      const hide = at(argv, "/dev/null", "/tmp/key.pem");
+      assert.ok(hide > at(argv, "--bind", "/tmp"));
+      assert.equal(argv[hide - 1], "--ro-bind");
+    },
+  );
+  await t.step("a read-only path inside a hidden one is refused", () => {
+    assert.throws(
+      () => buildSandboxArgv(plan({ readOnly: ["/root/data"] })),
+      (error: unknown) =>
+        error instanceof SandboxCommandError &&
+        error.message ===
+          'Cannot run "python3" in the sandbox: writable path "/root/data" is inside hidden path "/root"',
+    );
+  });
+  await t.step(
+    "the unshare tier refuses a working directory inside a hidden one",
+    () => {
+      assert.throws(
+        () => buildSandboxArgv(plan({ tier: "unshare", cwd: "/root/work" })),
+        SandboxCommandError,
+      );
     },
   );
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { withLeftover } from "./_testing.ts";
-import { liveProcessesOf } from "./_exec.ts";
+import { liveProcessesOf, SYSTEM_DIRS } from "./_exec.ts";
+import { findTools } from "./_setup.ts";
 import {
   DEFAULT_SANDBOX_UIDS,
   leaseSandboxUid,
@@ -186,6 +187,50 @@ Deno.test("sandboxLeaseFrom() takes the flag, else PAWL_SANDBOX_UIDS, else the d
       /Cannot read --sandbox-uid "5-"/,
     );
   });
+});
+
+Deno.test("sandboxLeaseFrom() reads an empty variable as unset, and a wait only as whole seconds", async (t) => {
+  await t.step("empty lock directory and wait: the defaults", () => {
+    assert.deepEqual(
+      sandboxLeaseFrom(undefined, {
+        PAWL_SANDBOX_LOCK_DIR: "",
+        PAWL_SANDBOX_UID_WAIT: "",
+      }),
+      { range: { ...DEFAULT_SANDBOX_UIDS } },
+    );
+  });
+  await t.step("a wait of 0 s and of 999999 s are read", () => {
+    assert.equal(
+      sandboxLeaseFrom(undefined, { PAWL_SANDBOX_UID_WAIT: "0" }).waitMs,
+      0,
+    );
+    assert.equal(
+      sandboxLeaseFrom(undefined, { PAWL_SANDBOX_UID_WAIT: "999999" }).waitMs,
+      999_999_000,
+    );
+  });
+  for (const wait of ["5s", "x5", "-5", "1.5", "1234567", " 5"]) {
+    await t.step(`a wait of "${wait}" is refused`, () => {
+      assert.throws(
+        () => sandboxLeaseFrom(undefined, { PAWL_SANDBOX_UID_WAIT: wait }),
+        (e: unknown) =>
+          e instanceof SandboxUidRangeError &&
+          e.message ===
+            `Cannot read PAWL_SANDBOX_UID_WAIT "${wait}": expected whole seconds (e.g. "60")`,
+      );
+    });
+  }
+  await t.step(
+    "a bad flag is named --sandbox-uids unless told otherwise",
+    () => {
+      assert.throws(
+        () => sandboxLeaseFrom("5-", {}),
+        (e: unknown) =>
+          e instanceof SandboxUidRangeError &&
+          e.message.startsWith('Cannot read --sandbox-uids "5-"'),
+      );
+    },
+  );
 });
 
 Deno.test("leaseSandboxUid() leases each uid to one holder at a time", async () => {
@@ -454,12 +499,55 @@ Deno.test("leaseSandboxUid() refuses a lock directory or file others could tampe
       });
     });
   }
+  await t.step("a directory that cannot be created", async () => {
+    await withLockDir(async (dir) => {
+      await Deno.writeTextFile(dir, "");
+      await assert.rejects(
+        leaseSandboxUid(options(`${dir}/uids`, FIRST, FIRST)),
+        (e: unknown) =>
+          e instanceof SandboxUnavailableError &&
+          e.message.startsWith(
+            `Cannot lease a sandbox uid: cannot create the lock directory "${dir}/uids": `,
+          ),
+      );
+    });
+  });
   await t.step("a relative directory", async () => {
     await assert.rejects(
       leaseSandboxUid(options("run/pawl", FIRST, FIRST)),
       /lock directory "run\/pawl" is not absolute/,
     );
   });
+});
+
+Deno.test("leaseSandboxUid() is unavailable without any one of setpriv, prlimit, sh and env", async (t) => {
+  const system = await findTools(SYSTEM_DIRS);
+  const needed = ["setpriv", "prlimit", "sh", "env"] as const;
+  for (const missing of needed) {
+    await t.step(`without ${missing}`, async () => {
+      const tools = await Deno.makeTempDir({ prefix: "pawl-lease-tools-" });
+      try {
+        for (const name of needed) {
+          if (name !== missing) {
+            await Deno.symlink(system[name]!, `${tools}/${name}`);
+          }
+        }
+        await withLockDir(async (dir) => {
+          await assert.rejects(
+            leaseSandboxUid(
+              options(dir, FIRST, FIRST, { toolDirs: [tools], currentUid: 0 }),
+            ),
+            (e: unknown) =>
+              e instanceof SandboxUnavailableError &&
+              e.message ===
+                'Cannot lease a sandbox uid: "setpriv", "prlimit", "sh" and "env" are needed to claim and clear it',
+          );
+        });
+      } finally {
+        await Deno.remove(tools, { recursive: true });
+      }
+    });
+  }
 });
 
 Deno.test("leaseSandboxUid() refuses when pawl is not root", async () => {

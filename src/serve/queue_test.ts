@@ -434,6 +434,72 @@ const cases: [string, (q: JobQueue) => Promise<void>][] = [
       });
     },
   ],
+  [
+    "an event as old as the pull request's newest is not stale: it supersedes that one",
+    async (q) => {
+      const first = await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const second = await q.enqueue(spec(1, "c", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.equal(second.status, "queued");
+      assert.deepEqual(second.superseded, [first.id]);
+      assert.equal((await q.get(first.id))?.state, "superseded");
+    },
+  ],
+  [
+    "an enqueue that fails part way changes nothing, and the queue goes on",
+    async (q) => {
+      const old = await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      // Fails when stored, after the jobs it overtakes were found.
+      const broken = {
+        ...spec(1, "c", "2026-11-30T10:05:00Z"),
+        toJSON(): never {
+          throw new Error("cannot store this spec");
+        },
+      };
+      await assert.rejects(
+        async () => await q.enqueue(broken, { now: T0, rerequest: false }),
+        /cannot store this spec/,
+      );
+      assert.equal((await q.get(old.id))?.state, "queued");
+      assert.equal((await q.list()).length, 1);
+      const newer = await q.enqueue(spec(1, "d", "2026-11-30T10:06:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.deepEqual(newer.superseded, [old.id]);
+      assert.equal(
+        (await q.claim("w1", { now: T0, ...LEASE }))?.spec.headSha,
+        "d".repeat(40),
+      );
+    },
+  ],
+  [
+    "a rerequest of a could-not-decide still being published queues nothing, and its worker publishes it",
+    async (q) => {
+      const s = spec(1, "b", "2026-11-30T10:00:00Z");
+      await q.enqueue(s, { now: T0, rerequest: false });
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided(s.headSha), {
+        now: T0,
+        ...LEASE,
+      });
+      const again = await q.enqueue(s, { now: T0, rerequest: true });
+      assert.equal(again.status, "duplicate");
+      assert.equal((await q.get(job!.id))?.state, "judged");
+      assert.equal(await q.markPublished(job!.id, "w1"), true);
+    },
+  ],
+  ["an open queue answers its ping", async (q) => {
+    assert.equal(await q.ping(), true);
+  }],
   ["concurrent claimers take every job exactly once", async (q) => {
     for (let n = 1; n <= 24; n++) {
       await q.enqueue(spec(n, "b", "2026-11-30T10:00:00Z"), {

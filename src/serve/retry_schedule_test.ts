@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   backoffMs,
   DEFAULT_RETRY_SCHEDULE,
@@ -50,6 +51,57 @@ Deno.test("formatDuration() reads as seconds, minutes or hours", async (t) => {
     [12 * 60_000, "12 min"],
     [2 * 60 * 60_000, "2 h"],
     [90 * 60_000, "1 h 30 min"],
+  ];
+  for (const [ms, text] of cases) {
+    await t.step(text, () => assert.equal(formatDuration(ms), text));
+  }
+});
+
+Deno.test("mayRetry() still allows the wait that ends exactly at the deadline, and no later one", async (t) => {
+  // Waits of 1 s each: three fit a three-second deadline exactly.
+  const schedule = { baseMs: 1000, capMs: 1000, deadlineMs: 3000 };
+  const cases: [number, boolean][] = [[0, true], [1, true], [3, true], [
+    4,
+    false,
+  ]];
+  for (const [attempts, expected] of cases) {
+    await t.step(`after ${attempts} failed attempts`, () => {
+      assert.equal(waitedMs(attempts, schedule), attempts * 1000);
+      assert.equal(mayRetry(attempts, schedule), expected);
+    });
+  }
+});
+
+Deno.test("the retry schedule only grows: a later attempt never waits less, nor may retry when an earlier could not", () => {
+  const schedule = fc.record({
+    baseMs: fc.integer({ min: 1, max: 100_000 }),
+    capMs: fc.integer({ min: 1, max: 1_000_000 }),
+    deadlineMs: fc.integer({ min: 0, max: 10_000_000 }),
+  });
+  fc.assert(
+    fc.property(
+      schedule,
+      fc.integer({ min: 0, max: 60 }),
+      fc.integer({ min: 0, max: 60 }),
+      (s, a, b) => {
+        const [early, late] = a <= b ? [a, b] : [b, a];
+        assert.ok(backoffMs(early, s) <= backoffMs(late, s));
+        assert.ok(backoffMs(late, s) <= s.capMs);
+        assert.ok(waitedMs(early, s) <= waitedMs(late, s));
+        if (mayRetry(late, s)) assert.ok(mayRetry(early, s));
+      },
+    ),
+  );
+});
+
+Deno.test("formatDuration() switches unit at a whole minute and a whole hour", async (t) => {
+  const cases: [number, string][] = [
+    [59_949, "59.9 s"],
+    [60_000, "1 min"],
+    [59 * 60_000, "59 min"],
+    [60 * 60_000, "1 h"],
+    [61 * 60_000, "1 h 1 min"],
+    [150 * 60_000, "2 h 30 min"],
   ];
   for (const [ms, text] of cases) {
     await t.step(text, () => assert.equal(formatDuration(ms), text));

@@ -156,6 +156,51 @@ Deno.test("WorkerPool retries a transient failure, then gives up as could not de
   });
 });
 
+Deno.test("WorkerPool counts attempts lost with their server against the deadline", async () => {
+  // Backoff 20 ms then 40 ms, deadline 60 ms: two lost attempts still fit,
+  // a third does not.
+  let now = 0;
+  const judged: number[] = [];
+  const outcomes = new Map<number, Outcome>();
+  await withPool({
+    clock: () => now,
+    judge: (job) => {
+      judged.push(job.number);
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (job, outcome) => {
+      outcomes.set(job.number, outcome);
+      return Promise.resolve();
+    },
+  }, async ({ queue }) => {
+    // Due only later than the pool's clock says until it moves on.
+    const lost = new Map([[1, 2], [2, 3]]);
+    for (const [n, times] of lost) {
+      const due = 1000 * n;
+      await queue.enqueue(spec(n, "b"), { now: due, rerequest: false });
+      // Servers that claimed it and died; the last lease runs out at 5000.
+      for (let k = 0; k < times; k++) {
+        const at = due + 2 * k;
+        const leaseMs = k === times - 1 ? 5000 - at : 1;
+        assert.equal(
+          (await queue.claim("gone", { now: at, leaseMs }))?.spec.number,
+          n,
+        );
+      }
+    }
+    now = 10_000;
+    await until("both published", allPublished(queue, 2));
+    assert.deepEqual(judged, [1]);
+    assert.equal(outcomes.get(1)?.kind, "verdict");
+    assert.deepEqual(outcomes.get(2), {
+      kind: "undecided",
+      reason:
+        "Gave up at the deadline of 0.1 s after 3 attempts: the server judging it stopped each time",
+      headSha: "b".repeat(40),
+    });
+  });
+});
+
 Deno.test("WorkerPool publishes again after GitHub failed, without judging again", async () => {
   let judged = 0;
   let calls = 0;
@@ -191,14 +236,23 @@ Deno.test("WorkerPool discards the result of a job superseded while it ran", asy
       published.push(job.headSha[0]!);
       return Promise.resolve();
     },
-  }, async ({ queue, metrics }) => {
+  }, async ({ queue, metrics, lines }) => {
     await queue.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
     await until("running", async () => (await queue.counts()).running === 1);
+    const lostLines = () =>
+      lines.filter((l) => l.includes('"job.lease_lost"')).length;
+    // Beats while it still holds the job say nothing.
+    await new Promise((r) => setTimeout(r, 250));
+    assert.equal(lostLines(), 0);
     await queue.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
       now: Date.now(),
       rerequest: false,
     });
     await until("newer published", allPublished(queue, 1));
+    // Its heartbeats (every 100 ms) find it lost: said once, not per beat.
+    await until("lease lost", () => Promise.resolve(lostLines() > 0));
+    await new Promise((r) => setTimeout(r, 350));
+    assert.equal(lostLines(), 1);
     release();
     await until(
       "discarded",
@@ -446,4 +500,57 @@ Deno.test("WorkerPool marks a job in progress before judging it, and still judge
     ]);
     assert.ok(lines.some((l) => l.includes('"job.in_progress_failed"')));
   });
+});
+
+Deno.test("WorkerPool keeps a finished job through a queue outage, and takes work again once the queue answers", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
+  const inner = openSqliteQueue(`${dir}/queue.db`);
+  // The queue is down for the first claims and the first two writes of
+  // the published mark.
+  let claimsDown = 2;
+  let marksDown = 2;
+  const queue: JobQueue = {
+    ...Object.fromEntries(
+      Object.keys(inner).map((k) => [k, (inner as never)[k]]),
+    ) as unknown as JobQueue,
+    claim: (worker, options) =>
+      claimsDown-- > 0
+        ? Promise.reject(new Error("connection refused"))
+        : inner.claim(worker, options),
+    markPublished: (id, worker) =>
+      marksDown-- > 0
+        ? Promise.reject(new Error("connection refused"))
+        : inner.markPublished(id, worker),
+  };
+  const metrics = new Metrics();
+  const lines: string[] = [];
+  const { log } = createLogger({ write: (l) => lines.push(l) });
+  let published = 0;
+  const pool = new WorkerPool({
+    queue,
+    concurrency: 1,
+    leaseMs: 3000,
+    pollMs: 20,
+    judge: (job) => Promise.resolve(verdictFor(job)),
+    publish: () => {
+      published++;
+      return Promise.resolve();
+    },
+    log,
+    metrics,
+  });
+  pool.start();
+  try {
+    await inner.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(inner, 1));
+    assert.equal(published, 1);
+    const events = lines.map((l) => JSON.parse(l).event as string);
+    assert.equal(events.filter((e) => e === "queue.unavailable").length, 2);
+    assert.equal(events.filter((e) => e === "queue.retry").length, 2);
+    assert.ok(events.includes("job.published"));
+  } finally {
+    await pool.stop(1000);
+    await inner.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
