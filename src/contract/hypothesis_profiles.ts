@@ -343,11 +343,13 @@ function registeredValue(
   }
   if (callee === "hypothesis.settings" || callee === "settings") {
     const inner = argumentsOf(parent);
-    const n = literalInteger(
-      resolve(inner.keywords.get("max_examples"), module),
-    );
-    if (n !== undefined) return { kind: "known", maxExamples: n };
-    if (inner.positional.length === 0 && !inner.splat) return active.value;
+    const count = inner.keywords.get("max_examples");
+    if (count !== undefined) {
+      const n = literalInteger(resolve(count, module));
+      if (n !== undefined) return { kind: "known", maxExamples: n };
+    } else if (inner.positional.length === 0 && !inner.splat) {
+      return active.value;
+    }
   }
   return {
     kind: "unknown",
