@@ -309,6 +309,12 @@ Deno.test("ExprComparison takes a filter dropped, an alternative added, or a cho
       /is not/,
     ],
     [
+      "a wider strategy inside a union is compared as written",
+      S("st.integers(0, 10) | st.none()"),
+      S("st.integers(0, 20) | st.none()"),
+      /^20 is not 10$/,
+    ],
+    [
       "a narrower strategy with an alternative",
       S("st.integers(0, 10)"),
       S("st.integers(0, 5) | st.none()"),
@@ -542,6 +548,12 @@ Deno.test("ExprComparison reads a helper that only returns a strategy as that st
       /is not/,
     ],
     [
+      "a parameter a comprehension iterates over is substituted",
+      S("f(5)", "def f(n):\n    return st.just([x for x in range(n)])"),
+      S("st.just([x for x in range(5)])"),
+      undefined,
+    ],
+    [
       "a parameter used as param.attr is compared as written",
       S("f(A)", "def f(n):\n    return st.integers(0, n.limit)"),
       S("f(B)", "def f(n):\n    return st.integers(0, n.limit)"),
@@ -665,6 +677,8 @@ Deno.test("numberOf() reads the value of a numeric literal expression", async (t
     ["-n", undefined],
     ["f(1)", undefined],
     ["1e400", Infinity],
+    ["2j", undefined],
+    ["0o17", 15],
   ];
   for (const [text, want] of cases) {
     await t.step(text, () => assert.equal(numberOf(expr(text)), want));
@@ -686,4 +700,77 @@ Deno.test("textOf() writes an expression as source, shortened past 80 characters
   assert.ok(long.endsWith("..."));
   const exact = textOf(expr(`f(${"x".repeat(77)})`));
   assert.equal(exact, `f(${"x".repeat(77)})`);
+});
+
+Deno.test("ExprComparison places a difference where the head writes it", async (t) => {
+  const where = (
+    base: Record<string, string>,
+    head: Record<string, string>,
+  ) => {
+    const b = sideOf(base);
+    const h = sideOf(head);
+    const found = new ExprComparison(b, h).compare(
+      placed(b),
+      placed(h),
+      "widening",
+    );
+    return found === undefined ? undefined : `${found.path}:${found.line}`;
+  };
+  // Each file starts with the strategies import on line 1.
+  await t.step("a narrowed bound: the head's line of it", () => {
+    assert.equal(
+      where(
+        { [PATH]: "S = st.integers(0, 10)\n" },
+        { [PATH]: "\n\nS = st.integers(\n    0,\n    5,\n)\n" },
+      ),
+      `${PATH}:4`,
+    );
+  });
+  await t.step("a name defined anew: its definition", () => {
+    assert.equal(
+      where(
+        { [PATH]: "S = NUMBERS\n" },
+        { [PATH]: "\nNUMBERS = st.integers()\nS = NUMBERS\n" },
+      ),
+      `${PATH}:3`,
+    );
+  });
+  await t.step("a name defined anew in another module: there", () => {
+    const files = (strategies: string) => ({
+      [PATH]: "import tests.strategies\nS = tests.strategies.NUMBERS\n",
+      "tests/strategies.py": strategies,
+    });
+    assert.equal(
+      where(files("OTHER = 1\n"), files("\nNUMBERS = st.integers()\n")),
+      "tests/strategies.py:3",
+    );
+  });
+  await t.step("a name no longer defined: where the head uses it", () => {
+    assert.equal(
+      where(
+        { [PATH]: "NUMBERS = st.integers()\nS = NUMBERS\n" },
+        { [PATH]: "\n\nS = NUMBERS\n" },
+      ),
+      `${PATH}:4`,
+    );
+  });
+  await t.step("a function whose body changed: its definition", () => {
+    const module = (x: number, blank: string) =>
+      `${blank}def make():\n    x = ${x}\n    return st.integers(0, x)\nS = make()\n`;
+    assert.equal(
+      where({ [PATH]: module(1, "") }, { [PATH]: module(2, "\n") }),
+      `${PATH}:3`,
+    );
+  });
+  await t.step("a constant narrowed in another module: that module", () => {
+    const base = {
+      [PATH]: "from tests.strategies import NUMBERS\nS = NUMBERS\n",
+      "tests/strategies.py": "NUMBERS = st.integers(0, 10)\n",
+    };
+    const head = {
+      ...base,
+      "tests/strategies.py": "\nNUMBERS = st.integers(0, 5)\n",
+    };
+    assert.equal(where(base, head), "tests/strategies.py:3");
+  });
 });
