@@ -232,9 +232,8 @@ export function examplesOf(
 function collectionOrder(a: string, b: string): number {
   const key = (path: string) =>
     path.split("/").map((segment, i, all) =>
-      i < all.length - 1
-        ? `2${segment}`
-        : segment === "conftest.py"
+      i < all.length - 1 ? `2${segment}` : segment === "conftest.py"
+        // Stryker disable next-line StringLiteral: "" sorts before "1" and every "2…" key just as "0" does
         ? "0"
         : segment === "__init__.py"
         ? "1"

@@ -214,6 +214,9 @@ Deno.test("activeProfile() takes a registration under a name it cannot read as o
       'settings.register_profile(NAME, max_examples=1)\nsettings.load_profile("default")',
     );
     assert.equal(count(got), "?");
+    const examples = examplesOf(fn(), got);
+    assert.equal(examples.count, 100);
+    assert.match(examples.unresolved ?? "", /not a string literal/);
   });
   await t.step("a profile registered after it is read", () => {
     const got = active(
@@ -458,6 +461,11 @@ Deno.test("activeProfile() takes the files in pytest's collection order, whateve
     [
       "the root's conftest.py before any folder's",
       { "tests/conftest.py": load("b"), "conftest.py": load("a") },
+      2,
+    ],
+    [
+      "a folder named like conftest.py, by its name",
+      { "conftest.py/test_x.py": load("b"), "a/test_y.py": load("a") },
       2,
     ],
     [
