@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import type { EntryKind, Tree, TreeEntry } from "../git/git.ts";
-import { checkFixturePath, REPOSITORY_ROOT } from "./check_fixture_path.ts";
+import {
+  checkFixturePath,
+  describeFixtureRoots,
+  REPOSITORY_ROOT,
+} from "./check_fixture_path.ts";
 
 function tree(entries: Record<string, EntryKind>): Tree {
   return new Map(
@@ -42,6 +46,13 @@ Deno.test("checkFixturePath() classifies paths", async (t) => {
     ["tests/fixtures/dir/", "unsafe", /empty segment/],
     ["tests\\fixtures\\a.json", "unsafe", /backslash/],
     ["tests/fixtures/a\u0000.json", "unsafe", /control character/],
+    ["tests/fixtures/a\u001f.json", "unsafe", /control character/],
+    ["tests/fixtures/a\u007f.json", "unsafe", /control character/],
+    ["tests/fixtures/a\n.json", "unsafe", /control character/],
+    ["tests/fixtures/a .json", "missing", /does not exist/],
+    ["tests/fixtures/a\u0080.json", "missing", /does not exist/],
+    ["z:/tests/fixtures/a.json", "unsafe", /is absolute/],
+    ["tests/fixtures/C:a.json", "missing", /does not exist/],
     ["tests/other.json", "unsafe", /outside "tests\/fixtures\/"/],
     ["tests/fixtures", "unsafe", /outside/],
     ["tests/fixturesX/a.json", "unsafe", /outside/],
@@ -154,4 +165,35 @@ Deno.test("checkFixturePath() accepts a path inside any of several roots and nam
     checkFixturePath("src/../etc/passwd", files, { root: ["."] }).status,
     "unsafe",
   );
+});
+
+Deno.test('checkFixturePath() takes the whole repository as a root when any root is it, spelled "" or "."', async (t) => {
+  const files = tree({ "src": "tree", "src/app.py": "file" });
+  const cases: [string, string | string[]][] = [
+    ["the empty root", ""],
+    ["the dot root", "."],
+    ["the empty root among others", ["tests", ""]],
+    ["the dot root after another", ["tests", "."]],
+  ];
+  for (const [name, root] of cases) {
+    await t.step(name, () => {
+      assert.equal(
+        checkFixturePath("src/app.py", files, { root }).status,
+        "ok",
+      );
+      assert.equal(describeFixtureRoots(root), "the repository");
+    });
+  }
+});
+
+Deno.test("describeFixtureRoots() names each root as a folder", async (t) => {
+  const cases: [string, string | string[] | undefined, string][] = [
+    ["the default", undefined, '"tests/fixtures/"'],
+    ["one root as a string", "data/golden", '"data/golden/"'],
+    ["one root in a list", ["data"], '"data/"'],
+    ["two roots", ["tests", "data"], '"tests/" or "data/"'],
+  ];
+  for (const [name, root, want] of cases) {
+    await t.step(name, () => assert.equal(describeFixtureRoots(root), want));
+  }
 });

@@ -232,9 +232,8 @@ export function examplesOf(
 function collectionOrder(a: string, b: string): number {
   const key = (path: string) =>
     path.split("/").map((segment, i, all) =>
-      i < all.length - 1
-        ? `2${segment}`
-        : segment === "conftest.py"
+      i < all.length - 1 ? `2${segment}` : segment === "conftest.py"
+        // Stryker disable next-line StringLiteral: "" sorts before "1" and every "2…" key just as "0" does
         ? "0"
         : segment === "__init__.py"
         ? "1"
@@ -343,11 +342,13 @@ function registeredValue(
   }
   if (callee === "hypothesis.settings" || callee === "settings") {
     const inner = argumentsOf(parent);
-    const n = literalInteger(
-      resolve(inner.keywords.get("max_examples"), module),
-    );
-    if (n !== undefined) return { kind: "known", maxExamples: n };
-    if (inner.positional.length === 0 && !inner.splat) return active.value;
+    const count = inner.keywords.get("max_examples");
+    if (count !== undefined) {
+      const n = literalInteger(resolve(count, module));
+      if (n !== undefined) return { kind: "known", maxExamples: n };
+    } else if (inner.positional.length === 0 && !inner.splat) {
+      return active.value;
+    }
   }
   return {
     kind: "unknown",

@@ -19,7 +19,7 @@ function treeOf(files: Record<string, EntryKind>): Tree {
 Deno.test("modulePath() resolves dotted modules like Python does", async (t) => {
   const cases: [
     string,
-    Record<string, "file" | "symlink">,
+    Record<string, "file" | "executable" | "symlink" | "submodule">,
     string | undefined,
   ][] = [
     ["a.b.c", { "a/b/c.py": "file" }, "a/b/c.py"],
@@ -30,6 +30,13 @@ Deno.test("modulePath() resolves dotted modules like Python does", async (t) => 
       "a/b/c/__init__.py",
     ],
     ["a.b.c", { "a/b/c.py": "symlink" }, undefined],
+    ["a.b.c", { "a/b/c.py": "executable" }, "a/b/c.py"],
+    [
+      "a.b.c",
+      { "a/b/c/__init__.py": "symlink", "a/b/c.py": "file" },
+      "a/b/c.py",
+    ],
+    ["a.b.c", { "a/b/c.py": "submodule" }, undefined],
     ["a.b.c", { "a/b/d.py": "file" }, undefined],
     ["test_top", { "test_top.py": "file" }, "test_top.py"],
   ];

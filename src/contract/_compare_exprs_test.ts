@@ -1,0 +1,776 @@
+import assert from "node:assert/strict";
+import { analyzePython } from "../python/analyze_python.ts";
+import { loadPythonParser } from "../python/load_python_parser.ts";
+import type { PythonExpr, PythonModule } from "../python/python_module.ts";
+import {
+  type Direction,
+  ExprComparison,
+  numberOf,
+  textOf,
+} from "./_compare_exprs.ts";
+import type { NameSide } from "./_resolve_names.ts";
+
+const parser = await loadPythonParser();
+const PATH = "tests/test_p.py";
+const PRELUDE = "from hypothesis import strategies as st\n";
+
+/** One commit of `files`, each analysed with the strategies import on top. */
+function sideOf(files: Record<string, string>): NameSide {
+  const modules = new Map<string, PythonModule>();
+  const tree = new Map();
+  for (const [path, text] of Object.entries(files)) {
+    modules.set(path, analyzePython(parser, `${PRELUDE}${text}`));
+    tree.set(path, { path, kind: "file", oid: path, size: 1 });
+  }
+  return { modules, tree };
+}
+
+/** What `S` is assigned in `tests/test_p.py` of `side`. */
+function placed(side: NameSide) {
+  const module = side.modules.get(PATH)!;
+  const expr = module.definitions?.get("S")?.expr;
+  assert.ok(expr !== undefined, "S has one plain assignment");
+  return { expr, at: { path: PATH, module } };
+}
+
+/**
+ * Why the head's `S` is not at least as wide (or, with `equal`, not the
+ * same) as the base's; undefined when it is. `base` and `head` are the
+ * module's text after `S = ...` is written, or whole files by path.
+ */
+function why(
+  base: string | Record<string, string>,
+  head: string | Record<string, string>,
+  direction: Direction = "widening",
+): string | undefined {
+  const files = (text: string | Record<string, string>) =>
+    typeof text === "string" ? { [PATH]: text } : text;
+  const b = sideOf(files(base));
+  const h = sideOf(files(head));
+  return new ExprComparison(b, h).compare(placed(b), placed(h), direction)
+    ?.why;
+}
+
+/** `S = <strategy>` after `top`. */
+const S = (strategy: string, top = "") => `${top}\nS = ${strategy}\n`;
+
+type Case = [string, string, string, RegExp | undefined];
+
+async function table(
+  t: Deno.TestContext,
+  cases: Case[],
+  direction: Direction = "widening",
+) {
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      const got = why(base, head, direction);
+      if (want === undefined) assert.equal(got, undefined);
+      else {
+        assert.ok(got !== undefined, "a difference");
+        assert.match(got, want);
+      }
+    });
+  }
+}
+
+Deno.test("ExprComparison judges a strategy's bounds by their values: looser or dropped widens, tighter or added narrows", async (t) => {
+  await table(t, [
+    ["the same", S("st.integers(0, 100)"), S("st.integers(0, 100)"), undefined],
+    [
+      "a lower bound lowered",
+      S("st.integers(0, 100)"),
+      S("st.integers(-5, 100)"),
+      undefined,
+    ],
+    [
+      "an upper bound raised",
+      S("st.integers(0, 100)"),
+      S("st.integers(0, 101)"),
+      undefined,
+    ],
+    [
+      "a lower bound raised by one",
+      S("st.integers(0, 100)"),
+      S("st.integers(1, 100)"),
+      /^min_value narrowed from 0 to 1$/,
+    ],
+    [
+      "an upper bound lowered by one",
+      S("st.integers(0, 100)"),
+      S("st.integers(0, 99)"),
+      /^max_value narrowed from 100 to 99$/,
+    ],
+    [
+      "positional bounds written as keywords",
+      S("st.integers(0, 100)"),
+      S("st.integers(max_value=100, min_value=0)"),
+      undefined,
+    ],
+    [
+      "a bound dropped",
+      S("st.lists(st.integers(), min_size=1, max_size=10)"),
+      S("st.lists(st.integers(), min_size=1)"),
+      undefined,
+    ],
+    [
+      "a bound added",
+      S("st.lists(st.integers())"),
+      S("st.lists(st.integers(), max_size=3)"),
+      /^it adds the bound max_size=3$/,
+    ],
+    [
+      "a lower bound added",
+      S("st.text()"),
+      S("st.text(min_size=1)"),
+      /^it adds the bound min_size=1$/,
+    ],
+    [
+      "a bound through a constant, narrowed",
+      S("st.integers(0, MAX)", "MAX = 10"),
+      S("st.integers(0, MAX)", "MAX = 9"),
+      /^max_value narrowed from MAX \(10\) to MAX \(9\)$/,
+    ],
+    [
+      "a bound through a constant, widened",
+      S("st.integers(0, MAX)", "MAX = 10"),
+      S("st.integers(0, MAX)", "MAX = 11"),
+      undefined,
+    ],
+    [
+      "a bound through a chain of constants",
+      S("st.integers(0, MAX)", "LIMIT = 10\nMAX = LIMIT"),
+      S("st.integers(0, MAX)", "LIMIT = 9\nMAX = LIMIT"),
+      /^max_value narrowed/,
+    ],
+    [
+      "a bound as arithmetic",
+      S("st.integers(-(2**8), 10**6)"),
+      S("st.integers(-256, 2 * 500_000 - 1 + 1)"),
+      undefined,
+    ],
+    [
+      "a bound as arithmetic, narrowed",
+      S("st.integers(0, 10**6)"),
+      S("st.integers(0, 10**6 - 1)"),
+      /^max_value narrowed from 10\*\*6 \(1000000\) to/,
+    ],
+    [
+      "a bound that is not a number, unchanged",
+      S("st.integers(0, limit())"),
+      S("st.integers(0, limit())"),
+      undefined,
+    ],
+    [
+      "a bound that is not a number, changed",
+      S("st.integers(0, limit())"),
+      S("st.integers(0, other())"),
+      /^max_value changed from limit\(\) to other\(\)$/,
+    ],
+    [
+      "a float bound narrowed",
+      S("st.floats(0.5, 2.5)"),
+      S("st.floats(0.5, 2.25)"),
+      /^max_value narrowed/,
+    ],
+    [
+      "max_codepoint lowered",
+      S("st.characters(max_codepoint=1000)"),
+      S("st.characters(max_codepoint=999)"),
+      /^max_codepoint narrowed/,
+    ],
+    [
+      "min_leaves raised",
+      S("st.recursive(st.none(), st.lists, min_leaves=1)"),
+      S("st.recursive(st.none(), st.lists, min_leaves=2)"),
+      /^min_leaves narrowed/,
+    ],
+    [
+      "max_leaves lowered",
+      S("st.recursive(st.none(), st.lists, max_leaves=10)"),
+      S("st.recursive(st.none(), st.lists, max_leaves=9)"),
+      /^max_leaves narrowed/,
+    ],
+  ]);
+});
+
+Deno.test("ExprComparison judges a strategy's other arguments as written", async (t) => {
+  await table(t, [
+    [
+      "an argument added",
+      S("st.floats()"),
+      S("st.floats(allow_nan=False)"),
+      /^it adds the argument allow_nan=False$/,
+    ],
+    [
+      "an argument dropped",
+      S("st.floats(allow_nan=False)"),
+      S("st.floats()"),
+      /^it drops the argument allow_nan$/,
+    ],
+    [
+      "an argument changed",
+      S("st.text(alphabet='ab')"),
+      S("st.text(alphabet='a')"),
+      /is not/,
+    ],
+    [
+      "another strategy",
+      S("st.integers(0, 10)"),
+      S("st.floats(0, 10)"),
+      /is not/,
+    ],
+    [
+      "a narrowed strategy inside another",
+      S("st.lists(st.integers(0, 10))"),
+      S("st.lists(st.integers(0, 5))"),
+      /^max_value narrowed from 10 to 5$/,
+    ],
+    [
+      "a widened strategy inside another",
+      S("st.lists(st.integers(0, 10))"),
+      S("st.lists(st.integers(0, 50))"),
+      undefined,
+    ],
+    [
+      "a narrowed strategy inside a tuple",
+      S("st.tuples(st.integers(0, 10), st.booleans())"),
+      S("st.tuples(st.integers(0, 5), st.booleans())"),
+      /^max_value narrowed/,
+    ],
+    [
+      "a narrowed strategy inside a list literal argument",
+      S("st.builds(make, [st.integers(0, 10)])"),
+      S("st.builds(make, [st.integers(0, 5)])"),
+      /^max_value narrowed/,
+    ],
+    [
+      "a widened strategy inside a list literal argument",
+      S("st.builds(make, [st.integers(0, 10)])"),
+      S("st.builds(make, [st.integers(0, 50)])"),
+      undefined,
+    ],
+    [
+      "a widened alternative of one_of, read as a choice lost",
+      S("st.one_of([st.integers(0, 10)])"),
+      S("st.one_of([st.integers(0, 50)])"),
+      /^one_of lost 1 of its choices$/,
+    ],
+    [
+      "a call with a ** splat, compared as written",
+      S("st.integers(**BOUNDS)"),
+      S("st.integers(**BOUNDS)"),
+      undefined,
+    ],
+    [
+      "a call with a ** splat changed",
+      S("st.integers(**BOUNDS)"),
+      S("st.integers(**OTHER)"),
+      /is not/,
+    ],
+  ]);
+});
+
+Deno.test("ExprComparison takes a filter dropped, an alternative added, or a choice added as a widening, and not the other way", async (t) => {
+  await table(t, [
+    [
+      "a filter dropped",
+      S("st.integers().filter(lambda n: n > 0)"),
+      S("st.integers()"),
+      undefined,
+    ],
+    [
+      "a filter dropped from a narrower strategy",
+      S("st.integers(0, 10).filter(lambda n: n > 0)"),
+      S("st.integers(0, 5)"),
+      /^max_value narrowed/,
+    ],
+    [
+      "a filter added",
+      S("st.integers()"),
+      S("st.integers().filter(lambda n: n > 0)"),
+      /is not/,
+    ],
+    [
+      "a filter changed",
+      S("st.integers().filter(lambda n: n > 0)"),
+      S("st.integers().filter(lambda n: n > 1)"),
+      /is not/,
+    ],
+    [
+      "an alternative added on the right",
+      S("st.integers()"),
+      S("st.integers() | st.none()"),
+      undefined,
+    ],
+    [
+      "an alternative added on the left",
+      S("st.integers()"),
+      S("st.none() | st.integers()"),
+      /is not/,
+    ],
+    [
+      "a wider strategy inside a union is compared as written",
+      S("st.integers(0, 10) | st.none()"),
+      S("st.integers(0, 20) | st.none()"),
+      /^20 is not 10$/,
+    ],
+    [
+      "a narrower strategy with an alternative",
+      S("st.integers(0, 10)"),
+      S("st.integers(0, 5) | st.none()"),
+      /is not/,
+    ],
+    [
+      "a choice added to sampled_from",
+      S("st.sampled_from([1, 2])"),
+      S("st.sampled_from([1, 2, 3])"),
+      undefined,
+    ],
+    [
+      "sampled_from's choices reordered",
+      S("st.sampled_from([1, 2])"),
+      S("st.sampled_from((2, 1))"),
+      undefined,
+    ],
+    [
+      "a choice dropped from sampled_from",
+      S("st.sampled_from([1, 2, 3])"),
+      S("st.sampled_from([1])"),
+      /^sampled_from lost 2 of its choices$/,
+    ],
+    [
+      "sampled_from's choices through a constant",
+      S("st.sampled_from(CHOICES)", "CHOICES = [1, 2]"),
+      S("st.sampled_from(CHOICES)", "CHOICES = [2]"),
+      /^sampled_from lost 1 of its choices$/,
+    ],
+    [
+      "sampled_from of something not a literal, unchanged",
+      S("st.sampled_from(Colour)"),
+      S("st.sampled_from(Colour)"),
+      undefined,
+    ],
+    [
+      "sampled_from of something not a literal, changed",
+      S("st.sampled_from(Colour)"),
+      S("st.sampled_from(Shade)"),
+      /^the sampled_from choices changed$/,
+    ],
+    [
+      "an alternative added to one_of",
+      S("st.one_of(st.integers(), st.text())"),
+      S("st.one_of(st.text(), st.integers(), st.none())"),
+      undefined,
+    ],
+    [
+      "an alternative dropped from one_of",
+      S("st.one_of(st.integers(), st.text())"),
+      S("st.one_of(st.integers())"),
+      /^one_of lost 1 of its choices$/,
+    ],
+  ]);
+});
+
+Deno.test("ExprComparison follows names to what they stand for on each side", async (t) => {
+  await table(t, [
+    [
+      "a constant inlined",
+      S("NUMBERS", "NUMBERS = st.integers(0, 10)"),
+      S("st.integers(0, 10)"),
+      undefined,
+    ],
+    [
+      "an inline strategy made a constant, narrowed",
+      S("st.integers(0, 10)"),
+      S("NUMBERS", "NUMBERS = st.integers(0, 5)"),
+      /^max_value narrowed/,
+    ],
+    [
+      "the same constant, narrowed where it is defined",
+      S("NUMBERS", "NUMBERS = st.integers(0, 10)"),
+      S("NUMBERS", "NUMBERS = st.integers(0, 5)"),
+      /^max_value narrowed/,
+    ],
+    [
+      "a name neither side defines",
+      S("undefined_strategy"),
+      S("undefined_strategy"),
+      undefined,
+    ],
+    [
+      "a name the head no longer defines",
+      S("NUMBERS", "NUMBERS = st.integers()"),
+      S("NUMBERS"),
+      /^"NUMBERS" no longer resolves$/,
+    ],
+    [
+      "a name the head defines anew",
+      S("NUMBERS"),
+      S("NUMBERS", "NUMBERS = st.integers()"),
+      /^"NUMBERS" is new$/,
+    ],
+    [
+      "another name that stands for nothing pawl reads",
+      S("numbers"),
+      S("other_numbers"),
+      /^"other_numbers" is not "numbers"$/,
+    ],
+    [
+      "a function kept as it was",
+      S("make()", "def make():\n    x = 1\n    return st.integers(0, x)"),
+      S("make()", "def make():\n    x = 1\n    return st.integers(0, x)"),
+      undefined,
+    ],
+    [
+      "a function whose body changed",
+      S("make()", "def make():\n    x = 1\n    return st.integers(0, x)"),
+      S("make()", "def make():\n    x = 2\n    return st.integers(0, x)"),
+      /^the definition of "make" changed$/,
+    ],
+    [
+      "a function kept as it was, a constant it reads changed",
+      S(
+        "make()",
+        "LIMIT = 1\ndef make():\n    x = LIMIT\n    return st.integers(0, x)",
+      ),
+      S(
+        "make()",
+        "LIMIT = 2\ndef make():\n    x = LIMIT\n    return st.integers(0, x)",
+      ),
+      /LIMIT|2 is not 1/,
+    ],
+    [
+      "a name that refers to itself",
+      S("LOOP", "LOOP = st.deferred(lambda: LOOP)"),
+      S("LOOP", "LOOP = st.deferred(lambda: LOOP)"),
+      undefined,
+    ],
+  ]);
+  await t.step("a name imported from another module, narrowed there", () => {
+    const base = {
+      [PATH]: S("NUMBERS", "from tests.strategies import NUMBERS"),
+      "tests/strategies.py": "NUMBERS = st.integers(0, 10)\n",
+    };
+    const head = {
+      ...base,
+      "tests/strategies.py": "NUMBERS = st.integers(0, 5)\n",
+    };
+    assert.match(why(base, head)!, /^max_value narrowed/);
+    assert.equal(why(head, base), undefined);
+  });
+});
+
+Deno.test("ExprComparison reads a helper that only returns a strategy as that strategy, with its arguments in place", async (t) => {
+  const helper = "def names(size):\n    return st.text(max_size=size)";
+  await table(t, [
+    [
+      "a wider argument",
+      S("names(5)", helper),
+      S("names(6)", helper),
+      undefined,
+    ],
+    [
+      "a narrower argument",
+      S("names(5)", helper),
+      S("names(4)", helper),
+      /^max_size narrowed from 5 to 4$/,
+    ],
+    [
+      "the argument by keyword",
+      S("names(5)", helper),
+      S("names(size=4)", helper),
+      /^max_size narrowed/,
+    ],
+    [
+      "the helper inlined",
+      S("names(5)", helper),
+      S("st.text(max_size=4)"),
+      /^max_size narrowed/,
+    ],
+    [
+      "a helper of two parameters",
+      S(
+        "ints(0, 10)",
+        "def ints(low, high):\n    return st.integers(low, high)",
+      ),
+      S(
+        "ints(0, 9)",
+        "def ints(low, high):\n    return st.integers(low, high)",
+      ),
+      /^max_value narrowed/,
+    ],
+    [
+      "a helper of no parameters inlined",
+      S("names()", "def names():\n    return st.text(max_size=5)"),
+      S("st.text(max_size=5)"),
+      undefined,
+    ],
+    [
+      "a call with an argument too many is compared as written",
+      S("names(5)", helper),
+      S("names(4, 1)", helper),
+      /is not/,
+    ],
+    [
+      "a call with an unknown keyword is compared as written",
+      S("names(5)", helper),
+      S("names(other=4)", helper),
+      /is not/,
+    ],
+    [
+      "a keyword of the returned call that spells a parameter stays a keyword",
+      S("cap(5)", "def cap(max_size):\n    return st.text(max_size=max_size)"),
+      S("cap(4)", "def cap(max_size):\n    return st.text(max_size=max_size)"),
+      /^max_size narrowed from 5 to 4$/,
+    ],
+    [
+      "a parameter bound again by a lambda is compared as written",
+      S(
+        "f(5)",
+        "def f(n):\n    return st.integers(0, n).map(lambda n: n + 1)",
+      ),
+      S(
+        "f(4)",
+        "def f(n):\n    return st.integers(0, n).map(lambda n: n + 1)",
+      ),
+      /is not/,
+    ],
+    [
+      "a parameter bound again by a comprehension is compared as written",
+      S(
+        "f(5)",
+        "def f(n):\n    return st.sampled_from([n for n in range(3)] + [n])",
+      ),
+      S(
+        "f(4)",
+        "def f(n):\n    return st.sampled_from([n for n in range(3)] + [n])",
+      ),
+      /is not/,
+    ],
+    [
+      "a parameter a comprehension iterates over is substituted",
+      S("f(5)", "def f(n):\n    return st.just([x for x in range(n)])"),
+      S("st.just([x for x in range(5)])"),
+      undefined,
+    ],
+    [
+      "a parameter used as param.attr is compared as written",
+      S("f(A)", "def f(n):\n    return st.integers(0, n.limit)"),
+      S("f(B)", "def f(n):\n    return st.integers(0, n.limit)"),
+      /is not/,
+    ],
+  ]);
+  await t.step(
+    "a name passed to a helper of another module is compared as written",
+    () => {
+      const files = (arg: string) => ({
+        [PATH]: S(`names(${arg})`, "from tests.strategies import names"),
+        "tests/strategies.py": helper,
+      });
+      assert.equal(why(files("5"), files("6")), undefined);
+      assert.match(why(files("LIMIT"), files("OTHER"))!, /is not/);
+    },
+  );
+});
+
+Deno.test("ExprComparison with `equal` takes nothing but the same expression", async (t) => {
+  await table(t, [
+    ["the same", S("st.integers(0, 10)"), S("st.integers(0, 10)"), undefined],
+    [
+      "a wider bound",
+      S("st.integers(0, 10)"),
+      S("st.integers(0, 11)"),
+      /^11 is not 10$/,
+    ],
+    [
+      "a filter dropped",
+      S("st.integers().filter(f)"),
+      S("st.integers()"),
+      /is not/,
+    ],
+    [
+      "an alternative added",
+      S("st.integers()"),
+      S("st.integers() | st.none()"),
+      /is not/,
+    ],
+    [
+      "a choice added",
+      S("st.sampled_from([1])"),
+      S("st.sampled_from([1, 2])"),
+      /is not/,
+    ],
+    [
+      "a helper inlined",
+      S("names(5)", "def names(n):\n    return st.text(max_size=n)"),
+      S("st.text(max_size=5)"),
+      /is not/,
+    ],
+  ], "equal");
+});
+
+Deno.test("ExprComparison gives up on an expression too deep or too large to compare, unless it is spelled the same", async (t) => {
+  const nested = (n: number, leaf: string) =>
+    `${"st.lists(".repeat(n)}${leaf}${")".repeat(n)}`;
+  await table(t, [
+    [
+      "twelve lists deep",
+      S(nested(12, "st.integers()")),
+      S(nested(12, "st.integers()")),
+      undefined,
+    ],
+    [
+      "twenty-three lists deep, the deepest compared",
+      S(nested(23, "st.integers()")),
+      S(nested(23, "st.integers()")),
+      undefined,
+    ],
+    [
+      "twenty-four lists deep, the first too deep",
+      S(nested(24, "st.integers()")),
+      S(nested(24, "st.integers()")),
+      /^the expression nests too deep to compare$/,
+    ],
+  ]);
+  const large = (leaf: string) =>
+    `st.sampled_from([${
+      Array.from({ length: 2500 }, (_, i) => i).join(", ")
+    }, ${leaf}])`;
+  await table(t, [
+    ["too large, spelled the same", S(large("1")), S(large("1")), undefined],
+    [
+      "too large, changed",
+      S(large("1")),
+      S(large("2")),
+      /^it is too large to compare$/,
+    ],
+  ]);
+});
+
+/** The expression `text`, as the analysis reads it. */
+function expr(text: string): PythonExpr {
+  return sideOf({ [PATH]: S(text) }).modules.get(PATH)!.definitions!.get("S")!
+    .expr!;
+}
+
+Deno.test("numberOf() reads the value of a numeric literal expression", async (t) => {
+  const cases: [string, number | undefined][] = [
+    ["5", 5],
+    ["2.5", 2.5],
+    ["1_000", 1000],
+    ["0x10", 16],
+    ["-5", -5],
+    ["+5", 5],
+    ["--5", 5],
+    ["(5)", 5],
+    ["10**6", 1e6],
+    ["2 * 3", 6],
+    ["2 + 3", 5],
+    ["2 - 3", -1],
+    ["-(2**8) + 1", -255],
+    ["7 / 2", undefined],
+    ["7 // 2", undefined],
+    ["~5", undefined],
+    ["n", undefined],
+    ["n + 1", undefined],
+    ["1 + n", undefined],
+    ["-n", undefined],
+    ["f(1)", undefined],
+    ["1e400", Infinity],
+    ["2j", undefined],
+    ["0o17", 15],
+  ];
+  for (const [text, want] of cases) {
+    await t.step(text, () => assert.equal(numberOf(expr(text)), want));
+  }
+  await t.step("a name, given what names stand for", () => {
+    const resolve = (name: string) => (name === "N" ? 7 : undefined);
+    assert.equal(numberOf(expr("N * 2"), resolve), 14);
+    assert.equal(numberOf(expr("M * 2"), resolve), undefined);
+  });
+});
+
+Deno.test("textOf() writes an expression as source, shortened past 80 characters", () => {
+  assert.equal(
+    textOf(expr("st.integers(0, 10)")),
+    "hypothesis.strategies.integers(0,10)",
+  );
+  const long = textOf(expr(`f(${"x, ".repeat(40)}y)`));
+  assert.equal(long.length, 80);
+  assert.ok(long.endsWith("..."));
+  const exact = textOf(expr(`f(${"x".repeat(77)})`));
+  assert.equal(exact, `f(${"x".repeat(77)})`);
+});
+
+Deno.test("ExprComparison places a difference where the head writes it", async (t) => {
+  const where = (
+    base: Record<string, string>,
+    head: Record<string, string>,
+  ) => {
+    const b = sideOf(base);
+    const h = sideOf(head);
+    const found = new ExprComparison(b, h).compare(
+      placed(b),
+      placed(h),
+      "widening",
+    );
+    return found === undefined ? undefined : `${found.path}:${found.line}`;
+  };
+  // Each file starts with the strategies import on line 1.
+  await t.step("a narrowed bound: the head's line of it", () => {
+    assert.equal(
+      where(
+        { [PATH]: "S = st.integers(0, 10)\n" },
+        { [PATH]: "\n\nS = st.integers(\n    0,\n    5,\n)\n" },
+      ),
+      `${PATH}:4`,
+    );
+  });
+  await t.step("a name defined anew: its definition", () => {
+    assert.equal(
+      where(
+        { [PATH]: "S = NUMBERS\n" },
+        { [PATH]: "\nNUMBERS = st.integers()\nS = NUMBERS\n" },
+      ),
+      `${PATH}:3`,
+    );
+  });
+  await t.step("a name defined anew in another module: there", () => {
+    const files = (strategies: string) => ({
+      [PATH]: "import tests.strategies\nS = tests.strategies.NUMBERS\n",
+      "tests/strategies.py": strategies,
+    });
+    assert.equal(
+      where(files("OTHER = 1\n"), files("\nNUMBERS = st.integers()\n")),
+      "tests/strategies.py:3",
+    );
+  });
+  await t.step("a name no longer defined: where the head uses it", () => {
+    assert.equal(
+      where(
+        { [PATH]: "NUMBERS = st.integers()\nS = NUMBERS\n" },
+        { [PATH]: "\n\nS = NUMBERS\n" },
+      ),
+      `${PATH}:4`,
+    );
+  });
+  await t.step("a function whose body changed: its definition", () => {
+    const module = (x: number, blank: string) =>
+      `${blank}def make():\n    x = ${x}\n    return st.integers(0, x)\nS = make()\n`;
+    assert.equal(
+      where({ [PATH]: module(1, "") }, { [PATH]: module(2, "\n") }),
+      `${PATH}:3`,
+    );
+  });
+  await t.step("a constant narrowed in another module: that module", () => {
+    const base = {
+      [PATH]: "from tests.strategies import NUMBERS\nS = NUMBERS\n",
+      "tests/strategies.py": "NUMBERS = st.integers(0, 10)\n",
+    };
+    const head = {
+      ...base,
+      "tests/strategies.py": "\nNUMBERS = st.integers(0, 5)\n",
+    };
+    assert.equal(where(base, head), "tests/strategies.py:3");
+  });
+});
