@@ -226,3 +226,72 @@ Deno.test("treeHas() tells the files and directories of a tree from what is not 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("selectionCommand() reads each argument as pytest's parser does", async (t) => {
+  const table: [string, string[], string[]][] = [
+    ["a value that looks like an option taking a value", [
+      "-k",
+      "-p",
+      "tests",
+    ], ["-k", "-p"]],
+    ["a long option's value that looks like an option", [
+      "--rootdir",
+      "-p",
+      "tests",
+    ], ["--rootdir", "-p"]],
+    ["an unknown option followed by an option", ["--cov", "-q", "tests"], [
+      "--cov",
+      "-q",
+    ]],
+    ["a long option with its value attached", ["--rootdir=x", "tests"], [
+      "--rootdir=x",
+    ]],
+    ["an unknown long option with its value attached", ["--cov=x", "tests"], [
+      "--cov=x",
+    ]],
+    ["a long flag", ["--lf", "tests"], ["--lf"]],
+    ["grouped flags ending in an unknown one", ["-qn", "tests"], [
+      "-qn",
+      "tests",
+    ]],
+    ["an unknown short option with more after it", ["-nq", "tests"], ["-nq"]],
+    ["a short option taking a value, grouped after a flag, with more", [
+      "-vkexpr",
+      "tests",
+    ], ["-vkexpr"]],
+    ["an empty argument", ["", "tests"], [""]],
+    ["a node id without a path", ["::test_a", "tests"], ["::test_a"]],
+    ["a path with empty segments", ["tests//unit/"], []],
+    ["a path that climbs back into the tree", ["tests/../src/./pkg"], []],
+    ["a path that climbs out and back", ["../x/tests"], ["../x/tests"]],
+  ];
+  for (const [name, args, expected] of table) {
+    await t.step(name, async () => {
+      assert.deepEqual(
+        await selectionCommand([...PY, ...args], { exists }),
+        [...PY, ...expected],
+      );
+    });
+  }
+});
+
+Deno.test("selectionCommand() knows pytest by each of its names", async (t) => {
+  const table: [string[], number][] = [
+    [["pytest-3", "tests"], 1],
+    [["py.test3", "tests"], 1],
+    [["python3", "-m", "py.test", "tests"], 3],
+    [["python3", "-mpy.test-3", "tests"], 2],
+    [["./bin/pytest", "-q", "tests"], 2],
+    [["pytestx", "tests"], 2],
+    [["python3", "-m", "pytest_cov", "tests"], 4],
+    [["python3", "-mpytests", "tests"], 3],
+  ];
+  for (const [command, kept] of table) {
+    await t.step(command.join(" "), async () => {
+      assert.deepEqual(
+        await selectionCommand(command, { exists }),
+        command.slice(0, kept),
+      );
+    });
+  }
+});
