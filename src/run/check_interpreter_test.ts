@@ -102,6 +102,11 @@ Deno.test("checkInterpreter() tells a program it cannot run from an interpreter 
       /exited with 1 instead/,
     ],
     [
+      "exit 126 whatever it printed",
+      { code: 126, outputTail: "huh" },
+      "program",
+    ],
+    [
       "exit 127 whatever it printed",
       { code: 127, outputTail: "huh" },
       "program",
