@@ -69,6 +69,8 @@ Deno.test("nodeId() builds the pytest node id of a registered test", async (t) =
   }
 });
 
+const DOTTED_FOR_TEST = /^[a-z_]+(?:\.[a-z_]+)*$/;
+
 Deno.test("nodeId() refuses names that could be read as options or paths", async (t) => {
   const table: [string, string][] = [
     ["-p evil", "test_x"],
@@ -83,8 +85,15 @@ Deno.test("nodeId() refuses names that could be read as options or paths", async
     ["tests.test_a", "test-x"],
   ];
   for (const [module, name] of table) {
-    await t.step(`"${module}" "${name}" throws RangeError`, () => {
-      assert.throws(() => nodeId(module, name), RangeError);
+    await t.step(`"${module}" "${name}" throws RangeError naming it`, () => {
+      const bad = DOTTED_FOR_TEST.test(module)
+        ? `Invalid test name "${name}"`
+        : `Invalid test module "${module}"`;
+      assert.throws(
+        () => nodeId(module, name),
+        (error: unknown) =>
+          error instanceof RangeError && error.message.startsWith(bad),
+      );
     });
   }
 });
