@@ -320,7 +320,7 @@ Deno.test("parseJunit() refuses hostile and malformed XML", async (t) => {
     [
       "absurd nesting",
       `${"<testsuite>".repeat(200)}${"</testsuite>".repeat(200)}`,
-      /./,
+      /nested tags exceeded/,
     ],
   ];
   for (const [label, xml, pattern] of table) {
@@ -328,6 +328,7 @@ Deno.test("parseJunit() refuses hostile and malformed XML", async (t) => {
       assert.throws(() => parseJunit(xml), (error: unknown) => {
         assert.ok(error instanceof JunitError);
         assert.ok(error instanceof SyntaxError);
+        assert.equal(error.name, "JunitError");
         assert.match(error.message, /^Cannot read JUnit report: /);
         assert.match(error.message, pattern);
         return true;
@@ -403,6 +404,23 @@ Deno.test("parseJunit() reads what a case's attributes and children say", async 
       `<testsuite><testcase classname="a" name="t" line="${line}"/></testsuite>`,
       { classname: "a", name: "t", outcome: "passed" },
     ]),
+    [
+      "a case's own output and properties leave it passed",
+      `<testsuite><testcase classname="a" name="t"><properties><property name="p" value="v"/></properties><system-out>out</system-out><system-err>err</system-err></testcase></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
+      "a suite's properties and output are no cases",
+      `<testsuite><properties><property name="p" value="v"/></properties><testcase classname="a" name="t"/><system-out>out</system-out><system-err>err</system-err></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
+      "a case inside as many suites as the parser takes is read",
+      `${"<testsuite>".repeat(65)}<testcase classname="a" name="t"/>${
+        "</testsuite>".repeat(65)
+      }`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
     [
       "a testsuites element inside a testsuite is read too",
       `<testsuite><testsuites><testcase classname="a" name="t"/></testsuites></testsuite>`,
@@ -498,7 +516,15 @@ Deno.test("parseJunit() refuses what it cannot read unambiguously, saying where"
       /"<" inside an attribute value/,
       undefined,
     ],
-    ...["&#0;", "&#xD800;", "&#xDFFF;", "&#x110000;", "&#1114112;"].map((
+    ...[
+      "&#0;",
+      "&x#65;",
+      "&#65x;",
+      "&#xD800;",
+      "&#xDFFF;",
+      "&#x110000;",
+      "&#1114112;",
+    ].map((
       reference,
     ): [string, string, RegExp, number | undefined] => [
       `the character reference ${reference}`,
