@@ -312,6 +312,12 @@ Deno.test("locateCase() places modules and classes when the report does not", as
       { file: "tests/test_a.py", nodeId: "tests/test_a.py::check::test_x" },
     ],
     [
+      "a report's file of one part settles a lower-case class",
+      { classname: "test_a.check", name: "test_x", file: "test_a.py" },
+      {},
+      { file: "test_a.py", nodeId: "test_a.py::check::test_x" },
+    ],
+    [
       "the report's file wins over isFile",
       {
         classname: "tests.test_a.Check",
