@@ -243,6 +243,11 @@ Deno.test("selectionCommand() reads each argument as pytest's parser does", asyn
       "--cov",
       "-q",
     ]],
+    ["an unknown option followed by one taking a value", [
+      "--cov",
+      "-k",
+      "tests",
+    ], ["--cov", "-k", "tests"]],
     ["a long option with its value attached", ["--rootdir=x", "tests"], [
       "--rootdir=x",
     ]],
@@ -260,6 +265,11 @@ Deno.test("selectionCommand() reads each argument as pytest's parser does", asyn
       "tests",
     ], ["-vkexpr"]],
     ["an empty argument", ["", "tests"], [""]],
+    ["after --, what looks like an option is positional", [
+      "--",
+      "-k",
+      "tests",
+    ], ["--", "-k"]],
     ["a node id without a path", ["::test_a", "tests"], ["::test_a"]],
     ["a path with empty segments", ["tests//unit/"], []],
     ["a path that climbs back into the tree", ["tests/../src/./pkg"], []],
@@ -285,6 +295,10 @@ Deno.test("selectionCommand() knows pytest by each of its names", async (t) => {
     [["pytestx", "tests"], 2],
     [["python3", "-m", "pytest_cov", "tests"], 4],
     [["python3", "-mpytests", "tests"], 3],
+    [["python3", "xxpytest", "tests"], 3],
+    [["python3", "-m", "xpytest", "tests"], 4],
+    [["coverage", "run", "--source", "src", "-mpytest", "tests"], 5],
+    [["coverage", "run", "--source", "src", "-m", "pytest", "tests"], 6],
   ];
   for (const [command, kept] of table) {
     await t.step(command.join(" "), async () => {
@@ -294,4 +308,16 @@ Deno.test("selectionCommand() knows pytest by each of its names", async (t) => {
       );
     });
   }
+});
+
+Deno.test("selectionCommand() reads pytest's arguments from the first word that runs it", async () => {
+  // A directory named like pytest, or a file named "-", is a test path of
+  // pytest's command line.
+  const tree = new Set(["pytest", "tests", "-"]);
+  assert.deepEqual(
+    await selectionCommand(["pytest", "-", "pytest", "tests", "-q"], {
+      exists: (path) => Promise.resolve(tree.has(path)),
+    }),
+    ["pytest", "-q"],
+  );
 });
