@@ -405,6 +405,11 @@ Deno.test("parseJunit() reads what a case's attributes and children say", async 
       { classname: "a", name: "t", outcome: "passed" },
     ]),
     [
+      "a bare testsuite root with attributes is one root",
+      `<testsuite name="pytest" tests="1"><testcase classname="a" name="t" time="0.1"/></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
       "a case's own output and properties leave it passed",
       `<testsuite><testcase classname="a" name="t"><properties><property name="p" value="v"/></properties><system-out>out</system-out><system-err>err</system-err></testcase></testsuite>`,
       { classname: "a", name: "t", outcome: "passed" },
