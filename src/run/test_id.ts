@@ -191,6 +191,7 @@ function moduleLengthOf(
     }
   }
   let n = parts.length;
+  // Stryker disable next-line StringLiteral: inside the loop n > 1, so the part always exists
   while (n > 1 && /^\p{Lu}/u.test(parts[n - 1] ?? "")) n--;
   return n;
 }

@@ -297,6 +297,18 @@ Deno.test("locateCase() places modules and classes when the report does not", as
       { file: "Tests.py", nodeId: "Tests.py::test_x" },
     ],
     [
+      "a module with an upper-case letter inside its name is still a module",
+      { classname: "tests.test_aB", name: "test_x" },
+      {},
+      { file: "tests/test_aB.py", nodeId: "tests/test_aB.py::test_x" },
+    ],
+    [
+      "a class whose name starts with a non-Latin upper-case letter is a class",
+      { classname: "tests.test_a.Ñame", name: "test_x" },
+      {},
+      { file: "tests/test_a.py", nodeId: "tests/test_a.py::Ñame::test_x" },
+    ],
+    [
       "nested classes are all classes",
       { classname: "tests.test_a.TestK.TestInner", name: "test_x" },
       {},
