@@ -144,6 +144,7 @@ function longOption(arg: string): ArgumentKind | "optional-value" {
   // kind only names what pytest does.
   // Stryker disable next-line ConditionalExpression,StringLiteral: any kind other than "value" and "positional" reads the next argument the same way
   if (OPTIONAL_VALUE_OPTIONS.has(arg)) return "optional-value";
+  // Stryker disable next-line StringLiteral: any kind other than "value" and "positional" reads the next argument as "maybe-value" does
   return FLAG_OPTIONS.has(arg) ? "positional" : "maybe-value";
 }
 
@@ -153,10 +154,12 @@ function longOption(arg: string): ArgumentKind | "optional-value" {
  * `arg` (`-kexpr`, `-k=expr`), or the next argument when nothing is left.
  */
 function shortOptions(arg: string): ArgumentKind {
+  // Stryker disable next-line EqualityOperator: one more turn reads "-undefined", an unknown option that is not last, so "positional" as after the loop
   for (let i = 1; i < arg.length; i++) {
     const option = `-${arg[i]}`;
     const last = i === arg.length - 1;
     if (VALUE_OPTIONS.has(option)) return last ? "value" : "positional";
+    // Stryker disable next-line StringLiteral: any kind other than "value" and "positional" reads the next argument as "maybe-value" does
     if (!FLAG_OPTIONS.has(option)) return last ? "maybe-value" : "positional";
   }
   return "positional";
@@ -171,6 +174,7 @@ async function namesTests(
   pyargs: boolean,
   options: SelectionCommandOptions,
 ): Promise<boolean> {
+  // Stryker disable next-line StringLiteral: split() always gives at least one part, so the fallback is never taken
   const target = arg.split("::")[0] ?? "";
   const path = treePath(target);
   if (path !== undefined && await options.exists(path)) return true;

@@ -185,6 +185,11 @@ Deno.test("selectionCommand() under --pyargs also leaves out dotted package name
       "--pyargs",
       "no-such-dir",
     ]],
+    ["a dotted name with a part that is no identifier", [
+      "--pyargs",
+      "mypkg.te-st",
+      "mypkg.1x",
+    ], ["--pyargs", "mypkg.te-st", "mypkg.1x"]],
     ["nothing when --pyargs is an option's value", ["-k", "--pyargs", "pkg"], [
       "-k",
       "--pyargs",
@@ -320,4 +325,17 @@ Deno.test("selectionCommand() reads pytest's arguments from the first word that 
     }),
     ["pytest", "-q"],
   );
+});
+
+Deno.test("selectionCommand() looks up only paths inside the tree", async () => {
+  const asked: string[] = [];
+  const command = [...PY, "/tmp", "../x", "", "tests/../..", "tests/./unit/"];
+  const argv = await selectionCommand(command, {
+    exists: (path) => {
+      asked.push(path);
+      return Promise.resolve(TREE.has(path));
+    },
+  });
+  assert.deepEqual(asked, ["tests/unit"]);
+  assert.deepEqual(argv, [...PY, "/tmp", "../x", "", "tests/../.."]);
 });
