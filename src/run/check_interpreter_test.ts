@@ -74,3 +74,141 @@ Deno.test("checkInterpreter() cannot decide when the interpreter is missing or n
     });
   }
 });
+
+Deno.test("checkInterpreter() tells a program it cannot run from an interpreter that does not work", async (t) => {
+  const cases: [
+    string,
+    {
+      code: number | null;
+      signal?: Deno.Signal | null;
+      timedOut?: boolean;
+      outputHead?: string;
+      outputTail?: string;
+    },
+    "program" | "interpreter" | "ok",
+    RegExp?,
+  ][] = [
+    ["the mark in the head of the output", {
+      code: 0,
+      outputHead: "pawl-interpreter-ok",
+    }, "ok"],
+    [
+      "the mark with a failing exit",
+      {
+        code: 1,
+        outputTail: "pawl-interpreter-ok",
+      },
+      "interpreter",
+      /exited with 1 instead/,
+    ],
+    [
+      "exit 126 whatever it printed",
+      { code: 126, outputTail: "huh" },
+      "program",
+    ],
+    [
+      "exit 127 whatever it printed",
+      { code: 127, outputTail: "huh" },
+      "program",
+    ],
+    ["command not found", {
+      code: 2,
+      outputTail: "sh: python9: command not found",
+    }, "program"],
+    ["no such file in the head", {
+      code: 1,
+      outputHead: "python: No such file or directory",
+    }, "program"],
+    [
+      "permission denied",
+      { code: 1, outputTail: "Permission denied" },
+      "program",
+    ],
+    [
+      "exit 125",
+      { code: 125, outputTail: "" },
+      "interpreter",
+      /exited with 125 instead of running a one-line Python script\)/,
+    ],
+    [
+      "a timeout",
+      {
+        code: null,
+        signal: "SIGKILL",
+        timedOut: true,
+      },
+      "interpreter",
+      /\(it did not answer within 60 s\)/,
+    ],
+    [
+      "a signal",
+      { code: null, signal: "SIGSEGV" },
+      "interpreter",
+      /exited with SIGSEGV instead/,
+    ],
+    [
+      "the last three lines of its output",
+      {
+        code: 1,
+        outputHead: "one\n\n  two  ",
+        outputTail: "three\nfour\n",
+      },
+      "interpreter",
+      /script: two \/ three \/ four\)/,
+    ],
+    [
+      "at most 300 characters of them",
+      {
+        code: 1,
+        outputTail: "x".repeat(1000),
+      },
+      "interpreter",
+      new RegExp(`script: x{300}\\)`),
+    ],
+  ];
+  for (const [name, answer, kind, message] of cases) {
+    await t.step(name, async () => {
+      await withReportDir(async (reportDir) => {
+        const sandbox = new ScriptedSandbox(() => answer);
+        const run = checkInterpreter(sandbox, "/x/python", { reportDir });
+        if (kind === "ok") return await run;
+        await assert.rejects(run, (error: unknown) => {
+          assert.ok(error instanceof TestRunnerMissingError);
+          if (kind === "program") {
+            assert.match(error.message, /does not exist in the sandbox/);
+          } else {
+            assert.match(error.message, /does not work in the sandbox/);
+            assert.match(error.message, message ?? /./);
+          }
+          return true;
+        });
+      });
+    });
+  }
+});
+
+Deno.test("checkInterpreter() probes in a fresh directory with a minimal environment", async () => {
+  await withReportDir(async (reportDir) => {
+    await Deno.mkdir(`${reportDir}/interpreter-check`);
+    await Deno.mkdir(`${reportDir}/interpreter-check-1`);
+    const sandbox = new ScriptedSandbox(() => ({
+      code: 0,
+      outputTail: "pawl-interpreter-ok",
+    }));
+    await checkInterpreter(sandbox, "python3", { reportDir });
+    const call = sandbox.calls[0];
+    const dir = `${reportDir}/interpreter-check-2`;
+    assert.equal(call?.cwd, dir);
+    assert.deepEqual(sandbox.prepared, [dir]);
+    assert.equal((await Deno.stat(dir)).mode! & 0o777, 0o700);
+    assert.deepEqual(call?.argv.slice(0, 3), ["python3", "-I", "-c"]);
+    assert.deepEqual(call?.env, {
+      PATH: call?.env["PATH"],
+      HOME: dir,
+      TMPDIR: dir,
+      LANG: "C.UTF-8",
+    });
+    assert.match(call?.env["PATH"] ?? "", /\/usr\/bin/);
+    assert.equal(call?.limits?.timeoutMs, 60_000);
+  });
+});

@@ -97,3 +97,139 @@ Deno.test("composeOracleTree() restores the package __init__ files on the way to
     "tools/plug.py",
   ]);
 });
+
+function entries(
+  list: [string, TreeEntry["kind"], string][],
+): Tree {
+  return new Map(
+    list.map(([path, kind, oid]) => [path, { path, kind, oid, size: 1 }]),
+  );
+}
+
+Deno.test("testRootOf() finds a test directory by name, in any case", async (t) => {
+  const table: [string, string | undefined][] = [
+    ["Tests/test_a.py", "Tests"],
+    ["src/testing/unit/tests/test_a.py", "src/testing"],
+    ["unit_tests/test_a.py", "unit_tests"],
+    ["src/pkg/TEST/a.py", "src/pkg/TEST"],
+    ["src/pkg/test_a.py", undefined],
+  ];
+  for (const [module, root] of table) {
+    await t.step(`${module} → ${root}`, () => {
+      assert.equal(testRootOf(module), root);
+    });
+  }
+});
+
+Deno.test("composeOracleTree() decides each test-side path by kind and object", async (t) => {
+  const table: [
+    string,
+    [string, TreeEntry["kind"], string][],
+    [string, TreeEntry["kind"], string][],
+    { fromBase: string[]; dropFromHead: string[]; differs: boolean },
+  ][] = [
+    [
+      "the same object made executable differs",
+      [["tests/test_a.py", "file", "1"]],
+      [["tests/test_a.py", "executable", "1"]],
+      { fromBase: ["tests/test_a.py"], dropFromHead: [], differs: true },
+    ],
+    [
+      "a file the head turned into a symlink comes back",
+      [["tests/data.txt", "file", "1"], ["tests/test_a.py", "file", "2"]],
+      [["tests/data.txt", "symlink", "1"], ["tests/test_a.py", "file", "2"]],
+      { fromBase: ["tests/data.txt"], dropFromHead: [], differs: true },
+    ],
+    [
+      "a test-side path the base has as a directory is dropped from the head",
+      [["tests/test_a.py", "file", "2"], ["conftest.py", "tree", "9"]],
+      [["tests/test_a.py", "file", "2"], ["conftest.py", "file", "1"]],
+      { fromBase: [], dropFromHead: ["conftest.py"], differs: true },
+    ],
+    [
+      "a submodule at a test-side path is neither taken nor dropped",
+      [["tests/test_a.py", "file", "2"]],
+      [["tests/test_a.py", "file", "2"], ["tests/vendored", "submodule", "3"]],
+      { fromBase: [], dropFromHead: [], differs: false },
+    ],
+    [
+      "the root package __init__ and interpreter start-up files are test-side",
+      [["test_a.py", "file", "2"], ["__init__.py", "file", "1"]],
+      [
+        ["test_a.py", "file", "2"],
+        ["__init__.py", "file", "5"],
+        ["src/sitecustomize.py", "file", "6"],
+        ["lib/usercustomize.py", "file", "7"],
+        ["setup.cfg", "file", "8"],
+        ["src/app.py", "file", "9"],
+      ],
+      {
+        fromBase: ["__init__.py"],
+        dropFromHead: [
+          "lib/usercustomize.py",
+          "setup.cfg",
+          "src/sitecustomize.py",
+        ],
+        differs: true,
+      },
+    ],
+    [
+      "bytecode differs nowhere",
+      [["tests/test_a.py", "file", "2"]],
+      [
+        ["tests/test_a.py", "file", "2"],
+        ["tests/__pycache__/test_a.cpython-311.pyc", "file", "3"],
+        ["conftest.pyc", "file", "4"],
+      ],
+      { fromBase: [], dropFromHead: [], differs: false },
+    ],
+    [
+      "a test root the head turned into a symlink differs",
+      [["tests", "tree", "1"], ["tests/test_a.py", "file", "2"]],
+      [["tests", "symlink", "1"], ["tests/test_a.py", "file", "2"]],
+      { fromBase: [], dropFromHead: [], differs: true },
+    ],
+    [
+      "a directory a test module sits in, outside any test root, is not test-side",
+      [["pkg/test_a.py", "file", "2"], ["pkg/data.txt", "file", "1"]],
+      [["pkg/test_a.py", "file", "2"], ["pkg/data.txt", "file", "3"]],
+      { fromBase: [], dropFromHead: [], differs: false },
+    ],
+  ];
+  for (const [label, base, head, expected] of table) {
+    await t.step(label, () => {
+      const modules = base.map(([p]) => p).filter((p) =>
+        /(^|\/)test_a\.py$/.test(p)
+      );
+      const got = composeOracleTree(entries(base), entries(head), {
+        testModules: modules,
+      });
+      assert.deepEqual({
+        fromBase: got.fromBase.map((e) => e.path),
+        dropFromHead: got.dropFromHead,
+        differs: got.differs,
+      }, expected);
+    });
+  }
+});
+
+Deno.test("composeOracleTree() takes test-side paths in path order whatever the listing's order", () => {
+  const base = entries([
+    ["tests/z.py", "file", "1"],
+    ["tests/a.py", "file", "2"],
+    ["tests/test_a.py", "file", "3"],
+  ]);
+  const head = entries([
+    ["tests/test_a.py", "file", "3"],
+    ["tests/y.py", "file", "4"],
+    ["tests/b.py", "file", "5"],
+  ]);
+  const got = composeOracleTree(base, head, {
+    testModules: ["tests/test_a.py"],
+  });
+  assert.deepEqual(got.fromBase.map((e) => e.path), [
+    "tests/a.py",
+    "tests/z.py",
+  ]);
+  assert.deepEqual(got.dropFromHead, ["tests/b.py", "tests/y.py"]);
+});

@@ -151,3 +151,198 @@ Deno.test("failureDetail() bounds what a hostile test prints and says it cut it"
     assert.equal(detail.exception, "ValueError: [31mred[0m");
   });
 });
+
+Deno.test("failureDetail() reads the exception's type and lines as pytest marks them", async (t) => {
+  const cases: [string, string[], string | undefined][] = [
+    ["a dotted type from the location line loses its module", [
+      "E       boom",
+      "",
+      "tests/test_a.py:2: pkg.errors.MyError",
+    ], "MyError: boom"],
+    ["a head already naming the type is not prefixed", [
+      "E       MyError: boom",
+      "",
+      "tests/test_a.py:2: MyError",
+    ], "MyError: boom"],
+    ["a head naming another type is not prefixed", [
+      "E       pkg.Other: boom",
+      "",
+      "tests/test_a.py:2: MyError",
+    ], "pkg.Other: boom"],
+    ["several marked lines, dedented together, with an empty mark inside", [
+      "E         first",
+      "E",
+      "E           second",
+      "not marked",
+      "E       later block",
+    ], "first\n\n  second"],
+    ["a line starting with E and a letter is not marked", [
+      "Error here",
+      "Eh",
+    ], "Error here"],
+    ["an assert in the first line without a location", [
+      "E   assert 1 == 2",
+    ], "AssertionError: assert 1 == 2"],
+    ["an assert at the start of plain text", [
+      "",
+      "assert x",
+      "more",
+    ], "AssertionError: assert x"],
+    ["a word starting with assert is no assert", [
+      "asserted something",
+    ], "asserted something"],
+    ["the last raised line of unmarked text", [
+      '  File "t.py", line 1',
+      "ValueError: first",
+      "During handling, another:",
+      "hypothesis.errors.Flaky: second",
+      "  indented KeyError: no",
+    ], "hypothesis.errors.Flaky: second"],
+    ["each kind of raised name", [
+      "SystemExit: 1",
+    ], "SystemExit: 1"],
+    ["a failed pytest.fail", ["Failed: nope"], "Failed: nope"],
+    ["a health check", ["FailedHealthCheck: slow"], "FailedHealthCheck: slow"],
+    ["a deadline", ["DeadlineExceeded: 300ms"], "DeadlineExceeded: 300ms"],
+    ["an unsatisfiable test", ["Unsatisfiable: none"], "Unsatisfiable: none"],
+    ["only an example", ["Falsifying example: f(x=1)"], undefined],
+    ["nothing", ["", "  "], undefined],
+    ["the last location line gives the type", [
+      "E   x",
+      "",
+      "a.py:1: OSError",
+      "b.py:2: KeyError",
+    ], "KeyError: x"],
+    ["a location line must end with the type", [
+      "t.py:3: KeyError raised",
+    ], "t.py:3: KeyError raised"],
+  ];
+  for (const [name, lines, exception] of cases) {
+    await t.step(name, () => {
+      assert.equal(
+        failureDetail("t.py::t", lines.join("\n"), "cmd").exception,
+        exception,
+      );
+    });
+  }
+});
+
+Deno.test("failureDetail() reads the example up to what follows it", async (t) => {
+  const cases: [string, string[], string | undefined][] = [
+    ...[
+      "Explanation:",
+      "You can reproduce this example",
+      "Highest target score: 3",
+      "Unreliable test timings!",
+      "Traceback (most recent call last):",
+      "Falsifying example: g(y=2)",
+    ].map((after): [string, string[], string] => [
+      `"${after}" ends a marked example`,
+      ["E   Falsifying example: f(", "E       x=1,", "E   )", `E   ${after}`],
+      "f(\n    x=1,\n)",
+    ]),
+    ["an unmarked line ends a marked example", [
+      "E   Falsifying example: f(x=1)",
+      "more",
+    ], "f(x=1)"],
+    ["a blank line ends an unmarked example", [
+      "Falsifying example: f(",
+      "    x=1,",
+      ")",
+      "",
+      "x",
+    ], "f(\n    x=1,\n)"],
+    ["an indented unmarked example is dedented by its header", [
+      "    Falsifying example: f(",
+      "        x=1,",
+      "      y=2,",
+      "    )",
+    ], "f(\n    x=1,\n  y=2,\n)"],
+    ["an empty header and nothing after it", [
+      "E   Falsifying example:",
+      "",
+    ], undefined],
+    ["a header inside a line is not one", [
+      "x = 'Falsifying example: f()'",
+    ], undefined],
+  ];
+  for (const [name, lines, example] of cases) {
+    await t.step(name, () => {
+      assert.equal(
+        failureDetail("t.py::t", lines.join("\n"), "cmd").example,
+        example,
+      );
+    });
+  }
+});
+
+Deno.test("failureDetail() keeps the traceback's lines without blanks, separators or pawl's frames", () => {
+  const detail = failureDetail(
+    "t.py::t",
+    [
+      "first\r",
+      "\tindented by a tab",
+      "",
+      "_ _ _ _ _",
+      "_ _ _ _ _ _",
+      "lib/_pawl_observer_x.py:9: in run",
+      "    pawl's source",
+      "        more of it",
+      "after: _ _",
+      "  x",
+    ].join("\n"),
+    "cmd",
+  );
+  assert.deepEqual(detail.traceback, [
+    "first",
+    "    indented by a tab",
+    "after: _ _",
+    "  x",
+  ]);
+});
+
+Deno.test("failureDetail() says how much it cut, in lines or characters", async (t) => {
+  await t.step("one line over is one line cut", () => {
+    const lines = Array.from(
+      { length: MAX_DETAIL_LINES + 1 },
+      (_, i) => `E   l${i}`,
+    );
+    const detail = failureDetail("t.py::t", lines.join("\n"), "cmd");
+    assert.equal(
+      detail.exception,
+      [
+        ...lines.slice(0, MAX_DETAIL_LINES).map((l) => l.slice(4)),
+        "[pawl cut 1 more line here]",
+      ]
+        .join("\n"),
+    );
+  });
+  await t.step("exactly the limit is not cut", () => {
+    const lines = Array.from({ length: MAX_DETAIL_LINES }, (_, i) => `l${i}`);
+    const detail = failureDetail("t.py::t", lines.join("\n"), "cmd");
+    assert.deepEqual(detail.traceback, lines);
+  });
+  await t.step(
+    "a long traceback keeps its last characters and says so first",
+    () => {
+      const text = `${"a".repeat(MAX_DETAIL_CHARS)}\n${"b".repeat(10)}`;
+      const detail = failureDetail("t.py::t", text, "cmd");
+      assert.deepEqual(detail.traceback, [
+        `[pawl kept only the last ${MAX_DETAIL_CHARS} characters]`,
+        "a".repeat(MAX_DETAIL_CHARS - 11),
+        "b".repeat(10),
+      ]);
+    },
+  );
+  await t.step("text of exactly the limit's characters is kept whole", () => {
+    const text = "a".repeat(MAX_DETAIL_CHARS);
+    const detail = failureDetail("t.py::t", text, "cmd");
+    assert.deepEqual(detail.traceback, [text]);
+  });
+  await t.step("a failure without text has only its test and command", () => {
+    assert.deepEqual(failureDetail("t.py::t", "", "cmd"), {
+      test: "t.py::t",
+      reproduce: "cmd",
+    });
+  });
+});

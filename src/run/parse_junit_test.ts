@@ -320,7 +320,7 @@ Deno.test("parseJunit() refuses hostile and malformed XML", async (t) => {
     [
       "absurd nesting",
       `${"<testsuite>".repeat(200)}${"</testsuite>".repeat(200)}`,
-      /./,
+      /nested tags exceeded/,
     ],
   ];
   for (const [label, xml, pattern] of table) {
@@ -328,8 +328,235 @@ Deno.test("parseJunit() refuses hostile and malformed XML", async (t) => {
       assert.throws(() => parseJunit(xml), (error: unknown) => {
         assert.ok(error instanceof JunitError);
         assert.ok(error instanceof SyntaxError);
+        assert.equal(error.name, "JunitError");
         assert.match(error.message, /^Cannot read JUnit report: /);
         assert.match(error.message, pattern);
+        return true;
+      });
+    });
+  }
+});
+
+Deno.test("parseJunit() reads what a case's attributes and children say", async (t) => {
+  const table: [string, string, TestCaseResult][] = [
+    [
+      "a case without a classname has an empty one",
+      `<testsuite><testcase name="t"/></testsuite>`,
+      { classname: "", name: "t", outcome: "passed" },
+    ],
+    [
+      "a skip without a message has no message",
+      `<testsuite><testcase classname="a" name="t"><skipped/></testcase></testsuite>`,
+      { classname: "a", name: "t", outcome: "skipped" },
+    ],
+    [
+      "a message of control characters and blanks only is no message",
+      `<testsuite><testcase classname="a" name="t"><failure message=" &#1;&#x7f; "/></testcase></testsuite>`,
+      { classname: "a", name: "t", outcome: "failed" },
+    ],
+    [
+      "control characters other than tab and newline leave a message, and so do its outer blanks",
+      `<testsuite><testcase classname="a" name="t"><failure message="  &#1;a&#7;b&#9;c&#10;d&#x1f;&#x7f;  "/></testcase></testsuite>`,
+      { classname: "a", name: "t", outcome: "failed", message: "ab\tc\nd" },
+    ],
+    [
+      "an error wins over a skip, whatever their order",
+      `<testsuite><testcase classname="a" name="t"><skipped message="s"/><error message="e"/></testcase></testsuite>`,
+      { classname: "a", name: "t", outcome: "error", message: "e" },
+    ],
+    [
+      "an empty file attribute is no file",
+      `<testsuite><testcase classname="a" name="t" file=""/></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
+      "a file attribute is decoded",
+      `<testsuite><testcase classname="a" name="t" file="tests/a&amp;b.py"/></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed", file: "tests/a&b.py" },
+    ],
+    [
+      "line 0 is the first line",
+      `<testsuite><testcase classname="a" name="t" line="0"/></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed", line: 1 },
+    ],
+    [
+      "a nine-digit line is kept",
+      `<testsuite><testcase classname="a" name="t" line="123456789"/></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed", line: 123456790 },
+    ],
+    ...[
+      ["not a number", "x"],
+      ["negative", "-1"],
+      ["with a sign", "+1"],
+      [
+        "fractional",
+        "1.5",
+      ],
+      ["ten digits long", "1234567890"],
+      ["padded", " 1"],
+      [
+        "followed by text",
+        "1x",
+      ],
+      ["empty", ""],
+    ].map(([label, line]): [string, string, TestCaseResult] => [
+      `a line ${label} is no line`,
+      `<testsuite><testcase classname="a" name="t" line="${line}"/></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ]),
+    [
+      "a bare testsuite root with attributes is one root",
+      `<testsuite name="pytest" tests="1"><testcase classname="a" name="t" time="0.1"/></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
+      "a case's own output and properties leave it passed",
+      `<testsuite><testcase classname="a" name="t"><properties><property name="p" value="v"/></properties><system-out>out</system-out><system-err>err</system-err></testcase></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
+      "a suite's properties and output are no cases",
+      `<testsuite><properties><property name="p" value="v"/></properties><testcase classname="a" name="t"/><system-out>out</system-out><system-err>err</system-err></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
+      "a case inside as many suites as the parser takes is read",
+      `${"<testsuite>".repeat(65)}<testcase classname="a" name="t"/>${
+        "</testsuite>".repeat(65)
+      }`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
+      "a testsuites element inside a testsuite is read too",
+      `<testsuite><testsuites><testcase classname="a" name="t"/></testsuites></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
+      "a report starting with a byte order mark is read",
+      `\uFEFF<testsuite><testcase classname="a" name="t"/></testsuite>`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
+      "white space around the root, after another declaration, is no text outside it",
+      `<?xml version="1.0"?>\n<testsuite>\n<testcase classname="a" name="t"/>\n</testsuite>\n`,
+      { classname: "a", name: "t", outcome: "passed" },
+    ],
+    [
+      "the largest code points either side of the surrogates and of Unicode decode",
+      `<testsuite><testcase classname="a" name="&#xD7FF;&#xE000;&#x10FFFF;&#1;"/></testsuite>`,
+      {
+        classname: "a",
+        name: "\uD7FF\uE000\u{10FFFF}\u0001",
+        outcome: "passed",
+      },
+    ],
+    [
+      "every predefined entity decodes",
+      `<testsuite><testcase classname="a" name="&lt;&gt;&amp;&quot;&apos;"/></testsuite>`,
+      { classname: "a", name: `<>&"'`, outcome: "passed" },
+    ],
+  ];
+  for (const [label, xml, expected] of table) {
+    await t.step(label, () => {
+      assert.deepEqual(parseJunit(xml), [expected]);
+    });
+  }
+});
+
+Deno.test("parseJunit() tells an xfail from a skip by its type or its message", async (t) => {
+  const table: [string, TestCaseResult["outcome"]][] = [
+    [`type="pytest.xfail" message="known bug"`, "xfailed"],
+    [`type="PYTEST.XFAIL" message="known bug"`, "xfailed"],
+    [`message="xfail: flaky"`, "xfailed"],
+    [`message="XFAIL flaky"`, "xfailed"],
+    [`message="expected test failure"`, "xfailed"],
+    [`message="Expected Test Failure"`, "xfailed"],
+    [`message="expected test failure later"`, "skipped"],
+    [`message="not an xfail"`, "skipped"],
+    [`type="pytest.skip" message="not today"`, "skipped"],
+    [``, "skipped"],
+  ];
+  for (const [attributes, outcome] of table) {
+    await t.step(`<skipped ${attributes}/> is ${outcome}`, () => {
+      const [found] = parseJunit(
+        `<testsuite><testcase classname="a" name="t"><skipped ${attributes}/></testcase></testsuite>`,
+      );
+      assert.equal(found?.outcome, outcome);
+    });
+  }
+});
+
+Deno.test("parseJunit() counts a message's characters, not its code units", () => {
+  const [found] = parseJunit(
+    `<testsuite><testcase classname="a" name="t"><failure message="${
+      "😀".repeat(MAX_MESSAGE_CHARS + 1)
+    }"/></testcase></testsuite>`,
+  );
+  assert.equal(found?.message, "😀".repeat(MAX_MESSAGE_CHARS));
+});
+
+Deno.test("parseJunit() refuses what it cannot read unambiguously, saying where", async (t) => {
+  const table: [string, string, RegExp, number | undefined][] = [
+    [
+      "an entity declaration without a doctype",
+      `<!ENTITY x "y"><testsuite/>`,
+      /"<!ENTITY" is refused at line 1$/,
+      1,
+    ],
+    [
+      "a lower-case doctype, named in upper case, on its line",
+      `\n\n<!doctype testsuite><testsuite/>`,
+      /"<!DOCTYPE" is refused at line 3$/,
+      3,
+    ],
+    [
+      "a reference without its semicolon",
+      `<testsuite><testcase classname="a" name="a &amp b"/></testsuite>`,
+      /unterminated reference "&amp"/,
+      undefined,
+    ],
+    [
+      "a less-than sign inside an attribute value",
+      `<testsuite><testcase classname="a" name="a<b"/></testsuite>`,
+      /"<" inside an attribute value/,
+      undefined,
+    ],
+    ...[
+      "&#0;",
+      "&x#65;",
+      "&#65x;",
+      "&#xD800;",
+      "&#xDFFF;",
+      "&#x110000;",
+      "&#1114112;",
+    ].map((
+      reference,
+    ): [string, string, RegExp, number | undefined] => [
+      `the character reference ${reference}`,
+      `<testsuite><testcase classname="a" name="${reference}"/></testsuite>`,
+      new RegExp(`undefined or invalid reference "${reference}"`),
+      undefined,
+    ]),
+    [
+      "an undefined entity in a failure's body",
+      `<testsuite><testcase classname="a" name="t"><failure>&nbsp;</failure></testcase></testsuite>`,
+      /undefined or invalid reference "&nbsp;"/,
+      undefined,
+    ],
+    [
+      "text before the root, after white space",
+      `  x<testsuite/>`,
+      /./,
+      undefined,
+    ],
+  ];
+  for (const [label, xml, pattern, line] of table) {
+    await t.step(label, () => {
+      assert.throws(() => parseJunit(xml), (error: unknown) => {
+        assert.ok(error instanceof JunitError);
+        assert.match(error.message, /^Cannot read JUnit report: /);
+        assert.match(error.message, pattern);
+        if (line !== undefined) assert.equal(error.line, line);
         return true;
       });
     });

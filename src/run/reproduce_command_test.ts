@@ -71,3 +71,32 @@ Deno.test("reproduceCommand() quotes every word so the shell reads it back uncha
   );
   assert.equal(shellWord("tests/test_a.py"), "tests/test_a.py");
 });
+
+Deno.test("reproduceCommand() leaves out the variables that only describe the sandbox", () => {
+  assert.equal(
+    reproduceCommand(["pytest"], {
+      HOME: "/sandbox/home",
+      TMPDIR: "/sandbox/tmp",
+      PATH: "/sandbox/bin",
+      LANG: "C.UTF-8",
+    }, "t.py::t"),
+    "LANG=C.UTF-8 PYTHONHASHSEED=0 pytest 't.py::t'",
+  );
+});
+
+Deno.test("shellWord() leaves bare only the words the shell reads back unchanged", async (t) => {
+  const table: [string, string][] = [
+    ["a@b%c+d=e:f,g.h/i-j_K09", "a@b%c+d=e:f,g.h/i-j_K09"],
+    ["a b", "'a b'"],
+    ["-", "-"],
+    ["", "''"],
+    ["x\ny", "'x\ny'"],
+    ["~", "'~'"],
+    ["a*", "'a*'"],
+  ];
+  for (const [word, expected] of table) {
+    await t.step(JSON.stringify(word), () => {
+      assert.equal(shellWord(word), expected);
+    });
+  }
+});

@@ -185,6 +185,11 @@ Deno.test("selectionCommand() under --pyargs also leaves out dotted package name
       "--pyargs",
       "no-such-dir",
     ]],
+    ["a dotted name with a part that is no identifier", [
+      "--pyargs",
+      "mypkg.te-st",
+      "mypkg.1x",
+    ], ["--pyargs", "mypkg.te-st", "mypkg.1x"]],
     ["nothing when --pyargs is an option's value", ["-k", "--pyargs", "pkg"], [
       "-k",
       "--pyargs",
@@ -225,4 +230,112 @@ Deno.test("treeHas() tells the files and directories of a tree from what is not 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("selectionCommand() reads each argument as pytest's parser does", async (t) => {
+  const table: [string, string[], string[]][] = [
+    ["a value that looks like an option taking a value", [
+      "-k",
+      "-p",
+      "tests",
+    ], ["-k", "-p"]],
+    ["a long option's value that looks like an option", [
+      "--rootdir",
+      "-p",
+      "tests",
+    ], ["--rootdir", "-p"]],
+    ["an unknown option followed by an option", ["--cov", "-q", "tests"], [
+      "--cov",
+      "-q",
+    ]],
+    ["an unknown option followed by one taking a value", [
+      "--cov",
+      "-k",
+      "tests",
+    ], ["--cov", "-k", "tests"]],
+    ["a long option with its value attached", ["--rootdir=x", "tests"], [
+      "--rootdir=x",
+    ]],
+    ["an unknown long option with its value attached", ["--cov=x", "tests"], [
+      "--cov=x",
+    ]],
+    ["a long flag", ["--lf", "tests"], ["--lf"]],
+    ["grouped flags ending in an unknown one", ["-qn", "tests"], [
+      "-qn",
+      "tests",
+    ]],
+    ["an unknown short option with more after it", ["-nq", "tests"], ["-nq"]],
+    ["a short option taking a value, grouped after a flag, with more", [
+      "-vkexpr",
+      "tests",
+    ], ["-vkexpr"]],
+    ["an empty argument", ["", "tests"], [""]],
+    ["after --, what looks like an option is positional", [
+      "--",
+      "-k",
+      "tests",
+    ], ["--", "-k"]],
+    ["a node id without a path", ["::test_a", "tests"], ["::test_a"]],
+    ["a path with empty segments", ["tests//unit/"], []],
+    ["a path that climbs back into the tree", ["tests/../src/./pkg"], []],
+    ["a path that climbs out and back", ["../x/tests"], ["../x/tests"]],
+  ];
+  for (const [name, args, expected] of table) {
+    await t.step(name, async () => {
+      assert.deepEqual(
+        await selectionCommand([...PY, ...args], { exists }),
+        [...PY, ...expected],
+      );
+    });
+  }
+});
+
+Deno.test("selectionCommand() knows pytest by each of its names", async (t) => {
+  const table: [string[], number][] = [
+    [["pytest-3", "tests"], 1],
+    [["py.test3", "tests"], 1],
+    [["python3", "-m", "py.test", "tests"], 3],
+    [["python3", "-mpy.test-3", "tests"], 2],
+    [["./bin/pytest", "-q", "tests"], 2],
+    [["pytestx", "tests"], 2],
+    [["python3", "-m", "pytest_cov", "tests"], 4],
+    [["python3", "-mpytests", "tests"], 3],
+    [["python3", "xxpytest", "tests"], 3],
+    [["python3", "-m", "xpytest", "tests"], 4],
+    [["coverage", "run", "--source", "src", "-mpytest", "tests"], 5],
+    [["coverage", "run", "--source", "src", "-m", "pytest", "tests"], 6],
+  ];
+  for (const [command, kept] of table) {
+    await t.step(command.join(" "), async () => {
+      assert.deepEqual(
+        await selectionCommand(command, { exists }),
+        command.slice(0, kept),
+      );
+    });
+  }
+});
+
+Deno.test("selectionCommand() reads pytest's arguments from the first word that runs it", async () => {
+  // A directory named like pytest, or a file named "-", is a test path of
+  // pytest's command line.
+  const tree = new Set(["pytest", "tests", "-"]);
+  assert.deepEqual(
+    await selectionCommand(["pytest", "-", "pytest", "tests", "-q"], {
+      exists: (path) => Promise.resolve(tree.has(path)),
+    }),
+    ["pytest", "-q"],
+  );
+});
+
+Deno.test("selectionCommand() looks up only paths inside the tree", async () => {
+  const asked: string[] = [];
+  const command = [...PY, "/tmp", "../x", "", "tests/../..", "tests/./unit/"];
+  const argv = await selectionCommand(command, {
+    exists: (path) => {
+      asked.push(path);
+      return Promise.resolve(TREE.has(path));
+    },
+  });
+  assert.deepEqual(asked, ["tests/unit"]);
+  assert.deepEqual(argv, [...PY, "/tmp", "../x", "", "tests/../.."]);
 });

@@ -60,6 +60,7 @@ Deno.test("nodeId() builds the pytest node id of a registered test", async (t) =
       "tests/properties/test_parse.py::TestK::test_x",
     ],
     ["test_top", "test_x", "test_top.py::test_x"],
+    ["tests.tést_ü2", "_Tést.test_é1", "tests/tést_ü2.py::_Tést::test_é1"],
   ];
   for (const [module, name, expected] of table) {
     await t.step(`${module} ${name} → ${expected}`, () => {
@@ -68,6 +69,8 @@ Deno.test("nodeId() builds the pytest node id of a registered test", async (t) =
   }
 });
 
+const DOTTED_FOR_TEST = /^[a-z_]+(?:\.[a-z_]+)*$/;
+
 Deno.test("nodeId() refuses names that could be read as options or paths", async (t) => {
   const table: [string, string][] = [
     ["-p evil", "test_x"],
@@ -75,10 +78,22 @@ Deno.test("nodeId() refuses names that could be read as options or paths", async
     ["tests.test_a", "--rootdir=/"],
     ["", "test_x"],
     ["tests.test_a", ""],
+    ["tests.1a", "test_x"],
+    ["tests..test_a", "test_x"],
+    ["tests.test_a.", "test_x"],
+    ["tests.test_a", "test_x --lf"],
+    ["tests.test_a", "test-x"],
   ];
   for (const [module, name] of table) {
-    await t.step(`"${module}" "${name}" throws RangeError`, () => {
-      assert.throws(() => nodeId(module, name), RangeError);
+    await t.step(`"${module}" "${name}" throws RangeError naming it`, () => {
+      const bad = DOTTED_FOR_TEST.test(module)
+        ? `Invalid test name "${name}"`
+        : `Invalid test module "${module}"`;
+      assert.throws(
+        () => nodeId(module, name),
+        (error: unknown) =>
+          error instanceof RangeError && error.message.startsWith(bad),
+      );
     });
   }
 });
@@ -193,4 +208,153 @@ Deno.test("locateCase() finds the file and node id of a reported case", async (t
       "a.py",
     ]);
   });
+});
+
+Deno.test("junitAddress() keeps what is not a module path as it is", async (t) => {
+  const table: [string, string, string][] = [
+    ["a module at the top", "test_a.py::test_x", "test_a"],
+    [
+      "a .py inside the path",
+      "tests/a.pyx/test_a.py::test_x",
+      "tests.a.pyx.test_a",
+    ],
+    ["a file that is not .py", "tests/test_a.txt::test_x", "tests.test_a.txt"],
+  ];
+  for (const [label, id, classname] of table) {
+    await t.step(label, () => {
+      assert.deepEqual(junitAddress(id), { classname, name: "test_x" });
+    });
+  }
+  await t.step("a node id of a module alone has an empty classname", () => {
+    assert.deepEqual(junitAddress("tests/test_a.py"), {
+      classname: "",
+      name: "tests.test_a",
+    });
+  });
+});
+
+Deno.test("casesForNodeId() selects what pytest would run for the node id", async (t) => {
+  const cases: TestCaseResult[] = [
+    { classname: "tests.test_a", name: "test_p[1]", outcome: "passed" },
+    { classname: "tests.test_a", name: "test_p[1][2]", outcome: "passed" },
+    { classname: "tests.test_a", name: "test_p[10]", outcome: "passed" },
+    { classname: "tests.test_a", name: "test_px", outcome: "passed" },
+    { classname: "tests.test_a.TestK", name: "test_p[1]", outcome: "failed" },
+    { classname: "tests.test_b", name: "test_p", outcome: "passed" },
+  ];
+  const table: [string, string, TestCaseResult[]][] = [
+    [
+      "a parameter id selects only that parameter",
+      "tests/test_a.py::test_p[1]",
+      [
+        cases[0] as TestCaseResult,
+      ],
+    ],
+    [
+      "no parameter id selects every parametrization",
+      "tests/test_a.py::test_p",
+      [
+        cases[0] as TestCaseResult,
+        cases[1] as TestCaseResult,
+        cases[2] as TestCaseResult,
+      ],
+    ],
+    ["a class selects its own methods only", "tests/test_a.py::TestK::test_p", [
+      cases[4] as TestCaseResult,
+    ]],
+    ["another module is another test", "tests/test_b.py::test_p", [
+      cases[5] as TestCaseResult,
+    ]],
+    ["a missing test selects nothing", "tests/test_a.py::test_q", []],
+  ];
+  for (const [label, id, expected] of table) {
+    await t.step(label, () => {
+      assert.deepEqual(casesForNodeId(cases, id), expected);
+    });
+  }
+});
+
+Deno.test("locateCase() places modules and classes when the report does not", async (t) => {
+  const table: [string, Pick<TestCaseResult, "classname" | "name" | "file">, {
+    isFile?: (path: string) => boolean;
+  }, { file: string; nodeId: string }][] = [
+    [
+      "a collection error named by its path",
+      { classname: "", name: "tests/test_broken.py" },
+      {},
+      { file: "tests/test_broken.py", nodeId: "tests/test_broken.py" },
+    ],
+    [
+      "a collection error named by a top-level .py file",
+      { classname: "", name: "test_broken.py" },
+      {},
+      { file: "test_broken.py", nodeId: "test_broken.py" },
+    ],
+    [
+      "a module whose only part starts upper-case is still a module",
+      { classname: "Tests", name: "test_x" },
+      {},
+      { file: "Tests.py", nodeId: "Tests.py::test_x" },
+    ],
+    [
+      "a module with an upper-case letter inside its name is still a module",
+      { classname: "tests.test_aB", name: "test_x" },
+      {},
+      { file: "tests/test_aB.py", nodeId: "tests/test_aB.py::test_x" },
+    ],
+    [
+      "a class whose name starts with a non-Latin upper-case letter is a class",
+      { classname: "tests.test_a.Ñame", name: "test_x" },
+      {},
+      { file: "tests/test_a.py", nodeId: "tests/test_a.py::Ñame::test_x" },
+    ],
+    [
+      "nested classes are all classes",
+      { classname: "tests.test_a.TestK.TestInner", name: "test_x" },
+      {},
+      {
+        file: "tests/test_a.py",
+        nodeId: "tests/test_a.py::TestK::TestInner::test_x",
+      },
+    ],
+    [
+      "a lower-case class found by isFile",
+      { classname: "tests.test_a.check", name: "test_x" },
+      { isFile: (p) => p === "tests/test_a.py" },
+      { file: "tests/test_a.py", nodeId: "tests/test_a.py::check::test_x" },
+    ],
+    [
+      "a report's file of one part settles a lower-case class",
+      { classname: "test_a.check", name: "test_x", file: "test_a.py" },
+      {},
+      { file: "test_a.py", nodeId: "test_a.py::check::test_x" },
+    ],
+    [
+      "the report's file wins over isFile",
+      {
+        classname: "tests.test_a.Check",
+        name: "test_x",
+        file: "tests/test_a.py",
+      },
+      { isFile: (p) => p === "tests/test_a/Check.py" },
+      { file: "tests/test_a.py", nodeId: "tests/test_a.py::Check::test_x" },
+    ],
+    [
+      "a file the classname does not lead to is kept, and the classname read alone",
+      { classname: "tests.test_a.TestK", name: "test_x", file: "other/x.py" },
+      {},
+      { file: "other/x.py", nodeId: "tests/test_a.py::TestK::test_x" },
+    ],
+    [
+      "without a file that isFile knows, upper-case parts are classes",
+      { classname: "tests.test_a.TestK", name: "test_x" },
+      { isFile: () => false },
+      { file: "tests/test_a.py", nodeId: "tests/test_a.py::TestK::test_x" },
+    ],
+  ];
+  for (const [label, testCase, options, expected] of table) {
+    await t.step(label, () => {
+      assert.deepEqual(locateCase(testCase, options), expected);
+    });
+  }
 });

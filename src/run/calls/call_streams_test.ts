@@ -63,3 +63,158 @@ Deno.test("parseReplayStream() reads both replay modes, the first outcome of a c
   assert.deepEqual([...twice.second], [[0, { error: "builtins.KeyError" }]]);
   assert.equal(twice.complete, false);
 });
+
+Deno.test("parseRecording() and parseReplayStream() trust only the first line's token", async (t) => {
+  const hello = JSON.stringify({ hello: "T" });
+  const end = JSON.stringify({ end: true, skipped: 0 });
+  const table: [string, string[][], boolean][] = [
+    ["the token's connection after one opening with null", [["null", end], [
+      hello,
+      end,
+    ]], true],
+    ["the token's connection after one opening with a bare string", [[
+      JSON.stringify("T"),
+      end,
+    ], [hello, end]], true],
+    ["a token on a later line does not open a connection", [[
+      JSON.stringify({ roots: [], ran: [] }),
+      hello,
+      end,
+    ]], false],
+    ["a token that only starts like the run's", [[
+      JSON.stringify({ hello: "TT" }),
+      end,
+    ]], false],
+    ["an empty connection", [[]], false],
+  ];
+  for (const [label, connections, complete] of table) {
+    await t.step(label, () => {
+      assert.equal(parseRecording(connections, "T").complete, complete);
+      const replay = connections.map((lines) =>
+        lines.map((l) => l === end ? JSON.stringify({ end: true }) : l)
+      );
+      assert.equal(parseReplayStream(replay, "T").complete, complete);
+    });
+  }
+  await t.step("only the first connection with the token is read", () => {
+    const r = parseRecording(
+      [[hello, JSON.stringify(call)], [hello, end]],
+      "T",
+    );
+    assert.equal(r.calls.length, 1);
+    assert.equal(r.complete, false);
+  });
+});
+
+Deno.test("parseRecording() keeps every call in order and only lines of its own shapes", async (t) => {
+  const hello = JSON.stringify({ hello: "T" });
+  await t.step("calls keep their order and fields", () => {
+    const second = { ...call, call: ["pkg.core", "mean"], at: null, ran: [] };
+    const r = parseRecording([[
+      hello,
+      JSON.stringify(call),
+      JSON.stringify(second),
+    ]], "T");
+    const { call: fn, ...rest } = call;
+    const { call: fn2, ...rest2 } = second;
+    assert.deepEqual(r.calls, [{ fn, ...rest }, { fn: fn2, ...rest2 }]);
+  });
+  const table: [string, unknown][] = [
+    ["an end without its skipped count", { end: true }],
+    ["an end that is not true", { end: false, skipped: 0 }],
+    ["an end with more fields", { end: true, skipped: 0, x: 1 }],
+  ];
+  for (const [label, line] of table) {
+    await t.step(`${label} does not complete the stream`, () => {
+      assert.equal(
+        parseRecording([[hello, JSON.stringify(line)]], "T").complete,
+        false,
+      );
+    });
+  }
+  const calls: [string, unknown][] = [
+    ["a line number that is not an integer", { ...call, at: ["p.py", 1.5] }],
+    ["a ran range that is not integers", { ...call, ran: [["p.py", 1, 2.5]] }],
+    ["a missing field", {
+      call: call.call,
+      at: null,
+      args: "",
+      shown: null,
+      out: null,
+    }],
+    ["a function that is not two names", { ...call, call: ["pkg.core"] }],
+  ];
+  for (const [label, line] of calls) {
+    await t.step(`${label} is no call`, () => {
+      assert.equal(
+        parseRecording([[hello, JSON.stringify(line)]], "T").calls.length,
+        0,
+      );
+    });
+  }
+  await t.step("roots with more fields are no roots", () => {
+    const r = parseRecording([[
+      hello,
+      JSON.stringify({ roots: ["src"], ran: [], x: 1 }),
+    ]], "T");
+    assert.deepEqual(r.roots, []);
+  });
+});
+
+Deno.test("parseReplayStream() keeps each call's first outcome of each pass", async (t) => {
+  const hello = JSON.stringify({ hello: "T" });
+  const v = (n: number) => [["int", String(n)], null];
+  await t.step("a repeated later pass keeps its first line", () => {
+    const r = parseReplayStream([[
+      hello,
+      JSON.stringify({ i: 0, p: 2, out: v(1) }),
+      JSON.stringify({ i: 0, p: 2, out: v(2) }),
+      JSON.stringify({ i: 0, p: 3, out: v(3) }),
+      JSON.stringify({ i: 1, p: 2, out: v(4) }),
+    ]], "T");
+    assert.deepEqual(r.later, [
+      { i: 0, p: 2, out: v(1) },
+      { i: 0, p: 3, out: v(3) },
+      { i: 1, p: 2, out: v(4) },
+    ]);
+    assert.equal(r.first.size, 0);
+  });
+  await t.step("a repeated twice-mode line replaces neither outcome", () => {
+    const r = parseReplayStream([[
+      hello,
+      JSON.stringify({ i: 0, first: v(1), second: v(2) }),
+      JSON.stringify({ i: 0, first: v(3), second: v(4) }),
+      JSON.stringify({ i: 1, first: v(5), second: v(6) }),
+    ]], "T");
+    assert.deepEqual([...r.first], [[0, v(1)], [1, v(5)]]);
+    assert.deepEqual([...r.second], [[0, v(2)], [1, v(6)]]);
+  });
+  await t.step(
+    "a twice-mode line after a pass-1 line of the same call is ignored",
+    () => {
+      const r = parseReplayStream([[
+        hello,
+        JSON.stringify({ i: 0, p: 1, out: v(1) }),
+        JSON.stringify({ i: 0, first: v(3), second: v(4) }),
+      ]], "T");
+      assert.deepEqual([...r.first], [[0, v(1)]]);
+      assert.equal(r.second.size, 0);
+    },
+  );
+  await t.step("lines of other shapes are dropped", () => {
+    const r = parseReplayStream([[
+      hello,
+      JSON.stringify({ i: 0.5, p: 1, out: v(1) }),
+      JSON.stringify({ i: 0, p: 1, out: v(1), x: 1 }),
+      JSON.stringify({ passes: 1.5 }),
+      JSON.stringify({ end: true, skipped: 0 }),
+    ]], "T");
+    assert.deepEqual(r, {
+      first: new Map(),
+      second: new Map(),
+      later: [],
+      passes: 0,
+      complete: false,
+    });
+  });
+});

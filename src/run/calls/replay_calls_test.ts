@@ -34,3 +34,41 @@ Deno.test("interpreter() takes the test command's Python, else python3", async (
     });
   }
 });
+
+Deno.test("cleanEnvironment() matches the run-only prefixes in any case, at the start only", async (t) => {
+  const table: [string, boolean][] = [
+    ["pytest_plugins", false],
+    ["_PAWL_X", false],
+    ["pawl_x", false],
+    ["hypothesis_storage", false],
+    ["contract_seed", false],
+    ["MY_PYTEST", true],
+    ["X_HYPOTHESIS", true],
+    ["CONTRACTOR", true],
+    ["__PAWL", true],
+  ];
+  for (const [name, kept] of table) {
+    await t.step(`${name} is ${kept ? "kept" : "left out"}`, () => {
+      assert.deepEqual(
+        Object.keys(cleanEnvironment({ [name]: "1" }, [])),
+        kept ? [name] : [],
+      );
+    });
+  }
+});
+
+Deno.test("interpreter() takes only a Python as the interpreter", async (t) => {
+  const cases: [readonly string[], string][] = [
+    [["python", "-m", "pytest"], "python"],
+    [["/usr/bin/python3", "-m", "pytest"], "/usr/bin/python3"],
+    [["pythonw", "-m", "pytest"], "python3"],
+    [["/opt/python/bin/pytest"], "python3"],
+    [["mypython3", "-m", "pytest"], "python3"],
+    [[], "python3"],
+  ];
+  for (const [command, expected] of cases) {
+    await t.step(JSON.stringify(command), () => {
+      assert.equal(interpreter(command), expected);
+    });
+  }
+});
