@@ -736,6 +736,16 @@ Deno.test("verifyEnvelope() reads only a signed in-toto statement of pawl's, and
       `its statement is not one pawl signs: "predicateType" is "${type}", expected "https://pawl.dev/verdict/v1" or "https://in-toto.io/attestation/test-result/v0.1"`,
     ]),
     [
+      "a predicateType that is a list holding pawl's type",
+      encode(
+        JSON.stringify({
+          ...statement,
+          predicateType: ["https://pawl.dev/verdict/v1"],
+        }),
+      ),
+      `its statement is not one pawl signs: "predicateType" is "[\\"https://pawl.dev/verdict/v1\\"]", expected "https://pawl.dev/verdict/v1" or "https://in-toto.io/attestation/test-result/v0.1"`,
+    ],
+    [
       "a predicateType that is not a string",
       encode(JSON.stringify({ ...statement, predicateType: ["x"] })),
       `its statement is not one pawl signs: "predicateType" is "[\\"x\\"]", expected "https://pawl.dev/verdict/v1" or "https://in-toto.io/attestation/test-result/v0.1"`,
@@ -756,6 +766,10 @@ Deno.test("verifyEnvelope() reads only a signed in-toto statement of pawl's, and
       ["a subject whose name is a number", [{ ...subject, name: 1 }]],
       ["a subject without a digest", [{ name: subject.name }]],
       ["a digest that is a string", [{ ...subject, digest: HEAD }]],
+      ["a gitCommit that is a list holding the commit", [{
+        ...subject,
+        digest: { gitCommit: [HEAD] },
+      }]],
       ["a gitCommit that is a number", [{
         ...subject,
         digest: { gitCommit: 1 },
@@ -947,4 +961,26 @@ Deno.test("verifyEnvelope() reads pawl's facts from a signed test result", async
     assert.ok(result.valid, JSON.stringify(result));
     assert.equal(result.verdict.findings, 0);
   });
+});
+
+Deno.test("verifyEnvelope() reads a payload in URL-safe base64, as DSSE allows", async () => {
+  const key = await rfcKey();
+  const statement = JSON.parse(
+    JSON.stringify(buildStatement(sampleVerdict())),
+  ) as Record<string, unknown>;
+  const predicate = statement["predicate"] as Record<string, unknown>;
+  // Text whose standard base64 holds both "+" and "/", wherever it falls.
+  const note = "?>".repeat(12) + "??>>".repeat(6) + "???>>>".repeat(4);
+  const envelope = await signStatement(
+    { ...statement, predicate: { ...predicate, note } },
+    key,
+  );
+  assert.match(envelope.payload, /\+/);
+  assert.match(envelope.payload, /\//);
+  const urlSafe = {
+    ...envelope,
+    payload: envelope.payload.replaceAll("+", "-").replaceAll("/", "_"),
+  };
+  const result = await verifyEnvelope(json(urlSafe), RFC8032_PUBLIC_PEM);
+  assert.ok(result.valid, JSON.stringify(result));
 });
