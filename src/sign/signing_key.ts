@@ -124,8 +124,12 @@ export async function readSigningKey(
       const { x } = await crypto.subtle.exportKey("jwk", extractable);
       publicKey = await crypto.subtle.importKey(
         "jwk",
-        // Stryker disable next-line StringLiteral: an exported Ed25519 private key always has its x
-        { kty: "OKP", crv: "Ed25519", x: x ?? "" },
+        {
+          kty: "OKP",
+          crv: "Ed25519",
+          // Stryker disable next-line StringLiteral: an exported Ed25519 private key always has its x
+          x: x ?? "",
+        },
         "Ed25519",
         true,
         ["verify"],
