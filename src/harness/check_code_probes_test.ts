@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { ChangedPath, Tree } from "../git/git.ts";
 import { analyzePython } from "../python/analyze_python.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
+import type { HarnessProbe, PythonModule } from "../python/python_module.ts";
 import { checkCodeProbes } from "./check_code_probes.ts";
 
 const parser = await loadPythonParser();
@@ -257,6 +258,246 @@ Deno.test("checkCodeProbes() exempts a test_support file by its exact path and a
   for (const [name, path, testSupport, want] of cases) {
     await t.step(name, () => {
       assert.deepEqual(judge(path, undefined, head, testSupport), want);
+    });
+  }
+});
+
+/** A module that makes exactly these probes and reads these variables. */
+function probing(
+  probes: HarnessProbe[],
+  envReads: { name: string; line: number }[] = [],
+): PythonModule {
+  return { functions: new Map(), probes, envReads } as PythonModule;
+}
+
+/** `rule:line message` of each finding on hand-made analyses. */
+function judgeModules(
+  changes: ChangedPath[],
+  head: Record<string, PythonModule>,
+  base: Record<string, PythonModule> = {},
+  options: { tree?: string[]; registered?: string[]; seedEnv?: string[] } = {},
+): string[] {
+  const tree = options.tree ?? ["pkg/__init__.py", "tests/test_a.py"];
+  return checkCodeProbes(changes, {
+    headModules: new Map(Object.entries(head)),
+    baseModules: new Map(Object.entries(base)),
+    headTree: treeOf([...tree, ...Object.keys(head)]),
+    baseTree: treeOf([...tree, ...Object.keys(base)]),
+    ...(options.registered === undefined
+      ? {}
+      : { registered: options.registered }),
+    ...(options.seedEnv === undefined ? {} : { seedEnv: options.seedEnv }),
+  }).map((f) => `${f.rule}:${f.line} ${f.message}`);
+}
+
+const TAIL =
+  ": code that can tell it is being tested can pass its tests and still be wrong; if the project ships test support here, a human lists the path in pawl.toml [harness] test_support";
+
+Deno.test("checkCodeProbes() names each kind of probe and shows what it found", async (t) => {
+  const cases: [string, HarnessProbe, string][] = [
+    [
+      "an import",
+      { kind: "import", detail: "pytest", line: 1 },
+      'imports the test framework ("pytest")',
+    ],
+    [
+      "a module name",
+      { kind: "module_name", detail: "_pytest", line: 1 },
+      'names a test-framework module (a sys.modules probe) ("_pytest")',
+    ],
+    [
+      "an environment variable",
+      { kind: "env", detail: "PYTEST_CURRENT_TEST", line: 1 },
+      'reads an environment variable of the test harness ("PYTEST_CURRENT_TEST")',
+    ],
+    [
+      "the report",
+      { kind: "report", detail: "--junitxml", line: 1 },
+      'names the test report or a test-runner option ("--junitxml")',
+    ],
+    [
+      "source text with spaces is shown as code",
+      { kind: "stack", detail: "f.f_code.co_name in names", line: 1 },
+      "looks for tests in the call stack (`f.f_code.co_name in names`)",
+    ],
+    [
+      "source text with quotes and backticks is shown as code, backticks turned to quotes",
+      { kind: "argv", detail: 'sys.argv[0].endswith("`pytest`")', line: 1 },
+      "looks for a test runner in the command line (`sys.argv[0].endswith(\"'pytest'\")`)",
+    ],
+    [
+      "a probe that names a test says which name",
+      {
+        kind: "stack",
+        detail: "f.f_code.co_name",
+        line: 1,
+        names: "test_",
+        unread: "PREFIX",
+      },
+      'looks for tests in the call stack ("f.f_code.co_name", which names "test_")',
+    ],
+    [
+      "a probe made by what pawl cannot read says what",
+      { kind: "stack", detail: "f.f_code.co_name", line: 1, unread: "PREFIX" },
+      'looks for tests in the call stack ("f.f_code.co_name", with "PREFIX", which pawl cannot read, so it counts as a probe)',
+    ],
+  ];
+  for (const [name, probe, what] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judgeModules([{ status: "A", path: "pkg/core.py" }], {
+          "pkg/core.py": probing([probe]),
+        }),
+        [`harness.code_probes_tests:1 "pkg/core.py" is code under test and ${what}${TAIL}`],
+      );
+    });
+  }
+});
+
+Deno.test("checkCodeProbes() judges each changed file of the code under test once, by its first new probe", async (t) => {
+  const probe = (line: number, detail = "pytest"): HarnessProbe => ({
+    kind: "import",
+    detail,
+    line,
+  });
+  const lines = (found: string[]) => found.map((f) => f.split(" ")[0]);
+  await t.step("two new probes make one finding, at the first", () => {
+    assert.deepEqual(
+      lines(judgeModules([{ status: "M", path: "pkg/core.py" }], {
+        "pkg/core.py": probing([probe(3), probe(8, "pluggy")]),
+      }, { "pkg/core.py": probing([]) })),
+      ["harness.code_probes_tests:3"],
+    );
+  });
+  await t.step("each changed file has its own finding", () => {
+    assert.deepEqual(
+      lines(judgeModules([
+        { status: "A", path: "pkg/a.py" },
+        { status: "A", path: "pkg/b.py" },
+      ], { "pkg/a.py": probing([probe(2)]), "pkg/b.py": probing([probe(4)]) })),
+      ["harness.code_probes_tests:2", "harness.code_probes_tests:4"],
+    );
+  });
+  await t.step(
+    "a probe moved from a deleted file to a new one is not new",
+    () => {
+      assert.deepEqual(
+        judgeModules(
+          [
+            { status: "D", path: "pkg/old.py" },
+            { status: "A", path: "pkg/new.py" },
+          ],
+          { "pkg/new.py": probing([probe(5)]) },
+          {
+            "pkg/old.py": probing([probe(1)]),
+          },
+        ),
+        [],
+      );
+    },
+  );
+  await t.step("a deleted file is not judged", () => {
+    assert.deepEqual(
+      judgeModules([{ status: "D", path: "pkg/old.py" }], {
+        "pkg/old.py": probing([probe(1)]),
+      }),
+      [],
+    );
+  });
+  await t.step("a file that is not Python is not judged", () => {
+    assert.deepEqual(
+      judgeModules([{ status: "A", path: "pkg/core.pyi" }], {
+        "pkg/core.pyi": probing([probe(1)]),
+      }),
+      [],
+    );
+  });
+  await t.step("a file on the base's test side is not judged", () => {
+    assert.deepEqual(
+      judgeModules([{ status: "M", path: "it/helpers.py" }], {
+        "it/helpers.py": probing([probe(1)]),
+      }, { "it/helpers.py": probing([]), "it/test_x.py": probing([]) }),
+      [],
+    );
+  });
+  await t.step(
+    "a read of a seed variable counts in line order with the probes",
+    () => {
+      assert.deepEqual(
+        lines(judgeModules(
+          [{ status: "A", path: "pkg/core.py" }],
+          {
+            "pkg/core.py": probing([probe(5)], [
+              { name: "MY_SEED", line: 2 },
+              { name: "HOME", line: 1 },
+            ]),
+          },
+          {},
+          { seedEnv: ["MY_SEED"] },
+        )),
+        ["harness.code_probes_tests:2"],
+      );
+    },
+  );
+  await t.step("a read of another variable is no probe", () => {
+    assert.deepEqual(
+      judgeModules(
+        [{ status: "A", path: "pkg/core.py" }],
+        {
+          "pkg/core.py": probing([], [{ name: "HOME", line: 1 }]),
+        },
+        {},
+        { seedEnv: ["MY_SEED"] },
+      ),
+      [],
+    );
+  });
+});
+
+Deno.test("checkCodeProbes() passes over a probe made only by constants of modules outside the repository", async (t) => {
+  const stack = (unreadFrom: string[]): HarnessProbe => ({
+    kind: "stack",
+    detail: "f.f_code.co_name",
+    line: 1,
+    unread: "NAME",
+    unreadFrom,
+  });
+  const cases: [string, string[], string[] | undefined, number][] = [
+    ["a library's constant", ["tokenize"], undefined, 0],
+    ["a dotted library module", ["os.path", "tokenize"], undefined, 0],
+    ["a relative import", [".paths"], undefined, 1],
+    ["a module of the repository", ["pkg.paths"], undefined, 1],
+    [
+      "a library and a module of the repository",
+      ["tokenize", "pkg"],
+      undefined,
+      1,
+    ],
+    ["no module named", [], undefined, 1],
+    ["a module in a registered test's directory", ["helpers.names"], [
+      "checks/run.py",
+    ], 1],
+    ["the same module with no test there", ["helpers.names"], undefined, 0],
+  ];
+  for (const [name, unreadFrom, registered, count] of cases) {
+    await t.step(name, () => {
+      assert.equal(
+        judgeModules(
+          [{ status: "A", path: "pkg/core.py" }],
+          { "pkg/core.py": probing([stack(unreadFrom)]) },
+          {},
+          {
+            tree: [
+              "pkg/__init__.py",
+              "tests/test_a.py",
+              "checks/run.py",
+              "checks/helpers/names.py",
+            ],
+            ...(registered === undefined ? {} : { registered }),
+          },
+        ).length,
+        count,
+      );
     });
   }
 });

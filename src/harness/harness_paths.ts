@@ -238,9 +238,12 @@ export function packagingNames(
       const m = /^name[=:](.*)$/.exec(line);
       if (m !== null) add(m[1]);
     }
+    // A list may go on over indented lines: `packages =`, then one a line.
+    let listing = false;
     for (const line of (iniSection(cfg, "options") ?? "").split("\n")) {
-      const m = /^(packages|py_modules)[=:](.*)$/.exec(line);
-      if (m !== null) m[2]?.split(/[\s,]+/).forEach(add);
+      const m = /^([\w.-]+)[=:](.*)$/.exec(line);
+      if (m !== null) listing = m[1] === "packages" || m[1] === "py_modules";
+      if (listing) (m === null ? line : m[2]!).split(/[\s,]+/).forEach(add);
     }
   }
   return out;

@@ -49,3 +49,92 @@ Deno.test("readPemBlock() rejects text that is not exactly one block", async (t)
     });
   });
 });
+
+Deno.test("encodePem() writes full lines of 64 characters", async (t) => {
+  await t.step("48 bytes make exactly one line", () => {
+    const pem = encodePem("X", new Uint8Array(48));
+    assert.equal(
+      pem,
+      `-----BEGIN X-----\n${"A".repeat(64)}\n-----END X-----\n`,
+    );
+  });
+  await t.step("49 bytes go on to a second line", () => {
+    const pem = encodePem("X", new Uint8Array(49));
+    assert.equal(
+      pem,
+      `-----BEGIN X-----\n${"A".repeat(64)}\nAA==\n-----END X-----\n`,
+    );
+  });
+  await t.step("no bytes make an empty body", () => {
+    assert.equal(
+      encodePem("X", new Uint8Array(0)),
+      "-----BEGIN X-----\n\n-----END X-----\n",
+    );
+  });
+});
+
+Deno.test("readPemBlock() says exactly what is wrong", async (t) => {
+  const pem = encodePem("PUBLIC KEY", new Uint8Array([1, 2, 3]));
+  const cases: [string, string, string, string][] = [
+    ["no block", "hello", "PemError", 'not PEM: no "-----BEGIN" line'],
+    [
+      "three blocks",
+      pem + pem + pem,
+      "PemError",
+      'not one PEM block: found 3 "BEGIN" lines',
+    ],
+    [
+      "a BEGIN without an END",
+      pem.slice(0, 40),
+      "PemError",
+      'not PEM: no complete "BEGIN" ... "END" block',
+    ],
+    [
+      "a lower-case label",
+      pem.replaceAll("PUBLIC KEY", "public key"),
+      "PemError",
+      'not PEM: no complete "BEGIN" ... "END" block',
+    ],
+    [
+      "END labelled otherwise",
+      pem.replace("END PUBLIC KEY", "END PRIVATE KEY"),
+      "PemError",
+      'not PEM: the "BEGIN" and "END" labels differ',
+    ],
+    [
+      "an empty body",
+      "-----BEGIN PUBLIC KEY-----\n\n-----END PUBLIC KEY-----\n",
+      "PemError",
+      "not PEM: the body is not valid base64",
+    ],
+    [
+      "another label",
+      encodePem("PRIVATE KEY", new Uint8Array([1])),
+      "PemLabelError",
+      "unexpected PEM label",
+    ],
+  ];
+  for (const [name, text, errorName, message] of cases) {
+    await t.step(name, () => {
+      assert.throws(() => readPemBlock(text, "PUBLIC KEY"), {
+        name: errorName,
+        message,
+      });
+    });
+  }
+  await t.step(
+    "spaces, tabs and line ends inside the body are not part of it",
+    () => {
+      const text =
+        "-----BEGIN PUBLIC KEY-----\n A Q\tI\r\nD \n-----END PUBLIC KEY-----";
+      assert.deepEqual(readPemBlock(text, "PUBLIC KEY"), {
+        label: "PUBLIC KEY",
+        der: new Uint8Array([1, 2, 3]),
+      });
+    },
+  );
+  await t.step("labels may hold digits", () => {
+    const text = encodePem("X509 CRL", new Uint8Array([1, 2, 3]));
+    assert.equal(readPemBlock(text, "X509 CRL").der.length, 3);
+  });
+});

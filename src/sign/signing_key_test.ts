@@ -138,3 +138,47 @@ Deno.test("readSigningKey() names a file source as given", async () => {
   const pem = encodePem("PRIVATE KEY", ed25519Pkcs8(hex(RFC8032_SEED)));
   assert.equal((await readSigningKey(pem, "k")).keyid, RFC8032_KEYID);
 });
+
+Deno.test("readSigningKey() reads a key value of up to 64 KiB and names what is beyond", async (t) => {
+  await t.step("exactly 64 KiB, the key after a comment", async () => {
+    const padding = "#".repeat(64 * 1024 - RFC8032_PRIVATE_PEM.length - 1);
+    const pem = `${padding}\n${RFC8032_PRIVATE_PEM}`;
+    assert.equal(pem.length, 64 * 1024);
+    assert.equal((await readSigningKey(pem, "k")).keyid, RFC8032_KEYID);
+  });
+  await t.step("one character more", async () => {
+    await assert.rejects(readSigningKey("#".repeat(64 * 1024 + 1), "k"), {
+      name: "SigningKeyError",
+      message:
+        'Cannot read signing key "k": too large for an Ed25519 key (65537 characters)',
+    });
+  });
+  await t.step("a SEC 1 EC key block", async () => {
+    await assert.rejects(
+      readSigningKey(encodePem("EC PRIVATE KEY", new Uint8Array([1])), "k"),
+      {
+        name: "SigningKeyError",
+        message:
+          'Cannot read signing key "k": not PKCS#8: found a "EC PRIVATE KEY" block where pawl needs "PRIVATE KEY" (make a key with "pawl keygen")',
+      },
+    );
+  });
+});
+
+Deno.test("readSigningKey() publishes the public key of the seed, whatever public key a PKCS#8 v2 key carries", async () => {
+  // OneAsymmetricKey (RFC 5958) version 2 with a public key [1] that is
+  // not the seed's.
+  const body = [
+    ...hex("020101300506032b657004220420"),
+    ...hex(RFC8032_SEED),
+    ...hex("812100"),
+    ...new Uint8Array(32).fill(7),
+  ];
+  const pem = encodePem(
+    "PRIVATE KEY",
+    new Uint8Array([0x30, body.length, ...body]),
+  );
+  const key = await readSigningKey(pem, "v2.key");
+  assert.equal(key.keyid, RFC8032_KEYID);
+  assert.equal(key.publicKeyPem, RFC8032_PUBLIC_PEM);
+});

@@ -113,3 +113,79 @@ Deno.test("buildTestResultStatement() refuses a run that executed no tests", () 
     NoTestResultError,
   );
 });
+
+Deno.test("buildTestResultStatement() states every test and every fact of pawl's, entry by entry", () => {
+  const verdict = buildVerdict([
+    finding("config.settings_ignored", "pawl.toml changed", {
+      path: "pawl.toml",
+    }),
+  ], {
+    ...input(),
+    isolation: null,
+    tests: {
+      ...input().tests!,
+      properties: [
+        { layout: "000", id: "a", outcome: "passed" },
+        { layout: "003", id: "b", outcome: "missing" },
+      ],
+      seeds: {
+        fresh: 7,
+        trials: null,
+        replays: [
+          { freeze: "F-1", test: "t::x", seed: 1, passed: true },
+          { freeze: "F-2", test: "t::y", seed: 2, passed: false },
+        ],
+      },
+    },
+  });
+  const s = buildTestResultStatement(verdict);
+  assert.equal(s.predicate.result, "WARNED");
+  assert.deepEqual(
+    s.predicate.passedTests.filter((t) => !t.startsWith("pawl/")),
+    ["property/000/a", "seed/F-1/1"],
+  );
+  assert.deepEqual(s.predicate.warnedTests, ["pawl/config"]);
+  assert.deepEqual(s.predicate.failedTests, [
+    "property/003/b",
+    "seed/F-2/2",
+  ]);
+  assert.deepEqual(s.predicate.pawl, {
+    decision: "accept",
+    now: "2026-11-30T12:00:00Z",
+    base: "3f1c2a9b0d11".padEnd(40, "a"),
+    contractDigest: `sha256:${"d".repeat(64)}`,
+    summary: input().tests!.summary,
+    seeds: {
+      fresh: 7,
+      trials: null,
+      replays: [
+        { freeze: "F-1", test: "t::x", seed: 1, passed: true },
+        { freeze: "F-2", test: "t::y", seed: 2, passed: false },
+      ],
+    },
+    isolation: null,
+    findings: { blocking: 0, advisory: 1 },
+  });
+});
+
+Deno.test("buildTestResultStatement() fails a rejected run even where every entry passed", () => {
+  const verdict = buildVerdict([], input());
+  const s = buildTestResultStatement({ ...verdict, decision: "reject" });
+  assert.equal(s.predicate.result, "FAILED");
+  assert.deepEqual(s.predicate.failedTests, []);
+  assert.deepEqual(s.predicate.pawl.isolation, {
+    tier: "bwrap",
+    network: "isolated",
+  });
+});
+
+Deno.test("buildTestResultStatement() says why a run without tests has no test result", () => {
+  assert.throws(
+    () => buildTestResultStatement(buildVerdict([], input({ tests: null }))),
+    {
+      name: "NoTestResultError",
+      message:
+        "Cannot state a test result: the run executed no tests (pawl diff); use pawl check",
+    },
+  );
+});

@@ -534,3 +534,453 @@ Deno.test("verifyEnvelope() holds --head to the whole signed commit: a prefix or
     }
   });
 });
+
+Deno.test("verifyEnvelope() names the envelope and the key by default", async (t) => {
+  const key = await rfcKey();
+  const good = await signVerdict(sampleVerdict(), key);
+  await t.step('an envelope that is not JSON is "envelope"', async () => {
+    assert.deepEqual(await verifyEnvelope("{", RFC8032_PUBLIC_PEM), {
+      valid: false,
+      problem: "envelope",
+      message: 'Envelope "envelope" is not JSON',
+    });
+  });
+  await t.step('a key that is not a key is "public key"', async () => {
+    const result = await verifyEnvelope(json(good), "hello");
+    assert.equal(result.valid, false);
+    assert.equal(!result.valid && result.problem, "key");
+    assert.equal(
+      !result.valid && result.message,
+      'Cannot read public key "public key": not PEM: no "-----BEGIN" line',
+    );
+  });
+  await t.step(
+    "a signature by another key names the key and its keyid",
+    async () => {
+      const other = await readSigningKey(
+        (await generateKeyPair()).privateKeyPem,
+        "other.key",
+      );
+      const foreign = await signVerdict(sampleVerdict(), other);
+      const result = await verifyEnvelope(json(foreign), RFC8032_PUBLIC_PEM);
+      assert.equal(
+        !result.valid && result.message,
+        `Envelope "envelope" is signed by keyid "${other.keyid}", not by key "public key" (${RFC8032_KEYID})`,
+      );
+    },
+  );
+});
+
+Deno.test("verifyEnvelope() says which field of the envelope is wrong", async (t) => {
+  const good = await signVerdict(sampleVerdict(), await rfcKey());
+  const goodSig = good.signatures[0]!;
+  const prefix = 'Envelope "verdict.dsse.json" is not a DSSE envelope: ';
+  const cases: [string, unknown, string][] = [
+    ["null", null, "not a JSON object"],
+    [
+      "no payloadType",
+      { payload: good.payload, signatures: good.signatures },
+      '"payloadType" is missing or not a string',
+    ],
+    [
+      "a payloadType that is not a string",
+      { ...good, payloadType: 1 },
+      '"payloadType" is missing or not a string',
+    ],
+    [
+      "a payload that is not a string",
+      { ...good, payload: [good.payload] },
+      '"payload" is missing or not a string',
+    ],
+    [
+      "no signatures",
+      { payloadType: good.payloadType, payload: good.payload },
+      '"signatures" is missing or not an array',
+    ],
+    [
+      "signatures that are an object",
+      { ...good, signatures: goodSig },
+      '"signatures" is missing or not an array',
+    ],
+    [
+      "a second signature that is not an object",
+      { ...good, signatures: [goodSig, [goodSig.sig]] },
+      "signature 2 is not an object",
+    ],
+    [
+      "a second signature that is null",
+      { ...good, signatures: [goodSig, null] },
+      "signature 2 is not an object",
+    ],
+    [
+      "a second signature with an unknown field",
+      { ...good, signatures: [goodSig, { ...goodSig, cert: "x" }] },
+      'signature 2 has unknown field "cert"',
+    ],
+    [
+      "a sig that is not a string",
+      { ...good, signatures: [{ keyid: goodSig.keyid, sig: 1 }] },
+      'signature 1 has no "sig" string',
+    ],
+    [
+      "a keyid that is not a string",
+      { ...good, signatures: [{ keyid: 1, sig: goodSig.sig }] },
+      'signature 1 has a "keyid" that is not a string',
+    ],
+    [
+      "a keyid that is null",
+      { ...good, signatures: [{ keyid: null, sig: goodSig.sig }] },
+      'signature 1 has a "keyid" that is not a string',
+    ],
+  ];
+  for (const [name, value, detail] of cases) {
+    await t.step(name, async () => {
+      assert.deepEqual(
+        await verifyEnvelope(json(value), RFC8032_PUBLIC_PEM, OPTIONS),
+        { valid: false, problem: "envelope", message: prefix + detail },
+      );
+    });
+  }
+});
+
+Deno.test("verifyEnvelope() quotes an untrusted value cut at 80 characters", async (t) => {
+  const good = await signVerdict(sampleVerdict(), await rfcKey());
+  const cases: [string, unknown, string][] = [
+    ["80 characters are shown whole", "x".repeat(80), `"${"x".repeat(80)}"`],
+    ["81 characters are cut at 80", "x".repeat(81), `"${"x".repeat(80)}…"`],
+  ];
+  for (const [name, payloadType, quoted] of cases) {
+    await t.step(name, async () => {
+      const result = await verifyEnvelope(
+        json({ ...good, payloadType }),
+        RFC8032_PUBLIC_PEM,
+        OPTIONS,
+      );
+      assert.equal(
+        !result.valid && result.message,
+        `Envelope "verdict.dsse.json" has payloadType ${quoted}: a signed pawl verdict has "application/vnd.in-toto+json"`,
+      );
+    });
+  }
+});
+
+Deno.test("verifyEnvelope() holds an Ed25519 signature to 64 bytes", async (t) => {
+  const good = await signVerdict(sampleVerdict(), await rfcKey());
+  const sig = decodeBase64(good.signatures[0]!.sig)!;
+  for (const bytes of [new Uint8Array([...sig, 0]), sig.subarray(0, 1)]) {
+    await t.step(`${bytes.length} bytes`, async () => {
+      const result = await verifyEnvelope(
+        json({ ...good, signatures: [{ sig: encodeBase64(bytes) }] }),
+        RFC8032_PUBLIC_PEM,
+        OPTIONS,
+      );
+      assert.deepEqual(result, {
+        valid: false,
+        problem: "signature",
+        message: `Envelope "verdict.dsse.json" signature is ${bytes.length} ${
+          bytes.length === 1 ? "byte" : "bytes"
+        }: an Ed25519 signature is 64`,
+      });
+    });
+  }
+});
+
+Deno.test("verifyEnvelope() reads only a signed in-toto statement of pawl's, and says what else it got", async (t) => {
+  const key = await rfcKey();
+  const statement = JSON.parse(
+    JSON.stringify(buildStatement(sampleVerdict())),
+  ) as Record<string, unknown>;
+  const predicate = statement["predicate"] as Record<string, unknown>;
+  const subject = { name: "./some-repo", digest: { gitCommit: HEAD } };
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const cases: [string, Uint8Array, string][] = [
+    [
+      "a payload that starts with a byte order mark",
+      new Uint8Array([0xef, 0xbb, 0xbf, ...encode(JSON.stringify(statement))]),
+      "its payload is not UTF-8 JSON",
+    ],
+    [
+      "a payload with a byte that is not UTF-8 inside a string",
+      new Uint8Array([
+        ...encode('{"_type": "'),
+        0xff,
+        ...encode('"}'),
+      ]),
+      "its payload is not UTF-8 JSON",
+    ],
+    [
+      "a JSON array",
+      encode("[]"),
+      "its payload is not a JSON object",
+    ],
+    [
+      "a JSON null",
+      encode("null"),
+      "its payload is not a JSON object",
+    ],
+    [
+      "a statement without a type",
+      encode(JSON.stringify({ ...statement, _type: undefined })),
+      'its payload is not an in-toto Statement v1: "_type" is "undefined"',
+    ],
+    [
+      "a statement whose type is a number",
+      encode(JSON.stringify({ ...statement, _type: 1 })),
+      'its payload is not an in-toto Statement v1: "_type" is "1"',
+    ],
+    ...["toString", "constructor", "__proto__", "hasOwnProperty"].map((
+      type,
+    ): [string, Uint8Array, string] => [
+      `a predicateType named like an object's own property: ${type}`,
+      encode(JSON.stringify({ ...statement, predicateType: type })),
+      `its statement is not one pawl signs: "predicateType" is "${type}", expected "https://pawl.dev/verdict/v1" or "https://in-toto.io/attestation/test-result/v0.1"`,
+    ]),
+    [
+      "a predicateType that is a list holding pawl's type",
+      encode(
+        JSON.stringify({
+          ...statement,
+          predicateType: ["https://pawl.dev/verdict/v1"],
+        }),
+      ),
+      `its statement is not one pawl signs: "predicateType" is "[\\"https://pawl.dev/verdict/v1\\"]", expected "https://pawl.dev/verdict/v1" or "https://in-toto.io/attestation/test-result/v0.1"`,
+    ],
+    [
+      "a predicateType that is not a string",
+      encode(JSON.stringify({ ...statement, predicateType: ["x"] })),
+      `its statement is not one pawl signs: "predicateType" is "[\\"x\\"]", expected "https://pawl.dev/verdict/v1" or "https://in-toto.io/attestation/test-result/v0.1"`,
+    ],
+    [
+      "a subject that is an object, not a list",
+      encode(JSON.stringify({ ...statement, subject })),
+      'its statement does not have exactly one "subject"',
+    ],
+    [
+      "no subject at all",
+      encode(JSON.stringify({ ...statement, subject: [] })),
+      'its statement does not have exactly one "subject"',
+    ],
+    ...([
+      ["a subject that is not an object", ["x"]],
+      ["a subject without a name", [{ digest: subject.digest }]],
+      ["a subject whose name is a number", [{ ...subject, name: 1 }]],
+      ["a subject without a digest", [{ name: subject.name }]],
+      ["a digest that is a string", [{ ...subject, digest: HEAD }]],
+      ["a gitCommit that is a list holding the commit", [{
+        ...subject,
+        digest: { gitCommit: [HEAD] },
+      }]],
+      ["a gitCommit that is a number", [{
+        ...subject,
+        digest: { gitCommit: 1 },
+      }]],
+      ["a commit in upper case", [{
+        ...subject,
+        digest: { gitCommit: HEAD.toUpperCase() },
+      }]],
+      ["a commit of 41 digits", [{
+        ...subject,
+        digest: { gitCommit: `${HEAD}0` },
+      }]],
+      ["a commit after other text", [{
+        ...subject,
+        digest: { gitCommit: `x${HEAD}` },
+      }]],
+    ] as const).map(([name, value]): [string, Uint8Array, string] => [
+      name,
+      encode(JSON.stringify({ ...statement, subject: value })),
+      'its subject is not a name with a full "gitCommit" digest',
+    ]),
+    [
+      "a predicate that is a list",
+      encode(JSON.stringify({ ...statement, predicate: [predicate] })),
+      'its "predicate" is not an object',
+    ],
+    [
+      "a predicate that is null",
+      encode(JSON.stringify({ ...statement, predicate: null })),
+      'its "predicate" is not an object',
+    ],
+    ...["head", "base", "repo", "now", "findings"].map((
+      field,
+    ): [string, Uint8Array, string] => [
+      `a verdict without "${field}"`,
+      encode(
+        JSON.stringify({
+          ...statement,
+          predicate: { ...predicate, [field]: 7 },
+        }),
+      ),
+      'its verdict lacks "head", "base", "repo", "now" or "findings"',
+    ]),
+  ];
+  for (const [name, payload, detail] of cases) {
+    await t.step(name, async () => {
+      const envelope = await signEnvelope(IN_TOTO_PAYLOAD_TYPE, payload, key);
+      assert.deepEqual(
+        await verifyEnvelope(json(envelope), RFC8032_PUBLIC_PEM, OPTIONS),
+        {
+          valid: false,
+          problem: "statement",
+          message: `Envelope "verdict.dsse.json" is signed, but ${detail}`,
+        },
+      );
+    });
+  }
+});
+
+Deno.test("verifyEnvelope() reads the verdict's fields from the signed statement", async (t) => {
+  const key = await rfcKey();
+  const statement = JSON.parse(
+    JSON.stringify(buildStatement(sampleVerdict())),
+  ) as Record<string, unknown>;
+  const predicate = statement["predicate"] as Record<string, unknown>;
+  const sha256 = "ab".repeat(32);
+  const verify = async (value: unknown) =>
+    await verifyEnvelope(
+      json(await signStatement(value, key)),
+      RFC8032_PUBLIC_PEM,
+      OPTIONS,
+    );
+  await t.step("a SHA-256 commit is a full commit", async () => {
+    const result = await verify({
+      ...statement,
+      subject: [{ name: "r", digest: { gitCommit: sha256 } }],
+      predicate: { ...predicate, head: sha256, decision: "accept" },
+    });
+    assert.ok(result.valid, JSON.stringify(result));
+    assert.equal(result.verdict.head, sha256);
+    assert.equal(result.verdict.decision, "accept");
+  });
+  await t.step("only a finding whose blocking is true blocks", async () => {
+    const result = await verify({
+      ...statement,
+      predicate: {
+        ...predicate,
+        findings: [
+          { blocking: true },
+          { blocking: "true" },
+          { blocking: 1 },
+          { blocking: false },
+          null,
+          [{ blocking: true }],
+          { blocking: true },
+        ],
+      },
+    });
+    assert.ok(result.valid, JSON.stringify(result));
+    assert.equal(result.verdict.findings, 7);
+    assert.equal(result.verdict.blocking, 2);
+  });
+});
+
+Deno.test("verifyEnvelope() reads pawl's facts from a signed test result", async (t) => {
+  const key = await rfcKey();
+  const statement = JSON.parse(
+    JSON.stringify(buildTestResultStatement(testedVerdict())),
+  ) as Record<string, unknown>;
+  const predicate = statement["predicate"] as Record<string, unknown>;
+  const facts = predicate["pawl"] as Record<string, unknown>;
+  const verify = async (pawl: unknown, subject?: unknown) =>
+    await verifyEnvelope(
+      json(
+        await signStatement({
+          ...statement,
+          ...(subject === undefined ? {} : { subject }),
+          predicate: { ...predicate, pawl },
+        }, key),
+      ),
+      RFC8032_PUBLIC_PEM,
+      OPTIONS,
+    );
+  await t.step(
+    "the repository is the subject's name, the findings both counts",
+    async () => {
+      const result = await verify(
+        {
+          ...facts,
+          decision: "accept",
+          findings: { blocking: 0, advisory: 5 },
+        },
+        [{ name: "other/repo", digest: { gitCommit: "c".repeat(40) } }],
+      );
+      assert.ok(result.valid, JSON.stringify(result));
+      assert.deepEqual(result.verdict, {
+        kind: "test-result",
+        decision: "accept",
+        head: "c".repeat(40),
+        base: facts["base"],
+        repo: "other/repo",
+        now: facts["now"],
+        findings: 5,
+        blocking: 0,
+      });
+    },
+  );
+  const lacks =
+    'its test result lacks "pawl.base", "pawl.now" or "pawl.findings" counts';
+  const cases: [string, unknown, string][] = [
+    [
+      "pawl's facts as a list",
+      [facts],
+      'its test result is not pawl\'s: it has no "pawl" field',
+    ],
+    ["no base", { ...facts, base: 1 }, lacks],
+    ["no now", { ...facts, now: null }, lacks],
+    ["findings that are a list", { ...facts, findings: [1, 1] }, lacks],
+    ["no blocking count", { ...facts, findings: { advisory: 1 } }, lacks],
+    ["no advisory count", { ...facts, findings: { blocking: 1 } }, lacks],
+    ["a fractional count", {
+      ...facts,
+      findings: { blocking: 1.5, advisory: 0 },
+    }, lacks],
+    ["a negative advisory count", {
+      ...facts,
+      findings: { blocking: 1, advisory: -1 },
+    }, lacks],
+    [
+      "a count as text",
+      { ...facts, findings: { blocking: "1", advisory: 0 } },
+      lacks,
+    ],
+  ];
+  for (const [name, pawl, detail] of cases) {
+    await t.step(name, async () => {
+      assert.deepEqual(await verify(pawl), {
+        valid: false,
+        problem: "statement",
+        message: `Envelope "verdict.dsse.json" is signed, but ${detail}`,
+      });
+    });
+  }
+  await t.step("zero counts are counts", async () => {
+    const result = await verify({
+      ...facts,
+      findings: { blocking: 0, advisory: 0 },
+    });
+    assert.ok(result.valid, JSON.stringify(result));
+    assert.equal(result.verdict.findings, 0);
+  });
+});
+
+Deno.test("verifyEnvelope() reads a payload in URL-safe base64, as DSSE allows", async () => {
+  const key = await rfcKey();
+  const statement = JSON.parse(
+    JSON.stringify(buildStatement(sampleVerdict())),
+  ) as Record<string, unknown>;
+  const predicate = statement["predicate"] as Record<string, unknown>;
+  // Text whose standard base64 holds both "+" and "/", wherever it falls.
+  const note = "?>".repeat(12) + "??>>".repeat(6) + "???>>>".repeat(4);
+  const envelope = await signStatement(
+    { ...statement, predicate: { ...predicate, note } },
+    key,
+  );
+  assert.match(envelope.payload, /\+/);
+  assert.match(envelope.payload, /\//);
+  const urlSafe = {
+    ...envelope,
+    payload: envelope.payload.replaceAll("+", "-").replaceAll("/", "_"),
+  };
+  const result = await verifyEnvelope(json(urlSafe), RFC8032_PUBLIC_PEM);
+  assert.ok(result.valid, JSON.stringify(result));
+});
