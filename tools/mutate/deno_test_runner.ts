@@ -59,7 +59,7 @@ function killGroup(pid: number): void {
   }
 }
 
-/** Runs `deno test` on `files` with the mutant switched on, in its own process group. */
+/** Runs `deno test` on `files` with the mutant switched on ("" for none), in its own process group. */
 async function denoTest(
   files: readonly string[],
   mutantId: string,
@@ -103,6 +103,7 @@ async function denoTest(
 export class DenoTestRunner implements TestRunner {
   static inject = tokens(commonTokens.options);
   readonly #plan: RunnerPlan;
+  readonly #limits = new Map<string, number>();
 
   constructor(options: StrykerOptions) {
     const plan =
@@ -111,6 +112,28 @@ export class DenoTestRunner implements TestRunner {
       throw new Error("the deno test runner needs the pawlMutate option");
     }
     this.#plan = plan;
+  }
+
+  /**
+   * A mutant's time limit for these tests: five times what they take without
+   * a mutant, plus 20 s for a busy machine, and never above the ceiling. A
+   * mutant that makes them loop is then stopped in seconds, not minutes. The
+   * run without a mutant is made once per set of tests, in this worker.
+   */
+  async #limitFor(files: readonly string[], ceiling: number): Promise<number> {
+    const key = files.join(" ");
+    const known = this.#limits.get(key);
+    if (known !== undefined) return known;
+    const start = performance.now();
+    const outcome = await denoTest(files, "", ceiling);
+    const limit = outcome.passed
+      ? Math.min(
+        ceiling,
+        Math.ceil(5 * (performance.now() - start) / 1000) + 20,
+      )
+      : ceiling;
+    this.#limits.set(key, limit);
+    return limit;
   }
 
   dispose(): Promise<void> {
@@ -152,9 +175,10 @@ export class DenoTestRunner implements TestRunner {
       [chosen.e2e, this.#plan.e2eTimeoutSeconds],
     ];
     let ran = 0;
-    for (const [files, seconds] of stages) {
+    for (const [files, ceiling] of stages) {
       if (files.length === 0) continue;
       ran += files.length;
+      const seconds = await this.#limitFor(files, ceiling);
       const outcome = await denoTest(files, activeMutant.id, seconds);
       if (outcome.timedOut) {
         return {
