@@ -22,6 +22,12 @@ Deno.test("tallyObserverLines() tells the tally only what follows the run's own 
       told: [],
     },
     { name: "no hello", hello: report("t.py::a", "call", "passed"), told: [] },
+    {
+      name: "the run's token on a first event that is not a hello",
+      hello: '{"event": "configure", "token": "tok"}',
+      told: [],
+    },
+    { name: "a first line that is not JSON", hello: "not json", told: [] },
   ];
   for (const c of cases) {
     await t.step(c.name, () => {
@@ -42,6 +48,13 @@ Deno.test("tallyObserverLines() tells the tally only what follows the run's own 
           '{"event": "report", "nodeid": 3, "when": "call", "outcome": "passed"}',
           '{"event": "collected", "nodeids": ["t.py::c", 4]}',
           '{"event": "collected", "nodeids": "t.py::c"}',
+          // A line that only mentions a report, or an event of another name
+          // that does, tells nothing; nor does a phase other than the call
+          // that passed.
+          'not json, though it says "report"',
+          '{"event": "made", "kind": "report", "nodeid": "t.py::z", "when": "call", "outcome": "passed"}',
+          report("t.py::c", "setup", "passed"),
+          report("t.py::c", "teardown", "passed"),
           report("t.py::b", "setup", "failed"),
           report("t.py::b", "call", "skipped"),
         ]
