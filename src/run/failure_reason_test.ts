@@ -108,6 +108,21 @@ Deno.test("failureReason() names the exception from the most telling line of the
       "ValueError",
     ],
     [
+      "a located line with blanks after it still counts",
+      "E   ValueError: b\ntests/t.py:9: KeyError   ",
+      "KeyError",
+    ],
+    [
+      "an E line counts only from the line's start",
+      "boom\nNOTE  ValueError: b",
+      "",
+    ],
+    [
+      "a leading name counts only from the first line's start",
+      "while handling KeyError: bad",
+      "",
+    ],
+    [
       "the last E line wins over an earlier one",
       "E   KeyError: 'a'\nmore\nE   TypeError: b",
       "TypeError",
@@ -206,6 +221,19 @@ Deno.test("failureReason() tells health checks and deadlines by their names only
         false,
       );
     },
+  );
+});
+
+Deno.test("failureReason() drops only pytest's separator lines from the tail, not lines that merely start or end like one", () => {
+  const text = [
+    "_ keep the start",
+    "keep the end _ _",
+    "_ _ _ _ _",
+    "tests/t.py:3: AssertionError",
+  ].join("\n");
+  assert.equal(
+    failureReason(text).tail,
+    "_ keep the start\nkeep the end _ _\ntests/t.py:3: AssertionError",
   );
 });
 
