@@ -33,17 +33,16 @@ export function tallyObserverLines(
   token: string,
   tally: TestTally,
 ): (line: string) => void {
-  let state: "first" | "genuine" | "foreign" = "first";
+  // Unknown until the first line: whether it is the run's own hello.
+  let genuine: boolean | undefined = undefined;
   return (line) => {
-    if (state === "foreign") return;
-    if (state === "first") {
+    if (genuine === undefined) {
       const hello = parseLine(line);
-      state = token !== "" && hello?.["event"] === "hello" &&
-          hello["token"] === token
-        ? "genuine"
-        : "foreign";
+      genuine = token !== "" && hello?.["event"] === "hello" &&
+        hello["token"] === token;
       return;
     }
+    if (!genuine) return;
     // Cheap test first: most lines are neither.
     // Stryker disable next-line ConditionalExpression,StringLiteral: a pure performance shortcut; each event is parsed and told by its name below
     if (!line.includes('"report"') && !line.includes('"collected"')) return;

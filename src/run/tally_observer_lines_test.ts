@@ -55,6 +55,9 @@ Deno.test("tallyObserverLines() tells the tally only what follows the run's own 
           '{"event": "made", "kind": "report", "nodeid": "t.py::z", "when": "call", "outcome": "passed"}',
           report("t.py::c", "setup", "passed"),
           report("t.py::c", "teardown", "passed"),
+          // An outcome pytest's own reports never give (a plugin's "rerun")
+          // is not a pass.
+          report("t.py::d", "call", "rerun"),
           report("t.py::b", "setup", "failed"),
           report("t.py::b", "call", "skipped"),
         ]
