@@ -243,11 +243,11 @@ async function main(): Promise<number> {
         ),
       ].filter((l) => l !== ""),
     );
-    targets = targets.filter((f) =>
-      changed.has(f) || plan[f]!.unit.some((t) => changed.has(t))
-    );
+    targets = touched(targets, plan, changed);
     console.log(
-      `mutate: ${targets.length} of the files changed since ${values.since}, or whose tests changed`,
+      `mutate: ${
+        plural(targets.length, "file")
+      } changed since ${values.since}, or with a test that changed`,
     );
   }
   if (targets.length === 0) {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { touched } from "./main.ts";
 
 const ROOT = decodeURIComponent(new URL("../../", import.meta.url).pathname)
   .replace(/\/$/, "");
@@ -85,4 +86,28 @@ Deno.test("deno task mutate runs a file's mutants against the tests that load it
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a change touches the files it changed and the files one of whose chosen tests it changed, and no others", () => {
+  const plan = {
+    "src/a/rule.ts": {
+      unit: ["src/a/rule_test.ts", "src/a/judge_test.ts"],
+      e2e: ["tests/e2e_test.ts"],
+    },
+    "src/a/judge.ts": { unit: ["src/a/judge_test.ts"], e2e: [] },
+    "src/b/other.ts": { unit: ["src/b/other_test.ts"], e2e: [] },
+  };
+  const targets = Object.keys(plan);
+  assert.deepEqual(touched(targets, plan, new Set(["src/a/rule.ts"])), [
+    "src/a/rule.ts",
+  ]);
+  assert.deepEqual(touched(targets, plan, new Set(["src/a/judge_test.ts"])), [
+    "src/a/rule.ts",
+    "src/a/judge.ts",
+  ]);
+  assert.deepEqual(
+    touched(targets, plan, new Set(["tests/e2e_test.ts", "README.md"])),
+    [],
+  );
+  assert.deepEqual(touched(targets, plan, new Set()), []);
 });
