@@ -75,15 +75,15 @@ export interface HarnessJudgement {
  */
 export function judgeHarness(input: JudgeHarnessInput): HarnessJudgement {
   const registered = registeredPaths(input.registered, input.headTree);
-  const headLayout = treeLayout(input.headTree, { registered });
-  const baseLayout = treeLayout(input.baseTree, { registered });
+  const layouts = [input.headTree, input.baseTree].map((tree) =>
+    treeLayout(tree, { registered })
+  );
   const tests = checkRegisteredTests(input.registered, {
     baseModules: input.baseModules,
     headModules: input.headModules,
     baseTree: input.baseTree,
     headTree: input.headTree,
-    isTestSide: (path) =>
-      isTestSide(path, headLayout) || isTestSide(path, baseLayout),
+    isTestSide: (path) => layouts.some((layout) => isTestSide(path, layout)),
   });
   const findings = [
     ...checkGateConfig(input.changes, input.texts),
@@ -95,6 +95,7 @@ export function judgeHarness(input: JudgeHarnessInput): HarnessJudgement {
       headTree: input.headTree,
       moduleNames: input.moduleNames,
       registered,
+      // Stryker disable next-line ConditionalExpression: checkHarness reads a pythonpath of undefined as none given
       ...(input.pythonpath === undefined
         ? {}
         : { pythonpath: input.pythonpath }),
@@ -106,9 +107,11 @@ export function judgeHarness(input: JudgeHarnessInput): HarnessJudgement {
       baseTree: input.baseTree,
       registered,
       testSupport: input.testSupport,
+      // Stryker disable next-line ConditionalExpression: checkCodeProbes reads a pythonpath of undefined as none given
       ...(input.pythonpath === undefined
         ? {}
         : { pythonpath: input.pythonpath }),
+      // Stryker disable next-line ConditionalExpression: checkCodeProbes reads a seedEnv of undefined as none given
       ...(input.seedEnv === undefined ? {} : { seedEnv: input.seedEnv }),
     }),
     ...checkSkips(input.changes, {

@@ -160,3 +160,66 @@ Deno.test("judgeHarness() hands each rule what the base's settings and contract 
     assert.deepEqual(judge({}, head, { testSupport: ["pkg/testing.py"] }), []);
   });
 });
+
+Deno.test("judgeHarness() judges Hypothesis profiles on the test side of either tree", async (t) => {
+  const LOAD =
+    'from hypothesis import settings\nsettings.load_profile("fast")\n';
+  const profileFindings = (
+    base: Record<string, string>,
+    head: Record<string, string>,
+    input: Partial<JudgeHarnessInput> = {},
+  ) =>
+    judge(base, head, input).filter((f) =>
+      f.startsWith("property.settings_weakened@")
+    );
+  const TEST = "def test_a():\n    assert 1\n";
+  await t.step("a helper beside the head's tests", () => {
+    assert.deepEqual(
+      profileFindings({}, {
+        "tests/test_a.py": TEST,
+        "tests/helpers.py": LOAD,
+      }),
+      ["property.settings_weakened@tests/helpers.py"],
+    );
+  });
+  await t.step("a helper beside tests only the base has", () => {
+    assert.deepEqual(
+      profileFindings(
+        { "tests/test_a.py": TEST, "tests/helpers.py": "X = 1\n" },
+        { "tests/helpers.py": LOAD },
+      ),
+      ["property.settings_weakened@tests/helpers.py"],
+    );
+  });
+  await t.step("a helper beside a registered test module", () => {
+    const base = { "checks/run.py": TEST };
+    const head = { ...base, "checks/helpers.py": LOAD };
+    assert.deepEqual(profileFindings(base, head), []);
+    assert.deepEqual(
+      profileFindings(base, head, { registered: [registered("checks.run")] }),
+      ["property.settings_weakened@checks/helpers.py"],
+    );
+  });
+  await t.step("code under test is not the test side", () => {
+    assert.deepEqual(
+      profileFindings({ "tests/test_a.py": TEST }, {
+        "tests/test_a.py": TEST,
+        "pkg/core.py": LOAD,
+      }),
+      [],
+    );
+  });
+});
+
+Deno.test("judgeHarness() counts a module in the configured pythonpath as the repository's own when a probe reads it", () => {
+  const base = { "lib/names.py": 'NAME = "test_a"\n' };
+  const head = {
+    ...base,
+    "pkg/core.py":
+      "import sys\nfrom names import NAME\ndef f():\n    return sys._getframe(1).f_code.co_name == NAME\n",
+  };
+  assert.deepEqual(judge(base, head), []);
+  assert.deepEqual(judge(base, head, { pythonpath: ["lib"] }), [
+    "harness.code_probes_tests@pkg/core.py",
+  ]);
+});
