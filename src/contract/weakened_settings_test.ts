@@ -99,6 +99,30 @@ Deno.test("weakenedSettings() takes any health check newly suppressed as a weake
     ],
     ["none suppressed any more", suppress("too_slow"), {}, false],
     [
+      "a variable in place of a list",
+      suppress("too_slow"),
+      { suppress_health_check: "CHECKS" },
+      true,
+    ],
+    [
+      "a list in place of a variable",
+      { suppress_health_check: "CHECKS" },
+      suppress("too_slow"),
+      true,
+    ],
+    [
+      "an empty list in place of a variable",
+      { suppress_health_check: "CHECKS" },
+      { suppress_health_check: "[]" },
+      false,
+    ],
+    [
+      "none suppressed any more, from a variable",
+      { suppress_health_check: "CHECKS" },
+      {},
+      false,
+    ],
+    [
       "a list that is not of HealthCheck members",
       suppress("too_slow"),
       { suppress_health_check: "list(HealthCheck)" },
@@ -274,10 +298,22 @@ Deno.test("weakenedSettings() judges each other @settings keyword by what it doe
     ["phases removed, back to the default", phases("generate"), {}, false],
     ["phases a variable", phases(...finding), { phases: "PHASES" }, true],
     [
-      "phases from a variable to a list",
+      "phases from a variable to every finding phase",
       { phases: "PHASES" },
       phases(...finding),
+      false,
+    ],
+    [
+      "phases from a variable to a list without one finding phase",
+      { phases: "PHASES" },
+      phases("explicit", "reuse", "generate"),
       true,
+    ],
+    [
+      "phases from a variable back to the default",
+      { phases: "PHASES" },
+      {},
+      false,
     ],
     ["phases of another enum", phases(...finding), {
       phases: "[Other.generate]",
@@ -312,6 +348,12 @@ Deno.test("weakenedSettings() judges each other @settings keyword by what it doe
       { stateful_step_count: "1_000" },
       false,
     ],
+    ["stateful_step_count an expression", { stateful_step_count: "20" }, {
+      stateful_step_count: "STEPS * 10",
+    }, true],
+    ["stateful_step_count a number and more", { stateful_step_count: "20" }, {
+      stateful_step_count: "10 ** 3",
+    }, true],
     ["stateful_step_count a variable", { stateful_step_count: "20" }, {
       stateful_step_count: "STEPS",
     }, true],
