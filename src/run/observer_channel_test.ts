@@ -93,3 +93,43 @@ Deno.test("the channel shows a watcher only the first connection's lines, never 
     assert.match(o.problems[0] ?? "", /second process/);
   });
 });
+
+Deno.test("the channel tells a watcher nothing more once it is finished, though a cut-off writer goes on", async () => {
+  await withChannel(async (channel) => {
+    const seen: string[] = [];
+    channel.watch((line) => seen.push(line));
+    const conn = await Deno.connect({ transport: "unix", path: channel.path });
+    const encoder = new TextEncoder();
+    try {
+      await conn.write(encoder.encode("before\n"));
+      while (seen.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.deepEqual(await channel.finishLines(50), [["<cut off>"]]);
+      assert.deepEqual(seen, ["before"]);
+      await conn.write(encoder.encode("after\n"));
+      // The reader is still draining the connection: give it the line.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(seen, ["before"]);
+    } finally {
+      conn.close();
+    }
+  });
+});
+
+Deno.test("a finished channel keeps no connection open, however many the run made", async () => {
+  const openFds = async () => {
+    let n = 0;
+    for await (const _ of Deno.readDir("/proc/self/fd")) n++;
+    return n;
+  };
+  await withChannel(async (channel) => {
+    const before = await openFds();
+    for (let i = 0; i < 5; i++) {
+      await send(channel.path, ['{"event":"finish","exitstatus":0}\n']);
+    }
+    assert.equal((await channel.finishLines()).length, 5);
+    // The listener itself is closed too.
+    assert.equal(await openFds(), before - 1);
+  });
+});
