@@ -4,8 +4,10 @@
 // Stryker's command runner runs one command for every mutant and cannot see
 // test files, so it can neither choose tests per file nor notice a changed
 // test. This runner gets the choice from ./main.ts through the options
-// (`pawlMutate.tests`): the unit tests first; the named end-to-end tests only
-// when the unit tests leave the mutant alive. Every run is its own process
+// (`pawlMutate.tests`): the unit tests one file at a time, nearest first, so
+// the beside test that detects most mutants does so without loading the
+// slower tests further out; the named end-to-end tests only when the unit
+// tests leave the mutant alive. Every run is its own process
 // group, killed whole when it passes its time limit, since end-to-end tests
 // spawn pawl and pytest.
 
@@ -170,13 +172,9 @@ export class DenoTestRunner implements TestRunner {
     if (chosen === undefined || chosen.unit.length + chosen.e2e.length === 0) {
       return { status: MutantRunStatus.Survived, nrOfTests: 0 };
     }
-    const stages: [readonly string[], number][] = [
-      [chosen.unit, this.#plan.unitTimeoutSeconds],
-      [chosen.e2e, this.#plan.e2eTimeoutSeconds],
-    ];
+    const stages = mutantStages(chosen, this.#plan);
     let ran = 0;
     for (const [files, ceiling] of stages) {
-      if (files.length === 0) continue;
       ran += files.length;
       const seconds = await this.#limitFor(files, ceiling);
       const outcome = await denoTest(files, activeMutant.id, seconds);
@@ -197,6 +195,24 @@ export class DenoTestRunner implements TestRunner {
     }
     return { status: MutantRunStatus.Survived, nrOfTests: ran };
   }
+}
+
+/**
+ * The test runs one mutant may take, in order, each with its time ceiling:
+ * every unit test file on its own, nearest first (a detection stops the
+ * rest), then the end-to-end tests together.
+ */
+export function mutantStages(
+  chosen: { readonly unit: readonly string[]; readonly e2e: readonly string[] },
+  limits: Pick<RunnerPlan, "unitTimeoutSeconds" | "e2eTimeoutSeconds">,
+): [readonly string[], number][] {
+  const stages: [readonly string[], number][] = chosen.unit.map((
+    file,
+  ) => [[file], limits.unitTimeoutSeconds]);
+  if (chosen.e2e.length > 0) {
+    stages.push([chosen.e2e, limits.e2eTimeoutSeconds]);
+  }
+  return stages;
 }
 
 export const strykerPlugins = [
