@@ -98,8 +98,7 @@ export function generateMutants(
 ): Mutant[] {
   const operators = new Set(options.operators ?? MUTATION_OPERATORS);
   const include = options.include ?? (() => true);
-  const tree = parser.parse(text);
-  try {
+  return parser.withTree(text, (tree) => {
     const out = new Map<string, Mutant>();
     for (const fn of functionsOf(tree.rootNode, [])) {
       if (!include(fn.qualname)) continue;
@@ -124,9 +123,7 @@ export function generateMutants(
         ? 1
         : 0)
     );
-  } finally {
-    tree.delete();
-  }
+  });
 }
 
 /** A function definition and its qualified name. */

@@ -55,9 +55,8 @@ export function importedPaths(
   roots: readonly string[],
   has: (path: string) => boolean,
 ): string[] {
-  const tree = parser.parse(text);
   const out = new Set<string>();
-  try {
+  parser.withTree(text, (tree) => {
     const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : "";
     const resolve = (base: string, dotted: string[]) => {
       for (let i = 1; i <= dotted.length; i++) {
@@ -77,58 +76,58 @@ export function importedPaths(
           // Stryker disable next-line ConditionalExpression,EqualityOperator: resolving no name adds no file
           if (dotted.length > 0) absolute(dotted);
         }
-      } else if (node.type === "import_from_statement") {
-        const module = node.childForFieldName("module_name");
-        // Stryker disable next-line ConditionalExpression: the grammar gives every from-import a module name; the check only narrows the type
-        if (module === null) return;
-        const names = node.childrenForFieldName("name").map(dottedOf);
-        if (module.type === "relative_import") {
-          const prefix = module.children.find((c) =>
-            // Stryker disable next-line OptionalChaining: a node's children are never null; the check only narrows the type
-            c?.type === "import_prefix"
-          );
-          // Stryker disable next-line OptionalChaining: a relative import always has its dots
-          const dots = prefix?.text.length ?? 0;
-          let base = dir;
-          for (let i = 1; i < dots; i++) {
-            base = base.includes("/")
-              ? base.slice(0, base.lastIndexOf("/"))
-              : "";
-          }
-          const rest = module.namedChildren.find((c) =>
-            c?.type === "dotted_name"
-          );
-          // Stryker disable next-line ConditionalExpression: find() gives a node or undefined, never null; the check only narrows the type
-          const dotted = rest === undefined || rest === null
-            ? []
-            : rest.text.split(".");
-          if (dotted.length > 0) resolve(base, dotted);
-          else if (has(join(base, "__init__.py"))) {
-            out.add(join(base, "__init__.py"));
-          }
-          for (const n of names) resolve(base, [...dotted, ...n]);
-        } else {
-          const dotted = module.text.split(".");
-          absolute(dotted);
-          for (const n of names) {
-            for (const root of [...roots, dir]) {
-              const stem = join(root, [...dotted, ...n].join("/"));
-              for (const p of [`${stem}/__init__.py`, `${stem}.py`]) {
-                if (has(p)) out.add(p);
-              }
+        return;
+      }
+      // Stryker disable next-line ConditionalExpression: no other node has a module name, so the check below returns for it anyway
+      if (node.type !== "import_from_statement") return;
+      const module = node.childForFieldName("module_name");
+      // Stryker disable next-line ConditionalExpression: the grammar gives every from-import a module name; the check only narrows the type
+      if (module === null) return;
+      const names = node.childrenForFieldName("name").map(dottedOf);
+      if (module.type === "relative_import") {
+        const prefix = module.children.find((c) =>
+          // Stryker disable next-line OptionalChaining,ConditionalExpression: a node's children are never null, and a relative import's dots are always its first child
+          c?.type === "import_prefix"
+        );
+        // Stryker disable next-line OptionalChaining: a relative import always has its dots
+        const dots = prefix?.text.length ?? 0;
+        let base = dir;
+        for (let i = 1; i < dots; i++) {
+          base = base.includes("/") ? base.slice(0, base.lastIndexOf("/")) : "";
+        }
+        const rest = module.namedChildren.find((c) =>
+          // Stryker disable next-line OptionalChaining: a node's children are never null; the check only narrows the type
+          c?.type === "dotted_name"
+        );
+        // Stryker disable next-line ConditionalExpression: find() gives a node or undefined, never null; the check only narrows the type
+        const dotted = rest === undefined || rest === null
+          ? []
+          : rest.text.split(".");
+        if (dotted.length > 0) resolve(base, dotted);
+        else if (has(join(base, "__init__.py"))) {
+          out.add(join(base, "__init__.py"));
+        }
+        for (const n of names) resolve(base, [...dotted, ...n]);
+      } else {
+        const dotted = module.text.split(".");
+        absolute(dotted);
+        for (const n of names) {
+          for (const root of [...roots, dir]) {
+            const stem = join(root, [...dotted, ...n].join("/"));
+            for (const p of [`${stem}/__init__.py`, `${stem}.py`]) {
+              if (has(p)) out.add(p);
             }
           }
         }
       }
     });
-  } finally {
-    tree.delete();
-  }
+  });
   out.delete(file);
   return [...out].sort();
 }
 
 function dottedOf(node: Node | null): string[] {
+  // Stryker disable next-line ConditionalExpression: an import's names are never null nodes; the check only narrows the type
   if (node === null) return [];
   const name = node.type === "aliased_import"
     ? node.childForFieldName("name")
@@ -145,6 +144,7 @@ function join(dir: string, rest: string): string {
 function visit(node: Node, f: (node: Node) => void): void {
   f(node);
   for (const child of node.namedChildren) {
+    // Stryker disable next-line ConditionalExpression: a node's named children are never null; the check only narrows the type
     if (child !== null) visit(child, f);
   }
 }

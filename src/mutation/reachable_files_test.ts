@@ -108,6 +108,13 @@ Deno.test("importedPaths() resolves each kind of import to the tree's files", as
       ],
     ],
     [
+      "from a package, a name that is a subpackage",
+      "tests/test_x.py",
+      "from app import sub\n",
+      ["", "src"],
+      ["app/__init__.py", "app/sub/__init__.py"],
+    ],
+    [
       "a from-import resolves its names from the file's folder too",
       "tests/test_x.py",
       "from helpers import sub\n",

@@ -105,8 +105,7 @@ export function buildSchemata(
   mutants: readonly Mutant[],
   options: BuildSchemataOptions = {},
 ): Schemata {
-  const tree = parser.parse(text);
-  try {
+  return parser.withTree(text, (tree) => {
     const lines = new PythonLines(text);
     const excluded = new Map<string, string>();
     const placed = place(
@@ -134,9 +133,7 @@ export function buildSchemata(
     const maxLength = options.maxLength ?? SCHEMATA_MAX_LENGTH;
     const fitted = withinLength(text.length, planned, maxLength, excluded);
     return { ...render(text, lines, fitted), excluded };
-  } finally {
-    tree.delete();
-  }
+  });
 }
 
 /**

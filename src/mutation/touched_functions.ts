@@ -25,14 +25,11 @@ export function touchedFunctions(
 }
 
 function sources(parser: PythonParser, text: string): Map<string, string> {
-  const tree = parser.parse(text);
-  try {
+  return parser.withTree(text, (tree) => {
     const out = new Map<string, string>();
     for (const fn of functionsOf(tree.rootNode, [])) {
       if (!out.has(fn.qualname)) out.set(fn.qualname, fn.node.text);
     }
     return out;
-  } finally {
-    tree.delete();
-  }
+  });
 }

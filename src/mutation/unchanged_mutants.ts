@@ -197,8 +197,7 @@ function placed(
   parser: PythonParser,
   text: string,
 ): Map<string, Placed | null> {
-  const tree = parser.parse(text);
-  try {
+  return parser.withTree(text, (tree) => {
     const out = new Map<string, Placed | null>();
     for (const fn of functionsOf(tree.rootNode, [])) {
       if (out.has(fn.qualname)) {
@@ -212,8 +211,5 @@ function placed(
       });
     }
     return out;
-    // Stryker disable next-line BlockStatement: freeing the parse tree only returns its memory; nothing reads it again
-  } finally {
-    tree.delete();
-  }
+  });
 }

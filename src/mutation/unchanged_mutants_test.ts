@@ -149,6 +149,18 @@ Deno.test("what a pull request changed is named by function, by statement and by
       ]);
     },
   );
+  await t.step("changes are listed by file, then by line", () => {
+    const u = unchangedMutants(parser, [
+      { file: "b.py", base: "X = 1\n", head: "X = 1\nY = 2\n" },
+      { file: "a.py", base: "", head: "\n\n\n\nZ = 3\n" },
+      { file: "b.py", base: "", head: "W = 0\n" },
+    ], { operators: ["arithmetic"] });
+    assert.deepEqual(u.changed.map((c) => [c.file, c.line]), [
+      ["a.py", 5],
+      ["b.py", 1],
+      ["b.py", 2],
+    ]);
+  });
   await t.step("a statement only re-indented is not changed", () => {
     const base = BASE + "if DEBUG:\n    LIMIT = 1\n";
     const u = changedOf(base, BASE + "if DEBUG:\n  LIMIT = 1\n");

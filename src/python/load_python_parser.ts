@@ -45,6 +45,19 @@ export class PythonParser {
   }
 
   /**
+   * Parse Python source, hand the tree to `use`, and free it after, whether
+   * `use` returned or threw: for a caller that keeps nothing of the tree.
+   */
+  withTree<T>(text: string, use: (tree: Tree) => T): T {
+    const tree = this.parse(text);
+    try {
+      return use(tree);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /**
    * The text {@linkcode PythonParser.parse} hands tree-sitter: a lone
    * carriage return made a newline, every offset kept.
    */

@@ -59,3 +59,42 @@ Deno.test("PythonParser.parse() indexes the original string in UTF-16 code units
     tree.delete();
   }
 });
+
+Deno.test("PythonParser.withTree() frees the tree after its user is done, whether it returned or threw", async (t) => {
+  const freed: string[] = [];
+  const parser = new PythonParser(
+    {
+      parse: (text: string) => ({
+        rootNode: { text },
+        delete: () => freed.push(text),
+      }),
+    } as unknown as ConstructorParameters<typeof PythonParser>[0],
+  );
+  await t.step("returned", () => {
+    assert.equal(
+      parser.withTree("x = 1\n", (tree) => tree.rootNode.text),
+      "x = 1\n",
+    );
+    assert.deepEqual(freed, ["x = 1\n"]);
+  });
+  await t.step("threw", () => {
+    assert.throws(
+      () =>
+        parser.withTree("y = 2\n", () => {
+          throw new Error("no such function");
+        }),
+      /no such function/,
+    );
+    assert.deepEqual(freed, ["x = 1\n", "y = 2\n"]);
+  });
+  await t.step("the real parser hands a parsed tree", async () => {
+    const real = await loadPythonParser();
+    assert.equal(
+      real.withTree(
+        "def f():\n    pass\n",
+        (tree) => tree.rootNode.child(0)?.type,
+      ),
+      "function_definition",
+    );
+  });
+});
