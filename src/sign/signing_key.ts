@@ -13,6 +13,7 @@ import {
 } from "./_der.ts";
 import { encodePem, PemError, PemLabelError, readPemBlock } from "./_pem.ts";
 import { keyId } from "./key_id.ts";
+import { usedThenWiped } from "./_wipe.ts";
 
 /** A parsed signing key. */
 export interface SigningKey {
@@ -96,79 +97,82 @@ export async function readSigningKey(
     if (error instanceof PemError) throw fail(error.message);
     throw error;
   }
+  return await usedThenWiped(der, (der) => keyOfDer(der, fail));
+}
+
+/** The key a PKCS#8 DER block holds, checked to be Ed25519 with matching halves. */
+async function keyOfDer(
+  der: Uint8Array,
+  fail: (detail: string) => SigningKeyError,
+): Promise<SigningKey> {
+  let oid: string;
   try {
-    let oid: string;
-    try {
-      oid = pkcs8Algorithm(der);
-    } catch (error) {
-      // Stryker disable next-line ConditionalExpression: pkcs8Algorithm throws nothing but DerError
-      if (error instanceof DerError) {
-        throw fail("not PKCS#8: the DER structure is malformed");
-      }
-      throw error;
+    oid = pkcs8Algorithm(der);
+  } catch (error) {
+    // Stryker disable next-line ConditionalExpression: pkcs8Algorithm throws nothing but DerError
+    if (error instanceof DerError) {
+      throw fail("not PKCS#8: the DER structure is malformed");
     }
-    if (oid !== ED25519_OID) {
-      throw fail(`not an Ed25519 key: the PKCS#8 key is ${algorithmName(oid)}`);
-    }
-    let privateKey: CryptoKey;
-    let publicKey: CryptoKey;
-    try {
-      const extractable = await crypto.subtle.importKey(
-        "pkcs8",
-        // Stryker disable next-line MethodExpression: importKey copies the bytes when called, before the finally below wipes them; the copy only changes the buffer's type
-        der.slice(),
-        "Ed25519",
-        true,
-        ["sign"],
-      );
-      const { x } = await crypto.subtle.exportKey("jwk", extractable);
-      publicKey = await crypto.subtle.importKey(
-        "jwk",
-        {
-          kty: "OKP",
-          crv: "Ed25519",
-          // Stryker disable next-line StringLiteral: an exported Ed25519 private key always has its x
-          x: x ?? "",
-        },
-        "Ed25519",
-        true,
-        ["verify"],
-      );
-      privateKey = await crypto.subtle.importKey(
-        "pkcs8",
-        // Stryker disable next-line MethodExpression: importKey copies the bytes when called, before the finally below wipes them; the copy only changes the buffer's type
-        der.slice(),
-        "Ed25519",
-        false,
-        ["sign"],
-      );
-    } catch {
-      throw fail("not a valid Ed25519 PKCS#8 key");
-    }
-    // A PKCS#8 v2 key carries its own public key; make sure the key pawl
-    // publishes is the one that verifies what it signs.
-    // Stryker disable next-line StringLiteral: any message tells whether the halves match
-    const probe = new TextEncoder().encode("pawl signing key probe");
-    const signature = await crypto.subtle.sign("Ed25519", privateKey, probe);
-    // The runtime derives the public half from the seed and ignores a
-    // PKCS#8 v2 key's own (see the test), so no key reaches this on Deno;
-    // it guards a runtime that would use the key's own.
-    // Stryker disable next-line ConditionalExpression,BlockStatement: no key reaches it on Deno (above)
-    if (!await crypto.subtle.verify("Ed25519", publicKey, signature, probe)) {
-      // Stryker disable next-line StringLiteral: no key reaches it on Deno (above)
-      throw fail("the key's private and public halves do not match");
-    }
-    const spki = new Uint8Array(
-      await crypto.subtle.exportKey("spki", publicKey),
-    );
-    return {
-      privateKey,
-      publicKey,
-      publicKeyPem: encodePem("PUBLIC KEY", spki),
-      keyid: await keyId(spki),
-    };
-    // Stryker disable next-line BlockStatement: wiping the decoded key bytes changes nothing a caller can see; it only shortens how long the secret stays in memory
-  } finally {
-    der.fill(0);
+    throw error;
   }
+  if (oid !== ED25519_OID) {
+    throw fail(`not an Ed25519 key: the PKCS#8 key is ${algorithmName(oid)}`);
+  }
+  let privateKey: CryptoKey;
+  let publicKey: CryptoKey;
+  try {
+    const extractable = await crypto.subtle.importKey(
+      "pkcs8",
+      // Stryker disable next-line MethodExpression: importKey copies the bytes when called, before the caller wipes them; the copy only changes the buffer's type
+      der.slice(),
+      "Ed25519",
+      true,
+      ["sign"],
+    );
+    const { x } = await crypto.subtle.exportKey("jwk", extractable);
+    publicKey = await crypto.subtle.importKey(
+      "jwk",
+      {
+        kty: "OKP",
+        crv: "Ed25519",
+        // Stryker disable next-line StringLiteral: an exported Ed25519 private key always has its x
+        x: x ?? "",
+      },
+      "Ed25519",
+      true,
+      ["verify"],
+    );
+    privateKey = await crypto.subtle.importKey(
+      "pkcs8",
+      // Stryker disable next-line MethodExpression: importKey copies the bytes when called, before the caller wipes them; the copy only changes the buffer's type
+      der.slice(),
+      "Ed25519",
+      false,
+      ["sign"],
+    );
+  } catch {
+    throw fail("not a valid Ed25519 PKCS#8 key");
+  }
+  // A PKCS#8 v2 key carries its own public key; make sure the key pawl
+  // publishes is the one that verifies what it signs.
+  // Stryker disable next-line StringLiteral: any message tells whether the halves match
+  const probe = new TextEncoder().encode("pawl signing key probe");
+  const signature = await crypto.subtle.sign("Ed25519", privateKey, probe);
+  // The runtime derives the public half from the seed and ignores a
+  // PKCS#8 v2 key's own (see the test), so no key reaches this on Deno;
+  // it guards a runtime that would use the key's own.
+  // Stryker disable next-line ConditionalExpression,BlockStatement: no key reaches it on Deno (above)
+  if (!await crypto.subtle.verify("Ed25519", publicKey, signature, probe)) {
+    // Stryker disable next-line StringLiteral: no key reaches it on Deno (above)
+    throw fail("the key's private and public halves do not match");
+  }
+  const spki = new Uint8Array(
+    await crypto.subtle.exportKey("spki", publicKey),
+  );
+  return {
+    privateKey,
+    publicKey,
+    publicKeyPem: encodePem("PUBLIC KEY", spki),
+    keyid: await keyId(spki),
+  };
 }
