@@ -46,7 +46,9 @@ export const DECISION_FOLDERS = [
   "src/sign/",
 ] as const;
 
-const ROOT = decodeURIComponent(new URL("../../", import.meta.url).pathname)
+export const ROOT = decodeURIComponent(
+  new URL("../../", import.meta.url).pathname,
+)
   .replace(/\/$/, "");
 const UNIT_TESTS_PER_FILE = 6;
 
@@ -62,6 +64,13 @@ export function isMutable(path: string): boolean {
   return path.endsWith(".ts") && !path.endsWith("_test.ts") &&
     !path.endsWith("/_testing.ts") &&
     !path.includes("/testdata/");
+}
+
+/** The mutable files of the decision folders, of `files`. */
+export function decisionFiles(files: readonly string[]): string[] {
+  return files.filter((f) =>
+    isMutable(f) && DECISION_FOLDERS.some((d) => f.startsWith(d))
+  );
 }
 
 /** The files a change touched: changed themselves, or one of their chosen tests changed. */
@@ -95,7 +104,8 @@ async function git(args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout);
 }
 
-async function trackedFiles(): Promise<string[]> {
+/** The project's files, tracked or new, relative to the root. */
+export async function trackedFiles(): Promise<string[]> {
   return (await git(["ls-files", "--cached", "--others", "--exclude-standard"]))
     .split("\n").filter((l) => l !== "");
 }
@@ -343,7 +353,10 @@ async function main(): Promise<number> {
     }
   }
   if (values.report !== undefined) {
-    await writeSurvivorReport(values.report, results, ROOT, DECISION_FOLDERS);
+    await writeSurvivorReport(values.report, results, ROOT, DECISION_FOLDERS, {
+      run: targets,
+      all: decisionFiles(files),
+    });
     console.log(`mutate: wrote ${values.report}`);
   }
   const value = score(all);

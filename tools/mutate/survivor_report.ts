@@ -14,12 +14,33 @@ function percent(value: number | null): string {
 }
 
 /** The report's Markdown. */
+/** Which files were run, of all the files the report's folders hold. */
+export interface FilesRun {
+  /** The files a run covered, relative to the root. */
+  readonly run: readonly string[];
+  /** Every mutable file of the folders, relative to the root. */
+  readonly all: readonly string[];
+}
+
+/**
+ * The report's Markdown. With `files`, each folder says how many of its files
+ * were run, and the files not run are listed.
+ */
 export function survivorReport(
   results: readonly MutantOutcome[],
   root: string,
   folders: readonly string[],
+  files?: FilesRun,
 ): string {
   const tallies = tallyByFile(results, root);
+  const inside = (folder: string, file: string) =>
+    folder === "all" || file.startsWith(folder);
+  const runCount = (folder: string) =>
+    files === undefined
+      ? ""
+      : ` ${files.run.filter((f) => inside(folder, f)).length} of ${
+        files.all.filter((f) => inside(folder, f)).length
+      } |`;
   const lines = [
     "# Mutation report: pawl's own decision code",
     "",
@@ -32,17 +53,19 @@ export function survivorReport(
     "`// Stryker disable next-line MUTATOR: reason` comment beside its code, and the score",
     'leaves it out. Only the files listed under "Per file" were run.',
     "",
-    "| Folder | Score | Detected | Undetected | With a reason |",
-    "|---|---|---|---|---|",
+    `| Folder |${
+      files === undefined ? "" : " Files run |"
+    } Score | Detected | Undetected | With a reason |`,
+    `|---|${files === undefined ? "" : "---|"}---|---|---|---|`,
   ];
   for (const folder of [...folders, "all"]) {
     const inFolder = folder === "all"
       ? tallies
       : tallies.filter((t) => t.file.startsWith(folder));
-    if (inFolder.length === 0) continue;
+    if (inFolder.length === 0 && files === undefined) continue;
     const sum = total(folder, inFolder);
     lines.push(
-      `| ${folder} | ${
+      `| ${folder} |${runCount(folder)} ${
         percent(score(sum))
       } | ${sum.detected} | ${sum.undetected} | ${sum.ignored} |`,
     );
@@ -87,17 +110,28 @@ export function survivorReport(
   for (const result of undetected) {
     lines.push(`- \`${describeMutant(result, root)}\``);
   }
+  if (files !== undefined) {
+    const notRun = files.all.filter((f) => !files.run.includes(f));
+    lines.push("", "## Not run", "");
+    if (notRun.length === 0) lines.push("None: every file was run.");
+    for (const file of notRun) lines.push(`- ${file}`);
+  }
   lines.push("");
   return lines.join("\n");
 }
 
+/** Write {@linkcode survivorReport} to `path`, formatted as the repository's Markdown. */
 export async function writeSurvivorReport(
   path: string,
   results: readonly MutantOutcome[],
   root: string,
   folders: readonly string[],
+  files?: FilesRun,
 ): Promise<void> {
-  await Deno.writeTextFile(path, survivorReport(results, root, folders));
+  await Deno.writeTextFile(
+    path,
+    survivorReport(results, root, folders, files),
+  );
   // The repository's Markdown is kept as deno fmt writes it.
   await new Deno.Command(Deno.execPath(), {
     args: ["fmt", "--quiet", path],

@@ -3,26 +3,56 @@
 //
 // Writes the survivor report from the mutation-testing-elements JSON of one
 // or more `deno task mutate` runs (their --out). A file's mutants come from
-// the last run that has that file, so runs of single files after a full run
-// bring the report up to date.
+// the last run that has that file as it is now (the JSON keeps each file's
+// source), so runs of single files after a full run bring the report up to
+// date, and a run of code that has changed since is left out and named.
 
-import { DECISION_FOLDERS } from "./main.ts";
+import { DECISION_FOLDERS, decisionFiles, ROOT, trackedFiles } from "./main.ts";
 import type { MutantOutcome } from "./summarize.ts";
 import { writeSurvivorReport } from "./survivor_report.ts";
 
 interface ElementsReport {
-  files: Record<string, { mutants: Omit<MutantOutcome, "fileName">[] }>;
+  files: Record<
+    string,
+    { source?: string; mutants: Omit<MutantOutcome, "fileName">[] }
+  >;
 }
 
-/** The mutants of several runs' JSON, the last run's mutants for a file that several have. */
-export function mergeRuns(runs: readonly ElementsReport[]): MutantOutcome[] {
+/** What several runs say of the files as they are now. */
+export interface MergedRuns {
+  /** The mutants of each file's last run on its current source, by file. */
+  results: MutantOutcome[];
+  /** The files some run covered as they are now, sorted. */
+  files: string[];
+  /** The files every run of which saw another source than the current one, sorted. */
+  stale: string[];
+}
+
+/**
+ * The mutants of several runs' JSON: for each file, the last run whose
+ * source is `current(file)`. Without `current`, the last run of each file.
+ */
+export function mergeRuns(
+  runs: readonly ElementsReport[],
+  current?: (file: string) => string | undefined,
+): MergedRuns {
   const byFile = new Map<string, MutantOutcome[]>();
+  const stale = new Set<string>();
   for (const run of runs) {
-    for (const [file, { mutants }] of Object.entries(run.files)) {
+    for (const [file, { source, mutants }] of Object.entries(run.files)) {
+      if (current !== undefined && source !== current(file)) {
+        stale.add(file);
+        continue;
+      }
       byFile.set(file, mutants.map((m) => ({ ...m, fileName: file })));
     }
   }
-  return [...byFile.keys()].sort().flatMap((file) => byFile.get(file)!);
+  const files = [...byFile.keys()].sort();
+  return {
+    results: files.flatMap((file) => byFile.get(file)!),
+    files,
+    stale: [...stale].filter((f) => !byFile.has(f)).sort(),
+  };
 }
 
 if (import.meta.main) {
@@ -38,5 +68,20 @@ if (import.meta.main) {
       JSON.parse(await Deno.readTextFile(path)) as ElementsReport
     ),
   );
-  await writeSurvivorReport(out, mergeRuns(runs), "", DECISION_FOLDERS);
+  const all = decisionFiles(await trackedFiles());
+  const sources = new Map(
+    await Promise.all(
+      all.map(async (f) =>
+        [f, await Deno.readTextFile(`${ROOT}/${f}`)] as const
+      ),
+    ),
+  );
+  const merged = mergeRuns(runs, (file) => sources.get(file));
+  for (const file of merged.stale) {
+    console.error(`write_report: ${file} changed since its last run; left out`);
+  }
+  await writeSurvivorReport(out, merged.results, "", DECISION_FOLDERS, {
+    run: merged.files,
+    all,
+  });
 }
