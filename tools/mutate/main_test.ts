@@ -60,6 +60,19 @@ Deno.test("deno task mutate runs a file's mutants against the tests that load it
           report,
           /src\/sign\/sign_envelope\.ts:\d+:\d+ MethodExpression/,
         );
+        assert.match(report, /\| src\/sign\/ +\| 1 of \d+ +\|/);
+        assert.match(report, /## Not run\n\n(- src\/.*\n)+/);
+      },
+    );
+    await t.step(
+      "code only the tests load is their aid, not pawl's: nothing to mutate",
+      async () => {
+        const run = await mutate(["src/run/_scripted_sandbox.ts"]);
+        assert.equal(run.code, 0, run.output);
+        assert.match(
+          run.output,
+          /main\.ts does not load src\/run\/_scripted_sandbox\.ts; not mutated\n(.*\n)*mutate: nothing to mutate/,
+        );
       },
     );
     await t.step(

@@ -37,6 +37,19 @@ export function nearness(file: string, test: string): number {
   return shared;
 }
 
+/** Every module `entry` loads, itself included: the program, without the tests' own aids. */
+export function loadedBy(graph: ModuleGraph, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [entry];
+  while (stack.length > 0) {
+    const module = stack.pop()!;
+    if (seen.has(module) || !graph.has(module)) continue;
+    seen.add(module);
+    stack.push(...graph.get(module)!);
+  }
+  return seen;
+}
+
 /** Who imports whom, turned around: module → the modules that import it. */
 export function importers(graph: ModuleGraph): Map<string, string[]> {
   const out = new Map<string, string[]>();

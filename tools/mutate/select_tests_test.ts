@@ -6,6 +6,7 @@ import {
   graphFromDenoInfo,
   importers,
   isUnitTest,
+  loadedBy,
   unitTestsFor,
 } from "./select_tests.ts";
 
@@ -159,4 +160,20 @@ Deno.test("the graph is read from deno info: local TypeScript modules and their 
     ),
     true,
   );
+});
+
+Deno.test("the program is every module main.ts loads, not what only tests load", () => {
+  const graph = new Map<string, string[]>([
+    ["main.ts", ["src/cli.ts"]],
+    ["src/cli.ts", ["src/run/a.ts", "src/cli.ts"]],
+    ["src/run/a.ts", ["src/core/b.ts"]],
+    ["src/core/b.ts", []],
+    ["src/run/_scripted.ts", ["src/run/a.ts"]],
+    ["src/run/a_test.ts", ["src/run/a.ts", "src/run/_scripted.ts"]],
+  ]);
+  assert.deepEqual(
+    [...loadedBy(graph, "main.ts")].sort(),
+    ["main.ts", "src/cli.ts", "src/core/b.ts", "src/run/a.ts"],
+  );
+  assert.deepEqual([...loadedBy(graph, "missing.ts")], []);
 });

@@ -7,7 +7,7 @@
 // source), so runs of single files after a full run bring the report up to
 // date, and a run of code that has changed since is left out and named.
 
-import { DECISION_FOLDERS, decisionFiles, ROOT, trackedFiles } from "./main.ts";
+import { DECISION_FOLDERS, decisionFiles, projectGraph, ROOT } from "./main.ts";
 import type { MutantOutcome } from "./summarize.ts";
 import { writeSurvivorReport } from "./survivor_report.ts";
 
@@ -68,7 +68,8 @@ if (import.meta.main) {
       JSON.parse(await Deno.readTextFile(path)) as ElementsReport
     ),
   );
-  const all = decisionFiles(await trackedFiles());
+  const { files, program } = await projectGraph();
+  const all = decisionFiles(files, program);
   const sources = new Map(
     await Promise.all(
       all.map(async (f) =>
