@@ -40,12 +40,29 @@ const WORKSPACE = { root: "/tmp/pawl-copy-bytecode-test" };
 /** Lets every pending start settle. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
+/**
+ * Waits for `count` compilers to have been started, however busy the machine
+ * (finding python3 on the PATH reads the file system), up to 30 s.
+ */
+async function startedAhead(
+  started: readonly unknown[],
+  count: number,
+): Promise<void> {
+  for (
+    let waited = 0;
+    started.length < count && waited < 30_000;
+    waited += 10
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 Deno.test("copyBytecode() starts the compiler before the settings are read, and keeps it when they ask for the same", async () => {
   const { sandbox, started } = recordingSandbox();
   const bytecode = copyBytecode(TREE, Promise.resolve(sandbox), WORKSPACE, {
     path: SANDBOX_PATH,
   });
-  await settle();
+  await startedAhead(started, 1);
   assert.equal(started.length, 1, "started ahead of the decision");
   bytecode.decide(readSettings(""), undefined);
   assert.ok((await bytecode.compiler) !== undefined);
@@ -75,7 +92,7 @@ Deno.test("copyBytecode() ends the compiler started ahead when the settings rule
     const bytecode = copyBytecode(TREE, Promise.resolve(sandbox), WORKSPACE, {
       path: "/nonexistent/bin:/bin",
     });
-    await settle();
+    await startedAhead(started, 1);
     bytecode.decide(readSettings(""), "/usr/bin");
     assert.ok((await bytecode.compiler) !== undefined);
     assert.deepEqual(started, [
@@ -91,7 +108,7 @@ Deno.test("copyBytecode() ends the compiler started ahead when the settings rule
     const bytecode = copyBytecode(TREE, Promise.resolve(sandbox), WORKSPACE, {
       path: SANDBOX_PATH,
     });
-    await settle();
+    await startedAhead(started, 1);
     await bytecode.close();
     assert.equal(await bytecode.compiler, undefined);
     assert.deepEqual(started.map((s) => s.closed), [true]);
