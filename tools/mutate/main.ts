@@ -103,19 +103,39 @@ export function touched(
   );
 }
 
-async function git(args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args,
+/**
+ * Runs `command` in the root and gives its output; a failure is a usage
+ * error saying `what` failed, with the command's own words (`tail` chars).
+ */
+async function run(
+  command: string,
+  args: readonly string[],
+  what: string,
+  options: { env?: Record<string, string>; tail?: number } = {},
+): Promise<string> {
+  const out = await new Deno.Command(command, {
+    args: [...args],
     cwd: ROOT,
+    ...(options.env === undefined ? {} : { env: options.env }),
     stdout: "piped",
     stderr: "piped",
   }).output();
+  const decoder = new TextDecoder();
   if (!out.success) {
+    const text = options.tail === undefined
+      ? decoder.decode(out.stderr).trim()
+      : (decoder.decode(out.stdout) + decoder.decode(out.stderr)).slice(
+        -options.tail,
+      );
     throw new UsageError(
-      `git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr).trim()}`,
+      options.tail === undefined ? `${what}: ${text}` : `${what}:\n${text}`,
     );
   }
-  return new TextDecoder().decode(out.stdout);
+  return decoder.decode(out.stdout);
+}
+
+function git(args: string[]): Promise<string> {
+  return run("git", args, `git ${args.join(" ")}`);
 }
 
 /** The project's files, tracked or new, relative to the root. */
@@ -135,21 +155,12 @@ async function moduleGraph(
       tests.map((t) => `import ${JSON.stringify(`file://${ROOT}/${t}`)};\n`)
         .join(""),
     );
-    const out = await new Deno.Command("deno", {
-      args: ["info", "--json", `--config=${ROOT}/deno.json`, entry],
-      cwd: ROOT,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!out.success) {
-      throw new UsageError(
-        `deno info failed: ${new TextDecoder().decode(out.stderr).trim()}`,
-      );
-    }
-    return graphFromDenoInfo(
-      JSON.parse(new TextDecoder().decode(out.stdout)),
-      ROOT,
+    const info = await run(
+      "deno",
+      ["info", "--json", `--config=${ROOT}/deno.json`, entry],
+      "deno info failed",
     );
+    return graphFromDenoInfo(JSON.parse(info), ROOT);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -160,29 +171,12 @@ async function runTestsOnce(files: readonly string[]): Promise<void> {
   console.log(
     `mutate: running the ${files.length} chosen test files once without a mutant`,
   );
-  const out = await new Deno.Command("deno", {
-    args: [
-      "test",
-      "--no-check",
-      "--allow-all",
-      "--quiet",
-      "--parallel",
-      ...files,
-    ],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    const text = new TextDecoder().decode(out.stdout) +
-      new TextDecoder().decode(out.stderr);
-    throw new UsageError(
-      `the chosen tests fail without a mutant, so no mutant can be judged:\n${
-        text.slice(-3000)
-      }`,
-    );
-  }
+  await run(
+    "deno",
+    ["test", "--no-check", "--allow-all", "--quiet", "--parallel", ...files],
+    "the chosen tests fail without a mutant, so no mutant can be judged",
+    { env: { NO_COLOR: "1" }, tail: 3000 },
+  );
 }
 
 async function main(): Promise<number> {
