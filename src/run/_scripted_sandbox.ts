@@ -109,3 +109,25 @@ function escape(text: string): string {
     .replaceAll(">", "&gt;").replaceAll('"', "&quot;")
     .replaceAll("\n", "&#10;");
 }
+
+/** The two directories a pytest run of these tests needs. */
+export interface RunDirs {
+  /** The tree pytest runs in. */
+  workDir: string;
+  /** Where the run's report is written. */
+  reportDir: string;
+}
+
+/** Runs `body` with a fresh work and report directory, removed after. */
+export async function withRunDirs(
+  body: (dirs: RunDirs) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "pawl-run-dirs-" });
+  try {
+    await Deno.mkdir(`${root}/work`);
+    await Deno.mkdir(`${root}/report`);
+    await body({ workDir: `${root}/work`, reportDir: `${root}/report` });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}

@@ -3,6 +3,7 @@ import {
   type CaseSpec,
   junitXml,
   ScriptedSandbox,
+  withRunDirs,
 } from "./_scripted_sandbox.ts";
 import { installObserver } from "./observer.ts";
 import {
@@ -10,19 +11,6 @@ import {
   BaseProblemError,
   checkBaseCollection,
 } from "./check_base_collection.ts";
-
-async function withDirs(
-  fn: (dirs: { workDir: string; reportDir: string }) => Promise<void>,
-): Promise<void> {
-  const root = await Deno.makeTempDir({ prefix: "pawl_base_collection_" });
-  try {
-    await Deno.mkdir(`${root}/work`);
-    await Deno.mkdir(`${root}/report`);
-    await fn({ workDir: `${root}/work`, reportDir: `${root}/report` });
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
 
 /** A base whose collection reports `cases`. */
 function reporting(cases: CaseSpec[]): ScriptedSandbox {
@@ -45,7 +33,7 @@ async function check(
   run: Partial<BaseCollectionOptions["run"]> = {},
 ): Promise<BaseProblemError | undefined> {
   let caught: BaseProblemError | undefined;
-  await withDirs(async ({ workDir, reportDir }) => {
+  await withRunDirs(async ({ workDir, reportDir }) => {
     try {
       await checkBaseCollection(sandbox, {
         base: "abc123",

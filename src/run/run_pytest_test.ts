@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { junitXml, type Script, ScriptedSandbox } from "./_scripted_sandbox.ts";
+import {
+  junitXml,
+  type Script,
+  ScriptedSandbox,
+  withRunDirs,
+} from "./_scripted_sandbox.ts";
 import {
   DEFAULT_PYTEST_COMMAND,
   MAX_REPORT_BYTES,
@@ -8,19 +13,6 @@ import {
   type RunPytestOptions,
   TestRunnerMissingError,
 } from "./run_pytest.ts";
-
-async function withDirs(
-  fn: (dirs: { workDir: string; reportDir: string }) => Promise<void>,
-): Promise<void> {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_pytest_" });
-  try {
-    await Deno.mkdir(`${root}/work`);
-    await Deno.mkdir(`${root}/report`);
-    await fn({ workDir: `${root}/work`, reportDir: `${root}/report` });
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
 
 function options(
   dirs: { workDir: string; reportDir: string },
@@ -38,7 +30,7 @@ const PASSING: Script = async ({ reportPath }) => {
 };
 
 Deno.test("runPytest() runs the command with a report flag and a minimal environment", async (t) => {
-  await withDirs(async (dirs) => {
+  await withRunDirs(async (dirs) => {
     const sandbox = new ScriptedSandbox(PASSING);
     const run = await runPytest(
       sandbox,
@@ -104,7 +96,7 @@ Deno.test("runPytest() runs the command with a report flag and a minimal environ
 });
 
 Deno.test("runPytest() leaves the command's test paths out of a run that selects, and keeps them in a run of all tests", async (t) => {
-  await withDirs(async (dirs) => {
+  await withRunDirs(async (dirs) => {
     await Deno.mkdir(`${dirs.workDir}/tests`);
     const command = ["python3", "-m", "pytest", "-q", "-k", "tests", "tests"];
     const flags = (n: number) => [
@@ -131,7 +123,7 @@ Deno.test("runPytest() leaves the command's test paths out of a run that selects
 });
 
 Deno.test("runPytest() never reuses a report or home name a previous run left", async () => {
-  await withDirs(async (dirs) => {
+  await withRunDirs(async (dirs) => {
     await Deno.writeTextFile(`${dirs.reportDir}/junit-0.xml`, "stale");
     await Deno.mkdir(`${dirs.reportDir}/home-1`);
     const sandbox = new ScriptedSandbox(PASSING);
@@ -237,7 +229,7 @@ Deno.test("runPytest() ignores a report that is not a bounded regular file in th
   ];
   for (const [label, script, problem, extra] of table) {
     await t.step(`a report that is ${label} gives no cases`, async () => {
-      await withDirs(async (dirs) => {
+      await withRunDirs(async (dirs) => {
         const run = await runPytest(
           new ScriptedSandbox(script),
           options(dirs, extra),
@@ -253,7 +245,7 @@ Deno.test("runPytest() throws TestRunnerMissingError when the runner is missing"
   await t.step(
     "python3 not on PATH (exit 127), confirmed by the probe",
     async () => {
-      await withDirs(async (dirs) => {
+      await withRunDirs(async (dirs) => {
         const sandbox = new ScriptedSandbox(() => ({
           code: 127,
           outputTail: "bwrap: execvp python3: No such file or directory",
@@ -280,7 +272,7 @@ Deno.test("runPytest() throws TestRunnerMissingError when the runner is missing"
   );
 
   await t.step("pytest not importable, confirmed by the probe", async () => {
-    await withDirs(async (dirs) => {
+    await withRunDirs(async (dirs) => {
       const sandbox = new ScriptedSandbox(() => ({
         code: 1,
         outputTail: "/usr/bin/python3: No module named pytest\n",
@@ -304,7 +296,7 @@ Deno.test("runPytest() throws TestRunnerMissingError when the runner is missing"
   await t.step(
     "a test that only prints the message is not believed",
     async () => {
-      await withDirs(async (dirs) => {
+      await withRunDirs(async (dirs) => {
         const sandbox = new ScriptedSandbox(({ index }) =>
           index === 0
             ? {
@@ -321,7 +313,7 @@ Deno.test("runPytest() throws TestRunnerMissingError when the runner is missing"
   );
 
   await t.step("a bare pytest program is probed with --version", async () => {
-    await withDirs(async (dirs) => {
+    await withRunDirs(async (dirs) => {
       const sandbox = new ScriptedSandbox(() => ({
         code: 127,
         outputTail: "pytest: command not found",
@@ -336,7 +328,7 @@ Deno.test("runPytest() throws TestRunnerMissingError when the runner is missing"
 });
 
 Deno.test("runPytest() explains the sandbox's file system when a configured interpreter is missing", async () => {
-  await withDirs(async (dirs) => {
+  await withRunDirs(async (dirs) => {
     const sandbox = new ScriptedSandbox(() => ({
       code: 127,
       outputTail: "env: '/tmp/venv/bin/python': No such file or directory",
@@ -378,7 +370,7 @@ Deno.test("runPytest() explains the sandbox's file system when a configured inte
 });
 
 Deno.test("runPytest() puts the tree's import path entries after pawl's observer, as absolute paths", async () => {
-  await withDirs(async (dirs) => {
+  await withRunDirs(async (dirs) => {
     const sandbox = new ScriptedSandbox(PASSING);
     await runPytest(
       sandbox,
@@ -392,7 +384,7 @@ Deno.test("runPytest() puts the tree's import path entries after pawl's observer
 });
 
 Deno.test("runPytest() takes a run prepared from the same options, and prepares afresh under the same names otherwise", async () => {
-  await withDirs(async (dirs) => {
+  await withRunDirs(async (dirs) => {
     const sandbox = new ScriptedSandbox(PASSING);
     const same = options(dirs, { env: { CONTRACT_SEED: "7" } });
     const prepared = await preparePytestRun(sandbox, same);
@@ -416,7 +408,7 @@ Deno.test("runPytest() takes a run prepared from the same options, and prepares 
       "tests/test_a.py::test_x",
     ]);
   });
-  await withDirs(async (dirs) => {
+  await withRunDirs(async (dirs) => {
     const sandbox = new ScriptedSandbox(PASSING);
     const prepared = await preparePytestRun(
       sandbox,
