@@ -15,6 +15,7 @@ import type {
   AuditRuleTrend,
 } from "./build_audit_report.ts";
 import { CONTROL_CHARS, truncate } from "./_text.ts";
+import { plural } from "../core/plural.ts";
 
 /** The colour of each decision, shared by the charts, the legend and the table. */
 const COLORS = {
@@ -71,8 +72,8 @@ export function renderAuditHtml(report: AuditReport): string {
     "</head>",
     "<body>",
     `<h1>pawl audit: ${escape(repos)}</h1>`,
-    `<p class="counts"><strong>${c.total}</strong> pull request${
-      c.total === 1 ? "" : "s"
+    `<p class="counts"><strong>${c.total}</strong> ${
+      c.total === 1 ? "pull request" : "pull requests"
     }: ${
       (["accept", "reject", "undecided", "skipped"] as const).map((d) =>
         `<span class="badge ${d}">${c[d]} ${LABELS[d]}</span>`
@@ -81,8 +82,8 @@ export function renderAuditHtml(report: AuditReport): string {
   ];
   if (report.unreadable.length > 0) {
     parts.push(
-      `<div class="warning"><p>${report.unreadable.length} record file${
-        report.unreadable.length === 1 ? "" : "s"
+      `<div class="warning"><p>${
+        plural(report.unreadable.length, "record file")
       } could not be read and ${
         report.unreadable.length === 1 ? "is" : "are"
       } left out:</p><ul>${
@@ -267,9 +268,7 @@ function rulesChart(
   }));
   if (other !== null) {
     rows.push({
-      label: `${other.rules.length} more rule${
-        other.rules.length === 1 ? "" : "s"
-      }`,
+      label: `${plural(other.rules.length, "more rule")}`,
       byPeriod: other.byPeriod,
       total: other.pullRequests,
       more: true,
@@ -312,7 +311,7 @@ function rulesChart(
           row - 2
         }" fill="${fill}"><title>${escape(trend.label)}, ${
           escape(period.label)
-        }: ${n} pull request${n === 1 ? "" : "s"}</title></rect>`,
+        }: ${plural(n, "pull request")}</title></rect>`,
       );
       if (n > 0 && cell >= 18) {
         out.push(
@@ -348,8 +347,8 @@ function rulesChart(
 /** The rules the heat map folds into its last row, named. */
 function otherRulesList(other: AuditOtherRules | null): string {
   if (other === null) return "";
-  return `<p class="more">The ${other.rules.length} more rule${
-    other.rules.length === 1 ? "" : "s"
+  return `<p class="more">The ${
+    plural(other.rules.length, "more rule")
   }, most common first: ${
     other.rules.map((rule) => `<code>${escape(rule)}</code>`).join(" ")
   }</p>`;
@@ -425,8 +424,8 @@ function findingList(findings: readonly AuditFinding[]): string {
   }
   if (notes.length > 0) {
     parts.push(
-      `<details><summary>${notes.length} advisory note${
-        notes.length === 1 ? "" : "s"
+      `<details><summary>${
+        plural(notes.length, "advisory note")
       }</summary><ul class="findings">${
         notes.map(item).join("")
       }</ul></details>`,

@@ -13,6 +13,7 @@ import type {
   AuditReportRow,
 } from "./build_audit_report.ts";
 import { CONTROL_CHARS, truncate } from "./_text.ts";
+import { plural } from "../core/plural.ts";
 
 /** Periods shown as columns of the rules table before it is cut to totals. */
 const MAX_RULE_COLUMNS = 12;
@@ -49,14 +50,14 @@ export function renderAuditMarkdown(report: AuditReport): string {
     }`,
     "",
     `${
-      count(c.total, "pull request")
+      plural(c.total, "pull request")
     }: **${c.accept} accepted**, **${c.reject} rejected**, ${c.undecided} undecided, ${c.skipped} skipped.`,
     "",
   ];
   if (report.unreadable.length > 0) {
     lines.push(
       `${
-        count(report.unreadable.length, "record file")
+        plural(report.unreadable.length, "record file")
       } could not be read and ${
         report.unreadable.length === 1 ? "is" : "are"
       } left out:`,
@@ -102,9 +103,7 @@ export function renderAuditMarkdown(report: AuditReport): string {
         }`
       ),
       ...(report.otherRules === null ? [] : [
-        `| ${report.otherRules.rules.length} more rule${
-          report.otherRules.rules.length === 1 ? "" : "s"
-        }: ${
+        `| ${plural(report.otherRules.rules.length, "more rule")}: ${
           report.otherRules.rules.map(code).join(", ")
         } | ${report.otherRules.pullRequests} |${
           columns.map((_, i) => ` ${report.otherRules?.byPeriod[i] ?? 0} |`)
@@ -174,8 +173,4 @@ function code(value: string): string {
   const body = value.replace(CONTROL_CHARS, "\ufffd").replace(/[`\r\n]/g, " ")
     .replace(/\|/g, "\\|");
   return `\`${body}\``;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

@@ -195,7 +195,7 @@ export async function runAudit(
       `#${job.pr.number}: ${record.decision}${
         uids.length === 0
           ? ""
-          : `, sandbox uid${uids.length === 1 ? "" : "s"} ${uids.join(", ")}`
+          : `, sandbox ${uids.length === 1 ? "uid" : "uids"} ${uids.join(", ")}`
       }`,
     );
   });

@@ -36,9 +36,9 @@ export function describeTestUser(
   const uids = isolated.map((s) => s.uid!);
   const sameIds = isolated.every((s) => (s.gid ?? s.uid) === s.uid);
   const ids = sameIds
-    ? `${plural("uid", uids)} (the same gid)`
-    : `${plural("uid", uids)} (${
-      plural("gid", isolated.map((s) => s.gid ?? s.uid!))
+    ? `${labelled("uid", uids)} (the same gid)`
+    : `${labelled("uid", uids)} (${
+      labelled("gid", isolated.map((s) => s.gid ?? s.uid!))
     })`;
   const tiers = [...new Set(isolated.map((s) => s.tier))].sort();
   const mixed = isolated.length < sandboxes.length
@@ -69,6 +69,6 @@ export function compactIds(ids: readonly number[]): string {
   return parts.join(", ");
 }
 
-function plural(word: string, ids: readonly number[]): string {
-  return `${word}${new Set(ids).size === 1 ? "" : "s"} ${compactIds(ids)}`;
+function labelled(word: string, ids: readonly number[]): string {
+  return `${new Set(ids).size === 1 ? word : `${word}s`} ${compactIds(ids)}`;
 }

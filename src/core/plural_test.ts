@@ -55,3 +55,20 @@ Deno.test("no message counts a list or a set beside a plural noun without plural
   }
   assert.deepEqual(found, []);
 });
+
+Deno.test("no message makes a plural by hand from a count", async () => {
+  // `${n} file${n === 1 ? "" : "s"}` is plural() written out again.
+  const byHand = /=== 1 \? "" : "s"/;
+  const src = new URL("../", import.meta.url);
+  const found: string[] = [];
+  for await (const file of sourceFiles(src)) {
+    if (file.pathname.endsWith("/core/plural.ts")) continue;
+    const lines = (await Deno.readTextFile(file)).split("\n");
+    for (const [index, line] of lines.entries()) {
+      if (byHand.test(line)) {
+        found.push(`${file.pathname.slice(src.pathname.length)}:${index + 1}`);
+      }
+    }
+  }
+  assert.deepEqual(found, []);
+});

@@ -286,9 +286,9 @@ function failuresAtBase(runs: TestRuns, input: PlanTestStageInput): StageRun {
     when: (r) => !input.staticReject && reported(r) && ids(r).length > 0,
     step: (r) => {
       const n = ids(r).length;
-      return `running ${n} failing test${
-        n === 1 ? "" : "s"
-      } again at the base commit ${input.base.slice(0, 12)}`;
+      return `running ${plural(n, "failing test")} again at the base commit ${
+        input.base.slice(0, 12)
+      }`;
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { AssertionRewrite } from "../contract/check_registered_tests.ts";
 import { type Finding, finding } from "../core/finding.ts";
+import { plural } from "../core/plural.ts";
 
 /** Options for {@linkcode settleRewrites}. */
 export interface SettleRewritesOptions {
@@ -43,8 +44,8 @@ export function settleRewrites(
     if (kills !== undefined) {
       return finding(
         "property.assertion_rewritten",
-        `${rewrite.what}; the head's test still kills all ${kills} mutant${
-          kills === 1 ? "" : "s"
+        `${rewrite.what}; the head's test still kills all ${
+          plural(kills, "mutant")
         } of the code the base's test kills, so the rewrite is not a weakening`,
         where,
       );

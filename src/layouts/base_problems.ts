@@ -7,6 +7,7 @@
 import type { Finding } from "../core/finding.ts";
 import type { RuleId } from "../core/rules.ts";
 import type { LoadedDialect, StaticInput } from "./dialect.ts";
+import { plural } from "../core/plural.ts";
 
 /** Rules that, when the base breaks them on its own, mean the base is unusable. */
 export const BASE_PROBLEM_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
@@ -37,8 +38,8 @@ export class BaseProblemError extends Error {
     super(
       `Cannot decide: the base commit ${
         base.slice(0, 12)
-      } already breaks its own contract (${findings.length} problem${
-        findings.length === 1 ? "" : "s"
+      } already breaks its own contract (${
+        plural(findings.length, "problem")
       }; first: ${where}${first?.message ?? "?"} [${
         first?.rule ?? "?"
       }]); this is not the pull request's fault: fix the base branch`,

@@ -51,7 +51,9 @@ export function srcLayoutHint(
   const where = tree.has("pawl.toml")
     ? "add it to the [environment] table of pawl.toml"
     : 'create pawl.toml with "[environment]" and "pythonpath = ["src"]"';
-  return `The package${packages.length === 1 ? "" : "s"} ${named}${more} ${
+  return `The ${
+    packages.length === 1 ? "package" : "packages"
+  } ${named}${more} ${
     packages.length === 1 ? "is" : "are"
   } under "src/" (a src layout): pawl tests the checkout only with [environment] pythonpath = ["src"] in pawl.toml on the base branch, else Python imports an installed copy or none; ${where} (pawl propose never writes pawl.toml)`;
 }

@@ -17,6 +17,7 @@ import { layoutName } from "../core/layout_name.ts";
 import { markdownFailure } from "./markdown_failure.ts";
 import { failureKey } from "./failure_lines.ts";
 import { testCounts } from "./test_counts.ts";
+import { plural } from "../core/plural.ts";
 
 /** The hidden first line the GitHub publisher finds its sticky comment by. */
 export const MARKDOWN_MARKER = "<!-- pawl:verdict -->";
@@ -86,10 +87,10 @@ export function renderMarkdown(
     ? verdict.tests === null
       ? "the contract held in the static checks; no tests were run"
       : "the contract held and the tests passed"
-    : count(blocking, "blocking finding");
+    : plural(blocking, "blocking finding");
   top.push(
     `${code(`${short(verdict.base)}..${short(verdict.head)}`)} · ${why}${
-      notes > 0 ? ` · ${count(notes, "note")}` : ""
+      notes > 0 ? ` · ${plural(notes, "note")}` : ""
     } · clock ${code(verdict.now)}`,
     "",
   );
@@ -142,7 +143,7 @@ function findingsSection(
     ).length;
     rows.push(
       `| | | | | …and ${
-        count(rest, "more finding")
+        plural(rest, "more finding")
       } (${restBlocking} blocking) in the verdict JSON |`,
     );
   }
@@ -171,7 +172,7 @@ function findingsSection(
   if (shown < failed.length) {
     details.push(
       `What ${
-        count(failed.length - shown, "more failed test")
+        plural(failed.length - shown, "more failed test")
       } showed is in the verdict JSON.`,
       "",
     );
@@ -242,7 +243,7 @@ function observations(verdict: Verdict): string[] {
     `- **Seeds:** fresh ${code(String(t.seeds.fresh))}${trials}; ${
       t.seeds.replays.length === 0
         ? "no frozen seeds replayed"
-        : `${count(t.seeds.replays.length, "frozen seed")} replayed: ${
+        : `${plural(t.seeds.replays.length, "frozen seed")} replayed: ${
           listed(t.seeds.replays.map((r) =>
             `${code(String(r.seed))} (freeze ${code(r.freeze)}) ${
               r.passed ? "✅" : "❌"
@@ -309,10 +310,6 @@ function listed(items: readonly string[]): string {
   const shown = items.slice(0, MAX_LISTED).join(", ");
   const rest = items.length - MAX_LISTED;
   return rest > 0 ? `${shown} and ${rest} more` : shown;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function short(sha: string): string {

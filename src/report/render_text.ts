@@ -13,6 +13,7 @@ import type { FailureDetail, Finding } from "../core/finding.ts";
 import { mutationSummary } from "./mutation_summary.ts";
 import { failureKey } from "./failure_lines.ts";
 import { testCounts } from "./test_counts.ts";
+import { plural } from "../core/plural.ts";
 
 /** Options for {@linkcode renderText}. */
 export interface RenderTextOptions {
@@ -50,7 +51,7 @@ export function renderText(
     ? verdict.tests === null
       ? "the contract held in the static checks; no tests were run"
       : "the contract held and the tests passed"
-    : `${blocking.length} blocking finding${blocking.length === 1 ? "" : "s"}`;
+    : plural(blocking.length, "blocking finding");
   lines.push(
     `${head}  ${verdict.base.slice(0, 12)}..${
       verdict.head.slice(0, 12)

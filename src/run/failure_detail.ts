@@ -8,6 +8,7 @@
  * @module
  */
 import type { FailureDetail } from "../core/finding.ts";
+import { plural } from "../core/plural.ts";
 
 /** Lines kept of an example, an exception or a traceback. */
 export const MAX_DETAIL_LINES = 20;
@@ -172,7 +173,7 @@ function bounded(lines: readonly string[], keep: "head" | "tail"): string {
   let text = kept.join("\n");
   const cut = lines.length - kept.length;
   let note = cut > 0
-    ? `[pawl cut ${cut} more line${cut === 1 ? "" : "s"} here]`
+    ? `[pawl cut ${plural(cut, "more line")} here]`
     : undefined;
   if (text.length > MAX_DETAIL_CHARS) {
     text = keep === "head"

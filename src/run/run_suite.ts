@@ -531,7 +531,7 @@ function stoppedFinding(
     running === undefined ? "" : ` while ${JSON.stringify(running)} was running`
   }${
     run.observation?.hello === true
-      ? `, after ${count(passed, "test")} had passed`
+      ? `, after ${plural(passed, "test")} had passed`
       : ""
   }`;
   const failure = running === undefined
@@ -572,10 +572,6 @@ function seconds(ms: number): string {
 function mebibytes(bytes: number): string {
   const mib = bytes / (1024 * 1024);
   return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function noReportFinding(

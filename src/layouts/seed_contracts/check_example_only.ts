@@ -8,6 +8,7 @@
 import { type Finding, finding } from "../../core/finding.ts";
 import type { ExampleAssertionDelta } from "./example_assertion_deltas.ts";
 import type { ContractStrengthening } from "./strengthened_contracts.ts";
+import { plural } from "../../core/plural.ts";
 
 /** Options for {@linkcode checkExampleOnly}. */
 export interface CheckExampleOnlyOptions {
@@ -58,10 +59,10 @@ export function checkExampleOnly(options: CheckExampleOnlyOptions): Finding[] {
     : { path: grown.path, line: grown.line };
   return [finding(
     "tests.unproven",
-    `Example-only test diff is unproven: the pull request adds ${added} example assertion${
-      added === 1 ? "" : "s"
-    } (${base} → ${head} in ${deltas.length} changed test file${
-      deltas.length === 1 ? "" : "s"
+    `Example-only test diff is unproven: the pull request adds ${
+      plural(added, "example assertion")
+    } (${base} → ${head} in ${
+      plural(deltas.length, "changed test file")
     }) but adds or strengthens no contract in ${
       JSON.stringify(options.contractsPath)
     }; add a public contract whose predicate can fail on inputs the patch did not hard-code`,
