@@ -36,6 +36,25 @@ Deno.test("touchedFunctions() names the functions the head changed or added", ()
   assert.equal(touchedFunctions(parser, BASE, BASE).size, 0);
 });
 
+Deno.test("touchedFunctions() counts a function defined twice as touched when either definition changed", async (t) => {
+  const twice = (first: string, second: string) =>
+    `def f():\n    return ${first}\n\ndef f():\n    return ${second}\n`;
+  const cases: [string, string, string[]][] = [
+    ["neither changed", twice("1", "2"), []],
+    ["the last, which is the one called, changed", twice("1", "3"), ["f"]],
+    ["the first changed", twice("0", "2"), ["f"]],
+    ["the first dropped", "def f():\n    return 2\n", ["f"]],
+  ];
+  for (const [name, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        [...touchedFunctions(parser, twice("1", "2"), head)],
+        want,
+      );
+    });
+  }
+});
+
 Deno.test("selectMutants() puts touched functions first, then a seeded sample up to the cap", () => {
   const touched = touchedFunctions(parser, BASE, HEAD);
   const mutants = generateMutants(parser, "m.py", HEAD);

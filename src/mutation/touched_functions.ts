@@ -27,8 +27,14 @@ export function touchedFunctions(
 function sources(parser: PythonParser, text: string): Map<string, string> {
   return parser.withTree(text, (tree) => {
     const out = new Map<string, string>();
+    // A name defined twice is every definition of it: the last is the one
+    // called, and an earlier one may have been used before it was replaced.
     for (const fn of functionsOf(tree.rootNode, [])) {
-      if (!out.has(fn.qualname)) out.set(fn.qualname, fn.node.text);
+      const before = out.get(fn.qualname);
+      out.set(
+        fn.qualname,
+        before === undefined ? fn.node.text : `${before}\n${fn.node.text}`,
+      );
     }
     return out;
   });
