@@ -44,6 +44,7 @@ Deno.test("touchedFunctions() counts a function defined twice as touched when ei
     ["the last, which is the one called, changed", twice("1", "3"), ["f"]],
     ["the first changed", twice("0", "2"), ["f"]],
     ["the first dropped", "def f():\n    return 2\n", ["f"]],
+    ["the last dropped", "def f():\n    return 1\n", ["f"]],
   ];
   for (const [name, head, want] of cases) {
     await t.step(name, () => {

@@ -15,27 +15,34 @@ export function touchedFunctions(
   headText: string,
 ): Set<string> {
   const base = baseText === undefined
-    ? new Map<string, string>()
+    ? new Map<string, string[]>()
     : sources(parser, baseText);
   const touched = new Set<string>();
-  for (const [name, source] of sources(parser, headText)) {
-    if (base.get(name) !== source) touched.add(name);
+  for (const [name, texts] of sources(parser, headText)) {
+    const was = base.get(name);
+    if (
+      was === undefined || was.length !== texts.length ||
+      texts.some((text, i) => text !== was[i])
+    ) {
+      touched.add(name);
+    }
   }
   return touched;
 }
 
-function sources(parser: PythonParser, text: string): Map<string, string> {
+/**
+ * Each qualified name's definitions, in order. A name defined twice is every
+ * definition of it: the last is the one called, and an earlier one may have
+ * been used before it was replaced.
+ */
+function sources(parser: PythonParser, text: string): Map<string, string[]> {
   return parser.withTree(text, (tree) => {
-    const out = new Map<string, string>();
-    // A name defined twice is every definition of it: the last is the one
-    // called, and an earlier one may have been used before it was replaced.
+    const texts = new Map<string, string[]>();
     for (const fn of functionsOf(tree.rootNode, [])) {
-      const before = out.get(fn.qualname);
-      out.set(
-        fn.qualname,
-        before === undefined ? fn.node.text : `${before}\n${fn.node.text}`,
-      );
+      const known = texts.get(fn.qualname);
+      if (known === undefined) texts.set(fn.qualname, [fn.node.text]);
+      else known.push(fn.node.text);
     }
-    return out;
+    return texts;
   });
 }

