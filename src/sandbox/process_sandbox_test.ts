@@ -325,16 +325,18 @@ for (const requested of TIERS) {
             "except OSError as error:",
             "    print('fork failed', error.errno, flush=True)",
             "print('forked', n, flush=True)",
-            "time.sleep(1000)",
           ].join("\n");
+          // The bomb's children outlive it, asleep; the run's end takes them.
+          // The time limit is only a backstop: a busy machine may take seconds.
           const result = await sandbox.run({
             argv: ["python3", "-c", bomb],
             cwd: fx.work,
             env: { PATH },
             writable: [],
-            limits: { maxProcesses: 20, timeoutMs: 2000 },
+            limits: { maxProcesses: 20, timeoutMs: 60_000 },
           });
-          assert.equal(result.timedOut, true);
+          assert.equal(result.timedOut, false);
+          assert.equal(result.code, 0, output(result));
           const match = /^fork failed 11\nforked (\d+)\n$/.exec(output(result));
           assert.ok(match, output(result));
           const forked = Number(match[1]);
@@ -704,13 +706,20 @@ for (const requested of TIERS) {
       const normal = await sandbox.run(sh(fx, script));
       assert.equal(background.code, 0, output(background));
       assert.equal(normal.code, 0, output(normal));
+      // Relative to pawl's own nice value, which a runner may have raised;
+      // the session's group starts from the default in a new session.
+      const own = Number(
+        (await Deno.readTextFile("/proc/self/stat")).split(") ")[1]!
+          .split(" ")[16],
+      );
+      const lowered = String(Math.min(own + 10, 19));
       assert.deepEqual(
         output(background).trim().split("\n"),
-        grouped ? ["10", "10", "10"] : ["10", "10"],
+        grouped ? [lowered, "10", lowered] : [lowered, lowered],
       );
       assert.deepEqual(
         output(normal).trim().split("\n"),
-        grouped ? ["0", "0", "0"] : ["0", "0"],
+        grouped ? [String(own), "0", String(own)] : [String(own), String(own)],
       );
     });
   });
