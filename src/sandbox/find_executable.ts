@@ -29,7 +29,8 @@ export async function findExecutable(
 export async function isExecutableFile(path: string): Promise<boolean> {
   try {
     const info = await Deno.stat(path);
-    return info.isFile && info.mode !== null && (info.mode & 0o111) !== 0;
+    // The mode is null only where there are no mode bits (Windows).
+    return info.isFile && ((info.mode ?? 0) & 0o111) !== 0;
   } catch {
     return false;
   }

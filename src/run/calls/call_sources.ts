@@ -24,6 +24,11 @@ export async function callReplayerSource(): Promise<string> {
   const text = `${await Deno.readTextFile(FORMS)}\n${await Deno.readTextFile(
     REPLAYER,
   )}`;
+  return withoutCommentLines(text);
+}
+
+/** `text` without its full-line Python comments, indented ones included; code lines keep theirs. */
+export function withoutCommentLines(text: string): string {
   return text.split("\n").filter((line) => !line.trimStart().startsWith("#"))
     .join("\n");
 }
