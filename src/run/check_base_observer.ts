@@ -83,6 +83,7 @@ export async function checkBaseObserver(
     command: [...(run.command ?? DEFAULT_PYTEST_COMMAND), "--version"],
     workDir,
   });
+  // Stryker disable next-line OptionalChaining: a run with an observer always has its channel's observation; the chain only satisfies the type
   if (result.observation?.hello === true) return;
   const module = run.observer.module;
   const detail = result.result.outputTail.split("\n")

@@ -183,5 +183,22 @@ Deno.test("ObserverNotLoadedError lists every cause, each after a semicolon", ()
     ),
     error.message,
   );
-  assert.ok(!error.message.includes("pythonpath ="), error.message);
+  assert.ok(
+    error.message.includes(
+      "name the import path in pawl.toml as [environment] pythonpath, and other variables",
+    ),
+    error.message,
+  );
+});
+
+Deno.test("ObserverNotLoadedError suggests every PYTHONPATH entry the command names, as a TOML array", () => {
+  const error = new ObserverNotLoadedError(
+    "abc",
+    ["env", "PYTHONPATH=src:lib", "python3", "-m", "pytest"],
+    "",
+  );
+  assert.ok(
+    error.message.includes('[environment] pythonpath = ["src", "lib"], and'),
+    error.message,
+  );
 });

@@ -181,6 +181,65 @@ Deno.test("judgePropertyRuns() wants the base's test of each property to pass on
       assert.equal(oracleMessage(run(shape)), `${prefix}${why}`);
     });
   }
+  await t.step(
+    "another module's collection error in the report is not this property's",
+    () => {
+      const oracle = run({
+        cases: [{
+          classname: "",
+          name: "tests.test_q",
+          outcome: "error",
+          message: "ImportError",
+        }],
+      });
+      assert.equal(
+        oracleMessage(oracle),
+        `${prefix}was not collected (not in the report)`,
+      );
+    },
+  );
+  await t.step(
+    "a failing test named like its top-level module is a failure, not a collection error",
+    () => {
+      const top = { id: "t", nodeId: "test_p.py::test_p" };
+      const oracle = run({
+        cases: [{
+          classname: "test_p",
+          name: "test_p",
+          outcome: "failed",
+          message: "assert 1 == 2",
+        }],
+      });
+      assert.equal(
+        oracleMessage(oracle, { ...OPTIONS, properties: [top] }),
+        `The base's test of property "t" (test_p.py::test_p) failed: assert 1 == 2`,
+      );
+    },
+  );
+  await t.step(
+    "a parametrized test quotes its failing case, not a passing one",
+    () => {
+      const oracle = run({
+        cases: [
+          { ...PASSED, name: "test_p[0]" },
+          { ...failedP("assert 0 < -1"), name: "test_p[1]" },
+        ],
+      });
+      assert.equal(oracleMessage(oracle), `${prefix}failed: assert 0 < -1`);
+    },
+  );
+  await t.step(
+    "a test under a directory whose name holds .py is found by its module",
+    () => {
+      const nodeId = "tests/v2.pytest/test_p.py::test_p";
+      const result = judgePropertyRuns(
+        run(),
+        run({ cases: [{ ...PASSED, classname: "tests.v2.pytest.test_p" }] }),
+        { ...OPTIONS, properties: [{ id: "p", nodeId }] },
+      );
+      assert.deepEqual(result.oracleFailures, []);
+    },
+  );
   await t.step("another file's collection error is not this property's", () => {
     const oracle = run({
       cases: [],
@@ -318,6 +377,22 @@ Deno.test("judgePropertyRuns() gives a failed oracle the reason and detail its f
     assert.ok(failure?.reason !== undefined);
     assert.equal(failure?.finding.failure, undefined);
   });
+  await t.step(
+    "an error carries its reason and detail as a failure does",
+    () => {
+      const [failure] = judgePropertyRuns(
+        run(),
+        run({ cases: [{ ...PASSED, outcome: "error", message: text }] }),
+        { ...OPTIONS, oracleReproduce: reproduce },
+      ).oracleFailures;
+      assert.equal(failure?.outcome, "error");
+      assert.equal(
+        failure?.reason?.kind === "exception" && failure.reason.type,
+        "AssertionError",
+      );
+      assert.equal(failure?.finding.failure?.test, NODE);
+    },
+  );
   await t.step("a failure without any text has no reason", () => {
     const [failure] = judgePropertyRuns(
       run(),
@@ -399,6 +474,16 @@ Deno.test("judgePropertyRuns() cross-checks each run's report unless the run was
       );
     });
   }
+  await t.step("the finding names which run disagreed", () => {
+    const messages = (head: RunShape, oracle: RunShape) =>
+      judgePropertyRuns(run(head), run(oracle), OPTIONS).findings
+        .filter((f) => f.rule === "harness.report_tampered")
+        .map((f) => f.message);
+    const [atHead] = messages(tampered(), {});
+    assert.match(atHead ?? "", /of the registered properties' own run does/);
+    const [atOracle] = messages({}, tampered());
+    assert.match(atOracle ?? "", /of the base's oracle run does/);
+  });
 });
 
 Deno.test("judgePropertyRuns() flags a settings profile loaded from changed code outside the test side", async (t) => {
@@ -431,6 +516,14 @@ Deno.test("judgePropertyRuns() flags a settings profile loaded from changed code
       );
     });
   }
+  await t.step("a copy's path given with several trailing slashes", () => {
+    const result = judgePropertyRuns(
+      run({ events: [load("/w/pkg/conf.py")], workDir: "/w//" }),
+      null,
+      OPTIONS,
+    );
+    assert.deepEqual(result.findings.map((f) => f.path), ["pkg/conf.py"]);
+  });
   await t.step("one finding per file, naming the profile", () => {
     const result = judgePropertyRuns(
       run({
@@ -512,6 +605,7 @@ Deno.test("judgePropertyRuns() judges the head's seed use against the base's ora
       OPTIONS,
     );
     assert.deepEqual(rules(result.findings), ["seed.not_used"]);
+    assert.match(result.findings[0]?.message ?? "", /this run's fresh seed 7/);
     assert.equal(result.seedBaseline, result.oracle?.observation);
   });
   const table: [string, RunShape, RunShape, string[]][] = [
@@ -680,9 +774,9 @@ Deno.test("replaySeedFindings() judges a frozen seed's replay unless it was cut 
   await t.step("a replay whose report disagrees is tampered", () => {
     const tampered = { ...run().run, cases: [] };
     const rows = [{ seed: 11, trials: 20, ok: true }];
-    assert.deepEqual(rules(replaySeedFindings(tampered, rows, replay)), [
-      "harness.report_tampered",
-    ]);
+    const findings = replaySeedFindings(tampered, rows, replay);
+    assert.deepEqual(rules(findings), ["harness.report_tampered"]);
+    assert.match(findings[0]?.message ?? "", /of the replay of frozen seed 11/);
   });
   await t.step("the finding names the replay and the property's file", () => {
     const [f] = replaySeedFindings(run().run, [], replay);

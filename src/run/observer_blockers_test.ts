@@ -205,6 +205,98 @@ Deno.test("observerBlockers() reads a command's words as a shell would split and
       [],
     ],
     [
+      "env's options end at its first assignment",
+      ["env", "A=1", "-i", "python3", "-m", "pytest"],
+      [],
+      [],
+    ],
+    [
+      "the variable env -u names does not end env's options",
+      ["env", "-u", "LANG", "-i", "python3", "-m", "pytest"],
+      [
+        `"env -i" clears the environment pawl gives the run (its PYTHONPATH, PYTHONUSERBASE and the plugin's socket)`,
+      ],
+      [],
+    ],
+    [
+      "the directory env -C names does not end env's options",
+      ["env", "--chdir", "/srv", "-i", "python3", "-m", "pytest"],
+      [
+        `"env -i" clears the environment pawl gives the run (its PYTHONPATH, PYTHONUSERBASE and the plugin's socket)`,
+      ],
+      [],
+    ],
+    [
+      "the directory env -C names, as the next word, does not end env's options",
+      ["env", "-C", "/srv", "-i", "python3", "-m", "pytest"],
+      [
+        `"env -i" clears the environment pawl gives the run (its PYTHONPATH, PYTHONUSERBASE and the plugin's socket)`,
+      ],
+      [],
+    ],
+    [
+      "env with options and no program",
+      ["env", "-i"],
+      [
+        `"env -i" clears the environment pawl gives the run (its PYTHONPATH, PYTHONUSERBASE and the plugin's socket)`,
+      ],
+      [],
+    ],
+    [
+      "a semicolon or an operator separates commands as a blank does",
+      ["sh", "-c", "PYTHONNOUSERSITE=1;python3 -I -m pytest&&python3 -s"],
+      [
+        '"PYTHONNOUSERSITE=1" turns the user site off',
+        '"-I" isolates the interpreter from PYTHONPATH and the user site',
+        '"-s" turns the user site off',
+      ],
+      [],
+    ],
+    [
+      "env --unset with its variable as the next word",
+      ["env", "--unset", "PYTHONPATH", "python3", "-m", "pytest"],
+      ['"env -u PYTHONPATH" removes PYTHONPATH, which pawl sets'],
+      [],
+    ],
+    [
+      "env -u of a variable merely ending like pawl's",
+      ["env", "-u", "MYPYTHONPATH", "python3", "-m", "pytest"],
+      [],
+      [],
+    ],
+    [
+      "an option that merely holds -u further on is no -u",
+      ["env", "--chdir=/srv/app-uPYTHONPATH", "python3", "-m", "pytest"],
+      [],
+      [],
+    ],
+    [
+      "a quoted assignment is read as the shell reads it",
+      ["sh", "-c", "PYTHONPATH='src/lib' python3 -m pytest"],
+      [
+        '"PYTHONPATH=src/lib" replaces the PYTHONPATH pawl puts the plugin on, and the interpreter does not read the user site pawl also puts it in (a virtualenv made without --system-site-packages reads none)',
+      ],
+      ["src/lib"],
+    ],
+    [
+      "a program merely starting like python is not one",
+      ["python3-config", "-I"],
+      [],
+      [],
+    ],
+    [
+      "a script named with a dash is no option",
+      ["python3", "run-tests", "-s"],
+      [],
+      [],
+    ],
+    [
+      "a module glued to -m ends the options",
+      ["python3", "-mpytest", "-s"],
+      [],
+      [],
+    ],
+    [
       "an interpreter option with more than letters ends the options",
       ["python3", "-Werror::Warning", "-s", "-m", "pytest"],
       [],

@@ -277,7 +277,7 @@ Deno.test("parseJunit() refuses hostile and malformed XML", async (t) => {
 ]>
 <testsuite><testcase classname="a" name="&lol9;"/></testsuite>`;
   const table: [string, string, RegExp][] = [
-    ["billion laughs", laughs, /"<!DOCTYPE" is refused at line 2/],
+    ["billion laughs", laughs, /"<!DOCTYPE" is refused at line 2$/],
     [
       "an external entity",
       `<!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]><testsuite><testcase classname="a" name="&x;"/></testsuite>`,
