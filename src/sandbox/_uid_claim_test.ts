@@ -1,9 +1,17 @@
 import assert from "node:assert/strict";
 import { liveProcessesOf, SYSTEM_DIRS } from "./_exec.ts";
 import { findTools } from "./_setup.ts";
-import { type ClaimTools, claimUid, type UidClaim } from "./_uid_claim.ts";
+import {
+  ANCHOR_GID,
+  type ClaimTools,
+  claimUid,
+  type UidClaim,
+} from "./_uid_claim.ts";
 import { withLeftover } from "./_testing.ts";
-import { SandboxUidLostError } from "./sandbox_errors.ts";
+import {
+  SandboxUidLostError,
+  SandboxUnavailableError,
+} from "./sandbox_errors.ts";
 
 /**
  * uids of these tests: clear of pawl's default range and of every other
@@ -207,5 +215,18 @@ Deno.test("a claim's sweep fails when another pawl took the uid while it was unm
   } finally {
     await held.release();
   }
+  assert.deepEqual(await liveProcessesOf(FIRST), []);
+});
+
+Deno.test("claimUid() refuses to lease a uid whose tests would run in the anchors' group, before starting anything", async () => {
+  await assert.rejects(
+    claimUid(FIRST, { gid: ANCHOR_GID, tools: await claimTools() }),
+    (error: Error) => {
+      assert.ok(error instanceof SandboxUnavailableError);
+      assert.match(error.message, /uid 64720/);
+      assert.match(error.message, /group 65534/);
+      return true;
+    },
+  );
   assert.deepEqual(await liveProcessesOf(FIRST), []);
 });
