@@ -230,3 +230,45 @@ Deno.test("claimUid() refuses to lease a uid whose tests would run in the anchor
   );
   assert.deepEqual(await liveProcessesOf(FIRST), []);
 });
+
+Deno.test("claimUid() reads a process count the kernel refuses as another pawl's claim, and any other failure of the count as unavailable", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-claim-" });
+  /** The claim tools, with a prlimit that says `stderr` and exits `code`. */
+  const countFails = async (code: number, stderr: string) => {
+    const prlimit = `${dir}/prlimit-${code}`;
+    await Deno.writeTextFile(
+      prlimit,
+      `#!/bin/sh\necho ${JSON.stringify(stderr)} >&2\nexit ${code}\n`,
+    );
+    await Deno.chmod(prlimit, 0o755);
+    return { ...(await claimTools()), prlimit };
+  };
+  try {
+    await t.step("refused: taken", async () => {
+      const tools = await countFails(
+        1,
+        "prlimit: failed to execute env: Resource temporarily unavailable",
+      );
+      assert.equal(await claimUid(FIRST, { gid: FIRST, tools }), undefined);
+      assert.deepEqual(await liveProcessesOf(FIRST), []);
+    });
+    await t.step("failed otherwise: unavailable", async () => {
+      const tools = await countFails(3, "prlimit: unknown option");
+      await assert.rejects(
+        claimUid(FIRST, { gid: FIRST, tools }),
+        (error: Error) => {
+          assert.ok(error instanceof SandboxUnavailableError);
+          assert.match(error.message, /uid 64720/);
+          assert.match(
+            error.message,
+            /prlimit exited with code 3: prlimit: unknown option/,
+          );
+          return true;
+        },
+      );
+      assert.deepEqual(await liveProcessesOf(FIRST), []);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
