@@ -154,6 +154,16 @@ Deno.test("treeLayout() puts the first directory without __init__.py above each 
     assert.deepEqual([...layout.testDirs].sort(), ["", "checks"]);
     assert.ok(isTestSide("checks/helpers.py", layout));
   });
+  await t.step(
+    "a registered test module at the root is the test side there, and nothing beside it",
+    () => {
+      const layout = treeLayout(treeOf(["run_checks.py", "core.py"]), {
+        registered: ["run_checks.py"],
+      });
+      assert.ok(isTestSide("run_checks.py", layout));
+      assert.ok(!isTestSide("core.py", layout));
+    },
+  );
 });
 
 Deno.test("isTestSide() holds a test file's tree from its tests directory, else its own directory", async (t) => {
@@ -198,6 +208,7 @@ Deno.test("topLevelName() reads every kind of module file and rejects names Pyth
     ["my-pkg/__init__.py", "", undefined],
     ["pkg/core.py", "", undefined],
     ["pkg/sub/__init__.py", "", undefined],
+    ["pkg/__init__.py/core.py", "", undefined],
     ["srcx/a.py", "src", undefined],
   ];
   for (const [path, root, want] of cases) {
@@ -244,7 +255,7 @@ Deno.test("packagingNames() reads every packaging table pawl knows and only impo
       "Hatch's wheel packages by their last segment",
       [[
         "pyproject.toml",
-        '[tool.hatch.build.targets.wheel]\npackages = ["src/hatched", 7]\n',
+        '[tool.hatch.build.targets.wheel]\npackages = ["src/hatched", 7, true]\n',
       ]],
       ["hatched"],
     ],
