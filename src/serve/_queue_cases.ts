@@ -43,10 +43,11 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
       (await q.enqueue(s, { now: T0, rerequest: false })).status,
       "queued",
     );
-    assert.equal(
-      (await q.enqueue(s, { now: T0, rerequest: false })).status,
-      "duplicate",
-    );
+    assert.deepEqual(await q.enqueue(s, { now: T0, rerequest: false }), {
+      status: "duplicate",
+      id: (await q.list())[0]!.id,
+      superseded: [],
+    });
     assert.equal((await q.list()).length, 1);
   }],
   ["a claimed job is claimed by nobody else", async (q) => {
@@ -68,13 +69,12 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
       const result = await q.enqueue(newer, { now: T0, rerequest: false });
       assert.equal(result.status, "queued");
       assert.equal(result.superseded.length, 1);
-      assert.equal(
-        (await q.enqueue(spec(1, "d", "2026-11-30T09:00:00Z"), {
-          now: T0,
-          rerequest: false,
-        })).status,
-        "stale",
-      );
+      const stale = await q.enqueue(spec(1, "d", "2026-11-30T09:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.equal(stale.status, "stale");
+      assert.deepEqual(stale.superseded, []);
       const job = await q.claim("w1", { now: T0, ...LEASE });
       assert.equal(job?.spec.headSha, newer.headSha);
       assert.equal(await q.claim("w1", { now: T0, ...LEASE }), undefined);
@@ -229,10 +229,11 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
         (await q.enqueue(s, { now: T0, rerequest: false })).status,
         "duplicate",
       );
-      assert.equal(
-        (await q.enqueue(s, { now: T0, rerequest: true })).status,
-        "requeued",
-      );
+      assert.deepEqual(await q.enqueue(s, { now: T0, rerequest: true }), {
+        status: "requeued",
+        id: job!.id,
+        superseded: [],
+      });
       const again = await q.claim("w1", { now: T0, ...LEASE });
       assert.equal(again?.state, "running");
       assert.equal(again?.outcome, undefined);
