@@ -280,8 +280,9 @@ export function configuredPythonpath(
       );
       if (Array.isArray(value)) {
         out.push(...value.filter((v): v is string => typeof v === "string"));
-        // Stryker disable next-line ConditionalExpression,Regex: a value neither list nor string has no split, and the catch reads nothing from it as well; the empty pieces a single separator leaves are dropped below
-      } else if (typeof value === "string") out.push(...value.split(/\s+/));
+      }
+      // Stryker disable next-line ConditionalExpression,Regex: a value that is no string has no split, and the catch then keeps what was read as well; the empty pieces a single separator leaves are dropped below
+      if (typeof value === "string") out.push(...value.split(/\s+/));
     } catch {
       // Ignored: the config rules report an unparseable file.
     }
