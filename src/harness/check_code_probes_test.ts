@@ -501,3 +501,86 @@ Deno.test("checkCodeProbes() passes over a probe made only by constants of modul
     });
   }
 });
+
+Deno.test("checkCodeProbes() lets a base probe excuse only a head probe of the same kind and detail", async (t) => {
+  const cases: [string, HarnessProbe, HarnessProbe, number][] = [
+    [
+      "the same import",
+      { kind: "import", detail: "pytest", line: 1 },
+      { kind: "import", detail: "pytest", line: 4 },
+      0,
+    ],
+    [
+      "an import of another module",
+      { kind: "import", detail: "pluggy", line: 1 },
+      { kind: "import", detail: "pytest", line: 1 },
+      1,
+    ],
+    [
+      "the same name probed another way",
+      { kind: "module_name", detail: "pytest", line: 1 },
+      { kind: "import", detail: "pytest", line: 1 },
+      1,
+    ],
+    [
+      "another variable read",
+      { kind: "env", detail: "PYTEST_XDIST_WORKER", line: 1 },
+      { kind: "env", detail: "PYTEST_CURRENT_TEST", line: 1 },
+      1,
+    ],
+  ];
+  for (const [name, before, after, count] of cases) {
+    await t.step(name, () => {
+      assert.equal(
+        judgeModules(
+          [{ status: "M", path: "pkg/core.py" }],
+          { "pkg/core.py": probing([after]) },
+          { "pkg/core.py": probing([before]) },
+        ).length,
+        count,
+      );
+    });
+  }
+});
+
+Deno.test("checkCodeProbes() finds no probe where pawl has no analysis or the analysis lists none", async (t) => {
+  await t.step("a changed file with no head analysis makes no probe", () => {
+    assert.deepEqual(
+      judgeModules(
+        [{ status: "M", path: "pkg/core.py" }],
+        {},
+        {
+          "pkg/core.py": probing([{
+            kind: "import",
+            detail: "pytest",
+            line: 1,
+          }]),
+        },
+        { tree: ["pkg/__init__.py", "tests/test_a.py", "pkg/core.py"] },
+      ),
+      [],
+    );
+  });
+  await t.step("an analysis without a list of probes makes none", () => {
+    assert.deepEqual(
+      judgeModules([{ status: "A", path: "pkg/core.py" }], {
+        "pkg/core.py": { functions: new Map() } as PythonModule,
+      }),
+      [],
+    );
+  });
+});
+
+Deno.test("checkCodeProbes() reports a read of a seed variable as a read of the harness's environment", () => {
+  assert.deepEqual(
+    judgeModules(
+      [{ status: "A", path: "pkg/core.py" }],
+      { "pkg/core.py": probing([], [{ name: "CONTRACT_SEED", line: 3 }]) },
+      {},
+      { seedEnv: ["CONTRACT_SEED"] },
+    ),
+    [
+      `harness.code_probes_tests:3 "pkg/core.py" is code under test and reads an environment variable of the test harness ("CONTRACT_SEED")${TAIL}`,
+    ],
+  );
+});

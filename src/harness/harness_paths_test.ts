@@ -142,8 +142,10 @@ Deno.test("treeLayout() puts the first directory without __init__.py above each 
   });
   await t.step("configured entries lose their ./ and trailing slashes", () => {
     assert.deepEqual(
-      roots([], { pythonpath: ["./lib//", ".", "./", "vendor/x"] }),
-      ["", "lib", "src", "vendor/x"],
+      roots([], {
+        pythonpath: ["./lib//", ".", "./", "vendor/x", "vendor.d/"],
+      }),
+      ["", "lib", "src", "vendor.d", "vendor/x"],
     );
   });
   await t.step("a registered test module counts as a test file", () => {
@@ -154,6 +156,16 @@ Deno.test("treeLayout() puts the first directory without __init__.py above each 
     assert.deepEqual([...layout.testDirs].sort(), ["", "checks"]);
     assert.ok(isTestSide("checks/helpers.py", layout));
   });
+  await t.step(
+    "a registered test module at the root is the test side there, and nothing beside it",
+    () => {
+      const layout = treeLayout(treeOf(["run_checks.py", "core.py"]), {
+        registered: ["run_checks.py"],
+      });
+      assert.ok(isTestSide("run_checks.py", layout));
+      assert.ok(!isTestSide("core.py", layout));
+    },
+  );
 });
 
 Deno.test("isTestSide() holds a test file's tree from its tests directory, else its own directory", async (t) => {
@@ -162,6 +174,7 @@ Deno.test("isTestSide() holds a test file's tree from its tests directory, else 
     "pkg/test/test_b.py",
     "it/test_c.py",
     "test_root.py",
+    "lib/test/unit/test_d.py",
   ]));
   const cases: [string, boolean][] = [
     ["pkg/testing/helpers/strategies.py", true],
@@ -174,6 +187,7 @@ Deno.test("isTestSide() holds a test file's tree from its tests directory, else 
     ["test_root.py", true],
     ["root_helpers.py", false],
     ["conftest.py", true],
+    ["lib/test/data.py", true],
   ];
   for (const [path, want] of cases) {
     await t.step(`${path}: ${want}`, () => {
@@ -198,6 +212,7 @@ Deno.test("topLevelName() reads every kind of module file and rejects names Pyth
     ["my-pkg/__init__.py", "", undefined],
     ["pkg/core.py", "", undefined],
     ["pkg/sub/__init__.py", "", undefined],
+    ["pkg/__init__.py/core.py", "", undefined],
     ["srcx/a.py", "src", undefined],
   ];
   for (const [path, root, want] of cases) {
@@ -244,7 +259,7 @@ Deno.test("packagingNames() reads every packaging table pawl knows and only impo
       "Hatch's wheel packages by their last segment",
       [[
         "pyproject.toml",
-        '[tool.hatch.build.targets.wheel]\npackages = ["src/hatched", 7]\n',
+        '[tool.hatch.build.targets.wheel]\npackages = [7, true, "src/hatched"]\n',
       ]],
       ["hatched"],
     ],
@@ -252,7 +267,7 @@ Deno.test("packagingNames() reads every packaging table pawl knows and only impo
       "names that are not import names are dropped",
       [[
         "pyproject.toml",
-        '[project]\nname = "9lives"\n[tool.setuptools]\npackages = ["ok", "", " spaced ", 3]\n',
+        '[project]\nname = "9lives"\n[tool.setuptools]\npackages = ["ok", "", " spaced ", 3, "bad!name"]\n',
       ]],
       ["ok", "spaced"],
     ],
@@ -274,7 +289,15 @@ Deno.test("packagingNames() reads every packaging table pawl knows and only impo
     ],
     [
       "a name outside [metadata] is not the project's",
-      [["setup.cfg", "[other]\nname = stranger\n[options]\nname = nobody\n"]],
+      [[
+        "setup.cfg",
+        "[other]\nname = stranger\n[options]\nname = nobody\n[metadata]\nfullname = intruder\n",
+      ]],
+      [],
+    ],
+    [
+      "a line of [options] before any key lists nothing",
+      [["setup.cfg", "[options]\nstray\nzip_safe = false\n"]],
       [],
     ],
   ];
@@ -326,6 +349,16 @@ Deno.test("configuredPythonpath() reads each file's form of pythonpath and keeps
       [["pytest.ini", "[pytest]\npythonpath = /abs ../up a/../b ok\n"]],
       ["ok"],
     ],
+    [
+      "an empty pythonpath gives nothing",
+      [["pytest.ini", "[pytest]\npythonpath =\n"]],
+      [],
+    ],
+    [
+      "a key that only ends in pythonpath is not it",
+      [["pytest.ini", "[pytest]\nmy_pythonpath = no\n"]],
+      [],
+    ],
   ];
   for (const [name, texts, want] of cases) {
     await t.step(name, () => {
@@ -363,4 +396,17 @@ Deno.test("isHarnessPath() knows every file that runs before a test or decides w
       assert.equal(isHarnessPath(path, layout), want);
     });
   }
+});
+
+Deno.test("topLevelNamesByRoot() reads a root below the top and only directories Python can import", () => {
+  const byRoot = topLevelNamesByRoot(
+    treeOf(["lib/py/mod.py", "lib/py/ns/x.py", "my-ns/mod.py", "ok_ns/m.py"]),
+    ["", "lib/py"],
+  );
+  assert.deepEqual([...byRoot.get("lib/py")!].sort(), ["mod", "ns"]);
+  assert.deepEqual([...byRoot.get("")!].sort(), ["lib", "ok_ns"]);
+});
+
+Deno.test("isHarnessPath() holds the root __init__.py a harness file even in a tree without tests", () => {
+  assert.ok(isHarnessPath("__init__.py", treeLayout(treeOf([]))));
 });

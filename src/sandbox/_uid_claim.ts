@@ -98,7 +98,15 @@ export async function claimUid(
   }
   const tools = options.tools;
   let anchor = await Anchor.start(uid, tools);
-  if ((await settle(uid, anchor, tools)) !== "mine") {
+  let state: "mine" | "taken" | "lost";
+  try {
+    state = await settle(uid, anchor, tools);
+  } catch (error) {
+    // An anchor left running would mark the uid as another pawl's.
+    await anchor.stop();
+    throw error;
+  }
+  if (state !== "mine") {
     await anchor.stop();
     return undefined;
   }

@@ -1,9 +1,17 @@
 import assert from "node:assert/strict";
 import { liveProcessesOf, SYSTEM_DIRS } from "./_exec.ts";
 import { findTools } from "./_setup.ts";
-import { type ClaimTools, claimUid, type UidClaim } from "./_uid_claim.ts";
+import {
+  ANCHOR_GID,
+  type ClaimTools,
+  claimUid,
+  type UidClaim,
+} from "./_uid_claim.ts";
 import { withLeftover } from "./_testing.ts";
-import { SandboxUidLostError } from "./sandbox_errors.ts";
+import {
+  SandboxUidLostError,
+  SandboxUnavailableError,
+} from "./sandbox_errors.ts";
 
 /**
  * uids of these tests: clear of pawl's default range and of every other
@@ -208,4 +216,59 @@ Deno.test("a claim's sweep fails when another pawl took the uid while it was unm
     await held.release();
   }
   assert.deepEqual(await liveProcessesOf(FIRST), []);
+});
+
+Deno.test("claimUid() refuses to lease a uid whose tests would run in the anchors' group, before starting anything", async () => {
+  await assert.rejects(
+    claimUid(FIRST, { gid: ANCHOR_GID, tools: await claimTools() }),
+    (error: Error) => {
+      assert.ok(error instanceof SandboxUnavailableError);
+      assert.match(error.message, /uid 64720/);
+      assert.match(error.message, /group 65534/);
+      return true;
+    },
+  );
+  assert.deepEqual(await liveProcessesOf(FIRST), []);
+});
+
+Deno.test("claimUid() reads a process count the kernel refuses as another pawl's claim, and any other failure of the count as unavailable", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-claim-" });
+  /** The claim tools, with a prlimit that says `stderr` and exits `code`. */
+  const countFails = async (code: number, stderr: string) => {
+    const prlimit = `${dir}/prlimit-${code}`;
+    await Deno.writeTextFile(
+      prlimit,
+      `#!/bin/sh\necho ${JSON.stringify(stderr)} >&2\nexit ${code}\n`,
+    );
+    await Deno.chmod(prlimit, 0o755);
+    return { ...(await claimTools()), prlimit };
+  };
+  try {
+    await t.step("refused: taken", async () => {
+      const tools = await countFails(
+        1,
+        "prlimit: failed to execute env: Resource temporarily unavailable",
+      );
+      assert.equal(await claimUid(FIRST, { gid: FIRST, tools }), undefined);
+      assert.deepEqual(await liveProcessesOf(FIRST), []);
+    });
+    await t.step("failed otherwise: unavailable", async () => {
+      const tools = await countFails(3, "prlimit: unknown option");
+      await assert.rejects(
+        claimUid(FIRST, { gid: FIRST, tools }),
+        (error: Error) => {
+          assert.ok(error instanceof SandboxUnavailableError);
+          assert.match(error.message, /uid 64720/);
+          assert.match(
+            error.message,
+            /prlimit exited with code 3: prlimit: unknown option/,
+          );
+          return true;
+        },
+      );
+      assert.deepEqual(await liveProcessesOf(FIRST), []);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -1,0 +1,580 @@
+/**
+ * The behaviours both queue backends must show, as cases each backend's
+ * tests run against a fresh queue.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import type { Outcome } from "../github/publish_verdict.ts";
+import type { JobSpec } from "./job.ts";
+import type { JobQueue } from "./queue.ts";
+
+/** A lease of one second. */
+export const LEASE = { leaseMs: 1000 };
+/** The cases' first "now", epoch ms. */
+export const T0 = 1_000_000;
+
+/** A job of pull request `number` at head `head`, its event dated `now`. */
+export function spec(number: number, head: string, now: string): JobSpec {
+  return {
+    owner: "Octo",
+    repo: "widgets",
+    number,
+    baseSha: "a".repeat(40),
+    headSha: head.repeat(40).slice(0, 40),
+    cloneUrl: "file:///nowhere",
+    now,
+    clockField: "pull_request.updated_at",
+    event: "pull_request.synchronize",
+    deliveryId: `d-${number}-${head}`,
+  };
+}
+
+/** A could-not-decide outcome for `head`. */
+function undecided(head: string): Outcome {
+  return { kind: "undecided", reason: "Cannot clone", headSha: head };
+}
+
+/** Each behaviour, by name, checked on an empty queue. */
+export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
+  ["a redelivered event queues nothing", async (q) => {
+    const s = spec(1, "b", "2026-11-30T10:00:00Z");
+    assert.equal(
+      (await q.enqueue(s, { now: T0, rerequest: false })).status,
+      "queued",
+    );
+    assert.deepEqual(await q.enqueue(s, { now: T0, rerequest: false }), {
+      status: "duplicate",
+      id: (await q.list())[0]!.id,
+      superseded: [],
+    });
+    assert.equal((await q.list()).length, 1);
+  }],
+  ["a claimed job is claimed by nobody else", async (q) => {
+    await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+      now: T0,
+      rerequest: false,
+    });
+    const job = await q.claim("w1", { now: T0, ...LEASE });
+    assert.equal(job?.state, "running");
+    assert.equal(job?.attempts, 1);
+    assert.equal(await q.claim("w2", { now: T0 + 10, ...LEASE }), undefined);
+  }],
+  [
+    "a newer push supersedes a queued job, and the older event is then stale",
+    async (q) => {
+      const old = spec(1, "b", "2026-11-30T10:00:00Z");
+      const newer = spec(1, "c", "2026-11-30T10:05:00Z");
+      await q.enqueue(old, { now: T0, rerequest: false });
+      const result = await q.enqueue(newer, { now: T0, rerequest: false });
+      assert.equal(result.status, "queued");
+      assert.equal(result.superseded.length, 1);
+      const stale = await q.enqueue(spec(1, "d", "2026-11-30T09:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.equal(stale.status, "stale");
+      assert.deepEqual(stale.superseded, []);
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      assert.equal(job?.spec.headSha, newer.headSha);
+      assert.equal(await q.claim("w1", { now: T0, ...LEASE }), undefined);
+    },
+  ],
+  [
+    "a running job superseded by a newer push cannot record its outcome",
+    async (q) => {
+      const old = spec(1, "b", "2026-11-30T10:00:00Z");
+      await q.enqueue(old, { now: T0, rerequest: false });
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.equal(
+        await q.recordOutcome(job!.id, "w1", undecided(old.headSha), {
+          now: T0,
+          ...LEASE,
+        }),
+        false,
+      );
+      assert.equal((await q.get(job!.id))?.state, "superseded");
+      const next = await q.claim("w2", { now: T0, ...LEASE });
+      assert.equal(next?.spec.headSha, "c".repeat(40));
+    },
+  ],
+  [
+    "a job whose lease expires is claimed again, and its first worker is refused",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const first = await q.claim("w1", { now: T0, ...LEASE });
+      assert.equal(
+        await q.heartbeat(first!.id, "w1", { now: T0 + 900, ...LEASE }),
+        true,
+      );
+      assert.equal(
+        await q.claim("w2", { now: T0 + 1500, ...LEASE }),
+        undefined,
+      );
+      const again = await q.claim("w2", { now: T0 + 2000, ...LEASE });
+      assert.equal(again?.id, first?.id);
+      assert.equal(again?.attempts, 2);
+      assert.equal(
+        await q.heartbeat(first!.id, "w1", { now: T0 + 2001, ...LEASE }),
+        false,
+      );
+      assert.equal(
+        await q.recordOutcome(first!.id, "w1", undecided("b"), {
+          now: T0 + 2001,
+          ...LEASE,
+        }),
+        false,
+      );
+      assert.equal(
+        await q.recordOutcome(first!.id, "w2", undecided("b"), {
+          now: T0 + 2001,
+          ...LEASE,
+        }),
+        true,
+      );
+    },
+  ],
+  [
+    "a judged job whose worker died is published by the next, not judged again",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const first = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(first!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      const again = await q.claim("w2", { now: T0 + 5000, ...LEASE });
+      assert.equal(again?.state, "judged");
+      assert.equal(again?.attempts, 1);
+      assert.deepEqual(again?.outcome, undecided("b"));
+      assert.equal(await q.markPublished(again!.id, "w1"), false);
+      assert.equal(await q.markPublished(again!.id, "w2"), true);
+      assert.equal(
+        await q.claim("w2", { now: T0 + 99999, ...LEASE }),
+        undefined,
+      );
+      assert.equal((await q.counts()).published, 1);
+    },
+  ],
+  ["a released job waits for its backoff", async (q) => {
+    await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+      now: T0,
+      rerequest: false,
+    });
+    const job = await q.claim("w1", { now: T0, ...LEASE });
+    assert.equal(
+      await q.release(job!.id, "w1", {
+        runAfter: T0 + 500,
+        error: "Cannot clone",
+      }),
+      true,
+    );
+    assert.equal(await q.claim("w1", { now: T0 + 499, ...LEASE }), undefined);
+    const again = await q.claim("w1", { now: T0 + 500, ...LEASE });
+    assert.equal(again?.lastError, "Cannot clone");
+    assert.equal(again?.attempts, 2);
+  }],
+  [
+    "a newer job of a pull request waits while an older one publishes",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      await q.enqueue(spec(2, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const other = await q.claim("w2", { now: T0, ...LEASE });
+      assert.equal(other?.spec.number, 2);
+      assert.equal(await q.claim("w2", { now: T0, ...LEASE }), undefined);
+      await q.markPublished(old!.id, "w1");
+      assert.equal(
+        (await q.claim("w2", { now: T0, ...LEASE }))?.spec.headSha,
+        "c".repeat(40),
+      );
+    },
+  ],
+  [
+    "a rerequest runs a finished could-not-decide again, never a verdict",
+    async (q) => {
+      const s = spec(1, "b", "2026-11-30T10:00:00Z");
+      await q.enqueue(s, { now: T0, rerequest: false });
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided(s.headSha), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.markPublished(job!.id, "w1");
+      assert.equal(
+        (await q.enqueue(s, { now: T0, rerequest: false })).status,
+        "duplicate",
+      );
+      assert.deepEqual(await q.enqueue(s, { now: T0, rerequest: true }), {
+        status: "requeued",
+        id: job!.id,
+        superseded: [],
+      });
+      const again = await q.claim("w1", { now: T0, ...LEASE });
+      assert.equal(again?.state, "running");
+      assert.equal(again?.outcome, undefined);
+      const verdict = {
+        kind: "verdict",
+        verdict: { decision: "accept" },
+        markdown: "",
+      } as unknown as Outcome;
+      await q.recordOutcome(again!.id, "w1", verdict, { now: T0, ...LEASE });
+      await q.markPublished(again!.id, "w1");
+      assert.equal(
+        (await q.enqueue(s, { now: T0, rerequest: true })).status,
+        "duplicate",
+      );
+    },
+  ],
+  [
+    "a rerequest of unseen commits never supersedes a job in progress",
+    async (q) => {
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const rerun = await q.enqueue(spec(1, "b", "2026-11-30T12:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(rerun.status, "stale");
+      assert.equal(
+        (await q.claim("w1", { now: T0, ...LEASE }))?.spec.headSha,
+        "c".repeat(40),
+      );
+      const other = await q.enqueue(spec(2, "b", "2026-11-30T12:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(other.status, "queued");
+    },
+  ],
+  [
+    "a rerequest never runs an old could-not-decide again once a newer event of the pull request exists",
+    async (q) => {
+      const old = spec(1, "b", "2026-11-30T10:00:00Z");
+      await q.enqueue(old, { now: T0, rerequest: false });
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided(old.headSha), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.markPublished(job!.id, "w1");
+      const newer = spec(1, "c", "2026-11-30T10:05:00Z");
+      await q.enqueue(newer, { now: T0, rerequest: false });
+      const next = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(next!.id, "w1", undecided(newer.headSha), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.markPublished(next!.id, "w1");
+      const rerun = await q.enqueue(old, { now: T0 + 10, rerequest: true });
+      assert.notEqual(rerun.status, "requeued");
+      assert.equal((await q.get(job!.id))?.state, "published");
+      assert.equal(await q.claim("w2", { now: T0 + 10, ...LEASE }), undefined);
+      assert.equal(
+        (await q.enqueue(newer, { now: T0 + 10, rerequest: true })).status,
+        "requeued",
+      );
+    },
+  ],
+  [
+    "a rerequest of unseen commits never supersedes a job being judged",
+    async (q) => {
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const running = await q.claim("w1", { now: T0, ...LEASE });
+      const rerun = await q.enqueue(spec(1, "b", "2026-11-30T12:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(rerun.status, "stale");
+      assert.deepEqual(rerun.superseded, []);
+      assert.equal((await q.get(running!.id))?.state, "running");
+      assert.equal(
+        await q.recordOutcome(running!.id, "w1", undecided("c"), {
+          now: T0,
+          ...LEASE,
+        }),
+        true,
+      );
+    },
+  ],
+  [
+    "a judged job a newer push overtook is superseded instead of published",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      assert.equal(
+        await q.confirmNewest(old!.id, "w2", { now: T0, ...LEASE }),
+        false,
+      );
+      assert.equal(
+        await q.confirmNewest(old!.id, "w1", { now: T0, ...LEASE }),
+        true,
+      );
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.equal(
+        await q.confirmNewest(old!.id, "w1", { now: T0, ...LEASE }),
+        false,
+      );
+      assert.equal((await q.get(old!.id))?.state, "superseded");
+      assert.equal(await q.markPublished(old!.id, "w1"), false);
+      const next = await q.claim("w2", { now: T0, ...LEASE });
+      assert.equal(next?.spec.headSha, "c".repeat(40));
+    },
+  ],
+  [
+    "a newer push supersedes a judged job waiting to publish again, so the newer head does not wait out its backoff",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      // GitHub was down: the publication waits an hour.
+      await q.release(old!.id, "w1", {
+        runAfter: T0 + 3_600_000,
+        error: "Service Unavailable",
+      });
+      const newer = await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0 + 10,
+        rerequest: false,
+      });
+      assert.deepEqual(newer.superseded, [old!.id]);
+      assert.equal((await q.get(old!.id))?.state, "superseded");
+      assert.equal(
+        (await q.claim("w2", { now: T0 + 20, ...LEASE }))?.spec.headSha,
+        "c".repeat(40),
+      );
+    },
+  ],
+  [
+    "a dead worker's judged job is taken up before a newer job of its pull request",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const later = { now: T0 + 5000, ...LEASE };
+      assert.equal((await q.claim("w2", later))?.id, old!.id);
+      assert.equal(await q.claim("w3", later), undefined);
+    },
+  ],
+  [
+    "each unfinished state's oldest job is known by when it was queued",
+    async (q) => {
+      assert.deepEqual(await q.oldestQueuedAt(), {});
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      await q.enqueue(spec(2, "b", "2026-11-30T10:00:00Z"), {
+        now: T0 + 100,
+        rerequest: false,
+      });
+      await q.enqueue(spec(3, "b", "2026-11-30T10:00:00Z"), {
+        now: T0 + 200,
+        rerequest: false,
+      });
+      const first = await q.claim("w1", { now: T0 + 300, ...LEASE });
+      assert.equal(first?.queuedAt, T0);
+      await q.recordOutcome(first!.id, "w1", undecided("b"), {
+        now: T0 + 300,
+        ...LEASE,
+      });
+      await q.claim("w1", { now: T0 + 300, ...LEASE });
+      assert.deepEqual(await q.oldestQueuedAt(), {
+        judged: T0,
+        running: T0 + 100,
+        queued: T0 + 200,
+      });
+    },
+  ],
+  [
+    "an event as old as the pull request's newest is not stale: it supersedes that one",
+    async (q) => {
+      const first = await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const second = await q.enqueue(spec(1, "c", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.equal(second.status, "queued");
+      assert.deepEqual(second.superseded, [first.id]);
+      assert.equal((await q.get(first.id))?.state, "superseded");
+    },
+  ],
+  [
+    "an enqueue that fails part way changes nothing, and the queue goes on",
+    async (q) => {
+      const old = await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      // Fails when stored, after the jobs it overtakes were found.
+      const broken = {
+        ...spec(1, "c", "2026-11-30T10:05:00Z"),
+        toJSON(): never {
+          throw new Error("cannot store this spec");
+        },
+      };
+      await assert.rejects(
+        async () => await q.enqueue(broken, { now: T0, rerequest: false }),
+        /cannot store this spec/,
+      );
+      assert.equal((await q.get(old.id))?.state, "queued");
+      assert.equal((await q.list()).length, 1);
+      const newer = await q.enqueue(spec(1, "d", "2026-11-30T10:06:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.deepEqual(newer.superseded, [old.id]);
+      assert.equal(
+        (await q.claim("w1", { now: T0, ...LEASE }))?.spec.headSha,
+        "d".repeat(40),
+      );
+    },
+  ],
+  [
+    "a rerequest of a could-not-decide still being published queues nothing, and its worker publishes it",
+    async (q) => {
+      const s = spec(1, "b", "2026-11-30T10:00:00Z");
+      await q.enqueue(s, { now: T0, rerequest: false });
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided(s.headSha), {
+        now: T0,
+        ...LEASE,
+      });
+      const again = await q.enqueue(s, { now: T0, rerequest: true });
+      assert.equal(again.status, "duplicate");
+      assert.equal((await q.get(job!.id))?.state, "judged");
+      assert.equal(await q.markPublished(job!.id, "w1"), true);
+    },
+  ],
+  [
+    "only the worker holding a running or judged job can give it back",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const queued = (await q.list())[0]!;
+      const backoff = { runAfter: T0 + 500, error: "Cannot clone" };
+      assert.equal(await q.release(queued.id, "w1", backoff), false);
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      assert.equal(await q.release(job!.id, "w2", backoff), false);
+      assert.equal((await q.get(job!.id))?.state, "running");
+      assert.equal(await q.release(job!.id, "w1", backoff), true);
+      assert.equal(await q.release(job!.id, "w1", backoff), false);
+      const again = await q.claim("w1", { now: T0 + 500, ...LEASE });
+      await q.recordOutcome(again!.id, "w1", undecided("b"), {
+        now: T0 + 500,
+        ...LEASE,
+      });
+      assert.equal(await q.release(again!.id, "w1", backoff), true);
+      assert.equal((await q.get(again!.id))?.state, "judged");
+    },
+  ],
+  [
+    "confirming a judged job as the newest renews its lease",
+    async (q) => {
+      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      assert.equal(
+        await q.confirmNewest(job!.id, "w1", { now: T0 + 900, ...LEASE }),
+        true,
+      );
+      assert.equal(
+        await q.claim("w2", { now: T0 + 1500, ...LEASE }),
+        undefined,
+      );
+      assert.equal(
+        (await q.claim("w2", { now: T0 + 2000, ...LEASE }))?.id,
+        job!.id,
+      );
+    },
+  ],
+  ["a job the queue never held is not found", async (q) => {
+    assert.equal(await q.get("no-such-job"), undefined);
+  }],
+  ["an open queue answers its ping", async (q) => {
+    assert.equal(await q.ping(), true);
+  }],
+  ["concurrent claimers take every job exactly once", async (q) => {
+    for (let n = 1; n <= 24; n++) {
+      await q.enqueue(spec(n, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+    }
+    const taken: string[] = [];
+    await Promise.all(Array.from({ length: 6 }, async (_, w) => {
+      while (true) {
+        const job = await q.claim(`w${w}`, { now: T0, ...LEASE });
+        if (job === undefined) return;
+        taken.push(job.id);
+      }
+    }));
+    assert.equal(taken.length, 24);
+    assert.equal(new Set(taken).size, 24);
+  }],
+];
