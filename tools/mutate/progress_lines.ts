@@ -42,6 +42,8 @@ export class ProgressLines implements Reporter {
   }
 
   onMutantTested(result: Readonly<MutantResult>): void {
+    // A mutant left out with a reason is reported too, but was never run.
+    if (result.status === "Ignored") return;
     this.#run++;
     if (result.status === "Survived" || result.status === "NoCoverage") {
       this.#undetected++;
@@ -53,14 +55,18 @@ export class ProgressLines implements Reporter {
     this.#timer = undefined;
   }
 
-  #print(): void {
-    const line = progressLine(
+  /** The line as it stands now. */
+  line(): string {
+    return progressLine(
       this.#run,
       this.#total,
       this.#undetected,
       (performance.now() - this.#start) / 1000,
     );
-    Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
+  }
+
+  #print(): void {
+    Deno.stdout.writeSync(new TextEncoder().encode(`${this.line()}\n`));
   }
 }
 
