@@ -6,7 +6,7 @@ import { Renaming, type RenamingScope } from "./_renaming.ts";
 
 const parser = await loadPythonParser();
 
-const HEADER = "from shop import Invoice, total\n\nLIMIT = 3\n\n";
+const HEADER = "from shop import Invoice, total\n\nLIMIT = 3\nCAP = 5\n\n";
 
 /**
  * `def f(<params>):` with `body`, whose last statement is an `assert`:
@@ -235,7 +235,7 @@ Deno.test("Renaming.same() follows a consistent renaming of a function's own nam
     [
       "a lambda's default changed from one module-level name to another",
       ["a", "assert sorted([a], key=lambda p=LIMIT: p)"],
-      ["a", "assert sorted([a], key=lambda p=Invoice: p)"],
+      ["a", "assert sorted([a], key=lambda p=CAP: p)"],
       false,
     ],
     [
