@@ -109,11 +109,14 @@ Deno.test("locateModule() finds the file a dotted module is, relative imports in
 
 Deno.test("resolveName() follows a name to the module-level definition it stands for", async (t) => {
   const s = side({
-    "pkg/__init__.py": "from .mod import helper\n",
+    "pkg/__init__.py":
+      "from .mod import helper\nfrom . import sub\nfrom pkg import mod as m2\n",
     "pkg/mod.py": "def helper():\n    pass\n\nLIMIT = 3\n",
     "pkg/sub/__init__.py": "",
     "pkg/sub/deep.py": "def inner():\n    pass\n",
     "tests/__init__.py": "",
+    "tests/helpers/__init__.py": "",
+    "tests/helpers/extra.py": "def more():\n    pass\n",
     "tests/support.py": "import pkg.mod\n\ndef check():\n    pass\n",
     "tests/test_a.py": [
       "import pkg.mod",
@@ -126,6 +129,7 @@ Deno.test("resolveName() follows a name to the module-level definition it stands
       "from .support import check",
       "from .. import top",
       "from missing import gone",
+      "from .helpers import extra",
       "",
       "def local():",
       "    pass",
@@ -133,10 +137,12 @@ Deno.test("resolveName() follows a name to the module-level definition it stands
     ].join("\n"),
     "a.py": "from b import x\n",
     "b.py": "from a import x\n",
+    "c.py": "from d import m\n",
+    "d.py": "from c import m\n",
   });
   const test = at(s, "tests/test_a.py");
   const cases: [string, string, [string, number] | undefined][] = [
-    ["a function of the module itself", "local", ["tests/test_a.py", 12]],
+    ["a function of the module itself", "local", ["tests/test_a.py", 13]],
     ["a name imported through a package's re-export", "helper", [
       "pkg/mod.py",
       1,
@@ -157,10 +163,14 @@ Deno.test("resolveName() follows a name to the module-level definition it stands
       3,
     ]],
     ["a name imported relatively", "check", ["tests/support.py", 3]],
-    ["a module imported from a package: the import itself", "sub", [
-      "tests/test_a.py",
-      5,
-    ]],
+    [
+      "a module imported from a package that imports it: the package's import",
+      "sub",
+      [
+        "pkg/__init__.py",
+        2,
+      ],
+    ],
     ["a name from a module nowhere: the import itself", "gone", [
       "tests/test_a.py",
       10,
@@ -174,6 +184,21 @@ Deno.test("resolveName() follows a name to the module-level definition it stands
       "support.pkg.mod",
       undefined,
     ],
+    ["a module imported: the import itself", "deep", ["tests/test_a.py", 2]],
+    ["a package imported: the import itself", "pkg", ["tests/test_a.py", 1]],
+    ["a name of a module imported relatively from a package", "extra.more", [
+      "tests/helpers/extra.py",
+      1,
+    ]],
+    ["a name under a relative import of nothing pawl read", "top.a", undefined],
+    ["a subpackage its package imports, by a dotted path", "pkg.sub", [
+      "pkg/__init__.py",
+      2,
+    ]],
+    ["two names through a package's aliased import", "pkg.m2.LIMIT", [
+      "pkg/mod.py",
+      4,
+    ]],
     ["a name nowhere", "nothing", undefined],
     ["an attribute of a name nowhere", "nothing.x", undefined],
     ["two levels under a relative import", "top.a.b", undefined],
@@ -205,6 +230,31 @@ Deno.test("resolveName() follows a name to the module-level definition it stands
         const got = resolveName(c, at(c, "m0.py"), "x");
         assert.equal(got?.definition.kind, want);
         assert.equal(got?.at.path, "m8.py");
+      },
+    );
+  }
+  await t.step(
+    "dotted names through imports that go round in a circle end",
+    () => {
+      assert.equal(resolveName(s, at(s, "c.py"), "m.f"), undefined);
+    },
+  );
+  for (const [hops, want] of [[7, "assign"], [8, "import"]] as const) {
+    await t.step(
+      `a name re-exported ${hops} times over after a relative import of its module: followed 8 times at most`,
+      () => {
+        const chain: Record<string, string> = {
+          "rel/__init__.py": "",
+          "rel/start.py": "from . import m0\n",
+        };
+        for (let i = 0; i < hops; i++) {
+          chain[`rel/m${i}.py`] = `from .m${i + 1} import x\n`;
+        }
+        chain[`rel/m${hops}.py`] = "x = 1\n";
+        const c = side(chain);
+        const got = resolveName(c, at(c, "rel/start.py"), "m0.x");
+        assert.equal(got?.definition.kind, want);
+        assert.equal(got?.at.path, "rel/m7.py");
       },
     );
   }
