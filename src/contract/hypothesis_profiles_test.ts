@@ -296,6 +296,21 @@ Deno.test("activeProfile() reads a profile's parent settings", async (t) => {
       "?",
     ],
     [
+      "a parent that is an item of settings, not a call",
+      'settings.register_profile("ci", parent=settings[0])',
+      "?",
+    ],
+    [
+      "a parent from another function named like a registered profile",
+      'settings.register_profile("other", max_examples=11)\nsettings.register_profile("ci", parent=make("other"))',
+      "?",
+    ],
+    [
+      "a parent from a call of a call",
+      'settings.register_profile("ci", parent=make()())',
+      "?",
+    ],
+    [
       "max_examples beside a parent: max_examples wins",
       'settings.register_profile("ci", settings(max_examples=13), max_examples=17)',
       17,
@@ -305,6 +320,7 @@ Deno.test("activeProfile() reads a profile's parent settings", async (t) => {
     await t.step(name, () => {
       const got = active(load(register));
       assert.equal(count(got), want);
+      assert.equal(got.value.kind, want === "?" ? "unknown" : "known");
       if (want === "?") {
         assert.match(
           (got.value as { why: string }).why,
@@ -623,4 +639,128 @@ Deno.test("examplesOf() takes a test's own max_examples over the profile, and sa
       assert.deepEqual(examplesOf(test, profile), want);
     });
   }
+});
+
+Deno.test("activeProfile() reads how register_profile and load_profile are called", async (t) => {
+  const chain = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => `N${i} = ${i === n - 1 ? '"ci"' : `N${i + 1}`}`,
+    ).join("\n");
+  const cases: [string, string, number | "?", RegExp?][] = [
+    [
+      "the name given by keyword",
+      'settings.register_profile(name="ci", max_examples=5)\nsettings.load_profile("ci")',
+      5,
+    ],
+    [
+      "keywords from a ** splat",
+      'settings.register_profile("ci", **OPTIONS)\nsettings.load_profile("ci")',
+      "?",
+      /line 4 registers a profile from a \*\* splat/,
+    ],
+    [
+      "arguments from a * splat",
+      'settings.register_profile("ci", *ARGS)\nsettings.load_profile("ci")',
+      "?",
+      /line 4 registers a profile from a \*\* splat/,
+    ],
+    [
+      "a name in triple quotes, which pawl does not read: it may be any profile",
+      'settings.register_profile("ci", max_examples=3)\nsettings.register_profile("""ci""", max_examples=5)\nsettings.load_profile("ci")',
+      "?",
+      /line 5 registers a profile whose name is not a string literal/,
+    ],
+    [
+      "a name followed through four module-level names",
+      `${
+        chain(4)
+      }\nsettings.register_profile("ci", max_examples=5)\nsettings.load_profile(N0)`,
+      5,
+    ],
+    [
+      "a name five names away, past what pawl follows",
+      `${
+        chain(5)
+      }\nsettings.register_profile("ci", max_examples=5)\nsettings.load_profile(N0)`,
+      "?",
+      /loads a profile whose name is computed/,
+    ],
+    [
+      "names that refer to each other",
+      'A = B\nB = A\nsettings.register_profile("ci", max_examples=5)\nsettings.load_profile(A)',
+      "?",
+      /loads a profile whose name is computed/,
+    ],
+    [
+      "a load without a name",
+      "settings.load_profile()",
+      "?",
+      /line 4 loads a profile whose name is computed/,
+    ],
+    [
+      "a parent profile by get_profile that no call registered",
+      'settings.register_profile("ci", parent=settings.get_profile("other"))\nsettings.load_profile("ci")',
+      "?",
+      /line 4 registers a profile whose parent settings pawl cannot read/,
+    ],
+  ];
+  for (const [name, text, want, why] of cases) {
+    await t.step(name, () => {
+      const got = active(text);
+      assert.equal(count(got), want);
+      assert.equal(got.value.kind, want === "?" ? "unknown" : "known");
+      if (why !== undefined) {
+        assert.match((got.value as { why: string }).why, why);
+      }
+    });
+  }
+  await t.step(
+    "a profile loaded by a literal name says where, and no other way it was chosen",
+    () => {
+      assert.deepEqual(
+        active(
+          'settings.register_profile("ci", max_examples=5)\nsettings.load_profile("ci")',
+        ),
+        {
+          name: "ci",
+          value: { kind: "known", maxExamples: 5 },
+          loadedAt: { path: "tests/conftest.py", line: 5 },
+        },
+      );
+    },
+  );
+  await t.step(
+    "an [environment] variable named `undefined` names no computed variable",
+    () => {
+      const got = active(
+        'settings.register_profile("ci", max_examples=5)\nsettings.load_profile(os.environ[pick()])',
+        { undefined: "ci" },
+      );
+      assert.equal(count(got), "?");
+    },
+  );
+  await t.step(
+    "a parent spelled `settings` where the name is not imported from hypothesis",
+    () => {
+      const got = activeProfile([{
+        path: "tests/conftest.py",
+        module: analyzePython(
+          parser,
+          'import hypothesis\nhypothesis.settings.register_profile("ci", settings(max_examples=13))\nhypothesis.settings.load_profile("ci")\n',
+        ),
+      }]);
+      assert.equal(count(got), 13);
+    },
+  );
+});
+
+Deno.test("activeProfile() takes a package's __init__.py before its modules, whatever their names", () => {
+  const got = activeProfile(files({
+    "pkg/Upper_test.py": 'settings.load_profile("b")',
+    "pkg/__init__.py":
+      'settings.register_profile("a", max_examples=3)\nsettings.register_profile("b", max_examples=4)\nsettings.load_profile("a")',
+  }));
+  assert.equal(got.name, "b");
+  assert.equal(count(got), 4);
 });
