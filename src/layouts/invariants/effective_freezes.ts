@@ -59,6 +59,7 @@ export function effectiveFreezes(
   if (current === undefined) return [];
   const baseById = new Map<string, FreezeEntry>();
   for (const entry of base?.freezes ?? []) {
+    // Stryker disable next-line ConditionalExpression: an entry without an id is looked up by no one (the lookup below needs an id), so keeping it under the key undefined changes nothing
     if (entry.id !== undefined) baseById.set(entry.id, entry);
   }
   return current.freezes.map((entry) => {
