@@ -141,3 +141,41 @@ def test_p(n):
     /runs 400 examples under the profile "thorough" loaded in "tests\/test_p\.py" line 4/,
   );
 });
+
+Deno.test("checkProperties() reads profiles only from conftest and __init__ files and the registered test modules, that parse", async (t) => {
+  const judgeWith = (files: Record<string, string>, minExamples: number) => {
+    const modules = new Map<string, PythonModule>(
+      Object.entries({ "tests/test_p.py": TEST, ...files }).map((
+        [path, text],
+      ) => [path, analyzePython(parser, text)]),
+    );
+    return checkProperties({
+      version: 1,
+      fixtures: [],
+      freezes: [],
+      maxActiveFreezes: 0,
+      lines: NO_LINES,
+      properties: [{
+        id: "p",
+        module: "tests.test_p",
+        name: "test_p",
+        minExamples,
+      }],
+    }, { modules, baseModules: modules, path: "tests/agent_contract.yaml" })
+      .map((f) => f.message);
+  };
+  await t.step("a package's __init__ file is read", () => {
+    assert.deepEqual(judgeWith({ "tests/__init__.py": CI }, 300), []);
+  });
+  await t.step("a conftest at the root is read", () => {
+    assert.deepEqual(judgeWith({ "conftest.py": CI }, 300), []);
+  });
+  await t.step("a helper whose name only ends in conftest is not", () => {
+    assert.equal(judgeWith({ "tests/my_conftest.py": CI }, 300).length, 1);
+  });
+  await t.step("a conftest with a syntax error is not", () => {
+    const broken = `${CI}\ndef broken(:\n    pass\n`;
+    assert.notEqual(analyzePython(parser, broken).syntaxError, undefined);
+    assert.equal(judgeWith({ "tests/conftest.py": broken }, 300).length, 1);
+  });
+});
