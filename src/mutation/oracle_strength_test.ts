@@ -12,8 +12,13 @@ import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
 import { memoryMutationCache } from "./mutation_cache.ts";
 import {
+  notRun,
   oracleStrength,
   type OracleStrengthOptions,
+  oracleViewOf,
+  runsPytestModule,
+  SAME_TEST_SIDE,
+  viewOf,
 } from "./oracle_strength.ts";
 
 const parser = await loadPythonParser();
@@ -279,4 +284,63 @@ Deno.test("oracleStrength() runs nothing when no base property passes on the unm
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("runsPytestModule() tells a `<python> -m pytest` command, which the warm driver can stand in for", async (t) => {
+  const cases: [string, string[], boolean][] = [
+    ["python3 -m pytest", ["python3", "-m", "pytest"], true],
+    [
+      "with arguments after it",
+      ["python3", "-m", "pytest", "-x", "tests"],
+      true,
+    ],
+    ["pytest run as a program", ["pytest", "tests"], false],
+    ["another module", ["python3", "-m", "unittest"], false],
+    ["a script, not a module", ["python3", "run.py", "pytest"], false],
+    ["too short", ["python3", "-m"], false],
+    ["no interpreter", ["", "-m", "pytest"], false],
+    ["nothing", [], false],
+  ];
+  for (const [name, command, warm] of cases) {
+    await t.step(name, () => assert.equal(runsPytestModule(command), warm));
+  }
+});
+
+Deno.test("oracleViewOf() reads the test side from the base and the code side from the head", async () => {
+  const tree = (name: string, paths: string[]) => ({
+    has: (p: string) => paths.includes(p),
+    read: (p: string) =>
+      Promise.resolve(paths.includes(p) ? `${name}:${p}` : undefined),
+  });
+  const view = oracleViewOf({
+    baseTree: tree("base", ["tests/test_a.py", "pkg/a.py"]),
+    headTree: tree("head", ["tests/test_b.py", "pkg/a.py", "pkg/b.py"]),
+    isTestSide: (p) => p.startsWith("tests/"),
+  });
+  assert.equal(view.has("tests/test_a.py"), true);
+  assert.equal(view.has("tests/test_b.py"), false);
+  assert.equal(view.has("pkg/b.py"), true);
+  assert.equal(await view.read("tests/test_a.py"), "base:tests/test_a.py");
+  assert.equal(await view.read("pkg/a.py"), "head:pkg/a.py");
+  const plain = viewOf(view);
+  assert.equal(plain.has("tests/test_b.py"), false);
+  assert.equal(await plain.read("pkg/a.py"), "head:pkg/a.py");
+});
+
+Deno.test("notRun() reports that no mutant ran, why, and the seeds", () => {
+  const result = notRun(SAME_TEST_SIDE, {
+    sampleSeed: 3,
+    runSeed: 4,
+    config: { "max_mutants": 10 },
+  });
+  assert.deepEqual(result.findings, []);
+  assert.equal(result.report.notRun, SAME_TEST_SIDE);
+  assert.equal(result.report.generated, 0);
+  assert.equal(result.report.sampleSeed, 3);
+  assert.equal(result.report.runSeed, 4);
+  assert.deepEqual(result.run.config, {
+    "max_mutants": 10,
+    notRun: SAME_TEST_SIDE,
+  });
+  assert.deepEqual(result.run.results, []);
 });
