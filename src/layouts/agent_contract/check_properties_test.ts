@@ -542,3 +542,53 @@ Deno.test("checkProperties() compares with the first base entry of a property id
     /lowered its example count from 1000 to 40/,
   );
 });
+
+Deno.test("checkProperties() says why a test cannot fail and what an unreadable count was", async (t) => {
+  const judgeOne = (fn: ReturnType<typeof pyFunction>, module = pyModule(fn)) =>
+    checkProperties(agentContract({ properties: [PROPERTY] }), {
+      modules: new Map([[FILE, module]]),
+      path: CONTRACT,
+    }).map((f) => f.message);
+  await t.step("a test with no assertion", () => {
+    const [message] = judgeOne(pyFunction(PROPERTY.name, {
+      maxExamples: 40,
+      vacuity: { reason: "no_assertion", line: 11 },
+    }));
+    assert.match(message ?? "", /cannot fail: it has no assertion; /);
+  });
+  await t.step("a test that compares an expression with itself", () => {
+    const [message] = judgeOne(pyFunction(PROPERTY.name, {
+      maxExamples: 40,
+      vacuity: { reason: "tautology", line: 11 },
+    }));
+    assert.match(
+      message ?? "",
+      /cannot fail: it only compares an expression with itself; /,
+    );
+  });
+  await t.step("an unreadable count with no max_examples keyword", () => {
+    const fn = pyFunction(PROPERTY.name);
+    fn.settings = { line: 8, keywords: {}, maxExamplesDynamic: true };
+    const [message] = judgeOne(fn);
+    assert.match(message ?? "", /sets max_examples to "\?", which cannot/);
+  });
+  await t.step(
+    "a missing test in a module that records other names' bindings",
+    () => {
+      const module = pyModule();
+      module.bindings = new Map([["test_other", [{ kind: "def", line: 3 }]]]);
+      const messages = judgeOne(pyFunction("unused"), module);
+      assert.match(messages[0] ?? "", /is not defined in /);
+    },
+  );
+});
+
+Deno.test("checkProperties() compares nothing when the base has no module for the property", () => {
+  const findings = checkProperties(agentContract({ properties: [PROPERTY] }), {
+    modules: modules({ maxExamples: 40 }),
+    baseModules: new Map(),
+    baseContract: agentContract({ properties: [PROPERTY] }),
+    path: CONTRACT,
+  });
+  assert.deepEqual(findings, []);
+});

@@ -140,6 +140,15 @@ Deno.test("effectiveFreezes() holds each head entry to its base record", async (
     assert.equal(f?.entry, baseEntry);
   });
   await t.step(
+    "with no head, a base entry without an id is its own record too",
+    () => {
+      const idless = entry(0, { test: test("test_base"), bodySha256: "h" });
+      const [f] = effectiveFreezes({ base: list(idless), head: null });
+      assert.equal(f?.base, idless);
+      assert.equal(f?.name, "#1");
+    },
+  );
+  await t.step(
     "a base entry without an id is no record for a head entry",
     () => {
       const [f] = effectiveFreezes({
