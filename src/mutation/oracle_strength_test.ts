@@ -10,6 +10,7 @@ import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { SandboxCommand } from "../sandbox/sandbox.ts";
 import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
+import { generateMutants } from "./generate_mutants.ts";
 import { memoryMutationCache } from "./mutation_cache.ts";
 import {
   notRun,
@@ -343,4 +344,79 @@ Deno.test("notRun() reports that no mutant ran, why, and the seeds", () => {
     notRun: SAME_TEST_SIDE,
   });
   assert.deepEqual(result.run.results, []);
+});
+
+Deno.test("oracleStrength() runs no mutant it cannot judge, and still counts what it would have run", async (t) => {
+  const progress: string[] = [];
+  const none = (): never => {
+    throw new Error("no run in this test");
+  };
+  const sandbox = { run: none } as unknown as FakeSandbox;
+  const cases: [string, Partial<OracleStrengthOptions>][] = [
+    ["no sandbox to run in", { workers: [] }],
+    [
+      "no property the base has a test for",
+      {
+        properties: [{
+          key: "000/less",
+          id: "less",
+          layout: "000",
+          file: TEST,
+          headNodeId: NODE,
+        }],
+      },
+    ],
+  ];
+  for (const [name, overrides] of cases) {
+    await t.step(name, async () => {
+      const result = await oracleStrength(
+        options("/nonexistent", sandbox, { now: 0 }, {
+          ...overrides,
+          progress: (line) => progress.push(line),
+        }),
+      );
+      assert.equal(result.report.ran, 0);
+      assert.ok(result.report.generated > 0);
+      assert.equal(result.report.selected, result.report.generated);
+      assert.deepEqual(result.findings, []);
+      assert.deepEqual(result.run.results, []);
+      assert.deepEqual(progress, []);
+    });
+  }
+  await t.step("a property that imports no code", async () => {
+    const result = await oracleStrength(
+      options("/nonexistent", sandbox, { now: 0 }, {
+        headTree: {
+          has: (p: string) => p === TEST,
+          read: (p: string) =>
+            Promise.resolve(p === TEST ? "import os\n" : undefined),
+        },
+      }),
+    );
+    assert.equal(result.report.generated, 0);
+    assert.equal(result.report.ran, 0);
+  });
+});
+
+Deno.test("oracleStrength() mutates only the code side the properties import, never a test", async () => {
+  const test = "from pkg.m import less\n\n\ndef helper(x):\n    return x + 1\n";
+  const files = { ...FILES, [TEST]: test };
+  const tree = {
+    has: (p: string) => p in files,
+    read: (p: string) => Promise.resolve(files[p as keyof typeof files]),
+  };
+  const result = await oracleStrength(
+    options(
+      "/nonexistent",
+      new FakeSandbox(() => Promise.resolve({ code: 0 })),
+      {
+        now: 0,
+      },
+      { headTree: tree, baseTree: tree, workers: [] },
+    ),
+  );
+  assert.equal(
+    result.report.generated,
+    generateMutants(parser, "pkg/m.py", CODE).length,
+  );
 });
