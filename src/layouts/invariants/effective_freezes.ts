@@ -64,12 +64,9 @@ export function effectiveFreezes(
     if (entry.id !== undefined) baseById.set(entry.id, entry);
   }
   return current.freezes.map((entry) => {
-    const record = head === null
-      ? entry
-      // Stryker disable next-line ConditionalExpression: the index holds no entry without an id, so looking up an id-less entry finds nothing either way
-      : entry.id === undefined
-      ? undefined
-      : baseById.get(entry.id);
+    // Stryker disable next-line ConditionalExpression: the index holds no entry without an id, so looking up an id-less entry finds nothing either way
+    const known = entry.id === undefined ? undefined : baseById.get(entry.id);
+    const record = head === null ? entry : known;
     const [expiresOn, expiresAt] = earlier(record?.expiresOn, entry.expiresOn);
     return {
       entry,
