@@ -10,10 +10,16 @@ import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { SandboxCommand } from "../sandbox/sandbox.ts";
 import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
+import { generateMutants } from "./generate_mutants.ts";
 import { memoryMutationCache } from "./mutation_cache.ts";
 import {
+  notRun,
   oracleStrength,
   type OracleStrengthOptions,
+  oracleViewOf,
+  runsPytestModule,
+  SAME_TEST_SIDE,
+  viewOf,
 } from "./oracle_strength.ts";
 
 const parser = await loadPythonParser();
@@ -279,4 +285,138 @@ Deno.test("oracleStrength() runs nothing when no base property passes on the unm
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("runsPytestModule() tells a `<python> -m pytest` command, which the warm driver can stand in for", async (t) => {
+  const cases: [string, string[], boolean][] = [
+    ["python3 -m pytest", ["python3", "-m", "pytest"], true],
+    [
+      "with arguments after it",
+      ["python3", "-m", "pytest", "-x", "tests"],
+      true,
+    ],
+    ["pytest run as a program", ["pytest", "tests"], false],
+    ["another module", ["python3", "-m", "unittest"], false],
+    ["a script, not a module", ["python3", "run.py", "pytest"], false],
+    ["too short", ["python3", "-m"], false],
+    ["no interpreter", ["", "-m", "pytest"], false],
+    ["nothing", [], false],
+  ];
+  for (const [name, command, warm] of cases) {
+    await t.step(name, () => assert.equal(runsPytestModule(command), warm));
+  }
+});
+
+Deno.test("oracleViewOf() reads the test side from the base and the code side from the head", async () => {
+  const tree = (name: string, paths: string[]) => ({
+    has: (p: string) => paths.includes(p),
+    read: (p: string) =>
+      Promise.resolve(paths.includes(p) ? `${name}:${p}` : undefined),
+  });
+  const view = oracleViewOf({
+    baseTree: tree("base", ["tests/test_a.py", "pkg/a.py"]),
+    headTree: tree("head", ["tests/test_b.py", "pkg/a.py", "pkg/b.py"]),
+    isTestSide: (p) => p.startsWith("tests/"),
+  });
+  assert.equal(view.has("tests/test_a.py"), true);
+  assert.equal(view.has("tests/test_b.py"), false);
+  assert.equal(view.has("pkg/b.py"), true);
+  assert.equal(await view.read("tests/test_a.py"), "base:tests/test_a.py");
+  assert.equal(await view.read("pkg/a.py"), "head:pkg/a.py");
+  const plain = viewOf(view);
+  assert.equal(plain.has("tests/test_b.py"), false);
+  assert.equal(await plain.read("pkg/a.py"), "head:pkg/a.py");
+});
+
+Deno.test("notRun() reports that no mutant ran, why, and the seeds", () => {
+  const result = notRun(SAME_TEST_SIDE, {
+    sampleSeed: 3,
+    runSeed: 4,
+    config: { "max_mutants": 10 },
+  });
+  assert.deepEqual(result.findings, []);
+  assert.equal(result.report.notRun, SAME_TEST_SIDE);
+  assert.equal(result.report.generated, 0);
+  assert.equal(result.report.sampleSeed, 3);
+  assert.equal(result.report.runSeed, 4);
+  assert.deepEqual(result.run.config, {
+    "max_mutants": 10,
+    notRun: SAME_TEST_SIDE,
+  });
+  assert.deepEqual(result.run.results, []);
+});
+
+Deno.test("oracleStrength() runs no mutant it cannot judge, and still counts what it would have run", async (t) => {
+  const progress: string[] = [];
+  const none = (): never => {
+    throw new Error("no run in this test");
+  };
+  const sandbox = { run: none } as unknown as FakeSandbox;
+  const cases: [string, Partial<OracleStrengthOptions>][] = [
+    ["no sandbox to run in", { workers: [] }],
+    [
+      "no property the base has a test for",
+      {
+        properties: [{
+          key: "000/less",
+          id: "less",
+          layout: "000",
+          file: TEST,
+          headNodeId: NODE,
+        }],
+      },
+    ],
+  ];
+  for (const [name, overrides] of cases) {
+    await t.step(name, async () => {
+      const result = await oracleStrength(
+        options("/nonexistent", sandbox, { now: 0 }, {
+          ...overrides,
+          progress: (line) => progress.push(line),
+        }),
+      );
+      assert.equal(result.report.ran, 0);
+      assert.ok(result.report.generated > 0);
+      assert.equal(result.report.selected, result.report.generated);
+      assert.deepEqual(result.findings, []);
+      assert.deepEqual(result.run.results, []);
+      assert.deepEqual(progress, []);
+    });
+  }
+  await t.step("a property that imports no code", async () => {
+    const result = await oracleStrength(
+      options("/nonexistent", sandbox, { now: 0 }, {
+        headTree: {
+          has: (p: string) => p === TEST,
+          read: (p: string) =>
+            Promise.resolve(p === TEST ? "import os\n" : undefined),
+        },
+      }),
+    );
+    assert.equal(result.report.generated, 0);
+    assert.equal(result.report.ran, 0);
+  });
+});
+
+Deno.test("oracleStrength() mutates only the code side the properties import, never a test", async () => {
+  const test = "from pkg.m import less\n\n\ndef helper(x):\n    return x + 1\n";
+  const files = { ...FILES, [TEST]: test };
+  const tree = {
+    has: (p: string) => p in files,
+    read: (p: string) => Promise.resolve(files[p as keyof typeof files]),
+  };
+  const result = await oracleStrength(
+    options(
+      "/nonexistent",
+      new FakeSandbox(() => Promise.resolve({ code: 0 })),
+      {
+        now: 0,
+      },
+      { headTree: tree, baseTree: tree, workers: [] },
+    ),
+  );
+  assert.equal(
+    result.report.generated,
+    generateMutants(parser, "pkg/m.py", CODE).length,
+  );
 });

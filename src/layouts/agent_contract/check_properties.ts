@@ -103,6 +103,7 @@ export function checkProperties(
   // By id, first entry wins (as a linear search would): thousands of
   // properties must not cost a scan of the base contract each.
   const baseById = new Map<string, ContractProperty>();
+  // Stryker disable next-line ArrayDeclaration: with no base contract no property looks anything up by a stand-in's missing id, so the index stays unused either way
   for (const p of options.baseContract?.properties ?? []) {
     if (!baseById.has(p.id)) baseById.set(p.id, p);
   }
@@ -168,7 +169,10 @@ export function checkProperties(
       findings.push(finding(
         "property.examples_below_contract",
         `${testName} sets max_examples to ${
-          JSON.stringify(fn.settings?.keywords["max_examples"] ?? "?")
+          JSON.stringify(
+            // Stryker disable next-line OptionalChaining: an unreadable count comes only from a test's own settings, so they are there whenever this message is written
+            fn.settings?.keywords["max_examples"] ?? "?",
+          )
         }, which cannot be read statically: write an integer literal of at least ${property.minExamples}`,
         where,
       ));
@@ -204,11 +208,13 @@ function underProfile(
 ): HypothesisExamples {
   if (
     examples.kind !== "known" || !fn.usesHypothesis ||
+    // Stryker disable next-line ConditionalExpression: a test's own max_examples makes examplesOf() answer from its settings, never from the profile, so the next check returns the same
     fn.settings?.maxExamples !== undefined
   ) return examples;
   const source = examplesOf(fn, profile);
   if (source.from !== "profile") return examples;
   return {
+    // Stryker disable next-line StringLiteral: the caller tells only a "dynamic" count apart, and a profile's count never is one
     kind: "known",
     count: source.count,
     description: `runs ${

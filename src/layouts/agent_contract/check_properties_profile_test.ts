@@ -141,3 +141,112 @@ def test_p(n):
     /runs 400 examples under the profile "thorough" loaded in "tests\/test_p\.py" line 4/,
   );
 });
+
+Deno.test("checkProperties() reads profiles only from conftest and __init__ files and the registered test modules, that parse", async (t) => {
+  const judgeWith = (files: Record<string, string>, minExamples: number) => {
+    const modules = new Map<string, PythonModule>(
+      Object.entries({ "tests/test_p.py": TEST, ...files }).map((
+        [path, text],
+      ) => [path, analyzePython(parser, text)]),
+    );
+    return checkProperties({
+      version: 1,
+      fixtures: [],
+      freezes: [],
+      maxActiveFreezes: 0,
+      lines: NO_LINES,
+      properties: [{
+        id: "p",
+        module: "tests.test_p",
+        name: "test_p",
+        minExamples,
+      }],
+    }, { modules, baseModules: modules, path: "tests/agent_contract.yaml" })
+      .map((f) => f.message);
+  };
+  await t.step("a package's __init__ file is read", () => {
+    assert.deepEqual(judgeWith({ "tests/__init__.py": CI }, 300), []);
+  });
+  await t.step("a conftest at the root is read", () => {
+    assert.deepEqual(judgeWith({ "conftest.py": CI }, 300), []);
+  });
+  await t.step("a helper whose name only ends in conftest is not", () => {
+    assert.equal(judgeWith({ "tests/my_conftest.py": CI }, 300).length, 1);
+  });
+  await t.step("a conftest with a syntax error is not", () => {
+    const broken = `${CI}\ndef broken(:\n    pass\n`;
+    assert.notEqual(analyzePython(parser, broken).syntaxError, undefined);
+    assert.equal(judgeWith({ "tests/conftest.py": broken }, 300).length, 1);
+  });
+});
+
+Deno.test("checkProperties() applies a loaded profile only to a Hypothesis test that sets no max_examples of its own", async (t) => {
+  const cases: [string, string, number, RegExp | null][] = [
+    [
+      "a test without @given still runs one example",
+      "def test_p():\n    assert 1 + 1 == 2\n",
+      2,
+      /is not a Hypothesis test \(no @given\), so it runs one example/,
+    ],
+    [
+      "a test with its own max_examples runs that many",
+      TEST.replace(
+        "@given(st.integers())",
+        "@settings(max_examples=20)\n@given(st.integers())",
+      ).replace(
+        "from hypothesis import given",
+        "from hypothesis import given, settings",
+      ),
+      21,
+      /runs at most 20 examples but/,
+    ],
+    [
+      "a max_examples pawl cannot read stays unreadable",
+      TEST.replace(
+        "@given(st.integers())",
+        "@settings(max_examples=N)\n@given(st.integers())",
+      ).replace(
+        "from hypothesis import given",
+        "from hypothesis import given, settings",
+      ),
+      10,
+      /sets max_examples to "N", which cannot be read statically/,
+    ],
+  ];
+  for (const [name, test, minExamples, message] of cases) {
+    await t.step(name, () => {
+      const found = judge(CI, minExamples, { test });
+      assert.equal(found.length, 1);
+      assert.match(found[0]!, message!);
+    });
+  }
+  await t.step("without a loaded profile, the default count says so", () => {
+    const found = judge(undefined, 101);
+    assert.equal(found.length, 1);
+    assert.doesNotMatch(found[0]!, /under the/);
+    assert.match(found[0]!, /runs .*100 examples/);
+  });
+  await t.step(
+    "a file whose name only starts like a conftest is not read",
+    () => {
+      const modules = new Map<string, PythonModule>([
+        ["tests/test_p.py", analyzePython(parser, TEST)],
+        ["tests/conftest.py_old.py", analyzePython(parser, CI)],
+      ]);
+      const found = checkProperties({
+        version: 1,
+        fixtures: [],
+        freezes: [],
+        maxActiveFreezes: 0,
+        lines: NO_LINES,
+        properties: [{
+          id: "p",
+          module: "tests.test_p",
+          name: "test_p",
+          minExamples: 300,
+        }],
+      }, { modules, baseModules: modules, path: "tests/agent_contract.yaml" });
+      assert.equal(found.length, 1);
+    },
+  );
+});

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import type { PythonModule } from "../../python/python_module.ts";
+import type { Finding } from "../../core/finding.ts";
+import type { BindingKind, PythonModule } from "../../python/python_module.ts";
 import {
   agentContract,
   CONTRACT,
@@ -14,6 +15,7 @@ import {
 } from "./check_properties.ts";
 import {
   type ContractProperty,
+  type ContractSection,
   readAgentContract,
 } from "./read_agent_contract.ts";
 
@@ -399,4 +401,194 @@ Deno.test("checkProperties() mentions a syntax error when the test is not found"
     path: CONTRACT,
   });
   assert.match(findings[0]?.message ?? "", /syntax error at line 3/);
+});
+
+Deno.test("checkProperties() says what each finding is about: the property, the test, its file and the numbers", async (t) => {
+  const judge = (
+    head: Map<string, PythonModule>,
+    base?: Map<string, PythonModule>,
+    property: Partial<ContractProperty> = {},
+  ) =>
+    checkProperties(
+      agentContract({ properties: [{ ...PROPERTY, ...property }] }),
+      {
+        modules: head,
+        path: CONTRACT,
+        ...(base === undefined ? {} : { baseModules: base }),
+      },
+    );
+  const bound = (kind: BindingKind) => {
+    const module = pyModule();
+    module.bindings = new Map([[PROPERTY.name, [
+      { kind: "def", line: 3 },
+      { kind, line: 9 },
+    ]]]);
+    return new Map([[FILE, module]]);
+  };
+  const cases: [string, () => Finding[], [string, string, number][], RegExp][] =
+    [
+      [
+        "a missing module names both files it looked for",
+        () => judge(new Map()),
+        [["property.module_missing", CONTRACT, 0]],
+        /^Property "parse_rejects_empty" module "tests\.properties\.test_parse" has no file at head: neither "tests\/properties\/test_parse\.py" nor "tests\/properties\/test_parse\/__init__\.py" is a regular file$/,
+      ],
+      [
+        "a missing test names the test and its file",
+        () => judge(modules(null)),
+        [["property.test_missing", CONTRACT, 0]],
+        /^Property "parse_rejects_empty" test "test_empty_input_raises" is not defined in "tests\/properties\/test_parse\.py": restore the test, do not delete the property$/,
+      ],
+      [
+        "a test name bound last to something else says where",
+        () => judge(bound("assign")),
+        [["property.test_missing", CONTRACT, 0]],
+        /^Property "parse_rejects_empty" test "test_empty_input_raises" in "tests\/properties\/test_parse\.py" is bound at line 9 to something pawl cannot read as a test: .*"test_empty_input_raises = Machine\.TestCase" or "class test_empty_input_raises\(Machine\.TestCase\)".*: restore the base's binding$/,
+      ],
+      [
+        "a test name deleted last is simply not defined",
+        () => judge(bound("del")),
+        [["property.test_missing", CONTRACT, 0]],
+        /is not defined in "tests\/properties\/test_parse\.py": restore the test/,
+      ],
+      [
+        "a test name bound last by a def the analysis did not see is not defined",
+        () => judge(bound("def")),
+        [["property.test_missing", CONTRACT, 0]],
+        /is not defined in /,
+      ],
+      [
+        "a max_examples pawl cannot read names what is written and the minimum",
+        () => judge(modules({ dynamic: true })),
+        [["property.examples_below_contract", FILE, 8]],
+        /^Property "parse_rejects_empty" test "test_empty_input_raises" sets max_examples to "N_EXAMPLES", which cannot be read statically: write an integer literal of at least 40$/,
+      ],
+      [
+        "too few examples names the count and the minimum, at the settings line",
+        () => judge(modules({ maxExamples: 39 })),
+        [["property.examples_below_contract", FILE, 8]],
+        /^Property "parse_rejects_empty" test "test_empty_input_raises" runs at most 39 examples but the contract requires min_examples 40: restore the count$/,
+      ],
+      [
+        "too few examples without settings points at the def",
+        () => judge(modules({ usesHypothesis: false })),
+        [["property.examples_below_contract", FILE, 10]],
+        /but the contract requires min_examples 40/,
+      ],
+      [
+        "fewer examples than at base says so, at the settings line",
+        () =>
+          judge(modules({ maxExamples: 200 }), modules({ maxExamples: 500 })),
+        [["property.examples_lowered", FILE, 8]],
+        /^Property "parse_rejects_empty" test "test_empty_input_raises" .*500.*200.*: restore the base settings$/,
+      ],
+    ];
+  for (const [name, run, expected, message] of cases) {
+    await t.step(name, () => {
+      const found = run();
+      assert.deepEqual(
+        found.map((f) => [f.rule, f.path, f.line ?? 0]),
+        expected,
+      );
+      assert.match(found[0]?.message ?? "", message);
+    });
+  }
+});
+
+Deno.test("checkProperties() points at the property's entry when its key has no line", () => {
+  const base = readAgentContract(SEED_CONTRACT, { path: CONTRACT });
+  const contract = {
+    ...base,
+    lines: {
+      ...base.lines,
+      entry: (section: ContractSection, id: string, key?: string) =>
+        key === undefined ? base.lines.entry(section, id) : undefined,
+    },
+  } as typeof base;
+  const findings = checkProperties(contract, {
+    modules: modules(null),
+    path: CONTRACT,
+  });
+  assert.deepEqual(findings.map((f) => [f.rule, f.line]), [
+    ["property.test_missing", 4],
+    ["property.module_missing", 8],
+  ]);
+});
+
+Deno.test("checkProperties() compares with the first base entry of a property id listed twice", () => {
+  const head = agentContract({
+    properties: [{ ...PROPERTY, name: "test_other" }],
+  });
+  const base = agentContract({
+    properties: [PROPERTY, { ...PROPERTY, name: "test_second" }],
+  });
+  const findings = checkProperties(head, {
+    modules: new Map([[
+      FILE,
+      pyModule(pyFunction("test_other", { maxExamples: 40 })),
+    ]]),
+    baseModules: new Map([[
+      FILE,
+      pyModule(
+        pyFunction(PROPERTY.name, { maxExamples: 1000 }),
+        pyFunction("test_second", { maxExamples: 40 }),
+      ),
+    ]]),
+    baseContract: base,
+    path: CONTRACT,
+  });
+  assert.match(
+    findings[0]?.message ?? "",
+    /lowered its example count from 1000 to 40/,
+  );
+});
+
+Deno.test("checkProperties() says why a test cannot fail and what an unreadable count was", async (t) => {
+  const judgeOne = (fn: ReturnType<typeof pyFunction>, module = pyModule(fn)) =>
+    checkProperties(agentContract({ properties: [PROPERTY] }), {
+      modules: new Map([[FILE, module]]),
+      path: CONTRACT,
+    }).map((f) => f.message);
+  await t.step("a test with no assertion", () => {
+    const [message] = judgeOne(pyFunction(PROPERTY.name, {
+      maxExamples: 40,
+      vacuity: { reason: "no_assertion", line: 11 },
+    }));
+    assert.match(message ?? "", /cannot fail: it has no assertion; /);
+  });
+  await t.step("a test that compares an expression with itself", () => {
+    const [message] = judgeOne(pyFunction(PROPERTY.name, {
+      maxExamples: 40,
+      vacuity: { reason: "tautology", line: 11 },
+    }));
+    assert.match(
+      message ?? "",
+      /cannot fail: it only compares an expression with itself; /,
+    );
+  });
+  await t.step("an unreadable count with no max_examples keyword", () => {
+    const fn = pyFunction(PROPERTY.name);
+    fn.settings = { line: 8, keywords: {}, maxExamplesDynamic: true };
+    const [message] = judgeOne(fn);
+    assert.match(message ?? "", /sets max_examples to "\?", which cannot/);
+  });
+  await t.step(
+    "a missing test in a module that records other names' bindings",
+    () => {
+      const module = pyModule();
+      module.bindings = new Map([["test_other", [{ kind: "def", line: 3 }]]]);
+      const messages = judgeOne(pyFunction("unused"), module);
+      assert.match(messages[0] ?? "", /is not defined in /);
+    },
+  );
+});
+
+Deno.test("checkProperties() compares nothing when the base has no module for the property", () => {
+  const findings = checkProperties(agentContract({ properties: [PROPERTY] }), {
+    modules: modules({ maxExamples: 40 }),
+    baseModules: new Map(),
+    baseContract: agentContract({ properties: [PROPERTY] }),
+    path: CONTRACT,
+  });
+  assert.deepEqual(findings, []);
 });

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { Layer } from "../../core/rules.ts";
-import { agentContract, CONTRACT, SEED_CONTRACT, sha } from "./_testing.ts";
+import {
+  agentContract,
+  CONTRACT,
+  INVOICE_SHA,
+  SEED_CONTRACT,
+  sha,
+} from "./_testing.ts";
 import { diffAgentContract } from "./diff_agent_contract.ts";
 import {
   type AgentContract,
@@ -582,4 +588,133 @@ Deno.test("diffAgentContract() finds nothing between a contract and itself", () 
       );
     }),
   );
+});
+
+Deno.test("diffAgentContract() says what each weakening changed, from what to what", async (t) => {
+  const cases: [string, string, RegExp][] = [
+    [
+      "a removed property names it",
+      edit("id: roundtrip_stable", "id: roundtrip_other"),
+      /^Property "roundtrip_stable" was removed or renamed away: restore it/,
+    ],
+    [
+      "a retargeted property names both targets",
+      edit("name: test_decode_encode_identity", "name: test_trivial"),
+      /^Property "roundtrip_stable" now points at "tests\.properties\.test_codec:test_trivial" instead of "tests\.properties\.test_codec:test_decode_encode_identity": restore the target$/,
+    ],
+    [
+      "a lowered min_examples names both counts",
+      edit("min_examples: 80", "min_examples: 8"),
+      /^Property "roundtrip_stable" min_examples was lowered from 80 to 8: restore the count$/,
+    ],
+    [
+      "a removed fixture names it",
+      edit("id: invoice_v3", "id: invoice_v4"),
+      /^Fixture "invoice_v3" was removed from the contract: restore it$/,
+    ],
+    [
+      "a retargeted fixture names both paths",
+      edit(
+        "path: tests/fixtures/invoice_v3.json",
+        "path: tests/fixtures/invoice_v4.json",
+      ),
+      /^Fixture "invoice_v3" now points at "tests\/fixtures\/invoice_v4\.json" instead of "tests\/fixtures\/invoice_v3\.json": restore the path$/,
+    ],
+    [
+      "a changed digest names both digests' first twelve digits",
+      edit(`sha256: ${INVOICE_SHA}`, `sha256: ${sha("d")}`),
+      new RegExp(
+        `^Fixture "invoice_v3" digest changed from ${
+          INVOICE_SHA.slice(0, 12)
+        } to dddddddddddd: a fixture is rotated only by a human commit`,
+      ),
+    ],
+    [
+      "a self-unlock names the fixture",
+      edit("unlock: null", 'unlock: "ok"'),
+      /^Fixture "invoice_v3" unlock is set on this branch: move the unlock to a human-reviewed commit$/,
+    ],
+    [
+      "an extended expiry names both expiries",
+      edit('"2026-09-22T00:00:00Z"', '"2026-09-29T00:00:00Z"'),
+      /^Freeze "test_report_render_flaky" expiry moved from "2026-09-22T00:00:00Z" to "2026-09-29T00:00:00Z": let it expire/,
+    ],
+    [
+      "a raised rerun budget names both budgets",
+      edit("remaining_reruns: 2", "remaining_reruns: 5"),
+      /^Freeze "test_report_render_flaky" remaining_reruns was raised from 2 to 5: leave the budget as it is$/,
+    ],
+    [
+      "a raised cap names both caps",
+      edit("max_active_freezes: 3", "max_active_freezes: 9"),
+      /^max_active_freezes was raised from 3 to 9: fix or drop a freeze instead$/,
+    ],
+  ];
+  for (const [name, headText, message] of cases) {
+    await t.step(name, () => {
+      const [found, ...rest] = diffAgentContract(BASE, read(headText), {
+        path: CONTRACT,
+      });
+      assert.deepEqual(rest, []);
+      assert.match(found?.message ?? "", message);
+    });
+  }
+});
+
+Deno.test("diffAgentContract() compares digests whatever their case, and falls back to the entry's line", async (t) => {
+  await t.step("a digest written in capitals is the same digest", () => {
+    const head: AgentContract = {
+      ...BASE,
+      fixtures: BASE.fixtures.map((f) => ({
+        ...f,
+        sha256: f.sha256.toUpperCase(),
+      })),
+    };
+    assert.deepEqual(diffAgentContract(BASE, head, { path: CONTRACT }), []);
+    assert.deepEqual(diffAgentContract(head, BASE, { path: CONTRACT }), []);
+  });
+  await t.step("a change whose key has no line points at its entry", () => {
+    const lines = {
+      key: () => undefined,
+      entry: (_section: string, _id: string, key?: string) =>
+        key === undefined ? 4 : undefined,
+    };
+    const head = {
+      ...BASE,
+      properties: BASE.properties.map((p) => ({ ...p, minExamples: 1 })),
+      lines,
+    } as AgentContract;
+    assert.deepEqual(
+      diffAgentContract(BASE, head, { path: CONTRACT }).map((f) => f.line),
+      [4, 4],
+    );
+  });
+});
+
+Deno.test("diffAgentContract() counts a changed expiry it cannot read as extended, and an unchanged one as kept", async (t) => {
+  const withExpiry = (expires: string): AgentContract => ({
+    ...BASE,
+    freezes: BASE.freezes.map((f) => ({ ...f, expires })),
+  });
+  const cases: [string, string, string, string[]][] = [
+    ["the same unreadable expiry", "next week", "next week", []],
+    ["an unreadable expiry written another way", "next week", "next month", [
+      "freeze.expiry_extended",
+    ]],
+    ["a readable expiry made unreadable", "2026-09-22T00:00:00Z", "never", [
+      "freeze.expiry_extended",
+    ]],
+    ["an unreadable expiry made readable", "never", "2026-09-22T00:00:00Z", [
+      "freeze.expiry_extended",
+    ]],
+  ];
+  for (const [name, was, is, expected] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        diffAgentContract(withExpiry(was), withExpiry(is), { path: CONTRACT })
+          .map((f) => f.rule),
+        expected,
+      );
+    });
+  }
 });

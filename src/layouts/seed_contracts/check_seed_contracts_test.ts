@@ -8,14 +8,20 @@ import {
   pyModule,
   REVIEW_DAY,
   SEED_CONTRACTS,
+  SEED_FREEZE,
   treeOf,
 } from "./_testing.ts";
-import { checkSeedContracts } from "./check_seed_contracts.ts";
+import type { FreezeFileState } from "./check_freeze_file_touched.ts";
+import {
+  checkSeedContracts,
+  seedContractsReads,
+} from "./check_seed_contracts.ts";
 import {
   readContracts,
   type SeedContract,
   type SeedContracts,
 } from "./read_contracts.ts";
+import { type FlakeFreeze, readFlakeFreeze } from "./read_flake_freeze.ts";
 import { strengthenedContracts } from "./strengthened_contracts.ts";
 
 const APPLY = `${LEDGER_TEST}::test_apply_contract`;
@@ -56,6 +62,14 @@ interface Case {
   headModules?: Modules;
   files?: Record<string, EntryKind>;
   changes?: ChangedPath[];
+  freeze?: FlakeFreeze | null;
+  freezeFile?: {
+    base: FreezeFileState | undefined;
+    head: FreezeFileState | undefined;
+  };
+  now?: number;
+  contractsPath?: string;
+  freezePath?: string;
 }
 
 const BASE_MODULES: Modules = {
@@ -68,8 +82,8 @@ function judge(c: Case) {
   return checkSeedContracts({
     base: c.base ?? BASE,
     head: c.head === undefined ? BASE : c.head,
-    freeze: null,
-    freezeFile: { base: undefined, head: undefined },
+    freeze: c.freeze ?? null,
+    freezeFile: c.freezeFile ?? { base: undefined, head: undefined },
     headTree: treeOf(
       c.files ??
         Object.fromEntries(Object.keys(headModules).map((p) => [p, "file"])),
@@ -77,7 +91,11 @@ function judge(c: Case) {
     changes: c.changes ?? [],
     modules: modules(headModules),
     baseModules: modules(c.baseModules ?? BASE_MODULES),
-    now: REVIEW_DAY,
+    now: c.now ?? REVIEW_DAY,
+    ...(c.contractsPath === undefined
+      ? {}
+      : { contractsPath: c.contractsPath }),
+    ...(c.freezePath === undefined ? {} : { freezePath: c.freezePath }),
   });
 }
 
@@ -441,4 +459,196 @@ Deno.test("strengthenedContracts() ignores missing, vacuous and unchanged tests"
     }),
     [],
   );
+});
+
+Deno.test("checkSeedContracts() judges the freeze file and its base copy", async (t) => {
+  const freeze = readFlakeFreeze(SEED_FREEZE);
+  const file: FreezeFileState = { kind: "file" };
+  const cases: [string, Case, [string, string | undefined][]][] = [
+    ["no freeze file on either side", {}, []],
+    [
+      "an unchanged freeze file that holds on the review day",
+      { freeze, freezeFile: { base: file, head: file } },
+      [],
+    ],
+    [
+      "a base freeze that has expired by the orchestrator's clock",
+      {
+        freeze,
+        freezeFile: { base: file, head: file },
+        now: Date.parse("2026-09-16T12:00:00Z"),
+      },
+      [["freeze.expired", "flake_freeze.yml"]],
+    ],
+    [
+      "a freeze file the pull request adds",
+      { freezeFile: { base: undefined, head: file } },
+      [["freeze.file_touched", "flake_freeze.yml"]],
+    ],
+    [
+      "a freeze file listed among the changed paths though its bytes are unknown",
+      {
+        freeze,
+        freezeFile: { base: file, head: file },
+        changes: [{ status: "M", path: "flake_freeze.yml" }],
+      },
+      [["freeze.file_touched", "flake_freeze.yml"]],
+    ],
+    [
+      "another changed path leaves the freeze file untouched",
+      {
+        freeze,
+        freezeFile: { base: file, head: file },
+        changes: [{ status: "M", path: "src/billing/ledger.py" }],
+      },
+      [],
+    ],
+  ];
+  for (const [name, c, expected] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(judge(c).map((f) => [f.rule, f.path]), expected);
+    });
+  }
+});
+
+Deno.test("checkSeedContracts() reports at the configured contracts and freeze paths", async (t) => {
+  const file: FreezeFileState = { kind: "file" };
+  const cases: [string, Case, [string, string | undefined][]][] = [
+    [
+      "a removed contract names the configured contracts file",
+      { head: contractsYml([]), contractsPath: "ci/contracts.yml" },
+      [["property.removed", "ci/contracts.yml"]],
+    ],
+    [
+      "a missing contract test names the configured contracts file",
+      { headModules: {}, files: {}, contractsPath: "ci/contracts.yml" },
+      [["property.module_missing", "ci/contracts.yml"]],
+    ],
+    [
+      "a touched freeze file is found under its configured path",
+      {
+        freezeFile: { base: file, head: file },
+        changes: [{ status: "M", path: "ci/freeze.yml" }],
+        freezePath: "ci/freeze.yml",
+      },
+      [["freeze.file_touched", "ci/freeze.yml"]],
+    ],
+    [
+      "an expired freeze names the configured freeze file",
+      {
+        freeze: readFlakeFreeze(SEED_FREEZE),
+        now: Date.parse("2026-09-16T12:00:00Z"),
+        freezePath: "ci/freeze.yml",
+      },
+      [["freeze.expired", "ci/freeze.yml"]],
+    ],
+    [
+      "the default freeze path is not touched when another is configured",
+      {
+        changes: [{ status: "M", path: "flake_freeze.yml" }],
+        freezePath: "ci/freeze.yml",
+      },
+      [],
+    ],
+  ];
+  for (const [name, c, expected] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(judge(c).map((f) => [f.rule, f.path]), expected);
+    });
+  }
+});
+
+Deno.test("checkSeedContracts() reports an identical finding once, and keeps findings that differ only in their message", async (t) => {
+  const twice = contractsYml([
+    APPLY_CONTRACT,
+    { ...APPLY_CONTRACT, id: "ledger.apply.again" },
+  ]);
+  await t.step(
+    "two contracts on one missing test file, with no head to point at, give one finding each",
+    () => {
+      const found = judge({
+        base: twice,
+        head: null,
+        headModules: {},
+        files: {},
+      });
+      assert.deepEqual(found.map((f) => [f.rule, f.path, f.line]), [
+        ["property.module_missing", "contracts.yml", undefined],
+        ["property.module_missing", "contracts.yml", undefined],
+      ]);
+      assert.match(found[0]?.message ?? "", /"ledger\.apply\.idempotent"/);
+      assert.match(found[1]?.message ?? "", /"ledger\.apply\.again"/);
+    },
+  );
+  await t.step("one contract listed twice gives one finding", () => {
+    const doubled = { ...BASE, contracts: [APPLY_CONTRACT, APPLY_CONTRACT] };
+    const found = judge({
+      base: doubled,
+      head: doubled,
+      headModules: {},
+      files: {},
+    });
+    assert.deepEqual(found.map((f) => f.rule), ["property.module_missing"]);
+  });
+});
+
+Deno.test("seedContractsReads() lists the contract test files each tree holds as regular files", async (t) => {
+  const other = "tests/contracts/test_accounts.py";
+  const added = contractsYml([APPLY_CONTRACT, {
+    id: "other.holds",
+    function: "billing.other.f",
+    test: `${other}::test_f`,
+    minTrials: 10,
+  }]);
+  const cases: [
+    string,
+    SeedContracts | null,
+    Record<string, EntryKind>,
+    Record<string, EntryKind>,
+    { headModules: string[]; baseModules: string[] },
+  ][] = [
+    [
+      "an unchanged contract whose test is a file on both sides",
+      BASE,
+      { [LEDGER_TEST]: "file" },
+      { [LEDGER_TEST]: "file" },
+      { headModules: [LEDGER_TEST], baseModules: [LEDGER_TEST] },
+    ],
+    [
+      "an executable test file is read, a symlink or a folder is not",
+      BASE,
+      { [LEDGER_TEST]: "executable" },
+      { [LEDGER_TEST]: "symlink" },
+      { headModules: [], baseModules: [LEDGER_TEST] },
+    ],
+    [
+      "a contract the head adds is read from both trees, sorted",
+      added,
+      { [LEDGER_TEST]: "file" },
+      { [other]: "file", [LEDGER_TEST]: "file" },
+      { headModules: [other, LEDGER_TEST], baseModules: [LEDGER_TEST] },
+    ],
+    [
+      "a contract the head points at another test file reads that file too",
+      contractsYml([{ ...APPLY_CONTRACT, test: `${other}::test_apply` }]),
+      { [LEDGER_TEST]: "file" },
+      { [other]: "file", [LEDGER_TEST]: "file" },
+      { headModules: [other, LEDGER_TEST], baseModules: [LEDGER_TEST] },
+    ],
+    [
+      "a head that cannot be read still reads the base's contract tests",
+      null,
+      { [LEDGER_TEST]: "file" },
+      { [LEDGER_TEST]: "file" },
+      { headModules: [LEDGER_TEST], baseModules: [LEDGER_TEST] },
+    ],
+  ];
+  for (const [name, head, base, headFiles, expected] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        seedContractsReads(BASE, head, treeOf(base), treeOf(headFiles)),
+        expected,
+      );
+    });
+  }
 });
