@@ -138,6 +138,15 @@ function git(args: string[]): Promise<string> {
   return run("git", args, `git ${args.join(" ")}`);
 }
 
+/** The source of a mutant's file as it is in the project, if it can be read. */
+function sourceOf(result: { fileName: string }): string | undefined {
+  try {
+    return Deno.readTextFileSync(`${ROOT}/${relative(result.fileName, ROOT)}`);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The project's files, tracked or new, relative to the root. */
 export async function trackedFiles(): Promise<string[]> {
   return (await git(["ls-files", "--cached", "--others", "--exclude-standard"]))
@@ -361,13 +370,13 @@ async function main(): Promise<number> {
   if (undetected.length > 0) {
     console.log(`\n${plural(undetected.length, "mutant")} no test detects:`);
     for (const result of undetected) {
-      console.log(`  ${describeMutant(result, ROOT)}`);
+      console.log(`  ${describeMutant(result, ROOT, sourceOf(result))}`);
     }
   }
   if (values.report !== undefined) {
     await writeSurvivorReport(values.report, results, ROOT, DECISION_FOLDERS, {
-      run: targets,
-      all: decisionFiles(files, program),
+      files: { run: targets, all: decisionFiles(files, program) },
+      source: (file) => sourceOf({ fileName: file }),
     });
     console.log(`mutate: wrote ${values.report}`);
   }

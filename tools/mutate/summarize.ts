@@ -9,6 +9,7 @@ export interface MutantOutcome {
   readonly statusReason?: string | undefined;
   readonly location: {
     readonly start: { readonly line: number; readonly column: number };
+    readonly end?: { readonly line: number; readonly column: number };
   };
 }
 
@@ -79,16 +80,52 @@ export function relative(fileName: string, root: string): string {
     : fileName;
 }
 
-/** One line for a mutant: where it is, the mutator, and what the code became. */
-export function describeMutant(result: MutantOutcome, root: string): string {
+/** `text` on one line, cut to 80 characters. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}
+
+/**
+ * The code a mutant replaced, from the file's source (1-based lines and
+ * columns, end exclusive); undefined without an end or past the text.
+ */
+export function originalText(
+  source: string,
+  location: MutantOutcome["location"],
+): string | undefined {
+  const { start, end } = location;
+  if (end === undefined) return undefined;
+  const lines = source.split("\n");
+  if (start.line < 1 || end.line > lines.length) return undefined;
+  const span = lines.slice(start.line - 1, end.line);
+  span[span.length - 1] = span[span.length - 1]!.slice(0, end.column - 1);
+  span[0] = span[0]!.slice(start.column - 1);
+  return span.join("\n");
+}
+
+/**
+ * One line for a mutant: where it is, the mutator, what the code was (with
+ * the file's source) and what it became.
+ */
+export function describeMutant(
+  result: MutantOutcome,
+  root: string,
+  source?: string,
+): string {
   const where = `${
     relative(result.fileName, root)
   }:${result.location.start.line}:${result.location.start.column}`;
-  const replacement = (result.replacement ?? "").replace(/\s+/g, " ");
-  const shown = replacement.length > 80
-    ? `${replacement.slice(0, 77)}...`
-    : replacement;
-  return `${where} ${result.mutatorName}${shown === "" ? "" : ` → ${shown}`}`;
+  const was = source === undefined
+    ? undefined
+    : originalText(source, result.location);
+  const shown = oneLine(result.replacement ?? "");
+  const change = shown === ""
+    ? ""
+    : was === undefined
+    ? ` → ${shown}`
+    : ` ${oneLine(was)} → ${shown}`;
+  return `${where} ${result.mutatorName}${change}`;
 }
 
 /** The tally as a table row: file, score, detected, undetected, ignored. */

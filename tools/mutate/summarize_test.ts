@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   describeMutant,
   type MutantOutcome,
+  originalText,
   score,
   tallyByFile,
   total,
@@ -70,5 +71,49 @@ Deno.test("a mutant is described by its place, its mutator and what the code bec
       "/r",
     ),
     `src/b.ts:3:7 EqualityOperator → ${"x".repeat(77)}...`,
+  );
+});
+
+Deno.test("with the file's source, a mutant also shows the code it replaced", async (t) => {
+  const source = "const a = 1;\nif (a <= b && c) {\n  go();\n}\n";
+  const mutant = (
+    start: [number, number],
+    end: [number, number],
+    replacement: string,
+  ) => ({
+    ...at("/r/src/b.ts", "Survived", { replacement }),
+    location: {
+      start: { line: start[0], column: start[1] },
+      end: { line: end[0], column: end[1] },
+    },
+  });
+  await t.step("a span on one line", () => {
+    assert.equal(
+      describeMutant(mutant([2, 5], [2, 11], "a > b"), "/r", source),
+      "src/b.ts:2:5 EqualityOperator a <= b → a > b",
+    );
+    assert.equal(
+      originalText(source, mutant([2, 5], [2, 16], "").location),
+      "a <= b && c",
+    );
+  });
+  await t.step("a span over lines, shown on one", () => {
+    assert.equal(
+      describeMutant(mutant([2, 18], [4, 2], "{}"), "/r", source),
+      "src/b.ts:2:18 EqualityOperator { go(); } → {}",
+    );
+  });
+  await t.step(
+    "a span past the text, or without an end, shows only the replacement",
+    () => {
+      assert.equal(
+        originalText(source, mutant([9, 1], [9, 3], "x").location),
+        undefined,
+      );
+      assert.equal(
+        describeMutant(at("/r/src/b.ts", "Survived"), "/r", source),
+        "src/b.ts:3:7 EqualityOperator → a <= b",
+      );
+    },
   );
 });

@@ -4,6 +4,7 @@
 import {
   describeMutant,
   type MutantOutcome,
+  relative,
   score,
   tallyByFile,
   total,
@@ -22,16 +23,28 @@ export interface FilesRun {
   readonly all: readonly string[];
 }
 
-/**
- * The report's Markdown. With `files`, each folder says how many of its files
- * were run, and the files not run are listed.
- */
+/** What else the report can say. */
+export interface ReportOptions {
+  /** Which files were run: each folder then says how many, and the others are listed. */
+  files?: FilesRun;
+  /** A file's source (relative path), to show the code each mutant replaced. */
+  source?: (file: string) => string | undefined;
+}
+
+/** The report's Markdown. */
 export function survivorReport(
   results: readonly MutantOutcome[],
   root: string,
   folders: readonly string[],
-  files?: FilesRun,
+  options: ReportOptions = {},
 ): string {
+  const { files } = options;
+  const describe = (result: MutantOutcome) =>
+    describeMutant(
+      result,
+      root,
+      options.source?.(relative(result.fileName, root)),
+    );
   const tallies = tallyByFile(results, root);
   const inside = (folder: string, file: string) =>
     folder === "all" || file.startsWith(folder);
@@ -99,7 +112,7 @@ export function survivorReport(
   ) {
     lines.push(`- **${reason || "(no reason given)"}**`);
     for (const result of group) {
-      lines.push(`  - \`${describeMutant(result, root)}\``);
+      lines.push(`  - \`${describe(result)}\``);
     }
   }
   const undetected = results.filter((r) =>
@@ -108,7 +121,7 @@ export function survivorReport(
   lines.push("", "## Undetected", "");
   if (undetected.length === 0) lines.push("None.");
   for (const result of undetected) {
-    lines.push(`- \`${describeMutant(result, root)}\``);
+    lines.push(`- \`${describe(result)}\``);
   }
   if (files !== undefined) {
     const notRun = files.all.filter((f) => !files.run.includes(f));
@@ -126,11 +139,11 @@ export async function writeSurvivorReport(
   results: readonly MutantOutcome[],
   root: string,
   folders: readonly string[],
-  files?: FilesRun,
+  options: ReportOptions = {},
 ): Promise<void> {
   await Deno.writeTextFile(
     path,
-    survivorReport(results, root, folders, files),
+    survivorReport(results, root, folders, options),
   );
   // The repository's Markdown is kept as deno fmt writes it.
   await new Deno.Command(Deno.execPath(), {

@@ -82,7 +82,7 @@ if (import.meta.main) {
     console.error(`write_report: ${file} changed since its last run; left out`);
   }
   await writeSurvivorReport(out, merged.results, "", DECISION_FOLDERS, {
-    run: merged.files,
-    all,
+    files: { run: merged.files, all },
+    source: (file) => sources.get(file),
   });
 }

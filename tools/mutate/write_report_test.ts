@@ -73,8 +73,10 @@ Deno.test("survivorReport() says how many of each folder's files were run and li
     run({ "src/x/a.ts": ["A", ["Killed", "Survived"]] }),
   ]);
   const text = survivorReport(results, "", ["src/x/", "src/y/"], {
-    run: ["src/x/a.ts"],
-    all: ["src/x/a.ts", "src/x/b.ts", "src/y/c.ts"],
+    files: {
+      run: ["src/x/a.ts"],
+      all: ["src/x/a.ts", "src/x/b.ts", "src/y/c.ts"],
+    },
   });
   assert.match(text, /\| src\/x\/ \| 1 of 2 \| 50\.0% \| 1 \| 1 \| 0 \|/);
   assert.match(text, /\| src\/y\/ \| 0 of 1 \| n\/a \| 0 \| 0 \| 0 \|/);
