@@ -318,3 +318,83 @@ Deno.test("Renaming keeps each pairing it made until it is rolled back", async (
     assert.equal(same(other, otherU, renaming), true);
   });
 });
+
+Deno.test("Renaming.same() follows names a lambda or comprehension binds, within it and only there", async (t) => {
+  const slots = ["a", "b", "x", "y"];
+  const cases: [string, [string, string], [string, string], boolean][] = [
+    [
+      "a list comprehension's loop variable renamed alike in its body is the same test",
+      ["a", "assert [v > 0 for v in [a]]"],
+      ["a", "assert [w > 0 for w in [a]]"],
+      true,
+    ],
+    [
+      "a set comprehension's loop variable renamed alike in its body is the same test",
+      ["a", "assert {v > 0 for v in [a]}"],
+      ["a", "assert {w > 0 for w in [a]}"],
+      true,
+    ],
+    [
+      "a dictionary comprehension's loop variables renamed alike in its body are the same test",
+      ["a", "assert {k: v for k, v in [(a, a)]}"],
+      ["a", "assert {p: q for p, q in [(a, a)]}"],
+      true,
+    ],
+    [
+      "a comprehension's two loop variables renamed alike are the same test",
+      ["a", "assert all(v < w for v, w in [(a, a)])"],
+      ["a", "assert all(p < q for p, q in [(a, a)])"],
+      true,
+    ],
+    [
+      "an async comprehension's loop variable renamed alike is the same test",
+      ["a", "assert [v async for v in a]"],
+      ["a", "assert [w async for w in a]"],
+      true,
+    ],
+    [
+      "a comprehension's first iterable changed to another outer name, each spelled like its variable, is not",
+      ["v, w", "assert all(v for v in v)"],
+      ["v, w", "assert all(w for w in w)"],
+      false,
+    ],
+    [
+      "a lambda's parameter renamed, read alone in its body, is the same test",
+      ["a", "assert sorted([a], key=lambda v: v)"],
+      ["a", "assert sorted([a], key=lambda w: w)"],
+      true,
+    ],
+    [
+      "a lambda's parameter swapped with an outer name of the same spelling is not",
+      ["a, v", "assert sorted([a], key=lambda v: v)"],
+      ["a, v", "assert sorted([a], key=lambda u: v)"],
+      false,
+    ],
+    [
+      "a module-level name read in a lambda's body changed to another is not",
+      ["a", "assert sorted([a], key=lambda p: p + LIMIT)"],
+      ["a", "assert sorted([a], key=lambda p: p + CAP)"],
+      false,
+    ],
+    [
+      "an attribute named like a renamed local, renamed with it, is not",
+      ["a", "v = Invoice(a)\nassert total(v).v"],
+      ["a", "w = Invoice(a)\nassert total(w).w"],
+      false,
+    ],
+    [
+      "a local renamed, bound alike first and otherwise after, is not",
+      ["a", "v = Invoice(a)\nv = total(v)\nassert v"],
+      ["a", "w = Invoice(a)\nw = total(w, 1)\nassert w"],
+      false,
+    ],
+  ];
+  for (const [name, [bp, bb], [hp, hb], want] of cases) {
+    await t.step(name, () => {
+      const base = side(bp, bb, slots);
+      const head = side(hp, hb, slots);
+      assert.equal(same(base, head), want);
+      assert.equal(same(head, base), want);
+    });
+  }
+});
