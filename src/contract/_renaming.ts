@@ -204,10 +204,11 @@ class Unifier {
       return image === hFirst && preimage === bFirst;
     }
     if (bFirst === hFirst) {
-      // Kept as spelled: the same name, as spelling compares it.
-      if (bKind !== undefined && hKind !== undefined) {
-        pairings.add(this.#pair, bFirst, hFirst);
-      }
+      // Kept as spelled: the same name, as spelling compares it, unless one
+      // side binds it as its own local and the other reads it from outside
+      // (a constant, a fixture): one spelling for two different values.
+      if ((bKind === undefined) !== (hKind === undefined)) return false;
+      if (bKind !== undefined) pairings.add(this.#pair, bFirst, hFirst);
       return true;
     }
     if (bKind === undefined || hKind === undefined) return false;

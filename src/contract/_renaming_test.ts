@@ -53,6 +53,18 @@ Deno.test("Renaming.same() follows a consistent renaming of a function's own nam
   const cases: [string, [string, string], [string, string], boolean][] = [
     ["the same spelling", ["a", "assert a > 0"], ["a", "assert a > 0"], true],
     [
+      "a local spelled like a module constant, read as that constant at head",
+      ["a", "LIMIT = Invoice(a)\nassert total(LIMIT, LIMIT)"],
+      ["a", "w = Invoice(a)\nassert total(LIMIT, w)"],
+      false,
+    ],
+    [
+      "a local spelled like a module constant, kept alike",
+      ["a", "LIMIT = Invoice(a)\nassert total(LIMIT, LIMIT)"],
+      ["a", "LIMIT = Invoice(a)\nassert total(LIMIT, LIMIT)"],
+      true,
+    ],
+    [
       "a local renamed, bound alike",
       ["a", "v = Invoice(a)\nassert v.total == a"],
       ["a", "w = Invoice(a)\nassert w.total == a"],
