@@ -152,11 +152,6 @@ class Unifier {
     for (let i = 0; i < bBound.length; i++) {
       const bn = bBound[i] as string;
       const hn = hBound[i] as string;
-      // A name the function binds too is followed by the renaming.
-      if (
-        kindOf(bn, this.#base) !== undefined ||
-        kindOf(hn, this.#head) !== undefined
-      ) continue;
       // A name bound twice must be bound twice alike.
       if (frame.forward.has(bn) || frame.backward.has(hn)) {
         if (frame.forward.get(bn) !== hn) return false;

@@ -335,6 +335,18 @@ Deno.test("Renaming.same() follows names a lambda or comprehension binds, within
   const slots = ["a", "b", "x", "y"];
   const cases: [string, [string, string], [string, string], boolean][] = [
     [
+      "a comprehension variable spelled like one of the function's locals, renamed within it, is the same test",
+      ["a", "v = a\nassert all(v > 0 for v in [a])"],
+      ["a", "v = a\nassert all(u > 0 for u in [a])"],
+      true,
+    ],
+    [
+      "a comprehension body reading the function's local in place of its own variable is not",
+      ["a", "v = a\nassert all(w > 0 for w in [a])"],
+      ["a", "v = a\nassert all(v > 0 for w in [a])"],
+      false,
+    ],
+    [
       "a list comprehension's loop variable renamed alike in its body is the same test",
       ["a", "assert [v > 0 for v in [a]]"],
       ["a", "assert [w > 0 for w in [a]]"],
