@@ -243,9 +243,17 @@ async function main(): Promise<number> {
     isMutable(f) &&
     wanted.some((p) => f === p || f.startsWith(p.endsWith("/") ? p : `${p}/`))
   );
-  // Code only tests load (a scripted sandbox, a fake) is the tests' own aid.
-  for (const file of chosen.filter((f) => !program.has(f))) {
+  // Code only tests load (a scripted sandbox, a fake) is the tests' own aid:
+  // named on its own it is said so, otherwise it is counted.
+  const aids = chosen.filter((f) => !program.has(f));
+  for (const file of aids.filter((f) => wanted.includes(f))) {
     console.log(`mutate: main.ts does not load ${file}; not mutated`);
+  }
+  const unnamed = aids.filter((f) => !wanted.includes(f)).length;
+  if (unnamed > 0) {
+    console.log(
+      `mutate: ${plural(unnamed, "file")} main.ts does not load left out`,
+    );
   }
   let targets = chosen.filter((f) => program.has(f));
 
