@@ -117,9 +117,10 @@ function blocks(page: Page): Block[] {
   return found;
 }
 
-/** The text of a page with its fenced blocks blanked out. */
+/** The text of a page with its fenced blocks and inline code blanked out: a link there is code, not a link. */
 function prose(page: Page): string {
-  return page.text.replace(/^\s*```[a-z]*\n[\s\S]*?^\s*```$/gm, "");
+  return page.text.replace(/^\s*```[a-z]*\n[\s\S]*?^\s*```$/gm, "")
+    .replace(/(`+)[\s\S]*?(?<!`)\1(?!`)/g, "");
 }
 
 /** GitHub's anchor for a heading. */

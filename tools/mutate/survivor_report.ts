@@ -23,6 +23,20 @@ export interface FilesRun {
   readonly all: readonly string[];
 }
 
+/**
+ * `text` as inline code: fenced by one more backtick than its longest run
+ * of them, so code holding template literals stays one span.
+ */
+export function codeSpan(text: string): string {
+  const longest = Math.max(
+    0,
+    ...[...text.matchAll(/`+/g)].map((m) => m[0].length),
+  );
+  if (longest === 0) return `\`${text}\``;
+  const fence = "`".repeat(longest + 1);
+  return `${fence} ${text} ${fence}`;
+}
+
 /** What else the report can say. */
 export interface ReportOptions {
   /** Which files were run: each folder then says how many, and the others are listed. */
@@ -112,7 +126,7 @@ export function survivorReport(
   ) {
     lines.push(`- **${reason || "(no reason given)"}**`);
     for (const result of group) {
-      lines.push(`  - \`${describe(result)}\``);
+      lines.push(`  - ${codeSpan(describe(result))}`);
     }
   }
   const undetected = results.filter((r) =>
@@ -121,7 +135,7 @@ export function survivorReport(
   lines.push("", "## Undetected", "");
   if (undetected.length === 0) lines.push("None.");
   for (const result of undetected) {
-    lines.push(`- \`${describe(result)}\``);
+    lines.push(`- ${codeSpan(describe(result))}`);
   }
   if (files !== undefined) {
     const notRun = files.all.filter((f) => !files.run.includes(f));

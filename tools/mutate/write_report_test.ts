@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { survivorReport } from "./survivor_report.ts";
+import { codeSpan, survivorReport } from "./survivor_report.ts";
 import { mergeRuns } from "./write_report.ts";
 
 type Status = "Killed" | "Survived";
@@ -93,4 +93,15 @@ Deno.test("survivorReport() without the files run keeps to the folders that have
   const text = survivorReport(results, "", ["src/x/", "src/y/"]);
   assert.doesNotMatch(text, /src\/y\//);
   assert.doesNotMatch(text, /Not run|Files run/);
+});
+
+Deno.test("codeSpan() keeps code holding backticks one span", async (t) => {
+  const cases: [string, string, string][] = [
+    ["no backticks", "a <= b", "`a <= b`"],
+    ["a template literal", '`${a}` → ""', '`` `${a}` → "" ``'],
+    ["a run of two", "x ``y``", "``` x ``y`` ```"],
+  ];
+  for (const [name, text, want] of cases) {
+    await t.step(name, () => assert.equal(codeSpan(text), want));
+  }
 });
