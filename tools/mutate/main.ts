@@ -138,13 +138,19 @@ function git(args: string[]): Promise<string> {
   return run("git", args, `git ${args.join(" ")}`);
 }
 
-/** The source of a mutant's file as it is in the project, if it can be read. */
+const sources = new Map<string, string | undefined>();
+
+/** The source of a mutant's file as it is in the project, if it can be read; each file read once. */
 function sourceOf(result: { fileName: string }): string | undefined {
-  try {
-    return Deno.readTextFileSync(`${ROOT}/${relative(result.fileName, ROOT)}`);
-  } catch {
-    return undefined;
+  const file = relative(result.fileName, ROOT);
+  if (!sources.has(file)) {
+    try {
+      sources.set(file, Deno.readTextFileSync(`${ROOT}/${file}`));
+    } catch {
+      sources.set(file, undefined);
+    }
   }
+  return sources.get(file);
 }
 
 /** The project's files, tracked or new, relative to the root. */
