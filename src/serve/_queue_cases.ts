@@ -361,6 +361,34 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
     },
   ],
   [
+    "a judged job is overtaken by a push dated the same second, which came later",
+    async (q) => {
+      const first = await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      const old = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(old!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      const same = await q.enqueue(spec(1, "c", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: false,
+      });
+      assert.equal(same.status, "queued");
+      assert.equal(
+        await q.confirmNewest(first.id, "w1", { now: T0, ...LEASE }),
+        false,
+      );
+      assert.equal((await q.get(first.id))?.state, "superseded");
+      assert.equal(
+        (await q.claim("w2", { now: T0, ...LEASE }))?.spec.headSha,
+        "c".repeat(40),
+      );
+    },
+  ],
+  [
     "a newer push supersedes a judged job waiting to publish again, so the newer head does not wait out its backoff",
     async (q) => {
       await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
