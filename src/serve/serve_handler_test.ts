@@ -4,6 +4,7 @@ import { parsePrometheusText } from "../../tests/_prometheus.ts";
 import { createLogger } from "./logger.ts";
 import { Metrics } from "./metrics.ts";
 import { createServeHandler } from "./serve_handler.ts";
+import type { JobQueue } from "./queue.ts";
 import { openSqliteQueue } from "./sqlite_queue.ts";
 
 const SECRET = "webhook-secret-for-tests";
@@ -30,11 +31,19 @@ async function withServer(
     metrics: Metrics;
     lines: string[];
     jobs: () => Promise<number>;
+    queue: JobQueue;
   }) => Promise<void>,
-  options: { maxBodyBytes?: number; clock?: () => number } = {},
+  options: {
+    maxBodyBytes?: number;
+    clock?: () => number;
+    accepting?: () => boolean;
+    onQueued?: () => void;
+    ping?: () => Promise<boolean>;
+  } = {},
 ) {
   const dir = await Deno.makeTempDir({ prefix: "pawl-serve-handler-" });
   const queue = openSqliteQueue(`${dir}/queue.db`);
+  const { ping, ...handlerOptions } = options;
   const metrics = new Metrics();
   const lines: string[] = [];
   const { log } = createLogger({
@@ -45,12 +54,12 @@ async function withServer(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     createServeHandler({
       secret: SECRET,
-      queue,
+      queue: ping === undefined ? queue : { ...queue, ping },
       metrics,
       log,
       clock: () => 1000,
       accepting: () => true,
-      ...options,
+      ...handlerOptions,
     }),
   );
   try {
@@ -59,6 +68,7 @@ async function withServer(
       metrics,
       lines,
       jobs: async () => (await queue.list()).length,
+      queue,
     });
   } finally {
     await server.shutdown();
@@ -234,4 +244,83 @@ Deno.test("serve handler answers the operations endpoints", async () => {
     assert.ok((sample("process_resident_memory_bytes", "{}") ?? 0) > 0);
     assert.equal(families.get("pawl_build_info")?.samples.length, 1);
   }, { clock: () => now });
+});
+
+Deno.test("serve handler is ready only while it accepts deliveries and its queue answers", async (t) => {
+  for (
+    const [name, accepting, ping, status] of [
+      ["accepting, with a queue that answers", true, true, 200],
+      ["shutting down", false, true, 503],
+      ["with a queue that does not answer", true, false, 503],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      await withServer(async ({ url }) => {
+        const answer = await fetch(`${url}/readyz`);
+        assert.equal(answer.status, status);
+        assert.equal(
+          await answer.text(),
+          status === 200 ? "ready\n" : "not ready\n",
+        );
+      }, { accepting: () => accepting, ping: () => Promise.resolve(ping) });
+    });
+  }
+});
+
+Deno.test("serve handler takes the webhook at / and at /webhook, and nowhere else", async (t) => {
+  await withServer(async ({ url, jobs }) => {
+    const send = (path: string, head: string) =>
+      sendWebhook(`${url}${path}`, pullEvent("synchronize", head), {
+        secret: SECRET,
+        event: "pull_request",
+      });
+    await t.step("a delivery to / is queued", async () => {
+      assert.equal((await send("/", "b")).status, 202);
+      assert.equal(await jobs(), 1);
+    });
+    await t.step("a delivery to another path is not found", async () => {
+      assert.equal((await send("/hooks", "c")).status, 404);
+      assert.equal(await jobs(), 1);
+    });
+    await t.step("a GET of the webhook is refused with 405", async () => {
+      const answer = await fetch(`${url}/webhook`);
+      await answer.body?.cancel();
+      assert.equal(answer.status, 405);
+    });
+  });
+});
+
+Deno.test("serve handler wakes the workers when a delivery queues or requeues a job, and only then", async () => {
+  let woken = 0;
+  await withServer(async ({ url, queue }) => {
+    const rerun = {
+      action: "rerequested",
+      "check_suite": {
+        "head_sha": "b".repeat(40),
+        "updated_at": "2026-11-30T11:00:00Z",
+        "pull_requests": [{
+          number: 7,
+          base: { sha: "a".repeat(40) },
+          head: { sha: "b".repeat(40) },
+        }],
+      },
+      repository: { "full_name": "octo/widgets", "clone_url": "file:///x" },
+    };
+    const send = (event: string, payload: unknown) =>
+      sendWebhook(`${url}/webhook`, payload, { secret: SECRET, event });
+    await send("pull_request", pullEvent("opened"));
+    assert.equal(woken, 1);
+    await send("pull_request", pullEvent("opened"));
+    assert.equal(woken, 1, "a duplicate wakes nobody");
+    const job = await queue.claim("w1", { now: 1000, leaseMs: 1000 });
+    await queue.recordOutcome(job!.id, "w1", {
+      kind: "undecided",
+      reason: "Cannot clone",
+      headSha: "b".repeat(40),
+    }, { now: 1000, leaseMs: 1000 });
+    await queue.markPublished(job!.id, "w1");
+    const answer = await send("check_suite", rerun);
+    assert.equal(JSON.parse(answer.body).jobs[0].result, "requeued");
+    assert.equal(woken, 2);
+  }, { onQueued: () => woken++ });
 });
