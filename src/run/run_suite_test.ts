@@ -272,6 +272,50 @@ Deno.test("runSuite() gives a frozen failing test its budgeted reruns", async (t
     ]);
   });
 
+  for (
+    const [name, rerun] of [
+      [
+        "a rerun that does not run the frozen test again",
+        { code: 0, cases: [STEADY] },
+      ],
+      [
+        "a rerun that reports the frozen test both passed and failed",
+        { code: 1, cases: [FLAKY, { ...FLAKY, outcome: "failed" as const }] },
+      ],
+      [
+        "a rerun that printed past its output limit",
+        { code: 0, cases: [FLAKY], outputExceeded: true },
+      ],
+      [
+        "a rerun that was interrupted",
+        { code: 2, cases: [FLAKY] },
+      ],
+    ] as const
+  ) {
+    await t.step(`${name} does not pass`, async () => {
+      const { outcome } = await suite(
+        async ({ index, reportPath }) => {
+          const answer = index === 0
+            ? { code: 1, cases: [{ ...FLAKY, outcome: "failed" as const }] }
+            : rerun;
+          await Deno.writeTextFile(
+            reportPath as string,
+            junitXml(answer.cases),
+          );
+          return {
+            code: answer.code,
+            outputExceeded: "outputExceeded" in answer,
+          };
+        },
+        { freezes: [{ ...FREEZE, remainingReruns: 1 }] },
+      );
+      assert.deepEqual(outcome.findings.map((f) => f.rule), [
+        "tests.frozen_failed",
+      ]);
+      assert.equal(outcome.reruns[0]?.passed, false);
+    });
+  }
+
   await t.step("a freeze named by node id covers its test", async () => {
     const { outcome } = await suite(
       runs(
