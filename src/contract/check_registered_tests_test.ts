@@ -378,3 +378,23 @@ Deno.test("checkRegisteredTests() leaves direct @settings and skip marks to the 
     ],
   );
 });
+
+Deno.test("checkRegisteredTests() takes a change to a test with more than one @settings as a weakening of its settings", async (t) => {
+  const two = with_(
+    "@settings(max_examples=100, deadline=None)",
+    "@settings(max_examples=100, deadline=None)\n@settings(max_examples=500)",
+  );
+  await t.step("the same two are no change", () => {
+    assert.deepEqual(judge(two, { base: two, layout: "002" }), []);
+  });
+  await t.step("dropping one of the base's two is a change", () => {
+    assert.deepEqual(judge({ [MODULE]: BASE }, { base: two, layout: "002" }), [
+      "property.settings_weakened:10",
+    ]);
+  });
+  await t.step("adding a second is a change", () => {
+    assert.deepEqual(judge(two, { layout: "002" }), [
+      "property.settings_weakened:10",
+    ]);
+  });
+});
