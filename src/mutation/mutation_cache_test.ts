@@ -29,14 +29,55 @@ Deno.test("directoryMutationCache() keeps outcomes across instances and ignores 
   }
 });
 
-Deno.test("directoryMutationCache() refuses a directory others can write", async () => {
+Deno.test("directoryMutationCache() refuses a directory that is not this user's alone", async (t) => {
+  const cases: [string, (dir: string) => Promise<string>][] = [
+    ["one others can write", async (dir) => {
+      await Deno.chmod(dir, 0o777);
+      return dir;
+    }],
+    ["one its group can write", async (dir) => {
+      await Deno.chmod(dir, 0o770);
+      return dir;
+    }],
+    ["another user's", async (dir) => {
+      await Deno.chmod(dir, 0o700);
+      await Deno.chown(dir, 64619, 64619);
+      return dir;
+    }],
+    ["a symlink to a directory", async (dir) => {
+      await Deno.mkdir(`${dir}/real`, { mode: 0o700 });
+      await Deno.symlink(`${dir}/real`, `${dir}/link`);
+      return `${dir}/link`;
+    }],
+  ];
+  for (const [name, make] of cases) {
+    await t.step(name, async () => {
+      const dir = await Deno.makeTempDir({
+        prefix: "pawl-mutation-cache-test-",
+      });
+      try {
+        const cache = await make(dir);
+        await assert.rejects(
+          () => directoryMutationCache(cache),
+          /no one else can write/,
+        );
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("directoryMutationCache() ignores an entry with any outcome it does not know", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-mutation-cache-test-" });
   try {
-    await Deno.chmod(dir, 0o777);
-    await assert.rejects(
-      () => directoryMutationCache(dir),
-      /no one else can write/,
+    const cache = await directoryMutationCache(dir);
+    await Deno.chmod(dir, 0o700);
+    await Deno.writeTextFile(
+      `${dir}/${KEY}.json`,
+      '{"000/a": "killed", "000/b": "passed"}',
     );
+    assert.equal(await cache.get(KEY), undefined);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
