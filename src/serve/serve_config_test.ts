@@ -201,3 +201,44 @@ Deno.test("resolveServeConfig() reads how long jobs wait out outages, with defau
     );
   });
 });
+
+Deno.test("resolveServeConfig() takes each number up to its bound and refuses one past it", async (t) => {
+  const cases: [string, Record<string, string>, boolean][] = [
+    ["port 0 (any free port)", { PAWL_SERVE_PORT: "0" }, true],
+    ["port 65535", { PAWL_SERVE_PORT: "65535" }, true],
+    ["port 65536", { PAWL_SERVE_PORT: "65536" }, false],
+    ["port -1", { PAWL_SERVE_PORT: "-1" }, false],
+    ["one worker", { PAWL_SERVE_WORKERS: "1" }, true],
+    ["1.5 workers", { PAWL_SERVE_WORKERS: "1.5" }, false],
+    ["no shutdown grace", { PAWL_SERVE_SHUTDOWN_GRACE_SECONDS: "0" }, true],
+    ["a negative shutdown grace", {
+      PAWL_SERVE_SHUTDOWN_GRACE_SECONDS: "-1",
+    }, false],
+    ["a lease of half a second", { PAWL_SERVE_LEASE_SECONDS: "0.5" }, true],
+    ["a lease of 0 seconds", { PAWL_SERVE_LEASE_SECONDS: "0" }, false],
+    ["a deadline of 0 seconds", { PAWL_SERVE_DEADLINE_SECONDS: "0" }, false],
+    ["a git stall of 1 second", { PAWL_SERVE_GIT_STALL_SECONDS: "1" }, true],
+    ["a git stall of 1.5 seconds", {
+      PAWL_SERVE_GIT_STALL_SECONDS: "1.5",
+    }, false],
+    ["a body limit of 0 bytes", { PAWL_SERVE_MAX_BODY_BYTES: "0" }, false],
+    ["App id 0", {
+      PAWL_SERVE_APP_ID: "0",
+      PAWL_SERVE_PRIVATE_KEY: "pem",
+    }, false],
+  ];
+  for (const [name, env, taken] of cases) {
+    await t.step(`${name} is ${taken ? "taken" : "refused"}`, () => {
+      const input = { flags: {}, env: { ...SECRET, ...env } };
+      if (taken) {
+        resolveServeConfig(input);
+      } else {
+        const [key] = Object.keys(env);
+        assert.throws(
+          () => resolveServeConfig(input),
+          (e) => e instanceof ServeConfigError && e.message.includes(key!),
+        );
+      }
+    });
+  }
+});
