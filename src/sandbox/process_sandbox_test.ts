@@ -572,6 +572,24 @@ Deno.test("ProcessSandbox.prepareDir() hands a tree to the uid without following
   });
 });
 
+Deno.test("ProcessSandbox.run() takes each limit at its least value", async (t) => {
+  await withFixture(async (fx) => {
+    const sandbox = await sandboxFor("auto", fx);
+    await t.step("no output allowed: any output exceeds it", async () => {
+      const result = await sandbox.run(
+        sh(fx, "echo hi", { limits: { maxOutputBytes: 0 } }),
+      );
+      assert.equal(result.outputExceeded, true);
+    });
+    await t.step("a time limit of 1 ms is a limit, not a refusal", async () => {
+      const result = await sandbox.run(
+        sh(fx, "sleep 5", { limits: { timeoutMs: 1 } }),
+      );
+      assert.equal(result.timedOut, true);
+    });
+  });
+});
+
 Deno.test("ProcessSandbox.run() refuses commands it cannot confine", async (t) => {
   await withFixture(async (fx) => {
     const sandbox = await sandboxFor("auto", fx);
