@@ -44,7 +44,8 @@ export interface RunnerPlan {
   readonly e2eTimeoutSeconds: number;
 }
 
-interface Outcome {
+/** How one `deno test` run ended. */
+export interface TestOutcome {
   readonly passed: boolean;
   readonly timedOut: boolean;
   readonly tail: string;
@@ -61,13 +62,18 @@ function killGroup(pid: number): void {
   }
 }
 
-/** Runs `deno test` on `files` with the mutant switched on ("" for none), in its own process group. */
-async function denoTest(
+/**
+ * Runs `deno test` on `files` with the mutant switched on ("" for none), in
+ * its own process group, in `cwd` (default: this process's).
+ */
+export async function denoTest(
   files: readonly string[],
   mutantId: string,
   timeoutSeconds: number,
-): Promise<Outcome> {
+  cwd?: string,
+): Promise<TestOutcome> {
   const child = new Deno.Command("setsid", {
+    ...(cwd === undefined ? {} : { cwd }),
     args: [
       "deno",
       "test",

@@ -7,6 +7,8 @@ export interface MutantOutcome {
   readonly replacement?: string | undefined;
   readonly status: string;
   readonly statusReason?: string | undefined;
+  /** Left out with a reason, and run on its own all the same: its tests leave it alive. */
+  readonly checked?: boolean;
   readonly location: {
     readonly start: { readonly line: number; readonly column: number };
     readonly end?: { readonly line: number; readonly column: number };

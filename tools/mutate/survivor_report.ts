@@ -80,6 +80,11 @@ export function survivorReport(
     "`// Stryker disable next-line MUTATOR: reason` comment beside its code, and the score",
     'leaves it out. Only the files listed under "Per file" were run.',
     "",
+    "Such a comment leaves out every mutant of its mutator on the line, including replacements",
+    "the reason is not about, so `deno task mutate-reasons` runs those mutants on their own: one",
+    "the tests detect counts as detected, one they leave alive stays under its reason. A mutant",
+    "marked *(not checked)* has not been run on its own yet.",
+    "",
     `| Folder |${
       files === undefined ? "" : " Files run |"
     } Score | Detected | Undetected | With a reason |`,
@@ -119,6 +124,13 @@ export function survivorReport(
   }
   lines.push("", "## Left out, with the reason", "");
   if (ignored.length === 0) lines.push("None.");
+  else {
+    const checked = ignored.filter((r) => r.checked === true).length;
+    lines.push(
+      `${checked} of ${ignored.length} run on their own, and the tests leave each alive.`,
+      "",
+    );
+  }
   for (
     const [reason, group] of [...reasons].sort((a, b) =>
       a[0].localeCompare(b[0])
@@ -126,7 +138,11 @@ export function survivorReport(
   ) {
     lines.push(`- **${reason || "(no reason given)"}**`);
     for (const result of group) {
-      lines.push(`  - ${codeSpan(describe(result))}`);
+      lines.push(
+        `  - ${codeSpan(describe(result))}${
+          result.checked === true ? "" : " *(not checked)*"
+        }`,
+      );
     }
   }
   const undetected = results.filter((r) =>

@@ -11,7 +11,10 @@ import { DECISION_FOLDERS, decisionFiles, projectGraph, ROOT } from "./main.ts";
 import type { MutantOutcome } from "./summarize.ts";
 import { writeSurvivorReport } from "./survivor_report.ts";
 
-interface ElementsReport {
+/** The part of a run's mutation-testing-elements JSON the report reads. */
+export interface ElementsReport {
+  /** "reason-check" for the JSON of tools/mutate/check_reasons.ts. */
+  kind?: string;
   files: Record<
     string,
     { source?: string; mutants: Omit<MutantOutcome, "fileName">[] }
@@ -31,6 +34,9 @@ export interface MergedRuns {
 /**
  * The mutants of several runs' JSON: for each file, the last run whose
  * source is `current(file)`. Without `current`, the last run of each file.
+ * The checks of tools/mutate/check_reasons.ts among them (`kind`
+ * "reason-check") on the same source then say what became of each mutant a
+ * reason left out: detected, or left alive and so `checked`.
  */
 export function mergeRuns(
   runs: readonly ElementsReport[],
@@ -38,13 +44,22 @@ export function mergeRuns(
 ): MergedRuns {
   const byFile = new Map<string, MutantOutcome[]>();
   const stale = new Set<string>();
-  for (const run of runs) {
+  const isCurrent = (file: string, source: string | undefined) =>
+    current === undefined || source === current(file);
+  for (const run of runs.filter((r) => r.kind !== "reason-check")) {
     for (const [file, { source, mutants }] of Object.entries(run.files)) {
-      if (current !== undefined && source !== current(file)) {
+      if (!isCurrent(file, source)) {
         stale.add(file);
         continue;
       }
       byFile.set(file, mutants.map((m) => ({ ...m, fileName: file })));
+    }
+  }
+  for (const check of runs.filter((r) => r.kind === "reason-check")) {
+    for (const [file, { source, mutants }] of Object.entries(check.files)) {
+      const results = byFile.get(file);
+      if (results === undefined || !isCurrent(file, source)) continue;
+      byFile.set(file, results.map((r) => checkedAs(r, mutants)));
     }
   }
   const files = [...byFile.keys()].sort();
@@ -53,6 +68,25 @@ export function mergeRuns(
     files,
     stale: [...stale].filter((f) => !byFile.has(f)).sort(),
   };
+}
+
+/** A left-out mutant as a check of the same mutant found it; any other as it is. */
+function checkedAs(
+  result: MutantOutcome,
+  checks: readonly Omit<MutantOutcome, "fileName">[],
+): MutantOutcome {
+  if (result.status !== "Ignored") return result;
+  const same = (a: MutantOutcome["location"], b: MutantOutcome["location"]) =>
+    a.start.line === b.start.line && a.start.column === b.start.column &&
+    a.end?.line === b.end?.line && a.end?.column === b.end?.column;
+  const check = checks.find((c) =>
+    c.mutatorName === result.mutatorName &&
+    c.replacement === result.replacement && same(c.location, result.location)
+  );
+  if (check === undefined) return result;
+  return check.status === "Survived"
+    ? { ...result, checked: true }
+    : { ...result, status: check.status };
 }
 
 if (import.meta.main) {

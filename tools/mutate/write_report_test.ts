@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { codeSpan, survivorReport } from "./survivor_report.ts";
 import { mergeRuns } from "./write_report.ts";
 
-type Status = "Killed" | "Survived";
+type Status = "Killed" | "Survived" | "Ignored";
 
 function run(files: Record<string, [string, Status[]]>) {
   return {
@@ -104,4 +104,66 @@ Deno.test("codeSpan() keeps code holding backticks one span", async (t) => {
   for (const [name, text, want] of cases) {
     await t.step(name, () => assert.equal(codeSpan(text), want));
   }
+});
+
+Deno.test("mergeRuns() takes what a check of the left-out mutants found on the same source", async (t) => {
+  const now: Record<string, string> = { "a.ts": "A1", "b.ts": "B2" };
+  const runs = [
+    run({
+      "a.ts": ["A1", ["Ignored", "Ignored", "Ignored", "Killed"]],
+      "b.ts": ["B2", ["Ignored"]],
+    }),
+    {
+      ...run({
+        "a.ts": ["A1", ["Killed", "Survived", "Ignored", "Survived"]],
+        "b.ts": ["B1", ["Killed"]],
+      }),
+      kind: "reason-check",
+    },
+  ];
+  const merged = mergeRuns(runs, (f) => now[f]);
+  const a = merged.results.filter((r) => r.fileName === "a.ts");
+  await t.step("a left-out mutant the tests detect counts as detected", () => {
+    assert.equal(a[0]?.status, "Killed");
+  });
+  await t.step("one they leave alive keeps its place, checked", () => {
+    assert.equal(a[1]?.status, "Ignored");
+    assert.equal(a[1]?.checked, true);
+  });
+  await t.step("a mutant the check did not run stays unchecked", () => {
+    assert.equal(a[2]?.checked, undefined);
+  });
+  await t.step("a check changes no mutant that was run", () => {
+    assert.equal(a[3]?.status, "Killed");
+  });
+  await t.step("a check of other code changes nothing", () => {
+    const b = merged.results.filter((r) => r.fileName === "b.ts");
+    assert.deepEqual(b.map((r) => [r.status, r.checked]), [[
+      "Ignored",
+      undefined,
+    ]]);
+  });
+  await t.step("a check alone is no run of a file", () => {
+    const only = mergeRuns([runs[1]!], (f) => now[f]);
+    assert.deepEqual(only.files, []);
+  });
+});
+
+Deno.test("survivorReport() marks each mutant left out with a reason that was not run on its own", () => {
+  const mutant = (line: number, checked?: boolean) => ({
+    fileName: "src/run/a.ts",
+    mutatorName: "ConditionalExpression",
+    replacement: line === 1 ? "true" : "false",
+    status: "Ignored",
+    statusReason: "x is never undefined",
+    ...(checked === undefined ? {} : { checked }),
+    location: { start: { line, column: 1 }, end: { line, column: 2 } },
+  });
+  const text = survivorReport([mutant(1, true), mutant(2)], "", ["src/run/"]);
+  assert.match(text, /1 of 2 run on their own/);
+  assert.match(text, /a\.ts:1:1 ConditionalExpression → true`\n/);
+  assert.match(
+    text,
+    /a\.ts:2:1 ConditionalExpression → false` \*\(not checked\)\*/,
+  );
 });
