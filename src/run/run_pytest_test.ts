@@ -312,6 +312,45 @@ Deno.test("runPytest() throws TestRunnerMissingError when the runner is missing"
     },
   );
 
+  await t.step(
+    "a program that cannot be executed (exit 126), confirmed by the probe",
+    async () => {
+      await withRunDirs(async (dirs) => {
+        const sandbox = new ScriptedSandbox(() => ({
+          code: 126,
+          outputTail: "Permission denied",
+        }));
+        await assert.rejects(
+          runPytest(sandbox, options(dirs)),
+          (error: unknown) =>
+            error instanceof TestRunnerMissingError &&
+            error.missing === "program",
+        );
+        assert.equal(sandbox.calls.length, 2);
+      });
+    },
+  );
+
+  await t.step(
+    "a probe that runs out of time proves nothing missing",
+    async () => {
+      await withRunDirs(async (dirs) => {
+        const sandbox = new ScriptedSandbox(({ index }) =>
+          index === 0
+            ? { code: 127, outputTail: "python3: command not found" }
+            : {
+              code: 137,
+              timedOut: true,
+              outputTail: "python3: command not found",
+            }
+        );
+        const run = await runPytest(sandbox, options(dirs));
+        assert.equal(run.cases, null);
+        assert.equal(sandbox.calls.length, 2);
+      });
+    },
+  );
+
   await t.step("a bare pytest program is probed with --version", async () => {
     await withRunDirs(async (dirs) => {
       const sandbox = new ScriptedSandbox(() => ({
