@@ -54,14 +54,36 @@ export async function selfMutationBench(
     "tools/mutate/main.ts",
     "--min-score",
     "0",
-    "--report",
-    REPORT,
+    "--out",
+    "out/mutation",
     ...args,
   ]);
   if (!run.success) throw new Error("the mutation run could not be made");
+  // The mutants reason comments left out, each run on its own, then the report.
+  const reasons = await timed([
+    "run",
+    "--allow-all",
+    "tools/mutate/check_reasons.ts",
+    "--out",
+    "out/mutation/reasons.json",
+    "out/mutation/mutation.json",
+  ]);
+  const report = await timed([
+    "run",
+    "--allow-all",
+    "tools/mutate/write_report.ts",
+    REPORT,
+    "out/mutation/mutation.json",
+    ...(reasons.success ? ["out/mutation/reasons.json"] : []),
+  ]);
+  if (!reasons.success || !report.success) {
+    throw new Error("the report could not be written");
+  }
   console.log(`load after: ${loadAverage()}`);
   console.log(
-    `self-mutation: ${run.seconds.toFixed(0)} s; the unit tests once: ${
+    `self-mutation: ${run.seconds.toFixed(0)} s, and ${
+      reasons.seconds.toFixed(0)
+    } s for the mutants left out with a reason; the unit tests once: ${
       reference.seconds.toFixed(1)
     } s; ratio ${
       (run.seconds / reference.seconds).toFixed(1)
