@@ -61,3 +61,50 @@ Deno.test("agentContractDialect reports the same flaws at head as findings, not 
   const loaded = agentContractDialect.load(blobs(SEED_CONTRACT), blobs(head));
   assert.deepEqual(loaded.loadFindings, []);
 });
+
+Deno.test("agentContractDialect plans a frozen test's reruns only while its freeze is live, has reruns left and says who owns it and why", async (t) => {
+  const expiry = Date.parse("2026-09-22T00:00:00Z");
+  const cases: [string, string, string, number, string[]][] = [
+    ["a live freeze", SEED_CONTRACT, SEED_CONTRACT, expiry - 1, [
+      "test_report_render_flaky",
+    ]],
+    [
+      "a freeze at the instant it expires",
+      SEED_CONTRACT,
+      SEED_CONTRACT,
+      expiry,
+      [],
+    ],
+    [
+      "a freeze with no reruns left",
+      SEED_CONTRACT.replace("remaining_reruns: 2", "remaining_reruns: 0"),
+      SEED_CONTRACT.replace("remaining_reruns: 2", "remaining_reruns: 0"),
+      expiry - 1,
+      [],
+    ],
+    [
+      "a freeze whose reason the head blanks",
+      SEED_CONTRACT,
+      SEED_CONTRACT.replace(
+        '"clock skew in renderer; tracked as PAY-4412"',
+        '" "',
+      ),
+      expiry - 1,
+      [],
+    ],
+    [
+      "a freeze whose owner the head blanks",
+      SEED_CONTRACT,
+      SEED_CONTRACT.replace('"oncall-payments"', '" "'),
+      expiry - 1,
+      [],
+    ],
+  ];
+  for (const [name, base, head, now, want] of cases) {
+    await t.step(name, () => {
+      const loaded = agentContractDialect.load(blobs(base), blobs(head));
+      const plan = loaded.plan({ now } as Parameters<typeof loaded.plan>[0]);
+      assert.deepEqual(plan.reruns.map((r) => r.id), want);
+    });
+  }
+});
