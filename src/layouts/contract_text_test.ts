@@ -1,7 +1,22 @@
 import assert from "node:assert/strict";
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
-import { baseContractText } from "./contract_text.ts";
-import type { ContractBlobs } from "./dialect.ts";
+import {
+  baseContractText,
+  contractFileRefs,
+  headContractText,
+} from "./contract_text.ts";
+import type { ContractBlob, ContractBlobs } from "./dialect.ts";
+import type { Finding } from "../core/finding.ts";
+
+const PATH = "tests/agent_contract.yaml";
+
+function file(text: string | null): ContractBlob {
+  return {
+    kind: "file",
+    text,
+    bytes: new TextEncoder().encode(text ?? "\xff"),
+  };
+}
 
 Deno.test("baseContractText() names the size cap an oversize contract is over", () => {
   const blobs: ContractBlobs = new Map([
@@ -18,5 +33,61 @@ Deno.test("baseContractText() names the size cap an oversize contract is over", 
       error.message.includes(
         "it is 9000000 bytes, over the 8388608-byte (8 MiB) cap on contract files; refused before parsing",
       ),
+  );
+});
+
+Deno.test("headContractText() judges a head that removed, symlinked or broke the contract against the base copy, each with its own finding", async (t) => {
+  const base: ContractBlobs = new Map([[PATH, file("version: 1\n")]]);
+  const cases: [string, ContractBlobs, ContractBlobs, unknown, string[]][] = [
+    [
+      "a kept file is its text",
+      base,
+      new Map([[PATH, file("v: 2\n")]]),
+      "v: 2\n",
+      [],
+    ],
+    ["a removed file", base, new Map(), null, ["config.contract_removed"]],
+    ["a symlink", base, new Map([[PATH, { kind: "symlink" }]]), null, [
+      "config.contract_symlink",
+    ]],
+    ["a file that is not UTF-8", base, new Map([[PATH, file(null)]]), null, [
+      "config.contract_invalid",
+    ]],
+    [
+      "something other than a file",
+      base,
+      new Map([[PATH, { kind: "other" }]]),
+      null,
+      [
+        "config.contract_invalid",
+      ],
+    ],
+    ["a file neither side has", new Map(), new Map(), undefined, []],
+  ];
+  for (const [name, b, h, text, rules] of cases) {
+    await t.step(name, () => {
+      const findings: Finding[] = [];
+      assert.equal(headContractText(b, h, PATH, findings), text);
+      assert.deepEqual(findings.map((f) => f.rule), rules);
+      for (const f of findings) assert.equal(f.path, PATH);
+    });
+  }
+});
+
+Deno.test("contractFileRefs() digests the base's regular contract files only", () => {
+  const base: ContractBlobs = new Map<string, ContractBlob>([
+    ["a.yaml", file("x")],
+    ["b.yaml", { kind: "symlink" }],
+    ["c.yaml", { kind: "oversize", size: 10, limit: 5 }],
+  ]);
+  assert.deepEqual(
+    contractFileRefs("002", base, ["a.yaml", "b.yaml", "c.yaml", "d.yaml"]),
+    [{
+      path: "a.yaml",
+      layout: "002",
+      // sha256("x")
+      sha256:
+        "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881",
+    }],
   );
 });
