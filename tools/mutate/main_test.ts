@@ -65,6 +65,59 @@ Deno.test("deno task mutate runs a file's mutants against the tests that load it
       },
     );
     await t.step(
+      "the mutant a reason left out is run on its own, and the report says its tests leave it alive",
+      async () => {
+        const check = await new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "--allow-all",
+            "tools/mutate/check_reasons.ts",
+            "--out",
+            `${dir}/reasons.json`,
+            `${dir}/mutation.json`,
+          ],
+          cwd: ROOT,
+          env: { NO_COLOR: "1", CI: "1" },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const output = new TextDecoder().decode(check.stdout) +
+          new TextDecoder().decode(check.stderr);
+        assert.equal(check.code, 0, output);
+        assert.match(
+          output,
+          /sign_envelope\.ts:\d+:\d+ MethodExpression .*: left alive/,
+        );
+        const reasons = JSON.parse(
+          await Deno.readTextFile(`${dir}/reasons.json`),
+        );
+        assert.equal(reasons.kind, "reason-check");
+        assert.deepEqual(
+          reasons.files["src/sign/sign_envelope.ts"].mutants.map((
+            m: { status: string },
+          ) => m.status),
+          ["Survived"],
+        );
+        const written = await new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "--allow-all",
+            "tools/mutate/write_report.ts",
+            `${dir}/checked.md`,
+            `${dir}/mutation.json`,
+            `${dir}/reasons.json`,
+          ],
+          cwd: ROOT,
+          stdout: "null",
+          stderr: "piped",
+        }).output();
+        assert.ok(written.success, new TextDecoder().decode(written.stderr));
+        const report = await Deno.readTextFile(`${dir}/checked.md`);
+        assert.match(report, /1 of 1 run on their own/);
+        assert.doesNotMatch(report, /`\s+_\(not checked\)_/);
+      },
+    );
+    await t.step(
       "code only the tests load is their aid, not pawl's: nothing to mutate",
       async () => {
         const run = await mutate(["src/run/_scripted_sandbox.ts"]);
