@@ -398,3 +398,77 @@ Deno.test("checkRegisteredTests() takes a change to a test with more than one @s
     ]);
   });
 });
+
+Deno.test("checkRegisteredTests() registers a profile as strong only from 100 examples up", async (t) => {
+  const base = { [MODULE]: BASE, "tests/__init__.py": "" };
+  for (
+    const [examples, want] of [
+      [99, ["property.settings_weakened:2"]],
+      [50, ["property.settings_weakened:2"]],
+      [100, []],
+    ] as const
+  ) {
+    await t.step(`max_examples=${examples}`, () => {
+      const head = {
+        ...base,
+        "tests/__init__.py":
+          `from hypothesis import settings\nsettings.register_profile("p", max_examples=${examples})\n`,
+      };
+      assert.deepEqual(judge(head, { base }), want);
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() blames the pull request only for rebindings the base does not already make", () => {
+  const rebound = `${BASE}\ntest_p = helper\n`;
+  assert.deepEqual(
+    judge({ [MODULE]: rebound }, { base: { [MODULE]: rebound } }),
+    [],
+  );
+  assert.deepEqual(
+    judge({ [MODULE]: `${rebound}test_p = helper\n` }, {
+      base: { [MODULE]: rebound },
+    }),
+    ["property.rebound:16"],
+  );
+});
+
+Deno.test("checkRegisteredTests() takes a seed-002 contract test's changed example database as a change of its settings", () => {
+  const base = with_(
+    "@settings(max_examples=100, deadline=None)",
+    "@settings(max_examples=100, deadline=None, database=None)",
+  );
+  const other = with_(
+    "@settings(max_examples=100, deadline=None)",
+    '@settings(max_examples=100, deadline=None, database=DirectoryBasedExampleDatabase("x"))',
+  );
+  assert.deepEqual(judge(base, { base: other, layout: "002" }), []);
+  assert.deepEqual(judge(other, { base, layout: "002" }), [
+    "property.settings_weakened:10",
+  ]);
+});
+
+Deno.test("checkRegisteredTests() searches every helper a test calls, past a name already searched", () => {
+  const base = `from hypothesis import given, strategies as st
+
+
+def check(n):
+    assert n >= 0
+
+
+def walk(n):
+    # Names the strategies module the test's decorator names too.
+    return 0 if st else n
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    check(n)
+    assert walk(n) == 0
+`;
+  const head = base.replace("    assert n >= 0\n", "    pass\n");
+  assert.deepEqual(
+    judge({ [MODULE]: head }, { base: { [MODULE]: base } }),
+    ["property.assertion_removed:14"],
+  );
+});
