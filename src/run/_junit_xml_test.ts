@@ -292,3 +292,21 @@ Deno.test("scanJunitXml() accepts only what the validator accepts, and builds th
     assert.deepEqual(scanJunitXml(deep) ?? null, parsed(deep), `${depth}`);
   }
 });
+
+Deno.test("scanJunitXml() refuses a character reference to a surrogate, and takes the code points around them", async (t) => {
+  for (
+    const [reference, taken] of [
+      ["&#xD7FF;", true],
+      ["&#xD800;", false],
+      ["&#55296;", false],
+      ["&#xDFFF;", false],
+      ["&#xE000;", true],
+    ] as const
+  ) {
+    await t.step(`${reference} is ${taken ? "taken" : "refused"}`, () => {
+      const xml =
+        `<testsuite><testcase classname="a" name="t${reference}"/></testsuite>`;
+      assert.equal(scanJunitXml(xml) !== undefined, taken);
+    });
+  }
+});
