@@ -472,3 +472,57 @@ def test_p(n):
     ["property.assertion_removed:14"],
   );
 });
+
+Deno.test("checkRegisteredTests() registers a profile with a parent as not strong, whatever its examples", () => {
+  const base = { [MODULE]: BASE, "tests/__init__.py": "" };
+  const head = {
+    ...base,
+    "tests/__init__.py":
+      'from hypothesis import settings\nsettings.register_profile("p", settings.get_profile("default"), max_examples=500)\n',
+  };
+  assert.deepEqual(judge(head, { base }), ["property.settings_weakened:2"]);
+});
+
+Deno.test("checkRegisteredTests() finds a seed-002 contract test's removed module code", () => {
+  const base =
+    `import os\n\nTRIALS = int(os.environ.get("CONTRACT_TRIALS", "200"))\nprint("loaded")\n\n\ndef test_p():\n    for i in range(TRIALS):\n        assert i >= 0\n`;
+  const head = base.replace('print("loaded")\n', "");
+  assert.deepEqual(
+    judge({ [MODULE]: head }, { base: { [MODULE]: base }, layout: "002" }),
+    ["property.contract_code_changed:1"],
+  );
+});
+
+Deno.test("checkRegisteredTests() judges a test registered twice once", () => {
+  const base = side({ [MODULE]: BASE });
+  const head = side({
+    [MODULE]: BASE.replace("max_value=100)", "max_value=10)"),
+  });
+  const test = {
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  };
+  const found = checkRegisteredTests([test, { ...test }], {
+    baseModules: base.modules,
+    headModules: head.modules,
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.findings.map((f) => f.rule), [
+    "property.strategy_narrowed",
+  ]);
+});
+
+Deno.test("checkRegisteredTests() takes a star import after the def as a rebinding, and one before it as overridden", () => {
+  assert.deepEqual(
+    judge({ [MODULE]: `${BASE}\nfrom tests.weak import *\n` }),
+    ["property.rebound:16"],
+  );
+  assert.deepEqual(
+    judge({ [MODULE]: `from tests.weak import *\n${BASE}` }),
+    [],
+  );
+});
