@@ -129,3 +129,18 @@ Deno.test("the Prometheus text reader of the tests refuses what Prometheus refus
     });
   });
 });
+
+Deno.test("Metrics counts a value equal to a bucket's bound in that bucket, as Prometheus's le means", () => {
+  const metrics = new Metrics();
+  metrics.published(60);
+  const families = parsePrometheusText(
+    metrics.render({ queue: undefined, process: undefined }),
+  );
+  const bucket = (le: string) =>
+    families.get("pawl_serve_delivery_to_publication_seconds")?.samples.find((
+      s,
+    ) => s.labels["le"] === le)?.value;
+  assert.equal(bucket("30"), 0);
+  assert.equal(bucket("60"), 1);
+  assert.equal(bucket("+Inf"), 1);
+});
