@@ -79,6 +79,19 @@ Deno.test("parseJsonDocument() refuses malformed input with its line", async (t)
       /nesting is deeper than 256 levels/,
       1,
     ],
+    [
+      "nesting one level deeper than the limit, closed",
+      `${"[".repeat(MAX_JSON_DEPTH + 2)}${"]".repeat(MAX_JSON_DEPTH + 2)}`,
+      /nesting is deeper than 256 levels/,
+      1,
+    ],
+    ["one character after the value", "{}x", /unexpected text after/, 1],
+    [
+      "the last control character in a string",
+      '{"a": "x\u001fy"}',
+      /control character in a string/,
+      1,
+    ],
   ];
   for (const [name, text, message, line] of cases) {
     await t.step(name, () => {
@@ -97,5 +110,15 @@ Deno.test("parseJsonDocument() refuses input over the size cap before parsing", 
   assert.throws(
     () => parseJsonDocument(`"${"é".repeat(40)}"`, "x.json", { maxBytes: 50 }),
     /larger than the 50-byte limit/,
+  );
+});
+
+Deno.test("parseJsonDocument() reads nesting as deep as the limit: that many levels below the top value", () => {
+  const text = `${"[".repeat(MAX_JSON_DEPTH + 1)}${
+    "]".repeat(MAX_JSON_DEPTH + 1)
+  }`;
+  assert.deepEqual(
+    parseJsonDocument(text, "fixtures.lock").value,
+    JSON.parse(text),
   );
 });
