@@ -24,6 +24,23 @@ Deno.test("retryAfterMs() reads GitHub's Retry-After and a rate limit's reset, a
       }),
       600_000,
     ],
+    [
+      "a reset while requests remain is no advice",
+      answered(403, {
+        "x-ratelimit-remaining": "12",
+        "x-ratelimit-reset": String(now / 1000 + 600),
+      }),
+      undefined,
+    ],
+    [
+      "a reset already past means now",
+      answered(403, {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(now / 1000 - 5),
+      }),
+      0,
+    ],
+    ["Retry-After 0 means now", answered(429, { "retry-after": "0" }), 0],
     ["a 503 without advice", answered(503), undefined],
     ["no answer at all", new Error("connection refused"), undefined],
   ];
