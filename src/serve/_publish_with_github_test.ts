@@ -71,6 +71,28 @@ Deno.test("the serve publisher sends nothing after a part that failed", async ()
   assert.equal(gh.comments.length, 0);
 });
 
+Deno.test("the serve publisher fails the job when one part of the publication failed, so the queue tries again", async () => {
+  await using gh = startFakeGitHub();
+  gh.addRepository("o/r", { gitDir: "/nowhere" });
+  gh.inject({
+    method: "POST",
+    path: "/repos/o/r/issues/3/comments",
+    status: 502,
+    times: 10,
+  });
+  const publish = createGitHubPublish({ retryBaseMs: 1 });
+  await assert.rejects(
+    publish(
+      job,
+      { kind: "undecided", reason: "x", headSha: HEAD },
+      context(gh.url),
+    ),
+    /502/,
+  );
+  assert.equal(gh.checkRuns.length, 1);
+  assert.equal(gh.comments.length, 0);
+});
+
 Deno.test("the serve publisher leaves a long rate limit wait to the queue, which reads when to come back", async () => {
   await using gh = startFakeGitHub();
   gh.addRepository("o/r", { gitDir: "/nowhere" });
