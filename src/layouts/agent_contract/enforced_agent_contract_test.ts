@@ -130,4 +130,16 @@ Deno.test("enforcedAgentContract() takes each entry at its stricter setting", as
       assert.equal(enforced.maxActiveFreezes, 1);
     },
   );
+  await t.step(
+    "freezes: the same instant respelled keeps the head's spelling, which the head file's line shows",
+    () => {
+      const base = agentContract({ freezes: [Z], maxActiveFreezes: 3 });
+      const same = "2026-09-22T02:00:00+02:00";
+      const head = agentContract({
+        freezes: [{ ...Z, expires: same }],
+        maxActiveFreezes: 3,
+      });
+      assert.equal(enforcedAgentContract(base, head).freezes[0]?.expires, same);
+    },
+  );
 });
