@@ -71,6 +71,42 @@ Deno.test("invariantsPlan() deselects only the freezes that still hold", async (
       [],
     ],
     [
+      "a base freeze owned by the agent, even if the head hands it to a human",
+      {
+        base: freezeList([{ ...dst, owner: "agent" }]),
+        head: freezeList([dst]),
+      },
+      [],
+    ],
+    [
+      "a base freeze that names no test",
+      {
+        base: freezeList([{ ...dst, test: undefined, missing: ["path"] }]),
+        head: null,
+      },
+      [],
+    ],
+    [
+      "a base freeze with no readable expiry",
+      {
+        base: freezeList([{
+          ...dst,
+          expiresOn: undefined,
+          missing: ["expires_on"],
+        }]),
+        head: null,
+      },
+      [],
+    ],
+    [
+      "two freezes of the same test, once",
+      {
+        base: freezeList([dst, { ...dst, id: "dst2" }]),
+        head: null,
+      },
+      [`${FILE}::test_dst`],
+    ],
+    [
       "a freeze the head moves keeps its base test",
       {
         base: freezeList([dst]),
@@ -112,4 +148,74 @@ Deno.test("invariantsPlan() runs every base property at its base target, then th
     { id: "p", module: "tests.test_p", name: "test_p" },
     { id: "q", module: "tests.test_p", name: "test_q" },
   ]);
+});
+
+Deno.test("invariantsPlan() returns a freeze's test to the gate at the instant it expires", async (t) => {
+  // A date lasts through that UTC day: `2026-07-01` expires at the next midnight.
+  const dst = freeze("dst", FILE, "test_dst", { expiresOn: "2026-07-01" });
+  const expiry = Date.parse("2026-07-02T00:00:00Z");
+  const cases: [string, number, string[]][] = [
+    ["one millisecond before the expiry it is deselected", expiry - 1, [
+      `${FILE}::test_dst`,
+    ]],
+    ["at the expiry it runs", expiry, []],
+    ["after the expiry it runs", expiry + 1, []],
+  ];
+  for (const [name, now, deselect] of cases) {
+    await t.step(name, () => {
+      const plan = invariantsPlan(
+        contract({ base: freezeList([dst]), head: null }),
+        { now },
+      );
+      assert.deepEqual(plan.deselect, deselect);
+    });
+  }
+});
+
+Deno.test("invariantsPlan() runs a property both sides register once", () => {
+  const p = {
+    id: "p",
+    module: "tests.test_p",
+    function: "test_p",
+    sourceSha256: sha("a"),
+  };
+  const plan = invariantsPlan({
+    registry: { base: registry([p]), head: registry([p]) },
+    lock: { base: undefined, head: null },
+    freezes: { base: undefined, head: null },
+  }, { now: NOW });
+  assert.deepEqual(plan.properties, [
+    { id: "p", module: "tests.test_p", name: "test_p" },
+  ]);
+});
+
+Deno.test("invariantsPlan() runs the properties of whichever side has a registry", async (t) => {
+  const p = {
+    id: "p",
+    module: "tests.test_p",
+    function: "test_p",
+    sourceSha256: sha("a"),
+  };
+  const planned = [{ id: "p", module: "tests.test_p", name: "test_p" }];
+  const cases: [string, InvariantsContract["registry"], typeof planned][] = [
+    ["no registry on either side: none", { base: undefined, head: null }, []],
+    ["only the base's, when the head's is unusable", {
+      base: registry([p]),
+      head: null,
+    }, planned],
+    ["only the head's, when the base has none", {
+      base: undefined,
+      head: registry([p]),
+    }, planned],
+  ];
+  for (const [name, sides, properties] of cases) {
+    await t.step(name, () => {
+      const plan = invariantsPlan({
+        registry: sides,
+        lock: { base: undefined, head: null },
+        freezes: { base: undefined, head: null },
+      }, { now: NOW });
+      assert.deepEqual(plan.properties, properties);
+    });
+  }
 });
