@@ -88,16 +88,17 @@ function tightenFreeze(
   base: ContractFreeze | undefined,
 ): ContractFreeze {
   if (base === undefined) return freeze;
-  const headAt = parseRfc3339(freeze.expires);
-  const baseAt = parseRfc3339(base.expires);
-  const expires =
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: a comparison with an undefined instant is false, so without the guard an unreadable expiry still keeps the head's
-    headAt !== undefined && baseAt !== undefined && baseAt < headAt
-      ? base.expires
-      : freeze.expires;
   return {
     ...freeze,
-    expires,
+    expires: isEarlier(base.expires, freeze.expires)
+      ? base.expires
+      : freeze.expires,
     remainingReruns: Math.min(freeze.remainingReruns, base.remainingReruns),
   };
+}
+
+/** Whether expiry `a` is a strictly earlier instant than `b`; never when either is unreadable. */
+function isEarlier(a: string, b: string): boolean {
+  // An unreadable expiry reads as NaN, which no comparison holds for.
+  return (parseRfc3339(a) ?? NaN) < (parseRfc3339(b) ?? NaN);
 }

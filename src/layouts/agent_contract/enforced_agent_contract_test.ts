@@ -132,6 +132,28 @@ Deno.test("enforcedAgentContract() takes each entry at its stricter setting", as
     },
   );
   await t.step(
+    "freezes: an unreadable expiry on either side keeps the head's as written",
+    () => {
+      const cases: [string, string, string][] = [
+        ["soon", Z.expires, Z.expires],
+        [Z.expires, "soon", "soon"],
+        ["2026-01-01T00:00:00Z", "never", "never"],
+      ];
+      for (const [baseExpires, headExpires, enforced] of cases) {
+        const base = agentContract({
+          freezes: [{ ...Z, expires: baseExpires }],
+        });
+        const head = agentContract({
+          freezes: [{ ...Z, expires: headExpires }],
+        });
+        assert.equal(
+          enforcedAgentContract(base, head).freezes[0]?.expires,
+          enforced,
+        );
+      }
+    },
+  );
+  await t.step(
     "freezes: the same instant respelled keeps the head's spelling, which the head file's line shows",
     () => {
       const base = agentContract({ freezes: [Z], maxActiveFreezes: 3 });
