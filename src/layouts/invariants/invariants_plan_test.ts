@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { freeze, freezeList, registry, sha } from "./_testing.ts";
+import type { FreezeEntry } from "./read_freeze_list.ts";
 import type { InvariantsContract } from "./invariants_contract.ts";
 import { invariantsPlan } from "./invariants_plan.ts";
 import type { FreezeList } from "./read_freeze_list.ts";
@@ -218,4 +220,48 @@ Deno.test("invariantsPlan() runs the properties of whichever side has a registry
       assert.deepEqual(plan.properties, properties);
     });
   }
+});
+
+Deno.test("invariantsPlan() never deselects more as time passes, nor a test the base list does not freeze", () => {
+  const DAY = 86_400_000;
+  const dateArb = fc.integer({ min: 0, max: 60 }).map((n) =>
+    new Date(Date.parse("2026-06-01T00:00:00Z") + n * DAY).toISOString()
+      .slice(0, 10)
+  );
+  const entryArb = fc.record({
+    // Few ids and tests, so base and head often share and move freezes.
+    id: fc.constantFrom("a", "b"),
+    name: fc.constantFrom("test_a", "TestC.test_c"),
+    expiresOn: fc.option(dateArb, { nil: undefined, freq: 5 }),
+    owner: fc.constantFrom("human", "human", "human", "agent"),
+  }).map(({ id, name, expiresOn, owner }): FreezeEntry =>
+    freeze(id, FILE, name, { expiresOn, owner })
+  );
+  const listArb = fc.uniqueArray(entryArb, {
+    selector: (f) => f.id,
+    maxLength: 3,
+  }).map((entries) => freezeList(entries));
+  const nowArb = fc.integer({ min: 0, max: 70 * DAY }).map((ms) =>
+    Date.parse("2026-06-01T00:00:00Z") + ms
+  );
+  fc.assert(
+    fc.property(
+      fc.option(listArb, { nil: undefined }),
+      fc.option(listArb, { nil: null }),
+      nowArb,
+      nowArb,
+      (base, head, t1, t2) => {
+        const [earlier, later] = t1 <= t2 ? [t1, t2] : [t2, t1];
+        const plan = (now: number) =>
+          invariantsPlan(contract({ base, head }), { now }).deselect;
+        const then = new Set(plan(earlier));
+        for (const id of plan(later)) assert.ok(then.has(id));
+        const frozen = new Set(
+          (base?.freezes ?? []).map((f) => f.test?.nodeId),
+        );
+        for (const id of then) assert.ok(frozen.has(id));
+      },
+    ),
+    { numRuns: 300 },
+  );
 });
