@@ -96,7 +96,7 @@ export interface YamlDocument {
 /** Options for {@linkcode parseYamlDocument}. */
 export interface ParseYamlDocumentOptions {
   /** Refuse input larger than this many UTF-8 bytes (default 1 MiB). */
-  maxBytes?: number;
+  maxBytes?: number | undefined;
   /**
    * Read plain block YAML with the fast reader first (default `true`);
    * `false` always uses the full parser. Both give the same document.

@@ -78,9 +78,7 @@ export function checkAgentContract(input: CheckAgentContractInput): Finding[] {
     ...(head === null ? [] : diffAgentContract(base, head, { path })),
     ...checkProperties(enforced, {
       modules: input.modules,
-      ...(input.baseModules === undefined
-        ? {}
-        : { baseModules: input.baseModules }),
+      baseModules: input.baseModules,
       baseContract: base,
       path,
       env: input.env,
@@ -89,9 +87,7 @@ export function checkAgentContract(input: CheckAgentContractInput): Finding[] {
       tree: input.headTree,
       digests: input.digests,
       path,
-      ...(input.fixtureRoots === undefined
-        ? {}
-        : { roots: input.fixtureRoots }),
+      roots: input.fixtureRoots,
     }),
     ...checkFreezes(enforced, { now: input.now, path }),
   ];

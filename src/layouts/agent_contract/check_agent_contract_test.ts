@@ -542,3 +542,96 @@ Deno.test("agentContractReads() never asks to hash a symlink or an unsafe path",
   assert.deepEqual(reads.fixtures, []);
   assert.deepEqual(reads.baseModules, []);
 });
+
+Deno.test("checkAgentContract() reports a fixture the head re-hashed and deleted as missing once", () => {
+  // The enforced contract holds the head entry and the base entry it
+  // re-hashed, both at the same path: the missing file is one finding.
+  const scenario = seedScenario();
+  scenario.headText = edit(
+    SEED_CONTRACT,
+    `sha256: ${INVOICE_SHA}`,
+    `sha256: ${sha("a")}`,
+  );
+  delete scenario.files[INVOICE];
+  assert.deepEqual(
+    judge(scenario).map((f) => [f.rule, f.line]),
+    [["fixture.digest_changed", 15], ["fixture.missing", 14]],
+  );
+});
+
+Deno.test("checkAgentContract() holds fixtures to the base's fixture roots", async (t) => {
+  const DATA = "data/invoice_v3.json";
+  const contract = read(
+    edit(SEED_CONTRACT, `path: ${INVOICE}`, `path: ${DATA}`),
+  );
+  const scenario = seedScenario();
+  const headTree = treeOf({ [PARSE]: "file", [CODEC]: "file", [DATA]: "file" });
+  const rows: {
+    name: string;
+    roots: string[] | undefined;
+    hashed: string[];
+    rules: string[];
+  }[] = [
+    {
+      name: "a fixture inside the configured roots is hashed and passes",
+      roots: ["data"],
+      hashed: [DATA],
+      rules: [],
+    },
+    {
+      name:
+        "without configured roots the same fixture lies outside tests/fixtures",
+      roots: undefined,
+      hashed: [],
+      rules: ["fixture.path_unsafe"],
+    },
+    {
+      name: "a fixture outside the configured roots is refused",
+      roots: ["tests/fixtures"],
+      hashed: [],
+      rules: ["fixture.path_unsafe"],
+    },
+  ];
+  for (const row of rows) {
+    await t.step(row.name, () => {
+      const reads = agentContractReads(contract, contract, headTree, {
+        fixtureRoots: row.roots,
+      });
+      assert.deepEqual(reads.fixtures, row.hashed);
+      const findings = checkAgentContract({
+        path: CONTRACT,
+        base: contract,
+        head: contract,
+        headTree,
+        digests: new Map(reads.fixtures.map((path) => [path, INVOICE_SHA])),
+        modules: analyses(scenario.tests, reads.modules),
+        now: NOW,
+        fixtureRoots: row.roots,
+      });
+      assert.deepEqual(blockingRules(findings), row.rules);
+    });
+  }
+});
+
+Deno.test("agentContractReads() lists the files that may load a Hypothesis profile for the properties", () => {
+  const headTree = treeOf({
+    [PARSE]: "file",
+    [CODEC]: "file",
+    "conftest.py": "file",
+    "tests/__init__.py": "file",
+    "tests/properties/__init__.py": "file",
+    "src/__init__.py": "file",
+  });
+  const reads = agentContractReads(BASE, null, headTree, {
+    baseTree: headTree,
+  });
+  const expected = [
+    "conftest.py",
+    "tests/__init__.py",
+    "tests/properties/__init__.py",
+    CODEC,
+    PARSE,
+  ];
+  assert.deepEqual(reads.modules, expected);
+  assert.deepEqual(reads.baseModules, expected);
+});

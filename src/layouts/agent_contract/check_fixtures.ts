@@ -28,7 +28,7 @@ export interface CheckFixturesOptions {
    * Directories fixtures must lie inside (the base `pawl.toml`'s
    * `[fixtures] roots`; default `tests/fixtures`).
    */
-  roots?: readonly string[];
+  roots?: readonly string[] | undefined;
 }
 
 /**

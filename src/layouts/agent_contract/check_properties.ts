@@ -33,7 +33,7 @@ export interface CheckPropertiesOptions {
   /** Head analyses of every file `modulePath` resolved, keyed by path. */
   modules: ReadonlyMap<string, PythonModule>;
   /** Base analyses, keyed by path, to detect settings weakened in the patch. */
-  baseModules?: ReadonlyMap<string, PythonModule>;
+  baseModules?: ReadonlyMap<string, PythonModule> | undefined;
   /** The base contract, to find the base test of a property id. */
   baseContract?: AgentContract;
   /** Repository-relative path of the contract file, for findings. */

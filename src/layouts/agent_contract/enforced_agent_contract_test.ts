@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { agentContract, sha } from "./_testing.ts";
 import { enforcedAgentContract } from "./enforced_agent_contract.ts";
 import type {
@@ -129,5 +130,128 @@ Deno.test("enforcedAgentContract() takes each entry at its stricter setting", as
       assert.equal(enforced.freezes[0]?.expires, "2026-09-22T00:00:00Z");
       assert.equal(enforced.maxActiveFreezes, 1);
     },
+  );
+  await t.step(
+    "freezes: an unreadable expiry on either side keeps the head's as written",
+    () => {
+      const cases: [string, string, string][] = [
+        ["soon", Z.expires, Z.expires],
+        [Z.expires, "soon", "soon"],
+        ["2026-01-01T00:00:00Z", "never", "never"],
+      ];
+      for (const [baseExpires, headExpires, enforced] of cases) {
+        const base = agentContract({
+          freezes: [{ ...Z, expires: baseExpires }],
+        });
+        const head = agentContract({
+          freezes: [{ ...Z, expires: headExpires }],
+        });
+        assert.equal(
+          enforcedAgentContract(base, head).freezes[0]?.expires,
+          enforced,
+        );
+      }
+    },
+  );
+  await t.step(
+    "freezes: the same instant respelled keeps the head's spelling, which the head file's line shows",
+    () => {
+      const base = agentContract({ freezes: [Z], maxActiveFreezes: 3 });
+      const same = "2026-09-22T02:00:00+02:00";
+      const head = agentContract({
+        freezes: [{ ...Z, expires: same }],
+        maxActiveFreezes: 3,
+      });
+      assert.equal(enforcedAgentContract(base, head).freezes[0]?.expires, same);
+    },
+  );
+});
+
+// Few ids, modules and paths, so base and head often share entries.
+const nameArb = fc.constantFrom("a", "b", "c");
+const instantArb = fc.integer({
+  min: Date.parse("2026-01-01T00:00:00Z"),
+  max: Date.parse("2027-01-01T00:00:00Z"),
+});
+const offsetArb = fc.constantFrom("Z", "+02:00", "-05:30");
+
+/** An RFC 3339 spelling of `ms` at one of a few UTC offsets. */
+function spell(ms: number, offset: string): string {
+  if (offset === "Z") return new Date(ms).toISOString();
+  const minutes = (offset.startsWith("-") ? -1 : 1) *
+    (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4)));
+  const local = new Date(ms + minutes * 60_000).toISOString().slice(0, -1);
+  return `${local}${offset}`;
+}
+
+const contractArb = fc.record({
+  properties: fc.uniqueArray(
+    fc.record({
+      id: nameArb,
+      module: nameArb.map((m) => `tests.test_${m}`),
+      name: nameArb.map((n) => `test_${n}`),
+      minExamples: fc.integer({ min: 1, max: 100 }),
+    }, { noNullPrototype: true }),
+    { selector: (p) => `${p.module}:${p.name}`, maxLength: 4 },
+  ),
+  fixtures: fc.uniqueArray(
+    fc.record({
+      id: nameArb,
+      path: nameArb.map((p) => `tests/fixtures/${p}.json`),
+      sha256: nameArb.map(sha),
+      unlock: fc.constant(null),
+    }, { noNullPrototype: true }),
+    { selector: (f) => f.id, maxLength: 3 },
+  ),
+  freezes: fc.uniqueArray(
+    fc.record({
+      id: nameArb,
+      owner: fc.constant("o"),
+      reason: fc.constant("r"),
+      expires: fc.tuple(instantArb, offsetArb).map(([ms, o]) => spell(ms, o)),
+      remainingReruns: fc.integer({ min: 0, max: 5 }),
+    }, { noNullPrototype: true }),
+    { selector: (f) => f.id, maxLength: 3 },
+  ),
+  maxActiveFreezes: fc.integer({ min: 0, max: 5 }),
+}).map((parts) => agentContract(parts));
+
+Deno.test("enforcedAgentContract() is never looser than the base or the head", () => {
+  fc.assert(
+    fc.property(contractArb, contractArb, (base, head) => {
+      const enforced = enforcedAgentContract(base, head);
+      const target = (p: ContractProperty) => `${p.module}:${p.name}`;
+      for (const p of [...base.properties, ...head.properties]) {
+        const held = enforced.properties.find((e) => target(e) === target(p));
+        assert.ok(held !== undefined && held.minExamples >= p.minExamples);
+      }
+      const fixture = (f: ContractFixture) => `${f.path}@${f.sha256}`;
+      const fixtures = new Set(enforced.fixtures.map(fixture));
+      for (const f of [...base.fixtures, ...head.fixtures]) {
+        assert.ok(fixtures.has(fixture(f)));
+      }
+      assert.deepEqual(
+        enforced.freezes.map((f) => f.id),
+        head.freezes.map((f) => f.id),
+      );
+      for (const f of enforced.freezes) {
+        for (const side of [base, head]) {
+          const other = side.freezes.find((o) => o.id === f.id);
+          if (other === undefined) continue;
+          assert.ok(Date.parse(f.expires) <= Date.parse(other.expires));
+          assert.ok(f.remainingReruns <= other.remainingReruns);
+        }
+      }
+      assert.ok(enforced.maxActiveFreezes <= base.maxActiveFreezes);
+      assert.ok(enforced.maxActiveFreezes <= head.maxActiveFreezes);
+    }),
+  );
+});
+
+Deno.test("enforcedAgentContract() of a contract against itself is that contract", () => {
+  fc.assert(
+    fc.property(contractArb, (contract) => {
+      assert.deepEqual(enforcedAgentContract(contract, contract), contract);
+    }),
   );
 });

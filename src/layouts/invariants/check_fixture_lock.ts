@@ -30,7 +30,7 @@ export interface CheckFixtureLockOptions {
    * Directories locked files must lie inside (the base `pawl.toml`'s
    * `[fixtures] roots`); default: anywhere in the repository.
    */
-  roots?: readonly string[];
+  roots?: readonly string[] | undefined;
 }
 
 /**

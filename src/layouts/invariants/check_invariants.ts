@@ -63,9 +63,7 @@ export function checkInvariants(
       headTree: input.headTree,
       digests: input.digests,
       allowFixtureRotate: input.allowFixtureRotate,
-      ...(input.fixtureRoots === undefined
-        ? {}
-        : { roots: input.fixtureRoots }),
+      roots: input.fixtureRoots,
     }),
     ...checkFreezeList(contract.freezes, input),
   ];

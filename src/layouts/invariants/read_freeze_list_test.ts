@@ -136,6 +136,21 @@ Deno.test("readFreezeList() refuses a malformed freeze list, naming the key and 
       '"freezes[0].owner" must be a string, not 3 at line 5',
     ],
     [
+      "a path with text before the node id",
+      `${head}    path: " tests/test_a.py::test_a"\n`,
+      '"freezes[0].path" must be a pytest node id',
+    ],
+    [
+      "a path that names one parametrized case",
+      `${head}    path: "tests/test_a.py::test_a[1]"\n`,
+      '"freezes[0].path" must be a pytest node id',
+    ],
+    [
+      "a path whose test name is not an identifier",
+      `${head}    path: "tests/test_a.py::test-a"\n`,
+      '"freezes[0].path" must be a pytest node id',
+    ],
+    [
       "a cap that is not an integer",
       'policy:\n  max_frozen: "3"\n',
       '"policy.max_frozen" must be an integer, not "3" at line 2',
@@ -167,4 +182,38 @@ Deno.test("readFreezeList() refuses a malformed freeze list, naming the key and 
       });
     });
   }
+});
+
+Deno.test("readFreezeList() refuses a file over the byte limit it is given, and only then", async (t) => {
+  const bytes = new TextEncoder().encode(SEED_FREEZES).length;
+  await t.step("over the limit", () => {
+    assert.throws(
+      () => readFreezeList(SEED_FREEZES, { maxBytes: bytes - 1 }),
+      (error) => {
+        assert.ok(error instanceof ContractSyntaxError);
+        assert.match(error.message, new RegExp(`${bytes - 1}-byte limit`));
+        return true;
+      },
+    );
+  });
+  await t.step("at the limit", () => {
+    assert.equal(
+      readFreezeList(SEED_FREEZES, { maxBytes: bytes }).freezes.length,
+      1,
+    );
+  });
+  await t.step("without a limit, up to the default", () => {
+    assert.equal(readFreezeList(SEED_FREEZES).freezes.length, 1);
+  });
+});
+
+Deno.test("readFreezeList() names the path it is given in its refusals", () => {
+  assert.throws(
+    () => readFreezeList("policy: {}\n", { path: "ci/freeze.yml" }),
+    (error) => {
+      assert.ok(error instanceof ContractSyntaxError);
+      assert.equal(error.path, "ci/freeze.yml");
+      return true;
+    },
+  );
 });

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { SEED_FREEZE } from "./_testing.ts";
 import { FREEZE_KEYS } from "./flake_freeze_schema.ts";
-import { FLAKE_FREEZE_PATH, readFlakeFreeze } from "./read_flake_freeze.ts";
+import {
+  FLAKE_FREEZE_PATH,
+  NO_FREEZE_LINES,
+  readFlakeFreeze,
+} from "./read_flake_freeze.ts";
 import { loadYamlParser } from "../../contract/parse_yaml_document.ts";
 
 // These texts include ones only the full YAML parser reads.
@@ -233,4 +237,10 @@ Deno.test("FREEZE_KEYS are exactly the seed validator's ALLOWED keys", () => {
     "test",
     "witness_sha256",
   ]);
+});
+
+Deno.test("NO_FREEZE_LINES points a freeze file built in code at no line", () => {
+  assert.equal(NO_FREEZE_LINES.key("freezes"), undefined);
+  assert.equal(NO_FREEZE_LINES.entry("F-1"), undefined);
+  assert.equal(NO_FREEZE_LINES.entry("F-1", "skip"), undefined);
 });
