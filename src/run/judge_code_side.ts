@@ -134,6 +134,7 @@ function discardsByCode(
       first ??= { path, line: site.line };
     }
   }
+  // Stryker disable next-line ConditionalExpression: a "first" key holding undefined is read as no first site, and it is read only when count > 0, where a first site was set
   return first === undefined ? { count } : { count, first };
 }
 
@@ -158,7 +159,7 @@ function starvedFinding(
   seed: number,
 ): Finding | undefined {
   const before = examplesOf(atBase, p.nodeId);
-  // Stryker disable next-line ConditionalExpression: no count is below half of zero, so starved() refuses a base of no valid examples anyway
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: judgeCodeSide() skips a property without base examples, so before is defined here; and no count is below half of zero, so starved() refuses a base of no valid examples anyway
   if (before === undefined || before.valid === 0) return undefined;
   const after = examplesOf(atHead, p.nodeId);
   const valid = after?.valid ?? 0;
