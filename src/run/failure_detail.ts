@@ -70,7 +70,7 @@ function falsifyingExample(lines: readonly string[]): string | undefined {
   const header = lines[start] as string;
   const marked = E_LINE.test(header);
   // pytest's short styles (`--tb=line`, `--tb=no`) indent the notes instead.
-  // Stryker disable OptionalChaining,Regex: a marked header starts with "E", so /E\s*/ matches it, at its start
+  // Stryker disable OptionalChaining,Regex: a marked header starts with "E", so /E\s*/ matches it, at its start (the spaces it takes are pinned by the tests of a Hypothesis failure and of a state machine's steps)
   const indent = marked
     ? /^E\s*/.exec(header)?.[0].length ?? 1
     : leading(header);
@@ -104,7 +104,7 @@ function exceptionOf(lines: readonly string[]): string | undefined {
       if (marked.length > 0) break;
       continue;
     }
-    // Stryker disable next-line Regex: the line is marked, so it starts with "E" and a space or nothing; keeping that space shifts every marked line by one, which dedent() takes off again
+    // Stryker disable next-line Regex: the line is marked, so it starts with "E" and a space or nothing; keeping that space shifts every marked line by one, which dedent() takes off again (that a lone "E" is matched too is pinned by the test of an empty mark inside a block)
     const text = line.replace(/^E\s?/, "");
     if (/^\s*Falsifying example:/.test(text)) break;
     marked.push(text);
@@ -206,7 +206,7 @@ function clean(text: string): string {
 
 /** An `E` line without the mark and the indentation its block's first line had. */
 function stripMark(line: string, indent: number): string {
-  // Stryker disable next-line OptionalChaining,Regex: only marked lines come here, which start with "E", so /E */ matches, at their start
+  // Stryker disable next-line OptionalChaining,Regex: only marked lines come here, which start with "E", so /E */ matches, at their start (the spaces it takes are pinned by the tests of a Hypothesis failure and of a state machine's steps)
   const spaces = /^E */.exec(line)?.[0].length ?? 0;
   return line.slice(Math.min(indent, spaces));
 }

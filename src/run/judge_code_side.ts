@@ -122,7 +122,7 @@ function discardsByCode(
   workDir: string,
   nodeId: string,
   options: JudgeCodeSideOptions,
-): { count: number; first?: { path: string; line: number } } {
+): { count: number; first: { path: string; line: number } | undefined } {
   let count = 0;
   let first: { path: string; line: number } | undefined;
   for (const [id, sites] of observation.discards) {
@@ -134,13 +134,15 @@ function discardsByCode(
       first ??= { path, line: site.line };
     }
   }
-  // Stryker disable next-line ConditionalExpression: a "first" key holding undefined is read as no first site, and it is read only when count > 0, where a first site was set
-  return first === undefined ? { count } : { count, first };
+  return { count, first };
 }
 
 function discardedFinding(
   p: ObservedProperty,
-  discarded: { count: number; first?: { path: string; line: number } },
+  discarded: {
+    count: number;
+    first: { path: string; line: number } | undefined;
+  },
   seed: number,
 ): Finding {
   const where = discarded.first as { path: string; line: number };
