@@ -6,6 +6,7 @@ import {
   withRunDirs,
 } from "./_scripted_sandbox.ts";
 import { installObserver } from "./observer.ts";
+import { DEFAULT_PYTEST_COMMAND } from "./run_pytest.ts";
 import {
   type BaseCollectionOptions,
   BaseProblemError,
@@ -27,6 +28,8 @@ const broken = (name: string, message: string): CaseSpec => ({
   message,
 });
 
+const FILES = ["tests/test_a.py", "tests/test_b.py", "tests/a.pyz/test_a.py"];
+
 async function check(
   sandbox: ScriptedSandbox,
   extra: Partial<BaseCollectionOptions> = {},
@@ -37,7 +40,7 @@ async function check(
     try {
       await checkBaseCollection(sandbox, {
         base: "abc123",
-        files: ["tests/test_a.py", "tests/test_b.py"],
+        files: FILES,
         baseWorkDir: () => Promise.resolve(workDir),
         run: {
           reportDir,
@@ -71,7 +74,7 @@ Deno.test("checkBaseCollection() blames the base only for files that fail to col
       "-q",
       "--collect-only",
     ]);
-    assert.deepEqual(argv.slice(-2), ["tests/test_a.py", "tests/test_b.py"]);
+    assert.deepEqual(argv.slice(-3), FILES);
   });
   const table: [string, CaseSpec[], string[] | undefined][] = [
     ["files that collect at the base are the pull request's", [], undefined],
@@ -82,8 +85,16 @@ Deno.test("checkBaseCollection() blames the base only for files that fail to col
       broken("tests/test_a.py", "ImportError: x"),
     ], ["tests/test_a.py"]],
     ["a test case of the file is no collection error", [
-      { classname: "tests.test_a", name: "tests/test_a.py", outcome: "error" },
+      {
+        classname: "tests.test_a",
+        name: "tests/test_a.py",
+        outcome: "error",
+        message: "ImportError: x",
+      },
     ], undefined],
+    ["a file under a directory named with .py is named by its module", [
+      broken("tests.a.pyz.test_a", "ImportError: x"),
+    ], ["tests/a.pyz/test_a.py"]],
     ["another file's error is not these files'", [
       broken("tests.test_c", "ImportError: x"),
     ], undefined],
@@ -187,14 +198,32 @@ Deno.test("checkBaseCollection() blames the base only for files that fail to col
           );
           return { code: 2 };
         });
-        const error = await check(sandbox, { files: ["tests/test_a.py"] }, {
-          observer,
-        });
+        const error = await check(sandbox, {}, { observer });
+        // The stream's error is test_a's alone: test_b collects at the base.
         assert.deepEqual(error?.files, ["tests/test_a.py"]);
         assert.ok(error?.message.endsWith(":\nstreamed: a"), error?.message);
       } finally {
         await Deno.remove(root, { recursive: true });
       }
+    },
+  );
+  await t.step(
+    "without a command of its own, the base is collected with the default one",
+    async () => {
+      const sandbox = reporting([]);
+      await withRunDirs(async ({ workDir, reportDir }) => {
+        await checkBaseCollection(sandbox, {
+          base: "abc123",
+          files: ["tests/test_a.py"],
+          baseWorkDir: () => Promise.resolve(workDir),
+          run: { reportDir },
+        });
+      });
+      const argv = sandbox.calls[0]?.argv ?? [];
+      assert.deepEqual(
+        argv.slice(0, DEFAULT_PYTEST_COMMAND.length + 1),
+        [...DEFAULT_PYTEST_COMMAND, "--collect-only"],
+      );
     },
   );
   await t.step("without a hint the detail ends the message", async () => {

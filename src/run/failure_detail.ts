@@ -70,14 +70,17 @@ function falsifyingExample(lines: readonly string[]): string | undefined {
   const header = lines[start] as string;
   const marked = E_LINE.test(header);
   // pytest's short styles (`--tb=line`, `--tb=no`) indent the notes instead.
+  // Stryker disable OptionalChaining,Regex: a marked header starts with "E", so /E\s*/ matches it, at its start (the spaces it takes are pinned by the tests of a Hypothesis failure and of a state machine's steps)
   const indent = marked
     ? /^E\s*/.exec(header)?.[0].length ?? 1
     : leading(header);
+  // Stryker restore OptionalChaining,Regex
   const first = header.slice(header.indexOf("Falsifying example:") + 19)
     .trim();
   const body: string[] = first === "" ? [] : [first];
   for (const line of lines.slice(start + 1)) {
     if (marked && !E_LINE.test(line)) break;
+    // Stryker disable next-line MethodExpression: every line was trimmed at its end, so a blank one is already empty
     if (!marked && line.trim() === "") break;
     const text = marked
       ? stripMark(line, indent)
@@ -101,6 +104,7 @@ function exceptionOf(lines: readonly string[]): string | undefined {
       if (marked.length > 0) break;
       continue;
     }
+    // Stryker disable next-line Regex: the line is marked, so it starts with "E" and a space or nothing; keeping that space shifts every marked line by one, which dedent() takes off again (that a lone "E" is matched too is pinned by the test of an empty mark inside a block)
     const text = line.replace(/^E\s?/, "");
     if (/^\s*Falsifying example:/.test(text)) break;
     marked.push(text);
@@ -108,6 +112,7 @@ function exceptionOf(lines: readonly string[]): string | undefined {
   const body = marked.length > 0 ? dedent(marked) : firstLines(lines);
   if (body.length === 0) return type === "" ? undefined : type;
   const head = body[0] as string;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: every head starts with an empty type, so !head.startsWith(type) alone refuses to prefix one (the line's other conditions are pinned by the prefix tests)
   if (type !== "" && !head.startsWith(type) && !/^\w[\w.]*: /.test(head)) {
     body[0] = `${type}: ${head}`;
   }
@@ -124,6 +129,7 @@ function firstLines(lines: readonly string[]): string[] {
       .test(l)
   );
   if (raised !== undefined) return [raised];
+  // Stryker disable next-line MethodExpression: every line was trimmed at its end, so a blank one is already empty
   const first = lines.find((l) => l.trim() !== "");
   return first === undefined || /^Falsifying example:/.test(first)
     ? []
@@ -134,8 +140,10 @@ function firstLines(lines: readonly string[]): string[] {
 function exceptionType(lines: readonly string[]): string {
   for (const line of [...lines].reverse()) {
     const located = /^\S+:\d+: ([A-Za-z_][\w.]*)$/.exec(line);
+    // Stryker disable next-line OptionalChaining,StringLiteral: the pattern's one group always takes part in a match, and split() always gives a last part, so neither fallback is taken (the "." split on is pinned by the dotted type's test)
     if (located !== null) return located[1]?.split(".").at(-1) ?? "";
   }
+  // Stryker disable next-line MethodExpression,StringLiteral: every line was trimmed at its end, so a blank one is already empty; and when no line is left, no text the fallback holds starts with "assert", as the next line asks (the "" compared with is pinned by the test of an assert after a blank line)
   const first = lines.find((l) => l.trim() !== "") ?? "";
   if (/^(?:E\s+)?assert\b/.test(first)) return "AssertionError";
   return "";
@@ -154,10 +162,12 @@ function tracebackTail(lines: readonly string[]): string[] {
     }
     if (pawls && /^\s/.test(line)) continue;
     pawls = false;
-    if (line.trim() === "" || /^(_ )+_?$/.test(line.trim())) continue;
+    const trimmed = line.trim();
+    if (trimmed === "" || /^_( _)+$/.test(trimmed)) continue;
     kept.push(line);
   }
   if (kept.length === 0) return [];
+  // Stryker disable next-line StringLiteral: bounded() tells "head" from anything else, and anything else keeps the tail (the "\n" split on is pinned by the traceback tests)
   return bounded(kept, "tail").split("\n");
 }
 
@@ -196,6 +206,7 @@ function clean(text: string): string {
 
 /** An `E` line without the mark and the indentation its block's first line had. */
 function stripMark(line: string, indent: number): string {
+  // Stryker disable next-line OptionalChaining,Regex: only marked lines come here, which start with "E", so /E */ matches, at their start (the spaces it takes are pinned by the tests of a Hypothesis failure and of a state machine's steps)
   const spaces = /^E */.exec(line)?.[0].length ?? 0;
   return line.slice(Math.min(indent, spaces));
 }
@@ -206,6 +217,7 @@ function leading(line: string): number {
 
 function dedent(lines: readonly string[]): string[] {
   const common = Math.min(
+    // Stryker disable next-line MethodExpression: the lines are ends of lines trimmed at their end, so a blank one is already empty
     ...lines.filter((l) => l.trim() !== "").map(leading),
   );
   return lines.map((l) => l.slice(Number.isFinite(common) ? common : 0));

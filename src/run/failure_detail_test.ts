@@ -134,6 +134,7 @@ Deno.test("failureDetail() bounds what a hostile test prints and says it cut it"
     }')\n\nt.py:1: AssertionError`;
     const detail = failureDetail("t.py::t", text, "cmd");
     assert.ok(detail.example!.length <= MAX_DETAIL_CHARS + 60);
+    assert.ok(detail.example!.startsWith("f(x='aaa"), detail.example);
     assert.match(
       detail.example!,
       /\[pawl kept only the first 2000 characters\]$/,
@@ -216,6 +217,50 @@ Deno.test("failureDetail() reads the exception's type and lines as pytest marks 
     ["a location line must end with the type", [
       "t.py:3: KeyError raised",
     ], "t.py:3: KeyError raised"],
+    ["a location line must start with the path", [
+      "E   x",
+      "",
+      "see a.py:1: OSError",
+    ], "x"],
+    ["a location line's number may have several digits", [
+      "E   x",
+      "",
+      "a.py:120: OSError",
+    ], "OSError: x"],
+    ["an unmarked line ends the marked block, whatever it holds", [
+      "E   boom",
+      "ONE MORE",
+    ], "boom"],
+    ["a head that is the type alone is not prefixed", [
+      "E   KeyError",
+      "",
+      "t.py:2: KeyError",
+    ], "KeyError"],
+    ["a head that only ends with the type is prefixed", [
+      "E   failed with MyError",
+      "",
+      "t.py:2: MyError",
+    ], "MyError: failed with MyError"],
+    ["a head that names a type further in is prefixed", [
+      "E   boom at key: 1",
+      "",
+      "t.py:2: ValueError",
+    ], "ValueError: boom at key: 1"],
+    ["an example's header inside a marked line does not end the exception", [
+      "E   ValueError: no Falsifying example: here",
+      "E   second",
+    ], "ValueError: no Falsifying example: here\nsecond"],
+    ["an assert further in the first line is no assert", [
+      "E   not an assert here",
+    ], "not an assert here"],
+    ["an example's header inside the first line of plain text is no example", [
+      "x = 'Falsifying example: f()'",
+    ], "x = 'Falsifying example: f()'"],
+    ["only an example, with the location of its failure, is the type", [
+      "Falsifying example: f(x=1)",
+      "",
+      "t.py:1: AssertionError",
+    ], "AssertionError"],
   ];
   for (const [name, lines, exception] of cases) {
     await t.step(name, () => {
@@ -265,6 +310,19 @@ Deno.test("failureDetail() reads the example up to what follows it", async (t) =
     ["a header inside a line is not one", [
       "x = 'Falsifying example: f()'",
     ], undefined],
+    ["words that end an example, inside one of its lines, do not", [
+      "E   Falsifying example: f(",
+      "E       s='Traceback here',",
+      "E   )",
+    ], "f(\n    s='Traceback here',\n)"],
+    ["a line that ends an example ends it at any indentation", [
+      "E   Falsifying example: f(x=1)",
+      "E         Explanation:",
+    ], "f(x=1)"],
+    ["an unmarked line after a marked example ends it, whatever it holds", [
+      "E   Falsifying example: f(x=1)",
+      "ONE MORE",
+    ], "f(x=1)"],
   ];
   for (const [name, lines, example] of cases) {
     await t.step(name, () => {
@@ -290,6 +348,10 @@ Deno.test("failureDetail() keeps the traceback's lines without blanks, separator
       "        more of it",
       "after: _ _",
       "  x",
+      "   _ _ _",
+      "_ _ x",
+      "_",
+      "lone\rreturn",
     ].join("\n"),
     "cmd",
   );
@@ -298,7 +360,18 @@ Deno.test("failureDetail() keeps the traceback's lines without blanks, separator
     "    indented by a tab",
     "after: _ _",
     "  x",
+    "_ _ x",
+    "_",
+    "lone",
+    "return",
   ]);
+});
+
+Deno.test("failureDetail() keeps an indented first line of the traceback", () => {
+  assert.deepEqual(
+    failureDetail("t.py::t", '  File "t.py", line 1\nboom', "cmd").traceback,
+    ['  File "t.py", line 1', "boom"],
+  );
 });
 
 Deno.test("failureDetail() says how much it cut, in lines or characters", async (t) => {

@@ -122,7 +122,7 @@ function discardsByCode(
   workDir: string,
   nodeId: string,
   options: JudgeCodeSideOptions,
-): { count: number; first?: { path: string; line: number } } {
+): { count: number; first: { path: string; line: number } | undefined } {
   let count = 0;
   let first: { path: string; line: number } | undefined;
   for (const [id, sites] of observation.discards) {
@@ -134,12 +134,15 @@ function discardsByCode(
       first ??= { path, line: site.line };
     }
   }
-  return first === undefined ? { count } : { count, first };
+  return { count, first };
 }
 
 function discardedFinding(
   p: ObservedProperty,
-  discarded: { count: number; first?: { path: string; line: number } },
+  discarded: {
+    count: number;
+    first: { path: string; line: number } | undefined;
+  },
   seed: number,
 ): Finding {
   const where = discarded.first as { path: string; line: number };
@@ -158,7 +161,7 @@ function starvedFinding(
   seed: number,
 ): Finding | undefined {
   const before = examplesOf(atBase, p.nodeId);
-  // Stryker disable next-line ConditionalExpression: no count is below half of zero, so starved() refuses a base of no valid examples anyway
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: judgeCodeSide() skips a property without base examples, so before is defined here; and no count is below half of zero, so starved() refuses a base of no valid examples anyway
   if (before === undefined || before.valid === 0) return undefined;
   const after = examplesOf(atHead, p.nodeId);
   const valid = after?.valid ?? 0;

@@ -430,6 +430,7 @@ Deno.test("judgeCodeSide() names the Hypothesis objects the head's code patched,
       run("/h", names(5).map((n) => patched(n, "/h/src/a.py"))),
     );
     assert.match(f?.message ?? "", /"hypothesis\.strategies\.s4" were /);
+    assert.match(f?.message ?? "", /base's code leaves them alone/);
   });
   await t.step("six objects name five and count the rest", () => {
     const [f] = judge(
@@ -518,4 +519,26 @@ Deno.test("judgeCodeSide() counts a property's own discards, and places the find
       );
     },
   );
+});
+
+Deno.test("judgeCodeSide() reads the observer's files relative to the copy however its directory ends", async (t) => {
+  for (const workDir of ["/h", "/h/", "/h//"]) {
+    await t.step(JSON.stringify(workDir), () => {
+      const found = judge(
+        run("/b", [examples(100)]),
+        run(workDir, [
+          examples(100),
+          discards([{ file: "/h/src/pkg/a.py", line: 5, count: 2 }]),
+          patched("hypothesis.note", "/h/src/b.py"),
+        ]),
+      );
+      assert.deepEqual(
+        found.map((f) => [f.rule, f.path]),
+        [
+          ["property.examples_discarded_by_code", "src/pkg/a.py"],
+          ["harness.hypothesis_patched", "src/b.py"],
+        ],
+      );
+    });
+  }
 });

@@ -96,8 +96,10 @@ const PYTEST = /^(?:pytest|py\.test)(?:-?3)?$/;
 /** Index of pytest's first argument, or undefined when `command` does not run pytest itself. */
 function pytestArgsStart(command: readonly string[]): number | undefined {
   for (const [i, arg] of command.entries()) {
+    // Stryker disable next-line ArithmeticOperator,LogicalOperator,StringLiteral: the word is read only for "-m pytest", which the program-name rule also finds on that next word, at the same index; the word before has been judged by that rule already, and a missing word names no pytest
+    const next = command[i + 1] ?? "";
     // Stryker disable next-line ConditionalExpression,StringLiteral: "-m pytest" is also found by the program-name rule on the next word, at the same index; a missing next word names no pytest
-    if (arg === "-m" && PYTEST.test(command[i + 1] ?? "")) return i + 2;
+    if (arg === "-m" && PYTEST.test(next)) return i + 2;
     if (arg.startsWith("-m") && PYTEST.test(arg.slice(2))) return i + 1;
     if (PYTEST.test(arg.slice(arg.lastIndexOf("/") + 1))) return i + 1;
   }

@@ -325,6 +325,18 @@ Deno.test("selectionCommand() reads pytest's arguments from the first word that 
     }),
     ["pytest", "-q"],
   );
+  assert.deepEqual(
+    await selectionCommand(["pytest", "pytest", "tests"], {
+      exists: (path) => Promise.resolve(tree.has(path)),
+    }),
+    ["pytest"],
+  );
+  assert.deepEqual(
+    await selectionCommand(["python3", "-mpytest", "pytest", "-q"], {
+      exists: (path) => Promise.resolve(tree.has(path)),
+    }),
+    ["python3", "-mpytest", "-q"],
+  );
 });
 
 Deno.test("selectionCommand() looks up only paths inside the tree", async () => {
