@@ -141,6 +141,18 @@ Deno.test("composeOracleTree() decides each test-side path by kind and object", 
       { fromBase: ["tests/data.txt"], dropFromHead: [], differs: true },
     ],
     [
+      "a symlink the head added at a test-side path is dropped",
+      [["tests/test_a.py", "file", "2"]],
+      [["tests/test_a.py", "file", "2"], ["tests/conftest.py", "symlink", "5"]],
+      { fromBase: [], dropFromHead: ["tests/conftest.py"], differs: true },
+    ],
+    [
+      "a test-side symlink the head points elsewhere comes back",
+      [["tests/test_a.py", "file", "2"], ["tests/data", "symlink", "1"]],
+      [["tests/test_a.py", "file", "2"], ["tests/data", "symlink", "6"]],
+      { fromBase: ["tests/data"], dropFromHead: [], differs: true },
+    ],
+    [
       "a test-side path the base has as a directory is dropped from the head",
       [["tests/test_a.py", "file", "2"], ["conftest.py", "tree", "9"]],
       [["tests/test_a.py", "file", "2"], ["conftest.py", "file", "1"]],
