@@ -127,6 +127,7 @@ export function readAgentContract(
   const doc = parseYamlDocument(
     text,
     path,
+    // Stryker disable next-line ConditionalExpression: parseYamlDocument reads an undefined maxBytes as its default, so passing it through changes nothing at run time (the split is for exactOptionalPropertyTypes); the check forced true is detected by the size-cap test
     options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes },
   );
   const result = agentContractSchema.safeParse(doc.value, {
@@ -170,6 +171,7 @@ export function readAgentContract(
       key: (name) => doc.lineOf([name]),
       entry(section, id, key) {
         const index = indexes[section].get(id);
+        // Stryker disable next-line ConditionalExpression: both YAML readers give no line for a list index that is not a number, and the schema lets a section be only a list or null; the check forced true is detected by the line tests
         if (index === undefined) return undefined;
         return doc.lineOf(
           key === undefined ? [section, index] : [section, index, key],

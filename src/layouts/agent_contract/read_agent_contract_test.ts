@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { CONTRACT, INVOICE_SHA, SEED_CONTRACT } from "./_testing.ts";
-import { readAgentContract } from "./read_agent_contract.ts";
+import {
+  AGENT_CONTRACT_PATH,
+  readAgentContract,
+} from "./read_agent_contract.ts";
+import { AGENT_CONTRACT_FILE } from "./agent_contract_dialect.ts";
 import { loadYamlParser } from "../../contract/parse_yaml_document.ts";
 
 // These texts include ones only the full YAML parser reads.
@@ -162,6 +166,13 @@ Deno.test("readAgentContract() refuses", async (t) => {
       message:
         `Cannot read contract "${CONTRACT}": unknown key "fixtures[0].trusted" at line 17`,
       key: "fixtures[0].trusted",
+    },
+    {
+      name: "a misspelt key, suggesting the key it is close to",
+      text: edit("min_examples: 80", "min_example: 80"),
+      message:
+        `Cannot read contract "${CONTRACT}": unknown key "properties[1].min_example" at line 11; did you mean "min_examples"?`,
+      key: "properties[1].min_example",
     },
     {
       name: "a wrong type, naming the key path",
@@ -341,4 +352,9 @@ Deno.test("readAgentContract() refuses oversized input", () => {
       error instanceof ContractSyntaxError &&
       /larger than the 100-byte limit/.test(error.message),
   );
+});
+
+Deno.test("readAgentContract()'s path is the file the seed 000 layout reads", () => {
+  assert.equal(AGENT_CONTRACT_PATH, AGENT_CONTRACT_FILE);
+  assert.equal(AGENT_CONTRACT_PATH, "tests/agent_contract.yaml");
 });

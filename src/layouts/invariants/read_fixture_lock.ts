@@ -82,6 +82,7 @@ export function readFixtureLock(
   const doc = parseJsonDocument(
     text,
     path,
+    // Stryker disable next-line ConditionalExpression: parseJsonDocument reads an undefined maxBytes as its default, so passing it through changes nothing at run time (the split is for exactOptionalPropertyTypes); the check forced true is detected by the size-cap test
     options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes },
   );
   const result = lockSchema.safeParse(doc.value, { reportInput: true });

@@ -62,6 +62,11 @@ Deno.test("readFixtureLock() refuses a malformed lock, naming the key and line",
       'unknown key "policy.allow_rotate" at line 4',
     ],
     [
+      "a misspelt policy key, suggesting the key it is close to",
+      `{\n  "policy": { "allow_rotate_on_agent_prs": false },\n  "files": {}\n}`,
+      'unknown key "policy.allow_rotate_on_agent_prs" at line 2; did you mean "allow_rotate_on_agent_pr"?',
+    ],
+    [
       "a string where a boolean belongs",
       `{\n  "policy": { "allow_rotate_on_agent_pr": "false" },\n  "files": {}\n}`,
       '"policy.allow_rotate_on_agent_pr" must be true or false, not "false" at line 2',
@@ -97,4 +102,73 @@ Deno.test("readFixtureLock() refuses a malformed lock, naming the key and line",
       });
     });
   }
+});
+
+function lockWith(digest: unknown): string {
+  return JSON.stringify({
+    policy: { allow_rotate_on_agent_pr: true },
+    files: { "tests/fixtures/a.json": digest },
+  });
+}
+
+Deno.test("readFixtureLock() takes a digest only as exactly 64 lowercase hex digits, and calls only 32 of them a placeholder", async (t) => {
+  const cases: [string, unknown, "taken" | "refused" | "placeholder"][] = [
+    ["64 digits", E, "taken"],
+    ["65 digits", `${E}0`, "refused"],
+    ["64 digits after a letter that is not hex", `x${E}`, "refused"],
+    ["64 digits before a letter that is not hex", `${E}x`, "refused"],
+    ["32 digits", "e".repeat(32), "placeholder"],
+    ["33 digits", "e".repeat(33), "refused"],
+    [
+      "32 digits after a letter that is not hex",
+      `x${"e".repeat(32)}`,
+      "refused",
+    ],
+    [
+      "32 digits before a letter that is not hex",
+      `${"e".repeat(32)}x`,
+      "refused",
+    ],
+  ];
+  for (const [name, digest, outcome] of cases) {
+    await t.step(`${name}: ${outcome}`, () => {
+      const read = () => readFixtureLock(lockWith(digest));
+      if (outcome === "taken") {
+        assert.equal(read().files.get("tests/fixtures/a.json"), digest);
+        return;
+      }
+      assert.throws(read, (error) => {
+        assert.ok(error instanceof ContractSyntaxError);
+        assert.match(error.message, /is not a fixture digest/);
+        assert.equal(
+          error.message.includes("placeholders"),
+          outcome === "placeholder",
+        );
+        return true;
+      });
+    });
+  }
+});
+
+Deno.test("readFixtureLock() names the path it is given and refuses a file over the size cap", async (t) => {
+  await t.step("a given path names the file in the error", () => {
+    assert.throws(
+      () => readFixtureLock("{}", { path: "sub/fixtures.lock" }),
+      (error) =>
+        error instanceof ContractSyntaxError &&
+        error.path === "sub/fixtures.lock" &&
+        error.message.startsWith('Cannot read contract "sub/fixtures.lock": '),
+    );
+  });
+  await t.step("a file over a given cap is refused", () => {
+    assert.throws(
+      () => readFixtureLock(lockWith(E), { maxBytes: 100 }),
+      /larger than the 100-byte limit/,
+    );
+  });
+  await t.step("a file within a given cap is read", () => {
+    const text = lockWith(E);
+    const lock = readFixtureLock(text, { maxBytes: text.length });
+    assert.equal(lock.policy.allowRotateOnAgentPr, true);
+  });
 });

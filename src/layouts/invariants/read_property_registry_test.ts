@@ -174,3 +174,50 @@ Deno.test("readPropertyRegistry() refuses a file over the size cap", () => {
     /larger than the 100-byte limit/,
   );
 });
+
+Deno.test("readPropertyRegistry() takes a source hash only as exactly 64 lowercase hex digits", async (t) => {
+  const cases: [string, string, boolean][] = [
+    ["64 digits", A, true],
+    ["65 digits", `${A}0`, false],
+    ["64 digits after a letter that is not hex", `x${A}`, false],
+    ["64 digits before a letter that is not hex", `${A}x`, false],
+    ["63 digits", A.slice(1), false],
+  ];
+  for (const [name, sha, accepted] of cases) {
+    await t.step(`${name} is ${accepted ? "taken" : "refused"}`, () => {
+      const read = () => readPropertyRegistry(POLICY + row("a", "", sha));
+      if (accepted) assert.equal(read().properties[0]?.sourceSha256, sha);
+      else {assert.throws(
+          read,
+          /"property\[0\]\.source_sha256" is not a source hash/,
+        );}
+    });
+  }
+});
+
+Deno.test("readPropertyRegistry() names the path it is given and caps files at 1 MiB by default", async (t) => {
+  await t.step("a given path names the file in the error", () => {
+    assert.throws(
+      () => readPropertyRegistry("[policy]\n", { path: "sub/invariants.toml" }),
+      (error) =>
+        error instanceof ContractSyntaxError &&
+        error.path === "sub/invariants.toml" &&
+        error.message.startsWith(
+          'Cannot read contract "sub/invariants.toml": ',
+        ),
+    );
+  });
+  const padding = (bytes: number) =>
+    `# ${"x".repeat(bytes - POLICY.length - 3)}\n`;
+  await t.step("a file of exactly 1 MiB is read", () => {
+    const text = padding(1024 * 1024) + POLICY;
+    assert.equal(new TextEncoder().encode(text).length, 1024 * 1024);
+    assert.equal(readPropertyRegistry(text).policy.minProperties, 1);
+  });
+  await t.step("a file one byte over 1 MiB is refused", () => {
+    assert.throws(
+      () => readPropertyRegistry(padding(1024 * 1024 + 1) + POLICY),
+      /larger than the 1048576-byte limit/,
+    );
+  });
+});
