@@ -329,6 +329,9 @@ async function main(): Promise<number> {
     unitTimeoutSeconds: 120,
     e2eTimeoutSeconds: 900,
   };
+  // The code each mutant replaced is shown from the source the run mutates,
+  // read now: a file edited while the run goes on would show other code.
+  for (const file of targets) sourceOf({ fileName: file });
   const interactive = Deno.stdout.isTerminal() &&
     Deno.env.get("CI") === undefined;
   let results: MutantOutcome[];
