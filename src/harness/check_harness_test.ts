@@ -675,6 +675,26 @@ Deno.test("checkHarness() points at the first line of a harness file that change
       ],
     ],
     [
+      "a value changed in place, the token count kept, points at its line",
+      {
+        base: { "conftest.py": "X = 1\n\nY = 2\n" },
+        head: { "conftest.py": "X = 1\n\nY = 3\n" },
+      },
+      [
+        `harness.conftest_changed@conftest.py:3 The pull request changed "conftest.py" (first change at line 3)${CONFTEST}`,
+      ],
+    ],
+    [
+      "a deleted module that loaded plugins is a plugin change at its base line",
+      {
+        base: { "tests/test_a.py": '\n\npytest_plugins = ["a"]\n' },
+        head: {},
+      },
+      [
+        'harness.plugin_changed@tests/test_a.py:3 The pull request deleted "tests/test_a.py", which loads pytest plugins through "pytest_plugins"',
+      ],
+    ],
+    [
       "a module that stopped loading plugins is a plugin change at its base line",
       {
         base: { "tests/test_a.py": '\n\npytest_plugins = ["a"]\n' },
@@ -840,6 +860,28 @@ Deno.test("checkHarness() judges a new top-level module in every path root and o
       [shadowed("checks/json.py", "json")],
     ],
     [
+      "a registered test module's rootdir at base is a path root, though the head's __init__.py moves it",
+      {
+        base: { "checks/run_checks.py": "" },
+        head: {
+          "checks/__init__.py": "",
+          "checks/run_checks.py": "",
+          "checks/json.py": "",
+        },
+        options: { registered: ["checks/run_checks.py"] },
+      },
+      [shadowed("checks/json.py", "json")],
+    ],
+    [
+      "a registered test module's rootdir at head is a path root, though the base's __init__.py moved it",
+      {
+        base: { "checks/__init__.py": "", "checks/run_checks.py": "" },
+        head: { "checks/run_checks.py": "", "checks/json.py": "" },
+        options: { registered: ["checks/run_checks.py"] },
+      },
+      [shadowed("checks/json.py", "json")],
+    ],
+    [
       "a name both lists hold shadows the standard library",
       {
         base: {},
@@ -866,11 +908,17 @@ Deno.test("checkHarness() judges a new top-level module in every path root and o
 });
 
 Deno.test("checkHarness() says it used its built-in names only when it judged a new top-level module by them", async (t) => {
-  const judge = (path: string, interpreter: string | null) =>
-    checkHarness([{ status: "A", path }], {
+  const judge = (
+    path: string,
+    interpreter: string | null,
+    status: ChangedPath["status"] = "A",
+  ) =>
+    checkHarness([{ status, path }], {
       texts: { base: new Map(), head: new Map() },
       headModules: NO_MODULES,
       baseModules: NO_MODULES,
+      baseTree: treeOf(status === "A" ? [] : [path]),
+      headTree: treeOf([path]),
       moduleNames: { ...NAMES, interpreter },
     }).map((f) => `${f.rule} ${f.message}`);
   await t.step("a shadow found by the built-in names says so", () => {
@@ -883,6 +931,17 @@ Deno.test("checkHarness() says it used its built-in names only when it judged a 
     "a new top-level module that shadows nothing was still judged by them",
     () => {
       assertEquals(judge("mine.py", null), [
+        "harness.module_names_fallback No Python interpreter was available to list the standard-library and installed module names, so pawl judged new top-level modules by its built-in lists",
+      ]);
+    },
+  );
+  await t.step("a changed top-level module was not", () => {
+    assertEquals(judge("mine.py", null, "M"), []);
+  });
+  await t.step(
+    "a top-level module whose type changed was judged as an added one",
+    () => {
+      assertEquals(judge("mine.py", null, "T"), [
         "harness.module_names_fallback No Python interpreter was available to list the standard-library and installed module names, so pawl judged new top-level modules by its built-in lists",
       ]);
     },
@@ -925,6 +984,30 @@ Deno.test("checkHarness() flags new writes to module globals pawl cannot resolve
   await t.step("as many writes as before is no new write", () => {
     assertEquals(judge("tests/test_a.py", writes(3, 4), writes(5, 6)), []);
   });
+  for (
+    const [side, base, head] of [
+      ["head", ["it/helpers.py"], ["it/helpers.py", "it/test_a.py"]],
+      ["base", ["it/helpers.py", "it/test_a.py"], ["it/helpers.py"]],
+    ] as const
+  ) {
+    await t.step(
+      `a module beside a test only the ${side} has is on the test side`,
+      () => {
+        const path = "it/helpers.py";
+        const found = checkHarness([{ status: "M", path }], {
+          texts: { base: new Map(), head: new Map() },
+          headModules: new Map([[path, writes(4)]]),
+          baseModules: new Map([[path, writes()]]),
+          baseTree: treeOf(base),
+          headTree: treeOf(head),
+          moduleNames: NAMES,
+        });
+        assertEquals(found.map((f) => `${f.rule}:${f.line}`), [
+          "harness.plugin_changed:4",
+        ]);
+      },
+    );
+  }
   await t.step("code under test is not the test side", () => {
     assertEquals(judge("pkg/core.py", writes(), writes(1)), []);
   });
@@ -1002,6 +1085,47 @@ Deno.test("checkHarness() compares only pytest's sections of a config file", asy
         },
       },
       [plugins("changed", "setup.cfg")],
+    ],
+    [
+      "a setup.cfg change that keeps its entry points is no plugin change",
+      {
+        base: {
+          "setup.cfg":
+            "[metadata]\nname = a\n[options.entry_points]\npytest11 =\n  a = a.plugin\n",
+        },
+        head: {
+          "setup.cfg":
+            "[metadata]\nname = b\n[options.entry_points]\npytest11 =\n  a = a.plugin\n",
+        },
+      },
+      [],
+    ],
+    [
+      "a pyproject.toml change that keeps its pytest11 entry points is no plugin change",
+      {
+        base: {
+          "pyproject.toml":
+            '[project]\nname = "a"\n[project.entry-points.pytest11]\na = "a.plugin"\n',
+        },
+        head: {
+          "pyproject.toml":
+            '[project]\nname = "b"\n[project.entry-points.pytest11]\na = "a.plugin"\n',
+        },
+      },
+      [],
+    ],
+    [
+      "pyproject.toml's pytest11 entry points are plugins",
+      {
+        base: {
+          "pyproject.toml": '[project.entry-points.pytest11]\na = "a.plugin"\n',
+        },
+        head: {
+          "pyproject.toml":
+            '[project.entry-points.pytest11]\na = "a.plugin"\nb = "b.plugin"\n',
+        },
+      },
+      [plugins("changed", "pyproject.toml")],
     ],
     [
       "an empty [tool:pytest] added to setup.cfg makes it pytest's config file",

@@ -296,6 +296,19 @@ Deno.test("packagingNames() reads every packaging table pawl knows and only impo
       [],
     ],
     [
+      "a key that only ends in packages lists nothing",
+      [["setup.cfg", "[options]\nextra packages = stray\n"]],
+      [],
+    ],
+    [
+      "a line a lone carriage return breaks is not read as a name or a key",
+      [[
+        "setup.cfg",
+        "[metadata]\nname = first\rsecond\n[options]\npackages = one\rtwo\n",
+      ]],
+      [],
+    ],
+    [
       "a line of [options] before any key lists nothing",
       [["setup.cfg", "[options]\nstray\nzip_safe = false\n"]],
       [],
