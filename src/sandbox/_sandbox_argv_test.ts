@@ -84,6 +84,12 @@ Deno.test("buildSandboxArgv() wraps the command in prlimit, setpriv and env -i",
     );
     assert.ok(argv.includes("--inh-caps=-all"));
     assert.ok(!argv.some((a) => a.startsWith("--bounding-set")));
+    assert.deepEqual(
+      argv,
+      buildSandboxArgv(plan({ tier: "uid" })).filter((a) =>
+        a !== "--bounding-set=-all"
+      ),
+    );
   });
 
   await t.step("none tier: no uid drop", () => {
@@ -255,6 +261,7 @@ Deno.test("buildSandboxArgv() mounts over hidden paths inside unshare's namespac
 Deno.test("buildSandboxArgv() refuses commands env(1) would misread", async (t) => {
   const cases: [string, Partial<SandboxPlan>, string][] = [
     ["an empty argv", { argv: [] }, "argv is empty"],
+    ["an empty program name", { argv: ["", "-c"] }, "argv is empty"],
     [
       "a program name with =",
       { argv: ["A=b"] },
@@ -692,4 +699,52 @@ Deno.test("the background script lowers its session's group to the background ni
   if (autogroups) {
     assert.match(group ?? "", new RegExp(` nice ${BACKGROUND_NICE}$`));
   }
+});
+
+Deno.test("buildSandboxArgv() lays a bind of / before every other mount, and makes no directory a bind already gives", async (t) => {
+  const pairs = (argv: string[]) => {
+    const mounts = argv.slice(
+      1 + argv.indexOf("--new-session"),
+      argv.indexOf("--chdir"),
+    );
+    const out: string[] = [];
+    for (let i = 0; i < mounts.length; i++) {
+      if (
+        mounts[i]!.startsWith("--") &&
+        !["--perms", "--size"].includes(mounts[i]!)
+      ) {
+        out.push(`${mounts[i]} ${mounts[i + 1]}`);
+      }
+    }
+    return out;
+  };
+  await t.step(
+    "a working directory of / is bound right after the read-only root",
+    () => {
+      const argv = buildSandboxArgv(
+        plan({ cwd: "/", writable: [], hidden: [] }),
+      );
+      assert.deepEqual(pairs(argv).slice(0, 3), [
+        "--ro-bind /",
+        "--bind /",
+        "--proc /proc",
+      ]);
+    },
+  );
+  await t.step(
+    "a bound directory is not made again for what is bound inside it",
+    () => {
+      const argv = buildSandboxArgv(plan({
+        cwd: "/tmp/pawl-1/run-1/work",
+        writable: ["/tmp/pawl-1"],
+      }));
+      assert.deepEqual(after(argv, "--dir"), []);
+    },
+  );
+  await t.step("a hidden path under the private /dev/shm is skipped", () => {
+    const argv = buildSandboxArgv(plan({
+      hidden: [{ path: "/dev/shm/key.pem", kind: "file" }],
+    }));
+    assert.ok(!argv.includes("/dev/shm/key.pem"));
+  });
 });
