@@ -93,7 +93,9 @@ Deno.test("claimUid() marks a free uid with a process that outlives the sweeps i
     assert.equal(held.anchored, true);
     const [mark] = await liveProcessesOf(FIRST);
     await withLeftover(FIRST, async (leftover) => {
-      await until(async () => (await held.others()).length === 1);
+      await until(async () =>
+        (await held.others()).join() === String(leftover.pid)
+      );
       await held.sweep();
       assert.equal((await leftover.status).signal, "SIGKILL");
     });
