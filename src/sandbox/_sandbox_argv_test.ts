@@ -741,6 +741,17 @@ Deno.test("buildSandboxArgv() lays a bind of / before every other mount, and mak
       assert.deepEqual(after(argv, "--dir"), []);
     },
   );
+  await t.step(
+    "a hidden path under the private /tmp is skipped though / is bound",
+    () => {
+      const argv = buildSandboxArgv(plan({
+        cwd: "/",
+        writable: [],
+        hidden: [{ path: "/tmp/key.pem", kind: "file" }],
+      }));
+      assert.ok(!argv.includes("/tmp/key.pem"));
+    },
+  );
   await t.step("a hidden path under the private /dev/shm is skipped", () => {
     const argv = buildSandboxArgv(plan({
       hidden: [{ path: "/dev/shm/key.pem", kind: "file" }],
