@@ -221,9 +221,25 @@ function bwrapMounts(plan: SandboxPlan): string[] {
   checkHiddenConflicts(plan);
   const size = String(plan.tmpBytes);
   const base: MountOp[] = [
-    { path: "/", kind: "base", args: ["--ro-bind", "/", "/"] },
-    { path: "/proc", kind: "base", args: ["--proc", "/proc"] },
-    { path: "/dev", kind: "base", args: ["--dev", "/dev"] },
+    {
+      // Stryker disable next-line StringLiteral: "" covers every path at depth 0 as "/" does (isInside and depth read them alike)
+      path: "/",
+      // Stryker disable next-line StringLiteral: a label: only a tmpfs's kind and a hidden directory's are compared
+      kind: "base",
+      args: ["--ro-bind", "/", "/"],
+    },
+    {
+      path: "/proc",
+      // Stryker disable next-line StringLiteral: a label: only a tmpfs's kind and a hidden directory's are compared
+      kind: "base",
+      args: ["--proc", "/proc"],
+    },
+    {
+      path: "/dev",
+      // Stryker disable next-line StringLiteral: a label: only a tmpfs's kind and a hidden directory's are compared
+      kind: "base",
+      args: ["--dev", "/dev"],
+    },
     {
       path: "/dev/shm",
       kind: "tmpfs",
@@ -239,9 +255,15 @@ function bwrapMounts(plan: SandboxPlan): string[] {
   const binds: MountOp[] = [
     ...unique(plan.readOnly ?? []).filter((p) => !writable.includes(p)).map((
       p,
-    ): MountOp => ({ path: p, kind: "ro-bind", args: ["--ro-bind", p, p] })),
+    ): MountOp => ({
+      path: p,
+      // Stryker disable next-line StringLiteral: a label: only a tmpfs's kind and a hidden directory's are compared
+      kind: "ro-bind",
+      args: ["--ro-bind", p, p],
+    })),
     ...writable.map((p): MountOp => ({
       path: p,
+      // Stryker disable next-line StringLiteral: a label: only a tmpfs's kind and a hidden directory's are compared
       kind: "bind",
       args: ["--bind", p, p],
     })),
@@ -253,7 +275,12 @@ function bwrapMounts(plan: SandboxPlan): string[] {
       ...binds,
       ...plan.hidden
         .filter((o) => o.kind === "dir" && o.path !== h.path)
-        .map((o): MountOp => ({ path: o.path, kind: "hidden-dir", args: [] })),
+        .map((o): MountOp => ({
+          path: o.path,
+          kind: "hidden-dir",
+          // Stryker disable next-line ArrayDeclaration: these stand-ins only answer innermost(); their options are never given to bwrap
+          args: [],
+        })),
     ];
     const cover = innermost(others, h.path);
     // Already invisible under a fresh tmpfs that no bind re-exposes.
@@ -262,11 +289,13 @@ function bwrapMounts(plan: SandboxPlan): string[] {
       h.kind === "dir"
         ? {
           path: h.path,
+          // Stryker disable next-line StringLiteral: no mount lies inside a hidden directory (a bind there is refused, a hidden path there skipped), so this kind is never compared
           kind: "hidden-dir",
           args: ["--perms", "0755", "--size", "65536", "--tmpfs", h.path],
         }
         : {
           path: h.path,
+          // Stryker disable next-line StringLiteral: a label: only a tmpfs's kind and a hidden directory's are compared
           kind: "hidden-file",
           args: ["--ro-bind", "/dev/null", h.path],
         },
@@ -280,10 +309,15 @@ function bwrapMounts(plan: SandboxPlan): string[] {
     for (const ancestor of ancestorsOf(op.path)) {
       const cover = innermost(mounts, ancestor);
       if (cover.path === ancestor || seen.has(ancestor)) continue;
-      if (cover.kind !== "tmpfs" && cover.kind !== "hidden-dir") continue;
+      if (
+        cover.kind !== "tmpfs" &&
+        // Stryker disable next-line ConditionalExpression,StringLiteral: no mount lies inside a hidden directory (a bind there is refused, a hidden path there skipped), so this kind is never compared
+        cover.kind !== "hidden-dir"
+      ) continue;
       seen.add(ancestor);
       dirs.push({
         path: ancestor,
+        // Stryker disable next-line StringLiteral: a label: only a tmpfs's kind and a hidden directory's are compared
         kind: "base",
         args: ["--perms", "0755", "--dir", ancestor],
       });
@@ -293,7 +327,11 @@ function bwrapMounts(plan: SandboxPlan): string[] {
   // path inside a bind) is laid over it. The sort is stable.
   const ordered = [...base, ...dirs, ...hidden, ...binds]
     .map((op, index) => ({ op, index }))
-    .sort((a, b) => depth(a.op.path) - depth(b.op.path) || a.index - b.index);
+    .sort((a, b) =>
+      depth(a.op.path) - depth(b.op.path) ||
+      // Stryker disable next-line ArithmeticOperator: the sort is stable, and a positive answer for a tie keeps the order given as well
+      a.index - b.index
+    );
   return ordered.flatMap(({ op }) => op.args);
 }
 
@@ -341,7 +379,12 @@ function checkCommand(plan: SandboxPlan): void {
 
 function checkHiddenConflicts(plan: SandboxPlan): void {
   for (
-    const path of unique([plan.cwd, ...plan.writable, ...(plan.readOnly ?? [])])
+    const path of unique([
+      plan.cwd,
+      ...plan.writable,
+      // Stryker disable next-line ArrayDeclaration: an invented path lies inside no hidden path but "/", which the working directory lies inside as well
+      ...(plan.readOnly ?? []),
+    ])
   ) {
     for (const h of plan.hidden) {
       if (path === h.path || isInside(path, h.path)) {
@@ -381,11 +424,17 @@ function ancestorsOf(path: string): string[] {
 }
 
 function isInside(path: string, parent: string): boolean {
-  return parent === "/" ? path !== "/" : path.startsWith(`${parent}/`);
+  if (parent === "/") {
+    // Stryker disable next-line ConditionalExpression,StringLiteral: no caller asks whether "/" lies inside "/": each compares equal paths first
+    return path !== "/";
+  }
+  return path.startsWith(`${parent}/`);
 }
 
 function depth(path: string): number {
-  return path === "/" ? 0 : path.split("/").length - 1;
+  if (path === "/") return 0;
+  // Stryker disable next-line ArithmeticOperator: every depth but that of "/" (the least either way) moves by 2, so no order changes
+  return path.split("/").length - 1;
 }
 
 function isCanonical(path: string): boolean {

@@ -84,6 +84,12 @@ Deno.test("buildSandboxArgv() wraps the command in prlimit, setpriv and env -i",
     );
     assert.ok(argv.includes("--inh-caps=-all"));
     assert.ok(!argv.some((a) => a.startsWith("--bounding-set")));
+    assert.deepEqual(
+      argv,
+      buildSandboxArgv(plan({ tier: "uid" })).filter((a) =>
+        a !== "--bounding-set=-all"
+      ),
+    );
   });
 
   await t.step("none tier: no uid drop", () => {
@@ -255,6 +261,7 @@ Deno.test("buildSandboxArgv() mounts over hidden paths inside unshare's namespac
 Deno.test("buildSandboxArgv() refuses commands env(1) would misread", async (t) => {
   const cases: [string, Partial<SandboxPlan>, string][] = [
     ["an empty argv", { argv: [] }, "argv is empty"],
+    ["an empty program name", { argv: ["", "-c"] }, "argv is empty"],
     [
       "a program name with =",
       { argv: ["A=b"] },
@@ -511,6 +518,18 @@ Deno.test("buildSandboxArgv() binds each path once and hides only what a bind wo
     assert.ok(!argv.includes("/srv/keys"));
     assert.ok(!argv.includes("/srv/keys/key.pem"));
   });
+  await t.step("only a hidden directory hides what lies under it", () => {
+    const argv = buildSandboxArgv(plan({
+      hidden: [
+        { path: "/srv/keys", kind: "file" },
+        { path: "/srv/keys/key.pem", kind: "file" },
+      ],
+    }));
+    const at = (value: string) =>
+      argv.findIndex((a, i) => a === "/dev/null" && argv[i + 1] === value);
+    assert.ok(at("/srv/keys") > 0);
+    assert.ok(at("/srv/keys/key.pem") > at("/srv/keys"));
+  });
   await t.step(
     "a hidden file in a writable /tmp is covered, since the bind shows the host's",
     () => {
@@ -542,4 +561,201 @@ Deno.test("buildSandboxArgv() binds each path once and hides only what a bind wo
       );
     },
   );
+});
+
+Deno.test("buildSandboxArgv() gives bwrap every mount with its exact options, shallowest first", () => {
+  const argv = buildSandboxArgv(plan({
+    cwd: "/tmp/pawl-1/work",
+    writable: [],
+    readOnly: ["/srv/data"],
+    hidden: [
+      { path: "/root", kind: "dir" },
+      { path: "/etc/key.pem", kind: "file" },
+    ],
+    tools: {
+      prlimit: TOOLS.prlimit,
+      env: TOOLS.env,
+      setpriv: TOOLS.setpriv,
+      bwrap: TOOLS.bwrap,
+    },
+  }));
+  assert.deepEqual(argv.slice(0, argv.indexOf(TOOLS.prlimit)), [
+    "/usr/bin/bwrap",
+    "--unshare-net",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--die-with-parent",
+    "--new-session",
+    // depth 0 and 1: the read-only root, /proc, /dev, the private /tmp,
+    // the hidden /root
+    ...["--ro-bind", "/", "/"],
+    ...["--proc", "/proc"],
+    ...["--dev", "/dev"],
+    ...["--perms", "1777", "--size", "1024", "--tmpfs", "/tmp"],
+    ...["--perms", "0755", "--size", "65536", "--tmpfs", "/root"],
+    // depth 2: /dev/shm, the directory the bind needs inside /tmp, the
+    // hidden file, the read-only bind
+    ...["--perms", "1777", "--size", "1024", "--tmpfs", "/dev/shm"],
+    ...["--perms", "0755", "--dir", "/tmp/pawl-1"],
+    ...["--ro-bind", "/dev/null", "/etc/key.pem"],
+    ...["--ro-bind", "/srv/data", "/srv/data"],
+    // depth 3: the working directory
+    ...["--bind", "/tmp/pawl-1/work", "/tmp/pawl-1/work"],
+    ...["--chdir", "/tmp/pawl-1/work"],
+    "--",
+  ]);
+});
+
+Deno.test("the unshare tier's script mounts over each hidden path, then runs the command, and stops at a failed mount", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-hide-" });
+  try {
+    /** Run the script with a mount(8) that logs its arguments and exits `code`. */
+    const run = async (code: number) => {
+      const mount = `${dir}/mount-${code}`;
+      await Deno.writeTextFile(
+        mount,
+        `#!/bin/sh\necho "$*" >> ${dir}/log-${code}\nexit ${code}\n`,
+      );
+      await Deno.chmod(mount, 0o755);
+      const out = await new Deno.Command("/bin/sh", {
+        args: [
+          "-c",
+          UNSHARE_HIDE_SCRIPT,
+          "pawl-sandbox",
+          mount,
+          "2",
+          "/root",
+          "/srv/keys",
+          "1",
+          "/etc/pawl/key.pem",
+          "echo",
+          "ran",
+          "as asked",
+        ],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const log = await Deno.readTextFile(`${dir}/log-${code}`);
+      return {
+        code: out.code,
+        stdout: new TextDecoder().decode(out.stdout),
+        log,
+      };
+    };
+    await t.step(
+      "every mount, in order, then the command with its arguments",
+      async () => {
+        assert.deepEqual(await run(0), {
+          code: 0,
+          stdout: "ran as asked\n",
+          log: [
+            "-t tmpfs -o mode=0755,size=65536 pawl-hidden /root",
+            "-t tmpfs -o mode=0755,size=65536 pawl-hidden /srv/keys",
+            "--bind /dev/null /etc/pawl/key.pem",
+            "",
+          ].join("\n"),
+        });
+      },
+    );
+    await t.step(
+      "a failed mount: exit 125, nothing more mounted, the command not run",
+      async () => {
+        assert.deepEqual(await run(1), {
+          code: 125,
+          stdout: "",
+          log: "-t tmpfs -o mode=0755,size=65536 pawl-hidden /root\n",
+        });
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the background script lowers its session's group to the background nice value, then runs the command", async () => {
+  // A session of its own, so only its own group is lowered.
+  const out = await new Deno.Command("setsid", {
+    args: [
+      "/bin/sh",
+      "-c",
+      BACKGROUND_SCRIPT,
+      "pawl-background",
+      "/bin/sh",
+      "-c",
+      'echo "$0"; cat /proc/self/autogroup 2>/dev/null || true',
+      "ran",
+    ],
+    stdout: "piped",
+  }).output();
+  const [said, group] = new TextDecoder().decode(out.stdout).split("\n");
+  assert.equal(out.code, 0);
+  assert.equal(said, "ran");
+  // A kernel without autogroups has no file to write: the command runs all the same.
+  const autogroups = await Deno.stat("/proc/self/autogroup").then(
+    () => true,
+    () => false,
+  );
+  if (autogroups) {
+    assert.match(group ?? "", new RegExp(` nice ${BACKGROUND_NICE}$`));
+  }
+});
+
+Deno.test("buildSandboxArgv() lays a bind of / before every other mount, and makes no directory a bind already gives", async (t) => {
+  const pairs = (argv: string[]) => {
+    const mounts = argv.slice(
+      1 + argv.indexOf("--new-session"),
+      argv.indexOf("--chdir"),
+    );
+    const out: string[] = [];
+    for (let i = 0; i < mounts.length; i++) {
+      if (
+        mounts[i]!.startsWith("--") &&
+        !["--perms", "--size"].includes(mounts[i]!)
+      ) {
+        out.push(`${mounts[i]} ${mounts[i + 1]}`);
+      }
+    }
+    return out;
+  };
+  await t.step(
+    "a working directory of / is bound right after the read-only root",
+    () => {
+      const argv = buildSandboxArgv(
+        plan({ cwd: "/", writable: [], hidden: [] }),
+      );
+      assert.deepEqual(pairs(argv).slice(0, 3), [
+        "--ro-bind /",
+        "--bind /",
+        "--proc /proc",
+      ]);
+    },
+  );
+  await t.step(
+    "a bound directory is not made again for what is bound inside it",
+    () => {
+      const argv = buildSandboxArgv(plan({
+        cwd: "/tmp/pawl-1/run-1/work",
+        writable: ["/tmp/pawl-1"],
+      }));
+      assert.deepEqual(after(argv, "--dir"), []);
+    },
+  );
+  await t.step(
+    "a hidden path under the private /tmp is skipped though / is bound",
+    () => {
+      const argv = buildSandboxArgv(plan({
+        cwd: "/",
+        writable: [],
+        hidden: [{ path: "/tmp/key.pem", kind: "file" }],
+      }));
+      assert.ok(!argv.includes("/tmp/key.pem"));
+    },
+  );
+  await t.step("a hidden path under the private /dev/shm is skipped", () => {
+    const argv = buildSandboxArgv(plan({
+      hidden: [{ path: "/dev/shm/key.pem", kind: "file" }],
+    }));
+    assert.ok(!argv.includes("/dev/shm/key.pem"));
+  });
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { liveProcessesOf, SYSTEM_DIRS } from "./_exec.ts";
+import { liveProcessesOf, scanUid, SYSTEM_DIRS } from "./_exec.ts";
 import { findTools } from "./_setup.ts";
 import {
   ANCHOR_GID,
@@ -19,6 +19,8 @@ import {
  */
 const FIRST = 64720;
 const SECOND = 64721;
+/** The uid of the tests of a claim's failures and of its release. */
+const THIRD = 64722;
 
 const CLAIM_MODULE = new URL("./_uid_claim.ts", import.meta.url).href;
 
@@ -91,7 +93,9 @@ Deno.test("claimUid() marks a free uid with a process that outlives the sweeps i
     assert.equal(held.anchored, true);
     const [mark] = await liveProcessesOf(FIRST);
     await withLeftover(FIRST, async (leftover) => {
-      await until(async () => (await held.others()).length === 1);
+      await until(async () =>
+        (await held.others()).join() === String(leftover.pid)
+      );
       await held.sweep();
       assert.equal((await leftover.status).signal, "SIGKILL");
     });
@@ -271,4 +275,136 @@ Deno.test("claimUid() reads a process count the kernel refuses as another pawl's
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** Claim tools in which `name` is a script of `body` (in `dir`). */
+async function toolsWith(
+  dir: string,
+  name: "setpriv" | "prlimit",
+  body: string,
+): Promise<ClaimTools> {
+  const path = `${dir}/${name}`;
+  await Deno.writeTextFile(path, `#!/bin/sh\n${body}\n`);
+  await Deno.chmod(path, 0o755);
+  return { ...(await claimTools()), [name]: path };
+}
+
+Deno.test("a claim is unmarked as soon as its release starts, and leaves nothing of the uid running, however often it is released", async () => {
+  const held = await claim(THIRD);
+  assert.ok(held !== undefined);
+  assert.equal(held.anchored, true);
+  // Unmarked from the moment its release starts, before its mark is reaped.
+  const releasing = held.release();
+  assert.equal(held.anchored, false);
+  await releasing;
+  assert.equal(held.anchored, false);
+  await held.release();
+  assert.equal(held.anchored, false);
+  assert.deepEqual(await liveProcessesOf(THIRD), []);
+});
+
+Deno.test("claimUid() is unavailable when no process starts as the uid, saying what stopped it", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-claim-" });
+  try {
+    for (
+      const [name, body, said] of [
+        [
+          "setpriv fails, saying why",
+          "echo 'setpriv: setresuid failed: Operation not permitted' >&2; exit 1",
+          /: cannot start a process as the uid: setpriv: setresuid failed: Operation not permitted$/,
+        ],
+        [
+          "setpriv fails silently",
+          "exit 1",
+          /: cannot start a process as the uid: it did not start within 10 s$/,
+        ],
+        [
+          "what starts is not the mark",
+          "echo 'not the mark' >&2; echo started",
+          /: cannot start a process as the uid: not the mark$/,
+        ],
+      ] as const
+    ) {
+      await t.step(name, async () => {
+        const tools = await toolsWith(dir, "setpriv", body);
+        await assert.rejects(
+          claimUid(THIRD, { gid: THIRD, tools }),
+          (error: Error) => {
+            assert.ok(error instanceof SandboxUnavailableError);
+            assert.match(error.message, /^Cannot lease sandbox uid 64722: /);
+            assert.match(error.message, said);
+            return true;
+          },
+        );
+      });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("claimUid() reads a process count killed by a signal as another pawl sweeping the uid", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-claim-" });
+  try {
+    const tools = await toolsWith(dir, "prlimit", "kill -9 $$");
+    assert.equal(await claimUid(THIRD, { gid: THIRD, tools }), undefined);
+    assert.deepEqual(await liveProcessesOf(THIRD), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("claimUid() claims a uid whose only other task is a zombie no one reaps", async () => {
+  // A zombie of the uid counts against its process limit until reaped:
+  // its parent here is a root `sleep` that never reaps it.
+  const holder = new Deno.Command("unshare", {
+    args: [
+      "--pid",
+      "--fork",
+      "--kill-child",
+      "--",
+      "sh",
+      "-c",
+      `setpriv --reuid=${THIRD} --regid=${THIRD} --clear-groups -- true & exec sleep 1000`,
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    await until(async () => {
+      const scan = await scanUid(THIRD);
+      return scan.tasks === 1 && scan.live.length === 0;
+    });
+    const held = await claim(THIRD);
+    assert.ok(held !== undefined);
+    try {
+      assert.equal(held.anchored, true);
+      assert.deepEqual(await held.others(), []);
+      assert.equal((await scanUid(THIRD)).tasks, 2);
+    } finally {
+      await held.release();
+    }
+  } finally {
+    holder.kill("SIGKILL");
+    await holder.status;
+  }
+  await until(async () => (await scanUid(THIRD)).tasks === 0);
+});
+
+Deno.test("claimUid() kills what a crashed holder left running as the uid, then claims it", async () => {
+  await withLeftover(THIRD, async (leftover) => {
+    await until(async () => (await liveProcessesOf(THIRD)).length === 1);
+    const held = await claim(THIRD);
+    assert.ok(held !== undefined);
+    try {
+      assert.equal((await leftover.status).signal, "SIGKILL");
+      assert.deepEqual(await held.others(), []);
+      assert.equal((await liveProcessesOf(THIRD)).length, 1);
+      assert.equal(held.anchored, true);
+    } finally {
+      await held.release();
+    }
+  });
+  assert.deepEqual(await liveProcessesOf(THIRD), []);
 });
