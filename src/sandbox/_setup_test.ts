@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { currentUid, findTools } from "./_setup.ts";
+import { currentUid, findTools, sandboxIdentity } from "./_setup.ts";
+import { SandboxCommandError } from "./sandbox_errors.ts";
 import { findExecutable, SYSTEM_DIRS } from "./_exec.ts";
 
 Deno.test("currentUid() asks id(1) once per process, and asks again after a failure", async () => {
@@ -37,4 +38,87 @@ Deno.test("findTools() finds each tool where a one-by-one search would", async (
       await findExecutable(name, SYSTEM_DIRS),
     );
   }
+});
+
+/** A passwd file in a fresh directory, for sandboxIdentity(). */
+async function withPasswd(
+  text: string,
+  body: (path: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-setup-test-" });
+  try {
+    await Deno.writeTextFile(`${dir}/passwd`, text);
+    await body(`${dir}/passwd`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("sandboxIdentity() takes the ids given, else user pawl's, else 64123, and a given uid as its own gid", async (t) => {
+  const passwd =
+    "root:x:0:0::/root:/bin/sh\npawl:x:64000:64001::/:/bin/false\n";
+  await withPasswd(passwd, async (path) => {
+    const cases: [string, { uid?: number; gid?: number }, [number, number]][] =
+      [
+        ["nothing given: user pawl", {}, [64000, 64001]],
+        ["a uid given: it is its own gid", { uid: 65000 }, [65000, 65000]],
+        ["both given", { uid: 65000, gid: 100 }, [65000, 100]],
+        ["a gid given: pawl's uid with it", { gid: 100 }, [64000, 100]],
+      ];
+    for (const [name, given, [uid, gid]] of cases) {
+      await t.step(name, async () => {
+        const identity = await sandboxIdentity({ ...given, passwdPath: path });
+        assert.deepEqual([identity.uid, identity.gid], [uid, gid]);
+        assert.deepEqual(identity.notes, []);
+      });
+    }
+  });
+  await withPasswd("", async (path) => {
+    await t.step("no user pawl: 64123", async () => {
+      const identity = await sandboxIdentity({ passwdPath: path });
+      assert.deepEqual([identity.uid, identity.gid], [64123, 64123]);
+    });
+  });
+});
+
+Deno.test("sandboxIdentity() refuses root and anything that is no uid", async (t) => {
+  for (
+    const [given, name] of [
+      [{ uid: 0 }, "uid 0"],
+      [{ uid: 64000, gid: 0 }, "gid 0"],
+      [{ uid: -5 }, "uid -5"],
+      [{ uid: 1.5 }, "uid 1.5"],
+      [{ uid: 0xffffffff }, "uid 4294967295"],
+      [{ uid: 64000, gid: 0xffffffff }, "gid 4294967295"],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      await assert.rejects(
+        sandboxIdentity({ ...given, passwdPath: "/nonexistent" }),
+        (error: unknown) =>
+          error instanceof SandboxCommandError &&
+          error.message ===
+            `Cannot run the tests as ${name}: it must be a positive integer other than root's`,
+      );
+    });
+  }
+  await t.step("the largest uid there is, 4294967294, is taken", async () => {
+    const identity = await sandboxIdentity({
+      uid: 0xfffffffe,
+      passwdPath: "/nonexistent",
+    });
+    assert.equal(identity.uid, 0xfffffffe);
+  });
+});
+
+Deno.test("sandboxIdentity() warns when a user other than pawl has the sandbox uid", async () => {
+  await withPasswd(
+    "pawl:x:64000:64000::/:/bin/false\nbackup:x:64000:1::/:/bin/false\n",
+    async (path) => {
+      const identity = await sandboxIdentity({ passwdPath: path });
+      assert.deepEqual(identity.notes, [
+        'uid 64000 belongs to "backup": every process of that uid is killed after each run',
+      ]);
+    },
+  );
 });
