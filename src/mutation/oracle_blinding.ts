@@ -191,17 +191,14 @@ async function mutantsOfReach(options: OracleBlindingOptions): Promise<{
 }> {
   const { parser } = options;
   const entries = [...new Set(options.properties.map((p) => p.file))].sort();
-  const roots = options.importRoots === undefined
-    ? {}
-    : { roots: options.importRoots };
   const reached = new Set([
     ...await reachableFiles(parser, entries, {
       ...viewOf(options.baseTree),
-      ...roots,
+      roots: options.importRoots,
     }),
     ...await reachableFiles(parser, entries, {
       ...viewOf(oracleViewOf(options)),
-      ...roots,
+      roots: options.importRoots,
     }),
   ]);
   const code = [...reached].filter((p) =>

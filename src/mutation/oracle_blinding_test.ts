@@ -5,7 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { loadPythonParser } from "../python/load_python_parser.ts";
+import { installObserver } from "../run/observer.ts";
+import { LocalSandbox } from "../run/_local_sandbox.ts";
+import { DEFAULT_PYTEST_COMMAND, SANDBOX_PATH } from "../run/run_pytest.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
+import { installWarmDriver } from "./install_warm_driver.ts";
 import {
   NO_CHANGED_CODE,
   oracleBlinding,
@@ -138,6 +142,195 @@ Deno.test("oracleBlinding() selects the mutants of unchanged code, up to max_mut
       assert.deepEqual(progress, [
         `mutation: the base's tests on the base's code and on the head's, against ${count} of code the pull request did not change`,
       ]);
+    });
+  }
+});
+
+// The runs themselves: the real warm driver, pawl's observer and pytest,
+// in plain child processes (`LocalSandbox`).
+
+const WIRE = `def double(x):
+    if x > 100:
+        return x + x
+    return x * 2
+
+
+def check(value, expected):
+    return double(value) == expected
+
+
+def unused(x):
+    return x - 1
+`;
+
+const WIRE_TEST = `from pkg.m import check
+
+
+def test_double():
+    assert check(3, 6)
+    assert check(0, 0)
+`;
+
+/** The head's check(), as each pull request writes it. */
+const CHECKS: Record<string, string> = {
+  // Blind: it runs double() and lets every value pass.
+  "blind": "def check(value, expected):\n    double(value)\n    return True\n",
+  // Honest: the same comparison, the other way round.
+  "reversed":
+    "def check(value, expected):\n    return expected == double(value)\n",
+  // Honest: double() is no longer run, so nothing about it can be judged.
+  "no longer calling double()":
+    "def check(value, expected):\n    return value * 2 == expected\n",
+  // Blind, and failing whenever it runs under pawl's forking driver: its
+  // warm runs on the head's code are lost, and run cold.
+  "blind, but not when forked":
+    `def check(value, expected):\n    import builtins\n    if getattr(builtins, "__pawl_active__", None):\n        raise RuntimeError("not now")\n    double(value)\n    return True\n`,
+};
+
+interface RunFixture {
+  sandbox: LocalSandbox;
+  progress: string[];
+  /** Options for a pull request whose head's check() is `check`. */
+  options(check: string): Promise<OracleBlindingOptions>;
+}
+
+async function runFixture(): Promise<RunFixture & AsyncDisposable> {
+  const root = await Deno.makeTempDir({ prefix: "pawl-oracle-blinding-" });
+  const observer = await installObserver(root);
+  const driver = await installWarmDriver(root);
+  const sandbox = new LocalSandbox();
+  const progress: string[] = [];
+  let n = 0;
+  const tree = async (name: string, files: Record<string, string>) => {
+    for (const [path, text] of Object.entries(files)) {
+      const full = `${root}/${name}/${path}`;
+      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), {
+        recursive: true,
+      });
+      await Deno.writeTextFile(full, text);
+    }
+    return {
+      template: `${root}/${name}`,
+      files: new Map(Object.entries(files)),
+    };
+  };
+  await Deno.mkdir(`${root}/reports`);
+  const base = {
+    "pkg/__init__.py": "",
+    "pkg/m.py": WIRE,
+    "tests/__init__.py": "",
+    [TEST]: WIRE_TEST,
+  };
+  return {
+    sandbox,
+    progress,
+    options: async (check) => {
+      const head = {
+        ...base,
+        "pkg/m.py": WIRE.replace(
+          "def check(value, expected):\n    return double(value) == expected\n",
+          check,
+        ),
+      };
+      return {
+        ...options(base, head, progress),
+        properties: [{
+          key: "000/double",
+          id: "double",
+          layout: "000",
+          file: TEST,
+          nodeId: `${TEST}::test_double`,
+        }],
+        base: await tree(`base-${n}`, base),
+        oracle: await tree(`oracle-${n++}`, head),
+        observer,
+        driver,
+        workers: [{
+          sandbox,
+          reportDir: `${root}/reports`,
+          workPath: () => `${root}/w${n++}`,
+        }],
+        command: [...DEFAULT_PYTEST_COMMAND],
+        env: { PATH: SANDBOX_PATH },
+        clock: () => performance.now(),
+      };
+    },
+    [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }),
+  };
+}
+
+/** How many runs were `python3 -m pytest`, not the driver. */
+function coldRuns(sandbox: LocalSandbox): number {
+  return sandbox.calls.filter((c) => c.argv[1] === "-m").length;
+}
+
+Deno.test("oracleBlinding() judges nothing when the base's tests cannot run warm on the base's code", async () => {
+  await using f = await runFixture();
+  const o = await f.options(CHECKS["blind"]!);
+  const result = await oracleBlinding({
+    ...o,
+    driver: { ...o.driver, path: `${o.driver.dir}/missing.py` },
+  });
+  assert.deepEqual(result.findings, []);
+  assert.equal(
+    result.report.notRun,
+    "the base's tests could not be run warm on the base's code",
+  );
+  assert.equal(result.report.ran, 0);
+});
+
+Deno.test("oracleBlinding() counts the mutants the budget leaves unrun, and judges none of them", async () => {
+  await using f = await runFixture();
+  let now = 0;
+  const result = await oracleBlinding({
+    ...await f.options(CHECKS["blind"]!),
+    // Past the budget from its first reading on.
+    clock: () => (now += 1e9),
+  });
+  const r = result.report;
+  assert.deepEqual(result.findings, []);
+  assert.equal(r.ran, 0);
+  assert.equal(r.lost, 0);
+  assert.ok(r.cutByBudget > 0);
+  assert.ok(r.cutByBudget <= r.selected);
+});
+
+Deno.test("oracleBlinding() finds the mutants of unchanged code the base's tests kill on the base's code and let survive on the head's, which runs them", async (t) => {
+  await using f = await runFixture();
+  const cases: [string, "all" | "none" | "unexecuted"][] = [
+    ["blind", "all"],
+    ["reversed", "none"],
+    ["no longer calling double()", "unexecuted"],
+    ["blind, but not when forked", "all"],
+  ];
+  for (const [check, blinded] of cases) {
+    await t.step(`a check() that is ${check}`, async () => {
+      const before = coldRuns(f.sandbox);
+      const result = await oracleBlinding(await f.options(CHECKS[check]!));
+      const r = result.report;
+      const about = `${JSON.stringify(r)}\n${f.progress.join("\n")}`;
+      // unused() and double()'s branch for large values are mutated too,
+      // but no test runs them: they are never judged.
+      assert.ok(r.selected > r.ran, about);
+      // double()'s guard is run and not pinned by the test: its mutants
+      // survive on the base's code and never run on the head's.
+      assert.ok(0 < r.killed && r.killed < r.ran, about);
+      assert.equal(r.lost, 0, about);
+      assert.equal(r.cutByBudget, 0, about);
+      assert.equal(r.blinded, blinded === "all" ? r.killed : 0, about);
+      assert.equal(r.notExecuted, blinded === "unexecuted" ? r.killed : 0);
+      const found = result.findings.filter((x) =>
+        x.rule === "property.oracle_blinded"
+      );
+      assert.equal(found.length, blinded === "all" ? 1 : 0, about);
+      assert.equal(result.findings.length, found.length, about);
+      // Only the runs lost on the head's code run cold: the unmutated
+      // baseline, then one run each.
+      assert.equal(
+        coldRuns(f.sandbox) - before,
+        check.includes("forked") ? 1 + r.killed : 0,
+        about,
+      );
     });
   }
 });
