@@ -8,7 +8,9 @@ import { loadPythonParser } from "../python/load_python_parser.ts";
 import { installObserver } from "../run/observer.ts";
 import { LocalSandbox } from "../run/_local_sandbox.ts";
 import { DEFAULT_PYTEST_COMMAND, SANDBOX_PATH } from "../run/run_pytest.ts";
+import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
+import { generateMutants } from "./generate_mutants.ts";
 import { installWarmDriver } from "./install_warm_driver.ts";
 import {
   NO_CHANGED_CODE,
@@ -143,6 +145,130 @@ Deno.test("oracleBlinding() selects the mutants of unchanged code, up to max_mut
         `mutation: the base's tests on the base's code and on the head's, against ${count} of code the pull request did not change`,
       ]);
     });
+  }
+});
+
+Deno.test("oracleBlinding() judges nothing when no selected mutant compiles in", async () => {
+  // Removing a generator's only yield would make it no generator: such a
+  // mutant is never compiled in, and here it is the only one.
+  const gen = "def firsts(n):\n    yield n\n";
+  const base = { ...FILES, "pkg/m.py": `${CODE}\n\n${gen}` };
+  const head = {
+    ...base,
+    "pkg/m.py": `${
+      CODE.replace("return a < b", "return list(firsts(a)) < [b]")
+    }\n\n${gen}`,
+  };
+  const o = options(base, head);
+  o.settings = { ...o.settings, operators: ["statement"] };
+  const result = await oracleBlinding(o);
+  assert.equal(result.report.selected, 1);
+  assert.equal(
+    result.report.notRun,
+    "no selected mutant could be compiled in on both sides",
+  );
+});
+
+Deno.test("oracleBlinding() compiles in the mutants the change names first, a function at a time in turn, then those near the change", async (t) => {
+  // f() changed; it names g() and h() in its own file and u() in another;
+  // k() shares its file; w() is neither.
+  const m = (f: string) =>
+    `from pkg.n import u
+
+
+${f}
+
+def g(x):
+    return x + 1
+
+
+def h(x):
+    return x * 3
+
+
+def k(x):
+    return x - 4
+`;
+  const n = "def u(x):\n    return x + 5\n\n\ndef w(x):\n    return x - 6\n";
+  const files = {
+    "pkg/__init__.py": "",
+    "pkg/n.py": n,
+    [TEST]: "from pkg.m import f\n",
+  };
+  const base = {
+    ...files,
+    "pkg/m.py": m("def f(x):\n    return g(x) + h(x)\n"),
+  };
+  const head = {
+    ...files,
+    "pkg/m.py": m("def f(x):\n    return g(x) + h(x) + u(x)\n"),
+  };
+  const of = (file: string, fn: string) =>
+    generateMutants(parser, file, file === "pkg/n.py" ? n : head["pkg/m.py"])
+      .filter((x) => x.function === fn).map((x) => x.id);
+  const [g, h, k, u, w] = [
+    of("pkg/m.py", "g"),
+    of("pkg/m.py", "h"),
+    of("pkg/m.py", "k"),
+    of("pkg/n.py", "u"),
+    of("pkg/n.py", "w"),
+  ];
+  assert.ok([g, h, k, u, w].every((ids) => ids.length >= 2));
+  const root = await Deno.makeTempDir({ prefix: "pawl-oracle-blinding-" });
+  try {
+    const observer = await installObserver(root);
+    const driver = await installWarmDriver(root);
+    await Deno.mkdir(`${root}/base/pkg`, { recursive: true });
+    await Deno.mkdir(`${root}/tests`);
+    const cases: [string, number, string[]][] = [
+      ["one of each named function", 2, [g[0]!, h[0]!]],
+      ["every named one", g.length + h.length, [...g, ...h]],
+      ["then the near ones", g.length + h.length + k.length + u.length, [
+        ...g,
+        ...h,
+        ...k,
+        ...u,
+      ]],
+    ];
+    for (const [name, max, want] of cases) {
+      await t.step(name, async () => {
+        const compiled: string[] = [];
+        // The base's driver: what it would compile in. It reports no
+        // baseline, so nothing runs.
+        const sandbox = new FakeSandbox(async (command) => {
+          for (const file of ["pkg/m.py", "pkg/n.py"]) {
+            // Only the files with a mutant selected are written in.
+            const text = await Deno.readTextFile(`${command.cwd}/${file}`)
+              .catch(() => "");
+            for (const hit of text.matchAll(/__pawl_active__ == "(m\w+)"/g)) {
+              compiled.push(hit[1]!);
+            }
+          }
+          return { code: 1 };
+        });
+        const o = options(base, head);
+        const result = await oracleBlinding({
+          ...o,
+          settings: { ...o.settings, "max_mutants": max },
+          base: { template: `${root}/base`, files: new Map() },
+          oracle: { template: `${root}/base`, files: new Map() },
+          observer,
+          driver,
+          workers: [{
+            sandbox,
+            reportDir: `${root}/tests`,
+            workPath: () => Deno.makeTempDirSync({ dir: root }) + "/t",
+          }],
+        });
+        assert.equal(
+          result.report.notRun,
+          "the base's tests could not be run warm on the base's code",
+        );
+        assert.deepEqual(compiled.sort(), [...want].sort());
+      });
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });
 
