@@ -293,6 +293,7 @@ async function runEngine(
         p.headNodeId === undefined ||
           // Stryker disable next-line ConditionalExpression: both engines run at the head only the properties whose base test passed on the unmutated code, so one with no base test never runs there either way
           p.baseNodeId === undefined
+          // Stryker disable next-line ArrayDeclaration: both engines run at the head only the properties whose base test passed on the unmutated code, so an entry without such a property's key never runs there either way
           ? []
           : [{ key: p.key, nodeId: p.headNodeId }]
       ),
