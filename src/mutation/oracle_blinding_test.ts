@@ -104,6 +104,27 @@ Deno.test("oracleBlinding() runs nothing when the pull request changes no code t
   }
 });
 
+Deno.test("oracleBlinding() leaves out a file either commit lists but cannot read", async (t) => {
+  const head = {
+    ...FILES,
+    "pkg/m.py": CODE.replace("return a < b", "return b > a"),
+  };
+  const unreadable = (files: Record<string, string>) => ({
+    has: (p: string) => p in files,
+    read: (p: string) =>
+      Promise.resolve(p === "pkg/m.py" ? undefined : files[p]),
+  });
+  for (const side of ["baseTree", "headTree"] as const) {
+    await t.step(side, async () => {
+      const o = options(FILES, head);
+      o[side] = unreadable(side === "baseTree" ? FILES : head);
+      const result = await oracleBlinding(o);
+      assert.equal(result.report.notRun, NO_CHANGED_CODE);
+      assert.equal(result.report.generated, 0);
+    });
+  }
+});
+
 Deno.test("oracleBlinding() runs nothing when the changed code leaves no unchanged code to mutate", async () => {
   const head = {
     ...FILES,
