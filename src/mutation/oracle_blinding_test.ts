@@ -458,46 +458,56 @@ Deno.test("oracleBlinding() counts the mutants the budget leaves unrun, and judg
   assert.ok(r.cutByBudget <= r.selected);
 });
 
-Deno.test("oracleBlinding() finds the mutants of unchanged code the base's tests kill on the base's code and let survive on the head's, which runs them", async (t) => {
+/**
+ * Judge a pull request whose head's check() is `CHECKS[check]`: which
+ * mutants it blinds the test to, and the plain pytest runs beside the
+ * killed mutants' own (none, or the head's unmutated baseline and one more
+ * to confirm the warm one).
+ */
+async function judged(
+  check: string,
+  blinded: "all" | "none" | "unexecuted",
+  baselines: number | null,
+) {
   await using f = await runFixture();
-  // The pull request's check(), which mutants it blinds the test to, and
-  // the plain pytest runs beside the killed mutants' own: none, or the
-  // head's unmutated baseline (and one more to confirm the warm one).
-  const cases: [string, "all" | "none" | "unexecuted", number | null][] = [
-    ["blind", "all", null],
-    ["reversed", "none", null],
-    ["no longer calling double()", "unexecuted", null],
-    ["blind, but not when forked", "all", 1],
-    ["blind, but not in the warm interpreter", "all", 2],
-  ];
-  for (const [check, blinded, baselines] of cases) {
-    await t.step(`a check() that is ${check}`, async () => {
-      const before = coldRuns(f.sandbox);
-      const result = await oracleBlinding(await f.options(CHECKS[check]!));
-      const r = result.report;
-      const about = `${JSON.stringify(r)}\n${f.progress.join("\n")}`;
-      // unused() and double()'s branch for large values are mutated too,
-      // but no test runs them: they are never judged. seed() runs only
-      // at import, where no child can run a mutant of it: those are lost.
-      assert.ok(r.selected > r.ran + SEEDED, about);
-      // double()'s guard is run and not pinned by the test: its mutants
-      // survive on the base's code and never run on the head's.
-      assert.ok(0 < r.killed && r.killed < r.ran, about);
-      assert.equal(r.lost, SEEDED, about);
-      assert.equal(r.cutByBudget, 0, about);
-      assert.equal(r.blinded, blinded === "all" ? r.killed : 0, about);
-      assert.equal(r.notExecuted, blinded === "unexecuted" ? r.killed : 0);
-      const found = result.findings.filter((x) =>
-        x.rule === "property.oracle_blinded"
-      );
-      assert.equal(found.length, blinded === "all" ? 1 : 0, about);
-      assert.equal(result.findings.length, found.length, about);
-      // Only the runs lost on the head's code run cold, one each.
-      assert.equal(
-        coldRuns(f.sandbox) - before,
-        baselines === null ? 0 : baselines + r.killed,
-        about,
-      );
-    });
-  }
-});
+  const result = await oracleBlinding(await f.options(CHECKS[check]!));
+  const r = result.report;
+  const about = `${JSON.stringify(r)}\n${f.progress.join("\n")}`;
+  // unused() and double()'s branch for large values are mutated too, but
+  // no test runs them: they are never judged. seed() runs only at import,
+  // where no child can run a mutant of it: those are lost.
+  assert.ok(r.selected > r.ran + SEEDED, about);
+  // double()'s guard is run and not pinned by the test: its mutants
+  // survive on the base's code and never run on the head's.
+  assert.ok(0 < r.killed && r.killed < r.ran, about);
+  assert.equal(r.lost, SEEDED, about);
+  assert.equal(r.cutByBudget, 0, about);
+  assert.equal(r.blinded, blinded === "all" ? r.killed : 0, about);
+  assert.equal(r.notExecuted, blinded === "unexecuted" ? r.killed : 0);
+  const found = result.findings.filter((x) =>
+    x.rule === "property.oracle_blinded"
+  );
+  assert.equal(found.length, blinded === "all" ? 1 : 0, about);
+  assert.equal(result.findings.length, found.length, about);
+  // Only the runs lost on the head's code run cold, one each.
+  assert.equal(
+    coldRuns(f.sandbox),
+    baselines === null ? 0 : baselines + r.killed,
+    about,
+  );
+}
+
+Deno.test("oracleBlinding() finds the mutants of unchanged code the base's tests kill on the base's code and let survive on the head's, which runs them", () =>
+  judged("blind", "all", null));
+
+Deno.test("oracleBlinding() finds nothing when the head's code still lets the base's tests kill those mutants", () =>
+  judged("reversed", "none", null));
+
+Deno.test("oracleBlinding() judges none of those mutants when the head's code no longer runs them", () =>
+  judged("no longer calling double()", "unexecuted", null));
+
+Deno.test("oracleBlinding() runs cold the head's runs lost to code that fails when forked, and still finds the blinding", () =>
+  judged("blind, but not when forked", "all", 1));
+
+Deno.test("oracleBlinding() runs cold the head's runs when its tests fail in the warm interpreter itself, and still finds the blinding", () =>
+  judged("blind, but not in the warm interpreter", "all", 2));
