@@ -97,7 +97,7 @@ async function withTrees(
       await Deno.writeTextFile(`${dir}/${side}/pkg/m.py`, TEXT);
       await Deno.writeTextFile(`${dir}/${side}/SIDE`, side);
     }
-    await Deno.mkdir(`${dir}/reports`);
+    await Deno.mkdir(`${dir}/reports/second`, { recursive: true });
     let n = 0;
     const side = (name: string) => ({
       template: `${dir}/${name}`,
@@ -200,9 +200,13 @@ Deno.test("runColdMutants() runs the base alone when the head's test side is the
       head: null,
       progress: (line) => progress.push(line),
     });
+    // Two sandboxes, each writing its own reports.
     const ran = await runColdMutants({
       ...o,
-      workers: [o.workers[0]!, o.workers[0]!],
+      workers: [o.workers[0]!, {
+        ...o.workers[0]!,
+        reportDir: `${o.workers[0]!.reportDir}/second`,
+      }],
     });
     assert.deepEqual(runs.map((r) => r.side), ["base", "base", "base"]);
     assert.ok(ran.results.every((r) => r.head === null));

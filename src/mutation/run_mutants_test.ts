@@ -229,7 +229,8 @@ async function trees(): Promise<Trees & AsyncDisposable> {
     }),
     worker: (sandbox) => ({
       sandbox,
-      reportDir: `${dir}/reports`,
+      // Each sandbox writes its own reports, as the gate's do.
+      reportDir: Deno.makeTempDirSync({ dir: `${dir}/reports` }),
       workPath: () => `${dir}/run-${n++}`,
     }),
     options: (sandbox, overrides = {}) => ({
