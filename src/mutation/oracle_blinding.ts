@@ -190,18 +190,16 @@ async function mutantsOfReach(options: OracleBlindingOptions): Promise<{
   unchanged: UnchangedMutants;
 }> {
   const { parser } = options;
+  // Stryker disable next-line MethodExpression: reachableFiles returns the files it reaches sorted, whatever the order of the entries
   const entries = [...new Set(options.properties.map((p) => p.file))].sort();
-  const roots = options.importRoots === undefined
-    ? {}
-    : { roots: options.importRoots };
   const reached = new Set([
     ...await reachableFiles(parser, entries, {
       ...viewOf(options.baseTree),
-      ...roots,
+      roots: options.importRoots,
     }),
     ...await reachableFiles(parser, entries, {
       ...viewOf(oracleViewOf(options)),
-      ...roots,
+      roots: options.importRoots,
     }),
   ]);
   const code = [...reached].filter((p) =>
@@ -241,6 +239,7 @@ function bothSchemata(
   const head = new Map<string, Schemata>();
   const base = new Map<string, Schemata>();
   for (const file of new Set(selected.map((m) => m.file))) {
+    // Stryker disable next-line MethodExpression,ConditionalExpression: buildSchemata leaves out a mutant of another file itself (an id names its file), so the filter changes only which ids it lists as left out, and compiledBoth looks each id up in its own file's schemata
     const inFile = selected.filter((m) => m.file === file);
     head.set(file, buildSchemata(parser, file, found.texts.get(file)!, inFile));
     base.set(
@@ -263,6 +262,7 @@ function compiledBoth(
 ): boolean {
   return [schemata.head, schemata.base].every((side) => {
     const s = side.get(m.file);
+    // Stryker disable next-line ConditionalExpression: bothSchemata builds both sides' schemata of every selected file, and a mutant is in coverLines exactly when it is not excluded, so each test alone decides as the three do
     return s !== undefined && !s.excluded.has(m.id) && s.coverLines.has(m.id);
   });
 }
@@ -454,6 +454,7 @@ async function coldHead(
   });
   for (const r of ran.results) {
     const i = byId.get(r.mutant.id);
+    // Stryker disable next-line ConditionalExpression: every mutant run here was put in results first (collect), so its index is always found
     if (i === undefined) continue;
     const prior = results[i]!;
     const killers = new Set(
@@ -462,6 +463,7 @@ async function coldHead(
     results[i] = {
       ...prior,
       head: Object.fromEntries(
+        // Stryker disable next-line MethodExpression,ConditionalExpression: judgeBlinding reads a head outcome only of a property that killed the mutant at the base, so another property's outcome changes nothing
         Object.entries(r.base).filter(([k]) => killers.has(k)),
       ),
     };

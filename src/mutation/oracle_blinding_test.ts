@@ -5,7 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { loadPythonParser } from "../python/load_python_parser.ts";
+import { installObserver } from "../run/observer.ts";
+import { LocalSandbox } from "../run/_local_sandbox.ts";
+import { DEFAULT_PYTEST_COMMAND, SANDBOX_PATH } from "../run/run_pytest.ts";
+import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
+import { generateMutants } from "./generate_mutants.ts";
+import { installWarmDriver } from "./install_warm_driver.ts";
 import {
   NO_CHANGED_CODE,
   oracleBlinding,
@@ -98,6 +104,27 @@ Deno.test("oracleBlinding() runs nothing when the pull request changes no code t
   }
 });
 
+Deno.test("oracleBlinding() leaves out a file either commit lists but cannot read", async (t) => {
+  const head = {
+    ...FILES,
+    "pkg/m.py": CODE.replace("return a < b", "return b > a"),
+  };
+  const unreadable = (files: Record<string, string>) => ({
+    has: (p: string) => p in files,
+    read: (p: string) =>
+      Promise.resolve(p === "pkg/m.py" ? undefined : files[p]),
+  });
+  for (const side of ["baseTree", "headTree"] as const) {
+    await t.step(side, async () => {
+      const o = options(FILES, head);
+      o[side] = unreadable(side === "baseTree" ? FILES : head);
+      const result = await oracleBlinding(o);
+      assert.equal(result.report.notRun, NO_CHANGED_CODE);
+      assert.equal(result.report.generated, 0);
+    });
+  }
+});
+
 Deno.test("oracleBlinding() runs nothing when the changed code leaves no unchanged code to mutate", async () => {
   const head = {
     ...FILES,
@@ -141,3 +168,346 @@ Deno.test("oracleBlinding() selects the mutants of unchanged code, up to max_mut
     });
   }
 });
+
+Deno.test("oracleBlinding() judges nothing when no selected mutant compiles in", async () => {
+  // Removing a generator's only yield would make it no generator: such a
+  // mutant is never compiled in, and here it is the only one.
+  const gen = "def firsts(n):\n    yield n\n";
+  const base = { ...FILES, "pkg/m.py": `${CODE}\n\n${gen}` };
+  const head = {
+    ...base,
+    "pkg/m.py": `${
+      CODE.replace("return a < b", "return list(firsts(a)) < [b]")
+    }\n\n${gen}`,
+  };
+  const o = options(base, head);
+  o.settings = { ...o.settings, operators: ["statement"] };
+  const result = await oracleBlinding(o);
+  assert.equal(result.report.selected, 1);
+  assert.equal(
+    result.report.notRun,
+    "no selected mutant could be compiled in on both sides",
+  );
+});
+
+Deno.test("oracleBlinding() compiles in the mutants the change names first, a function at a time in turn, then those near the change", async (t) => {
+  // f() changed; it names g() and h() in its own file and u() in another;
+  // k() shares its file; w() is neither.
+  const m = (f: string) =>
+    `from pkg.n import u
+
+
+${f}
+
+def g(x):
+    return x + 1
+
+
+def h(x):
+    return x * 3
+
+
+def k(x):
+    return x - 4
+`;
+  const n = "def u(x):\n    return x + 5\n\n\ndef w(x):\n    return x - 6\n";
+  const files = {
+    "pkg/__init__.py": "",
+    "pkg/n.py": n,
+    [TEST]: "from pkg.m import f\n",
+  };
+  const base = {
+    ...files,
+    "pkg/m.py": m("def f(x):\n    return g(x) + h(x)\n"),
+  };
+  const head = {
+    ...files,
+    "pkg/m.py": m("def f(x):\n    return g(x) + h(x) + u(x)\n"),
+  };
+  const of = (file: string, fn: string) =>
+    generateMutants(parser, file, file === "pkg/n.py" ? n : head["pkg/m.py"])
+      .filter((x) => x.function === fn).map((x) => x.id);
+  const [g, h, k, u, w] = [
+    of("pkg/m.py", "g"),
+    of("pkg/m.py", "h"),
+    of("pkg/m.py", "k"),
+    of("pkg/n.py", "u"),
+    of("pkg/n.py", "w"),
+  ];
+  assert.ok([g, h, k, u, w].every((ids) => ids.length >= 2));
+  const root = await Deno.makeTempDir({ prefix: "pawl-oracle-blinding-" });
+  try {
+    const observer = await installObserver(root);
+    const driver = await installWarmDriver(root);
+    await Deno.mkdir(`${root}/base/pkg`, { recursive: true });
+    await Deno.mkdir(`${root}/tests`);
+    const cases: [string, number, string[]][] = [
+      ["one of each named function", 2, [g[0]!, h[0]!]],
+      ["every named one", g.length + h.length, [...g, ...h]],
+      ["then the near ones", g.length + h.length + k.length + u.length, [
+        ...g,
+        ...h,
+        ...k,
+        ...u,
+      ]],
+    ];
+    for (const [name, max, want] of cases) {
+      await t.step(name, async () => {
+        const compiled: string[] = [];
+        // The base's driver: what it would compile in. It reports no
+        // baseline, so nothing runs.
+        const sandbox = new FakeSandbox(async (command) => {
+          for (const file of ["pkg/m.py", "pkg/n.py"]) {
+            // Only the files with a mutant selected are written in.
+            const text = await Deno.readTextFile(`${command.cwd}/${file}`)
+              .catch(() => "");
+            for (const hit of text.matchAll(/__pawl_active__ == "(m\w+)"/g)) {
+              compiled.push(hit[1]!);
+            }
+          }
+          return { code: 1 };
+        });
+        const o = options(base, head);
+        const result = await oracleBlinding({
+          ...o,
+          settings: { ...o.settings, "max_mutants": max },
+          base: { template: `${root}/base`, files: new Map() },
+          oracle: { template: `${root}/base`, files: new Map() },
+          observer,
+          driver,
+          workers: [{
+            sandbox,
+            reportDir: `${root}/tests`,
+            workPath: () => Deno.makeTempDirSync({ dir: root }) + "/t",
+          }],
+        });
+        assert.equal(
+          result.report.notRun,
+          "the base's tests could not be run warm on the base's code",
+        );
+        assert.deepEqual(compiled.sort(), [...want].sort());
+      });
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+// The runs themselves: the real warm driver, pawl's observer and pytest,
+// in plain child processes (`LocalSandbox`).
+
+const WIRE = `def double(x):
+    if x > 100:
+        return x + x
+    return x * 2
+
+
+def check(value, expected):
+    return double(value) == expected
+
+
+def unused(x):
+    return x - 1
+
+
+def seed():
+    return 7
+
+
+SEED = seed()
+`;
+
+const WIRE_TEST = `from pkg.m import check
+
+
+def test_double():
+    assert check(3, 6)
+    assert check(0, 0)
+`;
+
+/** The head's check(), as each pull request writes it. */
+const CHECKS: Record<string, string> = {
+  // Blind: it runs double() and lets every value pass.
+  "blind": "def check(value, expected):\n    double(value)\n    return True\n",
+  // Honest: the same comparison, the other way round.
+  "reversed":
+    "def check(value, expected):\n    return expected == double(value)\n",
+  // Honest: double() is no longer run, so nothing about it can be judged.
+  "no longer calling double()":
+    "def check(value, expected):\n    return value * 2 == expected\n",
+  // Blind, and failing in the warm interpreter itself: the head's warm
+  // baseline cannot be trusted, so its runs are lost, and run cold.
+  "blind, but not in the warm interpreter":
+    `def check(value, expected):\n    import builtins\n    if hasattr(builtins, "__pawl_active__"):\n        raise RuntimeError("not now")\n    double(value)\n    return True\n`,
+  // Blind, and failing whenever it runs under pawl's forking driver: its
+  // warm runs on the head's code are lost, and run cold.
+  "blind, but not when forked":
+    `def check(value, expected):\n    import builtins\n    if getattr(builtins, "__pawl_active__", None):\n        raise RuntimeError("not now")\n    double(value)\n    return True\n`,
+};
+
+interface RunFixture {
+  sandbox: LocalSandbox;
+  progress: string[];
+  /** Options for a pull request whose head's check() is `check`. */
+  options(check: string): Promise<OracleBlindingOptions>;
+}
+
+async function runFixture(): Promise<RunFixture & AsyncDisposable> {
+  const root = await Deno.makeTempDir({ prefix: "pawl-oracle-blinding-" });
+  const observer = await installObserver(root);
+  const driver = await installWarmDriver(root);
+  const sandbox = new LocalSandbox();
+  const progress: string[] = [];
+  let n = 0;
+  const tree = async (name: string, files: Record<string, string>) => {
+    for (const [path, text] of Object.entries(files)) {
+      const full = `${root}/${name}/${path}`;
+      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), {
+        recursive: true,
+      });
+      await Deno.writeTextFile(full, text);
+    }
+    return {
+      template: `${root}/${name}`,
+      files: new Map(Object.entries(files)),
+    };
+  };
+  await Deno.mkdir(`${root}/reports`);
+  const base = {
+    "pkg/__init__.py": "",
+    "pkg/m.py": WIRE,
+    "tests/__init__.py": "",
+    [TEST]: WIRE_TEST,
+  };
+  return {
+    sandbox,
+    progress,
+    options: async (check) => {
+      const head = {
+        ...base,
+        "pkg/m.py": WIRE.replace(
+          "def check(value, expected):\n    return double(value) == expected\n",
+          check,
+        ),
+      };
+      return {
+        ...options(base, head, progress),
+        properties: [{
+          key: "000/double",
+          id: "double",
+          layout: "000",
+          file: TEST,
+          nodeId: `${TEST}::test_double`,
+        }],
+        base: await tree(`base-${n}`, base),
+        oracle: await tree(`oracle-${n++}`, head),
+        observer,
+        driver,
+        workers: [{
+          sandbox,
+          reportDir: `${root}/reports`,
+          workPath: () => `${root}/w${n++}`,
+        }],
+        command: [...DEFAULT_PYTEST_COMMAND],
+        env: { PATH: SANDBOX_PATH },
+        clock: () => performance.now(),
+      };
+    },
+    [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }),
+  };
+}
+
+/** The mutants of seed(), which runs only at import. */
+const SEEDED =
+  generateMutants(parser, "pkg/m.py", WIRE).filter((m) => m.function === "seed")
+    .length;
+
+/** How many runs were `python3 -m pytest`, not the driver. */
+function coldRuns(sandbox: LocalSandbox): number {
+  return sandbox.calls.filter((c) => c.argv[1] === "-m").length;
+}
+
+Deno.test("oracleBlinding() judges nothing when the base's tests cannot run warm on the base's code", async () => {
+  await using f = await runFixture();
+  const o = await f.options(CHECKS["blind"]!);
+  const result = await oracleBlinding({
+    ...o,
+    driver: { ...o.driver, path: `${o.driver.dir}/missing.py` },
+  });
+  assert.deepEqual(result.findings, []);
+  assert.equal(
+    result.report.notRun,
+    "the base's tests could not be run warm on the base's code",
+  );
+  assert.equal(result.report.ran, 0);
+});
+
+Deno.test("oracleBlinding() counts the mutants the budget leaves unrun, and judges none of them", async () => {
+  await using f = await runFixture();
+  let now = 0;
+  const result = await oracleBlinding({
+    ...await f.options(CHECKS["blind"]!),
+    // Past the budget from its first reading on.
+    clock: () => (now += 1e9),
+  });
+  const r = result.report;
+  assert.deepEqual(result.findings, []);
+  assert.equal(r.ran, 0);
+  assert.equal(r.lost, 0);
+  assert.ok(r.cutByBudget > 0);
+  assert.ok(r.cutByBudget <= r.selected);
+});
+
+/**
+ * Judge a pull request whose head's check() is `CHECKS[check]`: which
+ * mutants it blinds the test to, and the plain pytest runs beside the
+ * killed mutants' own (none, or the head's unmutated baseline and one more
+ * to confirm the warm one).
+ */
+async function judged(
+  check: string,
+  blinded: "all" | "none" | "unexecuted",
+  baselines: number | null,
+) {
+  await using f = await runFixture();
+  const result = await oracleBlinding(await f.options(CHECKS[check]!));
+  const r = result.report;
+  const about = `${JSON.stringify(r)}\n${f.progress.join("\n")}`;
+  // unused() and double()'s branch for large values are mutated too, but
+  // no test runs them: they are never judged. seed() runs only at import,
+  // where no child can run a mutant of it: those are lost.
+  assert.ok(r.selected > r.ran + SEEDED, about);
+  // double()'s guard is run and not pinned by the test: its mutants
+  // survive on the base's code and never run on the head's.
+  assert.ok(0 < r.killed && r.killed < r.ran, about);
+  assert.equal(r.lost, SEEDED, about);
+  assert.equal(r.cutByBudget, 0, about);
+  assert.equal(r.blinded, blinded === "all" ? r.killed : 0, about);
+  assert.equal(r.notExecuted, blinded === "unexecuted" ? r.killed : 0);
+  const found = result.findings.filter((x) =>
+    x.rule === "property.oracle_blinded"
+  );
+  assert.equal(found.length, blinded === "all" ? 1 : 0, about);
+  assert.equal(result.findings.length, found.length, about);
+  // Only the runs lost on the head's code run cold, one each.
+  assert.equal(
+    coldRuns(f.sandbox),
+    baselines === null ? 0 : baselines + r.killed,
+    about,
+  );
+}
+
+Deno.test("oracleBlinding() finds the mutants of unchanged code the base's tests kill on the base's code and let survive on the head's, which runs them", () =>
+  judged("blind", "all", null));
+
+Deno.test("oracleBlinding() finds nothing when the head's code still lets the base's tests kill those mutants", () =>
+  judged("reversed", "none", null));
+
+Deno.test("oracleBlinding() judges none of those mutants when the head's code no longer runs them", () =>
+  judged("no longer calling double()", "unexecuted", null));
+
+Deno.test("oracleBlinding() runs cold the head's runs lost to code that fails when forked, and still finds the blinding", () =>
+  judged("blind, but not when forked", "all", 1));
+
+Deno.test("oracleBlinding() runs cold the head's runs when its tests fail in the warm interpreter itself, and still finds the blinding", () =>
+  judged("blind, but not in the warm interpreter", "all", 2));

@@ -148,6 +148,7 @@ export function notRun(
   },
 ): OracleStrengthResult {
   const judged = judgeKillSets([], {
+    // Stryker disable next-line ArrayDeclaration: with no mutant run, no property has a kill to keep or lose, so the list yields nothing either way
     properties: [],
     texts: new Map(),
     counts: {
@@ -289,7 +290,10 @@ async function runEngine(
     head: options.head === null ? null : {
       template: options.head.template,
       properties: options.properties.flatMap((p) =>
-        p.headNodeId === undefined || p.baseNodeId === undefined
+        p.headNodeId === undefined ||
+          // Stryker disable next-line ConditionalExpression: both engines run at the head only the properties whose base test passed on the unmutated code, so one with no base test never runs there either way
+          p.baseNodeId === undefined
+          // Stryker disable next-line ArrayDeclaration: both engines run at the head only the properties whose base test passed on the unmutated code, so an entry without such a property's key never runs there either way
           ? []
           : [{ key: p.key, nodeId: p.headNodeId }]
       ),
@@ -326,22 +330,20 @@ async function runEngine(
 async function mutantsOfReach(options: OracleStrengthOptions) {
   const { parser, settings } = options;
   const oracleView = oracleViewOf(options);
+  // Stryker disable next-line MethodExpression: reachableFiles returns the files it reaches sorted, whatever the order of the entries
   const entries = [...new Set(options.properties.map((p) => p.file))].sort();
-  const roots = options.importRoots === undefined
-    ? {}
-    : { roots: options.importRoots };
   const reached = new Set([
     ...await reachableFiles(parser, entries, {
       ...viewOf(oracleView),
-      ...roots,
+      roots: options.importRoots,
     }),
     ...await reachableFiles(parser, entries, {
       ...viewOf(options.headTree),
-      ...roots,
+      roots: options.importRoots,
     }),
   ]);
   const code = [...reached].filter((p) =>
-    // Stryker disable next-line ConditionalExpression: every file the import analysis reaches is a Python module or package file
+    // Stryker disable next-line ConditionalExpression,StringLiteral: every file the import analysis reaches is a Python module or package file
     p.endsWith(".py") &&
     !options.isTestSide(p) &&
     // Stryker disable next-line ConditionalExpression: a code-side file either view reaches is the head's own, and one the head lacks reads as undefined and is skipped below
@@ -369,8 +371,7 @@ async function mutantsOfReach(options: OracleStrengthOptions) {
 
 /** Whether the test command is `<python> -m pytest ...`, the form the warm driver stands in for. */
 export function runsPytestModule(command: readonly string[]): boolean {
-  return command.length >= 3 && (command[0] ?? "") !== "" &&
-    command[1] === "-m" && command[2] === "pytest";
+  return command[0] !== "" && command[1] === "-m" && command[2] === "pytest";
 }
 
 /** Each mutated file's schemata, with the mutants selected in it. */
@@ -381,10 +382,11 @@ function schemataOf(
 ): Map<string, Schemata> {
   const out = new Map<string, Schemata>();
   for (const file of new Set(mutants.map((m) => m.file))) {
-    const text = texts.get(file);
-    if (text === undefined) continue;
+    // Every mutant was made from a text the rule read into `texts`.
+    const text = texts.get(file)!;
     out.set(
       file,
+      // Stryker disable next-line MethodExpression,ConditionalExpression: buildSchemata leaves out a mutant of another file itself (an id names its file), so the filter changes only which ids it lists as left out, and those are looked up in their own file's schemata
       buildSchemata(parser, file, text, mutants.filter((m) => m.file === file)),
     );
   }

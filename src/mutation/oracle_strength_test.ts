@@ -9,9 +9,12 @@ import assert from "node:assert/strict";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { SandboxCommand } from "../sandbox/sandbox.ts";
 import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
+import { installObserver } from "../run/observer.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
 import { generateMutants } from "./generate_mutants.ts";
+import { installWarmDriver } from "./install_warm_driver.ts";
 import { memoryMutationCache } from "./mutation_cache.ts";
+import { buildSchemata } from "./schemata.ts";
 import {
   notRun,
   oracleStrength,
@@ -38,7 +41,7 @@ const FILES: Record<string, string> = {
 /**
  * The base's test kills every change; the head's catches only a changed
  * comparison operator (as a test that checks `less(1, 1)` but never the
- * result's type would).
+ * result's type would). Each test the run selects is reported so.
  */
 function fakePytest(clock: { now: number }) {
   return async (command: SandboxCommand) => {
@@ -50,12 +53,24 @@ function fakePytest(clock: { now: number }) {
       : code.includes("return a <= b") || code.includes("return a > b");
     const flag = command.argv.find((a) => a.startsWith("--junitxml="));
     const body = killed ? '<failure message="assert False"/>' : "";
+    const cases = selectedNodes(command).map((node) => {
+      const [file = "", name = ""] = node.split("::");
+      const classname = file.replace(/\.py$/, "").replaceAll("/", ".");
+      return `<testcase classname="${classname}" name="${name}" time="0.01">${body}</testcase>`;
+    });
     await Deno.writeTextFile(
       flag!.slice("--junitxml=".length),
-      `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="1"><testcase classname="tests.test_m" name="test_less" time="0.01">${body}</testcase></testsuite></testsuites>`,
+      `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="${cases.length}">${
+        cases.join("")
+      }</testsuite></testsuites>`,
     );
     return { code: killed ? 1 : 0 };
   };
+}
+
+/** The pytest node ids a run selects. */
+function selectedNodes(command: SandboxCommand): string[] {
+  return command.argv.filter((a) => a.includes("::"));
 }
 
 /** Each file's content id, as the gate gives it: here, its text. */
@@ -63,9 +78,9 @@ function contentIds(files: Record<string, string>): Map<string, string> {
   return new Map(Object.entries(files));
 }
 
-async function setUp(dir: string) {
+async function setUp(dir: string, files: Record<string, string> = FILES) {
   for (const side of ["base", "head"]) {
-    for (const [path, text] of Object.entries(FILES)) {
+    for (const [path, text] of Object.entries(files)) {
       const full = `${dir}/${side}/${path}`;
       await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), {
         recursive: true,
@@ -129,10 +144,30 @@ Deno.test("oracleStrength() runs the head only on mutants the base kills, and re
     const clock = { now: 0 };
     const sandbox = new FakeSandbox(fakePytest(clock));
     const cache = memoryMutationCache();
+    const progress: string[] = [];
     const result = await oracleStrength(
-      options(dir, sandbox, clock, { cache }),
+      options(dir, sandbox, clock, {
+        cache,
+        progress: (line) => progress.push(line),
+      }),
     );
     const r = result.report;
+    assert.equal(r.reach, "import analysis");
+    // What ran, as the mutation-testing report records it.
+    assert.deepEqual(result.run.config, {
+      operators: DEFAULT_MUTATION_SETTINGS.operators,
+      "max_mutants": DEFAULT_MUTATION_SETTINGS.max_mutants,
+      "budget_seconds": DEFAULT_MUTATION_SETTINGS.budget_seconds,
+      sampleSeed: 5,
+      runSeed: 6,
+      reach: "import analysis",
+    });
+    assert.ok(progress.includes(
+      `mutation: ${r.selected} of ${r.generated} mutants (${r.touched} in touched functions), baseline runs`,
+    ));
+    assert.ok(progress.includes(
+      `mutation: ${r.ran} mutants judged, 0 of them from the runner's cache; 0 cut by the budget`,
+    ));
     // Only pkg/m.py is imported by the test: pkg/unused.py is not mutated.
     assert.ok(
       result.run.results.every((x) => x.mutant.file === "pkg/m.py"),
@@ -158,8 +193,14 @@ Deno.test("oracleStrength() runs the head only on mutants the base kills, and re
     // The same run again: every mutant side comes from the cache.
     const again = new FakeSandbox(fakePytest(clock));
     const second = await oracleStrength(
-      options(dir, again, clock, { cache }),
+      options(dir, again, clock, {
+        cache,
+        progress: (line) => progress.push(line),
+      }),
     );
+    assert.ok(progress.includes(
+      `mutation: ${r.ran} mutants judged, ${r.ran} of them from the runner's cache; 0 cut by the budget`,
+    ));
     assert.equal(again.commands.length, 2, "only the baselines run");
     assert.ok(second.run.results.every((x) => x.cached));
     assert.deepEqual(second.findings, result.findings);
@@ -339,6 +380,9 @@ Deno.test("notRun() reports that no mutant ran, why, and the seeds", () => {
   assert.equal(result.report.generated, 0);
   assert.equal(result.report.sampleSeed, 3);
   assert.equal(result.report.runSeed, 4);
+  assert.equal(result.report.reach, "import analysis");
+  assert.deepEqual(result.run.properties, []);
+  assert.deepEqual(result.run.unrun, []);
   assert.deepEqual(result.run.config, {
     "max_mutants": 10,
     notRun: SAME_TEST_SIDE,
@@ -380,6 +424,9 @@ Deno.test("oracleStrength() runs no mutant it cannot judge, and still counts wha
       assert.equal(result.report.selected, result.report.generated);
       assert.deepEqual(result.findings, []);
       assert.deepEqual(result.run.results, []);
+      assert.deepEqual(result.run.unrun, []);
+      assert.deepEqual(result.run.notCovered, []);
+      assert.equal(result.report.notCovered, 0);
       assert.deepEqual(progress, []);
     });
   }
@@ -419,4 +466,247 @@ Deno.test("oracleStrength() mutates only the code side the properties import, ne
     result.report.generated,
     generateMutants(parser, "pkg/m.py", CODE).length,
   );
+});
+
+/** A tree view of `files`. */
+function treeOf(files: Record<string, string>) {
+  return {
+    has: (p: string) => p in files,
+    read: (p: string) => Promise.resolve(files[p]),
+  };
+}
+
+Deno.test("oracleStrength() runs each side's properties only where that side has a test of them", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    await setUp(dir);
+    const clock = { now: 0 };
+    const pytest = fakePytest(clock);
+    const runs: { side: string; nodes: string[] }[] = [];
+    const sandbox = new FakeSandbox(async (command) => {
+      const side = (await Deno.readTextFile(`${command.cwd}/SIDE`)).trim();
+      runs.push({ side, nodes: selectedNodes(command) });
+      return await pytest(command);
+    });
+    const property = { layout: "000", file: TEST };
+    const both = `${TEST}::test_less`;
+    const headOnly = `${TEST}::test_new`;
+    const baseOnly = `${TEST}::test_old`;
+    const result = await oracleStrength(options(dir, sandbox, clock, {
+      properties: [
+        {
+          ...property,
+          key: "000/less",
+          id: "less",
+          baseNodeId: both,
+          headNodeId: both,
+        },
+        { ...property, key: "000/new", id: "new", headNodeId: headOnly },
+        { ...property, key: "000/old", id: "old", baseNodeId: baseOnly },
+      ],
+    }));
+    assert.ok(result.report.ran > 0, "a property the base has a test for runs");
+    const base = runs.filter((r) => r.side === "base");
+    const head = runs.filter((r) => r.side === "head");
+    assert.ok(base.length > 0 && head.length > 0);
+    for (const run of base) assert.deepEqual(run.nodes, [both, baseOnly]);
+    // A head test with no base test to compare it with never runs, and a
+    // property the head has no test of runs on the base only.
+    for (const run of head) assert.deepEqual(run.nodes, [both]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("oracleStrength() decides which code it mutates from the trees and the settings it is given", async (t) => {
+  const none = new FakeSandbox(() => {
+    throw new Error("no run in this test");
+  });
+  const generated = async (
+    files: Record<string, string>,
+    overrides: Partial<OracleStrengthOptions> = {},
+  ) =>
+    (await oracleStrength(options("/nonexistent", none, { now: 0 }, {
+      headTree: treeOf(files),
+      baseTree: treeOf(files),
+      workers: [],
+      ...overrides,
+    }))).report.generated;
+  const ofCode = generateMutants(parser, "pkg/m.py", CODE).length;
+  await t.step("imports resolve from the import roots given", async () => {
+    const files = {
+      "lib/pkg/__init__.py": "",
+      "lib/pkg/m.py": CODE,
+      [TEST]: FILES[TEST]!,
+    };
+    const all = generateMutants(parser, "lib/pkg/m.py", CODE).length;
+    assert.equal(await generated(files), 0, "lib/ is no default root");
+    assert.equal(await generated(files, { importRoots: ["lib"] }), all);
+    // Whether the base's test (in the oracle tree) or the head's imports it.
+    const none = { ...files, [TEST]: "import os\n" };
+    for (const [base, head] of [[files, none], [none, files]]) {
+      assert.equal(
+        await generated(head!, {
+          baseTree: treeOf(base!),
+          importRoots: ["lib"],
+        }),
+        all,
+      );
+    }
+  });
+  await t.step("only the operators [mutation] names are applied", async () => {
+    const comparison = generateMutants(parser, "pkg/m.py", CODE, {
+      operators: ["comparison"],
+    }).length;
+    assert.ok(comparison > 0 && comparison < ofCode);
+    assert.equal(
+      await generated(FILES, {
+        settings: {
+          ...DEFAULT_MUTATION_SETTINGS,
+          enabled: true,
+          operators: ["comparison"],
+        },
+      }),
+      comparison,
+    );
+  });
+  await t.step(
+    "a file the head lists but cannot read is left out",
+    async () => {
+      const files: Record<string, string> = {
+        ...FILES,
+        [TEST]: `${FILES[TEST]}from pkg.unused import g\n`,
+      };
+      assert.ok(await generated(files) > ofCode, "both files are reached");
+      const unreadable = {
+        has: (p: string) => p in files,
+        read: (p: string) =>
+          Promise.resolve(p === "pkg/unused.py" ? undefined : files[p]),
+      };
+      assert.equal(await generated(files, { headTree: unreadable }), ofCode);
+    },
+  );
+});
+
+Deno.test("oracleStrength() takes the files it mutates in path order, whichever commit's tests reached them", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    await setUp(dir);
+    const clock = { now: 0 };
+    // Only the head's test imports pkg/a.py; the oracle's (the base's) does not.
+    const head = {
+      ...FILES,
+      "pkg/a.py": "def f(x):\n    return x * 2\n",
+      [TEST]: `${FILES[TEST]}from pkg.a import f\n`,
+    };
+    const result = await oracleStrength(
+      options(dir, new FakeSandbox(fakePytest(clock)), clock, {
+        headTree: treeOf(head),
+      }),
+    );
+    const files = result.run.results.map((r) => r.mutant.file);
+    assert.ok(files.includes("pkg/a.py") && files.includes("pkg/m.py"));
+    assert.deepEqual(files, [...files].sort());
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("oracleStrength() says how many of the mutants the budget cut lie in functions the pull request touched", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    await setUp(dir);
+    const clock = { now: 0 };
+    const more = (body: string) => `\n\ndef more(a, b):\n    return ${body}\n`;
+    // The pull request touched more() and left less() as it was.
+    const result = await oracleStrength(
+      options(dir, new FakeSandbox(fakePytest(clock)), clock, {
+        settings: {
+          ...DEFAULT_MUTATION_SETTINGS,
+          enabled: true,
+          "budget_seconds": 3,
+        },
+        baseTree: treeOf({ ...FILES, "pkg/m.py": CODE + more("b < a") }),
+        headTree: treeOf({ ...FILES, "pkg/m.py": CODE + more("a > b") }),
+      }),
+    );
+    const r = result.report;
+    assert.equal(r.ran, 1);
+    assert.ok(0 < r.touched && r.touched < r.selected);
+    const cut = result.findings.find((f) => f.rule === "property.mutants_cut");
+    assert.match(
+      cut?.message ?? "",
+      new RegExp(
+        `ran out before ${
+          r.selected - 1
+        } of the ${r.selected} selected mutants ran \\(${
+          r.touched - 1
+        } of them in functions the pull request touched\\)`,
+      ),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("oracleStrength() hands the warm driver each mutated file's schemata only with pawl's observer and a `<python> -m pytest` command", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    // Two mutated files, every function new since the base: every mutant
+    // is selected, in the order it was made.
+    const files: Record<string, string> = {
+      ...FILES,
+      [TEST]: `${FILES[TEST]}from pkg.unused import g\n`,
+    };
+    await setUp(dir, files);
+    const code = ["pkg/m.py", "pkg/unused.py"];
+    const schemata = Object.fromEntries(code.map((f) => {
+      const text = files[f]!;
+      return [
+        f,
+        buildSchemata(parser, f, text, generateMutants(parser, f, text)).text,
+      ];
+    }));
+    for (const f of code) assert.notEqual(schemata[f], files[f]);
+    const observer = await installObserver(dir);
+    const driver = await installWarmDriver(dir);
+    const cases: [string, Partial<OracleStrengthOptions>, boolean][] = [
+      ["all three: warm", { observer, driver }, true],
+      ["no driver: cold", { observer }, false],
+      ["no observer: cold", { driver }, false],
+      [
+        "pytest run as a program: cold",
+        { observer, driver, command: ["pytest"] },
+        false,
+      ],
+    ];
+    for (const [name, overrides, warm] of cases) {
+      await t.step(name, async () => {
+        const clock = { now: 0 };
+        const pytest = fakePytest(clock);
+        const driven: Record<string, string>[] = [];
+        const sandbox = new FakeSandbox(async (command) => {
+          if (command.argv[1] !== driver.path) return await pytest(command);
+          // The driver's tree: what it would compile in. It reports no
+          // baseline, so the mutants then run cold.
+          driven.push(Object.fromEntries(
+            await Promise.all(
+              code.map(async (f) =>
+                [f, await Deno.readTextFile(`${command.cwd}/${f}`)] as const
+              ),
+            ),
+          ));
+          return { code: 1 };
+        });
+        await oracleStrength(options(dir, sandbox, clock, {
+          baseTree: treeOf({ [TEST]: files[TEST]! }),
+          headTree: treeOf(files),
+          ...overrides,
+        }));
+        assert.deepEqual(driven, warm ? [schemata] : []);
+      });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -18,7 +18,7 @@ export interface ReachableFilesOptions {
   /** A file's text, or undefined when it cannot be read. */
   read: (path: string) => Promise<string | undefined>;
   /** Directories absolute imports resolve from, besides each entry's own root (default `["", "src"]`). */
-  roots?: readonly string[];
+  roots?: readonly string[] | undefined;
 }
 
 /**

@@ -81,7 +81,11 @@ export class WarmResults {
     for (const { mutant } of ran.jobs) {
       const r = this.#results.get(mutant.id);
       const o = ran.outcomes.get(mutant.id);
-      if (r === undefined || this.#unrun.has(mutant.id)) continue;
+      if (
+        r === undefined ||
+        // Stryker disable next-line ConditionalExpression: cut() deletes the result of every mutant it counts unrun, so for one of those r is already undefined
+        this.#unrun.has(mutant.id)
+      ) continue;
       if (o?.kind !== "ran") {
         this.#results.delete(mutant.id);
         this.#cold.add(mutant.id);
