@@ -95,6 +95,7 @@ function byForm(
       attempt(context, () => projected(s, w, context)) ||
       tighterBound(s, w, context) || tighterApprox(s, w, context);
   }
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: both readings below ask for a callee name followed by an argument list, which only a call has
   if (strong.type !== "call" || weak.type !== "call") return false;
   return tighterCall(strong, weak, context) ||
     matchAdded(strong, weak, context);
@@ -294,6 +295,7 @@ function tighterBound(
   const wn = numberOf(w.right);
   // Stryker disable next-line ConditionalExpression: with one bound a number and the other not, no comparison below holds, and when both are not numbers the next line returns
   if (sn === undefined) return false;
+  // Stryker disable next-line ConditionalExpression: with `sn` a number and `wn` not, no comparison below holds
   if (wn === undefined) return false;
   const upper = (op: string) => op === "<" || op === "<=";
   const lower = (op: string) => op === ">" || op === ">=";

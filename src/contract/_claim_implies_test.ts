@@ -191,6 +191,8 @@ Deno.test("claimImplies() reads no more than the form of each part shows", async
     ["a", "not a"],
     // A bound is a number.
     ["x < y", "x < z"],
+    // A call of a call names no tolerance function or check.
+    ["f(a)(x)", "g(b)(y)"],
     // A tolerance only between two equalities, or two inequalities.
     ["x == pytest.approx(y, abs=1e-9)", "x != pytest.approx(y, abs=1e-6)"],
     ["x < pytest.approx(y, abs=1e-6)", "x < pytest.approx(y, abs=1e-9)"],
