@@ -397,6 +397,12 @@ Deno.test("ExprComparison takes a filter dropped, an alternative added, or a cho
       /^sampled_from lost 2 of its choices$/,
     ],
     [
+      "choices dropped from sampled_from, a list made a tuple",
+      S("st.sampled_from([1, 2, 3])"),
+      S("st.sampled_from((1,))"),
+      /^sampled_from lost 2 of its choices$/,
+    ],
+    [
       "sampled_from's choices through a constant",
       S("st.sampled_from(CHOICES)", "CHOICES = [1, 2]"),
       S("st.sampled_from(CHOICES)", "CHOICES = [2]"),
@@ -659,6 +665,10 @@ Deno.test("ExprComparison reads a helper that only returns a strategy as that st
       });
       assert.equal(why(files("5"), files("6")), undefined);
       assert.match(why(files("LIMIT"), files("OTHER"))!, /is not/);
+      assert.match(
+        why(files("[LIMIT]"), files("[OTHER]"))!,
+        /^"OTHER" is not "LIMIT"$/,
+      );
     },
   );
 });
