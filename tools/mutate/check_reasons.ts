@@ -13,13 +13,17 @@
 // marked as checked.
 
 import { parseArgs } from "node:util";
-import { denoTest, mutantStages } from "./deno_test_runner.ts";
+import {
+  denoTest,
+  mutantStages,
+  timeLimitSeconds,
+} from "./deno_test_runner.ts";
 import { plural } from "../../src/core/plural.ts";
-import { DECISION_FOLDERS, projectGraph, ROOT, trackedFiles } from "./main.ts";
+import { ROOT, trackedFiles } from "./main.ts";
 import { importers, unitTestsFor } from "./select_tests.ts";
 import type { MutantOutcome } from "./summarize.ts";
 import { describeMutant } from "./summarize.ts";
-import { type ElementsReport, mergeRuns } from "./write_report.ts";
+import { currentRuns } from "./write_report.ts";
 
 /** What a check of one left-out mutant found. */
 export interface CheckedMutant extends Omit<MutantOutcome, "fileName"> {
@@ -172,22 +176,7 @@ async function main(): Promise<number> {
     );
     return values.help ? 0 : 2;
   }
-  const runs = await Promise.all(
-    inputs.map(async (path) =>
-      JSON.parse(await Deno.readTextFile(path)) as ElementsReport
-    ),
-  );
-  const { files, graph } = await projectGraph();
-  const sources = new Map<string, string>();
-  for (const file of files) {
-    if (!DECISION_FOLDERS.some((d) => file.startsWith(d))) continue;
-    try {
-      sources.set(file, await Deno.readTextFile(`${ROOT}/${file}`));
-    } catch {
-      // deleted, not yet staged
-    }
-  }
-  const merged = mergeRuns(runs, (file) => sources.get(file));
+  const { merged, sources, graph } = await currentRuns(inputs);
   const wanted = [...leftOut(merged.results)].filter(([file]) =>
     only.length === 0 || only.some((p) => file === p || file.startsWith(p))
   );
@@ -212,10 +201,7 @@ async function main(): Promise<number> {
               `${key} fails without a mutant, so no mutant can be checked:\n${run.tail}`,
             );
           }
-          return Math.min(
-            120,
-            Math.ceil(5 * (performance.now() - start) / 1000) + 20,
-          );
+          return timeLimitSeconds(performance.now() - start, 120);
         })(),
       );
     }

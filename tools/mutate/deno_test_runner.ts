@@ -108,6 +108,14 @@ export async function denoTest(
   };
 }
 
+/**
+ * A mutant's time limit for tests that took `elapsedMs` without a mutant:
+ * five times that, plus 20 s for a busy machine, and never above `ceiling`.
+ */
+export function timeLimitSeconds(elapsedMs: number, ceiling: number): number {
+  return Math.min(ceiling, Math.ceil(5 * elapsedMs / 1000) + 20);
+}
+
 export class DenoTestRunner implements TestRunner {
   static inject = tokens(commonTokens.options);
   readonly #plan: RunnerPlan;
@@ -135,10 +143,7 @@ export class DenoTestRunner implements TestRunner {
     const start = performance.now();
     const outcome = await denoTest(files, "", ceiling);
     const limit = outcome.passed
-      ? Math.min(
-        ceiling,
-        Math.ceil(5 * (performance.now() - start) / 1000) + 20,
-      )
+      ? timeLimitSeconds(performance.now() - start, ceiling)
       : ceiling;
     this.#limits.set(key, limit);
     return limit;

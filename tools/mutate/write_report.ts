@@ -89,6 +89,45 @@ function checkedAs(
     : { ...result, status: check.status };
 }
 
+/** What {@linkcode currentRuns} gives. */
+export interface CurrentRuns {
+  /** The runs merged on each file's current source. */
+  merged: MergedRuns;
+  /** The decision files' current sources, by file. */
+  sources: Map<string, string>;
+  /** Every decision file main.ts loads. */
+  all: string[];
+  /** The project's module graph, seen from every unit test. */
+  graph: Map<string, string[]>;
+}
+
+/** The runs' JSON at `paths`, merged on the decision files as they are now. */
+export async function currentRuns(
+  paths: readonly string[],
+): Promise<CurrentRuns> {
+  const runs = await Promise.all(
+    paths.map(async (path) =>
+      JSON.parse(await Deno.readTextFile(path)) as ElementsReport
+    ),
+  );
+  const { files, graph, program } = await projectGraph();
+  const all = decisionFiles(files, program);
+  const sources = new Map<string, string>();
+  for (const file of all) {
+    try {
+      sources.set(file, await Deno.readTextFile(`${ROOT}/${file}`));
+    } catch {
+      // deleted, not yet staged
+    }
+  }
+  return {
+    merged: mergeRuns(runs, (file) => sources.get(file)),
+    sources,
+    all,
+    graph,
+  };
+}
+
 if (import.meta.main) {
   const [out, ...inputs] = Deno.args;
   if (out === undefined || inputs.length === 0) {
@@ -97,21 +136,7 @@ if (import.meta.main) {
     );
     Deno.exit(2);
   }
-  const runs = await Promise.all(
-    inputs.map(async (path) =>
-      JSON.parse(await Deno.readTextFile(path)) as ElementsReport
-    ),
-  );
-  const { files, program } = await projectGraph();
-  const all = decisionFiles(files, program);
-  const sources = new Map(
-    await Promise.all(
-      all.map(async (f) =>
-        [f, await Deno.readTextFile(`${ROOT}/${f}`)] as const
-      ),
-    ),
-  );
-  const merged = mergeRuns(runs, (file) => sources.get(file));
+  const { merged, sources, all } = await currentRuns(inputs);
   for (const file of merged.stale) {
     console.error(`write_report: ${file} changed since its last run; left out`);
   }
