@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { Outcome } from "../github/publish_verdict.ts";
 import type { JobSpec } from "./job.ts";
-import type { JobQueue } from "./queue.ts";
+import type { EnqueueResult, JobQueue } from "./queue.ts";
 
 /** A lease of one second. */
 export const LEASE = { leaseMs: 1000 };
@@ -28,6 +28,16 @@ export function spec(number: number, head: string, now: string): JobSpec {
     event: "pull_request.synchronize",
     deliveryId: `d-${number}-${head}`,
   };
+}
+
+/** Enqueue the push of pull request `number` to `head`, its event dated `at`, at T0. */
+function push(
+  q: JobQueue,
+  number: number,
+  head: string,
+  at: string,
+): Promise<EnqueueResult> {
+  return q.enqueue(spec(number, head, at), { now: T0, rerequest: false });
 }
 
 /** A could-not-decide outcome for `head`. */
@@ -51,10 +61,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
     assert.equal((await q.list()).length, 1);
   }],
   ["a claimed job is claimed by nobody else", async (q) => {
-    await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-      now: T0,
-      rerequest: false,
-    });
+    await push(q, 1, "b", "2026-11-30T10:00:00Z");
     const job = await q.claim("w1", { now: T0, ...LEASE });
     assert.equal(job?.state, "running");
     assert.equal(job?.attempts, 1);
@@ -69,10 +76,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
       const result = await q.enqueue(newer, { now: T0, rerequest: false });
       assert.equal(result.status, "queued");
       assert.equal(result.superseded.length, 1);
-      const stale = await q.enqueue(spec(1, "d", "2026-11-30T09:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      const stale = await push(q, 1, "d", "2026-11-30T09:00:00Z");
       assert.equal(stale.status, "stale");
       assert.deepEqual(stale.superseded, []);
       const job = await q.claim("w1", { now: T0, ...LEASE });
@@ -86,10 +90,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
       const old = spec(1, "b", "2026-11-30T10:00:00Z");
       await q.enqueue(old, { now: T0, rerequest: false });
       const job = await q.claim("w1", { now: T0, ...LEASE });
-      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "c", "2026-11-30T10:05:00Z");
       assert.equal(
         await q.recordOutcome(job!.id, "w1", undecided(old.headSha), {
           now: T0,
@@ -105,10 +106,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "a job whose lease expires is claimed again, and its first worker is refused",
     async (q) => {
-      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
       const first = await q.claim("w1", { now: T0, ...LEASE });
       assert.equal(
         await q.heartbeat(first!.id, "w1", { now: T0 + 900, ...LEASE }),
@@ -144,10 +142,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "a judged job whose worker died is published by the next, not judged again",
     async (q) => {
-      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
       const first = await q.claim("w1", { now: T0, ...LEASE });
       await q.recordOutcome(first!.id, "w1", undecided("b"), {
         now: T0,
@@ -167,10 +162,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
     },
   ],
   ["a released job waits for its backoff", async (q) => {
-    await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-      now: T0,
-      rerequest: false,
-    });
+    await push(q, 1, "b", "2026-11-30T10:00:00Z");
     const job = await q.claim("w1", { now: T0, ...LEASE });
     assert.equal(
       await q.release(job!.id, "w1", {
@@ -187,23 +179,14 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "a newer job of a pull request waits while an older one publishes",
     async (q) => {
-      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
-      await q.enqueue(spec(2, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
+      await push(q, 2, "b", "2026-11-30T10:00:00Z");
       const old = await q.claim("w1", { now: T0, ...LEASE });
       await q.recordOutcome(old!.id, "w1", undecided("b"), {
         now: T0,
         ...LEASE,
       });
-      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "c", "2026-11-30T10:05:00Z");
       const other = await q.claim("w2", { now: T0, ...LEASE });
       assert.equal(other?.spec.number, 2);
       assert.equal(await q.claim("w2", { now: T0, ...LEASE }), undefined);
@@ -253,10 +236,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "a rerequest of unseen commits never supersedes a job in progress",
     async (q) => {
-      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "c", "2026-11-30T10:05:00Z");
       const rerun = await q.enqueue(spec(1, "b", "2026-11-30T12:00:00Z"), {
         now: T0,
         rerequest: true,
@@ -305,10 +285,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "a rerequest of unseen commits never supersedes a job being judged",
     async (q) => {
-      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "c", "2026-11-30T10:05:00Z");
       const running = await q.claim("w1", { now: T0, ...LEASE });
       const rerun = await q.enqueue(spec(1, "b", "2026-11-30T12:00:00Z"), {
         now: T0,
@@ -329,10 +306,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "a judged job a newer push overtook is superseded instead of published",
     async (q) => {
-      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
       const old = await q.claim("w1", { now: T0, ...LEASE });
       await q.recordOutcome(old!.id, "w1", undecided("b"), {
         now: T0,
@@ -346,10 +320,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
         await q.confirmNewest(old!.id, "w1", { now: T0, ...LEASE }),
         true,
       );
-      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "c", "2026-11-30T10:05:00Z");
       assert.equal(
         await q.confirmNewest(old!.id, "w1", { now: T0, ...LEASE }),
         false,
@@ -363,19 +334,13 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "a judged job is overtaken by a push dated the same second, which came later",
     async (q) => {
-      const first = await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      const first = await push(q, 1, "b", "2026-11-30T10:00:00Z");
       const old = await q.claim("w1", { now: T0, ...LEASE });
       await q.recordOutcome(old!.id, "w1", undecided("b"), {
         now: T0,
         ...LEASE,
       });
-      const same = await q.enqueue(spec(1, "c", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      const same = await push(q, 1, "c", "2026-11-30T10:00:00Z");
       assert.equal(same.status, "queued");
       assert.equal(
         await q.confirmNewest(first.id, "w1", { now: T0, ...LEASE }),
@@ -391,10 +356,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "a newer push supersedes a judged job waiting to publish again, so the newer head does not wait out its backoff",
     async (q) => {
-      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
       const old = await q.claim("w1", { now: T0, ...LEASE });
       await q.recordOutcome(old!.id, "w1", undecided("b"), {
         now: T0,
@@ -420,19 +382,13 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "a dead worker's judged job is taken up before a newer job of its pull request",
     async (q) => {
-      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
       const old = await q.claim("w1", { now: T0, ...LEASE });
       await q.recordOutcome(old!.id, "w1", undecided("b"), {
         now: T0,
         ...LEASE,
       });
-      await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "c", "2026-11-30T10:05:00Z");
       const later = { now: T0 + 5000, ...LEASE };
       assert.equal((await q.claim("w2", later))?.id, old!.id);
       assert.equal(await q.claim("w3", later), undefined);
@@ -442,10 +398,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
     "each unfinished state's oldest job is known by when it was queued",
     async (q) => {
       assert.deepEqual(await q.oldestQueuedAt(), {});
-      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
       await q.enqueue(spec(2, "b", "2026-11-30T10:00:00Z"), {
         now: T0 + 100,
         rerequest: false,
@@ -471,14 +424,8 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "an event as old as the pull request's newest is not stale: it supersedes that one",
     async (q) => {
-      const first = await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
-      const second = await q.enqueue(spec(1, "c", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      const first = await push(q, 1, "b", "2026-11-30T10:00:00Z");
+      const second = await push(q, 1, "c", "2026-11-30T10:00:00Z");
       assert.equal(second.status, "queued");
       assert.deepEqual(second.superseded, [first.id]);
       assert.equal((await q.get(first.id))?.state, "superseded");
@@ -487,10 +434,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "an enqueue that fails part way changes nothing, and the queue goes on",
     async (q) => {
-      const old = await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      const old = await push(q, 1, "b", "2026-11-30T10:00:00Z");
       // Fails when stored, after the jobs it overtakes were found.
       const broken = {
         ...spec(1, "c", "2026-11-30T10:05:00Z"),
@@ -504,10 +448,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
       );
       assert.equal((await q.get(old.id))?.state, "queued");
       assert.equal((await q.list()).length, 1);
-      const newer = await q.enqueue(spec(1, "d", "2026-11-30T10:06:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      const newer = await push(q, 1, "d", "2026-11-30T10:06:00Z");
       assert.deepEqual(newer.superseded, [old.id]);
       assert.equal(
         (await q.claim("w1", { now: T0, ...LEASE }))?.spec.headSha,
@@ -534,10 +475,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "only the worker holding a running or judged job can give it back",
     async (q) => {
-      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
       const queued = (await q.list())[0]!;
       const backoff = { runAfter: T0 + 500, error: "Cannot clone" };
       assert.equal(await q.release(queued.id, "w1", backoff), false);
@@ -558,10 +496,7 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   [
     "confirming a judged job as the newest renews its lease",
     async (q) => {
-      await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
-        now: T0,
-        rerequest: false,
-      });
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
       const job = await q.claim("w1", { now: T0, ...LEASE });
       await q.recordOutcome(job!.id, "w1", undecided("b"), {
         now: T0,
