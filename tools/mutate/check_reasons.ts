@@ -71,13 +71,14 @@ export function applyMutant(
   return source.slice(0, from) + replacement + source.slice(to);
 }
 
-/** The mutants of `results` a reason comment left out, by file. */
+/** The mutants of `results` a reason comment left out and no check has run yet, by file. */
 export function leftOut(
   results: readonly MutantOutcome[],
 ): Map<string, MutantOutcome[]> {
   const out = new Map<string, MutantOutcome[]>();
   for (const result of results) {
-    if (result.status !== "Ignored") continue;
+    // One already checked on this source (a ledger keeps it so) is not run again.
+    if (result.status !== "Ignored" || result.checked === true) continue;
     out.set(result.fileName, [...(out.get(result.fileName) ?? []), result]);
   }
   return out;

@@ -51,13 +51,14 @@ Deno.test("applyMutant() replaces the span a mutant names, in lines and columns 
   });
 });
 
-Deno.test("leftOut() gives the mutants a reason left out, by file", () => {
+Deno.test("leftOut() gives the mutants a reason left out that no check has run yet, by file", () => {
   const at = { start: { line: 1, column: 1 } };
-  const m = (fileName: string, status: string) => ({
+  const m = (fileName: string, status: string, checked?: boolean) => ({
     fileName,
     status,
     mutatorName: "BooleanLiteral",
     location: at,
+    ...(checked === undefined ? {} : { checked }),
   });
   assert.deepEqual(
     [...leftOut([
@@ -66,6 +67,7 @@ Deno.test("leftOut() gives the mutants a reason left out, by file", () => {
       m("b.ts", "Killed"),
       m("b.ts", "Ignored"),
       m("a.ts", "Ignored"),
+      m("b.ts", "Ignored", true),
     ])].map(([file, list]) => [file, list.length]),
     [["a.ts", 2], ["b.ts", 1]],
   );

@@ -33,7 +33,7 @@ import {
   tallyLine,
   total,
 } from "./summarize.ts";
-import { writeSurvivorReport } from "./survivor_report.ts";
+import { writeReport } from "./write_report.ts";
 
 /** The folders whose decisions pawl's tests must pin. */
 export const DECISION_FOLDERS = [
@@ -391,10 +391,14 @@ async function main(): Promise<number> {
     }
   }
   if (values.report !== undefined) {
-    await writeSurvivorReport(values.report, results, ROOT, DECISION_FOLDERS, {
-      files: { run: targets, all: decisionFiles(files, program) },
-      source: (file) => sourceOf({ fileName: file }),
-    });
+    // Merged with the ledger beside the report, so a run of some files
+    // brings the report of every file up to date.
+    const stale = await writeReport(values.report, [`${outDir}/mutation.json`]);
+    for (const file of stale) {
+      console.log(
+        `mutate: ${file} changed since its last run; left out of the report`,
+      );
+    }
     console.log(`mutate: wrote ${values.report}`);
   }
   const value = score(all);

@@ -62,10 +62,17 @@ Deno.test("deno task mutate runs a file's mutants against the tests that load it
         );
         assert.match(report, /\| src\/sign\/ +\| 1 of \d+ +\|/);
         assert.match(report, /## Not run\n\n(- src\/.*\n)+/);
+        const ledger = JSON.parse(
+          await Deno.readTextFile(`${dir}/report.json`),
+        );
+        assert.equal(ledger.kind, "ledger");
+        assert.deepEqual(Object.keys(ledger.files), [
+          "src/sign/sign_envelope.ts",
+        ]);
       },
     );
     await t.step(
-      "the mutant a reason left out is run on its own, and the report says its tests leave it alive",
+      "the mutant a reason left out is run on its own, and the report, from its ledger and the check alone, says its tests leave it alive",
       async () => {
         const check = await new Deno.Command(Deno.execPath(), {
           args: [
@@ -103,8 +110,7 @@ Deno.test("deno task mutate runs a file's mutants against the tests that load it
             "run",
             "--allow-all",
             "tools/mutate/write_report.ts",
-            `${dir}/checked.md`,
-            `${dir}/mutation.json`,
+            `${dir}/report.md`,
             `${dir}/reasons.json`,
           ],
           cwd: ROOT,
@@ -112,9 +118,10 @@ Deno.test("deno task mutate runs a file's mutants against the tests that load it
           stderr: "piped",
         }).output();
         assert.ok(written.success, new TextDecoder().decode(written.stderr));
-        const report = await Deno.readTextFile(`${dir}/checked.md`);
+        const report = await Deno.readTextFile(`${dir}/report.md`);
         assert.match(report, /1 of 1 run on their own/);
         assert.doesNotMatch(report, /`\s+_\(not checked\)_/);
+        assert.match(report, /\| src\/sign\/ +\| 1 of \d+ +\|/);
       },
     );
     await t.step(

@@ -27,7 +27,7 @@ export interface FileTally {
   invalid: number;
 }
 
-const DETECTED = new Set(["Killed", "Timeout"]);
+export const DETECTED = new Set(["Killed", "Timeout"]);
 const UNDETECTED = new Set(["Survived", "NoCoverage"]);
 
 /** The share of the mutants that count which the tests detect, in percent; null when none count. */

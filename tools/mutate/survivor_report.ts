@@ -37,6 +37,17 @@ export function codeSpan(text: string): string {
   return `${fence} ${text} ${fence}`;
 }
 
+/**
+ * A reason as Markdown that shows it as written: the characters Markdown
+ * reads as emphasis, links or HTML are escaped outside its code spans, so a
+ * reason that quotes a regular expression keeps its stars.
+ */
+export function markdownText(text: string): string {
+  return text.split(/(`[^`]*`)/).map((part, i) =>
+    i % 2 === 1 ? part : part.replace(/[\\*_[\]<>]/g, (c) => `\\${c}`)
+  ).join("");
+}
+
 /** What else the report can say. */
 export interface ReportOptions {
   /** Which files were run: each folder then says how many, and the others are listed. */
@@ -72,8 +83,9 @@ export function survivorReport(
     "# Mutation report: pawl's own decision code",
     "",
     "Written by `deno task bench self-mutation`, or by `tools/mutate/write_report.ts` from the JSON",
-    "of `deno task mutate` runs. [development.md](development.md#mutation-testing-pawl-itself) says",
-    "what is mutated, which tests run, and how a reason is recorded.",
+    "of `deno task mutate` runs and the ledger beside this report (the same name, ending in `.json`).",
+    "[development.md](development.md#mutation-testing-pawl-itself) says what is mutated, which tests",
+    "run, and how a reason is recorded.",
     "",
     "A mutant is **detected** when a test fails or stops on its time limit, **undetected** when",
     "every chosen test passes. A mutant **with a reason** is left out by a",
@@ -136,7 +148,7 @@ export function survivorReport(
       a[0].localeCompare(b[0])
     )
   ) {
-    lines.push(`- **${reason || "(no reason given)"}**`);
+    lines.push(`- **${reason ? markdownText(reason) : "(no reason given)"}**`);
     for (const result of group) {
       lines.push(
         `  - ${codeSpan(describe(result))}${

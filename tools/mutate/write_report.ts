@@ -1,14 +1,21 @@
 // deno-lint-ignore-file no-console
-// deno run --allow-all tools/mutate/write_report.ts REPORT.md RUN.json...
+// deno run --allow-all tools/mutate/write_report.ts REPORT.md [RUN.json...]
 //
 // Writes the survivor report from the mutation-testing-elements JSON of one
 // or more `deno task mutate` runs (their --out). A file's mutants come from
 // the last run that has that file as it is now (the JSON keeps each file's
 // source), so runs of single files after a full run bring the report up to
 // date, and a run of code that has changed since is left out and named.
+//
+// Beside the report (REPORT.json for REPORT.md) lies its ledger: per file,
+// a hash of the source that was run, how many mutants were detected, and
+// every other mutant in full. The ledger is read as the oldest run and
+// written again with the report, so a run of one file brings a checked-in
+// report up to date without the runs of every other file at hand.
 
+import { createHash } from "node:crypto";
 import { DECISION_FOLDERS, decisionFiles, projectGraph, ROOT } from "./main.ts";
-import type { MutantOutcome } from "./summarize.ts";
+import { DETECTED, type MutantOutcome } from "./summarize.ts";
 import { writeSurvivorReport } from "./survivor_report.ts";
 
 /** The part of a run's mutation-testing-elements JSON the report reads. */
@@ -19,6 +26,76 @@ export interface ElementsReport {
     string,
     { source?: string; mutants: Omit<MutantOutcome, "fileName">[] }
   >;
+}
+
+/** A mutant as the ledger keeps it: what the report can say of it. */
+export type LedgerMutant = Omit<MutantOutcome, "fileName">;
+
+/** The ledger kept beside a report (see the head of this file). */
+export interface Ledger {
+  readonly kind: "ledger";
+  readonly files: Record<string, {
+    /** The SHA-256 of the source that was run, in hex. */
+    readonly sha256: string;
+    /** How many of its mutants a test detected. */
+    readonly detected: number;
+    /** Every mutant no test detected, or left out with a reason. */
+    readonly mutants: readonly LedgerMutant[];
+  }>;
+}
+
+/** The SHA-256 of a source text, in hex, as the ledger keeps it. */
+export function sourceHash(source: string): string {
+  return createHash("sha256").update(source).digest("hex");
+}
+
+/** The ledger beside a report: REPORT.json for REPORT.md. */
+export function ledgerPath(report: string): string {
+  return `${report.replace(/\.md$/, "")}.json`;
+}
+
+/** The ledger of merged runs: the detected mutants as a count, the rest in full. */
+export function ledgerOf(
+  merged: MergedRuns,
+  sources: ReadonlyMap<string, string>,
+): Ledger {
+  const files: Record<string, Ledger["files"][string]> = {};
+  for (const file of merged.files) {
+    const source = sources.get(file);
+    if (source === undefined) continue;
+    const mine = merged.results.filter((r) => r.fileName === file);
+    files[file] = {
+      sha256: sourceHash(source),
+      detected: mine.filter((r) => DETECTED.has(r.status)).length,
+      mutants: mine.filter((r) => !DETECTED.has(r.status)).map((r) => ({
+        mutatorName: r.mutatorName,
+        ...(r.replacement === undefined ? {} : { replacement: r.replacement }),
+        status: r.status,
+        ...(r.statusReason === undefined ? {} : {
+          statusReason: r.statusReason,
+        }),
+        ...(r.checked === true ? { checked: true } : {}),
+        location: r.location,
+      })),
+    };
+  }
+  return { kind: "ledger", files };
+}
+
+/** A ledger's file as the mutants of a run: the detected ones stand in as bare Killed mutants. */
+function fromLedger(
+  file: string,
+  entry: Ledger["files"][string],
+): MutantOutcome[] {
+  return [
+    ...Array.from({ length: entry.detected }, () => ({
+      fileName: file,
+      mutatorName: "",
+      status: "Killed",
+      location: { start: { line: 0, column: 0 } },
+    })),
+    ...entry.mutants.map((m) => ({ ...m, fileName: file })),
+  ];
 }
 
 /** What several runs say of the files as they are now. */
@@ -39,15 +116,38 @@ export interface MergedRuns {
  * reason left out: detected, or left alive and so `checked`.
  */
 export function mergeRuns(
-  runs: readonly ElementsReport[],
+  runs: readonly (ElementsReport | Ledger)[],
   current?: (file: string) => string | undefined,
 ): MergedRuns {
   const byFile = new Map<string, MutantOutcome[]>();
   const stale = new Set<string>();
   const isCurrent = (file: string, source: string | undefined) =>
     current === undefined || source === current(file);
-  for (const run of runs.filter((r) => r.kind !== "reason-check")) {
-    for (const [file, { source, mutants }] of Object.entries(run.files)) {
+  const hashes = new Map<string, string | undefined>();
+  const currentHash = (file: string) => {
+    if (!hashes.has(file)) {
+      const source = current?.(file);
+      hashes.set(file, source === undefined ? undefined : sourceHash(source));
+    }
+    return hashes.get(file);
+  };
+  for (const run of runs) {
+    if (run.kind !== "ledger") continue;
+    for (const [file, entry] of Object.entries(run.files)) {
+      if (current !== undefined && entry.sha256 !== currentHash(file)) {
+        stale.add(file);
+        continue;
+      }
+      byFile.set(file, fromLedger(file, entry));
+    }
+  }
+  for (const run of runs) {
+    if (run.kind === "ledger" || run.kind === "reason-check") continue;
+    for (
+      const [file, { source, mutants }] of Object.entries(
+        (run as ElementsReport).files,
+      )
+    ) {
       if (!isCurrent(file, source)) {
         stale.add(file);
         continue;
@@ -55,8 +155,13 @@ export function mergeRuns(
       byFile.set(file, mutants.map((m) => ({ ...m, fileName: file })));
     }
   }
-  for (const check of runs.filter((r) => r.kind === "reason-check")) {
-    for (const [file, { source, mutants }] of Object.entries(check.files)) {
+  for (const check of runs) {
+    if (check.kind !== "reason-check") continue;
+    for (
+      const [file, { source, mutants }] of Object.entries(
+        (check as ElementsReport).files,
+      )
+    ) {
       const results = byFile.get(file);
       if (results === undefined || !isCurrent(file, source)) continue;
       byFile.set(file, results.map((r) => checkedAs(r, mutants)));
@@ -101,15 +206,29 @@ export interface CurrentRuns {
   graph: Map<string, string[]>;
 }
 
+/** A run's JSON, a reason check's or a ledger, read from `path`. */
+async function readRun(path: string): Promise<ElementsReport | Ledger> {
+  const text = await Deno.readTextFile(path);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path}: not JSON: ${(error as Error).message}`);
+  }
+  const files = (value as { files?: unknown } | null)?.files;
+  if (typeof files !== "object" || files === null || Array.isArray(files)) {
+    throw new Error(
+      `${path}: key "files": expected an object of files, as a mutation run, a reason check or a ledger writes`,
+    );
+  }
+  return value as ElementsReport | Ledger;
+}
+
 /** The runs' JSON at `paths`, merged on the decision files as they are now. */
 export async function currentRuns(
   paths: readonly string[],
 ): Promise<CurrentRuns> {
-  const runs = await Promise.all(
-    paths.map(async (path) =>
-      JSON.parse(await Deno.readTextFile(path)) as ElementsReport
-    ),
-  );
+  const runs = await Promise.all(paths.map(readRun));
   const { files, graph, program } = await projectGraph();
   const all = decisionFiles(files, program);
   const sources = new Map<string, string>();
@@ -128,20 +247,59 @@ export async function currentRuns(
   };
 }
 
-if (import.meta.main) {
-  const [out, ...inputs] = Deno.args;
-  if (out === undefined || inputs.length === 0) {
-    console.error(
-      "usage: deno run --allow-all tools/mutate/write_report.ts REPORT.md RUN.json...",
-    );
-    Deno.exit(2);
+/**
+ * Write the report at `report` and its ledger beside it from the ledger
+ * already there (if any) and the runs at `inputs`, later ones winning.
+ * Returns the files left out because they changed since their last run.
+ */
+export async function writeReport(
+  report: string,
+  inputs: readonly string[],
+): Promise<string[]> {
+  const ledger = ledgerPath(report);
+  let hasLedger = true;
+  try {
+    await Deno.stat(ledger);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    hasLedger = false;
   }
-  const { merged, sources, all } = await currentRuns(inputs);
-  for (const file of merged.stale) {
-    console.error(`write_report: ${file} changed since its last run; left out`);
-  }
-  await writeSurvivorReport(out, merged.results, "", DECISION_FOLDERS, {
+  const { merged, sources, all } = await currentRuns(
+    hasLedger ? [ledger, ...inputs] : inputs,
+  );
+  await writeSurvivorReport(report, merged.results, "", DECISION_FOLDERS, {
     files: { run: merged.files, all },
     source: (file) => sources.get(file),
   });
+  await Deno.writeTextFile(
+    ledger,
+    `${JSON.stringify(ledgerOf(merged, sources), null, 2)}\n`,
+  );
+  // The repository's JSON is kept as deno fmt writes it.
+  await new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--quiet", ledger],
+    stdout: "null",
+    stderr: "inherit",
+  }).output();
+  return merged.stale;
+}
+
+if (import.meta.main) {
+  const [out, ...inputs] = Deno.args;
+  if (out === undefined) {
+    console.error(
+      "usage: deno run --allow-all tools/mutate/write_report.ts REPORT.md [RUN.json...]",
+    );
+    Deno.exit(2);
+  }
+  try {
+    for (const file of await writeReport(out, inputs)) {
+      console.error(
+        `write_report: ${file} changed since its last run; left out`,
+      );
+    }
+  } catch (error) {
+    console.error(`write_report: ${(error as Error).message}`);
+    Deno.exit(2);
+  }
 }

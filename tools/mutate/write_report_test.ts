@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { codeSpan, survivorReport } from "./survivor_report.ts";
-import { mergeRuns } from "./write_report.ts";
+import { codeSpan, markdownText, survivorReport } from "./survivor_report.ts";
+import { ledgerOf, mergeRuns, sourceHash } from "./write_report.ts";
 
-type Status = "Killed" | "Survived" | "Ignored";
+type Status = "Killed" | "Timeout" | "Survived" | "NoCoverage" | "Ignored";
 
 function run(files: Record<string, [string, Status[]]>) {
   return {
@@ -166,4 +166,99 @@ Deno.test("survivorReport() marks each mutant left out with a reason that was no
     text,
     /a\.ts:2:1 ConditionalExpression → false` \*\(not checked\)\*/,
   );
+});
+
+Deno.test("a ledger keeps what the report says of each file, and only for the source that was run", async (t) => {
+  const now: Record<string, string> = { "a.ts": "A1", "b.ts": "B1" };
+  const ignored = {
+    ...run({ "a.ts": ["A1", ["Killed", "Timeout", "Survived", "Ignored"]] })
+      .files["a.ts"]!,
+  };
+  const runs = [
+    {
+      files: {
+        "a.ts": {
+          ...ignored,
+          mutants: ignored.mutants.map((m, i) =>
+            i === 3 ? { ...m, statusReason: "x is never 0" } : m
+          ),
+        },
+        ...run({ "b.ts": ["B1", ["Killed", "NoCoverage"]] }).files,
+      },
+    },
+    {
+      ...run({ "a.ts": ["A1", ["Ignored", "Ignored", "Ignored", "Survived"]] }),
+      kind: "reason-check",
+    },
+  ];
+  const merged = mergeRuns(runs, (f) => now[f]);
+  const sources = new Map(Object.entries(now));
+  const ledger = ledgerOf(merged, sources);
+  await t.step(
+    "detected mutants are counted, every other one kept whole",
+    () => {
+      assert.equal(ledger.files["a.ts"]?.detected, 2);
+      assert.equal(ledger.files["a.ts"]?.sha256, sourceHash("A1"));
+      assert.deepEqual(
+        ledger.files["a.ts"]?.mutants.map((m) => [
+          m.status,
+          m.statusReason,
+          m.checked,
+          m.location.start.line,
+        ]),
+        [["Survived", undefined, undefined, 3], [
+          "Ignored",
+          "x is never 0",
+          true,
+          4,
+        ]],
+      );
+    },
+  );
+  await t.step("read back, the ledger gives the same report", () => {
+    const again = mergeRuns([ledger], (f) => now[f]);
+    assert.deepEqual(again.files, merged.files);
+    const folders = [""];
+    assert.equal(
+      survivorReport(again.results, "", folders),
+      survivorReport(merged.results, "", folders),
+    );
+  });
+  await t.step("a file changed since the ledger was written is stale", () => {
+    const later = mergeRuns([ledger], (f) => f === "b.ts" ? "B2" : now[f]);
+    assert.deepEqual(later.files, ["a.ts"]);
+    assert.deepEqual(later.stale, ["b.ts"]);
+  });
+  await t.step("a run given with the ledger replaces the ledger's file", () => {
+    const later = mergeRuns([
+      ledger,
+      run({ "b.ts": ["B1", ["Killed", "Killed"]] }),
+    ], (f) => now[f]);
+    assert.deepEqual(
+      later.results.filter((r) => r.fileName === "b.ts").map((r) => r.status),
+      ["Killed", "Killed"],
+    );
+  });
+  await t.step("a ledger given after a run does not replace it", () => {
+    const later = mergeRuns([
+      run({ "b.ts": ["B1", ["Killed", "Killed"]] }),
+      ledger,
+    ], (f) => now[f]);
+    assert.deepEqual(
+      later.results.filter((r) => r.fileName === "b.ts").map((r) => r.status),
+      ["Killed", "Killed"],
+    );
+  });
+});
+
+Deno.test("markdownText() shows a reason as written, leaving its code spans alone", async (t) => {
+  const cases: [string, string, string][] = [
+    ["a regular expression", "so /E\\s*/ matches", "so /E\\\\s\\*/ matches"],
+    ["a dunder name", "no __init__.py", "no \\_\\_init\\_\\_.py"],
+    ["a comparison", "< and <= differ", "\\< and \\<= differ"],
+    ["code", "`a_b*` is kept", "`a_b*` is kept"],
+  ];
+  for (const [name, text, want] of cases) {
+    await t.step(name, () => assert.equal(markdownText(text), want));
+  }
 });
