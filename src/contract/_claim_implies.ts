@@ -199,13 +199,18 @@ function projected(
   } else return false;
   const orders = [[whole.left, whole.right], [whole.right, whole.left]];
   return orders.some(([left, right]) =>
-    attempt(context, () =>
-      alike(parts.left, parts.right, {
+    attempt(context, () => {
+      const holes: Holes = {
         left: left as PythonExpr,
         right: right as PythonExpr,
         match,
         context,
-      }))
+        filled: false,
+      };
+      // A projection of neither side (`c == c`) follows from nothing: an
+      // `__eq__` of the code under test, or a NaN, can make it fail.
+      return alike(parts.left, parts.right, holes) && holes.filled;
+    })
   );
 }
 
@@ -218,6 +223,8 @@ interface Holes {
   right: PythonExpr;
   match: Match;
   context: ClaimContext;
+  /** Whether the whole's sides were found at some place. */
+  filled: boolean;
 }
 
 /**
@@ -234,6 +241,7 @@ function alike(x: PythonExpr, y: PythonExpr, holes: Holes): boolean {
       () => holes.match(holes.left, x) && holes.match(holes.right, y),
     )
   ) {
+    holes.filled = true;
     return true;
   }
   [x, y] = [unfolded(x), unfolded(y)];

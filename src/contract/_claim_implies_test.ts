@@ -122,6 +122,27 @@ Deno.test("claimImplies() sees no projection where the two sides are not project
   }
 });
 
+Deno.test("claimImplies() reads no claim that holds neither side as a projection of them, since `c == c` itself can fail", async (t) => {
+  const cases: [string, string][] = [
+    ["a == b", "c == c"],
+    ["a == b", "len(c) == len(c)"],
+    ["a == b", "c.f == c.f"],
+    ["c != c", "a != b"],
+    ["len(c) != len(c)", "a != b"],
+  ];
+  for (const [strong, weak] of cases) {
+    await t.step(`${strong} ⇏ ${weak}`, () => {
+      assert.equal(implies(strong, weak), false);
+    });
+  }
+  await t.step(
+    "one side projected beside a part spelled alike still is",
+    () => {
+      assert.equal(implies("a == b", "f(a, c) == f(b, c)"), true);
+    },
+  );
+});
+
 Deno.test("claimImplies() shows nothing once its budget of steps is spent", () => {
   assert.equal(implies("a and b", "b", 3), true);
   assert.equal(implies("a and b", "b", 2), false);
