@@ -143,6 +143,35 @@ Deno.test("claimImplies() reads no claim that holds neither side as a projection
   );
 });
 
+Deno.test("claimImplies() sees no projection where a part beside the projected sides differs", async (t) => {
+  const cases: [string, string][] = [
+    ["a == b", "f(a, 1) == f(b, x)"],
+    ["a == b", "f(a, g(c)) == f(b, g(c, d))"],
+    ["a == b", "f(a, g(c, d)) == f(b, g(c))"],
+    ["f(a, 1) != f(b, x)", "a != b"],
+  ];
+  for (const [strong, weak] of cases) {
+    await t.step(`${strong} ⇏ ${weak}`, () => {
+      assert.equal(implies(strong, weak), false);
+    });
+  }
+  await t.step(
+    "a part too large to copy is not the same part beside the projected sides",
+    () => {
+      const big: PythonExpr = { type: "opaque", line: 1, text: "c" };
+      const withBig = (e: PythonExpr): PythonExpr =>
+        e.type === "name" && e.text === "c"
+          ? { ...big }
+          : e.children === undefined
+          ? e
+          : { ...e, children: e.children.map(withBig) };
+      const weak = withBig(expr("f(a, c) == f(b, c)"));
+      assert.equal(claimImplies(expr("a == b"), weak, context()), false);
+      assert.equal(implies("a == b", "f(a, c) == f(b, c)"), true);
+    },
+  );
+});
+
 Deno.test("claimImplies() shows nothing once its budget of steps is spent", () => {
   assert.equal(implies("a and b", "b", 3), true);
   assert.equal(implies("a and b", "b", 2), false);
