@@ -1,5 +1,5 @@
 // deno-lint-ignore-file no-console
-// deno task mutate-reasons [--concurrency N] [--out FILE] [--only PATH]... RUN.json...
+// deno task mutate-reasons [--undetected] [--concurrency N] [--out FILE] [--only PATH]... RUN.json...
 //
 // Runs the mutants a reason comment leaves out. Stryker's
 // `// Stryker disable next-line MUTATOR: reason` leaves out every mutant of
@@ -11,6 +11,11 @@
 // goes to tools/mutate/write_report.ts with the runs: a mutant the tests
 // detect counts as detected, and one they leave alive keeps its reason,
 // marked as checked.
+//
+// With --undetected it also runs each mutant the runs left undetected, as
+// after tests were added: one the tests now detect counts as detected. (A
+// run of the file again, `deno task mutate`, is the check when tests were
+// changed or taken away, since a mutant detected then may not be now.)
 
 import { parseArgs } from "node:util";
 import {
@@ -71,14 +76,22 @@ export function applyMutant(
   return source.slice(0, from) + replacement + source.slice(to);
 }
 
-/** The mutants of `results` a reason comment left out and no check has run yet, by file. */
+/**
+ * The mutants of `results` a reason comment left out and no check has run
+ * yet, by file; with `undetected`, also those no test detected.
+ */
 export function leftOut(
   results: readonly MutantOutcome[],
+  undetected = false,
 ): Map<string, MutantOutcome[]> {
   const out = new Map<string, MutantOutcome[]>();
   for (const result of results) {
+    const wanted = undetected &&
+      (result.status === "Survived" || result.status === "NoCoverage");
     // One already checked on this source (a ledger keeps it so) is not run again.
-    if (result.status !== "Ignored" || result.checked === true) continue;
+    if (
+      !wanted && (result.status !== "Ignored" || result.checked === true)
+    ) continue;
     out.set(result.fileName, [...(out.get(result.fileName) ?? []), result]);
   }
   return out;
@@ -165,6 +178,7 @@ async function main(): Promise<number> {
       concurrency: { type: "string", default: "1" },
       out: { type: "string", default: `${ROOT}/out/mutation/reasons.json` },
       only: { type: "string", multiple: true, default: [] },
+      undetected: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -173,14 +187,14 @@ async function main(): Promise<number> {
   const concurrency = Number(values.concurrency);
   if (values.help || inputs.length === 0 || !(concurrency >= 1)) {
     console.log(
-      "usage: deno task mutate-reasons [--concurrency N] [--out FILE] [--only PATH]... RUN.json...",
+      "usage: deno task mutate-reasons [--undetected] [--concurrency N] [--out FILE] [--only PATH]... RUN.json...",
     );
     return values.help ? 0 : 2;
   }
   const { merged, sources, graph } = await currentRuns(inputs);
-  const wanted = [...leftOut(merged.results)].filter(([file]) =>
-    only.length === 0 || only.some((p) => file === p || file.startsWith(p))
-  );
+  const wanted = [...leftOut(merged.results, values.undetected)].filter((
+    [file],
+  ) => only.length === 0 || only.some((p) => file === p || file.startsWith(p)));
   const total = wanted.reduce((n, [, m]) => n + m.length, 0);
   console.log(
     `mutate-reasons: ${plural(total, "mutant")} left out with a reason in ${

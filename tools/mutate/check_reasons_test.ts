@@ -71,4 +71,15 @@ Deno.test("leftOut() gives the mutants a reason left out that no check has run y
     ])].map(([file, list]) => [file, list.length]),
     [["a.ts", 2], ["b.ts", 1]],
   );
+  assert.deepEqual(
+    [...leftOut([
+      m("a.ts", "Ignored"),
+      m("a.ts", "Survived"),
+      m("a.ts", "NoCoverage"),
+      m("b.ts", "Killed"),
+      m("b.ts", "Ignored", true),
+    ], true)].map(([file, list]) => [file, list.map((r) => r.status)]),
+    [["a.ts", ["Ignored", "Survived", "NoCoverage"]]],
+    "with undetected, the mutants no test detected are run again too",
+  );
 });

@@ -113,7 +113,8 @@ export interface MergedRuns {
  * source is `current(file)`. Without `current`, the last run of each file.
  * The checks of tools/mutate/check_reasons.ts among them (`kind`
  * "reason-check") on the same source then say what became of each mutant a
- * reason left out: detected, or left alive and so `checked`.
+ * reason left out: detected, or left alive and so `checked`; and of each
+ * undetected one they ran again (--undetected): detected, or still not.
  */
 export function mergeRuns(
   runs: readonly (ElementsReport | Ledger)[],
@@ -175,12 +176,14 @@ export function mergeRuns(
   };
 }
 
-/** A left-out mutant as a check of the same mutant found it; any other as it is. */
+/** A left-out or undetected mutant as a check of the same mutant found it; any other as it is. */
 function checkedAs(
   result: MutantOutcome,
   checks: readonly Omit<MutantOutcome, "fileName">[],
 ): MutantOutcome {
-  if (result.status !== "Ignored") return result;
+  const undetected = result.status === "Survived" ||
+    result.status === "NoCoverage";
+  if (result.status !== "Ignored" && !undetected) return result;
   const same = (a: MutantOutcome["location"], b: MutantOutcome["location"]) =>
     a.start.line === b.start.line && a.start.column === b.start.column &&
     a.end?.line === b.end?.line && a.end?.column === b.end?.column;
@@ -189,9 +192,10 @@ function checkedAs(
     c.replacement === result.replacement && same(c.location, result.location)
   );
   if (check === undefined) return result;
-  return check.status === "Survived"
-    ? { ...result, checked: true }
-    : { ...result, status: check.status };
+  if (check.status === "Survived") {
+    return undetected ? result : { ...result, checked: true };
+  }
+  return { ...result, status: check.status };
 }
 
 /** What {@linkcode currentRuns} gives. */

@@ -136,6 +136,25 @@ Deno.test("mergeRuns() takes what a check of the left-out mutants found on the s
   await t.step("a check changes no mutant that was run", () => {
     assert.equal(a[3]?.status, "Killed");
   });
+  await t.step(
+    "an undetected mutant a later check detects counts as detected; one it leaves alive stays undetected",
+    () => {
+      const later = mergeRuns([
+        run({ "c.ts": ["C1", ["Survived", "NoCoverage", "Survived"]] }),
+        {
+          ...run({ "c.ts": ["C1", ["Killed", "Timeout", "Survived"]] }),
+          kind: "reason-check",
+        },
+      ], () => "C1");
+      assert.deepEqual(
+        later.results.map((r) => [r.status, r.checked]),
+        [["Killed", undefined], ["Timeout", undefined], [
+          "Survived",
+          undefined,
+        ]],
+      );
+    },
+  );
   await t.step("a check of other code changes nothing", () => {
     const b = merged.results.filter((r) => r.fileName === "b.ts");
     assert.deepEqual(b.map((r) => [r.status, r.checked]), [[
@@ -187,7 +206,9 @@ Deno.test("a ledger keeps what the report says of each file, and only for the so
       },
     },
     {
-      ...run({ "a.ts": ["A1", ["Ignored", "Ignored", "Ignored", "Survived"]] }),
+      ...run({
+        "a.ts": ["A1", ["Survived", "Survived", "Survived", "Survived"]],
+      }),
       kind: "reason-check",
     },
   ];
