@@ -196,8 +196,11 @@ async function main(): Promise<number> {
     [file],
   ) => only.length === 0 || only.some((p) => file === p || file.startsWith(p)));
   const total = wanted.reduce((n, [, m]) => n + m.length, 0);
+  const what = values.undetected
+    ? "left out with a reason or undetected"
+    : "left out with a reason";
   console.log(
-    `mutate-reasons: ${plural(total, "mutant")} left out with a reason in ${
+    `mutate-reasons: ${plural(total, "mutant")} ${what} in ${
       plural(wanted.length, "file")
     }`,
   );
@@ -251,7 +254,7 @@ async function main(): Promise<number> {
   console.log(
     `mutate-reasons: ${detected} of ${
       plural(checked.length, "mutant")
-    } left out with a reason are detected by the tests; ${
+    } ${what} are detected by the tests; ${
       checked.length - detected
     } left alive; written to ${values.out}`,
   );
