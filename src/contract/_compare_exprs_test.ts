@@ -886,3 +886,88 @@ Deno.test("ExprComparison places a difference where the head writes it", async (
     assert.equal(where(base, head), "tests/strategies.py:3");
   });
 });
+
+Deno.test("ExprComparison counts each step it follows toward the depth it gives up at", async (t) => {
+  const lists = (n: number) =>
+    `${"st.lists(".repeat(n)}st.integers()${")".repeat(n)}`;
+  const calls = (n: number) => `${"f(".repeat(n)}x${")".repeat(n)}`;
+  // `A0 = st.integers()`, `A1 = A0`, ...: `n` names, `A<n-1>` the last.
+  const chain = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => i === 0 ? "A0 = st.integers()" : `A${i} = A${i - 1}`,
+    ).join("\n");
+  const make = (n: number) =>
+    `${chain(n)}\ndef make():\n    x = A${n - 1}\n    return x`;
+  const cases: [
+    string,
+    (n: number) => [string, string, Direction],
+    number,
+    RegExp,
+  ][] = [
+    [
+      "lists inside lists, with equal",
+      (n) => [S(lists(n)), S(lists(n)), "equal"],
+      11,
+      /^the expression nests too deep to compare$/,
+    ],
+    [
+      "a chain of constants on both sides",
+      (n) => [S(`A${n - 1}`, chain(n)), S(`A${n - 1}`, chain(n)), "widening"],
+      23,
+      /^the expression nests too deep to compare$/,
+    ],
+    [
+      "a constant at head written inline at base",
+      (n) => [S(lists(n)), S("N", `N = ${lists(n)}`), "widening"],
+      22,
+      /^the expression nests too deep to compare$/,
+    ],
+    [
+      "a helper inlined",
+      (n) => [
+        S("h()", `def h():\n    return ${lists(n)}`),
+        S(lists(n)),
+        "widening",
+      ],
+      22,
+      /^the expression nests too deep to compare$/,
+    ],
+    [
+      "a filter dropped",
+      (n) => [S(`${lists(n)}.filter(f)`), S(lists(n)), "widening"],
+      22,
+      /^the expression nests too deep to compare$/,
+    ],
+    [
+      "an alternative added",
+      (n) => [S(lists(n)), S(`${lists(n)} | st.none()`), "widening"],
+      22,
+      /is not/,
+    ],
+    [
+      "a bound that is not a number",
+      (n) => [
+        S(`st.integers(0, ${calls(n)})`),
+        S(`st.integers(0, ${calls(n)})`),
+        "widening",
+      ],
+      11,
+      /^max_value changed from/,
+    ],
+    [
+      "a constant an unchanged function reads, through a chain",
+      (n) => [S("make()", make(n)), S("make()", make(n)), "widening"],
+      20,
+      /^the expression nests too deep to compare$/,
+    ],
+  ];
+  for (const [name, build, deepest, beyond] of cases) {
+    await t.step(`${name}: ${deepest} deep compared, one more not`, () => {
+      assert.equal(why(...build(deepest)), undefined);
+      const got = why(...build(deepest + 1));
+      assert.ok(got !== undefined, "a difference");
+      assert.match(got, beyond);
+    });
+  }
+});
