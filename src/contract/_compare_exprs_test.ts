@@ -971,3 +971,296 @@ Deno.test("ExprComparison counts each step it follows toward the depth it gives 
     });
   }
 });
+
+Deno.test("ExprComparison with `equal` compares what is nested in a call or a literal with `equal` too", async (t) => {
+  await table(t, [
+    [
+      "a wider bound of a strategy inside another",
+      S("st.lists(st.integers(0, 10))"),
+      S("st.lists(st.integers(0, 11))"),
+      /^11 is not 10$/,
+    ],
+    [
+      "a wider bound of a strategy inside a list literal",
+      S("[st.integers(0, 10)]"),
+      S("[st.integers(0, 11)]"),
+      /^11 is not 10$/,
+    ],
+    [
+      "an argument added",
+      S("st.tuples(st.integers())"),
+      S("st.tuples(st.integers(), st.none())"),
+      /^\(hypothesis\.strategies\.integers\(\),hypothesis\.strategies\.none\(\)\) is not \(hypothesis\.strategies\.integers\(\)\)$/,
+    ],
+    [
+      "a comparison cut short",
+      S("st.integers().filter(lambda n: 0 < n < 10)"),
+      S("st.integers().filter(lambda n: 0 < n)"),
+      /^0<n is not 0<n<10$/,
+    ],
+    [
+      "a list made a tuple",
+      S("[1, 2]"),
+      S("(1, 2)"),
+      /^\(1,2\) is not \[1,2\]$/,
+    ],
+  ], "equal");
+});
+
+Deno.test("ExprComparison compares as written what it cannot read as a strategy's arguments", async (t) => {
+  await table(t, [
+    [
+      "a * splat added",
+      S("st.integers(0, 10)"),
+      S("st.integers(*BOUNDS)"),
+      /^\(\*BOUNDS\) is not \(0,10\)$/,
+    ],
+    [
+      "a * splat dropped",
+      S("st.integers(*BOUNDS)"),
+      S("st.integers(0, 10)"),
+      /^\(0,10\) is not \(\*BOUNDS\)$/,
+    ],
+    [
+      "a bound after a * splat, which may not be the one its place names",
+      S("st.integers(*LOW, 10)"),
+      S("st.integers(*LOW, 20)"),
+      /^20 is not 10$/,
+    ],
+    [
+      "a generator argument",
+      S("st.sampled_from(c for c in A)"),
+      S("st.sampled_from(c for c in B)"),
+      /^"B" is not "A"$/,
+    ],
+    [
+      "a bound that became a number",
+      S("st.integers(0, limit())"),
+      S("st.integers(0, 10)"),
+      /^max_value changed from limit\(\) to 10$/,
+    ],
+    [
+      "a bound that stopped being a number",
+      S("st.integers(0, 10)"),
+      S("st.integers(0, limit())"),
+      /^max_value changed from 10 to limit\(\)$/,
+    ],
+    [
+      "a bound through a name assigned twice, unchanged",
+      S("st.integers(0, MAX)", "MAX = 5\nMAX = 10"),
+      S("st.integers(0, MAX)", "MAX = 5\nMAX = 10"),
+      undefined,
+    ],
+    [
+      "a bound through a name assigned twice, changed",
+      S("st.integers(0, MAX)", "MAX = 5\nMAX = 10"),
+      S("st.integers(0, MAX)", "MAX = 5\nMAX = 9"),
+      /^max_value changed from MAX to MAX$/,
+    ],
+    [
+      "a value turned into a call",
+      S("st.just([1])"),
+      S("st.just(f(1))"),
+      /^f\(1\) is not \[1\]$/,
+    ],
+    [
+      "a call turned into a value",
+      S("st.just(f(1))"),
+      S("st.just([1])"),
+      /^\[1\] is not f\(1\)$/,
+    ],
+    [
+      "a value or-ed with another",
+      S("st.builds(f, 5)"),
+      S("st.builds(f, 5 | 6)"),
+      /^5\|6 is not 5$/,
+    ],
+    [
+      "a value with another added to it",
+      S("st.just((1, 2))"),
+      S("st.just((1, 2) + (3,))"),
+      /^\(1,2\)\+\(3,\) is not \(1,2\)$/,
+    ],
+    [
+      "a map dropped",
+      S("st.integers().map(str)"),
+      S("st.integers()"),
+      /is not/,
+    ],
+  ]);
+});
+
+Deno.test("ExprComparison reads the arguments of a strategy from a module it does not know by the strategy's last name", async (t) => {
+  await table(t, [
+    [
+      "a bound widened",
+      S("mystrats.integers(0, 10)"),
+      S("mystrats.integers(0, 20)"),
+      undefined,
+    ],
+    [
+      "a bound narrowed",
+      S("mystrats.integers(0, 10)"),
+      S("mystrats.integers(0, 5)"),
+      /^max_value narrowed from 10 to 5$/,
+    ],
+  ]);
+});
+
+Deno.test("ExprComparison compares the widening forms by what they draw from", async (t) => {
+  await table(t, [
+    [
+      "the same filter on both sides",
+      S("st.integers().filter(f)"),
+      S("st.integers().filter(f)"),
+      undefined,
+    ],
+    [
+      "a widened strategy with an alternative added",
+      S("st.integers(0, 10)"),
+      S("st.integers(0, 20) | st.none()"),
+      undefined,
+    ],
+    [
+      "sampled_from of nothing, unchanged",
+      S("st.sampled_from()"),
+      S("st.sampled_from()"),
+      undefined,
+    ],
+    [
+      "sampled_from of nothing given choices",
+      S("st.sampled_from()"),
+      S("st.sampled_from([1])"),
+      /^the sampled_from choices changed$/,
+    ],
+    [
+      "sampled_from of a literal made of something else",
+      S("st.sampled_from([1, 2])"),
+      S("st.sampled_from(Colour)"),
+      /^the sampled_from choices changed$/,
+    ],
+    [
+      "sampled_from of something else made a literal",
+      S("st.sampled_from(Colour)"),
+      S("st.sampled_from([1, 2])"),
+      /^the sampled_from choices changed$/,
+    ],
+  ]);
+});
+
+Deno.test("ExprComparison inlines a helper on either side, where its arguments mean the same", async (t) => {
+  const helper = "def names(size):\n    return st.text(max_size=size)";
+  await table(t, [
+    [
+      "the helper used at head only, narrower",
+      S("st.text(max_size=5)", helper),
+      S("names(4)", helper),
+      /^max_size narrowed from 5 to 4$/,
+    ],
+    [
+      "the helper used at head only, wider",
+      S("st.text(max_size=5)", helper),
+      S("names(6)", helper),
+      undefined,
+    ],
+    [
+      "a constant of the helper's module as the argument, narrowed",
+      S("names(LIMIT)", `${helper}\nLIMIT = 5`),
+      S("names(LIMIT)", `${helper}\nLIMIT = 4`),
+      /^max_size narrowed from LIMIT \(5\) to LIMIT \(4\)$/,
+    ],
+    [
+      "a constant of the helper's module as the argument, widened",
+      S("names(LIMIT)", `${helper}\nLIMIT = 5`),
+      S("names(LIMIT)", `${helper}\nLIMIT = 6`),
+      undefined,
+    ],
+    [
+      "a * splat as the argument, unchanged",
+      S("names(*A)", helper),
+      S("names(*A)", helper),
+      undefined,
+    ],
+    [
+      "a * splat as the argument, changed",
+      S("names(*A)", helper),
+      S("names(*B)", helper),
+      /^"B" is not "A"$/,
+    ],
+  ]);
+  // The helper's first argument is narrowed; where a binder inside it takes
+  // the parameter's name again, the call is compared as written instead.
+  const rebinding: [string, RegExp][] = [
+    ["lambda n: n", /^4 is not 5$/],
+    ["lambda m, n: m", /^4 is not 5$/],
+    ["lambda m, n=1: m", /^4 is not 5$/],
+    ["[n for n, _ in P]", /^4 is not 5$/],
+    ["[m for m in range(n)]", /^max_value narrowed from 5 to 4$/],
+  ];
+  for (const [binder, want] of rebinding) {
+    await t.step(`a helper returning ${binder}`, () => {
+      const top =
+        `def f(n):\n    return st.tuples(st.integers(0, n), st.just(${binder}))`;
+      assert.match(why(S("f(5)", top), S("f(4)", top))!, want);
+    });
+  }
+  await t.step(
+    "an unknown keyword to a helper of another module is compared as written",
+    () => {
+      const files = (arg: string) => ({
+        [PATH]: S(`names(${arg})`, "from tests.strategies import names"),
+        "tests/strategies.py": helper,
+      });
+      assert.equal(why(files("other=4"), files("other=4")), undefined);
+      assert.match(why(files("other=5"), files("other=4"))!, /^4 is not 5$/);
+    },
+  );
+});
+
+Deno.test("ExprComparison compares definitions that are not one plain assignment by their source and what they read", async (t) => {
+  await table(t, [
+    [
+      "a name assigned twice made one assignment",
+      S("NUMBERS", "NUMBERS = st.integers()\nNUMBERS = st.integers()"),
+      S("NUMBERS", "NUMBERS = st.integers()"),
+      /^the definition of "NUMBERS" changed$/,
+    ],
+    [
+      "one assignment made two",
+      S("NUMBERS", "NUMBERS = st.integers()"),
+      S("NUMBERS", "NUMBERS = st.integers()\nNUMBERS = st.integers()"),
+      /^the definition of "NUMBERS" changed$/,
+    ],
+    [
+      "a function kept as it was, the second constant it reads changed",
+      S(
+        "make()",
+        "A = 1\nB = 1\ndef make():\n    x = A\n    y = B\n    return st.integers(x, y)",
+      ),
+      S(
+        "make()",
+        "A = 1\nB = 2\ndef make():\n    x = A\n    y = B\n    return st.integers(x, y)",
+      ),
+      /^2 is not 1$/,
+    ],
+  ]);
+  await t.step(
+    "a constant an unchanged function reads, gone: placed at the function",
+    () => {
+      const module = (top: string) =>
+        `${top}\n\ndef make():\n    x = LIMIT\n    return st.integers(0, x)\nS = make()\n`;
+      const b = sideOf({ [PATH]: module("LIMIT = 1") });
+      const h = sideOf({ [PATH]: module("") });
+      const found = new ExprComparison(b, h).compare(
+        placed(b),
+        placed(h),
+        "widening",
+      );
+      assert.deepEqual(found, {
+        path: PATH,
+        line: 4,
+        why: '"LIMIT" no longer resolves',
+      });
+    },
+  );
+});
