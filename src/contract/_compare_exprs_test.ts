@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { analyzePython } from "../python/analyze_python.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { PythonExpr, PythonModule } from "../python/python_module.ts";
@@ -1262,5 +1263,99 @@ Deno.test("ExprComparison compares definitions that are not one plain assignment
         why: '"LIMIT" no longer resolves',
       });
     },
+  );
+});
+
+/** Strategies written the one way each structure is written. */
+const strategyArb: fc.Arbitrary<string> = fc.letrec<{ s: string }>((tie) => ({
+  s: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom("st.none()", "st.booleans()", "st.text()"),
+    fc.tuple(fc.integer({ min: -9, max: 9 }), fc.integer({ min: 0, max: 9 }))
+      .map(([low, span]) => `st.integers(${low}, ${low + span})`),
+    fc.uniqueArray(fc.integer({ min: 0, max: 9 }), {
+      minLength: 1,
+      maxLength: 4,
+    }).map((xs) => `st.sampled_from([${xs.join(", ")}])`),
+    tie("s").map((s) => `st.lists(${s}, max_size=3)`),
+    tie("s").map((s) => `${s}.filter(f)`),
+    tie("s").map((s) => `${s}.map(g)`),
+    fc.tuple(tie("s"), tie("s")).map(([a, b]) => `${a} | ${b}`),
+    fc.tuple(tie("s"), tie("s")).map(([a, b]) => `st.one_of(${a}, ${b})`),
+    fc.tuple(tie("s"), tie("s")).map(([a, b]) => `st.tuples(${a}, ${b})`),
+  ),
+})).s;
+
+Deno.test("ExprComparison finds no difference between a strategy and itself, widening or equal", () => {
+  fc.assert(
+    fc.property(
+      strategyArb,
+      fc.constantFrom<Direction>("widening", "equal"),
+      (strategy, direction) => {
+        assert.equal(why(S(strategy), S(strategy), direction), undefined);
+      },
+    ),
+  );
+});
+
+/** Places a strategy may sit in, the same on both sides. */
+const contexts: ((s: string) => string)[] = [
+  (s) => s,
+  (s) => `st.lists(${s})`,
+  (s) => `st.tuples(st.none(), ${s})`,
+  (s) => `st.builds(make, [${s}])`,
+  (s) => `st.dictionaries(st.text(), ${s})`,
+];
+
+Deno.test("ExprComparison takes looser bounds as a widening and tighter ones, its mirror image, as a narrowing, wherever the strategy sits", () => {
+  const bounds = fc.tuple(
+    fc.integer({ min: -5, max: 5 }),
+    fc.integer({ min: 5, max: 15 }),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.nat({ max: contexts.length - 1 }), { maxLength: 3 }),
+      bounds,
+      bounds,
+      (around, [bLow, bHigh], [hLow, hHigh]) => {
+        const at = (low: number, high: number) =>
+          S(
+            around.reduce(
+              (s, i) => contexts[i]!(s),
+              `st.integers(${low}, ${high})`,
+            ),
+          );
+        const base = at(bLow, bHigh);
+        const head = at(hLow, hHigh);
+        const wider = hLow <= bLow && hHigh >= bHigh;
+        const narrower = bLow <= hLow && bHigh >= hHigh;
+        assert.equal(why(base, head) === undefined, wider);
+        // The same change backwards is judged as its mirror image.
+        assert.equal(why(head, base) === undefined, narrower);
+        assert.equal(
+          why(base, head, "equal") === undefined,
+          wider && narrower,
+        );
+      },
+    ),
+  );
+});
+
+Deno.test("ExprComparison takes sampled_from at head as wide exactly when it keeps every choice of the base", () => {
+  const choices = fc.uniqueArray(fc.integer({ min: 0, max: 6 }), {
+    minLength: 1,
+    maxLength: 5,
+  });
+  fc.assert(
+    fc.property(choices, choices, (was, is) => {
+      const keeps = was.every((choice) => is.includes(choice));
+      assert.equal(
+        why(
+          S(`st.sampled_from([${was.join(", ")}])`),
+          S(`st.sampled_from((${is.join(", ")},))`),
+        ) === undefined,
+        keeps,
+      );
+    }),
   );
 });
