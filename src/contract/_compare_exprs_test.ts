@@ -1359,3 +1359,27 @@ Deno.test("ExprComparison takes sampled_from at head as wide exactly when it kee
     }),
   );
 });
+
+Deno.test("ExprComparison takes only a called `.filter` of a call as a filter dropped", async (t) => {
+  await table(t, [
+    ["a filter dropped", S("make().filter(f)"), S("make()"), undefined],
+    [
+      "a filter method taken but not called",
+      S("make().filter[0]"),
+      S("make()"),
+      /^make\(\) is not make\(\)\.filter\[0\]$/,
+    ],
+    [
+      "the builtin filter picked by a condition",
+      S("(make() if c else filter)(f)"),
+      S("make()"),
+      /is not/,
+    ],
+    [
+      "a filter dropped from a literal",
+      S('st.just("ab".filter(f))'),
+      S('st.just("ab")'),
+      /^"ab" is not "ab"\.filter\(f\)$/,
+    ],
+  ]);
+});
