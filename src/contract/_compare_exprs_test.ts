@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { analyzePython } from "../python/analyze_python.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { PythonExpr, PythonModule } from "../python/python_module.ts";
@@ -885,4 +886,500 @@ Deno.test("ExprComparison places a difference where the head writes it", async (
     };
     assert.equal(where(base, head), "tests/strategies.py:3");
   });
+});
+
+Deno.test("ExprComparison counts each step it follows toward the depth it gives up at", async (t) => {
+  const lists = (n: number) =>
+    `${"st.lists(".repeat(n)}st.integers()${")".repeat(n)}`;
+  const calls = (n: number) => `${"f(".repeat(n)}x${")".repeat(n)}`;
+  // `A0 = st.integers()`, `A1 = A0`, ...: `n` names, `A<n-1>` the last.
+  const chain = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => i === 0 ? "A0 = st.integers()" : `A${i} = A${i - 1}`,
+    ).join("\n");
+  const make = (n: number) =>
+    `${chain(n)}\ndef make():\n    x = A${n - 1}\n    return x`;
+  const cases: [
+    string,
+    (n: number) => [string, string, Direction],
+    number,
+    RegExp,
+  ][] = [
+    [
+      "lists inside lists, with equal",
+      (n) => [S(lists(n)), S(lists(n)), "equal"],
+      11,
+      /^the expression nests too deep to compare$/,
+    ],
+    [
+      "a chain of constants on both sides",
+      (n) => [S(`A${n - 1}`, chain(n)), S(`A${n - 1}`, chain(n)), "widening"],
+      23,
+      /^the expression nests too deep to compare$/,
+    ],
+    [
+      "a constant at head written inline at base",
+      (n) => [S(lists(n)), S("N", `N = ${lists(n)}`), "widening"],
+      22,
+      /^the expression nests too deep to compare$/,
+    ],
+    [
+      "a helper inlined",
+      (n) => [
+        S("h()", `def h():\n    return ${lists(n)}`),
+        S(lists(n)),
+        "widening",
+      ],
+      22,
+      /^the expression nests too deep to compare$/,
+    ],
+    [
+      "a filter dropped",
+      (n) => [S(`${lists(n)}.filter(f)`), S(lists(n)), "widening"],
+      22,
+      /^the expression nests too deep to compare$/,
+    ],
+    [
+      "an alternative added",
+      (n) => [S(lists(n)), S(`${lists(n)} | st.none()`), "widening"],
+      22,
+      /is not/,
+    ],
+    [
+      "a bound that is not a number",
+      (n) => [
+        S(`st.integers(0, ${calls(n)})`),
+        S(`st.integers(0, ${calls(n)})`),
+        "widening",
+      ],
+      11,
+      /^max_value changed from/,
+    ],
+    [
+      "a constant an unchanged function reads, through a chain",
+      (n) => [S("make()", make(n)), S("make()", make(n)), "widening"],
+      20,
+      /^the expression nests too deep to compare$/,
+    ],
+  ];
+  for (const [name, build, deepest, beyond] of cases) {
+    await t.step(`${name}: ${deepest} deep compared, one more not`, () => {
+      assert.equal(why(...build(deepest)), undefined);
+      const got = why(...build(deepest + 1));
+      assert.ok(got !== undefined, "a difference");
+      assert.match(got, beyond);
+    });
+  }
+});
+
+Deno.test("ExprComparison with `equal` compares what is nested in a call or a literal with `equal` too", async (t) => {
+  await table(t, [
+    [
+      "a wider bound of a strategy inside another",
+      S("st.lists(st.integers(0, 10))"),
+      S("st.lists(st.integers(0, 11))"),
+      /^11 is not 10$/,
+    ],
+    [
+      "a wider bound of a strategy inside a list literal",
+      S("[st.integers(0, 10)]"),
+      S("[st.integers(0, 11)]"),
+      /^11 is not 10$/,
+    ],
+    [
+      "an argument added",
+      S("st.tuples(st.integers())"),
+      S("st.tuples(st.integers(), st.none())"),
+      /^\(hypothesis\.strategies\.integers\(\),hypothesis\.strategies\.none\(\)\) is not \(hypothesis\.strategies\.integers\(\)\)$/,
+    ],
+    [
+      "a comparison cut short",
+      S("st.integers().filter(lambda n: 0 < n < 10)"),
+      S("st.integers().filter(lambda n: 0 < n)"),
+      /^0<n is not 0<n<10$/,
+    ],
+    [
+      "a list made a tuple",
+      S("[1, 2]"),
+      S("(1, 2)"),
+      /^\(1,2\) is not \[1,2\]$/,
+    ],
+  ], "equal");
+});
+
+Deno.test("ExprComparison compares as written what it cannot read as a strategy's arguments", async (t) => {
+  await table(t, [
+    [
+      "a * splat added",
+      S("st.integers(0, 10)"),
+      S("st.integers(*BOUNDS)"),
+      /^\(\*BOUNDS\) is not \(0,10\)$/,
+    ],
+    [
+      "a * splat dropped",
+      S("st.integers(*BOUNDS)"),
+      S("st.integers(0, 10)"),
+      /^\(0,10\) is not \(\*BOUNDS\)$/,
+    ],
+    [
+      "a bound after a * splat, which may not be the one its place names",
+      S("st.integers(*LOW, 10)"),
+      S("st.integers(*LOW, 20)"),
+      /^20 is not 10$/,
+    ],
+    [
+      "a generator argument",
+      S("st.sampled_from(c for c in A)"),
+      S("st.sampled_from(c for c in B)"),
+      /^"B" is not "A"$/,
+    ],
+    [
+      "a bound that became a number",
+      S("st.integers(0, limit())"),
+      S("st.integers(0, 10)"),
+      /^max_value changed from limit\(\) to 10$/,
+    ],
+    [
+      "a bound that stopped being a number",
+      S("st.integers(0, 10)"),
+      S("st.integers(0, limit())"),
+      /^max_value changed from 10 to limit\(\)$/,
+    ],
+    [
+      "a bound through a name assigned twice, unchanged",
+      S("st.integers(0, MAX)", "MAX = 5\nMAX = 10"),
+      S("st.integers(0, MAX)", "MAX = 5\nMAX = 10"),
+      undefined,
+    ],
+    [
+      "a bound through a name assigned twice, changed",
+      S("st.integers(0, MAX)", "MAX = 5\nMAX = 10"),
+      S("st.integers(0, MAX)", "MAX = 5\nMAX = 9"),
+      /^max_value changed from MAX to MAX$/,
+    ],
+    [
+      "a value turned into a call",
+      S("st.just([1])"),
+      S("st.just(f(1))"),
+      /^f\(1\) is not \[1\]$/,
+    ],
+    [
+      "a call turned into a value",
+      S("st.just(f(1))"),
+      S("st.just([1])"),
+      /^\[1\] is not f\(1\)$/,
+    ],
+    [
+      "a value or-ed with another",
+      S("st.builds(f, 5)"),
+      S("st.builds(f, 5 | 6)"),
+      /^5\|6 is not 5$/,
+    ],
+    [
+      "a value with another added to it",
+      S("st.just((1, 2))"),
+      S("st.just((1, 2) + (3,))"),
+      /^\(1,2\)\+\(3,\) is not \(1,2\)$/,
+    ],
+    [
+      "a map dropped",
+      S("st.integers().map(str)"),
+      S("st.integers()"),
+      /is not/,
+    ],
+  ]);
+});
+
+Deno.test("ExprComparison reads the arguments of a strategy from a module it does not know by the strategy's last name", async (t) => {
+  await table(t, [
+    [
+      "a bound widened",
+      S("mystrats.integers(0, 10)"),
+      S("mystrats.integers(0, 20)"),
+      undefined,
+    ],
+    [
+      "a bound narrowed",
+      S("mystrats.integers(0, 10)"),
+      S("mystrats.integers(0, 5)"),
+      /^max_value narrowed from 10 to 5$/,
+    ],
+  ]);
+});
+
+Deno.test("ExprComparison compares the widening forms by what they draw from", async (t) => {
+  await table(t, [
+    [
+      "the same filter on both sides",
+      S("st.integers().filter(f)"),
+      S("st.integers().filter(f)"),
+      undefined,
+    ],
+    [
+      "a widened strategy with an alternative added",
+      S("st.integers(0, 10)"),
+      S("st.integers(0, 20) | st.none()"),
+      undefined,
+    ],
+    [
+      "sampled_from of nothing, unchanged",
+      S("st.sampled_from()"),
+      S("st.sampled_from()"),
+      undefined,
+    ],
+    [
+      "sampled_from of nothing given choices",
+      S("st.sampled_from()"),
+      S("st.sampled_from([1])"),
+      /^the sampled_from choices changed$/,
+    ],
+    [
+      "sampled_from of a literal made of something else",
+      S("st.sampled_from([1, 2])"),
+      S("st.sampled_from(Colour)"),
+      /^the sampled_from choices changed$/,
+    ],
+    [
+      "sampled_from of something else made a literal",
+      S("st.sampled_from(Colour)"),
+      S("st.sampled_from([1, 2])"),
+      /^the sampled_from choices changed$/,
+    ],
+  ]);
+});
+
+Deno.test("ExprComparison inlines a helper on either side, where its arguments mean the same", async (t) => {
+  const helper = "def names(size):\n    return st.text(max_size=size)";
+  await table(t, [
+    [
+      "the helper used at head only, narrower",
+      S("st.text(max_size=5)", helper),
+      S("names(4)", helper),
+      /^max_size narrowed from 5 to 4$/,
+    ],
+    [
+      "the helper used at head only, wider",
+      S("st.text(max_size=5)", helper),
+      S("names(6)", helper),
+      undefined,
+    ],
+    [
+      "a constant of the helper's module as the argument, narrowed",
+      S("names(LIMIT)", `${helper}\nLIMIT = 5`),
+      S("names(LIMIT)", `${helper}\nLIMIT = 4`),
+      /^max_size narrowed from LIMIT \(5\) to LIMIT \(4\)$/,
+    ],
+    [
+      "a constant of the helper's module as the argument, widened",
+      S("names(LIMIT)", `${helper}\nLIMIT = 5`),
+      S("names(LIMIT)", `${helper}\nLIMIT = 6`),
+      undefined,
+    ],
+    [
+      "a * splat as the argument, unchanged",
+      S("names(*A)", helper),
+      S("names(*A)", helper),
+      undefined,
+    ],
+    [
+      "a * splat as the argument, changed",
+      S("names(*A)", helper),
+      S("names(*B)", helper),
+      /^"B" is not "A"$/,
+    ],
+  ]);
+  // The helper's first argument is narrowed; where a binder inside it takes
+  // the parameter's name again, the call is compared as written instead.
+  const rebinding: [string, RegExp][] = [
+    ["lambda n: n", /^4 is not 5$/],
+    ["lambda m, n: m", /^4 is not 5$/],
+    ["lambda m, n=1: m", /^4 is not 5$/],
+    ["[n for n, _ in P]", /^4 is not 5$/],
+    ["[m for m in range(n)]", /^max_value narrowed from 5 to 4$/],
+  ];
+  for (const [binder, want] of rebinding) {
+    await t.step(`a helper returning ${binder}`, () => {
+      const top =
+        `def f(n):\n    return st.tuples(st.integers(0, n), st.just(${binder}))`;
+      assert.match(why(S("f(5)", top), S("f(4)", top))!, want);
+    });
+  }
+  await t.step(
+    "an unknown keyword to a helper of another module is compared as written",
+    () => {
+      const files = (arg: string) => ({
+        [PATH]: S(`names(${arg})`, "from tests.strategies import names"),
+        "tests/strategies.py": helper,
+      });
+      assert.equal(why(files("other=4"), files("other=4")), undefined);
+      assert.match(why(files("other=5"), files("other=4"))!, /^4 is not 5$/);
+    },
+  );
+});
+
+Deno.test("ExprComparison compares definitions that are not one plain assignment by their source and what they read", async (t) => {
+  await table(t, [
+    [
+      "a name assigned twice made one assignment",
+      S("NUMBERS", "NUMBERS = st.integers()\nNUMBERS = st.integers()"),
+      S("NUMBERS", "NUMBERS = st.integers()"),
+      /^the definition of "NUMBERS" changed$/,
+    ],
+    [
+      "one assignment made two",
+      S("NUMBERS", "NUMBERS = st.integers()"),
+      S("NUMBERS", "NUMBERS = st.integers()\nNUMBERS = st.integers()"),
+      /^the definition of "NUMBERS" changed$/,
+    ],
+    [
+      "a function kept as it was, the second constant it reads changed",
+      S(
+        "make()",
+        "A = 1\nB = 1\ndef make():\n    x = A\n    y = B\n    return st.integers(x, y)",
+      ),
+      S(
+        "make()",
+        "A = 1\nB = 2\ndef make():\n    x = A\n    y = B\n    return st.integers(x, y)",
+      ),
+      /^2 is not 1$/,
+    ],
+  ]);
+  await t.step(
+    "a constant an unchanged function reads, gone: placed at the function",
+    () => {
+      const module = (top: string) =>
+        `${top}\n\ndef make():\n    x = LIMIT\n    return st.integers(0, x)\nS = make()\n`;
+      const b = sideOf({ [PATH]: module("LIMIT = 1") });
+      const h = sideOf({ [PATH]: module("") });
+      const found = new ExprComparison(b, h).compare(
+        placed(b),
+        placed(h),
+        "widening",
+      );
+      assert.deepEqual(found, {
+        path: PATH,
+        line: 4,
+        why: '"LIMIT" no longer resolves',
+      });
+    },
+  );
+});
+
+/** Strategies written the one way each structure is written. */
+const strategyArb: fc.Arbitrary<string> = fc.letrec<{ s: string }>((tie) => ({
+  s: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom("st.none()", "st.booleans()", "st.text()"),
+    fc.tuple(fc.integer({ min: -9, max: 9 }), fc.integer({ min: 0, max: 9 }))
+      .map(([low, span]) => `st.integers(${low}, ${low + span})`),
+    fc.uniqueArray(fc.integer({ min: 0, max: 9 }), {
+      minLength: 1,
+      maxLength: 4,
+    }).map((xs) => `st.sampled_from([${xs.join(", ")}])`),
+    tie("s").map((s) => `st.lists(${s}, max_size=3)`),
+    tie("s").map((s) => `${s}.filter(f)`),
+    tie("s").map((s) => `${s}.map(g)`),
+    fc.tuple(tie("s"), tie("s")).map(([a, b]) => `${a} | ${b}`),
+    fc.tuple(tie("s"), tie("s")).map(([a, b]) => `st.one_of(${a}, ${b})`),
+    fc.tuple(tie("s"), tie("s")).map(([a, b]) => `st.tuples(${a}, ${b})`),
+  ),
+})).s;
+
+Deno.test("ExprComparison finds no difference between a strategy and itself, widening or equal", () => {
+  fc.assert(
+    fc.property(
+      strategyArb,
+      fc.constantFrom<Direction>("widening", "equal"),
+      (strategy, direction) => {
+        assert.equal(why(S(strategy), S(strategy), direction), undefined);
+      },
+    ),
+  );
+});
+
+/** Places a strategy may sit in, the same on both sides. */
+const contexts: ((s: string) => string)[] = [
+  (s) => s,
+  (s) => `st.lists(${s})`,
+  (s) => `st.tuples(st.none(), ${s})`,
+  (s) => `st.builds(make, [${s}])`,
+  (s) => `st.dictionaries(st.text(), ${s})`,
+];
+
+Deno.test("ExprComparison takes looser bounds as a widening and tighter ones, its mirror image, as a narrowing, wherever the strategy sits", () => {
+  const bounds = fc.tuple(
+    fc.integer({ min: -5, max: 5 }),
+    fc.integer({ min: 5, max: 15 }),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.nat({ max: contexts.length - 1 }), { maxLength: 3 }),
+      bounds,
+      bounds,
+      (around, [bLow, bHigh], [hLow, hHigh]) => {
+        const at = (low: number, high: number) =>
+          S(
+            around.reduce(
+              (s, i) => contexts[i]!(s),
+              `st.integers(${low}, ${high})`,
+            ),
+          );
+        const base = at(bLow, bHigh);
+        const head = at(hLow, hHigh);
+        const wider = hLow <= bLow && hHigh >= bHigh;
+        const narrower = bLow <= hLow && bHigh >= hHigh;
+        assert.equal(why(base, head) === undefined, wider);
+        // The same change backwards is judged as its mirror image.
+        assert.equal(why(head, base) === undefined, narrower);
+        assert.equal(
+          why(base, head, "equal") === undefined,
+          wider && narrower,
+        );
+      },
+    ),
+  );
+});
+
+Deno.test("ExprComparison takes sampled_from at head as wide exactly when it keeps every choice of the base", () => {
+  const choices = fc.uniqueArray(fc.integer({ min: 0, max: 6 }), {
+    minLength: 1,
+    maxLength: 5,
+  });
+  fc.assert(
+    fc.property(choices, choices, (was, is) => {
+      const keeps = was.every((choice) => is.includes(choice));
+      assert.equal(
+        why(
+          S(`st.sampled_from([${was.join(", ")}])`),
+          S(`st.sampled_from((${is.join(", ")},))`),
+        ) === undefined,
+        keeps,
+      );
+    }),
+  );
+});
+
+Deno.test("ExprComparison takes only a called `.filter` of a call as a filter dropped", async (t) => {
+  await table(t, [
+    ["a filter dropped", S("make().filter(f)"), S("make()"), undefined],
+    [
+      "a filter method taken but not called",
+      S("make().filter[0]"),
+      S("make()"),
+      /^make\(\) is not make\(\)\.filter\[0\]$/,
+    ],
+    [
+      "the builtin filter picked by a condition",
+      S("(make() if c else filter)(f)"),
+      S("make()"),
+      /is not/,
+    ],
+    [
+      "a filter dropped from a literal",
+      S('st.just("ab".filter(f))'),
+      S('st.just("ab")'),
+      /^"ab" is not "ab"\.filter\(f\)$/,
+    ],
+  ]);
 });
