@@ -309,6 +309,27 @@ Deno.test("oracleStrength() counts what the budget cuts and never guesses it", a
   }
 });
 
+Deno.test("oracleStrength() measures the budget from the clock's reading when the mutants start, not from zero", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    await setUp(dir);
+    // A clock that has long been running (the gate's counts CPU time).
+    const clock = { now: 5_000_000 };
+    const sandbox = new FakeSandbox(fakePytest(clock));
+    const result = await oracleStrength(options(dir, sandbox, clock, {
+      settings: {
+        ...DEFAULT_MUTATION_SETTINGS,
+        enabled: true,
+        budget_seconds: 3,
+      },
+    }));
+    assert.equal(result.report.ran, 1);
+    assert.equal(result.report.cutByBudget, result.report.selected - 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("oracleStrength() runs nothing when no base property passes on the unmutated code", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
   try {
