@@ -294,6 +294,8 @@ Deno.test("oracleStrength() counts what the budget cuts and never guesses it", a
     assert.equal(cut.length, 1);
     assert.equal(cut[0]?.blocking, false);
     assert.equal(cut[0]?.path, "pkg/m.py");
+    assert.equal(cut[0]?.line, result.run.unrun[0]?.line);
+    assert.equal(cut[0]?.line, 2);
     assert.match(
       cut[0]?.message ?? "",
       new RegExp(
