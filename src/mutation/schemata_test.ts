@@ -459,6 +459,25 @@ Deno.test("buildSchemata() leaves out the mutants of the largest functions first
   );
 });
 
+Deno.test("buildSchemata() never lets the text grow past maxLength, whatever it is", () => {
+  const text = [
+    "def f(a):\n    return a + 1\n",
+    "def g(b):\n    if b > 2:\n        return b * 3\n    return 'long string ' * b\n",
+    "def h(c):\n    x = c - 1\n    y = x // 2\n    return x < y\n",
+  ].join("\n\n");
+  const mutants = generateMutants(parser, "m.py", text);
+  const full = buildSchemata(parser, "m.py", text, mutants).text.length;
+  for (let maxLength = text.length; maxLength <= full; maxLength += 7) {
+    const schemata = buildSchemata(parser, "m.py", text, mutants, {
+      maxLength,
+    });
+    assert.ok(
+      schemata.text.length <= maxLength,
+      `${schemata.text.length} > ${maxLength}`,
+    );
+  }
+});
+
 Deno.test("buildSchemata() leaves the file as it is when no copy fits", () => {
   const text = "def f(a):\n    return a + 1\n\n\ndef g(b):\n    return b * 2\n";
   const mutants = generateMutants(parser, "m.py", text);
