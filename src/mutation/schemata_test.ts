@@ -212,6 +212,12 @@ Deno.test("buildSchemata() excludes a mutant it cannot compile in faithfully", a
       /^"limit" would stop being a local of "f" and could then name the module's global "limit"$/,
     ],
     [
+      "unbinding a local that shadows a global another function binds",
+      "def setup():\n    global limit\n    limit = 5\ndef f(x):\n    limit = 3\n    return limit + x\n",
+      (m) => m.original === "limit = 3" && m.replacement === "pass",
+      /^"limit" would stop being a local of "f" and could then name the module's global "limit"$/,
+    ],
+    [
       "unbinding a local of a module that binds globals at run time",
       "from os import *\ndef f(x):\n    y = 3\n    return y + x\n",
       (m) => m.replacement === "pass",
@@ -335,6 +341,18 @@ Deno.test("buildSchemata() compiles in a mutant that keeps its function's scope 
       "def f(v):\n    x__ = v\n    return v\n",
       (m) => m.original === "x__ = v",
       ["f(1)"],
+    ],
+    [
+      "an unbound local whose name only starts with two underscores",
+      "def f(v):\n    __x = v\n    return v\n",
+      (m) => m.original === "__x = v",
+      ["f(1)"],
+    ],
+    [
+      "a double quote inside a triple-quoted f-string",
+      'def f(x):\n    return f"""{x or \'a\'}"""\n',
+      (m) => m.original === "'a'",
+      ["f(0)"],
     ],
     [
       "a negated condition that keeps the only yield",
