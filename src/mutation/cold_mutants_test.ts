@@ -188,6 +188,18 @@ Deno.test("runColdMutants() runs each side's mutants with only the properties th
     assert.deepEqual(progress, ["mutation: running 2 mutants in 1 sandbox"]);
   }));
 
+Deno.test("runColdMutants() starts no mutant past the deadline, and counts them unrun", () =>
+  withTrees(async (options) => {
+    const runs: Run[] = [];
+    const clock = { now: 0 };
+    const sandbox = new FakeSandbox(fakeSuite(runs, { failing: {}, clock }));
+    // The two baselines take the budget: the clock reads 2 when they end.
+    const ran = await runColdMutants(options(sandbox, clock, { deadline: 2 }));
+    assert.deepEqual(runs.map((r) => r.mutated), [false, false]);
+    assert.deepEqual(ran.results, []);
+    assert.deepEqual(ran.unrun.map((m) => m.id), ["m1", "m2"]);
+  }));
+
 Deno.test("runColdMutants() runs the base alone when the head's test side is the base's", () =>
   withTrees(async (options) => {
     const runs: Run[] = [];

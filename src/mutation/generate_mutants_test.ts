@@ -115,6 +115,41 @@ Deno.test("generateMutants() mutates only function bodies, by qualified name", (
   assert.deepEqual(onlyHelper.map((m) => [m.line, m.replacement]), [[7, "+"]]);
 });
 
+Deno.test("generateMutants() leaves a class body unmutated inside a function too, and mutates its methods as their own functions", () => {
+  const text = [
+    "def make(n):",
+    "    class Box:",
+    "        size = 1",
+    "        def grow(self):",
+    "            return self.size + n",
+    "    return Box",
+    "",
+  ].join("\n");
+  const all = mutate(text);
+  assert.deepEqual([...new Set(all.map((m) => m.function))].sort(), [
+    "make",
+    "make.Box.grow",
+  ]);
+  assert.ok(all.every((m) => m.line !== 3), "no class level change");
+  assert.ok(
+    all.filter((m) => m.line === 5).every((m) =>
+      m.function === "make.Box.grow"
+    ),
+  );
+});
+
+Deno.test("generateMutants() adds no space beside a replacement that starts or ends with no word character", () => {
+  const mutants = generateMutants(
+    parser,
+    "m.py",
+    "def f(a, b):\n    return a<b\n",
+    {
+      operators: ["comparison"],
+    },
+  );
+  assert.deepEqual(mutants.map((m) => m.replacement), ["<="]);
+});
+
 Deno.test("generateMutants() ids are stable and every mutant parses and differs", () => {
   const text = [
     "def clamp(lo, hi, xs):",

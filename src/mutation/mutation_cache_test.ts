@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  baselineCacheKey,
   directoryMutationCache,
   mutantCacheKey,
   type MutantCacheKeyInput,
@@ -118,7 +119,9 @@ Deno.test("mutantCacheKey() changes with everything a run's outcome depends on",
     ["the side", { side: "head" }],
     ["the scope (what the run can read)", { scope: "other" }],
     ["the replacement", { mutant: { ...input.mutant, replacement: ">" } }],
-    ["the span", { mutant: { ...input.mutant, start: 23 } }],
+    ["the span's start", { mutant: { ...input.mutant, start: 23 } }],
+    ["the span's end", { mutant: { ...input.mutant, end: 26 } }],
+    ["the text replaced", { mutant: { ...input.mutant, original: "<<" } }],
     ["the file", { mutant: { ...input.mutant, file: "pkg/n.py" } }],
     ["the seed in the command", {
       command: ["python3", "-m", "pytest", "--hypothesis-seed=2"],
@@ -126,6 +129,12 @@ Deno.test("mutantCacheKey() changes with everything a run's outcome depends on",
     ["the environment", { env: { CONTRACT_SEED: "2", A: "x" } }],
     ["the properties selected", {
       properties: [{ key: "000/b", nodeId: "tests/test_m.py::test_b" }],
+    }],
+    ["a property's node id alone", {
+      properties: [{ key: "000/a", nodeId: "tests/test_m.py::test_b" }],
+    }],
+    ["a property's key alone", {
+      properties: [{ key: "000/b", nodeId: "tests/test_m.py::test_a" }],
     }],
     ["pawl's observer", { observer }],
     ["the engine (a warm run's entries are kept apart)", {
@@ -154,6 +163,12 @@ Deno.test("mutantCacheKey() changes with everything a run's outcome depends on",
       );
     },
   );
+  await t.step("another build of pawl's observer gives another key", () => {
+    assert.notEqual(
+      mutantCacheKey({ ...input, observer: { ...observer, sha256: "2" } }),
+      mutantCacheKey({ ...input, observer }),
+    );
+  });
   await t.step("the same key whatever the order of the environment", () => {
     assert.equal(
       mutantCacheKey({ ...input, env: { A: "x", CONTRACT_SEED: "1" } }),
@@ -161,4 +176,74 @@ Deno.test("mutantCacheKey() changes with everything a run's outcome depends on",
     );
     assert.match(key, /^[0-9a-f]{64}$/);
   });
+});
+
+Deno.test("directoryMutationCache() keeps a timeout as found, and writes entries only its user can read", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-mutation-cache-test-" });
+  try {
+    const cache = await directoryMutationCache(`${dir}/cache`);
+    await cache.put(KEY, { "000/a": "timeout", "000/b": "killed" });
+    assert.deepEqual(await cache.get(KEY), {
+      "000/a": "timeout",
+      "000/b": "killed",
+    });
+    const mode = (await Deno.stat(`${dir}/cache/${KEY}.json`)).mode! & 0o777;
+    assert.equal(mode, 0o600);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("directoryMutationCache() reads an entry that is not an object of outcomes as missing", async (t) => {
+  for (const text of ["7", "true", "null", '"killed"', "{"]) {
+    await t.step(text, async () => {
+      const dir = await Deno.makeTempDir({
+        prefix: "pawl-mutation-cache-test-",
+      });
+      try {
+        const cache = await directoryMutationCache(dir);
+        await Deno.writeTextFile(`${dir}/${KEY}.json`, text);
+        assert.equal(await cache.get(KEY), undefined);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("directoryMutationCache() takes only a SHA-256 digest in hex as a key", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-mutation-cache-test-" });
+  try {
+    const cache = await directoryMutationCache(dir);
+    const cases: [string, string][] = [
+      ["too short", "a".repeat(63)],
+      ["too long", "a".repeat(65)],
+      ["upper case", "A".repeat(64)],
+      ["empty", ""],
+    ];
+    for (const [name, key] of cases) {
+      await t.step(name, async () => {
+        await assert.rejects(() => cache.get(key), RangeError);
+        await assert.rejects(() => cache.put(key, {}), RangeError);
+      });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("baselineCacheKey() is the same whatever the order of the files, and changes with them", () => {
+  const input = {
+    side: "base" as const,
+    scope: "scope",
+    command: ["python3", "-m", "pytest"],
+    env: {},
+    properties: [{ key: "000/a", nodeId: "tests/test_m.py::test_a" }],
+  };
+  const key = baselineCacheKey({ ...input, files: ["pkg/a.py", "pkg/b.py"] });
+  assert.equal(
+    baselineCacheKey({ ...input, files: ["pkg/b.py", "pkg/a.py"] }),
+    key,
+  );
+  assert.notEqual(baselineCacheKey({ ...input, files: ["pkg/a.py"] }), key);
 });

@@ -12,6 +12,7 @@ import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
 import { generateMutants } from "./generate_mutants.ts";
 import { installWarmDriver } from "./install_warm_driver.ts";
+import { memoryMutationCache } from "./mutation_cache.ts";
 import {
   NO_CHANGED_CODE,
   oracleBlinding,
@@ -410,7 +411,9 @@ async function runFixture(): Promise<RunFixture & AsyncDisposable> {
         }],
         command: [...DEFAULT_PYTEST_COMMAND],
         env: { PATH: SANDBOX_PATH },
-        clock: () => performance.now(),
+        // A clock that was running long before the mutants start, as the
+        // gate's CPU clock is.
+        clock: () => 1e12 + performance.now(),
       };
     },
     [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }),
@@ -511,3 +514,27 @@ Deno.test("oracleBlinding() runs cold the head's runs lost to code that fails wh
 
 Deno.test("oracleBlinding() runs cold the head's runs when its tests fail in the warm interpreter itself, and still finds the blinding", () =>
   judged("blind, but not in the warm interpreter", "all", 2));
+
+Deno.test("oracleBlinding() runs on the head's code only the mutants the base's tests killed, and takes them from the runner's cache again", async () => {
+  await using f = await runFixture();
+  const cache = memoryMutationCache();
+  const first = await oracleBlinding({
+    ...await f.options(CHECKS["blind"]!),
+    cache,
+  });
+  const r = first.report;
+  assert.ok(0 < r.killed && r.killed < r.ran, JSON.stringify(r));
+  f.progress.length = 0;
+  const again = await oracleBlinding({
+    ...await f.options(CHECKS["blind"]!),
+    cache,
+  });
+  assert.ok(
+    f.progress.includes(
+      `mutation: the head's baseline and its ${r.killed} runs from the runner's cache`,
+    ),
+    f.progress.join("\n"),
+  );
+  assert.deepEqual(again.report, r);
+  assert.deepEqual(again.findings, first.findings);
+});

@@ -294,6 +294,8 @@ Deno.test("oracleStrength() counts what the budget cuts and never guesses it", a
     assert.equal(cut.length, 1);
     assert.equal(cut[0]?.blocking, false);
     assert.equal(cut[0]?.path, "pkg/m.py");
+    assert.equal(cut[0]?.line, result.run.unrun[0]?.line);
+    assert.equal(cut[0]?.line, 2);
     assert.match(
       cut[0]?.message ?? "",
       new RegExp(
@@ -304,6 +306,27 @@ Deno.test("oracleStrength() counts what the budget cuts and never guesses it", a
         } of them in functions the pull request touched\\)`,
       ),
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("oracleStrength() measures the budget from the clock's reading when the mutants start, not from zero", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    await setUp(dir);
+    // A clock that has long been running (the gate's counts CPU time).
+    const clock = { now: 5_000_000 };
+    const sandbox = new FakeSandbox(fakePytest(clock));
+    const result = await oracleStrength(options(dir, sandbox, clock, {
+      settings: {
+        ...DEFAULT_MUTATION_SETTINGS,
+        enabled: true,
+        budget_seconds: 3,
+      },
+    }));
+    assert.equal(result.report.ran, 1);
+    assert.equal(result.report.cutByBudget, result.report.selected - 1);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -147,6 +147,17 @@ Deno.test("importedPaths() resolves each kind of import to the tree's files", as
       ],
     ],
     [
+      "a star import from a relative module runs the module and its packages",
+      "app/calc_user.py",
+      "from .sub.deep.leaf import *\n",
+      ["", "src"],
+      [
+        "app/sub/__init__.py",
+        "app/sub/deep/__init__.py",
+        "app/sub/deep/leaf.py",
+      ],
+    ],
+    [
       "dots above the top stop at the top",
       "app/util.py",
       "from .... import app\n",
@@ -202,4 +213,18 @@ Deno.test("reachableFiles() reads each file once and skips what it cannot read",
   });
   assert.deepEqual(got, ["a.py", "b.py", "c.py", "test_a.py"]);
   assert.deepEqual(reads, ["test_a.py", "a.py", "b.py", "c.py"]);
+});
+
+Deno.test("reachableFiles() goes on past a file it cannot read to the files still to follow", async () => {
+  const files = new Map<string, string | undefined>([
+    ["test_a.py", "import a\nimport b\n"],
+    ["a.py", undefined],
+    ["b.py", "import c\n"],
+    ["c.py", ""],
+  ]);
+  const got = await reachableFiles(parser, ["test_a.py"], {
+    has: (p) => files.has(p),
+    read: (p) => Promise.resolve(files.get(p)),
+  });
+  assert.deepEqual(got, ["a.py", "b.py", "c.py", "test_a.py"]);
 });

@@ -6,7 +6,7 @@ import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
 import type { SandboxCommand } from "../sandbox/sandbox.ts";
 import type { SideOutcomes } from "./judge_kill_sets.ts";
 import type { Mutant } from "./mutant.ts";
-import { memoryMutationCache } from "./mutation_cache.ts";
+import { memoryMutationCache, mutantCacheKey } from "./mutation_cache.ts";
 import {
   classify,
   copyTree,
@@ -81,8 +81,31 @@ Deno.test("classify() reads a Hypothesis deadline or flakiness error as slow, no
     ),
     { "000/a": "timeout" },
   );
+  for (
+    const message of [
+      "FlakyFailure: Hypothesis found 2 distinct failures",
+      "FlakyStrategyDefinition: Inconsistent data generation",
+    ]
+  ) {
+    assert.deepEqual(classify(false, [slow(message)], PROPS.slice(0, 1)), {
+      "000/a": "timeout",
+    });
+  }
   assert.deepEqual(
     classify(false, [slow("AssertionError: assert 3 == 4")], PROPS.slice(0, 1)),
+    { "000/a": "killed" },
+  );
+});
+
+Deno.test("classify() kills a property one of whose parametrizations fails for real while another is only slow", () => {
+  assert.deepEqual(
+    classify(false, [
+      {
+        ...testCase("test_a[1]", "failed"),
+        message: "hypothesis.errors.DeadlineExceeded: Test took 250.00ms",
+      },
+      { ...testCase("test_a[2]", "failed"), message: "assert 3 == 4" },
+    ], PROPS.slice(0, 1)),
     { "000/a": "killed" },
   );
 });
@@ -460,6 +483,42 @@ Deno.test("runMutants() never caches a run it cannot read, and keeps what it say
   }));
   assert.ok(!("findings" in plain.results[0]!));
   assert.equal(cache.size(), 2);
+});
+
+Deno.test("runMutants() keeps with the mutant what pawl's observer says about its head run", async () => {
+  await using t = await trees();
+  const observer = await installObserver(t.dir);
+  const cache = memoryMutationCache();
+  const options = t.options(new FakeSandbox(fakeSuite([])), {
+    mutants: [returning(1)],
+    cache,
+    observer,
+  });
+  // The base's outcome comes from the cache: only the head runs, and
+  // pawl's observer never hears of it.
+  await cache.put(
+    mutantCacheKey({
+      side: "base",
+      scope: "base",
+      mutant: returning(1),
+      command: options.command,
+      env: options.env,
+      properties: options.base.properties,
+      observer,
+    }),
+    { "000/a": "killed", "000/b": "survived" },
+  );
+  const ran = await runMutants(options);
+  const r = ran.results[0]!;
+  assert.equal(r.cached, true);
+  assert.deepEqual(r.head, { "000/a": "unknown" });
+  assert.deepEqual(r.findings?.map((f) => f.rule), [
+    "harness.observer_missing",
+  ]);
+  assert.match(
+    r.findings?.[0]?.message ?? "",
+    /the head's properties on mutant m1 \(pkg\/m\.py:2\)/,
+  );
 });
 
 Deno.test("runMutants() refuses a mutant of a file whose text it was not given", async () => {

@@ -178,6 +178,19 @@ Deno.test("mutantAtLine() finds the mutant whose branch holds a line", () => {
   assert.equal(mutantAtLine(schemata, 1), undefined);
 });
 
+Deno.test("mutantAtLine() finds no mutant on a line past every branch", () => {
+  const text = "def f(a):\n    return a + 1\n\n\nX = 1\n";
+  const mutants = generateMutants(parser, "m.py", text);
+  const schemata = buildSchemata(parser, "m.py", text, mutants);
+  const lines = schemata.text.split("\n");
+  const x = lines.indexOf("X = 1") + 1;
+  assert.ok(x > 0);
+  assert.ok(
+    [...schemata.branchLines.values()].every(([, last]) => last < x),
+  );
+  assert.equal(mutantAtLine(schemata, x), undefined);
+});
+
 Deno.test("buildSchemata() excludes a mutant it cannot compile in faithfully", async (t) => {
   const cases: [string, string, (m: Mutant) => boolean, RegExp][] = [
     [
@@ -196,6 +209,12 @@ Deno.test("buildSchemata() excludes a mutant it cannot compile in faithfully", a
       "unbinding a local that shadows a module global",
       "limit = 1\ndef f(x):\n    limit = 3\n    return limit + x\n",
       (m) => m.replacement === "pass",
+      /^"limit" would stop being a local of "f" and could then name the module's global "limit"$/,
+    ],
+    [
+      "unbinding a local that shadows a global another function binds",
+      "def setup():\n    global limit\n    limit = 5\ndef f(x):\n    limit = 3\n    return limit + x\n",
+      (m) => m.original === "limit = 3" && m.replacement === "pass",
       /^"limit" would stop being a local of "f" and could then name the module's global "limit"$/,
     ],
     [
@@ -240,6 +259,133 @@ Deno.test("buildSchemata() excludes a mutant it cannot compile in faithfully", a
       }
       const runs = await runVariants(text, schemata, [], []);
       assert.equal(runs["schemata"]?.compile, undefined, schemata.text);
+    });
+  }
+});
+
+Deno.test("buildSchemata() excludes a mutant that unbinds a local where the module may bind globals at run time", async (t) => {
+  const cases: [string, string][] = [
+    ["globals()", 'globals()["y"] = 1\n'],
+    ["exec()", 'exec("y = 1")\n'],
+  ];
+  for (const [name, tail] of cases) {
+    await t.step(name, () => {
+      const text = `def f(x):\n    y = 3\n    return y + x\n${tail}`;
+      const mutants = generateMutants(parser, "m.py", text);
+      const unbinding = mutants.filter((m) => m.original === "y = 3");
+      assert.equal(unbinding.length, 1);
+      const schemata = buildSchemata(parser, "m.py", text, mutants);
+      assert.equal(
+        schemata.excluded.get(unbinding[0]!.id),
+        '"y" would stop being a local of "f" and the module may bind globals at run time',
+      );
+    });
+  }
+});
+
+Deno.test("buildSchemata() excludes a returned value in an async generator nested in a function that is none", () => {
+  const text =
+    "def make():\n    async def a(x):\n        yield x\n    return a\n";
+  const mutants = generateMutants(parser, "m.py", text);
+  const early = mutants.filter((m) =>
+    m.function === "make.a" && m.replacement.startsWith("return None")
+  );
+  assert.equal(early.length, 1);
+  const schemata = buildSchemata(parser, "m.py", text, mutants);
+  assert.equal(
+    schemata.excluded.get(early[0]!.id),
+    '"return None" is a syntax error in the async generator "a"',
+  );
+});
+
+Deno.test("buildSchemata() compiles in a mutant that keeps its function's scope as it is", async (t) => {
+  const cases: [string, string, (m: Mutant) => boolean, string[]][] = [
+    [
+      "a returned None in a generator that is not async",
+      "def g(x):\n    yield x\n",
+      (m) => m.replacement.startsWith("return None"),
+      ["list(g(1))"],
+    ],
+    [
+      "a returned None in an async function that is no generator",
+      "async def a(x):\n    return x + 1\n",
+      (m) => m.replacement.startsWith("return None"),
+      ["__import__('asyncio').run(a(1))"],
+    ],
+    [
+      "a negated condition that names return in an async generator",
+      'async def a(xs):\n    for s in xs:\n        if s == "return":\n            yield s\n',
+      (m) => m.operator === "negate",
+      [],
+    ],
+    [
+      "a removed yield where another stays",
+      "def g(x):\n    yield x\n    yield x + 1\n",
+      (m) => m.original === "yield x" && m.replacement === "pass",
+      ["list(g(1))"],
+    ],
+    [
+      "an unbound local shadowing a builtin that is bound elsewhere too",
+      "def f(xs):\n    len = 3\n    len = len + xs\n    return len\n",
+      (m) => m.original === "len = 3" && m.replacement === "pass",
+      ["f(1)"],
+    ],
+    [
+      "an unbound name the function declares global",
+      "counter = 0\ndef f():\n    global counter\n    counter = 1\n    return counter\n",
+      (m) => m.original === "counter = 1" && m.replacement === "pass",
+      ["f()"],
+    ],
+    [
+      "an unbound local whose name only ends in two underscores",
+      "def f(v):\n    x__ = v\n    return v\n",
+      (m) => m.original === "x__ = v",
+      ["f(1)"],
+    ],
+    [
+      "an unbound local whose name only starts with two underscores",
+      "def f(v):\n    __x = v\n    return v\n",
+      (m) => m.original === "__x = v",
+      ["f(1)"],
+    ],
+    [
+      "a double quote inside a triple-quoted f-string",
+      'def f(x):\n    return f"""{x or \'a\'}"""\n',
+      (m) => m.original === "'a'",
+      ["f(0)"],
+    ],
+    [
+      "a negated condition that keeps the only yield",
+      "def g(x):\n    if (yield x):\n        return 1\n",
+      (m) => m.operator === "negate",
+      ["list(g(1))"],
+    ],
+    [
+      "a dropped not that keeps the only yield",
+      "def g(x):\n    if not (yield x):\n        return 1\n",
+      (m) => m.original.startsWith("not") && !m.replacement.startsWith("not"),
+      ["list(g(1))"],
+    ],
+    [
+      "a dropped not that keeps the walrus binding a module global's name",
+      "limit = 1\ndef f(x):\n    if not (limit := x):\n        return 0\n    return limit\n",
+      (m) => m.original.startsWith("not") && !m.replacement.startsWith("not"),
+      ["f(0)", "f(5)"],
+    ],
+  ];
+  for (const [name, text, pick, calls] of cases) {
+    await t.step(name, async () => {
+      const mutants = generateMutants(parser, "m.py", text);
+      const picked = mutants.filter(pick);
+      assert.equal(picked.length, 1, "no such mutant");
+      const m = picked[0]!;
+      const schemata = buildSchemata(parser, "m.py", text, mutants);
+      assert.equal(schemata.excluded.get(m.id), undefined);
+      const runs = await runVariants(text, schemata, [m], calls);
+      assert.deepEqual(
+        outcome(runs[`schemata ${m.id}`]),
+        outcome(runs[`mutant ${m.id}`]),
+      );
     });
   }
 });
@@ -329,6 +475,37 @@ Deno.test("buildSchemata() leaves out the mutants of the largest functions first
     schemata.excluded.get(left[0]?.id ?? ""),
     `a copy of "big" for it would take the schemata past ${maxLength} characters`,
   );
+});
+
+Deno.test("buildSchemata() never lets the text grow past maxLength, whatever it is", () => {
+  const text = [
+    "def f(a):\n    return a + 1\n",
+    "def g(b):\n    if b > 2:\n        return b * 3\n    return 'long string ' * b\n",
+    "def h(c):\n    x = c - 1\n    y = x // 2\n    return x < y\n",
+  ].join("\n\n");
+  const mutants = generateMutants(parser, "m.py", text);
+  const full = buildSchemata(parser, "m.py", text, mutants).text.length;
+  for (let maxLength = text.length; maxLength <= full; maxLength += 7) {
+    const schemata = buildSchemata(parser, "m.py", text, mutants, {
+      maxLength,
+    });
+    assert.ok(
+      schemata.text.length <= maxLength,
+      `${schemata.text.length} > ${maxLength}`,
+    );
+  }
+});
+
+Deno.test("buildSchemata() leaves the file as it is when no copy fits", () => {
+  const text = "def f(a):\n    return a + 1\n\n\ndef g(b):\n    return b * 2\n";
+  const mutants = generateMutants(parser, "m.py", text);
+  const schemata = buildSchemata(parser, "m.py", text, mutants, {
+    maxLength: text.length,
+  });
+  assert.equal(schemata.text, text);
+  assert.equal(schemata.excluded.size, mutants.length);
+  assert.equal(schemata.coverLines.size, 0);
+  assert.equal(schemata.branchLines.size, 0);
 });
 
 Deno.test("buildSchemata() leaves a file without mutants as it is", () => {

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { loadPythonParser } from "../python/load_python_parser.ts";
+import { functionScope, moduleScope } from "./_function_scope.ts";
+
+const parser = await loadPythonParser();
+
+/** The own-scope facts of the file's first top-level function, as plain data. */
+function scopeOf(text: string) {
+  return parser.withTree(text, (tree) => {
+    const fn = tree.rootNode.namedChildren.find((n) =>
+      n?.type === "function_definition"
+    );
+    assert.ok(fn !== undefined && fn !== null, "no function");
+    const scope = functionScope(fn);
+    return {
+      bound: [...new Set(scope.bindings.map((b) => b.name))].sort(),
+      yields: scope.yields.map((y) => text.slice(y.start, y.end)).sort(),
+      declarations: scope.declarations.map((d) => d.text),
+      declared: [...scope.declared].sort(),
+      isAsync: scope.isAsync,
+    };
+  });
+}
+
+Deno.test("functionScope() finds every name the function binds in its own scope", async (t) => {
+  const cases: [string, string, string[]][] = [
+    [
+      "parameters of every kind",
+      "def f(a, b=1, *c, d: int = 2, **e):\n    pass\n",
+      ["a", "b", "c", "d", "e"],
+    ],
+    [
+      "plain, augmented and unpacking assignments",
+      "def f():\n    a = 1\n    b += 1\n    c, (d, [e, *g]) = h\n",
+      ["a", "b", "c", "d", "e", "g"],
+    ],
+    ["a walrus", "def f(x):\n    if (n := x):\n        pass\n", ["n", "x"]],
+    [
+      "a for loop's targets",
+      "def f(xs):\n    for i, j in xs:\n        pass\n",
+      ["i", "j", "xs"],
+    ],
+    [
+      "a comprehension's walrus binds here, its target does not",
+      "def f(xs):\n    return [y for v in xs if (y := v)]\n",
+      ["xs", "y"],
+    ],
+    [
+      "a walrus in a comprehension's iterable binds here",
+      "def f():\n    return [v for v in (ys := [1])]\n",
+      ["ys"],
+    ],
+    [
+      "with ... as, and except ... as",
+      "def f():\n    with open('x') as fh:\n        pass\n    try:\n        pass\n    except OSError as err:\n        pass\n",
+      ["err", "fh"],
+    ],
+    ["a del", "def f():\n    del a, b\n", ["a", "b"]],
+    ["a del of a parenthesized name", "def f():\n    del (a)\n", ["a"]],
+    [
+      "with ... as a tuple with a starred name",
+      "def f():\n    with x as (a, *b):\n        pass\n",
+      ["a", "b"],
+    ],
+    [
+      "imports: the first name of a dotted one, and aliases",
+      "def f():\n    import os.path\n    import json as j\n    from m import a, b as c\n",
+      ["a", "c", "j", "os"],
+    ],
+    [
+      "a nested def and class bind their names, not their bodies' names",
+      "def f():\n    def g(p):\n        q = 1\n    class C:\n        r = 2\n",
+      ["C", "g"],
+    ],
+    [
+      "a lambda binds nothing here, but its defaults run here",
+      "def f():\n    return lambda p=(d := 1): p\n",
+      ["d"],
+    ],
+    [
+      "a nested def's defaults and annotations run here",
+      "def f():\n    def g(p=(a := 1)) -> (b := int):\n        pass\n",
+      ["a", "b", "g"],
+    ],
+    [
+      "captures of a match statement's patterns",
+      "def f(v):\n    match v:\n        case [x, *rest]:\n            pass\n        case P(k=w):\n            pass\n        case {'a': z} as whole:\n            pass\n",
+      ["rest", "v", "w", "whole", "x", "z"],
+    ],
+    [
+      "a value pattern of a match statement binds nothing",
+      "def f(v):\n    match v:\n        case Color.RED:\n            pass\n",
+      ["v"],
+    ],
+  ];
+  for (const [name, text, bound] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(scopeOf(text).bound, bound);
+    });
+  }
+});
+
+Deno.test("functionScope() finds the function's own yields, declarations and async", async (t) => {
+  await t.step("yields of this scope only", () => {
+    const s = scopeOf(
+      "def f(x):\n    yield x\n    y = yield\n    def g():\n        yield 1\n    return (lambda: (yield))\n",
+    );
+    assert.deepEqual(s.yields, ["yield", "yield x"]);
+  });
+  await t.step("global and nonlocal statements, in text order", () => {
+    const s = scopeOf(
+      "def f():\n    global b, a\n    if x:\n        nonlocal c\n    def g():\n        global d\n",
+    );
+    assert.deepEqual(s.declarations, ["global b, a", "nonlocal c"]);
+    assert.deepEqual(s.declared, ["a", "b", "c"]);
+  });
+  await t.step("async def", () => {
+    assert.equal(scopeOf("async def f():\n    pass\n").isAsync, true);
+    assert.equal(scopeOf("def f():\n    pass\n").isAsync, false);
+  });
+});
+
+Deno.test("moduleScope() finds the names the module binds at its own level", () => {
+  const text =
+    "import os\nA = 1\nif A:\n    B = 2\nfor C in []:\n    pass\ndef f():\n    D = 3\nclass K:\n    E = 4\n";
+  const names = parser.withTree(
+    text,
+    (
+      tree,
+    ) => [...new Set(moduleScope(tree.rootNode).bindings.map((b) => b.name))],
+  );
+  assert.deepEqual(names.sort(), ["A", "B", "C", "K", "f", "os"]);
+});
