@@ -62,7 +62,7 @@ const STRATEGIES = "hypothesis.strategies.";
 export class ExprComparison {
   #base: NameSide;
   #head: NameSide;
-  #seen = new Set<string>();
+  #seen = new Map<string, Difference | undefined>();
 
   constructor(base: NameSide, head: NameSide) {
     this.#base = base;
@@ -113,8 +113,22 @@ export class ExprComparison {
   ): Difference | undefined {
     const memo =
       `${b.at.path}:${b.definition.line}>${h.at.path}:${h.definition.line}:${direction}`;
-    if (this.#seen.has(memo)) return undefined;
-    this.#seen.add(memo);
+    // A definition met again while it is being compared is taken as the
+    // same (it reaches itself); one compared before keeps its result.
+    if (this.#seen.has(memo)) return this.#seen.get(memo);
+    this.#seen.set(memo, undefined);
+    const diff = this.#definitionsDiffer(b, h, name, direction, depth);
+    this.#seen.set(memo, diff);
+    return diff;
+  }
+
+  #definitionsDiffer(
+    b: Resolved,
+    h: Resolved,
+    name: string,
+    direction: Direction,
+    depth: number,
+  ): Difference | undefined {
     const bd = b.definition;
     const hd = h.definition;
     if (bd.expr !== undefined && hd.expr !== undefined) {
@@ -140,6 +154,7 @@ export class ExprComparison {
         // Stryker disable next-line StringLiteral: `compareName` reads of the head's expression only its line, for a name that no longer resolves (the expression itself, whose line is read, is pinned by the tests)
         { expr: { type: "name", line: hd.line, text: ref }, at: h.at },
         ref,
+        // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart, so a definition met both ways is compared again, to the result it gave before, unless the depth limit cuts one of the two
         "equal",
         depth + 1,
       );
@@ -220,6 +235,7 @@ export class ExprComparison {
           ? "widening"
           : direction === "widening" && isContainer(b.type)
           ? "widening"
+          // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart, so a definition met both ways is compared again, to the result it gave before, unless the depth limit cuts one of the two
           : "equal",
         depth + 1,
       );
@@ -276,6 +292,7 @@ export class ExprComparison {
     const calleeDiff = this.#compare(
       { expr: bCallee, at: base.at },
       { expr: hCallee, at: head.at },
+      // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart, so a definition met both ways is compared again, to the result it gave before, unless the depth limit cuts one of the two
       "equal",
       depth + 1,
     );
@@ -309,6 +326,7 @@ export class ExprComparison {
           const same = this.#compare(
             { expr: bValue, at: base.at },
             { expr: hValue, at: head.at },
+            // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart, so a definition met both ways is compared again, to the result it gave before, unless the depth limit cuts one of the two
             "equal",
             depth + 1,
           );
