@@ -157,3 +157,27 @@ Deno.test("agentContractDialect is present only where its contract file is", () 
   );
   assert.equal(agentContractDialect.presentIn(new Map()), false);
 });
+
+Deno.test("agentContractDialect points a finding at its line when the head leaves the contract alone", () => {
+  const loaded = agentContractDialect.load(
+    blobs(SEED_CONTRACT),
+    blobs(SEED_CONTRACT),
+  );
+  const findings = loaded.check(
+    {
+      now: Date.parse("2026-09-01T00:00:00Z"),
+      headTree: new Map(),
+      digests: new Map(),
+      headModules: new Map(),
+      baseModules: new Map(),
+    } as unknown as Parameters<typeof loaded.check>[0],
+  );
+  const missing = findings.find((f) => f.rule === "fixture.missing");
+  const line =
+    SEED_CONTRACT.split("\n").findIndex((l) =>
+      l.includes("path: tests/fixtures/invoice_v3.json")
+    ) + 1;
+  assert.ok(line > 0);
+  assert.equal(missing?.path, CONTRACT);
+  assert.equal(missing?.line, line);
+});
