@@ -93,9 +93,11 @@ const allPublished = (queue: JobQueue, n: number) => async () =>
 Deno.test("WorkerPool judges and publishes every job exactly once", async () => {
   const judged: string[] = [];
   const published: string[] = [];
+  const apiUrls = new Set<string>();
   await withPool({
-    judge: (job) => {
+    judge: (job, ctx) => {
       judged.push(job.headSha);
+      apiUrls.add(ctx.apiUrl);
       return Promise.resolve(verdictFor(job));
     },
     publish: (job, outcome) => {
@@ -111,6 +113,11 @@ Deno.test("WorkerPool judges and publishes every job exactly once", async () => 
     await until("all published", allPublished(queue, 6));
     assert.equal(judged.length, 6);
     assert.equal(published.length, 6);
+    assert.deepEqual([...apiUrls], ["https://api.github.com"]);
+    assert.match(
+      metrics.render(),
+      /^pawl_serve_judgement_duration_seconds_count 6$/m,
+    );
     assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="accept"'), 3);
     assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="reject"'), 3);
   });
@@ -145,6 +152,21 @@ Deno.test("WorkerPool retries a transient failure, then gives up as could not de
     );
     assert.match(metrics.render(), /^pawl_serve_queue_wait_seconds_count 3$/m);
     assert.ok(!lines.some((l) => l.includes('"job.interrupted"')));
+    // The published line gives a could-not-decide's reason, and only then.
+    const publishedLines = lines.map((l) => JSON.parse(l)).filter((e) =>
+      e.event === "job.published"
+    );
+    assert.deepEqual(
+      publishedLines.map((e) => [e.decision, e.reason]).sort(),
+      [
+        ["reject", undefined],
+        ["undecided", "Cannot decide: no contract"],
+        [
+          "undecided",
+          "Gave up at the deadline of 0.1 s after 3 attempts: Cannot clone: 502",
+        ],
+      ],
+    );
     assert.equal(attempts.get(1), 2);
     assert.equal(outcomes.get(1)?.kind, "verdict");
     assert.equal(attempts.get(2), 3);
@@ -835,4 +857,22 @@ Deno.test("WorkerPool.stop() returns without waiting out the poll interval", asy
     await inner.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("WorkerPool keeps the lease of a job judged for longer than the lease", async () => {
+  let judged = 0;
+  await withPool({
+    leaseMs: 1500,
+    judge: async (job) => {
+      judged++;
+      await new Promise((r) => setTimeout(r, 3500));
+      return verdictFor(job);
+    },
+    publish: () => Promise.resolve(),
+  }, async ({ queue, lines }) => {
+    await queue.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(queue, 1));
+    assert.equal(judged, 1);
+    assert.ok(!lines.some((l) => l.includes('"job.lease_lost"')));
+  });
 });
