@@ -613,6 +613,34 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
       );
     },
   ],
+  [
+    "a lease is live through its last millisecond, for claims and for newer pushes",
+    async (q) => {
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      assert.equal(
+        await q.claim("w2", { now: T0 + 1000, ...LEASE }),
+        undefined,
+      );
+      await q.recordOutcome(job!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      const at = (now: number, head: string, time: string) =>
+        q.enqueue(spec(1, head, time), { now, rerequest: false });
+      assert.deepEqual(
+        (await at(T0 + 1000, "c", "2026-11-30T10:05:00Z")).superseded,
+        [],
+      );
+      assert.equal((await q.get(job!.id))?.state, "judged");
+      assert.deepEqual(
+        (await at(T0 + 1001, "d", "2026-11-30T10:06:00Z")).superseded.includes(
+          job!.id,
+        ),
+        true,
+      );
+    },
+  ],
   ["the counts hold every job of each state", async (q) => {
     for (const n of [1, 2, 3]) await push(q, n, "b", "2026-11-30T10:00:00Z");
     await q.claim("w1", { now: T0, ...LEASE });
