@@ -175,3 +175,36 @@ Deno.test("the serve announcer says what failed", async () => {
   );
   assert.equal(gh.checkRuns[0]?.status, "in_progress");
 });
+
+Deno.test("the serve publisher sends nothing more once finding or completing the check run failed", async (t) => {
+  for (const part of ["find", "complete"] as const) {
+    await t.step(part, async () => {
+      await using gh = startFakeGitHub();
+      gh.addRepository("o/r", { gitDir: "/nowhere" });
+      if (part === "complete") {
+        await createGitHubAnnounce({ retryBaseMs: 1 })(job, context(gh.url));
+        assert.equal(gh.checkRuns.length, 1);
+      }
+      const statuses = gh.statuses.length;
+      gh.inject({
+        method: part === "find" ? "GET" : "PATCH",
+        path: part === "find"
+          ? `/repos/o/r/commits/${HEAD}/check-runs`
+          : `/repos/o/r/check-runs/${gh.checkRuns[0]?.id}`,
+        status: 502,
+        times: 10,
+      });
+      const publish = createGitHubPublish({ retryBaseMs: 1 });
+      await assert.rejects(
+        publish(
+          job,
+          { kind: "undecided", reason: "x", headSha: HEAD },
+          context(gh.url),
+        ),
+        /502/,
+      );
+      assert.equal(gh.statuses.length, statuses);
+      assert.equal(gh.comments.length, 0);
+    });
+  }
+});

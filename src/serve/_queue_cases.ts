@@ -516,6 +516,138 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
       );
     },
   ],
+  [
+    "a judged job given back waits for its backoff before it is published again",
+    async (q) => {
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.release(job!.id, "w1", {
+        runAfter: T0 + 500,
+        error: "GitHub answered 502",
+      });
+      assert.equal(await q.claim("w2", { now: T0 + 499, ...LEASE }), undefined);
+      const again = await q.claim("w2", { now: T0 + 501, ...LEASE });
+      assert.equal(again?.id, job!.id);
+      assert.equal(again?.state, "judged");
+    },
+  ],
+  [
+    "a heartbeat keeps a judged job's lease as it does a running one's",
+    async (q) => {
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      assert.equal(
+        await q.heartbeat(job!.id, "w1", { now: T0 + 900, ...LEASE }),
+        true,
+      );
+      assert.equal(
+        await q.claim("w2", { now: T0 + 1500, ...LEASE }),
+        undefined,
+      );
+    },
+  ],
+  [
+    "an outcome is recorded once, and only a judged job is confirmed or published",
+    async (q) => {
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      const at = { now: T0, ...LEASE };
+      assert.equal(await q.confirmNewest(job!.id, "w1", at), false);
+      assert.equal(await q.markPublished(job!.id, "w1"), false);
+      assert.equal((await q.get(job!.id))?.state, "running");
+      assert.equal(
+        await q.recordOutcome(job!.id, "w1", undecided("b"), at),
+        true,
+      );
+      assert.equal(
+        await q.recordOutcome(job!.id, "w1", undecided("b"), at),
+        false,
+      );
+      assert.equal(await q.markPublished(job!.id, "w1"), true);
+    },
+  ],
+  [
+    "a rerequest of unseen commits never supersedes a judged job waiting to publish",
+    async (q) => {
+      await push(q, 1, "c", "2026-11-30T10:05:00Z");
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided("c"), {
+        now: T0,
+        ...LEASE,
+      });
+      const rerun = await q.enqueue(spec(1, "b", "2026-11-30T12:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(rerun.status, "stale");
+      assert.equal((await q.list()).length, 1);
+    },
+  ],
+  [
+    "a rerequest dated before a could-not-decide's own event keeps that event's date",
+    async (q) => {
+      await push(q, 1, "b", "2026-11-30T10:05:00Z");
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(job!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.markPublished(job!.id, "w1");
+      const rerun = await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(rerun.status, "requeued");
+      // A push dated between the two is older than the job it would replace.
+      assert.equal(
+        (await push(q, 1, "c", "2026-11-30T10:02:00Z")).status,
+        "stale",
+      );
+    },
+  ],
+  [
+    "a lease is live through its last millisecond, for claims and for newer pushes",
+    async (q) => {
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
+      const job = await q.claim("w1", { now: T0, ...LEASE });
+      assert.equal(
+        await q.claim("w2", { now: T0 + 1000, ...LEASE }),
+        undefined,
+      );
+      await q.recordOutcome(job!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      const at = (now: number, head: string, time: string) =>
+        q.enqueue(spec(1, head, time), { now, rerequest: false });
+      assert.deepEqual(
+        (await at(T0 + 1000, "c", "2026-11-30T10:05:00Z")).superseded,
+        [],
+      );
+      assert.equal((await q.get(job!.id))?.state, "judged");
+      assert.deepEqual(
+        (await at(T0 + 1001, "d", "2026-11-30T10:06:00Z")).superseded.includes(
+          job!.id,
+        ),
+        true,
+      );
+    },
+  ],
+  ["the counts hold every job of each state", async (q) => {
+    for (const n of [1, 2, 3]) await push(q, n, "b", "2026-11-30T10:00:00Z");
+    await q.claim("w1", { now: T0, ...LEASE });
+    const counts = await q.counts();
+    assert.equal(counts.queued, 2);
+    assert.equal(counts.running, 1);
+  }],
   ["a job the queue never held is not found", async (q) => {
     assert.equal(await q.get("no-such-job"), undefined);
   }],

@@ -144,3 +144,37 @@ Deno.test("Metrics counts a value equal to a bucket's bound in that bucket, as P
   assert.equal(bucket("60"), 1);
   assert.equal(bucket("+Inf"), 1);
 });
+
+Deno.test("Metrics shows the queue's oldest ages as NaN without its answer, and never below zero", () => {
+  const without = parsePrometheusText(new Metrics().render());
+  const ages = without.get("pawl_serve_queue_oldest_age_seconds")!.samples;
+  assert.equal(ages.length, 3);
+  assert.ok(ages.every((s) => Number.isNaN(s.value)));
+  // A job queued by a replica whose clock runs ahead.
+  const ahead = parsePrometheusText(
+    new Metrics().render({
+      queue: { depth: emptyCounts(), oldestAgeSeconds: { queued: -5 } },
+    }),
+  );
+  assert.equal(
+    ahead.get("pawl_serve_queue_oldest_age_seconds")?.samples.find((s) =>
+      s.labels["state"] === "queued"
+    )?.value,
+    0,
+  );
+});
+
+Deno.test("Metrics leaves out a process figure it does not have", () => {
+  const text = new Metrics().render({
+    process: {
+      cpuSeconds: 1,
+      residentBytes: 2,
+      startTimeSeconds: 3,
+      openFds: 4,
+    },
+  });
+  const families = parsePrometheusText(text);
+  assert.equal(families.get("process_open_fds")?.samples[0]?.value, 4);
+  assert.equal(families.has("process_max_fds"), false);
+  assert.doesNotMatch(text, /undefined/);
+});

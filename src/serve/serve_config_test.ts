@@ -242,3 +242,174 @@ Deno.test("resolveServeConfig() takes each number up to its bound and refuses on
     });
   }
 });
+
+Deno.test("resolveServeConfig() holds the file's numbers to the same bounds as the variables'", async (t) => {
+  const cases: [string, boolean][] = [
+    ["port = 0", true],
+    ["port = 65535", true],
+    ["port = 65536", false],
+    ["workers = 1", true],
+    ["workers = 0", false],
+    ["workers = 256", true],
+    ["workers = 257", false],
+    ["lease_seconds = 0", false],
+    ["backoff_seconds = 0", false],
+    ["git_stall_seconds = 1.5", false],
+    ["max_body_bytes = 1.5", false],
+    ["shutdown_grace_seconds = 0", true],
+    ["shutdown_grace_seconds = -1", false],
+    ['app_id = 0\nprivate_key_file = "/run/key.pem"', false],
+    ['app_id = 1\nprivate_key_file = "/run/key.pem"', true],
+  ];
+  for (const [text, taken] of cases) {
+    await t.step(`${text} is ${taken ? "taken" : "refused"}`, () => {
+      const input = { flags: {}, env: SECRET, file: { path: "s.toml", text } };
+      if (taken) {
+        resolveServeConfig(input);
+      } else {
+        const key = text.split(" ")[0]!;
+        assert.throws(
+          () => resolveServeConfig(input),
+          (e) =>
+            e instanceof ServeConfigError &&
+            e.message.includes(`"s.toml": bad value for key "${key}"`),
+        );
+      }
+    });
+  }
+});
+
+Deno.test("resolveServeConfig() refuses a number no setting can hold, naming the variable", async (t) => {
+  const cases: [string, string][] = [
+    ["PAWL_SERVE_LEASE_SECONDS", "Infinity"],
+    ["PAWL_SERVE_BACKOFF_SECONDS", "0"],
+    ["PAWL_SERVE_BACKOFF_MAX_SECONDS", "0"],
+    ["PAWL_SERVE_GIT_STALL_SECONDS", "0"],
+    ["PAWL_SERVE_MAX_BODY_BYTES", "1.5"],
+    ["PAWL_SERVE_PORT", "80.5"],
+    ["PAWL_SERVE_APP_ID", "0"],
+    ["PAWL_SERVE_APP_ID", "1.5"],
+    ["PAWL_SERVE_APP_ID", "1e20"],
+  ];
+  for (const [variable, value] of cases) {
+    await t.step(`${variable}=${value}`, () => {
+      assert.throws(
+        () =>
+          resolveServeConfig({
+            flags: {},
+            env: {
+              ...SECRET,
+              PAWL_SERVE_PRIVATE_KEY: "pem",
+              [variable]: value,
+            },
+          }),
+        (e) =>
+          e instanceof ServeConfigError &&
+          e.message === `Bad value "${value}" for ${variable}`,
+      );
+    });
+  }
+});
+
+Deno.test("resolveServeConfig() treats an empty flag or variable as not set", async (t) => {
+  await t.step("an empty flag gives way to the variable", () => {
+    const config = resolveServeConfig({
+      flags: { port: "" },
+      env: { ...SECRET, PAWL_SERVE_PORT: "9100" },
+    });
+    assert.equal(config.port, 9100);
+  });
+  await t.step("an empty variable gives way to the file", () => {
+    const config = resolveServeConfig({
+      flags: {},
+      env: { ...SECRET, PAWL_SERVE_HOST: "" },
+      file: { path: "s.toml", text: 'host = "0.0.0.0"\n' },
+    });
+    assert.equal(config.host, "0.0.0.0");
+  });
+  await t.step("an empty secret gives way to its _FILE", () => {
+    const config = resolveServeConfig({
+      flags: {},
+      env: {
+        PAWL_SERVE_WEBHOOK_SECRET: "",
+        PAWL_SERVE_WEBHOOK_SECRET_FILE: "/run/secret",
+      },
+    });
+    assert.deepEqual(config.webhookSecret, {
+      kind: "file",
+      path: "/run/secret",
+      from: "PAWL_SERVE_WEBHOOK_SECRET_FILE",
+    });
+  });
+  await t.step("an empty _FILE gives way to the file's key", () => {
+    const config = resolveServeConfig({
+      flags: {},
+      env: { PAWL_SERVE_WEBHOOK_SECRET_FILE: "" },
+      file: { path: "s.toml", text: 'webhook_secret_file = "/run/hook"\n' },
+    });
+    assert.deepEqual(config.webhookSecret, {
+      kind: "file",
+      path: "/run/hook",
+      from: '"webhook_secret_file" in "s.toml"',
+    });
+  });
+});
+
+Deno.test("resolveServeConfig() reads the isolation and API root from the file, without a trailing slash", () => {
+  const config = resolveServeConfig({
+    flags: {},
+    env: SECRET,
+    file: {
+      path: "s.toml",
+      text: 'isolation = "bwrap"\napi_url = "https://ghe.example/api/v3//"\n',
+    },
+  });
+  assert.equal(config.isolation, "bwrap");
+  assert.equal(config.apiUrl, "https://ghe.example/api/v3");
+});
+
+Deno.test("resolveServeConfig() takes only PostgreSQL queue URLs, with a user when a password is set apart", async (t) => {
+  const cases: [
+    string,
+    Parameters<typeof resolveServeConfig>[0],
+    RegExp | undefined,
+  ][] = [
+    ["postgresql://", {
+      flags: { "queue-url": "postgresql://pawl@db/pawl" },
+      env: SECRET,
+    }, undefined],
+    ["a scheme that only ends in postgres://", {
+      flags: { "queue-url": "jdbc:postgres://db/pawl" },
+      env: SECRET,
+    }, /^Unknown queue URL scheme in --queue-url: expected postgres:\/\/…$/],
+    ["a file's queue_url of another scheme", {
+      flags: {},
+      env: SECRET,
+      file: { path: "s.toml", text: 'queue_url = "mysql://db/pawl"\n' },
+    }, /^Unknown queue URL scheme in queue_url: /],
+    ["an empty user with a password set apart", {
+      flags: { "queue-url": "postgres://@db/pawl" },
+      env: { ...SECRET, PAWL_SERVE_QUEUE_PASSWORD: "pw" },
+    }, /names no user/],
+    ["a user and no password in a flag URL could not parse", {
+      flags: { "queue-url": "postgres://pawl@db:x/pawl" },
+      env: SECRET,
+    }, undefined],
+    ["a password in a flag URL could not parse", {
+      flags: { "queue-url": "postgres://pawl:pw@db:x/pawl" },
+      env: SECRET,
+    }, /^Cannot take the database password from --queue-url/],
+  ];
+  for (const [name, input, refused] of cases) {
+    await t.step(`${name} is ${refused ? "refused" : "taken"}`, () => {
+      if (refused === undefined) {
+        resolveServeConfig(input);
+      } else {
+        assert.throws(
+          () => resolveServeConfig(input),
+          (e) => e instanceof ServeConfigError && refused.test(e.message),
+        );
+      }
+    });
+  }
+});

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
 import { sendWebhook } from "../../tests/_fake_github.ts";
 import { parsePrometheusText } from "../../tests/_prometheus.ts";
 import { createLogger } from "./logger.ts";
@@ -39,11 +40,12 @@ async function withServer(
     accepting?: () => boolean;
     onQueued?: () => void;
     ping?: () => Promise<boolean>;
+    enqueue?: JobQueue["enqueue"];
   } = {},
 ) {
   const dir = await Deno.makeTempDir({ prefix: "pawl-serve-handler-" });
   const queue = openSqliteQueue(`${dir}/queue.db`);
-  const { ping, ...handlerOptions } = options;
+  const { ping, enqueue, ...handlerOptions } = options;
   const metrics = new Metrics();
   const lines: string[] = [];
   const { log } = createLogger({
@@ -54,7 +56,11 @@ async function withServer(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     createServeHandler({
       secret: SECRET,
-      queue: ping === undefined ? queue : { ...queue, ping },
+      queue: {
+        ...queue,
+        ...(ping === undefined ? {} : { ping }),
+        ...(enqueue === undefined ? {} : { enqueue }),
+      },
       metrics,
       log,
       clock: () => 1000,
@@ -321,6 +327,209 @@ Deno.test("serve handler wakes the workers when a delivery queues or requeues a 
     await queue.markPublished(job!.id, "w1");
     const answer = await send("check_suite", rerun);
     assert.equal(JSON.parse(answer.body).jobs[0].result, "requeued");
+    assert.equal(woken, 2);
+  }, { onQueued: () => woken++ });
+});
+
+/** POST `body` to the webhook, signed with the test secret. */
+async function postSigned(
+  url: string,
+  body:
+    | Uint8Array<ArrayBuffer>
+    | ReadableStream<Uint8Array<ArrayBuffer>>
+    | null,
+  signed: Uint8Array,
+): Promise<{ status: number; body: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "x-github-event": "pull_request",
+      "x-github-delivery": crypto.randomUUID(),
+      "x-hub-signature-256": `sha256=${
+        createHmac("sha256", SECRET).update(signed).digest("hex")
+      }`,
+    },
+    body,
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+Deno.test("serve handler answers the operations endpoints only to GET, and the webhook only to POST", async (t) => {
+  await withServer(async ({ url }) => {
+    for (const path of ["/healthz", "/readyz", "/metrics"]) {
+      await t.step(`POST ${path} is not found`, async () => {
+        const answer = await fetch(`${url}${path}`, { method: "POST" });
+        await answer.body?.cancel();
+        assert.equal(answer.status, 404);
+      });
+    }
+    await t.step("PUT /webhook is refused with 405", async () => {
+      const answer = await fetch(`${url}/webhook`, {
+        method: "PUT",
+        body: "{}",
+      });
+      await answer.body?.cancel();
+      assert.equal(answer.status, 405);
+    });
+  });
+});
+
+Deno.test("serve handler refuses deliveries with 503 while shutting down", async () => {
+  await withServer(async ({ url, jobs, metrics }) => {
+    const answer = await sendWebhook(`${url}/webhook`, pullEvent("opened"), {
+      secret: SECRET,
+      event: "pull_request",
+    });
+    assert.deepEqual(answer, { status: 503, body: "shutting down\n" });
+    assert.equal(await jobs(), 0);
+    assert.equal(
+      metrics.value(
+        "pawl_serve_webhook_rejections_total",
+        'reason="unavailable"',
+      ),
+      1,
+    );
+  }, { accepting: () => false });
+});
+
+Deno.test("serve handler asks for a redelivery with 503 when the queue fails", async () => {
+  await withServer(async ({ url, metrics }) => {
+    const answer = await sendWebhook(`${url}/webhook`, pullEvent("opened"), {
+      secret: SECRET,
+      event: "pull_request",
+    });
+    assert.deepEqual(answer, {
+      status: 503,
+      body: "the queue is unavailable; redeliver later\n",
+    });
+    assert.equal(
+      metrics.value(
+        "pawl_serve_webhook_rejections_total",
+        'reason="unavailable"',
+      ),
+      1,
+    );
+  }, { enqueue: () => Promise.reject(new Error("connection refused")) });
+});
+
+Deno.test("serve handler refuses a signed body that is not UTF-8 as not JSON", async () => {
+  await withServer(async ({ url, jobs }) => {
+    const json = new TextEncoder().encode(JSON.stringify(pullEvent("opened")));
+    // An invalid byte inside a string value: lenient decoding would take it.
+    const at = new TextDecoder().decode(json).indexOf("feature") + 1;
+    const body = json.slice();
+    body[at] = 0xff;
+    const answer = await postSigned(`${url}/webhook`, body, body);
+    assert.deepEqual(answer, { status: 400, body: "the body is not JSON\n" });
+    assert.equal(await jobs(), 0);
+  });
+});
+
+Deno.test("serve handler reads a delivery with no body as not JSON", async () => {
+  const { log } = createLogger({ write: () => {} });
+  const handler = createServeHandler({
+    secret: SECRET,
+    queue: {} as JobQueue,
+    metrics: new Metrics(),
+    log,
+    clock: () => 1000,
+    accepting: () => true,
+  });
+  const request = new Request("http://127.0.0.1/webhook", {
+    method: "POST",
+    headers: {
+      "x-github-event": "pull_request",
+      "x-hub-signature-256": `sha256=${
+        createHmac("sha256", SECRET).update("").digest("hex")
+      }`,
+    },
+  });
+  assert.equal(request.body, null);
+  const answer = await handler(request);
+  assert.equal(answer.status, 400);
+  assert.equal(await answer.text(), "the body is not JSON\n");
+});
+
+Deno.test("serve handler takes a body of exactly the limit, declared or streamed, and refuses one byte more", async (t) => {
+  const max = 4096;
+  const event = pullEvent("opened");
+  const base = JSON.stringify({ ...event, padding: "" });
+  const sized = (n: number) =>
+    new TextEncoder().encode(
+      JSON.stringify({ ...event, padding: "x".repeat(n - base.length) }),
+    );
+  const streamed = (bytes: Uint8Array<ArrayBuffer>) =>
+    new ReadableStream<Uint8Array<ArrayBuffer>>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 1000) {
+          controller.enqueue(bytes.slice(i, i + 1000));
+        }
+        controller.close();
+      },
+    });
+  for (const [size, status] of [[max, 202], [max + 1, 413]] as const) {
+    for (const how of ["declared", "streamed"] as const) {
+      await t.step(`${size} bytes ${how}: ${status}`, async () => {
+        await withServer(async ({ url }) => {
+          const bytes = sized(size);
+          assert.equal(bytes.length, size);
+          const answer = await postSigned(
+            `${url}/webhook`,
+            how === "declared" ? bytes : streamed(bytes),
+            bytes,
+          );
+          assert.equal(answer.status, status);
+        }, { maxBodyBytes: max });
+      });
+    }
+  }
+});
+
+Deno.test("serve handler logs which jobs a delivery superseded, and only when it did", async () => {
+  await withServer(async ({ url, lines }) => {
+    const send = (head: string) =>
+      sendWebhook(`${url}/webhook`, pullEvent("synchronize", head), {
+        secret: SECRET,
+        event: "pull_request",
+      });
+    await send("b");
+    await send("c");
+    const accepted = lines.map((l) => JSON.parse(l)).filter((e) =>
+      e.event === "webhook.accepted"
+    );
+    assert.equal(accepted.length, 2);
+    assert.equal("superseded" in accepted[0], false);
+    assert.deepEqual(accepted[1].superseded, [
+      `octo/widgets#7@${"a".repeat(40)}..${"b".repeat(40)}`,
+    ]);
+  });
+});
+
+Deno.test("serve handler wakes the workers when any job of a delivery was queued", async () => {
+  let woken = 0;
+  await withServer(async ({ url }) => {
+    const send = (event: string, payload: unknown) =>
+      sendWebhook(`${url}/webhook`, payload, { secret: SECRET, event });
+    await send("pull_request", pullEvent("opened"));
+    assert.equal(woken, 1);
+    const pull = (number: number) => ({
+      number,
+      base: { sha: "a".repeat(40) },
+      head: { sha: "b".repeat(40) },
+    });
+    const answer = await send("check_suite", {
+      action: "rerequested",
+      "check_suite": {
+        "head_sha": "b".repeat(40),
+        "updated_at": "2026-11-30T11:00:00Z",
+        "pull_requests": [pull(7), pull(9)],
+      },
+      repository: { "full_name": "octo/widgets", "clone_url": "file:///x" },
+    });
+    assert.deepEqual(
+      JSON.parse(answer.body).jobs.map((j: { result: string }) => j.result),
+      ["duplicate", "queued"],
+    );
     assert.equal(woken, 2);
   }, { onQueued: () => woken++ });
 });

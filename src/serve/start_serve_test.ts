@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sendWebhook } from "../../tests/_fake_github.ts";
 import { startTestPostgres } from "../../tests/_postgres.ts";
 import { resolveServeConfig } from "./serve_config.ts";
 import { startServe } from "./start_serve.ts";
@@ -41,4 +42,75 @@ Deno.test("startServe() logs in to PostgreSQL with the password from PAWL_SERVE_
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("startServe() takes secrets from files without their trailing newline, hands the plain token to jobs, and lets a running job finish within the grace", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
+  await Deno.writeTextFile(`${dir}/hook`, "webhook-secret-for-tests\n");
+  await Deno.writeTextFile(`${dir}/token`, "plain-token-1234\n");
+  const lines: string[] = [];
+  const tokens: (string | undefined)[] = [];
+  const published: string[] = [];
+  let started!: () => void;
+  const judging = new Promise<void>((r) => started = r);
+  let finish!: () => void;
+  const finished = new Promise<void>((r) => finish = r);
+  const config = resolveServeConfig({
+    flags: { port: "0" },
+    env: {
+      PAWL_SERVE_WEBHOOK_SECRET_FILE: `${dir}/hook`,
+      GITHUB_TOKEN_FILE: `${dir}/token`,
+      PAWL_SERVE_DATA_DIR: `${dir}/data`,
+    },
+  });
+  const server = await startServe(config, {
+    judge: async (job, context) => {
+      tokens.push(context.token);
+      started();
+      await finished;
+      return { kind: "undecided", reason: "test", headSha: job.headSha };
+    },
+    publish: (job) => {
+      published.push(job.headSha);
+      return Promise.resolve();
+    },
+    announce: () => Promise.resolve(),
+    write: (line) => lines.push(line),
+  });
+  try {
+    const answer = await sendWebhook(
+      `http://127.0.0.1:${server.port}/webhook`,
+      {
+        action: "opened",
+        number: 7,
+        "pull_request": {
+          number: 7,
+          state: "open",
+          "updated_at": "2026-11-30T11:00:00Z",
+          base: { sha: "a".repeat(40), ref: "main" },
+          head: { sha: "b".repeat(40), ref: "feature" },
+        },
+        repository: { "full_name": "octo/widgets", "clone_url": "file:///x" },
+      },
+      { secret: "webhook-secret-for-tests", event: "pull_request" },
+    );
+    assert.equal(answer.status, 202, answer.body);
+    await judging;
+    assert.deepEqual(tokens, ["plain-token-1234"]);
+  } finally {
+    // Told to stop twice while the job still runs: one graceful stop.
+    const stopping = [server.shutdown(), server.shutdown()];
+    // The job ends while the server is already stopping.
+    setTimeout(finish, 200);
+    await Promise.all(stopping);
+    await Deno.remove(dir, { recursive: true });
+  }
+  assert.deepEqual(published, ["b".repeat(40)]);
+  const events = lines.map((l) => JSON.parse(l));
+  assert.equal(
+    events.find((e) => e.event === "serve.started")?.queue,
+    "sqlite",
+  );
+  assert.equal(events.filter((e) => e.event === "serve.stopped").length, 1);
+  assert.ok(!lines.join("").includes("plain-token-1234"));
 });

@@ -93,9 +93,11 @@ const allPublished = (queue: JobQueue, n: number) => async () =>
 Deno.test("WorkerPool judges and publishes every job exactly once", async () => {
   const judged: string[] = [];
   const published: string[] = [];
+  const apiUrls = new Set<string>();
   await withPool({
-    judge: (job) => {
+    judge: (job, ctx) => {
       judged.push(job.headSha);
+      apiUrls.add(ctx.apiUrl);
       return Promise.resolve(verdictFor(job));
     },
     publish: (job, outcome) => {
@@ -111,6 +113,11 @@ Deno.test("WorkerPool judges and publishes every job exactly once", async () => 
     await until("all published", allPublished(queue, 6));
     assert.equal(judged.length, 6);
     assert.equal(published.length, 6);
+    assert.deepEqual([...apiUrls], ["https://api.github.com"]);
+    assert.match(
+      metrics.render(),
+      /^pawl_serve_judgement_duration_seconds_count 6$/m,
+    );
     assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="accept"'), 3);
     assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="reject"'), 3);
   });
@@ -133,11 +140,33 @@ Deno.test("WorkerPool retries a transient failure, then gives up as could not de
       outcomes.set(job.number, outcome);
       return Promise.resolve();
     },
-  }, async ({ queue }) => {
+  }, async ({ queue, metrics, lines }) => {
     for (const n of [1, 2, 3]) {
       await queue.enqueue(spec(n, "b"), { now: Date.now(), rerequest: false });
     }
     await until("all published", allPublished(queue, 3));
+    // A retry is neither a discarded result nor a second wait in the queue.
+    assert.equal(
+      metrics.value("pawl_serve_jobs_total", 'outcome="discarded"'),
+      0,
+    );
+    assert.match(metrics.render(), /^pawl_serve_queue_wait_seconds_count 3$/m);
+    assert.ok(!lines.some((l) => l.includes('"job.interrupted"')));
+    // The published line gives a could-not-decide's reason, and only then.
+    const publishedLines = lines.map((l) => JSON.parse(l)).filter((e) =>
+      e.event === "job.published"
+    );
+    assert.deepEqual(
+      publishedLines.map((e) => [e.decision, e.reason]).sort(),
+      [
+        ["reject", undefined],
+        ["undecided", "Cannot decide: no contract"],
+        [
+          "undecided",
+          "Gave up at the deadline of 0.1 s after 3 attempts: Cannot clone: 502",
+        ],
+      ],
+    );
     assert.equal(attempts.get(1), 2);
     assert.equal(outcomes.get(1)?.kind, "verdict");
     assert.equal(attempts.get(2), 3);
@@ -277,6 +306,9 @@ Deno.test("WorkerPool.stop() gives a job still running back to the queue", async
     const [job] = await queue.list();
     assert.equal(job?.state, "queued");
     assert.equal(job?.lastError, "The server shut down during the job");
+    // Due at once: another server takes it without waiting.
+    const next = await queue.claim("other", { now: Date.now(), leaseMs: 1000 });
+    assert.equal(next?.spec.number, 1);
   });
 });
 
@@ -553,4 +585,294 @@ Deno.test("WorkerPool keeps a finished job through a queue outage, and takes wor
     await inner.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("WorkerPool runs two jobs at once by default, and never more than its concurrency", async (t) => {
+  for (const concurrency of [undefined, 1, 3]) {
+    const expected = concurrency ?? 2;
+    await t.step(`concurrency ${concurrency ?? "by default"}`, async () => {
+      const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
+      const queue = openSqliteQueue(`${dir}/queue.db`);
+      const { log } = createLogger({ write: () => {} });
+      let running = 0;
+      let most = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => release = r);
+      const pool = new WorkerPool({
+        queue,
+        ...(concurrency === undefined ? {} : { concurrency }),
+        leaseMs: 60_000,
+        pollMs: 10,
+        judge: async (job) => {
+          most = Math.max(most, ++running);
+          await gate;
+          running--;
+          return verdictFor(job);
+        },
+        publish: () => Promise.resolve(),
+        log,
+        metrics: new Metrics(),
+      });
+      pool.start();
+      try {
+        for (const n of [1, 2, 3, 4, 5]) {
+          await queue.enqueue(spec(n, "b"), {
+            now: Date.now(),
+            rerequest: false,
+          });
+        }
+        await until(
+          `${expected} running`,
+          () => Promise.resolve(running === expected),
+        );
+        // Idle workers poll every 10 ms: give them many chances to take more.
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(most, expected);
+        assert.equal((await queue.counts()).running, expected);
+        release();
+        await until("all published", allPublished(queue, 5));
+        assert.equal(most, expected);
+      } finally {
+        release();
+        await pool.stop(1000);
+        await queue.close();
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("WorkerPool waits twice as long after each failed publication of a job, until it lands", async () => {
+  let now = 0;
+  let calls = 0;
+  await withPool({
+    clock: () => now,
+    random: () => 0.5,
+    backoffMs: 1000,
+    backoffCapMs: 60_000,
+    deadlineMs: 60_000,
+    judge: (job) => Promise.resolve(verdictFor(job)),
+    publish: () => {
+      calls++;
+      if (calls <= 3) throw new Error("GitHub answered 502");
+      return Promise.resolve();
+    },
+  }, async ({ queue, pool, lines, metrics }) => {
+    const events = () => lines.map((l) => JSON.parse(l));
+    const failures = () =>
+      events().filter((e) => e.event === "job.publish_failed");
+    await queue.enqueue(spec(2, "b"), { now, rerequest: false });
+    pool.wake();
+    for (const [k, wait] of [[1, 1000], [2, 2000], [3, 4000]] as const) {
+      await until(
+        `failure ${k}`,
+        () => Promise.resolve(failures().length === k),
+      );
+      assert.equal(
+        failures()[k - 1].retryAt,
+        new Date(now + wait).toISOString(),
+      );
+      // Not due a moment before its backoff ends.
+      assert.equal(
+        await queue.claim("other", { now: now + wait - 1, leaseMs: 1 }),
+        undefined,
+      );
+      now += 1_000_000;
+      pool.wake();
+    }
+    await until("published", allPublished(queue, 1));
+    assert.equal(calls, 4);
+    assert.equal(metrics.value("pawl_serve_publish_failures_total"), 3);
+    assert.equal(
+      events().filter((e) => e.event === "job.publish_unrecorded").length,
+      0,
+    );
+  });
+});
+
+Deno.test("WorkerPool counts a publication only once the queue recorded it", async () => {
+  let refused = 1;
+  let published = 0;
+  await withPool({
+    judge: (job) => Promise.resolve(verdictFor(job)),
+    publish: () => {
+      published++;
+      return Promise.resolve();
+    },
+  }, async ({ queue: inner, metrics, lines }) => {
+    // The first published mark finds the lease gone (a slow worker).
+    const marking = inner.markPublished;
+    inner.markPublished = (id, worker) =>
+      refused-- > 0 ? Promise.resolve(false) : marking(id, worker);
+    await inner.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(inner, 1));
+    const events = lines.map((l) => JSON.parse(l).event as string);
+    assert.equal(published, 2);
+    assert.equal(
+      events.filter((e) => e === "job.publish_unrecorded").length,
+      1,
+    );
+    assert.equal(events.filter((e) => e === "job.published").length, 1);
+    assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="accept"'), 1);
+  });
+});
+
+Deno.test("WorkerPool gives up a job whose one lost attempt already spent a deadline shorter than the first backoff", async () => {
+  let now = 0;
+  const judged: number[] = [];
+  const outcomes: Outcome[] = [];
+  await withPool({
+    clock: () => now,
+    backoffMs: 1000,
+    backoffCapMs: 1000,
+    deadlineMs: 500,
+    judge: (job) => {
+      judged.push(job.number);
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (_job, outcome) => {
+      outcomes.push(outcome);
+      return Promise.resolve();
+    },
+  }, async ({ queue, pool }) => {
+    await queue.enqueue(spec(1, "b"), { now: 1000, rerequest: false });
+    assert.ok(await queue.claim("gone", { now: 1000, leaseMs: 1 }));
+    now = 10_000;
+    pool.wake();
+    await until("published", allPublished(queue, 1));
+    assert.deepEqual(judged, []);
+    assert.deepEqual(outcomes, [{
+      kind: "undecided",
+      reason:
+        "Gave up at the deadline of 0.5 s after 1 attempts: the server judging it stopped each time",
+      headSha: "b".repeat(40),
+    }]);
+  });
+});
+
+Deno.test("WorkerPool renews a token only when it has one and a way to drop it", async (t) => {
+  await t.step(
+    "no token: a 401 is an ordinary failed publication",
+    async () => {
+      const forgotten: (string | undefined)[] = [];
+      let calls = 0;
+      await withPool({
+        token: () => Promise.resolve(undefined),
+        forgetToken: (_id, token) => forgotten.push(token),
+        judge: (job) => Promise.resolve(verdictFor(job)),
+        publish: () => {
+          calls++;
+          if (calls === 1) throw httpError(401);
+          return Promise.resolve();
+        },
+      }, async ({ queue, metrics }) => {
+        await queue.enqueue(spec(2, "b"), {
+          now: Date.now(),
+          rerequest: false,
+        });
+        await until("published", allPublished(queue, 1));
+        assert.deepEqual(forgotten, []);
+        assert.equal(calls, 2);
+        assert.equal(metrics.value("pawl_serve_publish_failures_total"), 1);
+      });
+    },
+  );
+  await t.step(
+    "no way to drop it: a rejected token waits in the queue",
+    async () => {
+      const outcomes: Outcome[] = [];
+      let calls = 0;
+      await withPool({
+        token: () => Promise.resolve("t1"),
+        judge: (job) => {
+          calls++;
+          if (calls === 1) {
+            throw new TransientError("Cannot clone", { cause: httpError(401) });
+          }
+          return Promise.resolve(verdictFor(job));
+        },
+        publish: (_job, outcome) => {
+          outcomes.push(outcome);
+          return Promise.resolve();
+        },
+      }, async ({ queue, metrics }) => {
+        await queue.enqueue(spec(2, "b"), {
+          now: Date.now(),
+          rerequest: false,
+        });
+        await until("published", allPublished(queue, 1));
+        assert.equal(calls, 2);
+        assert.equal(outcomes[0]?.kind, "verdict");
+        assert.equal(
+          metrics.value("pawl_serve_jobs_total", 'outcome="retried"'),
+          1,
+        );
+      });
+    },
+  );
+});
+
+Deno.test("WorkerPool.stop() returns without waiting out the poll interval", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
+  const inner = openSqliteQueue(`${dir}/queue.db`);
+  // The first claim is in flight when the server is told to stop.
+  let claimed!: () => void;
+  const claiming = new Promise<void>((r) => claimed = r);
+  let answer!: () => void;
+  const answered = new Promise<void>((r) => answer = r);
+  const queue: JobQueue = {
+    ...Object.fromEntries(
+      Object.keys(inner).map((k) => [k, (inner as never)[k]]),
+    ) as unknown as JobQueue,
+    claim: async () => {
+      claimed();
+      await answered;
+      return undefined;
+    },
+  };
+  const { log } = createLogger({ write: () => {} });
+  const pool = new WorkerPool({
+    queue,
+    concurrency: 1,
+    pollMs: 3_600_000,
+    judge: (job) => Promise.resolve(verdictFor(job)),
+    publish: () => Promise.resolve(),
+    log,
+    metrics: new Metrics(),
+  });
+  pool.start();
+  try {
+    await claiming;
+    const stopped = pool.stop(3_600_000).then(() => "stopped");
+    answer();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const first = await Promise.race([
+      stopped,
+      new Promise((r) => timer = setTimeout(() => r("still waiting"), 30_000)),
+    ]);
+    clearTimeout(timer);
+    assert.equal(first, "stopped");
+  } finally {
+    answer();
+    await inner.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("WorkerPool keeps the lease of a job judged for longer than the lease", async () => {
+  let judged = 0;
+  await withPool({
+    leaseMs: 1500,
+    judge: async (job) => {
+      judged++;
+      await new Promise((r) => setTimeout(r, 3500));
+      return verdictFor(job);
+    },
+    publish: () => Promise.resolve(),
+  }, async ({ queue, lines }) => {
+    await queue.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(queue, 1));
+    assert.equal(judged, 1);
+    assert.ok(!lines.some((l) => l.includes('"job.lease_lost"')));
+  });
 });

@@ -108,3 +108,76 @@ Deno.test("agentContractDialect plans a frozen test's reruns only while its free
     });
   }
 });
+
+Deno.test("agentContractDialect plans every property and each live freeze's own test and reruns", () => {
+  const loaded = agentContractDialect.load(
+    blobs(SEED_CONTRACT),
+    blobs(SEED_CONTRACT),
+  );
+  const plan = loaded.plan(
+    { now: Date.parse("2026-09-01T00:00:00Z") } as Parameters<
+      typeof loaded.plan
+    >[0],
+  );
+  assert.deepEqual(plan.properties, [
+    {
+      id: "parse_rejects_empty",
+      module: "tests.properties.test_parse",
+      name: "test_empty_input_raises",
+    },
+    {
+      id: "roundtrip_stable",
+      module: "tests.properties.test_codec",
+      name: "test_decode_encode_identity",
+    },
+  ]);
+  assert.deepEqual(plan.reruns, [{
+    id: "test_report_render_flaky",
+    test: "test_report_render_flaky",
+    remainingReruns: 2,
+  }]);
+});
+
+Deno.test("agentContractDialect judges a head contract it cannot read as a finding, against the base copy", () => {
+  const loaded = agentContractDialect.load(
+    blobs(SEED_CONTRACT),
+    blobs(SEED_CONTRACT + "notes: unchecked\n"),
+  );
+  assert.deepEqual(loaded.loadFindings.map((f) => f.rule), [
+    "config.contract_invalid",
+  ]);
+  assert.equal(loaded.loadFindings[0]?.path, CONTRACT);
+});
+
+Deno.test("agentContractDialect is present only where its contract file is", () => {
+  const entry = { path: CONTRACT, kind: "file" as const, oid: "1", size: 1 };
+  assert.equal(
+    agentContractDialect.presentIn(new Map([[CONTRACT, entry]])),
+    true,
+  );
+  assert.equal(agentContractDialect.presentIn(new Map()), false);
+});
+
+Deno.test("agentContractDialect points a finding at its line when the head leaves the contract alone", () => {
+  const loaded = agentContractDialect.load(
+    blobs(SEED_CONTRACT),
+    blobs(SEED_CONTRACT),
+  );
+  const findings = loaded.check(
+    {
+      now: Date.parse("2026-09-01T00:00:00Z"),
+      headTree: new Map(),
+      digests: new Map(),
+      headModules: new Map(),
+      baseModules: new Map(),
+    } as unknown as Parameters<typeof loaded.check>[0],
+  );
+  const missing = findings.find((f) => f.rule === "fixture.missing");
+  const line =
+    SEED_CONTRACT.split("\n").findIndex((l) =>
+      l.includes("path: tests/fixtures/invoice_v3.json")
+    ) + 1;
+  assert.ok(line > 0);
+  assert.equal(missing?.path, CONTRACT);
+  assert.equal(missing?.line, line);
+});

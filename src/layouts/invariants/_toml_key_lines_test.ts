@@ -33,3 +33,46 @@ Deno.test("tomlKeyLines() finds tables, arrays of tables and keys", () => {
   assert.equal(lineOf(["server", "alpha", "ip"]), 15);
   assert.equal(lineOf(["property", 2]), undefined);
 });
+
+Deno.test("tomlKeyLines() reads every spelling of a key TOML allows", async (t) => {
+  const cases: [string, string[], (string | number)[], number | undefined][] = [
+    ["a bare key with a dash", ["min-props = 1"], ["min-props"], 1],
+    ["a literal quoted key", ["'lit key' = 1"], ["lit key"], 1],
+    ["an empty literal key", ["[t]", "'' = 1"], ["t", ""], 2],
+    ["an escape in a quoted key", ['"a\\"b" = 1'], ['a"b'], 1],
+    ["a quoted key JSON cannot read", ['"bad\\q" = 1'], ["bad\\q"], 1],
+    ["a dotted key with spaces", ["a . b = 1"], ["a", "b"], 1],
+    ["an indented array header", ["  [[property]]", "id = 1"], [
+      "property",
+      0,
+      "id",
+    ], 2],
+    [
+      "no key inside a multi-line literal string",
+      [
+        "note = '''",
+        "hidden = 1",
+        "'''",
+        "shown = 2",
+      ],
+      ["hidden"],
+      undefined,
+    ],
+    [
+      "a key after a multi-line literal string",
+      [
+        "note = '''",
+        "hidden = 1",
+        "'''",
+        "shown = 2",
+      ],
+      ["shown"],
+      4,
+    ],
+  ];
+  for (const [name, rows, path, line] of cases) {
+    await t.step(name, () => {
+      assert.equal(tomlKeyLines(rows.join("\n"))(path), line);
+    });
+  }
+});

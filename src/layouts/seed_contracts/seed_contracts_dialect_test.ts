@@ -741,3 +741,49 @@ Deno.test("seedContractsDialect plans nothing for a layout without contracts or 
     nonBlocking: [],
   });
 });
+
+Deno.test("seedContractsDialect sees a touched flake_freeze.yml from the trees and blobs even when the diff does not list it", async (t) => {
+  const withoutFreeze = Object.fromEntries(
+    Object.entries(BASE).filter(([p]) => p !== FREEZE),
+  );
+  const cases: [string, Commit, Commit, string[]][] = [
+    ["made executable", BASE, {
+      ...BASE,
+      [FREEZE]: { executable: SEED_FREEZE },
+    }, [
+      "freeze.file_touched",
+    ]],
+    ["reformatted", BASE, {
+      ...BASE,
+      [FREEZE]: SEED_FREEZE.replace("skip: false", "skip:  false"),
+    }, ["freeze.file_touched"]],
+    ["deleted", BASE, withoutFreeze, [
+      "config.contract_removed",
+      "freeze.file_touched",
+    ]],
+    ["added", withoutFreeze, BASE, ["freeze.file_touched"]],
+    ["left alone", BASE, BASE, []],
+  ];
+  for (const [name, base, head, rules] of cases) {
+    await t.step(name, () => {
+      const loaded = seedContractsDialect.load(blobsOf(base), blobsOf(head));
+      const baseTree = treeOf(base);
+      const headTree = treeOf(head);
+      const findings = [
+        ...loaded.loadFindings,
+        ...loaded.check({
+          now: Date.parse(REVIEW),
+          nowText: REVIEW,
+          baseTree,
+          headTree,
+          changes: [],
+          headModules: analyses(head, headTree, [LEDGER_TEST]),
+          baseModules: analyses(base, baseTree, [LEDGER_TEST]),
+          digests: new Map(),
+          allowFixtureRotate: false,
+        }),
+      ];
+      assert.deepEqual(findings.map((f) => f.rule).sort(), rules);
+    });
+  }
+});
