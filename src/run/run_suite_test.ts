@@ -5,6 +5,8 @@ import {
   type Script,
   ScriptedSandbox,
 } from "./_scripted_sandbox.ts";
+import type { SandboxResult } from "../sandbox/sandbox.ts";
+import { installObserver } from "./observer.ts";
 import { TestRunnerMissingError } from "./run_pytest.ts";
 import {
   type FreezeRef,
@@ -783,5 +785,103 @@ Deno.test("runSuite() quotes the output limit in the unit of its setting", async
       );
       assert.ok(outcome.findings[0]?.message.includes(text));
     });
+  }
+});
+
+/** A script that streams `events` to pawl's observer as the plugin would, then ends as `result` says. */
+function observed(
+  events: Record<string, unknown>[],
+  result: Partial<SandboxResult>,
+  cases?: readonly CaseSpec[],
+): Script {
+  return async ({ command, reportPath }) => {
+    const conn = await Deno.connect({
+      transport: "unix",
+      path: command.env["PAWL_OBSERVER_SOCKET"] as string,
+    });
+    const lines = [
+      { event: "hello", token: command.env["PAWL_OBSERVER_TOKEN"] },
+      ...events,
+    ].map((e) => `${JSON.stringify(e)}\n`).join("");
+    const bytes = new TextEncoder().encode(lines);
+    for (let n = 0; n < bytes.length;) {
+      n += await conn.write(bytes.subarray(n));
+    }
+    conn.close();
+    if (cases !== undefined && reportPath !== undefined) {
+      await Deno.writeTextFile(reportPath, junitXml(cases));
+    }
+    return result;
+  };
+}
+
+function report(nodeid: string, outcome: string, extra = {}) {
+  return {
+    event: "report",
+    nodeid,
+    when: "call",
+    outcome,
+    xfail: false,
+    ...extra,
+  };
+}
+
+Deno.test("runSuite() counts what the observer saw end when the run was stopped, and names the test still running", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const ids = ["a", "b", "c", "d"].map((n) => `tests/test_t.py::test_${n}`);
+    const { outcome } = await suite(
+      observed([
+        { event: "collected", nodeids: ids },
+        report(ids[0]!, "passed"),
+        report(ids[1]!, "failed", { text: "AssertionError: b" }),
+        report(ids[2]!, "passed"),
+      ], { code: null, signal: "SIGKILL", timedOut: true }),
+      { observer: await installObserver(root), limits: { timeoutMs: 9000 } },
+    );
+    assert.deepEqual(outcome.summary, {
+      total: 3,
+      passed: 2,
+      failed: 1,
+      errors: 0,
+      skipped: 0,
+      xfailed: 0,
+    });
+    assert.deepEqual(
+      outcome.findings.map((f) => [f.rule, f.path, f.failure?.test]),
+      [["tests.timeout", "tests/test_t.py", ids[3]]],
+    );
+    assert.equal(
+      outcome.findings[0]?.message,
+      `The test run was stopped at its time limit of 9 s ([tests] timeout_seconds) while "${
+        ids[3]
+      }" was running, after 2 tests had passed`,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() quotes the end of a long failure text the observer kept, over its beginning", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const id = "tests/test_r.py::test_report_render_flaky";
+    const { outcome } = await suite(
+      observed(
+        [report(id, "failed", {
+          text: "def test():\nAssertionError: the beginning",
+          tail: "AssertionError: the end",
+        })],
+        { code: 1 },
+        [{ ...FLAKY, outcome: "failed", message: "the report's" }],
+      ),
+      { observer: await installObserver(root) },
+    );
+    const failed = outcome.findings.filter((f) => f.rule === "tests.failed");
+    assert.deepEqual(failed.map((f) => f.failure?.exception), [
+      "AssertionError: the end",
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });
