@@ -310,3 +310,19 @@ Deno.test("scanJunitXml() refuses a character reference to a surrogate, and take
     });
   }
 });
+
+Deno.test("scanJunitXml() leaves elements and attributes pytest never writes, and unclosed elements, to the parser, which refuses them", async (t) => {
+  for (
+    const xml of [
+      '<testsuite><testcase classname="a" name="t" prototype="p"/></testsuite>',
+      '<testsuite constructor="x"><testcase classname="a" name="t"/></testsuite>',
+      '<testsuite><testcase classname="a" name="t"/><constructor/></testsuite>',
+      '<testsuite><testcase classname="a" name="t">',
+    ]
+  ) {
+    await t.step(xml, () => {
+      assert.equal(scanJunitXml(xml), undefined);
+      assert.equal(parsed(xml), null, "the parser refuses it");
+    });
+  }
+});

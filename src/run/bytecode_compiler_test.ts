@@ -301,3 +301,54 @@ Deno.test("the cache is used only when pawl's alone: else the judgement's scratc
     assert.equal((await Deno.stat(b.dir)).mode! & 0o777, 0o700);
   });
 });
+
+/** An interpreter stand-in at `root/python` that answers each copy with what `answer` prints. */
+async function fakePython(root: string, answer: string): Promise<string> {
+  const path = `${root}/python`;
+  await Deno.writeTextFile(
+    path,
+    `#!/bin/sh\nwhile read -r dir; do\n${answer}\ndone\n`,
+    { mode: 0o755 },
+  );
+  return path;
+}
+
+Deno.test("the compiler runs under pawl's resource limits", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(root, 'echo "done $(ulimit -t) $(ulimit -c) 0"'),
+      cacheDir: await cacheIn(root),
+    });
+    try {
+      assert.deepEqual(await compiler.compile(root), {
+        written: 600,
+        compiled: 0,
+        left: 0,
+      });
+    } finally {
+      await compiler.close();
+    }
+  });
+});
+
+Deno.test("a reply not exactly in the compiler's form leaves that copy to its run, and the next copy is still compiled", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(
+        root,
+        'case "$dir" in */odd) echo "done 1 2 3 4";; *) echo "done 1 2 3";; esac',
+      ),
+      cacheDir: await cacheIn(root),
+    });
+    try {
+      assert.equal(await compiler.compile(`${root}/odd`), undefined);
+      assert.deepEqual(await compiler.compile(`${root}/even`), {
+        written: 1,
+        compiled: 2,
+        left: 3,
+      });
+    } finally {
+      await compiler.close();
+    }
+  });
+});

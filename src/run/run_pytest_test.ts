@@ -9,6 +9,8 @@ import {
   DEFAULT_PYTEST_COMMAND,
   MAX_REPORT_BYTES,
   preparePytestRun,
+  pytestEnvironment,
+  pytestRunKey,
   runPytest,
   type RunPytestOptions,
   TestRunnerMissingError,
@@ -464,5 +466,201 @@ Deno.test("runPytest() takes a run prepared from the same options, and prepares 
       command.argv.includes(`--junitxml=${dirs.reportDir}/junit-0.xml`),
     );
     assert.equal(command.env["HOME"], `${dirs.reportDir}/home-0`);
+  });
+});
+
+Deno.test("runPytest() refuses an empty test program", async () => {
+  await withRunDirs(async (dirs) => {
+    for (const command of [[], [""], ["", "-m", "pytest"]]) {
+      const sandbox = new ScriptedSandbox(PASSING);
+      await assert.rejects(
+        runPytest(sandbox, options(dirs, { command })),
+        RangeError,
+      );
+      assert.equal(sandbox.calls.length, 0);
+    }
+  });
+});
+
+Deno.test("runPytest() reads a report of exactly the size limit", async () => {
+  await withRunDirs(async (dirs) => {
+    const xml = junitXml([{ classname: "tests.test_a", name: "test_x" }]);
+    const run = await runPytest(
+      new ScriptedSandbox(async ({ reportPath }) => {
+        await Deno.writeTextFile(reportPath as string, xml);
+        return { code: 0 };
+      }),
+      options(dirs, { maxReportBytes: new TextEncoder().encode(xml).length }),
+    );
+    assert.equal(run.reportProblem, undefined);
+    assert.equal(run.cases?.length, 1);
+  });
+});
+
+Deno.test("runPytest() serves one run only from a prepared run", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const prepared = await preparePytestRun(sandbox, options(dirs));
+    await runPytest(sandbox, options(dirs, { prepared }));
+    await runPytest(sandbox, options(dirs, { prepared }));
+    assert.deepEqual(
+      sandbox.calls.map((c) => c.env["HOME"]),
+      [`${dirs.reportDir}/home-0`, `${dirs.reportDir}/home-1`],
+    );
+  });
+});
+
+Deno.test("runPytest() keys a prepared run on whether its observer counts asserts and traces lines", () => {
+  const base = { workDir: "/w", reportDir: "/r" };
+  const keys = [
+    pytestRunKey(base),
+    pytestRunKey({ ...base, countAsserts: true }),
+    pytestRunKey({ ...base, traceLines: true }),
+  ];
+  assert.equal(new Set(keys).size, 3);
+  assert.equal(
+    pytestRunKey({ ...base, countAsserts: false, traceLines: false }),
+    keys[0],
+  );
+});
+
+Deno.test("runPytest() tells the observer to count asserts and trace lines only when asked", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "pawl-observer-" });
+  try {
+    await Deno.mkdir(`${root}/plugin`);
+    await Deno.mkdir(`${root}/channels`);
+    const observer = {
+      root,
+      dir: `${root}/plugin`,
+      module: "pawl_observer",
+      channels: `${root}/channels`,
+      lines: `${root}/lines.json`,
+    };
+    const table: [string, Partial<RunPytestOptions>, string[]][] = [
+      ["neither", {}, []],
+      ["counting asserts", { countAsserts: true }, ["PAWL_OBSERVER_REACH"]],
+      ["tracing lines", { traceLines: true }, ["PAWL_OBSERVER_LINES"]],
+      ["explicitly neither", { countAsserts: false, traceLines: false }, []],
+    ];
+    for (const [name, extra, keys] of table) {
+      await t.step(name, async () => {
+        await withRunDirs(async (dirs) => {
+          const prepared = await preparePytestRun(
+            new ScriptedSandbox(PASSING),
+            options(dirs, { observer, ...extra }),
+          );
+          try {
+            const env = prepared.command.env;
+            assert.deepEqual(
+              Object.keys(env).filter((k) =>
+                k === "PAWL_OBSERVER_REACH" || k === "PAWL_OBSERVER_LINES"
+              ),
+              keys,
+            );
+            if (keys.includes("PAWL_OBSERVER_LINES")) {
+              assert.equal(env["PAWL_OBSERVER_LINES"], observer.lines);
+            }
+          } finally {
+            await prepared.discard();
+          }
+        });
+      });
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("pytestEnvironment() puts pawl's observer first on the import path, where the tree cannot shadow it", () => {
+  const env = pytestEnvironment("/w", "/h", {
+    env: { PYTHONPATH: "src:/opt/extra" },
+    observer: {
+      root: "/o",
+      dir: "/o/plugin",
+      userBase: "/o/base",
+      module: "pawl_observer",
+      channels: "/o/channels",
+    },
+  });
+  assert.equal(env["PYTHONPATH"], "/o/plugin:/w/src:/opt/extra");
+  assert.equal(env["PYTHONUSERBASE"], "/o/base");
+});
+
+Deno.test("runPytest() decides what a failed probe of the runner proves", async (t) => {
+  const table: {
+    name: string;
+    command?: string[];
+    probe: { code: number; outputTail: string };
+    argv: string[];
+    missing: "program" | "module" | undefined;
+  }[] = [
+    {
+      name: "a probe that exits 0 proves nothing missing, whatever it prints",
+      probe: { code: 0, outputTail: "No module named pytest" },
+      argv: ["python3", "-c", "import pytest"],
+      missing: undefined,
+    },
+    {
+      name: 'a shell\'s "command not found" is a missing program',
+      probe: { code: 1, outputTail: "sh: 1: python3: command not found" },
+      argv: ["python3", "-c", "import pytest"],
+      missing: "program",
+    },
+    {
+      name: "a marker option -m after the module does not change the module",
+      command: ["python3", "-m", "pytest", "-m", "not slow"],
+      probe: { code: 1, outputTail: "No module named pytest" },
+      argv: ["python3", "-c", "import pytest"],
+      missing: "module",
+    },
+    {
+      name: "a program run without a module never blames a module",
+      command: ["python3", "tests/run.py"],
+      probe: { code: 1, outputTail: "No module named encodings" },
+      argv: ["python3", "--version"],
+      missing: undefined,
+    },
+  ];
+  for (const c of table) {
+    await t.step(c.name, async () => {
+      await withRunDirs(async (dirs) => {
+        const sandbox = new ScriptedSandbox(({ index }) =>
+          index === 0
+            ? { code: 127, outputTail: "python3: not found" }
+            : c.probe
+        );
+        const run = runPytest(
+          sandbox,
+          options(dirs, c.command === undefined ? {} : { command: c.command }),
+        );
+        if (c.missing === undefined) {
+          assert.equal((await run).cases, null);
+        } else {
+          await assert.rejects(run, (error: unknown) => {
+            assert.ok(error instanceof TestRunnerMissingError);
+            assert.equal(error.missing, c.missing);
+            return true;
+          });
+        }
+        const probe = sandbox.calls[1];
+        assert.deepEqual(probe?.argv, c.argv);
+        assert.deepEqual(probe?.writable, [], "the probe writes nowhere");
+        assert.deepEqual(probe?.limits, { timeoutMs: 60_000 });
+      });
+    });
+  }
+});
+
+Deno.test("runPytest() does not probe for a missing runner after a run that timed out", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(() => ({
+      code: null,
+      signal: "SIGKILL",
+      timedOut: true,
+      outputTail: "No module named pytest",
+    }));
+    const run = await runPytest(sandbox, options(dirs));
+    assert.equal(run.cases, null);
+    assert.equal(sandbox.calls.length, 1);
   });
 });

@@ -5,6 +5,8 @@ import {
   type Script,
   ScriptedSandbox,
 } from "./_scripted_sandbox.ts";
+import type { SandboxResult } from "../sandbox/sandbox.ts";
+import { installObserver } from "./observer.ts";
 import { TestRunnerMissingError } from "./run_pytest.ts";
 import {
   type FreezeRef,
@@ -547,4 +549,339 @@ Deno.test("runSuite() lists at most MAX_FAILED_FINDINGS failing tests one by one
     ),
   );
   assert.equal(outcome.summary.failed, MAX_FAILED_FINDINGS + 5);
+});
+
+/** A report with the given raw `<testcase>` elements. */
+function rawReport(...testcases: string[]): string {
+  return `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" tests="${testcases.length}">${
+    testcases.join("")
+  }</testsuite></testsuites>`;
+}
+
+Deno.test("runSuite() asks testLine only for failed or errored tests the report gives no line for", async () => {
+  const asked: string[] = [];
+  const { outcome } = await suite(
+    async ({ reportPath }) => {
+      await Deno.writeTextFile(
+        reportPath as string,
+        rawReport(
+          '<testcase classname="tests.test_a" name="test_lined" line="4" time="0.1"><failure message="m">t</failure></testcase>',
+          '<testcase classname="tests.test_a" name="test_setup" time="0.1"><error message="e">t</error></testcase>',
+          '<testcase classname="tests.test_a" name="test_ok" time="0.1" />',
+        ),
+      );
+      return { code: 1 };
+    },
+    {
+      testLine: (file, qualname) => {
+        asked.push(`${file}::${qualname}`);
+        return Promise.resolve(99);
+      },
+    },
+  );
+  assert.deepEqual(asked, ["tests/test_a.py::test_setup"]);
+  assert.deepEqual(
+    outcome.findings.map((f) => [f.failure?.test, f.line]),
+    [
+      ["tests/test_a.py::test_lined", 5],
+      ["tests/test_a.py::test_setup", 99],
+    ],
+  );
+});
+
+Deno.test("runSuite() decides which failing tests a freeze covers and when its reruns pass", async (t) => {
+  const M1 = { classname: "tests.test_r", name: "test_m[1]" };
+  const M2 = { classname: "tests.test_r", name: "test_m[2]" };
+  const K1 = { classname: "tests.test_r.TestK", name: "test_k[1]" };
+  const table: {
+    name: string;
+    freeze: FreezeRef;
+    failing: CaseSpec[];
+    rerun: { cases?: CaseSpec[]; code: number };
+    rule: string;
+    selected: string[];
+  }[] = [
+    {
+      name: "a freeze of a parametrized test's base name covers each case",
+      freeze: { id: "F", test: "test_m", remainingReruns: 1 },
+      failing: [M1],
+      rerun: { cases: [M1], code: 0 },
+      rule: "freeze.rerun_used",
+      selected: ["tests/test_r.py::test_m[1]"],
+    },
+    {
+      name: "a freeze of Class.base covers the class's parametrized cases",
+      freeze: { id: "F", test: "TestK.test_k", remainingReruns: 1 },
+      failing: [K1],
+      rerun: { cases: [K1], code: 0 },
+      rule: "freeze.rerun_used",
+      selected: ["tests/test_r.py::TestK::test_k[1]"],
+    },
+    {
+      name: "a freeze's test reference is read without surrounding blanks",
+      freeze: { id: "F", test: "  test_m[1] ", remainingReruns: 1 },
+      failing: [M1],
+      rerun: { cases: [M1], code: 0 },
+      rule: "freeze.rerun_used",
+      selected: ["tests/test_r.py::test_m[1]"],
+    },
+    {
+      name: "a rerun passes only when every covered failing test passes",
+      freeze: { id: "F", test: "test_m", remainingReruns: 1 },
+      failing: [M1, M2],
+      rerun: { cases: [M1, { ...M2, outcome: "failed" }], code: 1 },
+      rule: "tests.frozen_failed",
+      selected: ["tests/test_r.py::test_m[1]", "tests/test_r.py::test_m[2]"],
+    },
+    {
+      name: "a test of the same name in another module does not stand in",
+      freeze: { id: "F", test: "test_m[1]", remainingReruns: 1 },
+      failing: [M1],
+      rerun: { cases: [{ ...M1, classname: "tests.test_other" }], code: 0 },
+      rule: "tests.frozen_failed",
+      selected: ["tests/test_r.py::test_m[1]"],
+    },
+    {
+      name: "a rerun that leaves no report does not pass",
+      freeze: { id: "F", test: "test_m[1]", remainingReruns: 1 },
+      failing: [M1],
+      rerun: { code: 0 },
+      rule: "tests.frozen_failed",
+      selected: ["tests/test_r.py::test_m[1]"],
+    },
+    {
+      name:
+        "a rerun that exits 1 for another test passes when the frozen test passed",
+      freeze: { id: "F", test: "test_m[1]", remainingReruns: 1 },
+      failing: [M1],
+      rerun: { cases: [M1, { ...STEADY, outcome: "failed" }], code: 1 },
+      rule: "freeze.rerun_used",
+      selected: ["tests/test_r.py::test_m[1]"],
+    },
+  ];
+  for (const c of table) {
+    await t.step(c.name, async () => {
+      const { outcome } = await suite(
+        runs(
+          {
+            code: 1,
+            cases: c.failing.map((f) => ({ ...f, outcome: "failed" as const })),
+          },
+          c.rerun,
+        ),
+        { freezes: [c.freeze] },
+      );
+      assert.deepEqual(outcome.findings.map((f) => f.rule), [c.rule]);
+      assert.deepEqual(outcome.reruns.map((r) => [r.used, r.selected]), [
+        [1, c.selected],
+      ]);
+    });
+  }
+});
+
+Deno.test("runSuite() stops rerunning a frozen test once a rerun passes", async () => {
+  const { outcome, sandbox, freshDirs } = await suite(
+    runs({ code: 1, cases: [{ ...FLAKY, outcome: "failed" }] }, {
+      code: 0,
+      cases: [FLAKY],
+    }),
+    { freezes: [{ ...FREEZE, remainingReruns: 3 }] },
+  );
+  assert.equal(sandbox.calls.length, 2);
+  assert.equal(freshDirs.length, 1);
+  assert.deepEqual(
+    outcome.reruns.map((r) => [r.used, r.allowed, r.passed]),
+    [[1, 3, true]],
+  );
+  assert.match(outcome.findings[0]?.message ?? "", /rerun 1 of 3/);
+});
+
+Deno.test("runSuite() words a frozen test's spent budget by what was allowed", async (t) => {
+  for (
+    const [remaining, allowed, message] of [
+      [-2, 0, /freeze "F" has no reruns left: skew$/],
+      [0, 0, /freeze "F" has no reruns left: skew$/],
+      [1.7, 1, /did not pass in 1 of 1 rerun \(freeze "F"\): skew$/],
+    ] as const
+  ) {
+    await t.step(`remaining_reruns ${remaining}`, async () => {
+      const { outcome, sandbox } = await suite(
+        runs({
+          code: 1,
+          cases: [{ ...FLAKY, outcome: "failed", message: "skew" }],
+        }),
+        { freezes: [{ ...FREEZE, id: "F", remainingReruns: remaining }] },
+      );
+      assert.equal(sandbox.calls.length, 1 + allowed);
+      assert.deepEqual(outcome.reruns.map((r) => r.allowed), [allowed]);
+      assert.deepEqual(outcome.findings.map((f) => [f.rule, f.blocking]), [
+        ["tests.frozen_failed", true],
+      ]);
+      assert.match(outcome.findings[0]?.message ?? "", message);
+    });
+  }
+});
+
+Deno.test("runSuite() reports a failing test under a seed freeze as non-blocking, but never a collection error", async () => {
+  const { outcome } = await suite(
+    runs({
+      code: 2,
+      cases: [
+        { ...FLAKY, outcome: "failed", message: "seed 7" },
+        { ...STEADY, outcome: "failed" },
+        {
+          classname: "",
+          name: "tests.test_broken",
+          outcome: "error",
+          message: "collection failure",
+        },
+      ],
+    }),
+    {
+      nonBlocking: [
+        "test_report_render_flaky",
+        "tests.test_broken",
+        "tests/test_broken.py",
+      ],
+    },
+  );
+  assert.deepEqual(
+    outcome.findings.map((f) => [f.rule, f.path, f.blocking]),
+    [
+      ["seed.fresh_failed", "tests/test_r.py", false],
+      ["tests.collection_error", "tests/test_broken.py", true],
+      ["tests.failed", "tests/test_r.py", true],
+      ["tests.run_failed", undefined, true],
+    ],
+  );
+  assert.deepEqual(outcome.unfrozenFailures, [
+    "tests/test_r.py::test_steady",
+  ], "a collection error is no test's failure");
+});
+
+Deno.test("runSuite() lists exactly MAX_FAILED_FINDINGS failing tests without a count of more", async () => {
+  const failing = Array.from({ length: MAX_FAILED_FINDINGS }, (_, i) => ({
+    classname: "tests.test_many",
+    name: `test_n[${String(i).padStart(3, "0")}]`,
+    outcome: "failed" as const,
+  }));
+  const { outcome } = await suite(runs({ code: 1, cases: failing }));
+  assert.equal(outcome.findings.length, MAX_FAILED_FINDINGS);
+  assert.ok(outcome.findings.every((f) => f.failure !== undefined));
+  assert.equal(outcome.unfrozenFailures?.length, MAX_FAILED_FINDINGS);
+});
+
+Deno.test("runSuite() quotes the output limit in the unit of its setting", async (t) => {
+  for (
+    const [bytes, text] of [
+      [16 * 1024 * 1024, "of 16 MiB ([tests] max_output_mib)"],
+      [1000, "of 1000 bytes ([tests] max_output_mib)"],
+    ] as const
+  ) {
+    await t.step(text, async () => {
+      const { outcome } = await suite(
+        () => ({ code: null, signal: "SIGKILL", outputExceeded: true }),
+        { limits: { maxOutputBytes: bytes } },
+      );
+      assert.ok(outcome.findings[0]?.message.includes(text));
+    });
+  }
+});
+
+/** A script that streams `events` to pawl's observer as the plugin would, then ends as `result` says. */
+function observed(
+  events: Record<string, unknown>[],
+  result: Partial<SandboxResult>,
+  cases?: readonly CaseSpec[],
+): Script {
+  return async ({ command, reportPath }) => {
+    const conn = await Deno.connect({
+      transport: "unix",
+      path: command.env["PAWL_OBSERVER_SOCKET"] as string,
+    });
+    const lines = [
+      { event: "hello", token: command.env["PAWL_OBSERVER_TOKEN"] },
+      ...events,
+    ].map((e) => `${JSON.stringify(e)}\n`).join("");
+    const bytes = new TextEncoder().encode(lines);
+    for (let n = 0; n < bytes.length;) {
+      n += await conn.write(bytes.subarray(n));
+    }
+    conn.close();
+    if (cases !== undefined && reportPath !== undefined) {
+      await Deno.writeTextFile(reportPath, junitXml(cases));
+    }
+    return result;
+  };
+}
+
+function report(nodeid: string, outcome: string, extra = {}) {
+  return {
+    event: "report",
+    nodeid,
+    when: "call",
+    outcome,
+    xfail: false,
+    ...extra,
+  };
+}
+
+Deno.test("runSuite() counts what the observer saw end when the run was stopped, and names the test still running", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const ids = ["a", "b", "c", "d"].map((n) => `tests/test_t.py::test_${n}`);
+    const { outcome } = await suite(
+      observed([
+        { event: "collected", nodeids: ids },
+        report(ids[0]!, "passed"),
+        report(ids[1]!, "failed", { text: "AssertionError: b" }),
+        report(ids[2]!, "passed"),
+      ], { code: null, signal: "SIGKILL", timedOut: true }),
+      { observer: await installObserver(root), limits: { timeoutMs: 9000 } },
+    );
+    assert.deepEqual(outcome.summary, {
+      total: 3,
+      passed: 2,
+      failed: 1,
+      errors: 0,
+      skipped: 0,
+      xfailed: 0,
+    });
+    assert.deepEqual(
+      outcome.findings.map((f) => [f.rule, f.path, f.failure?.test]),
+      [["tests.timeout", "tests/test_t.py", ids[3]]],
+    );
+    assert.equal(
+      outcome.findings[0]?.message,
+      `The test run was stopped at its time limit of 9 s ([tests] timeout_seconds) while "${
+        ids[3]
+      }" was running, after 2 tests had passed`,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() quotes the end of a long failure text the observer kept, over its beginning", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const id = "tests/test_r.py::test_report_render_flaky";
+    const { outcome } = await suite(
+      observed(
+        [report(id, "failed", {
+          text: "def test():\nAssertionError: the beginning",
+          tail: "AssertionError: the end",
+        })],
+        { code: 1 },
+        [{ ...FLAKY, outcome: "failed", message: "the report's" }],
+      ),
+      { observer: await installObserver(root) },
+    );
+    const failed = outcome.findings.filter((f) => f.rule === "tests.failed");
+    assert.deepEqual(failed.map((f) => f.failure?.exception), [
+      "AssertionError: the end",
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

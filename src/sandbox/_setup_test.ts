@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
-import { currentUid, findTools, sandboxIdentity } from "./_setup.ts";
-import { SandboxCommandError } from "./sandbox_errors.ts";
+import {
+  currentUid,
+  findTools,
+  resolveHidden,
+  sandboxIdentity,
+} from "./_setup.ts";
+import {
+  SandboxCommandError,
+  SandboxUnavailableError,
+} from "./sandbox_errors.ts";
 import { findExecutable, SYSTEM_DIRS } from "./_exec.ts";
 
 Deno.test("currentUid() asks id(1) once per process, and asks again after a failure", async () => {
@@ -121,4 +129,70 @@ Deno.test("sandboxIdentity() warns when a user other than pawl has the sandbox u
       ]);
     },
   );
+});
+
+Deno.test("currentUid() refuses an id(1) answer that names no uid, rather than reading it as root", async (t) => {
+  const table: [string, string][] = [
+    ["it prints nothing", "exit 0"],
+    ["it fails after printing 0", "echo 0; exit 1"],
+    ["it prints a fraction", "echo 1.5"],
+  ];
+  for (const [name, body] of table) {
+    await t.step(name, async () => {
+      // A directory of its own: answers are kept per id(1) path.
+      const dir = await Deno.makeTempDir({ prefix: "pawl-setup-test-" });
+      try {
+        await Deno.writeTextFile(`${dir}/id`, `#!/bin/sh\n${body}\n`, {
+          mode: 0o755,
+        });
+        await assert.rejects(
+          currentUid(await findTools([dir])),
+          (error: unknown) =>
+            error instanceof SandboxUnavailableError &&
+            error.message.startsWith("Cannot tell which uid pawl runs as"),
+        );
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("resolveHidden() hides what exists, once, as it really is", async () => {
+  const dir = await Deno.realPath(
+    await Deno.makeTempDir({ prefix: "pawl-setup-test-" }),
+  );
+  try {
+    await Deno.mkdir(`${dir}/keys`);
+    await Deno.writeTextFile(`${dir}/keys/signing.pem`, "key");
+    await Deno.symlink(`${dir}/keys`, `${dir}/link`);
+    assert.deepEqual(
+      await resolveHidden([
+        `${dir}/link`,
+        `${dir}/keys`,
+        `${dir}/keys/signing.pem`,
+        `${dir}/missing`,
+      ]),
+      [
+        { path: `${dir}/keys`, kind: "dir" },
+        { path: `${dir}/keys/signing.pem`, kind: "file" },
+      ],
+    );
+    await assert.rejects(
+      resolveHidden(["keys"]),
+      (error: unknown) =>
+        error instanceof SandboxCommandError &&
+        error.message ===
+          'Cannot hide "keys" from the sandbox: the path is not absolute',
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("sandboxIdentity() takes a given uid over user pawl's, and the uid 1 as the least", async () => {
+  await withPasswd("pawl:x:64000:64001::/:/bin/false\n", async (path) => {
+    const identity = await sandboxIdentity({ uid: 1, passwdPath: path });
+    assert.deepEqual([identity.uid, identity.gid], [1, 1]);
+  });
 });

@@ -21,6 +21,11 @@ const FIRST = 64720;
 const SECOND = 64721;
 /** The uid of the tests of a claim's failures and of its release. */
 const THIRD = 64722;
+/**
+ * The uid of the test of a mark that dies: the orphan it leaves may stay a
+ * zombie no one reaps, which would count among another test's tasks.
+ */
+const DYING = 64723;
 
 const CLAIM_MODULE = new URL("./_uid_claim.ts", import.meta.url).href;
 
@@ -407,4 +412,24 @@ Deno.test("claimUid() kills what a crashed holder left running as the uid, then 
     }
   });
   assert.deepEqual(await liveProcessesOf(THIRD), []);
+});
+
+Deno.test("claimUid() does not claim a uid whose mark died before the claim settled", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-claim-" });
+  try {
+    // The mark's shell must be one the uid can run.
+    await Deno.chmod(dir, 0o755);
+    const sh = `${dir}/sh`;
+    // A mark that says it is ready only once it has died.
+    await Deno.writeTextFile(
+      sh,
+      "#!/bin/sh\np=$$\n(until ! grep -qE '^State:[[:space:]]*[RSDT]' /proc/$p/status 2>/dev/null; do :; done; echo ready) &\nexit 0\n",
+    );
+    await Deno.chmod(sh, 0o755);
+    const tools = { ...(await claimTools()), sh };
+    assert.equal(await claimUid(DYING, { gid: DYING, tools }), undefined);
+    await until(async () => (await liveProcessesOf(DYING)).length === 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

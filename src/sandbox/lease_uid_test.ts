@@ -291,17 +291,21 @@ Deno.test("leaseSandboxUid() with leaveFree takes a uid only while that many oth
   });
 });
 
-Deno.test("leaseSandboxUid() makes a lock file root-only readable, so no sandbox uid can lock it", async () => {
-  await withLockDir(async (dir) => {
-    await Deno.mkdir(dir);
-    await Deno.writeTextFile(`${dir}/${FIRST}.lock`, "", { mode: 0o644 });
-    await Deno.chmod(`${dir}/${FIRST}.lock`, 0o644);
-    await using lease = await leaseSandboxUid(options(dir, FIRST, FIRST));
-    assert.equal(
-      ((await Deno.stat(lease.lockPath)).mode ?? 0) & 0o777,
-      0o600,
-    );
-  });
+Deno.test("leaseSandboxUid() makes a lock file root-only readable, so no sandbox uid can lock it", async (t) => {
+  for (const mode of [0o644, 0o640, 0o604]) {
+    await t.step(`mode ${mode.toString(8)}`, async () => {
+      await withLockDir(async (dir) => {
+        await Deno.mkdir(dir);
+        await Deno.writeTextFile(`${dir}/${FIRST}.lock`, "", { mode });
+        await Deno.chmod(`${dir}/${FIRST}.lock`, mode);
+        await using lease = await leaseSandboxUid(options(dir, FIRST, FIRST));
+        assert.equal(
+          ((await Deno.stat(lease.lockPath)).mode ?? 0) & 0o777,
+          0o600,
+        );
+      });
+    });
+  }
 });
 
 Deno.test("leaseSandboxUid() never chooses a uid another live process holds", async () => {
@@ -482,6 +486,10 @@ Deno.test("leaseSandboxUid() refuses a lock directory or file others could tampe
       },
       /the lock file/,
     ],
+    ["a lock file that is a directory", async (dir) => {
+      await Deno.mkdir(`${dir}/${FIRST}.lock`, { recursive: true });
+      await Deno.chmod(`${dir}/${FIRST}.lock`, 0o700);
+    }, /the lock file ".*\/64300\.lock" is not a regular file/],
     ["a lock file that is a symlink", async (dir) => {
       await Deno.mkdir(dir);
       await Deno.symlink("/etc/passwd", `${dir}/${FIRST}.lock`);
@@ -562,18 +570,9 @@ Deno.test("leaseSandboxUid() refuses when pawl is not root", async () => {
 /** The checkout this test runs from (its modules must stay visible). */
 const CHECKOUT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
-Deno.test("leaseSandboxUid() keeps its locks in /tmp/pawl-uids where /run is read-only", async () => {
-  // A read-only container: an empty read-only /run, a private /tmp.
-  const script = `
-    import { leaseSandboxUid } from ${JSON.stringify(LEASE_MODULE)};
-    const lease = await leaseSandboxUid({
-      range: { first: ${THIRD}, last: ${THIRD} },
-      waitMs: 0,
-    });
-    console.log(lease.lockPath);
-    await lease.release();
-  `;
-  const out = await new Deno.Command("bwrap", {
+/** Run `script` with Deno as a read-only container would: an empty read-only /run, a private /tmp. */
+async function inReadOnlyRun(script: string): Promise<Deno.CommandOutput> {
+  return await new Deno.Command("bwrap", {
     args: [
       "--ro-bind",
       "/",
@@ -602,11 +601,46 @@ Deno.test("leaseSandboxUid() keeps its locks in /tmp/pawl-uids where /run is rea
     stdout: "piped",
     stderr: "piped",
   }).output();
+}
+
+Deno.test("leaseSandboxUid() keeps its locks in /tmp/pawl-uids where /run is read-only", async () => {
+  const out = await inReadOnlyRun(`
+    import { leaseSandboxUid } from ${JSON.stringify(LEASE_MODULE)};
+    const lease = await leaseSandboxUid({
+      range: { first: ${THIRD}, last: ${THIRD} },
+      waitMs: 0,
+    });
+    console.log(lease.lockPath);
+    await lease.release();
+  `);
   const decoder = new TextDecoder();
   assert.equal(out.code, 0, decoder.decode(out.stderr));
   assert.equal(
     decoder.decode(out.stdout).trim(),
     `/tmp/pawl-uids/${THIRD}.lock`,
+  );
+});
+
+Deno.test("leaseSandboxUid() never moves a lock directory it was given, even where /run is read-only", async () => {
+  const out = await inReadOnlyRun(`
+    import { leaseSandboxUid } from ${JSON.stringify(LEASE_MODULE)};
+    try {
+      const lease = await leaseSandboxUid({
+        range: { first: ${THIRD}, last: ${THIRD} },
+        lockDir: "/run/pawl/uids",
+        waitMs: 0,
+      });
+      console.log(lease.lockPath);
+      await lease.release();
+    } catch (error) {
+      console.log(error.name + ": " + error.message);
+    }
+  `);
+  const decoder = new TextDecoder();
+  assert.equal(out.code, 0, decoder.decode(out.stderr));
+  assert.match(
+    decoder.decode(out.stdout),
+    /^SandboxUnavailableError: Cannot lease a sandbox uid: cannot create the lock directory "\/run\/pawl\/uids": /,
   );
 });
 

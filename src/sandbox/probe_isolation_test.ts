@@ -271,3 +271,98 @@ Deno.test("probeIsolation() tries each tier once for the sandboxes sharing trial
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("probeIsolation() refuses a tier when any one tool it needs is missing", async (t) => {
+  const table: [string, "auto" | "unshare" | "uid", RegExp][] = [
+    ["bwrap", "auto", /^bwrap unavailable: "bwrap" not found in /],
+    ["mount", "unshare", /unshare unavailable: "mount" not found in /],
+    ["kill", "uid", /uid unavailable: "kill" not found in .*procps/],
+  ];
+  for (const [tool, requested, note] of table) {
+    await t.step(`${tool} for ${requested}`, async () => {
+      const dir = await toolDir({ bwrap: false, unshare: true });
+      try {
+        await Deno.remove(`${dir}/${tool}`).catch(() => {});
+        const probe = probeIsolation({ requested, toolDirs: [dir], uid: UID });
+        if (requested === "auto") {
+          const report = await probe;
+          assert.notEqual(report.tier, "bwrap");
+          assert.match(report.notes[0] ?? "", note);
+        } else {
+          await assert.rejects(
+            probe,
+            (error: unknown) =>
+              error instanceof SandboxUnavailableError &&
+              note.test(error.message),
+          );
+        }
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("probeIsolation() refuses a tier whose trial does not run as the sandbox uid", async (t) => {
+  const table: [string, string, RegExp][] = [
+    [
+      "it runs the command as root",
+      "echo 0",
+      new RegExp(
+        `^bwrap unavailable: bwrap ran "id -u" as "0" instead of "${UID}"`,
+      ),
+    ],
+    [
+      "it prints the uid but fails",
+      `echo ${UID}; exit 3`,
+      /^bwrap unavailable: bwrap exited with code 3: no error output/,
+    ],
+    [
+      "it does not finish in time",
+      "exec sleep 60",
+      /^bwrap unavailable: bwrap did not finish within 300 ms/,
+    ],
+  ];
+  for (const [name, body, note] of table) {
+    await t.step(name, async () => {
+      const dir = await toolDir({ bwrap: false, unshare: false });
+      try {
+        await Deno.writeTextFile(`${dir}/bwrap`, `#!/bin/sh\n${body}\n`, {
+          mode: 0o755,
+        });
+        await assert.rejects(
+          probeIsolation({
+            requested: "bwrap",
+            toolDirs: [dir],
+            uid: UID,
+            probeTimeoutMs: 300,
+          }),
+          (error: unknown) =>
+            error instanceof SandboxUnavailableError &&
+            note.test(error.notes[0] ?? ""),
+        );
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("probeIsolation() refuses to run without isolation when id -u prints no uid", async () => {
+  const dir = await toolDir({ bwrap: false, unshare: false });
+  try {
+    await Deno.remove(`${dir}/prlimit`);
+    await Deno.writeTextFile(`${dir}/prlimit`, "#!/bin/sh\necho root\n", {
+      mode: 0o755,
+    });
+    await assert.rejects(
+      probeIsolation({ requested: "none", toolDirs: [dir], currentUid: 0 }),
+      (error: unknown) =>
+        error instanceof SandboxUnavailableError &&
+        /^Cannot run the tests without isolation: prlimit ran "id -u" as "root"/
+          .test(error.message),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

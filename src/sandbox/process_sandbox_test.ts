@@ -13,6 +13,7 @@ import { leaseSandboxUid } from "./lease_uid.ts";
 import {
   SandboxCommandError,
   SandboxInterruptedError,
+  SandboxUnavailableError,
 } from "./sandbox_errors.ts";
 
 /**
@@ -463,6 +464,17 @@ for (const requested of TIERS) {
         });
       }
       await t.step(
+        "a signal the tests sent themselves stays a result",
+        async () => {
+          const result = await sandbox.run(sh(fx, "kill -SEGV $$"));
+          assert.ok(
+            result.signal === "SIGSEGV" || result.code === 128 + 11,
+            JSON.stringify(result),
+          );
+          assert.equal(result.timedOut, false);
+        },
+      );
+      await t.step(
         "the control: pawl's own timeout stays a result",
         async () => {
           const result = await sandbox.run(sh(fx, "exec sleep 1000", {
@@ -605,6 +617,11 @@ Deno.test("ProcessSandbox.run() refuses commands it cannot confine", async (t) =
         `Cannot run "sh" in the sandbox: writable directory "${fx.root}/missing" is not a directory`,
       ],
       [
+        "a writable path that is a file",
+        sh(fx, "true", { writable: [fx.outside] }),
+        `Cannot run "sh" in the sandbox: writable directory "${fx.outside}" is not a directory`,
+      ],
+      [
         "a zero timeout",
         sh(fx, "true", { limits: { timeoutMs: 0 } }),
         'Cannot run "sh" in the sandbox: limit "timeoutMs" must be an integer of at least 1, got "0"',
@@ -696,6 +713,44 @@ Deno.test("ProcessSandbox.prepareDir() hands a small root-owned tree over itself
         assert.equal((await Deno.lstat(`${open}/pkg/deep/a.py`)).uid, 0);
       },
     );
+    await t.step(
+      "shared files: only the real directories, whatever the tree's size",
+      async () => {
+        const dir = await tree("shared");
+        for (let i = 0; i < IN_PROCESS_CHOWN_MAX; i++) {
+          await Deno.writeTextFile(`${dir}/pkg/f${i}`, "");
+        }
+        await sandbox.prepareDir(dir, { sharedFiles: true });
+        for (const path of ["", "/pkg", "/pkg/deep"]) {
+          assert.equal((await Deno.lstat(`${dir}${path}`)).uid, uid, path);
+        }
+        for (const path of ["/pkg/deep/a.py", "/pkg/link", "/pkg/f0"]) {
+          assert.equal((await Deno.lstat(`${dir}${path}`)).uid, 0, path);
+        }
+      },
+    );
+    await t.step("a tree chown(1) fails on cannot be prepared", async () => {
+      await Deno.writeTextFile(
+        `${tools}/chown`,
+        "#!/bin/sh\necho 'chown: refused' >&2\nexit 1\n",
+        { mode: 0o755 },
+      );
+      const failing = await ProcessSandbox.create({
+        requested: "uid",
+        uid,
+        gid: uid,
+        toolDirs: [tools],
+      });
+      const dir = await tree("failing");
+      await Deno.chmod(`${dir}/pkg`, 0o777);
+      await assert.rejects(
+        failing.prepareDir(dir),
+        (error: unknown) =>
+          error instanceof SandboxUnavailableError &&
+          error.message ===
+            `Cannot prepare "${dir}" for uid ${uid}: chown exited with code 1: chown: refused`,
+      );
+    });
   } finally {
     await Deno.remove(tools, { recursive: true });
     await Deno.remove(root, { recursive: true });
