@@ -37,3 +37,31 @@ export async function withLeftover(
     await leftover.status;
   }
 }
+
+/**
+ * Send `signal` to `pids` as `uid` (through `setpriv` and kill(1)), so the
+ * kernel delivers it only to that uid's own processes. The tests find the
+ * pids with the code they test; were it wrong, a kill as root could reach
+ * every process on the machine.
+ */
+export async function signalAs(
+  uid: number,
+  pids: readonly number[],
+  signal: Deno.Signal,
+): Promise<void> {
+  if (pids.length === 0) return;
+  await new Deno.Command("setpriv", {
+    args: [
+      `--reuid=${uid}`,
+      `--regid=${uid}`,
+      "--clear-groups",
+      "--",
+      "kill",
+      `-${signal.replace(/^SIG/, "")}`,
+      ...pids.map(String),
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).output();
+}

@@ -7,7 +7,7 @@ import {
   claimUid,
   type UidClaim,
 } from "./_uid_claim.ts";
-import { withLeftover } from "./_testing.ts";
+import { signalAs, withLeftover } from "./_testing.ts";
 import {
   SandboxUidLostError,
   SandboxUnavailableError,
@@ -179,9 +179,7 @@ Deno.test("claimUid() never claims a uid another pawl on the kernel holds, seen 
     } finally {
       // Its uid change cleared the death signal unshare gave it: it is
       // killed here, where it can be seen.
-      for (const pid of await liveProcessesOf(SECOND)) {
-        Deno.kill(pid, "SIGKILL");
-      }
+      await signalAs(SECOND, await liveProcessesOf(SECOND), "SIGKILL");
       await hidden.status;
     }
   });
@@ -193,7 +191,7 @@ Deno.test("a claim's sweep marks the uid again when its mark was killed", async 
   assert.ok(held !== undefined);
   try {
     const [mark] = await liveProcessesOf(FIRST);
-    Deno.kill(mark!, "SIGKILL");
+    await signalAs(FIRST, [mark!], "SIGKILL");
     await until(() => !held.anchored);
     await held.sweep();
     assert.equal(held.anchored, true);
@@ -209,7 +207,7 @@ Deno.test("a claim's sweep fails when another pawl took the uid while it was unm
   assert.ok(held !== undefined);
   try {
     const [mark] = await liveProcessesOf(FIRST);
-    Deno.kill(mark!, "SIGKILL");
+    await signalAs(FIRST, [mark!], "SIGKILL");
     await until(() => !held.anchored);
     const other = await claimElsewhere(FIRST);
     try {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { withLeftover } from "./_testing.ts";
+import { signalAs, withLeftover } from "./_testing.ts";
 import { IN_PROCESS_CHOWN_MAX, ProcessSandbox } from "./process_sandbox.ts";
 import type { IsolationRequest } from "./probe_isolation.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
@@ -446,9 +446,9 @@ for (const requested of TIERS) {
               if (killed) return;
               killed = true;
               // Stands in for an administrator or the out-of-memory killer.
-              void liveProcessesOf(UID).then((pids) => {
-                for (const pid of pids) Deno.kill(pid, signal);
-              });
+              void liveProcessesOf(UID).then((pids) =>
+                signalAs(UID, pids, signal)
+              );
             },
           }));
           await assert.rejects(
