@@ -124,6 +124,9 @@ Deno.test("parseSimpleYaml() leaves everything outside its subset to the full pa
     ["a lone carriage return in a comment", "a: 1\n# note\rb: 2\n"],
     ["a list item indented deeper than the one before", "a:\n  - x\n   - y\n"],
     ["a key that starts with a dash", "a:\n-b: 1\n"],
+    ["a NULL value", "a: NULL\n"],
+    ["a hexadecimal number with letters", "a: 0x1F\n"],
+    ["an exponent written with a capital E", "a: 1E5\n"],
   ];
   for (const [name, text] of cases) {
     await t.step(name, () => assert.equal(parseSimpleYaml(text), undefined));
@@ -301,4 +304,14 @@ Deno.test("parseSimpleYaml() reads a key with nothing after it as null, as the f
     assert.ok(assertAgrees(text), JSON.stringify(text));
   }
   assert.deepEqual(parseSimpleYaml("a:\nb: 1\n")?.value, { a: null, b: 1 });
+});
+
+Deno.test("parseSimpleYaml() reads null, true and false itself, as the full parser does", () => {
+  const text = "a: null\nb: true\nc: false\n";
+  assert.ok(assertAgrees(text));
+  assert.deepEqual(parseSimpleYaml(text)?.value, {
+    a: null,
+    b: true,
+    c: false,
+  });
 });
