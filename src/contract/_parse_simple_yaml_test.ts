@@ -306,12 +306,14 @@ Deno.test("parseSimpleYaml() reads a key with nothing after it as null, as the f
   assert.deepEqual(parseSimpleYaml("a:\nb: 1\n")?.value, { a: null, b: 1 });
 });
 
-Deno.test("parseSimpleYaml() reads null, true and false itself, as the full parser does", () => {
-  const text = "a: null\nb: true\nc: false\n";
+Deno.test("parseSimpleYaml() reads null, true, false and one-line quoted scalars itself, as the full parser does", () => {
+  const text = "a: null\nb: true\nc: false\nd: 'x: y'\ne: \"1\"\n";
   assert.ok(assertAgrees(text));
   assert.deepEqual(parseSimpleYaml(text)?.value, {
     a: null,
     b: true,
     c: false,
+    d: "x: y",
+    e: "1",
   });
 });
