@@ -1171,3 +1171,44 @@ Deno.test("checkRegisteredTests() reads an analysis that records no bindings as 
   });
   assert.deepEqual(found.findings, []);
 });
+
+Deno.test("checkRegisteredTests() follows a helper the test calls through a module-level alias", async (t) => {
+  const base = `from hypothesis import assume, given, strategies as st
+
+
+def check(n):
+    assert n >= 0
+
+
+def double(n):
+    return n * 2
+
+
+ok = check
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    ok(n)
+    assert double(n) == n + n
+`;
+  await t.step("an assertion dropped from the helper", () => {
+    assert.deepEqual(
+      judge({ [MODULE]: base.replace("    assert n >= 0\n", "    pass\n") }, {
+        base: { [MODULE]: base },
+      }),
+      ["property.assertion_removed:16"],
+    );
+  });
+  await t.step("an assume() added to the helper", () => {
+    assert.deepEqual(
+      judge({
+        [MODULE]: base.replace(
+          "    assert n >= 0\n",
+          "    assume(n > 5)\n    assert n >= 0\n",
+        ),
+      }, { base: { [MODULE]: base } }),
+      ["property.assume_added:5"],
+    );
+  });
+});
