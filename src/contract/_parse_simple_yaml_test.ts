@@ -119,6 +119,14 @@ Deno.test("parseSimpleYaml() leaves everything outside its subset to the full pa
     ["a key indented wrongly", "a:\n  b: 1\n c: 2\n"],
     ["trailing spaces", "a: 1 \n"],
     ["a non-ASCII scalar", "a: café\n"],
+    ["a colon with no space after it", "a:b\n"],
+    ["a NULL key", "NULL: 1\n"],
+    ["a lone carriage return in a comment", "a: 1\n# note\rb: 2\n"],
+    ["a list item indented deeper than the one before", "a:\n  - x\n   - y\n"],
+    ["a key that starts with a dash", "a:\n-b: 1\n"],
+    ["a NULL value", "a: NULL\n"],
+    ["a hexadecimal number with letters", "a: 0x1F\n"],
+    ["an exponent written with a capital E", "a: 1E5\n"],
   ];
   for (const [name, text] of cases) {
     await t.step(name, () => assert.equal(parseSimpleYaml(text), undefined));
@@ -277,4 +285,35 @@ Deno.test("parseSimpleYaml() agrees with the full parser on generated documents"
   );
   // The generator must reach the fast path often, or this proves nothing.
   assert.ok(accepted > 60, `only ${accepted} documents were read fast`);
+});
+
+Deno.test("parseSimpleYaml() finds a list item only by a number, as the full parser does", () => {
+  const text = "list:\n  - a\n  - b\n";
+  const fast = parseSimpleYaml(text);
+  const slow = full(text);
+  assert.ok(!(slow instanceof Error));
+  for (const path of [["list", 1], ["list", "1"], ["list", "x"]] as const) {
+    assert.equal(fast?.lineOf(path), slow.lineOf(path), JSON.stringify(path));
+  }
+  assert.equal(fast?.lineOf(["list", 1]), 3);
+  assert.equal(fast?.lineOf(["list", "1"]), undefined);
+});
+
+Deno.test("parseSimpleYaml() reads a key with nothing after it as null, as the full parser does", () => {
+  for (const text of ["a:\nb: 1\n", "a:\n# later\nb:\n"]) {
+    assert.ok(assertAgrees(text), JSON.stringify(text));
+  }
+  assert.deepEqual(parseSimpleYaml("a:\nb: 1\n")?.value, { a: null, b: 1 });
+});
+
+Deno.test("parseSimpleYaml() reads null, true, false and one-line quoted scalars itself, as the full parser does", () => {
+  const text = "a: null\nb: true\nc: false\nd: 'x: y'\ne: \"1\"\n";
+  assert.ok(assertAgrees(text));
+  assert.deepEqual(parseSimpleYaml(text)?.value, {
+    a: null,
+    b: true,
+    c: false,
+    d: "x: y",
+    e: "1",
+  });
 });

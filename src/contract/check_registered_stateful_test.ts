@@ -243,3 +243,124 @@ Deno.test("checkRegisteredTests() says a rule's strategy changed where it is def
     /keeps its @rule\(target=items, x=VALUES\), but what it names changed: /,
   );
 });
+
+Deno.test("checkRegisteredTests() takes a state machine's TestCase binding new at the head as what pytest runs", () => {
+  const base = side("from hypothesis import settings\n");
+  const head = side(BASE);
+  const judged = (text: string) =>
+    checkRegisteredTests([{
+      layout: "000",
+      id: "stack",
+      module: "tests.test_machine",
+      name: "TestStack",
+    }], {
+      baseModules: base.modules,
+      headModules: side(text).modules,
+      baseTree: base.tree,
+      headTree: head.tree,
+      isTestSide: (path) => path.startsWith("tests/"),
+    }).findings.map((f) => `${f.rule}:${f.line}`);
+  assert.deepEqual(judged(BASE), []);
+  assert.deepEqual(judged(`${BASE}TestStack = None\n`), [
+    "property.rebound:31",
+  ]);
+});
+
+Deno.test("checkRegisteredTests() finds an assertion dropped from a helper a state machine's step calls", () => {
+  const withHelper = BASE.replace(
+    "FAST = settings(",
+    "def check(x):\n    assert x >= 0\n\n\nFAST = settings(",
+  ).replace("self.model.append(x)", "check(x)\n        self.model.append(x)");
+  assert.notEqual(withHelper, BASE);
+  const base = side(withHelper);
+  const head = side(withHelper.replace("    assert x >= 0\n", "    pass\n"));
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "stack",
+    module: "tests.test_machine",
+    name: "TestStack",
+  }], {
+    baseModules: base.modules,
+    headModules: head.modules,
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  }).findings;
+  assert.deepEqual(found.map((f) => f.rule), ["property.assertion_removed"]);
+  assert.match(
+    found[0]!.message,
+    /no longer makes 1 of the base's assertions \(base tests\/test_machine\.py line\(s\) 5\)/,
+  );
+});
+
+Deno.test("checkRegisteredTests() takes only a state machine step's new preconditions as added", async (t) => {
+  const guarded = edited(
+    "    @rule()\n    def pop",
+    "    @precondition(lambda self: len(self.model) > 0)\n    @rule()\n    def pop",
+  ).replace("invariant, rule", "invariant, precondition, rule");
+  const judged = (before: string, after: string) => {
+    const base = side(before);
+    const head = side(after);
+    return checkRegisteredTests([{
+      layout: "000",
+      id: "stack",
+      module: "tests.test_machine",
+      name: "TestStack",
+    }], {
+      baseModules: base.modules,
+      headModules: head.modules,
+      baseTree: base.tree,
+      headTree: head.tree,
+      isTestSide: (path) => path.startsWith("tests/"),
+    }).findings.map((f) => `${f.rule}:${f.line}`);
+  };
+  await t.step("the same precondition kept", () => {
+    assert.deepEqual(judged(guarded, guarded), []);
+  });
+  await t.step("a second precondition added", () => {
+    assert.deepEqual(
+      judged(
+        guarded,
+        guarded.replace(
+          "    @rule()\n    def pop",
+          "    @precondition(lambda self: len(self.model) > 1)\n    @rule()\n    def pop",
+        ),
+      ),
+      ["property.assume_added:20", "property.assume_added:20"],
+    );
+  });
+});
+
+Deno.test("checkRegisteredTests() judges an initializer's strategies by their width, as a rule's", async (t) => {
+  const started = edited(
+    "    @rule()\n    def pop",
+    "    @initialize(x=st.integers(min_value=0, max_value=50))\n    def start(self, x):\n        self.model.append(x)\n\n    @rule()\n    def pop",
+  ).replace("invariant, rule", "initialize, invariant, rule");
+  const judged = (after: string) => {
+    const base = side(started);
+    const head = side(after);
+    return checkRegisteredTests([{
+      layout: "000",
+      id: "stack",
+      module: "tests.test_machine",
+      name: "TestStack",
+    }], {
+      baseModules: base.modules,
+      headModules: head.modules,
+      baseTree: base.tree,
+      headTree: head.tree,
+      isTestSide: (path) => path.startsWith("tests/"),
+    }).findings.map((f) => f.rule);
+  };
+  await t.step("widened", () => {
+    assert.deepEqual(
+      judged(started.replace("max_value=50", "max_value=500")),
+      [],
+    );
+  });
+  await t.step("narrowed", () => {
+    assert.deepEqual(judged(started.replace("max_value=50", "max_value=5")), [
+      "property.strategy_narrowed",
+    ]);
+  });
+});

@@ -740,8 +740,9 @@ function helperDefs(
     if (seen.has(name)) continue;
     seen.add(name);
     const definition = at.module.definitions?.get(name);
-    if (definition?.kind !== "def") continue;
-    found.push({ name, definition });
+    if (definition === undefined) continue;
+    // A module-level alias (`ok = check`) runs the def it names.
+    if (definition.kind === "def") found.push({ name, definition });
     queue.push(...definition.refs);
   }
   return found;

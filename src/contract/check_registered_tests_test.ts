@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Tree } from "../git/git.ts";
+import type { EntryKind, Tree } from "../git/git.ts";
 import { analyzePython } from "../python/analyze_python.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { PythonModule } from "../python/python_module.ts";
@@ -525,4 +525,690 @@ Deno.test("checkRegisteredTests() takes a star import after the def as a rebindi
     judge({ [MODULE]: `from tests.weak import *\n${BASE}` }),
     [],
   );
+});
+
+Deno.test("checkRegisteredTests() judges a test registered in two layouts under each layout's rules", () => {
+  const base = side({ [MODULE]: BASE });
+  const head = side({ [MODULE]: `${BASE}\nprint("loaded")\n` });
+  const test = {
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  };
+  const found = checkRegisteredTests([test, { ...test, layout: "002" }], {
+    baseModules: base.modules,
+    headModules: head.modules,
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.findings.map((f) => `${f.rule}:${f.line}`), [
+    "property.contract_code_changed:16",
+  ]);
+});
+
+Deno.test("checkRegisteredTests() judges a test only where the head defines it, and a new one only for its bindings", async (t) => {
+  const without = { [MODULE]: "from hypothesis import given\n\nX = 1\n" };
+  await t.step("a test the head no longer defines", () => {
+    assert.deepEqual(judge(without), []);
+  });
+  await t.step("a test new at the head", () => {
+    assert.deepEqual(judge({ [MODULE]: BASE }, { base: without }), []);
+  });
+  await t.step("a test new at the head that is rebound", () => {
+    assert.deepEqual(
+      judge({ [MODULE]: `${BASE}\ntest_p = helper\n` }, { base: without }),
+      ["property.rebound:16"],
+    );
+  });
+});
+
+Deno.test("checkRegisteredTests() finds a registered module in a package's __init__.py or an executable file, never through a symlink", async (t) => {
+  const narrowed = BASE.replace("max_value=100)", "max_value=10)");
+  const at = (path: string, kind: EntryKind, text: string) => ({
+    modules: side({ [path]: text }).modules,
+    tree: new Map([[path, { path, kind, oid: path, size: 1 }]]),
+  });
+  const cases: [string, string, EntryKind, string[]][] = [
+    ["a package", "tests/test_p/__init__.py", "file", [
+      "property.strategy_narrowed:3",
+    ]],
+    ["an executable file", MODULE, "executable", [
+      "property.strategy_narrowed:3",
+    ]],
+    ["a symlink", MODULE, "symlink", []],
+  ];
+  for (const [name, path, kind, want] of cases) {
+    await t.step(name, () => {
+      const base = at(path, kind, BASE);
+      const head = at(path, kind, narrowed);
+      const found = checkRegisteredTests([{
+        layout: "000",
+        id: "p",
+        module: "tests.test_p",
+        name: "test_p",
+      }], {
+        baseModules: base.modules,
+        headModules: head.modules,
+        baseTree: base.tree,
+        headTree: head.tree,
+        isTestSide: (p) => p.startsWith("tests/"),
+      });
+      assert.deepEqual(found.findings.map((f) => `${f.rule}:${f.line}`), want);
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() finds what pytest collects rebound wherever the rebinding is written", async (t) => {
+  const method = `from hypothesis import given, strategies as st
+
+
+class TestC:
+    @given(st.integers())
+    def test_x(self, n):
+        assert n == n + 0
+`;
+  const cases: [string, string, Record<string, string>, string[]][] = [
+    ["the class of a test method rebound", "TestC.test_x", {
+      [MODULE]: `${method}\n\nTestC = None\n`,
+    }, ["property.rebound:10"]],
+    ["a method rebound in its class", "TestC.test_x", {
+      [MODULE]: `${method}\n    test_x = None\n`,
+    }, ["property.rebound:9"]],
+    [
+      "a global statement in a function written before the test",
+      "test_p",
+      {
+        [MODULE]: BASE.replace(
+          "\n\n@settings",
+          "\n\ndef swap():\n    global test_p\n    test_p = helper\n\n\n@settings",
+        ),
+      },
+      ["property.rebound:11"],
+    ],
+    ["a globals() update written before the test", "test_p", {
+      [MODULE]: BASE.replace(
+        "\n\n@settings",
+        "\n\nglobals().update(W)\n\n\n@settings",
+      ),
+    }, ["property.rebound:10"]],
+  ];
+  for (const [name, test, head, want] of cases) {
+    await t.step(name, () => {
+      const base = test === "test_p"
+        ? { [MODULE]: BASE }
+        : { [MODULE]: method };
+      assert.deepEqual(
+        judge(head, { base, name: test }).filter((f) =>
+          f.startsWith("property.rebound")
+        ),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() takes any change to the number of @given decorators, or to a test with two, as a narrowing", async (t) => {
+  const given = "@given(NUMBERS, st.lists(st.integers(), max_size=10))";
+  const two = with_(
+    given,
+    `${given}\n@given(NUMBERS, st.lists(st.integers()))`,
+  );
+  const cases: [
+    string,
+    Record<string, string>,
+    Record<string, string>,
+    string[],
+  ][] = [
+    ["a dropped @given", { [MODULE]: BASE }, with_(`${given}\n`, ""), [
+      "property.strategy_narrowed:12",
+    ]],
+    ["an added @given", { [MODULE]: BASE }, two, [
+      "property.strategy_narrowed:11",
+    ]],
+    ["the same two", two, two, []],
+    [
+      "two, one of them widened",
+      two,
+      { [MODULE]: two[MODULE]!.replace("max_size=10", "max_size=20") },
+      ["property.strategy_narrowed:11"],
+    ],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judge(head, { base }).filter((f) => f.startsWith("property.strategy")),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() counts each copy of an @example or another decorator, and leaves a removed skip mark to the skip rules", async (t) => {
+  const twice = with_("@example(1, [])", "@example(1, [])\n@example(1, [])");
+  await t.step("one of two identical examples removed", () => {
+    assert.deepEqual(judge({ [MODULE]: BASE }, { base: twice }), [
+      "property.decorator_changed:10",
+    ]);
+  });
+  await t.step("both kept", () => {
+    assert.deepEqual(judge(twice, { base: twice }), []);
+  });
+  await t.step("a second copy of a decorator added", () => {
+    const lenient = with_(
+      "@settings(max_examples",
+      "@lenient\n@settings(max_examples",
+    );
+    assert.deepEqual(
+      judge({
+        [MODULE]: lenient[MODULE]!.replace("@lenient", "@lenient\n@lenient"),
+      }, {
+        base: lenient,
+      }),
+      ["property.decorator_changed:11"],
+    );
+  });
+  await t.step("a skip mark removed", () => {
+    const skipped = with_(
+      "@settings(max_examples",
+      "@pytest.mark.skip\n@settings(max_examples",
+    );
+    assert.deepEqual(judge({ [MODULE]: BASE }, { base: skipped }), []);
+  });
+});
+
+Deno.test("checkRegisteredTests() follows a seed-002 test's settings through their parent settings", async (t) => {
+  const settingsLine = "@settings(max_examples=100, deadline=None)";
+  const cases: [string, string, string, string[]][] = [
+    [
+      "a parent with more examples",
+      "_STRONG = settings(max_examples=500)",
+      "@settings(_STRONG, deadline=None)",
+      [],
+    ],
+    [
+      "a parent with fewer examples",
+      "_WEAK = settings(max_examples=5)",
+      "@settings(_WEAK, deadline=None)",
+      ["property.settings_weakened:11"],
+    ],
+    [
+      "a parent pawl cannot resolve",
+      "",
+      "@settings(UNKNOWN, deadline=None)",
+      ["property.settings_weakened:11"],
+    ],
+    [
+      "a parent that is a function",
+      "def _parent():\n    return settings()",
+      "@settings(_parent, deadline=None)",
+      ["property.settings_weakened:12"],
+    ],
+  ];
+  for (const [name, top, written, want] of cases) {
+    await t.step(name, () => {
+      const head = BASE.replace(settingsLine, written).replace(
+        "NUMBERS = ",
+        `${top}\nNUMBERS = `,
+      );
+      assert.deepEqual(
+        judge({ [MODULE]: head }, { layout: "002" }).filter((f) =>
+          f.startsWith("property.settings")
+        ),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() compares a seed-002 test's settings keyword by keyword, with Hypothesis's defaults", async (t) => {
+  const settingsLine = "@settings(max_examples=100, deadline=None)";
+  const cases: [string, string, string, string[]][] = [
+    [
+      "settings removed where the base asks for more examples",
+      "@settings(max_examples=500)",
+      "",
+      [
+        "property.settings_weakened:12",
+      ],
+    ],
+    [
+      "settings removed that ask for the default",
+      "@settings(max_examples=100)",
+      "",
+      [],
+    ],
+    ["settings added with fewer examples", "", "@settings(max_examples=50)", [
+      "property.settings_weakened:10",
+    ]],
+    [
+      "the default examples lowered",
+      "@settings(deadline=None)",
+      "@settings(max_examples=50)",
+      [
+        "property.settings_weakened:10",
+      ],
+    ],
+    [
+      "the default examples raised",
+      "@settings(deadline=None)",
+      "@settings(max_examples=101)",
+      [],
+    ],
+    [
+      "examples dropped back to the default",
+      "@settings(max_examples=150)",
+      "@settings(deadline=None)",
+      [
+        "property.settings_weakened:10",
+      ],
+    ],
+    [
+      "examples pawl cannot count",
+      "@settings(max_examples=100)",
+      "@settings(max_examples=N)",
+      [
+        "property.settings_weakened:10",
+      ],
+    ],
+    [
+      "base examples pawl cannot count",
+      "@settings(max_examples=N)",
+      "@settings(max_examples=100)",
+      [
+        "property.settings_weakened:10",
+      ],
+    ],
+    [
+      "the default examples written out",
+      "@settings(deadline=None)",
+      "@settings(max_examples=100)",
+      [],
+    ],
+    [
+      "an example database dropped",
+      '@settings(database=DirectoryBasedExampleDatabase("x"))',
+      "@settings(deadline=None)",
+      [],
+    ],
+    [
+      "a changed deadline",
+      "@settings(deadline=None)",
+      "@settings(deadline=1000)",
+      [],
+    ],
+    [
+      "a changed verbosity",
+      "@settings(deadline=None)",
+      "@settings(deadline=None, verbosity=Verbosity.quiet)",
+      [],
+    ],
+    [
+      "base settings pawl cannot resolve",
+      "@settings(UNKNOWN)",
+      "@settings(max_examples=500)",
+      [
+        "property.settings_weakened:10",
+      ],
+    ],
+    [
+      "a keyword pawl does not know",
+      "@settings(deadline=None)",
+      "@settings(deadline=None, backend='crosshair')",
+      [
+        "property.settings_weakened:10",
+      ],
+    ],
+    [
+      "derandomize turned on",
+      "@settings(deadline=None)",
+      "@settings(derandomize=True)",
+      [
+        "property.settings_weakened:10",
+      ],
+    ],
+    [
+      "derandomize turned off",
+      "@settings(derandomize=True)",
+      "@settings(derandomize=False)",
+      [],
+    ],
+    [
+      "finding phases added",
+      "@settings(phases=[Phase.explicit, Phase.generate])",
+      "@settings(phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target])",
+      [],
+    ],
+    [
+      "a health check no longer suppressed",
+      "@settings(suppress_health_check=[HealthCheck.too_slow])",
+      "@settings(suppress_health_check=[])",
+      [],
+    ],
+    [
+      "one of two suppressed health checks kept",
+      "@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])",
+      "@settings(suppress_health_check=[HealthCheck.too_slow])",
+      [],
+    ],
+    [
+      "a health check suppressed",
+      "@settings(deadline=None)",
+      "@settings(suppress_health_check=[HealthCheck.too_slow])",
+      ["property.settings_weakened:10"],
+    ],
+    [
+      "the step count lowered",
+      "@settings(stateful_step_count=50)",
+      "@settings(stateful_step_count=5)",
+      [
+        "property.settings_weakened:10",
+      ],
+    ],
+    [
+      "the step count raised",
+      "@settings(stateful_step_count=50)",
+      "@settings(stateful_step_count=500)",
+      [],
+    ],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      const text = (written: string) =>
+        BASE.replace(`${settingsLine}\n`, written === "" ? "" : `${written}\n`)
+          .replace(
+            "import example,",
+            "import HealthCheck, Phase, Verbosity, example,",
+          );
+      assert.deepEqual(
+        judge({ [MODULE]: text(head) }, {
+          base: { [MODULE]: text(base) },
+          layout: "002",
+        }).filter((f) => f.startsWith("property.settings")),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() points a new assume() at the last one written, in the test or a helper", () => {
+  const head = BASE.replace(
+    "    return n\n",
+    "    assume(n > 50)\n    return n\n",
+  )
+    .replace("    assert helper", "    assume(n < 90)\n    assert helper");
+  assert.deepEqual(judge({ [MODULE]: head }), ["property.assume_added:15"]);
+});
+
+Deno.test("checkRegisteredTests() follows a renamed @given parameter, never a renamed fixture", async (t) => {
+  const base = `from hypothesis import given, strategies as st
+
+
+@given(st.integers())
+def test_p(limit, n):
+    assert n <= limit or n > limit
+`;
+  const keyword = base.replace(
+    "@given(st.integers())",
+    "@given(n=st.integers())",
+  ).replace("(limit, n)", "(n, limit)");
+  const cases: [string, string, string, string[]][] = [
+    [
+      "the parameter @given fills renamed",
+      base,
+      base.replaceAll("n <= limit or n > limit", "m <= limit or m > limit")
+        .replace("(limit, n)", "(limit, m)"),
+      [],
+    ],
+    ["the fixture renamed", base, base.replaceAll("limit", "bound"), [
+      "rewrite:5",
+    ]],
+    [
+      "the fixture renamed beside a parameter @given fills by keyword",
+      keyword,
+      keyword.replaceAll("limit", "bound"),
+      ["rewrite:5"],
+    ],
+    [
+      "a test that no longer asserts anything (property.vacuous judges it)",
+      base,
+      base.replace("assert n <= limit or n > limit", "print(n)"),
+      [],
+    ],
+  ];
+  for (const [name, before, after, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judge({ [MODULE]: after }, { base: { [MODULE]: before } }),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() counts an assume() in a helper once, however many helpers reach it", () => {
+  const base = `from hypothesis import assume, given, strategies as st
+
+
+def check(n):
+    return n
+
+
+def left(n):
+    return check(n)
+
+
+def right(n):
+    return check(n)
+
+
+@given(st.integers())
+def test_p(n):
+    assume(n > 0)
+    assert left(n) == right(n)
+`;
+  const head = base.replace(
+    "    return n\n",
+    "    assume(n > 0)\n    return n\n",
+  )
+    .replace("    assume(n > 0)\n    assert", "    assert");
+  assert.deepEqual(judge({ [MODULE]: head }, { base: { [MODULE]: base } }), []);
+});
+
+Deno.test("checkRegisteredTests() takes a seed-002 contract test's environment reads as a set", () => {
+  const base = `import os
+
+
+def test_p():
+    trials = int(os.environ.get("CONTRACT_TRIALS", "200"))
+    seed = int(os.environ.get("CONTRACT_SEED", "0"))
+    for i in range(trials):
+        assert seed + i >= i
+`;
+  const swapped = base.replace(
+    '    trials = int(os.environ.get("CONTRACT_TRIALS", "200"))\n    seed = int(os.environ.get("CONTRACT_SEED", "0"))\n',
+    '    seed = int(os.environ.get("CONTRACT_SEED", "0"))\n    trials = int(os.environ.get("CONTRACT_TRIALS", "200"))\n',
+  );
+  assert.notEqual(swapped, base);
+  assert.deepEqual(
+    judge({ [MODULE]: swapped }, { base: { [MODULE]: base }, layout: "002" }),
+    [],
+  );
+  assert.deepEqual(
+    judge({ [MODULE]: swapped.replace("CONTRACT_SEED", "OTHER_SEED") }, {
+      base: { [MODULE]: base },
+      layout: "002",
+    }),
+    ["property.contract_code_changed:4"],
+  );
+});
+
+Deno.test("checkRegisteredTests() reports a seed-002 contract test's first change to its module code only", async (t) => {
+  const base = `import os
+
+TRIALS = int(os.environ.get("CONTRACT_TRIALS", "200"))
+print("loaded")
+
+
+def holds(x):
+    return x == x + 0
+
+
+def test_p():
+    for i in range(TRIALS):
+        assert holds(i)
+`;
+  const cases: [string, string, string[]][] = [
+    [
+      "two new statements",
+      base.replace(
+        'print("loaded")\n',
+        'print("loaded")\nprint("a")\nprint("b")\n',
+      ),
+      ["property.contract_code_changed:5"],
+    ],
+    [
+      "a statement run twice",
+      base.replace('print("loaded")\n', 'print("loaded")\nprint("loaded")\n'),
+      ["property.contract_code_changed:5"],
+    ],
+    [
+      "a statement removed and a helper weakened",
+      base.replace('print("loaded")\n', "").replace(
+        "return x == x + 0",
+        "return True",
+      ),
+      ["property.contract_code_changed:1"],
+    ],
+  ];
+  for (const [name, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judge({ [MODULE]: head }, { base: { [MODULE]: base }, layout: "002" }),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() reports the first helper a seed-002 contract test relies on that changed", () => {
+  const base = `def holds(x):
+    return x == x + 0
+
+
+def bounded(x):
+    return x < 10**9
+
+
+def test_p():
+    for i in range(200):
+        assert holds(i) and bounded(i)
+`;
+  const head = base.replace("return x == x + 0", "return True").replace(
+    "return x < 10**9",
+    "return True",
+  );
+  assert.deepEqual(
+    judge({ [MODULE]: head }, { base: { [MODULE]: base }, layout: "002" }),
+    ["property.contract_code_changed:1"],
+  );
+});
+
+Deno.test("checkRegisteredTests() judges Hypothesis profiles on the test side only, each call counted", async (t) => {
+  const weak =
+    'from hypothesis import settings\nsettings.register_profile("ci", max_examples=2)\n';
+  const cases: [
+    string,
+    Record<string, string>,
+    Record<string, string>,
+    string[],
+  ][] = [
+    ["a weak profile outside the test side", {}, { "src/app.py": weak }, []],
+    ["a weak profile the base registers too", { "tests/conftest.py": weak }, {
+      "tests/conftest.py": weak,
+    }, []],
+    ["a new profile that only sets harmless settings and many examples", {}, {
+      "tests/conftest.py":
+        'from hypothesis import settings\nsettings.register_profile("slow", max_examples=500, deadline=None, print_blob=True)\n',
+    }, []],
+    ["a new profile that turns on derandomize", {}, {
+      "tests/conftest.py":
+        'from hypothesis import settings\nsettings.register_profile("slow", max_examples=500, derandomize=True)\n',
+    }, ["property.settings_weakened:2"]],
+    ["a weak profile registered a second time", { "tests/conftest.py": weak }, {
+      "tests/conftest.py":
+        `${weak}settings.register_profile("ci", max_examples=2)\n`,
+    }, ["property.settings_weakened:3"]],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judge({ [MODULE]: BASE, ...head }, {
+          base: { [MODULE]: BASE, ...base },
+        }),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() reads an analysis that records no bindings as one with nothing rebound", () => {
+  const base = side({ [MODULE]: BASE });
+  const head = side({ [MODULE]: `${BASE}\ntest_p = helper\n` });
+  const { bindings: _, ...unbound } = head.modules.get(MODULE)!;
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: base.modules,
+    headModules: new Map([[MODULE, unbound]]),
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.findings, []);
+});
+
+Deno.test("checkRegisteredTests() follows a helper the test calls through a module-level alias", async (t) => {
+  const base = `from hypothesis import assume, given, strategies as st
+
+
+def check(n):
+    assert n >= 0
+
+
+def double(n):
+    return n * 2
+
+
+ok = check
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    ok(n)
+    assert double(n) == n + n
+`;
+  await t.step("an assertion dropped from the helper", () => {
+    assert.deepEqual(
+      judge({ [MODULE]: base.replace("    assert n >= 0\n", "    pass\n") }, {
+        base: { [MODULE]: base },
+      }),
+      ["property.assertion_removed:16"],
+    );
+  });
+  await t.step("an assume() added to the helper", () => {
+    assert.deepEqual(
+      judge({
+        [MODULE]: base.replace(
+          "    assert n >= 0\n",
+          "    assume(n > 5)\n    assert n >= 0\n",
+        ),
+      }, { base: { [MODULE]: base } }),
+      ["property.assume_added:5"],
+    );
+  });
 });

@@ -122,3 +122,116 @@ Deno.test("parseJsonDocument() reads nesting as deep as the limit: that many lev
     JSON.parse(text),
   );
 });
+
+Deno.test("parseJsonDocument() names the line and column of each refusal", async (t) => {
+  const cases: [string, string, string, number, number][] = [
+    [
+      "a repeated key, at the repeat",
+      '{\n  "files": {\n    "a": "1",\n    "a": "2"\n  }\n}',
+      'duplicate key "files.a"',
+      4,
+      5,
+    ],
+    [
+      "a key inherited by every object, repeated",
+      '{"constructor": 1, "constructor": 2}',
+      'duplicate key "constructor"',
+      1,
+      20,
+    ],
+    [
+      "a missing colon",
+      '{\n  "a" 1\n}',
+      'invalid JSON: unexpected "1", expected ":"',
+      2,
+      7,
+    ],
+    [
+      "a missing value",
+      '{"a": }',
+      'invalid JSON: unexpected "}", expected a value',
+      1,
+      7,
+    ],
+    [
+      "a truncated literal",
+      '{"a": nul}',
+      'invalid JSON: unexpected "n", expected a value',
+      1,
+      7,
+    ],
+    [
+      "a truncated object",
+      '{"a": 1',
+      'invalid JSON: unexpected end of input, expected "," or "}"',
+      1,
+      8,
+    ],
+    [
+      "a missing comma in a list",
+      "[1 2]",
+      'invalid JSON: unexpected "2", expected "," or "]"',
+      1,
+      4,
+    ],
+    [
+      "a truncated array",
+      "[1, 2",
+      'invalid JSON: unexpected end of input, expected "," or "]"',
+      1,
+      6,
+    ],
+    [
+      "an unterminated string, at its opening quote",
+      '{"a": "xyz',
+      "invalid JSON: unterminated string",
+      1,
+      7,
+    ],
+    [
+      "a vertical-tab escape",
+      '{"a": "\\v"}',
+      "invalid JSON: invalid escape in a string",
+      1,
+      8,
+    ],
+    [
+      "a short unicode escape at the end",
+      '{"a": "\\u12',
+      "invalid JSON: invalid escape in a string",
+      1,
+      8,
+    ],
+    [
+      "a hex escape",
+      '{"a": "\\x0041"}',
+      "invalid JSON: invalid escape in a string",
+      1,
+      8,
+    ],
+    [
+      "text after the value, at the start of a line",
+      "[\n]x",
+      "invalid JSON: unexpected text after the JSON value",
+      2,
+      2,
+    ],
+  ];
+  for (const [name, text, detail, line, column] of cases) {
+    await t.step(name, () => {
+      assert.throws(() => parseJsonDocument(text, "fixtures.lock"), (error) => {
+        assert.ok(error instanceof ContractSyntaxError);
+        assert.equal(error.detail, detail);
+        assert.equal(error.line, line);
+        assert.equal(error.column, column);
+        return true;
+      });
+    });
+  }
+});
+
+Deno.test("parseJsonDocument() reads keys every object inherits as plain keys", () => {
+  const doc = parseJsonDocument('{"constructor": 1,\n"toString": 2}', "x.json");
+  assert.deepEqual(doc.value, { constructor: 1, toString: 2 });
+  assert.equal(doc.lineOf(["toString"]), 2);
+});

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { ContractSyntaxError } from "./contract_syntax_error.ts";
 import { parseYamlDocument } from "./parse_yaml_document.ts";
-import { loadYamlParser } from "./parse_yaml_document.ts";
+import { loadYamlParser, withYamlParser } from "./parse_yaml_document.ts";
 
 // These texts include ones only the full YAML parser reads.
 await loadYamlParser();
@@ -327,4 +327,162 @@ Deno.test("parseYamlDocument() reads plain YAML without the full parser, and wit
     new TextDecoder().decode(result.stdout).trim(),
     '{"a":1} | not loaded | {"a":[1,2]} | 2 | ContractSyntaxError',
   );
+});
+
+Deno.test("parseYamlDocument() refuses each forbidden character wherever it sits, naming its line and column", async (t) => {
+  const cases: [string, string, RegExp, number, number][] = [
+    [
+      "a NUL as the first character",
+      "\0a: 1\n",
+      /^invalid YAML: character U\+0000 \(NUL\)/,
+      1,
+      1,
+    ],
+    [
+      "a DEL as the first character",
+      "\x7Fa: 1\n",
+      /^invalid YAML: character U\+007F is not allowed/,
+      1,
+      1,
+    ],
+    [
+      "the last lone surrogate",
+      'a: "x\uDFFF"\n',
+      /U\+DFFF \(a lone surrogate\)/,
+      1,
+      6,
+    ],
+    [
+      "a control character after a byte order mark",
+      "\uFEFF\x01a: 1\n",
+      /U\+0001/,
+      1,
+      2,
+    ],
+  ];
+  for (const [name, text, detail, line, column] of cases) {
+    await t.step(name, () => {
+      const error = refusal(text);
+      assert.match(error.detail, detail);
+      assert.equal(error.line, line);
+      assert.equal(error.column, column);
+    });
+  }
+});
+
+Deno.test("parseYamlDocument() reports the first anchor or collection key in document order", async (t) => {
+  const cases: [string, string, string, number, number][] = [
+    [
+      "an anchored key before its anchored value",
+      "&k a: &v 1\n",
+      'anchors are not allowed (found "&k")',
+      1,
+      4,
+    ],
+    [
+      "the first of two collection keys",
+      "? [a]\n: 1\n? [b]\n: 2\n",
+      "map keys must be plain values",
+      1,
+      3,
+    ],
+    [
+      "a collection key before an anchored value",
+      "? [a]\n: &x 1\n",
+      "map keys must be plain values",
+      1,
+      3,
+    ],
+  ];
+  for (const [name, text, detail, line, column] of cases) {
+    await t.step(name, () => {
+      const error = refusal(text);
+      assert.equal(error.detail, detail);
+      assert.equal(error.line, line);
+      assert.equal(error.column, column);
+    });
+  }
+});
+
+Deno.test("parseYamlDocument() names a duplicate key as written, and the line and column of the repeat", async (t) => {
+  const cases: [string, string, string, number, number][] = [
+    ["a quoted repeat", "a: 1\n'a': 2\n", 'duplicate key "a"', 2, 1],
+    [
+      "a long key",
+      `${"k".repeat(30)}: 1\nb: 2\n${"k".repeat(30)}: 3\n`,
+      `duplicate key "${"k".repeat(30)}"`,
+      3,
+      1,
+    ],
+    ["an indented repeat", "a:\n  b: 1\n  b: 2\n", 'duplicate key "b"', 3, 3],
+  ];
+  for (const [name, text, detail, line, column] of cases) {
+    await t.step(name, () => {
+      const error = refusal(text);
+      assert.equal(error.detail, detail);
+      assert.equal(error.line, line);
+      assert.equal(error.column, column);
+    });
+  }
+});
+
+Deno.test("parseYamlDocument() gives the parser's own words for a syntax error, with its line and column", async (t) => {
+  const cases: [string, string, number, number][] = [
+    [
+      "a: [1\n",
+      "invalid YAML: flow sequence in block collection must be sufficiently indented and end with a ] at line 2",
+      2,
+      1,
+    ],
+    [
+      "a: !custom 1\n",
+      "invalid YAML: unresolved tag: !custom at line 1",
+      1,
+      4,
+    ],
+    [
+      "version: 1\nowner: @x\n",
+      "invalid YAML: plain value cannot start with reserved character @ at line 2",
+      2,
+      8,
+    ],
+  ];
+  for (const [text, message, line, column] of cases) {
+    await t.step(JSON.stringify(text), () => {
+      const error = refusal(text);
+      assert.equal(
+        error.message,
+        `Cannot read contract "tests/agent_contract.yaml": ${message}`,
+      );
+      assert.equal(error.line, line);
+      assert.equal(error.column, column);
+    });
+  }
+});
+
+Deno.test("withYamlParser() runs a read that fails for another reason once, and passes its error on", async () => {
+  let calls = 0;
+  const error = await withYamlParser(() => {
+    calls++;
+    return parseYamlDocument("a: 1\na: 2\n", PATH);
+  }).catch((e) => e);
+  assert.ok(error instanceof ContractSyntaxError);
+  assert.equal(error.detail, 'duplicate key "a"');
+  assert.equal(calls, 1);
+});
+
+Deno.test("parseYamlDocument() reads what only the full parser reads with the lines of its keys", () => {
+  const doc = parseYamlDocument(": x\n1: a\n2: b\nlist: [a, b]\n", PATH);
+  assert.deepEqual(doc.value, {
+    "": "x",
+    "1": "a",
+    "2": "b",
+    list: ["a", "b"],
+  });
+  assert.equal(doc.lineOf(["2"]), 3);
+  assert.equal(doc.lineOf([2]), 3);
+  assert.equal(doc.lineOf(["list", 1]), 4);
+  assert.equal(doc.lineOf(["list", "1"]), undefined);
+  assert.equal(doc.lineOf(["list", 2]), undefined);
+  assert.equal(doc.lineOf(["missing", "deeper"]), undefined);
 });
