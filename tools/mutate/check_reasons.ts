@@ -27,7 +27,7 @@ import { plural } from "../../src/core/plural.ts";
 import { ROOT, trackedFiles } from "./main.ts";
 import { importers, unitTestsFor } from "./select_tests.ts";
 import type { MutantOutcome } from "./summarize.ts";
-import { describeMutant } from "./summarize.ts";
+import { describeMutant, UNDETECTED } from "./summarize.ts";
 import { currentRuns } from "./write_report.ts";
 
 /** What a check of one left-out mutant found. */
@@ -86,12 +86,9 @@ export function leftOut(
 ): Map<string, MutantOutcome[]> {
   const out = new Map<string, MutantOutcome[]>();
   for (const result of results) {
-    const wanted = undetected &&
-      (result.status === "Survived" || result.status === "NoCoverage");
     // One already checked on this source (a ledger keeps it so) is not run again.
-    if (
-      !wanted && (result.status !== "Ignored" || result.checked === true)
-    ) continue;
+    const unchecked = result.status === "Ignored" && result.checked !== true;
+    if (!unchecked && !(undetected && UNDETECTED.has(result.status))) continue;
     out.set(result.fileName, [...(out.get(result.fileName) ?? []), result]);
   }
   return out;

@@ -32,6 +32,7 @@ import {
   tallyByFile,
   tallyLine,
   total,
+  UNDETECTED,
 } from "./summarize.ts";
 import { writeReport } from "./write_report.ts";
 
@@ -381,9 +382,7 @@ async function main(): Promise<number> {
   for (const tally of tallies) console.log(tallyLine(tally));
   const all = total("all", tallies);
   console.log(tallyLine(all));
-  const undetected = results.filter((r) =>
-    r.status === "Survived" || r.status === "NoCoverage"
-  );
+  const undetected = results.filter((r) => UNDETECTED.has(r.status));
   if (undetected.length > 0) {
     console.log(`\n${plural(undetected.length, "mutant")} no test detects:`);
     for (const result of undetected) {

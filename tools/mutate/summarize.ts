@@ -28,7 +28,7 @@ export interface FileTally {
 }
 
 export const DETECTED = new Set(["Killed", "Timeout"]);
-const UNDETECTED = new Set(["Survived", "NoCoverage"]);
+export const UNDETECTED = new Set(["Survived", "NoCoverage"]);
 
 /** The share of the mutants that count which the tests detect, in percent; null when none count. */
 export function score(

@@ -8,6 +8,7 @@ import {
   score,
   tallyByFile,
   total,
+  UNDETECTED,
 } from "./summarize.ts";
 
 function percent(value: number | null): string {
@@ -157,9 +158,7 @@ export function survivorReport(
       );
     }
   }
-  const undetected = results.filter((r) =>
-    r.status === "Survived" || r.status === "NoCoverage"
-  );
+  const undetected = results.filter((r) => UNDETECTED.has(r.status));
   lines.push("", "## Undetected", "");
   if (undetected.length === 0) lines.push("None.");
   for (const result of undetected) {
@@ -173,24 +172,4 @@ export function survivorReport(
   }
   lines.push("");
   return lines.join("\n");
-}
-
-/** Write {@linkcode survivorReport} to `path`, formatted as the repository's Markdown. */
-export async function writeSurvivorReport(
-  path: string,
-  results: readonly MutantOutcome[],
-  root: string,
-  folders: readonly string[],
-  options: ReportOptions = {},
-): Promise<void> {
-  await Deno.writeTextFile(
-    path,
-    survivorReport(results, root, folders, options),
-  );
-  // The repository's Markdown is kept as deno fmt writes it.
-  await new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--quiet", path],
-    stdout: "null",
-    stderr: "inherit",
-  }).output();
 }

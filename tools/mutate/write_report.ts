@@ -15,8 +15,8 @@
 
 import { createHash } from "node:crypto";
 import { DECISION_FOLDERS, decisionFiles, projectGraph, ROOT } from "./main.ts";
-import { DETECTED, type MutantOutcome } from "./summarize.ts";
-import { writeSurvivorReport } from "./survivor_report.ts";
+import { DETECTED, type MutantOutcome, UNDETECTED } from "./summarize.ts";
+import { survivorReport } from "./survivor_report.ts";
 
 /** The part of a run's mutation-testing-elements JSON the report reads. */
 export interface ElementsReport {
@@ -59,11 +59,12 @@ export function ledgerOf(
   merged: MergedRuns,
   sources: ReadonlyMap<string, string>,
 ): Ledger {
+  const byFile = Map.groupBy(merged.results, (r) => r.fileName);
   const files: Record<string, Ledger["files"][string]> = {};
   for (const file of merged.files) {
     const source = sources.get(file);
     if (source === undefined) continue;
-    const mine = merged.results.filter((r) => r.fileName === file);
+    const mine = byFile.get(file) ?? [];
     files[file] = {
       sha256: sourceHash(source),
       detected: mine.filter((r) => DETECTED.has(r.status)).length,
@@ -181,8 +182,7 @@ function checkedAs(
   result: MutantOutcome,
   checks: readonly Omit<MutantOutcome, "fileName">[],
 ): MutantOutcome {
-  const undetected = result.status === "Survived" ||
-    result.status === "NoCoverage";
+  const undetected = UNDETECTED.has(result.status);
   if (result.status !== "Ignored" && !undetected) return result;
   const same = (a: MutantOutcome["location"], b: MutantOutcome["location"]) =>
     a.start.line === b.start.line && a.start.column === b.start.column &&
@@ -271,17 +271,20 @@ export async function writeReport(
   const { merged, sources, all } = await currentRuns(
     hasLedger ? [ledger, ...inputs] : inputs,
   );
-  await writeSurvivorReport(report, merged.results, "", DECISION_FOLDERS, {
-    files: { run: merged.files, all },
-    source: (file) => sources.get(file),
-  });
+  await Deno.writeTextFile(
+    report,
+    survivorReport(merged.results, "", DECISION_FOLDERS, {
+      files: { run: merged.files, all },
+      source: (file) => sources.get(file),
+    }),
+  );
   await Deno.writeTextFile(
     ledger,
     `${JSON.stringify(ledgerOf(merged, sources), null, 2)}\n`,
   );
-  // The repository's JSON is kept as deno fmt writes it.
+  // The repository's Markdown and JSON are kept as deno fmt writes them.
   await new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--quiet", ledger],
+    args: ["fmt", "--quiet", report, ledger],
     stdout: "null",
     stderr: "inherit",
   }).output();
