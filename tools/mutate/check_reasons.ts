@@ -12,8 +12,8 @@
 // detect counts as detected, and one they leave alive keeps its reason,
 // marked as checked.
 //
-// With --undetected it also runs each mutant the runs left undetected, as
-// after tests were added: one the tests now detect counts as detected. (A
+// With --undetected it also runs each mutant the runs left undetected or
+// undecided (a machine too busy to time it), as after tests were added: one the tests now detect counts as detected. (A
 // run of the file again, `deno task mutate`, is the check when tests were
 // changed or taken away, since a mutant detected then may not be now.)
 
@@ -27,7 +27,7 @@ import { plural } from "../../src/core/plural.ts";
 import { ROOT, trackedFiles } from "./main.ts";
 import { importers, unitTestsFor } from "./select_tests.ts";
 import type { MutantOutcome } from "./summarize.ts";
-import { describeMutant, UNDETECTED } from "./summarize.ts";
+import { describeMutant, UNDECIDED, UNDETECTED } from "./summarize.ts";
 import { currentRuns } from "./write_report.ts";
 
 /** What a check of one left-out mutant found. */
@@ -88,7 +88,8 @@ export function leftOut(
   for (const result of results) {
     // One already checked on this source (a ledger keeps it so) is not run again.
     const unchecked = result.status === "Ignored" && result.checked !== true;
-    if (!unchecked && !(undetected && UNDETECTED.has(result.status))) continue;
+    const again = UNDETECTED.has(result.status) || result.status === UNDECIDED;
+    if (!unchecked && !(undetected && again)) continue;
     out.set(result.fileName, [...(out.get(result.fileName) ?? []), result]);
   }
   return out;

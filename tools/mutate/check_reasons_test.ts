@@ -78,8 +78,11 @@ Deno.test("leftOut() gives the mutants a reason left out that no check has run y
       m("a.ts", "NoCoverage"),
       m("b.ts", "Killed"),
       m("b.ts", "Ignored", true),
+      m("b.ts", "RuntimeError"),
     ], true)].map(([file, list]) => [file, list.map((r) => r.status)]),
-    [["a.ts", ["Ignored", "Survived", "NoCoverage"]]],
-    "with undetected, the mutants no test detected are run again too",
+    [["a.ts", ["Ignored", "Survived", "NoCoverage"]], ["b.ts", [
+      "RuntimeError",
+    ]]],
+    "with undetected, the mutants no test detected or left undecided are run again too",
   );
 });

@@ -116,6 +116,21 @@ export function timeLimitSeconds(elapsedMs: number, ceiling: number): number {
   return Math.min(ceiling, Math.ceil(5 * elapsedMs / 1000) + 20);
 }
 
+/**
+ * What a mutant that ran past `seconds` gets, once its tests were timed again
+ * without it: `remeasured` is the limit that run gives, undefined when it did
+ * not pass within its ceiling. A longer limit than before is a busier
+ * machine, and the mutant runs again under it; the same or a shorter one
+ * makes the mutant a timeout; none leaves it undecided.
+ */
+export function afterTimeout(
+  seconds: number,
+  remeasured: number | undefined,
+): "timeout" | "undecided" | number {
+  if (remeasured === undefined) return "undecided";
+  return remeasured > seconds ? remeasured : "timeout";
+}
+
 export class DenoTestRunner implements TestRunner {
   static inject = tokens(commonTokens.options);
   readonly #plan: RunnerPlan;
@@ -137,16 +152,64 @@ export class DenoTestRunner implements TestRunner {
    * run without a mutant is made once per set of tests, in this worker.
    */
   async #limitFor(files: readonly string[], ceiling: number): Promise<number> {
-    const key = files.join(" ");
-    const known = this.#limits.get(key);
+    const known = this.#limits.get(files.join(" "));
     if (known !== undefined) return known;
+    return (await this.#measure(files, ceiling)) ?? ceiling;
+  }
+
+  /**
+   * Runs `files` without a mutant and keeps the limit that run gives; none
+   * when they did not pass within the ceiling.
+   */
+  async #measure(
+    files: readonly string[],
+    ceiling: number,
+  ): Promise<number | undefined> {
     const start = performance.now();
     const outcome = await denoTest(files, "", ceiling);
     const limit = outcome.passed
       ? timeLimitSeconds(performance.now() - start, ceiling)
-      : ceiling;
-    this.#limits.set(key, limit);
+      : undefined;
+    this.#limits.set(files.join(" "), limit ?? ceiling);
     return limit;
+  }
+
+  /**
+   * Runs a mutant that ran past its limit again, when the machine has become
+   * busier since the limit was measured: the tests are timed again without a
+   * mutant, and a longer limit than before gets the mutant one more run.
+   * Only a mutant slower than its unchanged tests are at the same moment is a
+   * timeout; when those tests no longer pass within their ceiling, the
+   * mutant cannot be told apart from them and is left undecided.
+   */
+  async #afterTimeout(
+    files: readonly string[],
+    mutantId: string,
+    seconds: number,
+    ceiling: number,
+  ): Promise<TestOutcome | MutantRunResult> {
+    const next = afterTimeout(seconds, await this.#measure(files, ceiling));
+    if (next === "undecided") {
+      return {
+        status: MutantRunStatus.Error,
+        errorMessage: `undecided: ${
+          files.join(" ")
+        } without a mutant did not pass within ${ceiling} s either`,
+      };
+    }
+    if (next === "timeout") {
+      return {
+        status: MutantRunStatus.Timeout,
+        reason: `${files.join(" ")} ran past ${seconds} s`,
+      };
+    }
+    const again = await denoTest(files, mutantId, next);
+    return again.timedOut
+      ? {
+        status: MutantRunStatus.Timeout,
+        reason: `${files.join(" ")} ran past ${next} s`,
+      }
+      : again;
   }
 
   dispose(): Promise<void> {
@@ -188,13 +251,11 @@ export class DenoTestRunner implements TestRunner {
     for (const [files, ceiling] of stages) {
       ran += files.length;
       const seconds = await this.#limitFor(files, ceiling);
-      const outcome = await denoTest(files, activeMutant.id, seconds);
-      if (outcome.timedOut) {
-        return {
-          status: MutantRunStatus.Timeout,
-          reason: `${files.join(" ")} ran past ${seconds} s`,
-        };
-      }
+      const first = await denoTest(files, activeMutant.id, seconds);
+      const outcome = first.timedOut
+        ? await this.#afterTimeout(files, activeMutant.id, seconds, ceiling)
+        : first;
+      if ("status" in outcome) return outcome;
       if (!outcome.passed) {
         return {
           status: MutantRunStatus.Killed,

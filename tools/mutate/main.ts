@@ -32,6 +32,7 @@ import {
   tallyByFile,
   tallyLine,
   total,
+  UNDECIDED,
   UNDETECTED,
 } from "./summarize.ts";
 import { writeReport } from "./write_report.ts";
@@ -386,6 +387,17 @@ async function main(): Promise<number> {
   if (undetected.length > 0) {
     console.log(`\n${plural(undetected.length, "mutant")} no test detects:`);
     for (const result of undetected) {
+      console.log(`  ${describeMutant(result, ROOT, sourceOf(result))}`);
+    }
+  }
+  const undecided = results.filter((r) => r.status === UNDECIDED);
+  if (undecided.length > 0) {
+    console.log(
+      `\n${
+        plural(undecided.length, "mutant")
+      } left undecided: their tests without a mutant ran past the time limit too (\`deno task mutate-reasons --undetected\` runs them again):`,
+    );
+    for (const result of undecided) {
       console.log(`  ${describeMutant(result, ROOT, sourceOf(result))}`);
     }
   }

@@ -29,6 +29,11 @@ export interface FileTally {
 
 export const DETECTED = new Set(["Killed", "Timeout"]);
 export const UNDETECTED = new Set(["Survived", "NoCoverage"]);
+/**
+ * A mutant whose tests ran past their limit while the same tests without a
+ * mutant did too: a machine too busy to tell them apart. Its next run decides.
+ */
+export const UNDECIDED = "RuntimeError";
 
 /** The share of the mutants that count which the tests detect, in percent; null when none count. */
 export function score(

@@ -15,7 +15,12 @@
 
 import { createHash } from "node:crypto";
 import { DECISION_FOLDERS, decisionFiles, projectGraph, ROOT } from "./main.ts";
-import { DETECTED, type MutantOutcome, UNDETECTED } from "./summarize.ts";
+import {
+  DETECTED,
+  type MutantOutcome,
+  UNDECIDED,
+  UNDETECTED,
+} from "./summarize.ts";
 import { survivorReport } from "./survivor_report.ts";
 
 /** The part of a run's mutation-testing-elements JSON the report reads. */
@@ -182,7 +187,8 @@ function checkedAs(
   result: MutantOutcome,
   checks: readonly Omit<MutantOutcome, "fileName">[],
 ): MutantOutcome {
-  const undetected = UNDETECTED.has(result.status);
+  const undetected = UNDETECTED.has(result.status) ||
+    result.status === UNDECIDED;
   if (result.status !== "Ignored" && !undetected) return result;
   const same = (a: MutantOutcome["location"], b: MutantOutcome["location"]) =>
     a.start.line === b.start.line && a.start.column === b.start.column &&
@@ -193,7 +199,10 @@ function checkedAs(
   );
   if (check === undefined) return result;
   if (check.status === "Survived") {
-    return undetected ? result : { ...result, checked: true };
+    if (!undetected) return { ...result, checked: true };
+    return result.status === UNDECIDED
+      ? { ...result, status: "Survived" }
+      : result;
   }
   return { ...result, status: check.status };
 }

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { codeSpan, markdownText, survivorReport } from "./survivor_report.ts";
 import { ledgerOf, mergeRuns, sourceHash } from "./write_report.ts";
 
-type Status = "Killed" | "Timeout" | "Survived" | "NoCoverage" | "Ignored";
+type Status =
+  | "Killed"
+  | "Timeout"
+  | "Survived"
+  | "NoCoverage"
+  | "Ignored"
+  | "RuntimeError";
 
 function run(files: Record<string, [string, Status[]]>) {
   return {
@@ -152,6 +158,24 @@ Deno.test("mergeRuns() takes what a check of the left-out mutants found on the s
           "Survived",
           undefined,
         ]],
+      );
+    },
+  );
+  await t.step(
+    "an undecided mutant takes what a later check found, detected or alive",
+    () => {
+      const later = mergeRuns([
+        run({
+          "c.ts": ["C1", ["RuntimeError", "RuntimeError", "RuntimeError"]],
+        }),
+        {
+          ...run({ "c.ts": ["C1", ["Killed", "Survived"]] }),
+          kind: "reason-check",
+        },
+      ], () => "C1");
+      assert.deepEqual(
+        later.results.map((r) => r.status),
+        ["Killed", "Survived", "RuntimeError"],
       );
     },
   );
