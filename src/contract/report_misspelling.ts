@@ -33,8 +33,6 @@ export interface KeyProblem {
 export function reportMisspelling<T extends KeyProblem>(
   problems: readonly T[],
 ): T[] {
-  const meant = new Set(
-    problems.map((p) => p.meant).filter((k) => k !== undefined),
-  );
+  const meant = new Set(problems.map((p) => p.meant));
   return problems.filter((p) => !(p.missing === true && meant.has(p.key)));
 }

@@ -1,5 +1,5 @@
 import { deepEqual } from "node:assert/strict";
-import { LineTap } from "./_line_tap.ts";
+import { LineTap, MAX_TAPPED_LINE_BYTES } from "./_line_tap.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -48,5 +48,54 @@ Deno.test("LineTap tells nothing once closed, of what it kept or what comes afte
   tap.close();
   tap.feed(bytes("b\n"));
   tap.listen((line) => seen.push(line));
+  deepEqual(seen, []);
+});
+
+Deno.test("LineTap gives a line of exactly its limit whole and skips one a byte longer, however it was cut", async (t) => {
+  const line = (n: number) => new Uint8Array(n).fill(0x61);
+  const nl = bytes("\n");
+  const cases: [string, Uint8Array[], number[]][] = [
+    ["at the limit, one chunk", [line(MAX_TAPPED_LINE_BYTES), nl], [
+      MAX_TAPPED_LINE_BYTES,
+    ]],
+    [
+      "at the limit, cut in two",
+      [line(MAX_TAPPED_LINE_BYTES - 3), line(3), nl],
+      [MAX_TAPPED_LINE_BYTES],
+    ],
+    ["a byte over, one chunk", [line(MAX_TAPPED_LINE_BYTES + 1), nl], []],
+    [
+      "a byte over, cut in two",
+      [line(MAX_TAPPED_LINE_BYTES), line(1), nl],
+      [],
+    ],
+    [
+      "the next line after one too long",
+      [line(MAX_TAPPED_LINE_BYTES + 1), bytes("\nok\n")],
+      [2],
+    ],
+  ];
+  for (const [name, chunks, lengths] of cases) {
+    await t.step(name, () => {
+      const tap = new LineTap();
+      const seen: string[] = [];
+      tap.listen((text) => seen.push(text));
+      for (const chunk of chunks) tap.feed(chunk);
+      deepEqual(seen.map((text) => text.length), lengths);
+      // Told as fed: the a's of the long line, or "ok".
+      deepEqual(seen.every((text) => /^(a+|ok)$/.test(text)), true);
+    });
+  }
+});
+
+Deno.test("LineTap whose listener threw tells a later listener nothing", () => {
+  const tap = new LineTap();
+  tap.listen(() => {
+    throw new Error("broken");
+  });
+  tap.feed(bytes("a\n"));
+  const seen: string[] = [];
+  tap.listen((line) => seen.push(line));
+  tap.feed(bytes("b\n"));
   deepEqual(seen, []);
 });

@@ -35,13 +35,14 @@ export function tomlKeyLines(text: string): LineOf {
   lines.forEach((row, index) => {
     const line = index + 1;
     if (openString !== undefined) {
-      if (countOf(row, openString) % 2 === 1) openString = undefined;
+      if (holdsOddly(row, openString)) openString = undefined;
       return;
     }
     const arrayHeader = ARRAY_HEADER.exec(row);
-    const tableHeader = arrayHeader === null ? TABLE_HEADER.exec(row) : null;
+    // `[[` is no table header: a key cannot start with `[`.
+    const tableHeader = TABLE_HEADER.exec(row);
     if (arrayHeader !== null) {
-      const name = keyParts(arrayHeader[1] ?? "");
+      const name = keyParts(arrayHeader[1]!);
       const id = JSON.stringify(name);
       const n = arrayCounts.get(id) ?? 0;
       arrayCounts.set(id, n + 1);
@@ -51,19 +52,19 @@ export function tomlKeyLines(text: string): LineOf {
       return;
     }
     if (tableHeader !== null) {
-      table = keyParts(tableHeader[1] ?? "");
+      table = keyParts(tableHeader[1]!);
       for (let n = 1; n <= table.length; n++) record(table.slice(0, n), line);
       return;
     }
     const keyLine = KEY_LINE.exec(row);
     if (keyLine === null) return;
-    const key = keyParts(keyLine[1] ?? "");
+    const key = keyParts(keyLine[1]!);
     for (let n = 1; n <= key.length; n++) {
       record([...table, ...key.slice(0, n)], line);
     }
     const value = row.slice(keyLine[0].length);
     for (const quote of ['"""', "'''"]) {
-      if (countOf(value, quote) % 2 === 1) openString = quote;
+      if (holdsOddly(value, quote)) openString = quote;
     }
   });
   // The document itself starts at line 1, as in the YAML and JSON readers.
@@ -74,6 +75,7 @@ export function tomlKeyLines(text: string): LineOf {
 function keyParts(dotted: string): string[] {
   return [...dotted.matchAll(KEY_PART)].map((match) => {
     const part = match[0];
+    // Stryker disable next-line MethodExpression: a quoted part KEY_PART matched starts and ends with the same quote, and a bare one with neither
     if (part.startsWith('"')) {
       try {
         return JSON.parse(part) as string;
@@ -81,11 +83,13 @@ function keyParts(dotted: string): string[] {
         return part.slice(1, -1);
       }
     }
+    // Stryker disable next-line MethodExpression: a quoted part KEY_PART matched starts and ends with the same quote, and a bare one with neither
     if (part.startsWith("'")) return part.slice(1, -1);
     return part;
   });
 }
 
-function countOf(text: string, needle: string): number {
-  return text.split(needle).length - 1;
+/** Whether `needle` occurs in `text` an odd number of times. */
+function holdsOddly(text: string, needle: string): boolean {
+  return text.split(needle).length % 2 === 0;
 }

@@ -58,6 +58,23 @@ Deno.test("tomlKeyLines() reads every spelling of a key TOML allows", async (t) 
       ["hidden"],
       undefined,
     ],
+    ["a dotted table's first part", ["x = 1", "[server.alpha]"], [
+      "server",
+    ], 2],
+    ["a dotted key's first part", ["[t]", "a.b.c = 1"], ["t", "a"], 2],
+    ["a dotted key's middle part", ["[t]", "a.b.c = 1"], ["t", "a", "b"], 2],
+    [
+      "a quoted key holding three quotes opens no string",
+      [`"it'''s" = 1`, "next = 2"],
+      ["next"],
+      2,
+    ],
+    [
+      "a value closing the string it opened on the same line",
+      ['a = """one"""', "b = 2"],
+      ["b"],
+      2,
+    ],
     [
       "a key after a multi-line literal string",
       [

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { contractTestRef } from "./contract_test_ref.ts";
+import { contractTestRef, FUNCTION_PATTERN } from "./contract_test_ref.ts";
 import { isPrivateFunction } from "./is_private_function.ts";
 import { isTestFile } from "./is_test_file.ts";
 
@@ -43,8 +43,36 @@ Deno.test("contractTestRef() refuses what is not a plain node id", async (t) => 
     ]
   ) {
     await t.step(id, () => {
-      assert.throws(() => contractTestRef(id), RangeError);
+      assert.throws(
+        () => contractTestRef(id),
+        (error: unknown) =>
+          error instanceof RangeError &&
+          error.message.includes(JSON.stringify(id)) &&
+          error.message.includes('"path/to/test_x.py::test_fn"'),
+      );
     });
+  }
+});
+
+Deno.test("FUNCTION_PATTERN takes a dotted path of a module and a name, and nothing less", async (t) => {
+  const cases: [string, boolean][] = [
+    ["billing.ledger.apply", true],
+    ["billing.ledger.Ledger.apply", true],
+    ["m.f", true],
+    ["_private.f_2", true],
+    ["apply", false],
+    ["billing..apply", false],
+    ["billing.ledger.", false],
+    ["1billing.apply", false],
+    ["billing.ledger-x.apply", false],
+    ["billing.apply()", false],
+    ["", false],
+  ];
+  for (const [path, taken] of cases) {
+    await t.step(
+      JSON.stringify(path),
+      () => assert.equal(FUNCTION_PATTERN.test(path), taken),
+    );
   }
 });
 

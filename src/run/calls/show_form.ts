@@ -28,6 +28,7 @@ export function showCall(qualname: string, shown: Form): string {
   const parts = [
     ...itemsOf(args).map(show),
     ...itemsOf(kwargs).map((p) => {
+      // Stryker disable next-line ArrayDeclaration: a string key is shown as "?", as no key is
       const [k, v] = Array.isArray(p) ? p : [];
       const key = Array.isArray(k) && typeof k[1] === "string" ? k[1] : show(k);
       return `${key}=${show(v)}`;

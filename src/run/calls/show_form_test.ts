@@ -92,6 +92,10 @@ Deno.test("showCall() shows what it cannot read and stays short", async (t) => {
       "tuple",
       [["tuple", []], ["dict", [[["int", "1"], ["int", "2"]]]]],
     ], "f(1=2)"],
+    ["a keyword that is a tuple", [
+      "tuple",
+      [["tuple", []], ["dict", [[["tuple", [["int", "1"]]], ["int", "2"]]]]],
+    ], "f((1,)=2)"],
     ["a broken keyword pair", [
       "tuple",
       [["tuple", []], ["dict", ["x"]]],
