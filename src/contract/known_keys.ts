@@ -45,7 +45,10 @@ function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-/** The object schemas reached by following `path` from index `at`. */
+/**
+ * The schemas reached by following `path` from index `at`, past their
+ * wrappers; only objects among them have keys.
+ */
 function objectsAt(
   schema: z.ZodType,
   path: KeyPath,
@@ -54,27 +57,28 @@ function objectsAt(
 ): z.ZodType[] {
   if (depth > 64) return [];
   const def = defOf(schema);
-  const inner = def.innerType ?? def.in ??
-    (def.type === "lazy" ? def.getter?.() : undefined);
-  if (inner !== undefined && def.type !== "object") {
-    return objectsAt(inner, path, at, depth + 1);
-  }
+  // Optional, default and pipe (by its input) wrap an inner type; lazy gets it.
+  const inner = def.innerType ?? def.in ?? def.getter?.();
+  if (inner !== undefined) return objectsAt(inner, path, at, depth + 1);
   if (def.type === "union") {
-    return (def.options ?? []).flatMap((option) =>
+    return def.options!.flatMap((option) =>
       objectsAt(option, path, at, depth + 1)
     );
   }
-  if (at === path.length) return def.type === "object" ? [schema] : [];
+  if (at === path.length) return [schema];
   const segment = path[at];
   if (def.type === "object") {
-    const child = def.shape?.[String(segment)];
-    return child === undefined ? [] : objectsAt(child, path, at + 1, depth + 1);
+    // Own keys only: "constructor" or "__proto__" in a path is no child.
+    const key = String(segment);
+    return Object.hasOwn(def.shape!, key)
+      ? objectsAt(def.shape![key]!, path, at + 1, depth + 1)
+      : [];
   }
-  if (def.type === "array" && def.element !== undefined) {
-    return objectsAt(def.element, path, at + 1, depth + 1);
+  if (def.type === "array") {
+    return objectsAt(def.element!, path, at + 1, depth + 1);
   }
-  if (def.type === "record" && def.valueType !== undefined) {
-    return objectsAt(def.valueType, path, at + 1, depth + 1);
+  if (def.type === "record") {
+    return objectsAt(def.valueType!, path, at + 1, depth + 1);
   }
   return [];
 }
