@@ -22,7 +22,7 @@ function chain(error: unknown): unknown[] {
   let at = error;
   while (at !== undefined && at !== null && found.length < 8) {
     found.push(at);
-    at = typeof at === "object" && "cause" in at ? at.cause : undefined;
+    at = (at as { cause?: unknown }).cause;
   }
   return found;
 }
