@@ -48,6 +48,7 @@ Deno.test("agentContractDialect leaves the clock's findings to the check: an exp
   for (
     const text of [
       SEED_CONTRACT.replace('"2026-09-22T00:00:00Z"', '"2000-01-01T00:00:00Z"'),
+      SEED_CONTRACT.replace('"2026-09-22T00:00:00Z"', '"1969-07-20T20:17:00Z"'),
       SEED_CONTRACT.replace("remaining_reruns: 2", "remaining_reruns: 0"),
     ]
   ) {
@@ -156,6 +157,23 @@ Deno.test("agentContractDialect is present only where its contract file is", () 
     true,
   );
   assert.equal(agentContractDialect.presentIn(new Map()), false);
+  const other = { ...entry, path: "contracts.yml" };
+  assert.equal(
+    agentContractDialect.presentIn(new Map([["contracts.yml", other]])),
+    false,
+  );
+});
+
+Deno.test("agentContractDialect cannot decide when the base has no contract file", () => {
+  assert.throws(
+    () => agentContractDialect.load(new Map(), blobs(SEED_CONTRACT)),
+    (error: unknown) => {
+      assert.ok(error instanceof ContractSyntaxError);
+      assert.equal(error.path, CONTRACT);
+      assert.match(error.message, /the base commit has no such file/);
+      return true;
+    },
+  );
 });
 
 Deno.test("agentContractDialect points a finding at its line when the head leaves the contract alone", () => {
