@@ -12,6 +12,7 @@ import {
 import type { PythonModule } from "../../python/python_module.ts";
 import type { ContractBlob, StaticInput, TestPlan } from "../dialect.ts";
 import { invariantsDialect } from "./invariants_dialect.ts";
+import { type ContractReader, ParsedTexts } from "../parsed_texts.ts";
 
 // ---------------------------------------------------------------------------
 // A small repository model: Python sources, fixtures and the three contract
@@ -1107,6 +1108,31 @@ Deno.test("invariantsDialect refuses to decide on a base contract it cannot read
       );
     });
   }
+});
+
+Deno.test("invariantsDialect lets an error that says nothing about a head file through", () => {
+  const base =
+    "policy:\n  max_frozen: 1\n  fail_on_expired: true\nfreezes: []\n";
+  const head = base.replace("max_frozen: 1", "max_frozen: 0");
+  class FailingOnHead extends ParsedTexts {
+    override read<T>(
+      read: ContractReader<T>,
+      text: string,
+      options: { path: string },
+    ): T {
+      if (text === head) throw new RangeError("out of memory");
+      return super.read(read, text, options);
+    }
+  }
+  assert.throws(
+    () =>
+      invariantsDialect.load(
+        blobsOf({ "freeze.yml": base }),
+        blobsOf({ "freeze.yml": head }),
+        { parsed: new FailingOnHead() },
+      ),
+    RangeError,
+  );
 });
 
 Deno.test("invariantsDialect records the base contract files it decided on", async () => {
