@@ -3,6 +3,8 @@ import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import type { ContractBlob, ContractBlobs } from "../dialect.ts";
 import { CONTRACT, SEED_CONTRACT } from "./_testing.ts";
 import { agentContractDialect } from "./agent_contract_dialect.ts";
+import type { Tree } from "../../git/git.ts";
+import { type ContractReader, ParsedTexts } from "../parsed_texts.ts";
 
 function blobs(text: string): ContractBlobs {
   return new Map<string, ContractBlob>([[CONTRACT, {
@@ -198,4 +200,86 @@ Deno.test("agentContractDialect points a finding at its line when the head leave
   assert.ok(line > 0);
   assert.equal(missing?.path, CONTRACT);
   assert.equal(missing?.line, line);
+});
+
+function tree(...paths: string[]): Tree {
+  return new Map(
+    paths.map((path) => [path, { path, kind: "file", oid: path, size: 1 }]),
+  );
+}
+
+Deno.test("agentContractDialect reads base modules in the base tree and fixtures under the configured roots", async (t) => {
+  const loaded = agentContractDialect.load(
+    blobs(SEED_CONTRACT),
+    blobs(SEED_CONTRACT),
+  );
+  const module = "tests/properties/test_parse.py";
+  const fixture = "tests/fixtures/invoice_v3.json";
+  await t.step("a module only the base tree has", () => {
+    const reads = loaded.reads(tree(module), tree());
+    assert.deepEqual(reads.baseModules, [module]);
+    assert.deepEqual(reads.headModules, []);
+  });
+  await t.step("a fixture under the default roots", () => {
+    assert.deepEqual(loaded.reads(tree(), tree(fixture)).headDigests, [
+      fixture,
+    ]);
+  });
+  await t.step("a fixture outside the configured roots", () => {
+    assert.deepEqual(
+      loaded.reads(tree(), tree(fixture), { fixtureRoots: ["data"] })
+        .headDigests,
+      [],
+    );
+  });
+});
+
+Deno.test("agentContractDialect refuses a fixture outside the configured roots", () => {
+  const loaded = agentContractDialect.load(
+    blobs(SEED_CONTRACT),
+    blobs(SEED_CONTRACT),
+  );
+  const input = (fixtureRoots?: string[]) =>
+    ({
+      now: Date.parse("2026-09-01T00:00:00Z"),
+      headTree: tree("tests/fixtures/invoice_v3.json"),
+      digests: new Map([["tests/fixtures/invoice_v3.json", "0".repeat(64)]]),
+      headModules: new Map(),
+      baseModules: new Map(),
+      fixtureRoots,
+    }) as unknown as Parameters<typeof loaded.check>[0];
+  const rules = (fixtureRoots?: string[]) =>
+    loaded.check(input(fixtureRoots)).map((f) => f.rule).filter((r) =>
+      r.startsWith("fixture.")
+    );
+  assert.deepEqual(rules(), ["fixture.digest_mismatch"]);
+  assert.deepEqual(rules(["data"]), ["fixture.path_unsafe"]);
+});
+
+Deno.test("agentContractDialect judges a head that removes the contract against the base copy", () => {
+  const loaded = agentContractDialect.load(blobs(SEED_CONTRACT), new Map());
+  assert.deepEqual(loaded.loadFindings.map((f) => f.rule), [
+    "config.contract_removed",
+  ]);
+});
+
+Deno.test("agentContractDialect lets an error that says nothing about the head contract through", () => {
+  const head = SEED_CONTRACT + "# edited\n";
+  class FailingOnHead extends ParsedTexts {
+    override read<T>(
+      read: ContractReader<T>,
+      text: string,
+      options: { path: string },
+    ): T {
+      if (text === head) throw new RangeError("out of memory");
+      return super.read(read, text, options);
+    }
+  }
+  assert.throws(
+    () =>
+      agentContractDialect.load(blobs(SEED_CONTRACT), blobs(head), {
+        parsed: new FailingOnHead(),
+      }),
+    RangeError,
+  );
 });
