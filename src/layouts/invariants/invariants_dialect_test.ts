@@ -1023,6 +1023,28 @@ Deno.test("invariantsDialect lists what the shell must read", async () => {
   assert.deepEqual(result.reads.headDigests, [USER_JSON, ORDERS_SQL, BILLING]);
 });
 
+Deno.test("invariantsDialect reads base modules from the base registry in the base tree, and the file a head freeze names as well as its base file, each list sorted", async () => {
+  const parser = await loadPythonParser();
+  const base = resolve(baseRepo(), parser);
+  const head = structuredClone(base);
+  const added = "tests/a_test_added.py";
+  head.files[added] = "def test_added():\n    assert True\n";
+  head.registry?.properties.splice(1, 1);
+  const freeze = head.freezes?.freezes[0];
+  assert.ok(freeze !== undefined);
+  freeze.path = `${added}::test_added`;
+  const baseFiles = render(base);
+  const headFiles = render(head);
+  const loaded = invariantsDialect.load(blobsOf(baseFiles), blobsOf(headFiles));
+  const reads = loaded.reads(treeOf(baseFiles), treeOf(headFiles));
+  assert.deepEqual(reads.baseModules, [PARSE, QUEUE]);
+  assert.deepEqual(reads.headModules, [added, PARSE, QUEUE, BILLING]);
+  assert.deepEqual(
+    loaded.reads(treeOf(baseFiles), new Map()).baseModules,
+    [PARSE, QUEUE],
+  );
+});
+
 Deno.test("invariantsDialect is present when any of its three files is", () => {
   const entry = (path: string): [string, TreeEntry] => [
     path,
