@@ -4,6 +4,9 @@ import type { ContractBlob, ContractBlobs } from "../dialect.ts";
 import { CONTRACT, SEED_CONTRACT } from "./_testing.ts";
 import { agentContractDialect } from "./agent_contract_dialect.ts";
 import type { Tree } from "../../git/git.ts";
+import { analyzePython } from "../../python/analyze_python.ts";
+import { loadPythonParser } from "../../python/load_python_parser.ts";
+import type { PythonModule } from "../../python/python_module.ts";
 import { type ContractReader, ParsedTexts } from "../parsed_texts.ts";
 
 function blobs(text: string): ContractBlobs {
@@ -282,4 +285,73 @@ Deno.test("agentContractDialect lets an error that says nothing about the head c
       }),
     RangeError,
   );
+});
+
+Deno.test("agentContractDialect checks properties with the base's test environment and against the base's modules", async (t) => {
+  const parser = await loadPythonParser();
+  const contract = `version: 1
+properties:
+  - id: p
+    module: tests.test_p
+    name: test_p
+    min_examples: 100
+fixtures: []
+freezes: []
+max_active_freezes: 0
+`;
+  const test = (examples: number) =>
+    `from hypothesis import given, settings, strategies as st
+
+
+@settings(max_examples=${examples})
+@given(st.integers())
+def test_p(n):
+    assert n + 0 == n
+`;
+  const conftest = `import os
+from hypothesis import settings
+
+settings.register_profile("dev", max_examples=10)
+settings.register_profile("ci", max_examples=500)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+`;
+  const modules = (files: Record<string, string>) =>
+    new Map<string, PythonModule>(
+      Object.entries(files).map(([path, text]) => [
+        path,
+        analyzePython(parser, text),
+      ]),
+    );
+  const loaded = agentContractDialect.load(blobs(contract), blobs(contract));
+  const rules = (
+    head: Map<string, PythonModule>,
+    base: Map<string, PythonModule>,
+    testEnv?: Record<string, string>,
+  ) =>
+    loaded.check(
+      {
+        now: Date.parse("2026-09-01T00:00:00Z"),
+        headTree: tree("tests/test_p.py", "tests/conftest.py"),
+        digests: new Map(),
+        headModules: head,
+        baseModules: base,
+        testEnv,
+      } as unknown as Parameters<typeof loaded.check>[0],
+    ).map((f) => f.rule);
+  await t.step("a profile chosen by the base's environment", () => {
+    const files = modules({
+      "tests/test_p.py": test(100).replace("@settings(max_examples=100)\n", ""),
+      "tests/conftest.py": conftest,
+    });
+    assert.deepEqual(rules(files, files), [
+      "property.examples_below_contract",
+    ]);
+    assert.deepEqual(rules(files, files, { HYPOTHESIS_PROFILE: "ci" }), []);
+  });
+  await t.step("settings the head lowers from the base's", () => {
+    const base = modules({ "tests/test_p.py": test(500) });
+    const head = modules({ "tests/test_p.py": test(200) });
+    assert.deepEqual(rules(head, head), []);
+    assert.deepEqual(rules(head, base), ["property.examples_lowered"]);
+  });
 });
