@@ -564,7 +564,7 @@ Deno.test("checkRegisteredTests() judges a test only where the head defines it, 
   });
 });
 
-Deno.test("checkRegisteredTests() finds a registered module in a package's __init__.py or an executable file, never through a symlink", async (t) => {
+Deno.test("checkRegisteredTests() finds a registered module in a package's __init__.py or an executable file, never through a symlink or a submodule", async (t) => {
   const narrowed = BASE.replace("max_value=100)", "max_value=10)");
   const at = (path: string, kind: EntryKind, text: string) => ({
     modules: side({ [path]: text }).modules,
@@ -578,6 +578,7 @@ Deno.test("checkRegisteredTests() finds a registered module in a package's __ini
       "property.strategy_narrowed:3",
     ]],
     ["a symlink", MODULE, "symlink", []],
+    ["a submodule", MODULE, "submodule", []],
   ];
   for (const [name, path, kind, want] of cases) {
     await t.step(name, () => {
@@ -732,6 +733,18 @@ Deno.test("checkRegisteredTests() follows a seed-002 test's settings through the
       "_WEAK = settings(max_examples=5)",
       "@settings(_WEAK, deadline=None)",
       ["property.settings_weakened:11"],
+    ],
+    [
+      "a grandparent with fewer examples, through an alias",
+      "_BASE = settings(max_examples=5)\n_ALIAS = _BASE\n_MIDDLE = settings(_ALIAS, deadline=None)",
+      "@settings(_MIDDLE, deadline=None)",
+      ["property.settings_weakened:13"],
+    ],
+    [
+      "a grandparent with more examples, through an alias",
+      "_BASE = settings(max_examples=500)\n_ALIAS = _BASE\n_MIDDLE = settings(_ALIAS, deadline=None)",
+      "@settings(_MIDDLE, deadline=None)",
+      [],
     ],
     [
       "a parent pawl cannot resolve",
