@@ -324,6 +324,14 @@ def test_p():
       "property.contract_code_changed:7",
     ]],
     [
+      "a new helper the test relies on instead",
+      base.replace(
+        "\n\ndef test_p():",
+        "\n\ndef lenient(x):\n    return True\n\n\ndef test_p():",
+      ).replace("if not holds(", "if not lenient("),
+      ["property.contract_code_changed:11"],
+    ],
+    [
       "module code that rewrites the environment",
       `import os\nos.environ["CONTRACT_TRIALS"] = "1"\n${
         base.slice("import os\n".length)
