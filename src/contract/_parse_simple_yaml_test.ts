@@ -320,3 +320,14 @@ Deno.test("parseSimpleYaml() reads null, true, false and one-line quoted scalars
     e: "1",
   });
 });
+
+Deno.test("parseSimpleYaml() finds nothing inside an empty list or map, as the full parser does", () => {
+  const text = "a: []\nb: {}\n";
+  const fast = parseSimpleYaml(text);
+  const slow = full(text);
+  assert.ok(!(slow instanceof Error));
+  for (const path of [["a", 0], ["b", "x"], ["a"], ["b"]] as const) {
+    assert.equal(fast?.lineOf(path), slow.lineOf(path), JSON.stringify(path));
+  }
+  assert.equal(fast?.lineOf(["a", 0]), undefined);
+});
