@@ -355,3 +355,26 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
     assert.deepEqual(rules(head, base), ["property.examples_lowered"]);
   });
 });
+
+Deno.test("agentContractDialect plans a property the head adds and records the base contract file it decided on", () => {
+  const head = SEED_CONTRACT.replace(
+    "    min_examples: 80\n",
+    "    min_examples: 80\n  - id: added\n    module: tests.properties.test_added\n    name: test_added\n    min_examples: 100\n",
+  );
+  assert.notEqual(head, SEED_CONTRACT);
+  const loaded = agentContractDialect.load(blobs(SEED_CONTRACT), blobs(head));
+  const plan = loaded.plan(
+    { now: Date.parse("2026-09-01T00:00:00Z") } as Parameters<
+      typeof loaded.plan
+    >[0],
+  );
+  assert.deepEqual(plan.properties.map((p) => p.id).sort(), [
+    "added",
+    "parse_rejects_empty",
+    "roundtrip_stable",
+  ]);
+  assert.deepEqual(loaded.files.map((f) => [f.path, f.layout]), [
+    [CONTRACT, "000"],
+  ]);
+  assert.match(loaded.files[0]?.sha256 ?? "", /^[0-9a-f]{64}$/);
+});
