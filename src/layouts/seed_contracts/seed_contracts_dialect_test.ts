@@ -850,3 +850,15 @@ Deno.test("seedContractsDialect lets an error that says nothing about a head fil
     });
   }
 });
+
+Deno.test("seedContractsDialect leaves the clock's findings to the check: a base freeze that expired long ago loads", () => {
+  for (const expires of ["2000-01-01", "1969-07-20"]) {
+    const base = {
+      ...BASE,
+      [FREEZE]: SEED_FREEZE.replace('"2026-09-15"', `"${expires}"`),
+    };
+    assert.notEqual(base[FREEZE], SEED_FREEZE);
+    const loaded = seedContractsDialect.load(blobsOf(base), blobsOf(base));
+    assert.deepEqual(loaded.loadFindings, [], expires);
+  }
+});
