@@ -127,6 +127,9 @@ Deno.test("parseSimpleYaml() leaves everything outside its subset to the full pa
     ["a NULL value", "a: NULL\n"],
     ["a hexadecimal number with letters", "a: 0x1F\n"],
     ["an exponent written with a capital E", "a: 1E5\n"],
+    ["a float with nothing after its point", "a: 1.\n"],
+    ["an integer of 16 digits", "a: 1234567890123456\n"],
+    ["a byte order mark as indentation", "a:\n\uFEFFb: 1\n"],
   ];
   for (const [name, text] of cases) {
     await t.step(name, () => assert.equal(parseSimpleYaml(text), undefined));
@@ -316,4 +319,15 @@ Deno.test("parseSimpleYaml() reads null, true, false and one-line quoted scalars
     d: "x: y",
     e: "1",
   });
+});
+
+Deno.test("parseSimpleYaml() finds nothing inside an empty list or map, as the full parser does", () => {
+  const text = "a: []\nb: {}\n";
+  const fast = parseSimpleYaml(text);
+  const slow = full(text);
+  assert.ok(!(slow instanceof Error));
+  for (const path of [["a", 0], ["b", "x"], ["a"], ["b"]] as const) {
+    assert.equal(fast?.lineOf(path), slow.lineOf(path), JSON.stringify(path));
+  }
+  assert.equal(fast?.lineOf(["a", 0]), undefined);
 });

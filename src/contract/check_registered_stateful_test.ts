@@ -293,6 +293,37 @@ Deno.test("checkRegisteredTests() finds an assertion dropped from a helper a sta
   );
 });
 
+Deno.test("checkRegisteredTests() finds an assertion dropped from a step a state machine inherits", () => {
+  const inherited = BASE.replace(
+    "Stack.TestCase.settings = settings(max_examples=40, stateful_step_count=20)\nTestStack = Stack.TestCase",
+    "class LoggedStack(Stack):\n    pass\n\n\nTestStack = LoggedStack.TestCase",
+  );
+  assert.notEqual(inherited, BASE);
+  const base = side(inherited);
+  const head = side(
+    inherited.replace(
+      "assert self.model.pop() >= 0",
+      "self.model.pop()",
+    ),
+  );
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "stack",
+    module: "tests.test_machine",
+    name: "TestStack",
+  }], {
+    baseModules: base.modules,
+    headModules: head.modules,
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  }).findings;
+  assert.deepEqual(found.map((f) => f.rule), [
+    "property.vacuous",
+    "property.assertion_removed",
+  ]);
+});
+
 Deno.test("checkRegisteredTests() takes only a state machine step's new preconditions as added", async (t) => {
   const guarded = edited(
     "    @rule()\n    def pop",

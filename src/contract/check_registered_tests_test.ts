@@ -324,6 +324,14 @@ def test_p():
       "property.contract_code_changed:7",
     ]],
     [
+      "a new helper the test relies on instead",
+      base.replace(
+        "\n\ndef test_p():",
+        "\n\ndef lenient(x):\n    return True\n\n\ndef test_p():",
+      ).replace("if not holds(", "if not lenient("),
+      ["property.contract_code_changed:11"],
+    ],
+    [
       "module code that rewrites the environment",
       `import os\nos.environ["CONTRACT_TRIALS"] = "1"\n${
         base.slice("import os\n".length)
@@ -564,7 +572,7 @@ Deno.test("checkRegisteredTests() judges a test only where the head defines it, 
   });
 });
 
-Deno.test("checkRegisteredTests() finds a registered module in a package's __init__.py or an executable file, never through a symlink", async (t) => {
+Deno.test("checkRegisteredTests() finds a registered module in a package's __init__.py or an executable file, never through a symlink or a submodule", async (t) => {
   const narrowed = BASE.replace("max_value=100)", "max_value=10)");
   const at = (path: string, kind: EntryKind, text: string) => ({
     modules: side({ [path]: text }).modules,
@@ -578,6 +586,7 @@ Deno.test("checkRegisteredTests() finds a registered module in a package's __ini
       "property.strategy_narrowed:3",
     ]],
     ["a symlink", MODULE, "symlink", []],
+    ["a submodule", MODULE, "submodule", []],
   ];
   for (const [name, path, kind, want] of cases) {
     await t.step(name, () => {
@@ -734,6 +743,18 @@ Deno.test("checkRegisteredTests() follows a seed-002 test's settings through the
       ["property.settings_weakened:11"],
     ],
     [
+      "a grandparent with fewer examples, through an alias",
+      "_BASE = settings(max_examples=5)\n_ALIAS = _BASE\n_MIDDLE = settings(_ALIAS, deadline=None)",
+      "@settings(_MIDDLE, deadline=None)",
+      ["property.settings_weakened:13"],
+    ],
+    [
+      "a grandparent with more examples, through an alias",
+      "_BASE = settings(max_examples=500)\n_ALIAS = _BASE\n_MIDDLE = settings(_ALIAS, deadline=None)",
+      "@settings(_MIDDLE, deadline=None)",
+      [],
+    ],
+    [
       "a parent pawl cannot resolve",
       "",
       "@settings(UNKNOWN, deadline=None)",
@@ -856,6 +877,22 @@ Deno.test("checkRegisteredTests() compares a seed-002 test's settings keyword by
       "a keyword pawl does not know",
       "@settings(deadline=None)",
       "@settings(deadline=None, backend='crosshair')",
+      [
+        "property.settings_weakened:10",
+      ],
+    ],
+    [
+      "a keyword pawl does not know dropped",
+      "@settings(deadline=None, backend='crosshair')",
+      "@settings(deadline=None)",
+      [
+        "property.settings_weakened:10",
+      ],
+    ],
+    [
+      "the step count dropped back to the default from above it",
+      "@settings(stateful_step_count=500)",
+      "@settings(deadline=None)",
       [
         "property.settings_weakened:10",
       ],
@@ -1211,4 +1248,80 @@ def test_p(n):
       ["property.assume_added:5"],
     );
   });
+});
+
+Deno.test("checkRegisteredTests() judges each registered test of one module", () => {
+  const two = `${BASE}
+
+@given(st.integers(max_value=100))
+def test_q(n):
+    assert n <= 100
+`;
+  const base = side({ [MODULE]: two });
+  const head = side({
+    [MODULE]: two.replace("integers(max_value=100)", "integers(max_value=10)"),
+  });
+  const found = checkRegisteredTests([
+    { layout: "000", id: "p", module: "tests.test_p", name: "test_p" },
+    { layout: "000", id: "q", module: "tests.test_p", name: "test_q" },
+  ], {
+    baseModules: base.modules,
+    headModules: head.modules,
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.findings.map((f) => `${f.rule}:${f.line}`), [
+    "property.strategy_narrowed:17",
+  ]);
+});
+
+Deno.test("checkRegisteredTests() takes only pytest's and unittest's own skip marks as skip marks", async (t) => {
+  const cases: [string, string][] = [
+    ["a mark of another module named like pytest's", "@helpers.mark.skip"],
+    [
+      "a custom mark whose name starts like a skip mark",
+      "@pytest.mark.skip_slow",
+    ],
+    ["a unittest decorator whose name starts like a skip", "@unittest.skipped"],
+  ];
+  for (const [name, decorator] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judge(
+          with_(
+            "@settings(max_examples",
+            `${decorator}\n@settings(max_examples`,
+          ),
+        ),
+        ["property.decorator_changed:10"],
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() follows an @given through a chain of module-level aliases", () => {
+  const base = `from hypothesis import given, strategies as st
+
+NARROW = given(st.integers(max_value=10))
+CHECKED = NARROW
+STRATEGY = CHECKED
+
+
+@STRATEGY
+def test_p(n):
+    assert n <= 10**6
+`;
+  assert.deepEqual(
+    judge({ [MODULE]: base.replace("max_value=10)", "max_value=100)") }, {
+      base: { [MODULE]: base },
+    }),
+    [],
+  );
+  assert.deepEqual(
+    judge({ [MODULE]: base.replace("max_value=10)", "max_value=1)") }, {
+      base: { [MODULE]: base },
+    }),
+    ["property.strategy_narrowed:3"],
+  );
 });

@@ -15,6 +15,17 @@ Deno.test("parseJsonDocument() reads what JSON.parse reads", () => {
   );
 });
 
+Deno.test("parseJsonDocument() reads an exponent with or without its sign", () => {
+  const text = "[1e5, 2E3, -0.5e-2, 4e+1]";
+  assert.deepEqual(parseJsonDocument(text, "x.json").value, JSON.parse(text));
+});
+
+Deno.test("parseJsonDocument() reads every escape JSON allows in a string", () => {
+  const text =
+    '["a\\/b", "\\u0041", {"\\u00e9t\\u00e9": "\\"\\\\\\b\\f\\n\\r\\t"}]';
+  assert.deepEqual(parseJsonDocument(text, "x.json").value, JSON.parse(text));
+});
+
 Deno.test("parseJsonDocument() keeps the line of every key and item", () => {
   const doc = parseJsonDocument(
     '{\n  "policy": { "a": true },\r\n  "files": {\n    "t/a.json": "1",\r    "t/b.json": "2"\n  },\n  "list": [\n    1,\n    [2]\n  ]\n}\n',
@@ -72,6 +83,12 @@ Deno.test("parseJsonDocument() refuses malformed input with its line", async (t)
     ],
     ["an empty file", "", /unexpected end of input, expected a value/, 1],
     ["a leading zero", '{"a": 01}', /expected "," or "}"/, 1],
+    [
+      "a point with no digit after it",
+      '{"a": 1.}',
+      /expected "," or "}"/,
+      1,
+    ],
     ["a comment", '{"a": 1 // no\n}', /expected "," or "}"/, 1],
     [
       "nesting deeper than the limit",

@@ -415,6 +415,20 @@ Deno.test("parseYamlDocument() names a duplicate key as written, and the line an
       1,
     ],
     ["an indented repeat", "a:\n  b: 1\n  b: 2\n", 'duplicate key "b"', 3, 3],
+    [
+      "a repeat in a file with CRLF line ends",
+      "a: 1\r\na: 2\r\n",
+      'duplicate key "a"',
+      2,
+      1,
+    ],
+    [
+      "a repeat with nothing after its colon",
+      "a:\n  b: 1\na:\n  c: 2\n",
+      'duplicate key "a"',
+      3,
+      1,
+    ],
   ];
   for (const [name, text, detail, line, column] of cases) {
     await t.step(name, () => {

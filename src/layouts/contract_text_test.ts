@@ -4,6 +4,7 @@ import {
   baseContractText,
   contractFileRefs,
   headContractText,
+  invalidHeadContract,
 } from "./contract_text.ts";
 import type { ContractBlob, ContractBlobs } from "./dialect.ts";
 import type { Finding } from "../core/finding.ts";
@@ -90,4 +91,20 @@ Deno.test("contractFileRefs() digests the base's regular contract files only", (
         "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881",
     }],
   );
+});
+
+Deno.test("invalidHeadContract() records a head contract's syntax error as a finding at its path and line", () => {
+  const findings: Finding[] = [];
+  invalidHeadContract(
+    new ContractSyntaxError(PATH, 'unknown key "notes"', {
+      line: 4,
+      column: 3,
+    }),
+    findings,
+  );
+  assert.deepEqual(
+    findings.map((f) => [f.rule, f.path, f.line]),
+    [["config.contract_invalid", PATH, 4]],
+  );
+  assert.match(findings[0]?.message ?? "", /unknown key "notes"/);
 });

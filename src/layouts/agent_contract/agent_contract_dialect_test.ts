@@ -3,6 +3,11 @@ import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import type { ContractBlob, ContractBlobs } from "../dialect.ts";
 import { CONTRACT, SEED_CONTRACT } from "./_testing.ts";
 import { agentContractDialect } from "./agent_contract_dialect.ts";
+import type { Tree } from "../../git/git.ts";
+import { analyzePython } from "../../python/analyze_python.ts";
+import { loadPythonParser } from "../../python/load_python_parser.ts";
+import type { PythonModule } from "../../python/python_module.ts";
+import { type ContractReader, ParsedTexts } from "../parsed_texts.ts";
 
 function blobs(text: string): ContractBlobs {
   return new Map<string, ContractBlob>([[CONTRACT, {
@@ -48,6 +53,7 @@ Deno.test("agentContractDialect leaves the clock's findings to the check: an exp
   for (
     const text of [
       SEED_CONTRACT.replace('"2026-09-22T00:00:00Z"', '"2000-01-01T00:00:00Z"'),
+      SEED_CONTRACT.replace('"2026-09-22T00:00:00Z"', '"1969-07-20T20:17:00Z"'),
       SEED_CONTRACT.replace("remaining_reruns: 2", "remaining_reruns: 0"),
     ]
   ) {
@@ -156,6 +162,23 @@ Deno.test("agentContractDialect is present only where its contract file is", () 
     true,
   );
   assert.equal(agentContractDialect.presentIn(new Map()), false);
+  const other = { ...entry, path: "contracts.yml" };
+  assert.equal(
+    agentContractDialect.presentIn(new Map([["contracts.yml", other]])),
+    false,
+  );
+});
+
+Deno.test("agentContractDialect cannot decide when the base has no contract file", () => {
+  assert.throws(
+    () => agentContractDialect.load(new Map(), blobs(SEED_CONTRACT)),
+    (error: unknown) => {
+      assert.ok(error instanceof ContractSyntaxError);
+      assert.equal(error.path, CONTRACT);
+      assert.match(error.message, /the base commit has no such file/);
+      return true;
+    },
+  );
 });
 
 Deno.test("agentContractDialect points a finding at its line when the head leaves the contract alone", () => {
@@ -180,4 +203,178 @@ Deno.test("agentContractDialect points a finding at its line when the head leave
   assert.ok(line > 0);
   assert.equal(missing?.path, CONTRACT);
   assert.equal(missing?.line, line);
+});
+
+function tree(...paths: string[]): Tree {
+  return new Map(
+    paths.map((path) => [path, { path, kind: "file", oid: path, size: 1 }]),
+  );
+}
+
+Deno.test("agentContractDialect reads base modules in the base tree and fixtures under the configured roots", async (t) => {
+  const loaded = agentContractDialect.load(
+    blobs(SEED_CONTRACT),
+    blobs(SEED_CONTRACT),
+  );
+  const module = "tests/properties/test_parse.py";
+  const fixture = "tests/fixtures/invoice_v3.json";
+  await t.step("a module only the base tree has", () => {
+    const reads = loaded.reads(tree(module), tree());
+    assert.deepEqual(reads.baseModules, [module]);
+    assert.deepEqual(reads.headModules, []);
+  });
+  await t.step("a fixture under the default roots", () => {
+    assert.deepEqual(loaded.reads(tree(), tree(fixture)).headDigests, [
+      fixture,
+    ]);
+  });
+  await t.step("a fixture outside the configured roots", () => {
+    assert.deepEqual(
+      loaded.reads(tree(), tree(fixture), { fixtureRoots: ["data"] })
+        .headDigests,
+      [],
+    );
+  });
+});
+
+Deno.test("agentContractDialect refuses a fixture outside the configured roots", () => {
+  const loaded = agentContractDialect.load(
+    blobs(SEED_CONTRACT),
+    blobs(SEED_CONTRACT),
+  );
+  const input = (fixtureRoots?: string[]) =>
+    ({
+      now: Date.parse("2026-09-01T00:00:00Z"),
+      headTree: tree("tests/fixtures/invoice_v3.json"),
+      digests: new Map([["tests/fixtures/invoice_v3.json", "0".repeat(64)]]),
+      headModules: new Map(),
+      baseModules: new Map(),
+      fixtureRoots,
+    }) as unknown as Parameters<typeof loaded.check>[0];
+  const rules = (fixtureRoots?: string[]) =>
+    loaded.check(input(fixtureRoots)).map((f) => f.rule).filter((r) =>
+      r.startsWith("fixture.")
+    );
+  assert.deepEqual(rules(), ["fixture.digest_mismatch"]);
+  assert.deepEqual(rules(["data"]), ["fixture.path_unsafe"]);
+});
+
+Deno.test("agentContractDialect judges a head that removes the contract against the base copy", () => {
+  const loaded = agentContractDialect.load(blobs(SEED_CONTRACT), new Map());
+  assert.deepEqual(loaded.loadFindings.map((f) => f.rule), [
+    "config.contract_removed",
+  ]);
+});
+
+Deno.test("agentContractDialect lets an error that says nothing about the head contract through", () => {
+  const head = SEED_CONTRACT + "# edited\n";
+  class FailingOnHead extends ParsedTexts {
+    override read<T>(
+      read: ContractReader<T>,
+      text: string,
+      options: { path: string },
+    ): T {
+      if (text === head) throw new RangeError("out of memory");
+      return super.read(read, text, options);
+    }
+  }
+  assert.throws(
+    () =>
+      agentContractDialect.load(blobs(SEED_CONTRACT), blobs(head), {
+        parsed: new FailingOnHead(),
+      }),
+    RangeError,
+  );
+});
+
+Deno.test("agentContractDialect checks properties with the base's test environment and against the base's modules", async (t) => {
+  const parser = await loadPythonParser();
+  const contract = `version: 1
+properties:
+  - id: p
+    module: tests.test_p
+    name: test_p
+    min_examples: 100
+fixtures: []
+freezes: []
+max_active_freezes: 0
+`;
+  const test = (examples: number) =>
+    `from hypothesis import given, settings, strategies as st
+
+
+@settings(max_examples=${examples})
+@given(st.integers())
+def test_p(n):
+    assert n + 0 == n
+`;
+  const conftest = `import os
+from hypothesis import settings
+
+settings.register_profile("dev", max_examples=10)
+settings.register_profile("ci", max_examples=500)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+`;
+  const modules = (files: Record<string, string>) =>
+    new Map<string, PythonModule>(
+      Object.entries(files).map(([path, text]) => [
+        path,
+        analyzePython(parser, text),
+      ]),
+    );
+  const loaded = agentContractDialect.load(blobs(contract), blobs(contract));
+  const rules = (
+    head: Map<string, PythonModule>,
+    base: Map<string, PythonModule>,
+    testEnv?: Record<string, string>,
+  ) =>
+    loaded.check(
+      {
+        now: Date.parse("2026-09-01T00:00:00Z"),
+        headTree: tree("tests/test_p.py", "tests/conftest.py"),
+        digests: new Map(),
+        headModules: head,
+        baseModules: base,
+        testEnv,
+      } as unknown as Parameters<typeof loaded.check>[0],
+    ).map((f) => f.rule);
+  await t.step("a profile chosen by the base's environment", () => {
+    const files = modules({
+      "tests/test_p.py": test(100).replace("@settings(max_examples=100)\n", ""),
+      "tests/conftest.py": conftest,
+    });
+    assert.deepEqual(rules(files, files), [
+      "property.examples_below_contract",
+    ]);
+    assert.deepEqual(rules(files, files, { HYPOTHESIS_PROFILE: "ci" }), []);
+  });
+  await t.step("settings the head lowers from the base's", () => {
+    const base = modules({ "tests/test_p.py": test(500) });
+    const head = modules({ "tests/test_p.py": test(200) });
+    assert.deepEqual(rules(head, head), []);
+    assert.deepEqual(rules(head, base), ["property.examples_lowered"]);
+  });
+});
+
+Deno.test("agentContractDialect plans a property the head adds and records the base contract file it decided on", () => {
+  const head = SEED_CONTRACT.replace(
+    "    min_examples: 80\n",
+    "    min_examples: 80\n  - id: added\n    module: tests.properties.test_added\n    name: test_added\n    min_examples: 100\n",
+  );
+  assert.notEqual(head, SEED_CONTRACT);
+  const loaded = agentContractDialect.load(blobs(SEED_CONTRACT), blobs(head));
+  const plan = loaded.plan(
+    { now: Date.parse("2026-09-01T00:00:00Z") } as Parameters<
+      typeof loaded.plan
+    >[0],
+  );
+  assert.deepEqual(plan.properties.map((p) => p.id).sort(), [
+    "added",
+    "parse_rejects_empty",
+    "roundtrip_stable",
+  ]);
+  assert.deepEqual(loaded.files.map((f) => [f.path, f.layout]), [
+    [CONTRACT, "000"],
+  ]);
+  assert.match(loaded.files[0]?.sha256 ?? "", /^[0-9a-f]{64}$/);
 });

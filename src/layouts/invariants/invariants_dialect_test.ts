@@ -12,6 +12,7 @@ import {
 import type { PythonModule } from "../../python/python_module.ts";
 import type { ContractBlob, StaticInput, TestPlan } from "../dialect.ts";
 import { invariantsDialect } from "./invariants_dialect.ts";
+import { type ContractReader, ParsedTexts } from "../parsed_texts.ts";
 
 // ---------------------------------------------------------------------------
 // A small repository model: Python sources, fixtures and the three contract
@@ -1022,6 +1023,28 @@ Deno.test("invariantsDialect lists what the shell must read", async () => {
   assert.deepEqual(result.reads.headDigests, [USER_JSON, ORDERS_SQL, BILLING]);
 });
 
+Deno.test("invariantsDialect reads base modules from the base registry in the base tree, and the file a head freeze names as well as its base file, each list sorted", async () => {
+  const parser = await loadPythonParser();
+  const base = resolve(baseRepo(), parser);
+  const head = structuredClone(base);
+  const added = "tests/a_test_added.py";
+  head.files[added] = "def test_added():\n    assert True\n";
+  head.registry?.properties.splice(1, 1);
+  const freeze = head.freezes?.freezes[0];
+  assert.ok(freeze !== undefined);
+  freeze.path = `${added}::test_added`;
+  const baseFiles = render(base);
+  const headFiles = render(head);
+  const loaded = invariantsDialect.load(blobsOf(baseFiles), blobsOf(headFiles));
+  const reads = loaded.reads(treeOf(baseFiles), treeOf(headFiles));
+  assert.deepEqual(reads.baseModules, [PARSE, QUEUE]);
+  assert.deepEqual(reads.headModules, [added, PARSE, QUEUE, BILLING]);
+  assert.deepEqual(
+    loaded.reads(treeOf(baseFiles), new Map()).baseModules,
+    [PARSE, QUEUE],
+  );
+});
+
 Deno.test("invariantsDialect is present when any of its three files is", () => {
   const entry = (path: string): [string, TreeEntry] => [
     path,
@@ -1107,6 +1130,31 @@ Deno.test("invariantsDialect refuses to decide on a base contract it cannot read
       );
     });
   }
+});
+
+Deno.test("invariantsDialect lets an error that says nothing about a head file through", () => {
+  const base =
+    "policy:\n  max_frozen: 1\n  fail_on_expired: true\nfreezes: []\n";
+  const head = base.replace("max_frozen: 1", "max_frozen: 0");
+  class FailingOnHead extends ParsedTexts {
+    override read<T>(
+      read: ContractReader<T>,
+      text: string,
+      options: { path: string },
+    ): T {
+      if (text === head) throw new RangeError("out of memory");
+      return super.read(read, text, options);
+    }
+  }
+  assert.throws(
+    () =>
+      invariantsDialect.load(
+        blobsOf({ "freeze.yml": base }),
+        blobsOf({ "freeze.yml": head }),
+        { parsed: new FailingOnHead() },
+      ),
+    RangeError,
+  );
 });
 
 Deno.test("invariantsDialect records the base contract files it decided on", async () => {

@@ -172,3 +172,17 @@ Deno.test("readContracts() refuses malformed files, naming the key and line", as
     });
   }
 });
+
+Deno.test("readContracts() names the path it is given and refuses a file over the size it is given", () => {
+  assert.throws(
+    () => readContracts("version: 2\n", { path: "other/contracts.yml" }),
+    (error: unknown) =>
+      error instanceof ContractSyntaxError &&
+      error.path === "other/contracts.yml",
+  );
+  assert.equal(readContracts(SEED_CONTRACTS).contracts.length > 0, true);
+  assert.throws(
+    () => readContracts(SEED_CONTRACTS, { maxBytes: 16 }),
+    ContractSyntaxError,
+  );
+});

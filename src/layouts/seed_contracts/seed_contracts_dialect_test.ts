@@ -7,6 +7,7 @@ import { loadPythonParser } from "../../python/load_python_parser.ts";
 import type { PythonModule } from "../../python/python_module.ts";
 import type { ContractBlob, StaticInput, TestPlan } from "../dialect.ts";
 import { seedContractsDialect } from "./seed_contracts_dialect.ts";
+import { type ContractReader, ParsedTexts } from "../parsed_texts.ts";
 
 const parser = await loadPythonParser();
 
@@ -785,5 +786,79 @@ Deno.test("seedContractsDialect sees a touched flake_freeze.yml from the trees a
       ];
       assert.deepEqual(findings.map((f) => f.rule).sort(), rules);
     });
+  }
+});
+
+Deno.test("seedContractsDialect sees a touched flake_freeze.yml by its tree entry when the head's is too large to read, and by its bytes when the trees do not list it", async (t) => {
+  const reformatted: Commit = {
+    ...BASE,
+    [FREEZE]: SEED_FREEZE.replace("skip: false", "skip:  false"),
+  };
+  const touched = (
+    head: Commit,
+    headBlobs: Map<string, ContractBlob>,
+    trees: { base: Tree; head: Tree },
+  ) => {
+    const loaded = seedContractsDialect.load(blobsOf(BASE), headBlobs);
+    return loaded.check({
+      now: Date.parse(REVIEW),
+      nowText: REVIEW,
+      baseTree: trees.base,
+      headTree: trees.head,
+      changes: [],
+      headModules: analyses(head, treeOf(head), [LEDGER_TEST]),
+      baseModules: analyses(BASE, treeOf(BASE), [LEDGER_TEST]),
+      digests: new Map(),
+      allowFixtureRotate: false,
+    }).filter((f) => f.rule === "freeze.file_touched").length;
+  };
+  await t.step("a head copy over the size cap", () => {
+    const blobs = blobsOf(reformatted);
+    blobs.set(FREEZE, { kind: "oversize", size: 2 << 20, limit: 1 << 20 });
+    const trees = { base: treeOf(BASE), head: treeOf(reformatted) };
+    assert.equal(touched(reformatted, blobs, trees), 1);
+  });
+  await t.step("reformatted, with neither tree listing it", () => {
+    const trees = { base: new Map(), head: new Map() };
+    assert.equal(touched(reformatted, blobsOf(reformatted), trees), 1);
+    assert.equal(touched(BASE, blobsOf(BASE), trees), 0);
+  });
+});
+
+Deno.test("seedContractsDialect lets an error that says nothing about a head file through", async (t) => {
+  for (const path of [CONTRACTS, FREEZE]) {
+    await t.step(path, () => {
+      const head = { ...BASE, [path]: `${BASE[path]}# edited\n` };
+      const text = head[path];
+      class FailingOnHead extends ParsedTexts {
+        override read<T>(
+          read: ContractReader<T>,
+          given: string,
+          options: { path: string },
+        ): T {
+          if (given === text) throw new RangeError("out of memory");
+          return super.read(read, given, options);
+        }
+      }
+      assert.throws(
+        () =>
+          seedContractsDialect.load(blobsOf(BASE), blobsOf(head), {
+            parsed: new FailingOnHead(),
+          }),
+        RangeError,
+      );
+    });
+  }
+});
+
+Deno.test("seedContractsDialect leaves the clock's findings to the check: a base freeze that expired long ago loads", () => {
+  for (const expires of ["2000-01-01", "1969-07-20"]) {
+    const base = {
+      ...BASE,
+      [FREEZE]: SEED_FREEZE.replace('"2026-09-15"', `"${expires}"`),
+    };
+    assert.notEqual(base[FREEZE], SEED_FREEZE);
+    const loaded = seedContractsDialect.load(blobsOf(base), blobsOf(base));
+    assert.deepEqual(loaded.loadFindings, [], expires);
   }
 });
