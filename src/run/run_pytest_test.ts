@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { ObserverPlugin } from "./observer.ts";
 import {
   junitXml,
   type Script,
@@ -11,8 +12,10 @@ import {
   preparePytestRun,
   pytestEnvironment,
   pytestRunKey,
+  readPytestReport,
   runPytest,
   type RunPytestOptions,
+  SANDBOX_PATH,
   TestRunnerMissingError,
 } from "./run_pytest.ts";
 
@@ -590,10 +593,49 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
   const table: {
     name: string;
     command?: string[];
+    env?: Record<string, string>;
+    run?: { code: number; outputTail: string };
     probe: { code: number; outputTail: string };
     argv: string[];
+    path?: string;
     missing: "program" | "module" | undefined;
   }[] = [
+    {
+      name: 'a run that printed "not found" is probed, whatever its exit code',
+      run: { code: 4, outputTail: "sh: 1: pytest: not found" },
+      probe: { code: 127, outputTail: "" },
+      argv: ["python3", "-c", "import pytest"],
+      missing: "program",
+    },
+    {
+      name: "the interpreter's options before -m stay in the probe",
+      command: ["python3", "-X", "dev", "-m", "pytest"],
+      probe: { code: 1, outputTail: "No module named pytest" },
+      argv: ["python3", "-X", "dev", "-c", "import pytest"],
+      missing: "module",
+    },
+    {
+      name: "a module name that is no dotted identifier is never imported",
+      command: ["python3", "-m", "py-test"],
+      probe: { code: 1, outputTail: "No module named py" },
+      argv: ["python3", "--version"],
+      missing: undefined,
+    },
+    {
+      name: "a module name that starts with a digit is never imported",
+      command: ["python3", "-m", "9pytest"],
+      probe: { code: 1, outputTail: "No module named pytest" },
+      argv: ["python3", "--version"],
+      missing: undefined,
+    },
+    {
+      name: "the probe looks the program up on the run's own PATH",
+      env: { PATH: "/opt/py/bin:/usr/bin" },
+      probe: { code: 127, outputTail: "" },
+      argv: ["python3", "-c", "import pytest"],
+      path: "/opt/py/bin:/usr/bin",
+      missing: "program",
+    },
     {
       name: "a probe that exits 0 proves nothing missing, whatever it prints",
       probe: { code: 0, outputTail: "No module named pytest" },
@@ -626,12 +668,15 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
       await withRunDirs(async (dirs) => {
         const sandbox = new ScriptedSandbox(({ index }) =>
           index === 0
-            ? { code: 127, outputTail: "python3: not found" }
+            ? c.run ?? { code: 127, outputTail: "python3: not found" }
             : c.probe
         );
         const run = runPytest(
           sandbox,
-          options(dirs, c.command === undefined ? {} : { command: c.command }),
+          options(dirs, {
+            ...(c.command === undefined ? {} : { command: c.command }),
+            ...(c.env === undefined ? {} : { env: c.env }),
+          }),
         );
         if (c.missing === undefined) {
           assert.equal((await run).cases, null);
@@ -646,6 +691,7 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
         assert.deepEqual(probe?.argv, c.argv);
         assert.deepEqual(probe?.writable, [], "the probe writes nowhere");
         assert.deepEqual(probe?.limits, { timeoutMs: 60_000 });
+        assert.equal(probe?.env["PATH"], c.path ?? SANDBOX_PATH);
       });
     });
   }
@@ -663,4 +709,109 @@ Deno.test("runPytest() does not probe for a missing runner after a run that time
     assert.equal(run.cases, null);
     assert.equal(sandbox.calls.length, 1);
   });
+});
+
+/** An observer plugin in `dir`, as far as a run's key reads it. */
+function plugin(dir: string): ObserverPlugin {
+  return { root: "/o", dir, module: "pawl_observer", channels: "/o/c" };
+}
+
+Deno.test("pytestRunKey() tells apart the interpreter and module a run starts, and nothing after them", async (t) => {
+  const base = { workDir: "/w", reportDir: "/r" };
+  const key = pytestRunKey(base);
+  const table: [string, Partial<RunPytestOptions>, boolean][] = [
+    [
+      "the default command written out",
+      { command: DEFAULT_PYTEST_COMMAND },
+      true,
+    ],
+    [
+      "options after the module",
+      { command: ["python3", "-m", "pytest", "-x"] },
+      true,
+    ],
+    ["another module", { command: ["python3", "-m", "hypothesis"] }, false],
+    ["another interpreter", { command: ["python3.12", "-m", "pytest"] }, false],
+    ["an observer", {
+      observer: plugin("/o/d"),
+    }, false],
+  ];
+  for (const [name, extra, same] of table) {
+    await t.step(`${name}: ${same ? "same" : "another"} key`, () => {
+      assert.equal(pytestRunKey({ ...base, ...extra }) === key, same);
+    });
+  }
+  await t.step("two observers in other directories: other keys", () => {
+    const a = plugin("/o/a");
+    const b = plugin("/o/b");
+    assert.notEqual(
+      pytestRunKey({ ...base, observer: a }),
+      pytestRunKey({ ...base, observer: b }),
+    );
+  });
+});
+
+Deno.test("A prepared run's discard leaves alone the HOME a run took, or a later run got under its name", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const taken = await preparePytestRun(sandbox, options(dirs));
+    await runPytest(sandbox, options(dirs, { prepared: taken }));
+    await taken.discard();
+    await Deno.stat(`${dirs.reportDir}/home-0`);
+  });
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const first = await preparePytestRun(sandbox, options(dirs));
+    await first.discard();
+    const second = await preparePytestRun(sandbox, options(dirs));
+    assert.equal(second.n, first.n);
+    await first.discard();
+    await Deno.stat(`${dirs.reportDir}/home-${second.n}`);
+  });
+});
+
+Deno.test("readPytestReport() reads only a report directly inside the report directory", async () => {
+  await withRunDirs(async ({ workDir, reportDir }) => {
+    const xml = junitXml([{ classname: "tests.test_a", name: "test_x" }]);
+    await Deno.writeTextFile(`${reportDir}/r.xml`, xml);
+    await Deno.writeTextFile(`${workDir}/r.xml`, xml);
+    assert.deepEqual(
+      (await readPytestReport(`${reportDir}/r.xml`, reportDir)).cases?.map(
+        (c) => c.name,
+      ),
+      ["test_x"],
+    );
+    assert.deepEqual(await readPytestReport(`${workDir}/r.xml`, reportDir), {
+      cases: null,
+      problem:
+        'The report "r.xml" resolves outside the report directory: it was ignored',
+    });
+    assert.deepEqual(await readPytestReport(`${reportDir}/no.xml`, reportDir), {
+      cases: null,
+      problem: 'The test run wrote no report "no.xml"',
+    });
+  });
+});
+
+Deno.test("TestRunnerMissingError names an interpreter by path and a program by name, and a module only when given", async (t) => {
+  const table: [string, string, RegExp][] = [
+    [
+      "venv/bin/python3",
+      "an interpreter by relative path",
+      /the interpreter "venv\/bin\/python3" does not exist/,
+    ],
+    [
+      "/opt/py/bin/python3",
+      "an interpreter by absolute path",
+      /the interpreter "\/opt\/py\/bin\/python3" does not exist/,
+    ],
+    ["python3", "a program", /"python3" was not found on the sandbox PATH/],
+  ];
+  for (const [program, name, message] of table) {
+    await t.step(name, () => {
+      const error = new TestRunnerMissingError("program", program);
+      assert.match(error.message, message);
+      assert.equal(error.module, undefined);
+    });
+  }
 });
