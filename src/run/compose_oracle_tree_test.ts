@@ -245,3 +245,15 @@ Deno.test("composeOracleTree() takes test-side paths in path order whatever the 
   ]);
   assert.deepEqual(got.dropFromHead, ["tests/b.py", "tests/y.py"]);
 });
+
+Deno.test("composeOracleTree() lists each test root once, in path order", () => {
+  const composed = composeOracleTree(new Map(), new Map(), {
+    testModules: [
+      "z_tests/test_a.py",
+      "a_tests/test_b.py",
+      "z_tests/unit/test_c.py",
+    ],
+  });
+  assert.deepEqual(composed.testRoots, ["a_tests", "z_tests"]);
+  assert.equal(composed.differs, false);
+});
