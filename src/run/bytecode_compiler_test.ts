@@ -352,3 +352,40 @@ Deno.test("a reply not exactly in the compiler's form leaves that copy to its ru
     }
   });
 });
+
+Deno.test("a reply that only contains the compiler's form leaves that copy to its run", async (t) => {
+  for (const reply of ["undone 1 2 3", "done 1 2", "done 1 2 3 "]) {
+    await t.step(JSON.stringify(reply), async () => {
+      await withDirs(async (root) => {
+        const compiler = await startBytecodeCompiler({
+          python: await fakePython(root, `echo "${reply}"`),
+          cacheDir: await cacheIn(root),
+        });
+        try {
+          assert.equal(await compiler.compile(root), undefined);
+        } finally {
+          await compiler.close();
+        }
+      });
+    });
+  }
+});
+
+Deno.test("a copy the compiler does not answer within its timeout leaves it and every later copy to their runs", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(
+        root,
+        'case "$dir" in */slow) sleep 20;; esac; echo "done 1 2 3"',
+      ),
+      cacheDir: await cacheIn(root),
+      timeoutMs: 300,
+    });
+    try {
+      assert.equal(await compiler.compile(`${root}/slow`), undefined);
+      assert.equal(await compiler.compile(`${root}/fast`), undefined);
+    } finally {
+      await compiler.close();
+    }
+  });
+});
