@@ -422,7 +422,7 @@ Deno.test("runSuite() reports a run that did not finish normally", async (t) => 
       "a kill by signal",
       runs({ cases: [STEADY] }),
       "tests.run_failed",
-      /./,
+      /^The test run ended abnormally \(killed by signal SIGSEGV\)$/,
     ],
   ];
   for (const [label, script, rule, message] of table) {
@@ -1013,6 +1013,7 @@ Deno.test("runSuite() quotes at most the last lines and characters of the output
       many.slice(-15).join("\n"),
     ],
     ["exactly 1500 characters whole", "x".repeat(1500), "x".repeat(1500)],
+    ["lines without their trailing blanks", "a  \nb\t", "a\nb"],
     [
       "the last 1500 characters of more, after an ellipsis",
       `a${"x".repeat(1500)}`,
@@ -1125,4 +1126,145 @@ Deno.test("runSuite() sorts unfrozen failures by node id, watched or not", async
       }
     });
   }
+});
+
+Deno.test("runSuite() quotes no limit for a stopped run when none was set", async (t) => {
+  const table: [string, Partial<SandboxResult>, string][] = [
+    [
+      "a timeout",
+      { timedOut: true },
+      "The test run was stopped at its time limit",
+    ],
+    [
+      "too much output",
+      { outputExceeded: true },
+      "The test run was stopped for printing more than the output limit",
+    ],
+  ];
+  for (const [name, result, message] of table) {
+    await t.step(name, async () => {
+      const { outcome } = await suite(() => ({
+        code: null,
+        signal: "SIGKILL",
+        ...result,
+      }));
+      assert.deepEqual(outcome.findings.map((f) => f.message), [message]);
+    });
+  }
+});
+
+Deno.test("runSuite() reports a collection error without a traceback without quoting one", async () => {
+  const { outcome } = await suite(runs({
+    code: 2,
+    cases: [{ classname: "", name: "tests.test_broken", outcome: "error" }],
+  }));
+  assert.deepEqual(
+    outcome.findings.filter((f) => f.rule === "tests.collection_error")
+      .map((f) => f.message),
+    ['Collecting "tests/test_broken.py" failed'],
+  );
+});
+
+Deno.test("runSuite() gives a failing test under a seed freeze its first message line and its line", async () => {
+  const { outcome } = await suite(
+    runs({
+      code: 1,
+      cases: [{ ...FLAKY, outcome: "failed", message: "seed 7\ndetail" }],
+    }),
+    {
+      nonBlocking: ["test_report_render_flaky"],
+      testLine: () => Promise.resolve(12),
+    },
+  );
+  assert.deepEqual(
+    outcome.findings.map((f) => [f.rule, f.line, f.message]),
+    [[
+      "seed.fresh_failed",
+      12,
+      'Test "tests/test_r.py::test_report_render_flaky" failed on this run\'s fresh seed: seed 7; it is under an unexpired seed freeze, so this does not block until the freeze expires',
+    ]],
+  );
+});
+
+Deno.test("runSuite() lets the freeze with the first id take a test two freezes cover", async () => {
+  const { outcome } = await suite(
+    runs({ code: 1, cases: [{ ...FLAKY, outcome: "failed" }] }, {
+      code: 0,
+      cases: [FLAKY],
+    }),
+    {
+      freezes: [
+        { id: "A", test: "test_report_render_flaky", remainingReruns: 1 },
+        { id: "Z", test: "test_report_render_flaky", remainingReruns: 1 },
+      ],
+    },
+  );
+  assert.deepEqual(outcome.reruns.map((r) => r.freeze), ["A"]);
+});
+
+Deno.test("runSuite() places a frozen group's finding at its first test", async () => {
+  const M1 = { classname: "tests.test_r", name: "test_m[1]" };
+  const M2 = { classname: "tests.test_r", name: "test_m[2]" };
+  const { outcome } = await suite(
+    runs({
+      code: 1,
+      cases: [
+        { ...M2, outcome: "failed", message: "two" },
+        { ...M1, outcome: "failed", message: "one" },
+      ],
+    }),
+    { freezes: [{ id: "F", test: "test_m", remainingReruns: 1 }] },
+  );
+  assert.deepEqual(
+    outcome.findings.map((f) => [f.rule, f.failure?.test]),
+    [["tests.frozen_failed", "tests/test_r.py::test_m[1]"]],
+  );
+  assert.match(outcome.findings[0]?.message ?? "", /: one$/);
+});
+
+Deno.test("runSuite() reruns a frozen test under the node id the fresh tree gives it", async () => {
+  const SUITE = { classname: "tests.Suite", name: "test_x" };
+  const fresh: string[] = [];
+  const { outcome, sandbox } = await suite(
+    runs({ code: 1, cases: [{ ...SUITE, outcome: "failed" }] }, {
+      code: 0,
+      cases: [SUITE],
+    }),
+    {
+      freezes: [{ id: "F", test: "test_x", remainingReruns: 1 }],
+      freshWorkDir: async () => {
+        const dir = await Deno.makeTempDir({ prefix: "pawl_run_suite_fresh_" });
+        await Deno.mkdir(`${dir}/tests`);
+        await Deno.writeTextFile(`${dir}/tests/Suite.py`, "");
+        fresh.push(dir);
+        return dir;
+      },
+    },
+  );
+  for (const dir of fresh) await Deno.remove(dir, { recursive: true });
+  assert.deepEqual(outcome.reruns.map((r) => [r.selected, r.passed]), [
+    [["tests/Suite.py::test_x"], true],
+  ]);
+  assert.equal(sandbox.calls[1]?.argv.at(-1), "tests/Suite.py::test_x");
+});
+
+Deno.test("runSuite() orders findings of one rule by path before line", async () => {
+  const lines: Record<string, number> = {
+    "tests/test_a.py": 50,
+    "tests/test_b.py": 5,
+  };
+  const { outcome } = await suite(
+    runs({
+      code: 1,
+      cases: [
+        { classname: "tests.test_a", name: "test_x", outcome: "failed" },
+        { classname: "tests.test_b", name: "test_y", outcome: "failed" },
+      ],
+    }),
+    { testLine: (file) => Promise.resolve(lines[file]) },
+  );
+  assert.deepEqual(outcome.findings.map((f) => [f.path, f.line]), [
+    ["tests/test_a.py", 50],
+    ["tests/test_b.py", 5],
+  ]);
 });
