@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { ObserverPlugin } from "./observer.ts";
+import type { SandboxCommand, SandboxResult } from "../sandbox/sandbox.ts";
 import {
   junitXml,
   type Script,
@@ -10,6 +11,7 @@ import {
   DEFAULT_PYTEST_COMMAND,
   MAX_REPORT_BYTES,
   preparePytestRun,
+  prestartPytestRun,
   pytestEnvironment,
   pytestRunKey,
   readPytestReport,
@@ -594,8 +596,8 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
     name: string;
     command?: string[];
     env?: Record<string, string>;
-    run?: { code: number; outputTail: string };
-    probe: { code: number; outputTail: string };
+    run?: Partial<SandboxResult>;
+    probe: Partial<SandboxResult>;
     argv: string[];
     path?: string;
     missing: "program" | "module" | undefined;
@@ -606,6 +608,13 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
       probe: { code: 127, outputTail: "" },
       argv: ["python3", "-c", "import pytest"],
       missing: "program",
+    },
+    {
+      name: "a run whose output begins with a missing module is probed",
+      run: { code: 1, outputHead: "No module named pytest", outputTail: "" },
+      probe: { code: 1, outputHead: "No module named pytest", outputTail: "" },
+      argv: ["python3", "-c", "import pytest"],
+      missing: "module",
     },
     {
       name: "the interpreter's options before -m stay in the probe",
@@ -814,4 +823,85 @@ Deno.test("TestRunnerMissingError names an interpreter by path and a program by 
       assert.equal(error.module, undefined);
     });
   }
+});
+
+Deno.test("runPytest() loads pawl's observer into a run that has one, and gives it the run's channel", async () => {
+  await withRunDirs(async (dirs) => {
+    const root = `${dirs.reportDir}/observer`;
+    await Deno.mkdir(`${root}/plugin`, { recursive: true });
+    await Deno.mkdir(`${root}/channels`);
+    const observer: ObserverPlugin = {
+      root,
+      dir: `${root}/plugin`,
+      userBase: `${root}/base`,
+      module: "pawl_observer",
+      channels: `${root}/channels`,
+    };
+    const sandbox = new ScriptedSandbox(PASSING);
+    const onOutput = () => {};
+    const run = await runPytest(sandbox, options(dirs, { observer, onOutput }));
+    assert.equal(run.observation?.hello, false);
+    const command = sandbox.calls[0];
+    assert.deepEqual(command?.argv.slice(-5), [
+      "-p",
+      "pawl_observer",
+      `--junitxml=${dirs.reportDir}/junit-0.xml`,
+      "-o",
+      "junit_family=xunit2",
+    ]);
+    assert.deepEqual(command?.readOnly, [root]);
+    assert.equal(command?.onOutput, onOutput);
+    assert.equal(command?.env["PYTHONPATH"], observer.dir);
+    assert.equal(command?.env["PYTHONUSERBASE"], observer.userBase);
+    assert.match(command?.env["PAWL_OBSERVER_SOCKET"] ?? "", /^\//);
+    assert.match(command?.env["PAWL_OBSERVER_TOKEN"] ?? "", /^\S+$/);
+  });
+});
+
+Deno.test("runPytest() keeps a run without the observer free of it, and asks it for no progress tally", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    let tallies = 0;
+    await runPytest(
+      sandbox,
+      options(dirs, {
+        tally: () => {
+          tallies++;
+          return undefined;
+        },
+      }),
+    );
+    assert.equal(tallies, 0);
+    const command = sandbox.calls[0];
+    assert.equal(command?.argv.filter((a) => a === "-p").length, 1);
+    assert.equal("readOnly" in (command ?? {}), false);
+    assert.equal(command?.env["PAWL_OBSERVER_TOKEN"], undefined);
+  });
+});
+
+Deno.test("runPytest() never reuses a probe directory name a previous run left", async () => {
+  await withRunDirs(async (dirs) => {
+    await Deno.mkdir(`${dirs.reportDir}/probe-0`);
+    const sandbox = new ScriptedSandbox(PASSING);
+    await runPytest(sandbox, options(dirs));
+    assert.equal(sandbox.calls[0]?.env["HOME"], `${dirs.reportDir}/home-1`);
+  });
+});
+
+Deno.test("prestartPytestRun() hands the prepared command and the judge of its modules to the sandbox", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const seen: [SandboxCommand, unknown][] = [];
+    const prestarting = Object.assign(sandbox, {
+      prestart: (command: SandboxCommand, o: { accept?: unknown }) => {
+        seen.push([command, o.accept]);
+        return Promise.reject(new Error("no warm interpreter"));
+      },
+    });
+    const prepared = await preparePytestRun(prestarting, options(dirs));
+    const accept = () => true;
+    await prestartPytestRun(prestarting, prepared, accept);
+    assert.deepEqual(seen, [[prepared.command, accept]]);
+    await prepared.discard();
+  });
 });
