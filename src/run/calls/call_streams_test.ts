@@ -143,6 +143,13 @@ Deno.test("parseRecording() keeps every call in order and only lines of its own 
       out: null,
     }],
     ["a function that is not two names", { ...call, call: ["pkg.core"] }],
+    ["a call without where its function is", {
+      call: call.call,
+      args: "",
+      shown: null,
+      out: null,
+      ran: [],
+    }],
   ];
   for (const [label, line] of calls) {
     await t.step(`${label} is no call`, () => {

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { ScriptedSandbox, withRunDirs } from "../_scripted_sandbox.ts";
 import { installObserver } from "../observer.ts";
-import { cleanEnvironment, interpreter, replayCalls } from "./replay_calls.ts";
+import {
+  cleanEnvironment,
+  interpreter,
+  REPLAY_CALLS,
+  REPLAY_SECONDS,
+  replayCalls,
+} from "./replay_calls.ts";
 
 Deno.test("cleanEnvironment() keeps no pytest, Hypothesis, pawl, contract or seed variable", () => {
   const env = cleanEnvironment({
@@ -108,6 +114,12 @@ Deno.test("replayCalls() runs the calls with the run's environment cleaned, pawl
       assert.deepEqual(run?.readOnly, [observer.root]);
       assert.deepEqual(run?.writable, [dirs.reportDir]);
       assert.deepEqual(run?.limits, { timeoutMs: 5000 });
+      assert.deepEqual(sandbox.prepared, [run?.env["HOME"]]);
+      const plan = JSON.parse(await Deno.readTextFile(run?.argv[3] as string));
+      assert.deepEqual(
+        [plan.roots, plan.limit, plan.seconds, plan.calls],
+        [["."], REPLAY_CALLS, REPLAY_SECONDS, []],
+      );
     });
     await t.step("without limits", async () => {
       await replayCalls(sandbox, recording, options);
