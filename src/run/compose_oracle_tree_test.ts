@@ -257,3 +257,10 @@ Deno.test("composeOracleTree() lists each test root once, in path order", () => 
   assert.deepEqual(composed.testRoots, ["a_tests", "z_tests"]);
   assert.equal(composed.differs, false);
 });
+
+Deno.test("composeOracleTree() gives a test module among code no test root", () => {
+  const composed = composeOracleTree(new Map(), new Map(), {
+    testModules: ["test_a.py", "pkg/test_b.py", "tests/test_c.py"],
+  });
+  assert.deepEqual(composed.testRoots, ["tests"]);
+});
