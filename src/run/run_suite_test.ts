@@ -1268,3 +1268,118 @@ Deno.test("runSuite() orders findings of one rule by path before line", async ()
     ["tests/test_b.py", 5],
   ]);
 });
+
+Deno.test("runSuite() scrubs the observer's failure texts and the cross-check's findings as it scrubs the report", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const id = "tests/test_r.py::test_report_render_flaky";
+    const script: Script = async (call) => {
+      const tree = call.command.cwd;
+      return await observed(
+        [
+          { event: "configure" },
+          report(id, "failed", {
+            text: `${tree}/tests/test_r.py:3: AssertionError`,
+            tail: `${tree}/tests/test_r.py:9: AssertionError`,
+          }),
+        ],
+        { code: 1 },
+        [
+          { ...FLAKY, outcome: "failed" },
+          { classname: "tests.test_r", name: "test_o[<O at 0x7f3a2b1c9d00>]" },
+        ],
+      )(call);
+    };
+    const { outcome } = await suite(script, {
+      observer: await installObserver(root),
+    });
+    assert.deepEqual([...outcome.texts ?? []], [[
+      id,
+      "<tree>/tests/test_r.py:3: AssertionError",
+    ]]);
+    assert.deepEqual([...outcome.tails ?? []], [[
+      id,
+      "<tree>/tests/test_r.py:9: AssertionError",
+    ]]);
+    const tampered = outcome.findings.filter((f) =>
+      f.rule === "harness.report_tampered"
+    );
+    assert.equal(tampered.length, 1);
+    assert.match(tampered[0]?.message ?? "", /test_o\[<O at 0x<address>>\]/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() never lets a freeze cover a collection error", async () => {
+  const { outcome, sandbox } = await suite(
+    runs({
+      code: 2,
+      cases: [{
+        classname: "",
+        name: "tests.test_broken",
+        outcome: "error",
+        message: "collection failure",
+      }],
+    }),
+    { freezes: [{ id: "F", test: "tests.test_broken", remainingReruns: 2 }] },
+  );
+  assert.equal(sandbox.calls.length, 1);
+  assert.deepEqual(outcome.reruns, []);
+  assert.deepEqual(outcome.findings.map((f) => f.rule), [
+    "tests.collection_error",
+    "tests.run_failed",
+  ]);
+});
+
+Deno.test("runSuite() scrubs the tree as given and as resolved through a symlink", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_" });
+  try {
+    await Deno.mkdir(`${root}/work`);
+    await Deno.mkdir(`${root}/report`);
+    await Deno.symlink(`${root}/work`, `${root}/link`);
+    const real = await Deno.realPath(`${root}/work`);
+    const outcome = await runSuite(
+      new ScriptedSandbox(() => ({
+        code: 4,
+        outputTail: `${root}/link/a and ${real}/b`,
+      })),
+      {
+        workDir: `${root}/link`,
+        reportDir: `${root}/report`,
+        freshWorkDir: () => Promise.resolve(`${root}/link`),
+      },
+    );
+    assert.match(
+      outcome.findings[0]?.message ?? "",
+      /output ends with:\n<tree>\/a and <tree>\/b$/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() gives the test a stopped run was running a command that reproduces it with the run's environment", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const id = "tests/test_t.py::test_a";
+    const { outcome } = await suite(
+      observed([{ event: "collected", nodeids: [id] }], {
+        code: null,
+        signal: "SIGKILL",
+        timedOut: true,
+      }),
+      {
+        observer: await installObserver(root),
+        env: { CONTRACT_SEED: "7" },
+      },
+    );
+    assert.equal(outcome.findings[0]?.failure?.test, id);
+    assert.match(
+      outcome.findings[0]?.failure?.reproduce ?? "",
+      /CONTRACT_SEED=7 .*python3 -m pytest .*'tests\/test_t\.py::test_a'$/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
