@@ -701,6 +701,8 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
         assert.deepEqual(probe?.writable, [], "the probe writes nowhere");
         assert.deepEqual(probe?.limits, { timeoutMs: 60_000 });
         assert.equal(probe?.env["PATH"], c.path ?? SANDBOX_PATH);
+        assert.equal(probe?.env["HOME"], probe?.cwd);
+        assert.equal(probe?.env["LANG"], "C.UTF-8");
       });
     });
   }
@@ -885,6 +887,9 @@ Deno.test("runPytest() never reuses a probe directory name a previous run left",
     const sandbox = new ScriptedSandbox(PASSING);
     await runPytest(sandbox, options(dirs));
     assert.equal(sandbox.calls[0]?.env["HOME"], `${dirs.reportDir}/home-1`);
+    assert.deepEqual(sandbox.prepared, [`${dirs.reportDir}/home-1`]);
+    const home = await Deno.stat(`${dirs.reportDir}/home-1`);
+    assert.equal(home.mode! & 0o777, 0o700, "the HOME is the run's alone");
   });
 });
 
