@@ -235,3 +235,20 @@ Deno.test("checkInterpreter() lets through a failure to make its directory other
     assert.deepEqual(sandbox.calls, []);
   });
 });
+
+Deno.test("checkInterpreter() names the repository's export when it explains the sandbox", async () => {
+  await withReportDir(async (reportDir) => {
+    const sandbox = new ScriptedSandbox(() => ({ code: 127 }));
+    await assert.rejects(
+      checkInterpreter(sandbox, "/opt/py/bin/python3", {
+        reportDir,
+        workDir: "/tmp/pawl-1/work-0",
+      }),
+      (error: unknown) => {
+        assert.ok(error instanceof TestRunnerMissingError);
+        assert.match(error.message, /head tree at "\/tmp\/pawl-1\/work-0"/);
+        return true;
+      },
+    );
+  });
+});
