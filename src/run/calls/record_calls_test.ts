@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { ScriptedSandbox, withRunDirs } from "../_scripted_sandbox.ts";
 import { installObserver } from "../observer.ts";
-import { recordCalls, writeSpec } from "./record_calls.ts";
+import {
+  CALLS_IN_ALL,
+  CALLS_PER_FUNCTION,
+  RECORD_BYTES,
+  recordCalls,
+  writeSpec,
+} from "./record_calls.ts";
 
 Deno.test("recordCalls() runs nothing and records nothing without an installed recorder", async () => {
   await withRunDirs(async (dirs) => {
@@ -53,5 +59,45 @@ Deno.test("writeSpec() leaves its file readable by every uid and writable by non
     assert.equal((await Deno.stat(dir)).mode! & 0o777, 0o555);
     assert.ok(dir.startsWith(`${reportDir}/spec-`));
     await Deno.chmod(dir, 0o755);
+  });
+});
+
+Deno.test("recordCalls() bounds the recorder and reads only what comes back on its own channel", async () => {
+  await withRunDirs(async (dirs) => {
+    const observer = await installObserver(dirs.reportDir);
+    const sandbox = new ScriptedSandbox(async ({ command }) => {
+      const spec = JSON.parse(
+        await Deno.readTextFile(command.env["PAWL_RECORD_SPEC"] as string),
+      );
+      assert.deepEqual([spec.per, spec.total, spec.bytes], [
+        CALLS_PER_FUNCTION,
+        CALLS_IN_ALL,
+        RECORD_BYTES,
+      ]);
+      assert.notEqual(spec.token, command.env["PAWL_OBSERVER_TOKEN"]);
+      const conn = await Deno.connect({ transport: "unix", path: spec.socket });
+      const lines = [
+        { hello: spec.token },
+        { roots: ["src"], ran: [] },
+        { end: true, skipped: 0 },
+      ].map((l) => `${JSON.stringify(l)}\n`).join("");
+      const bytes = new TextEncoder().encode(lines);
+      for (let n = 0; n < bytes.length;) {
+        n += await conn.write(bytes.subarray(n));
+      }
+      conn.close();
+      return { code: 0 };
+    });
+    const recording = await recordCalls(sandbox, {
+      ...dirs,
+      observer,
+      codeFiles: [],
+    });
+    assert.deepEqual(recording, {
+      roots: ["src"],
+      importRan: [],
+      calls: [],
+      complete: true,
+    });
   });
 });
