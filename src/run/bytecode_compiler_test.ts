@@ -389,3 +389,34 @@ Deno.test("a copy the compiler does not answer within its timeout leaves it and 
     }
   });
 });
+
+Deno.test("the compiler starts isolated, in the root directory, with only its own environment", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(
+        root,
+        'echo "done $([ "$1" = -I ] && echo 1 || echo 0) $([ "$PWD" = / ] && echo 1 || echo 0) 0${HOME+1}"',
+      ),
+      cacheDir: await cacheIn(root),
+    });
+    try {
+      assert.deepEqual(await compiler.compile(root), {
+        written: 1,
+        compiled: 1,
+        left: 0,
+      });
+    } finally {
+      await compiler.close();
+    }
+  });
+});
+
+Deno.test("a named cache that cannot be used says the judgement keeps nothing compiled", async () => {
+  await withDirs(async (root) => {
+    const { note } = await bytecodeCacheDir("relative", `${root}/scratch`);
+    assert.match(
+      note ?? "",
+      /^the bytecode cache "relative" is not used: it is not an absolute path; nothing compiled is kept past this judgement$/,
+    );
+  });
+});
