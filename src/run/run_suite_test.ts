@@ -1219,7 +1219,10 @@ Deno.test("runSuite() places a frozen group's finding at its first test", async 
     outcome.findings.map((f) => [f.rule, f.failure?.test]),
     [["tests.frozen_failed", "tests/test_r.py::test_m[1]"]],
   );
-  assert.match(outcome.findings[0]?.message ?? "", /: one$/);
+  assert.match(
+    outcome.findings[0]?.message ?? "",
+    /^Frozen test "tests\/test_r\.py::test_m\[1\]", "tests\/test_r\.py::test_m\[2\]" failed .*: one$/,
+  );
 });
 
 Deno.test("runSuite() reruns a frozen test under the node id the fresh tree gives it", async () => {
@@ -1378,6 +1381,52 @@ Deno.test("runSuite() gives the test a stopped run was running a command that re
     assert.match(
       outcome.findings[0]?.failure?.reproduce ?? "",
       /CONTRACT_SEED=7 .*python3 -m pytest .*'tests\/test_t\.py::test_a'$/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() never asks testLine about a collection error", async () => {
+  const asked: string[] = [];
+  const { outcome } = await suite(
+    runs({
+      code: 2,
+      cases: [{
+        classname: "",
+        name: "tests.test_broken",
+        outcome: "error",
+        message: "collection failure",
+      }],
+    }),
+    {
+      testLine: (file, qualname) => {
+        asked.push(`${file}::${qualname}`);
+        return Promise.resolve(7);
+      },
+    },
+  );
+  assert.deepEqual(asked, []);
+  assert.deepEqual(outcome.cases.map((c) => c.line), [undefined]);
+});
+
+Deno.test("runSuite() traces changed lines in the full run only, never in a rerun", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const observer = {
+      ...await installObserver(root),
+      lines: `${root}/lines.json`,
+    };
+    const { sandbox } = await suite(
+      runs({ code: 1, cases: [{ ...FLAKY, outcome: "failed" }] }, {
+        code: 0,
+        cases: [FLAKY],
+      }),
+      { observer, traceLines: true, freezes: [FREEZE] },
+    );
+    assert.deepEqual(
+      sandbox.calls.map((c) => c.env["PAWL_OBSERVER_LINES"]),
+      [observer.lines, undefined],
     );
   } finally {
     await Deno.remove(root, { recursive: true });
