@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   composeOracleTree,
   testRootOf,
+  testSidePredicate,
   type Tree,
   type TreeEntry,
 } from "./compose_oracle_tree.ts";
@@ -263,4 +264,22 @@ Deno.test("composeOracleTree() gives a test module among code no test root", () 
     testModules: ["test_a.py", "pkg/test_b.py", "tests/test_c.py"],
   });
   assert.deepEqual(composed.testRoots, ["tests"]);
+});
+
+Deno.test("testSidePredicate() counts every root pytest or Hypothesis configuration file as test side", async (t) => {
+  const testSide = testSidePredicate({ testModules: [] });
+  for (
+    const path of [
+      "pytest.ini",
+      ".pytest.ini",
+      "pyproject.toml",
+      "setup.cfg",
+      "tox.ini",
+    ]
+  ) {
+    await t.step(path, () => {
+      assert.equal(testSide(path), true);
+      assert.equal(testSide(`pkg/${path}`), false);
+    });
+  }
 });

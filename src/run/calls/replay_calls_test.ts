@@ -113,6 +113,7 @@ Deno.test("replayCalls() runs the calls with the run's environment cleaned, pawl
       assert.equal(run?.env["MY_SEED"], undefined);
       assert.deepEqual(run?.readOnly, [observer.root]);
       assert.deepEqual(run?.writable, [dirs.reportDir]);
+      assert.equal(run?.cwd, dirs.workDir);
       assert.deepEqual(run?.limits, { timeoutMs: 5000 });
       assert.deepEqual(sandbox.prepared, [run?.env["HOME"]]);
       const plan = JSON.parse(await Deno.readTextFile(run?.argv[3] as string));
