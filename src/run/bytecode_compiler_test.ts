@@ -352,3 +352,71 @@ Deno.test("a reply not exactly in the compiler's form leaves that copy to its ru
     }
   });
 });
+
+Deno.test("a reply that only contains the compiler's form leaves that copy to its run", async (t) => {
+  for (const reply of ["undone 1 2 3", "done 1 2", "done 1 2 3 "]) {
+    await t.step(JSON.stringify(reply), async () => {
+      await withDirs(async (root) => {
+        const compiler = await startBytecodeCompiler({
+          python: await fakePython(root, `echo "${reply}"`),
+          cacheDir: await cacheIn(root),
+        });
+        try {
+          assert.equal(await compiler.compile(root), undefined);
+        } finally {
+          await compiler.close();
+        }
+      });
+    });
+  }
+});
+
+Deno.test("a copy the compiler does not answer within its timeout leaves it and every later copy to their runs", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(
+        root,
+        'case "$dir" in */slow) sleep 20;; esac; echo "done 1 2 3"',
+      ),
+      cacheDir: await cacheIn(root),
+      timeoutMs: 300,
+    });
+    try {
+      assert.equal(await compiler.compile(`${root}/slow`), undefined);
+      assert.equal(await compiler.compile(`${root}/fast`), undefined);
+    } finally {
+      await compiler.close();
+    }
+  });
+});
+
+Deno.test("the compiler starts isolated, in the root directory, with only its own environment", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(
+        root,
+        'echo "done $([ "$1" = -I ] && echo 1 || echo 0) $([ "$PWD" = / ] && echo 1 || echo 0) 0${HOME+1}"',
+      ),
+      cacheDir: await cacheIn(root),
+    });
+    try {
+      assert.deepEqual(await compiler.compile(root), {
+        written: 1,
+        compiled: 1,
+        left: 0,
+      });
+    } finally {
+      await compiler.close();
+    }
+  });
+});
+
+Deno.test("a named cache that cannot be used says the judgement keeps nothing compiled", async () => {
+  await withDirs(async (root) => {
+    const { note } = await bytecodeCacheDir("relative", `${root}/scratch`);
+    assert.match(
+      note ?? "",
+      /^the bytecode cache "relative" is not used: it is not an absolute path; nothing compiled is kept past this judgement$/,
+    );
+  });
+});

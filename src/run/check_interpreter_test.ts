@@ -212,3 +212,43 @@ Deno.test("checkInterpreter() probes in a fresh directory with a minimal environ
     assert.equal(call?.limits?.timeoutMs, 60_000);
   });
 });
+
+Deno.test("checkInterpreter() probes in the first free directory name", async () => {
+  await withReportDir(async (reportDir) => {
+    await Deno.mkdir(`${reportDir}/interpreter-check`);
+    const sandbox = new ScriptedSandbox(() => ({
+      code: 0,
+      outputTail: "pawl-interpreter-ok",
+    }));
+    await checkInterpreter(sandbox, "python3", { reportDir });
+    assert.equal(sandbox.calls[0]?.cwd, `${reportDir}/interpreter-check-1`);
+  });
+});
+
+Deno.test("checkInterpreter() lets through a failure to make its directory other than a name in use", async () => {
+  await withReportDir(async (reportDir) => {
+    const sandbox = new ScriptedSandbox(() => ({ code: 0 }));
+    await assert.rejects(
+      checkInterpreter(sandbox, "python3", { reportDir: `${reportDir}/gone` }),
+      Deno.errors.NotFound,
+    );
+    assert.deepEqual(sandbox.calls, []);
+  });
+});
+
+Deno.test("checkInterpreter() names the repository's export when it explains the sandbox", async () => {
+  await withReportDir(async (reportDir) => {
+    const sandbox = new ScriptedSandbox(() => ({ code: 127 }));
+    await assert.rejects(
+      checkInterpreter(sandbox, "/opt/py/bin/python3", {
+        reportDir,
+        workDir: "/tmp/pawl-1/work-0",
+      }),
+      (error: unknown) => {
+        assert.ok(error instanceof TestRunnerMissingError);
+        assert.match(error.message, /head tree at "\/tmp\/pawl-1\/work-0"/);
+        return true;
+      },
+    );
+  });
+});

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   composeOracleTree,
   testRootOf,
+  testSidePredicate,
   type Tree,
   type TreeEntry,
 } from "./compose_oracle_tree.ts";
@@ -244,4 +245,41 @@ Deno.test("composeOracleTree() takes test-side paths in path order whatever the 
     "tests/z.py",
   ]);
   assert.deepEqual(got.dropFromHead, ["tests/b.py", "tests/y.py"]);
+});
+
+Deno.test("composeOracleTree() lists each test root once, in path order", () => {
+  const composed = composeOracleTree(new Map(), new Map(), {
+    testModules: [
+      "z_tests/test_a.py",
+      "a_tests/test_b.py",
+      "z_tests/unit/test_c.py",
+    ],
+  });
+  assert.deepEqual(composed.testRoots, ["a_tests", "z_tests"]);
+  assert.equal(composed.differs, false);
+});
+
+Deno.test("composeOracleTree() gives a test module among code no test root", () => {
+  const composed = composeOracleTree(new Map(), new Map(), {
+    testModules: ["test_a.py", "pkg/test_b.py", "tests/test_c.py"],
+  });
+  assert.deepEqual(composed.testRoots, ["tests"]);
+});
+
+Deno.test("testSidePredicate() counts every root pytest or Hypothesis configuration file as test side", async (t) => {
+  const testSide = testSidePredicate({ testModules: [] });
+  for (
+    const path of [
+      "pytest.ini",
+      ".pytest.ini",
+      "pyproject.toml",
+      "setup.cfg",
+      "tox.ini",
+    ]
+  ) {
+    await t.step(path, () => {
+      assert.equal(testSide(path), true);
+      assert.equal(testSide(`pkg/${path}`), false);
+    });
+  }
 });

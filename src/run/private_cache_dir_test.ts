@@ -127,3 +127,28 @@ Deno.test("cacheDirFrom() takes the setting, else the system directory when pawl
     });
   }
 });
+
+Deno.test("privateCacheDir() makes a directory named with trailing slashes under its real parent", async () => {
+  await inTemp(async (root) => {
+    const dir = `${root}/cache/`;
+    assert.deepEqual(await privateCacheDir(dir, "cache"), { dir });
+    assert.equal((await Deno.stat(dir)).mode! & 0o7777, 0o700);
+  });
+});
+
+Deno.test("privateCacheDir() judges a directory right under the root against the root", async () => {
+  const { note } = await privateCacheDir("/tmp", "cache") as { note: string };
+  assert.match(
+    note,
+    /^the cache "\/tmp" is not used: (it is owned by uid 0|others may enter it)/,
+  );
+});
+
+Deno.test("privateCacheDir() says so when the directory cannot be made", async () => {
+  await inTemp(async (root) => {
+    const dir = `${root}/${"x".repeat(300)}`;
+    const { note } = await privateCacheDir(dir, "cache") as { note: string };
+    assert.ok(note.startsWith(`the cache "${dir}" is not used: `));
+    assert.match(note, /: mkdir '/);
+  });
+});

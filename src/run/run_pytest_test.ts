@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import type { ObserverPlugin } from "./observer.ts";
+import type { SandboxCommand, SandboxResult } from "../sandbox/sandbox.ts";
 import {
   junitXml,
   type Script,
@@ -9,10 +11,13 @@ import {
   DEFAULT_PYTEST_COMMAND,
   MAX_REPORT_BYTES,
   preparePytestRun,
+  prestartPytestRun,
   pytestEnvironment,
   pytestRunKey,
+  readPytestReport,
   runPytest,
   type RunPytestOptions,
+  SANDBOX_PATH,
   TestRunnerMissingError,
 } from "./run_pytest.ts";
 
@@ -590,10 +595,56 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
   const table: {
     name: string;
     command?: string[];
-    probe: { code: number; outputTail: string };
+    env?: Record<string, string>;
+    run?: Partial<SandboxResult>;
+    probe: Partial<SandboxResult>;
     argv: string[];
+    path?: string;
     missing: "program" | "module" | undefined;
   }[] = [
+    {
+      name: 'a run that printed "not found" is probed, whatever its exit code',
+      run: { code: 4, outputTail: "sh: 1: pytest: not found" },
+      probe: { code: 127, outputTail: "" },
+      argv: ["python3", "-c", "import pytest"],
+      missing: "program",
+    },
+    {
+      name: "a run whose output begins with a missing module is probed",
+      run: { code: 1, outputHead: "No module named pytest", outputTail: "" },
+      probe: { code: 1, outputHead: "No module named pytest", outputTail: "" },
+      argv: ["python3", "-c", "import pytest"],
+      missing: "module",
+    },
+    {
+      name: "the interpreter's options before -m stay in the probe",
+      command: ["python3", "-X", "dev", "-m", "pytest"],
+      probe: { code: 1, outputTail: "No module named pytest" },
+      argv: ["python3", "-X", "dev", "-c", "import pytest"],
+      missing: "module",
+    },
+    {
+      name: "a module name that is no dotted identifier is never imported",
+      command: ["python3", "-m", "py-test"],
+      probe: { code: 1, outputTail: "No module named py" },
+      argv: ["python3", "--version"],
+      missing: undefined,
+    },
+    {
+      name: "a module name that starts with a digit is never imported",
+      command: ["python3", "-m", "9pytest"],
+      probe: { code: 1, outputTail: "No module named pytest" },
+      argv: ["python3", "--version"],
+      missing: undefined,
+    },
+    {
+      name: "the probe looks the program up on the run's own PATH",
+      env: { PATH: "/opt/py/bin:/usr/bin" },
+      probe: { code: 127, outputTail: "" },
+      argv: ["python3", "-c", "import pytest"],
+      path: "/opt/py/bin:/usr/bin",
+      missing: "program",
+    },
     {
       name: "a probe that exits 0 proves nothing missing, whatever it prints",
       probe: { code: 0, outputTail: "No module named pytest" },
@@ -626,12 +677,15 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
       await withRunDirs(async (dirs) => {
         const sandbox = new ScriptedSandbox(({ index }) =>
           index === 0
-            ? { code: 127, outputTail: "python3: not found" }
+            ? c.run ?? { code: 127, outputTail: "python3: not found" }
             : c.probe
         );
         const run = runPytest(
           sandbox,
-          options(dirs, c.command === undefined ? {} : { command: c.command }),
+          options(dirs, {
+            ...(c.command === undefined ? {} : { command: c.command }),
+            ...(c.env === undefined ? {} : { env: c.env }),
+          }),
         );
         if (c.missing === undefined) {
           assert.equal((await run).cases, null);
@@ -646,6 +700,9 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
         assert.deepEqual(probe?.argv, c.argv);
         assert.deepEqual(probe?.writable, [], "the probe writes nowhere");
         assert.deepEqual(probe?.limits, { timeoutMs: 60_000 });
+        assert.equal(probe?.env["PATH"], c.path ?? SANDBOX_PATH);
+        assert.equal(probe?.env["HOME"], probe?.cwd);
+        assert.equal(probe?.env["LANG"], "C.UTF-8");
       });
     });
   }
@@ -662,5 +719,194 @@ Deno.test("runPytest() does not probe for a missing runner after a run that time
     const run = await runPytest(sandbox, options(dirs));
     assert.equal(run.cases, null);
     assert.equal(sandbox.calls.length, 1);
+  });
+});
+
+/** An observer plugin in `dir`, as far as a run's key reads it. */
+function plugin(dir: string): ObserverPlugin {
+  return { root: "/o", dir, module: "pawl_observer", channels: "/o/c" };
+}
+
+Deno.test("pytestRunKey() tells apart the interpreter and module a run starts, and nothing after them", async (t) => {
+  const base = { workDir: "/w", reportDir: "/r" };
+  const key = pytestRunKey(base);
+  const table: [string, Partial<RunPytestOptions>, boolean][] = [
+    [
+      "the default command written out",
+      { command: DEFAULT_PYTEST_COMMAND },
+      true,
+    ],
+    [
+      "options after the module",
+      { command: ["python3", "-m", "pytest", "-x"] },
+      true,
+    ],
+    ["another module", { command: ["python3", "-m", "hypothesis"] }, false],
+    ["another interpreter", { command: ["python3.12", "-m", "pytest"] }, false],
+    ["an observer", {
+      observer: plugin("/o/d"),
+    }, false],
+  ];
+  for (const [name, extra, same] of table) {
+    await t.step(`${name}: ${same ? "same" : "another"} key`, () => {
+      assert.equal(pytestRunKey({ ...base, ...extra }) === key, same);
+    });
+  }
+  await t.step("two observers in other directories: other keys", () => {
+    const a = plugin("/o/a");
+    const b = plugin("/o/b");
+    assert.notEqual(
+      pytestRunKey({ ...base, observer: a }),
+      pytestRunKey({ ...base, observer: b }),
+    );
+  });
+});
+
+Deno.test("A prepared run's discard leaves alone the HOME a run took, or a later run got under its name", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const taken = await preparePytestRun(sandbox, options(dirs));
+    await runPytest(sandbox, options(dirs, { prepared: taken }));
+    await taken.discard();
+    await Deno.stat(`${dirs.reportDir}/home-0`);
+  });
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const first = await preparePytestRun(sandbox, options(dirs));
+    await first.discard();
+    const second = await preparePytestRun(sandbox, options(dirs));
+    assert.equal(second.n, first.n);
+    await first.discard();
+    await Deno.stat(`${dirs.reportDir}/home-${second.n}`);
+  });
+});
+
+Deno.test("readPytestReport() reads only a report directly inside the report directory", async () => {
+  await withRunDirs(async ({ workDir, reportDir }) => {
+    const xml = junitXml([{ classname: "tests.test_a", name: "test_x" }]);
+    await Deno.writeTextFile(`${reportDir}/r.xml`, xml);
+    await Deno.writeTextFile(`${workDir}/r.xml`, xml);
+    assert.deepEqual(
+      (await readPytestReport(`${reportDir}/r.xml`, reportDir)).cases?.map(
+        (c) => c.name,
+      ),
+      ["test_x"],
+    );
+    assert.deepEqual(await readPytestReport(`${workDir}/r.xml`, reportDir), {
+      cases: null,
+      problem:
+        'The report "r.xml" resolves outside the report directory: it was ignored',
+    });
+    assert.deepEqual(await readPytestReport(`${reportDir}/no.xml`, reportDir), {
+      cases: null,
+      problem: 'The test run wrote no report "no.xml"',
+    });
+  });
+});
+
+Deno.test("TestRunnerMissingError names an interpreter by path and a program by name, and a module only when given", async (t) => {
+  const table: [string, string, RegExp][] = [
+    [
+      "venv/bin/python3",
+      "an interpreter by relative path",
+      /the interpreter "venv\/bin\/python3" does not exist/,
+    ],
+    [
+      "/opt/py/bin/python3",
+      "an interpreter by absolute path",
+      /the interpreter "\/opt\/py\/bin\/python3" does not exist/,
+    ],
+    ["python3", "a program", /"python3" was not found on the sandbox PATH/],
+  ];
+  for (const [program, name, message] of table) {
+    await t.step(name, () => {
+      const error = new TestRunnerMissingError("program", program);
+      assert.match(error.message, message);
+      assert.equal(error.module, undefined);
+    });
+  }
+});
+
+Deno.test("runPytest() loads pawl's observer into a run that has one, and gives it the run's channel", async () => {
+  await withRunDirs(async (dirs) => {
+    const root = `${dirs.reportDir}/observer`;
+    await Deno.mkdir(`${root}/plugin`, { recursive: true });
+    await Deno.mkdir(`${root}/channels`);
+    const observer: ObserverPlugin = {
+      root,
+      dir: `${root}/plugin`,
+      userBase: `${root}/base`,
+      module: "pawl_observer",
+      channels: `${root}/channels`,
+    };
+    const sandbox = new ScriptedSandbox(PASSING);
+    const onOutput = () => {};
+    const run = await runPytest(sandbox, options(dirs, { observer, onOutput }));
+    assert.equal(run.observation?.hello, false);
+    const command = sandbox.calls[0];
+    assert.deepEqual(command?.argv.slice(-5), [
+      "-p",
+      "pawl_observer",
+      `--junitxml=${dirs.reportDir}/junit-0.xml`,
+      "-o",
+      "junit_family=xunit2",
+    ]);
+    assert.deepEqual(command?.readOnly, [root]);
+    assert.equal(command?.onOutput, onOutput);
+    assert.equal(command?.env["PYTHONPATH"], observer.dir);
+    assert.equal(command?.env["PYTHONUSERBASE"], observer.userBase);
+    assert.match(command?.env["PAWL_OBSERVER_SOCKET"] ?? "", /^\//);
+    assert.match(command?.env["PAWL_OBSERVER_TOKEN"] ?? "", /^\S+$/);
+  });
+});
+
+Deno.test("runPytest() keeps a run without the observer free of it, and asks it for no progress tally", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    let tallies = 0;
+    await runPytest(
+      sandbox,
+      options(dirs, {
+        tally: () => {
+          tallies++;
+          return undefined;
+        },
+      }),
+    );
+    assert.equal(tallies, 0);
+    const command = sandbox.calls[0];
+    assert.equal(command?.argv.filter((a) => a === "-p").length, 1);
+    assert.equal("readOnly" in (command ?? {}), false);
+    assert.equal(command?.env["PAWL_OBSERVER_TOKEN"], undefined);
+  });
+});
+
+Deno.test("runPytest() never reuses a probe directory name a previous run left", async () => {
+  await withRunDirs(async (dirs) => {
+    await Deno.mkdir(`${dirs.reportDir}/probe-0`);
+    const sandbox = new ScriptedSandbox(PASSING);
+    await runPytest(sandbox, options(dirs));
+    assert.equal(sandbox.calls[0]?.env["HOME"], `${dirs.reportDir}/home-1`);
+    assert.deepEqual(sandbox.prepared, [`${dirs.reportDir}/home-1`]);
+    const home = await Deno.stat(`${dirs.reportDir}/home-1`);
+    assert.equal(home.mode! & 0o777, 0o700, "the HOME is the run's alone");
+  });
+});
+
+Deno.test("prestartPytestRun() hands the prepared command and the judge of its modules to the sandbox", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const seen: [SandboxCommand, unknown][] = [];
+    const prestarting = Object.assign(sandbox, {
+      prestart: (command: SandboxCommand, o: { accept?: unknown }) => {
+        seen.push([command, o.accept]);
+        return Promise.reject(new Error("no warm interpreter"));
+      },
+    });
+    const prepared = await preparePytestRun(prestarting, options(dirs));
+    const accept = () => true;
+    await prestartPytestRun(prestarting, prepared, accept);
+    assert.deepEqual(seen, [[prepared.command, accept]]);
+    await prepared.discard();
   });
 });

@@ -386,7 +386,7 @@ Deno.test("runSuite() reports a run that did not finish normally", async (t) => 
       "a timeout",
       () => ({ code: null, signal: "SIGKILL", timedOut: true }),
       "tests.timeout",
-      /time limit of 5 s \(\[tests\] timeout_seconds\)/,
+      /^The test run was stopped at its time limit of 5 s \(\[tests\] timeout_seconds\)$/,
     ],
     [
       "too much output",
@@ -422,7 +422,7 @@ Deno.test("runSuite() reports a run that did not finish normally", async (t) => 
       "a kill by signal",
       runs({ cases: [STEADY] }),
       "tests.run_failed",
-      /./,
+      /^The test run ended abnormally \(killed by signal SIGSEGV\)$/,
     ],
   ];
   for (const [label, script, rule, message] of table) {
@@ -616,6 +616,18 @@ Deno.test("runSuite() decides which failing tests a freeze covers and when its r
       rerun: { cases: [K1], code: 0 },
       rule: "freeze.rerun_used",
       selected: ["tests/test_r.py::TestK::test_k[1]"],
+    },
+    {
+      name:
+        "a freeze of a base name covers a case whose parameter id holds a bracket",
+      freeze: { id: "F", test: "test_m", remainingReruns: 1 },
+      failing: [{ classname: "tests.test_r", name: "test_m[a]b]" }],
+      rerun: {
+        cases: [{ classname: "tests.test_r", name: "test_m[a]b]" }],
+        code: 0,
+      },
+      rule: "freeze.rerun_used",
+      selected: ["tests/test_r.py::test_m[a]b]"],
     },
     {
       name: "a freeze's test reference is read without surrounding blanks",
@@ -881,6 +893,541 @@ Deno.test("runSuite() quotes the end of a long failure text the observer kept, o
     assert.deepEqual(failed.map((f) => f.failure?.exception), [
       "AssertionError: the end",
     ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() counts each ending the observer saw in a stopped run, and only passes as passed", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const ids = ["a", "b", "c", "d", "e", "f"].map((n) =>
+      `tests/test_t.py::test_${n}`
+    );
+    const { outcome } = await suite(
+      observed([
+        { event: "collected", nodeids: ids },
+        report(ids[0]!, "passed"),
+        report(ids[1]!, "failed"),
+        report(ids[2]!, "failed", { when: "setup" }),
+        report(ids[3]!, "skipped", { when: "setup" }),
+        report(ids[4]!, "skipped", { xfail: true }),
+      ], { code: null, signal: "SIGKILL", timedOut: true }),
+      { observer: await installObserver(root), limits: { timeoutMs: 9000 } },
+    );
+    assert.deepEqual(outcome.summary, {
+      total: 5,
+      passed: 1,
+      failed: 1,
+      errors: 1,
+      skipped: 1,
+      xfailed: 1,
+    });
+    assert.equal(
+      outcome.findings[0]?.message,
+      `The test run was stopped at its time limit of 9 s ([tests] timeout_seconds) while "${
+        ids[5]
+      }" was running, after 1 test had passed`,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() counts no passed tests in a stopped run whose observer never said hello", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const { outcome } = await suite(
+      () => ({ code: null, signal: "SIGKILL", timedOut: true }),
+      { observer: await installObserver(root), limits: { timeoutMs: 9000 } },
+    );
+    assert.equal(outcome.observation?.hello, false);
+    assert.deepEqual(outcome.findings.map((f) => [f.rule, f.message]), [[
+      "tests.timeout",
+      "The test run was stopped at its time limit of 9 s ([tests] timeout_seconds)",
+    ]]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() quotes the first lines of the traceback the observer streamed for a collection error", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const lines = Array.from({ length: 14 }, (_, i) => `line ${i + 1}`);
+    const { outcome } = await suite(
+      observed(
+        [{
+          event: "collect_error",
+          nodeid: "tests/test_broken.py",
+          text: `${lines[0]}\n\n${lines.slice(1).join("\n")}`,
+        }],
+        { code: 2 },
+        [{
+          classname: "",
+          name: "tests.test_broken",
+          outcome: "error",
+          message: "collection failure",
+        }],
+      ),
+      { observer: await installObserver(root) },
+    );
+    assert.deepEqual(
+      outcome.findings.filter((f) => f.rule === "tests.collection_error")
+        .map((f) => f.message),
+      [
+        `Collecting "tests/test_broken.py" failed:\n${
+          lines.slice(0, 12).join("\n")
+        }`,
+      ],
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() gives a frozen test that never passed its failure detail", async () => {
+  const { outcome } = await suite(
+    runs({
+      code: 1,
+      cases: [{ ...FLAKY, outcome: "failed", message: "skew" }],
+    }),
+    { freezes: [{ ...FREEZE, remainingReruns: 1 }] },
+  );
+  assert.deepEqual(
+    outcome.findings.map((f) => [f.rule, f.failure?.test]),
+    [["tests.frozen_failed", "tests/test_r.py::test_report_render_flaky"]],
+  );
+  assert.match(
+    outcome.findings[0]?.failure?.reproduce ?? "",
+    /'tests\/test_r\.py::test_report_render_flaky'$/,
+  );
+});
+
+Deno.test("runSuite() quotes at most the last lines and characters of the output", async (t) => {
+  const many = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+  const table: [string, string, string][] = [
+    [
+      "the last 15 lines of more",
+      many.join("\n"),
+      many.slice(-15).join("\n"),
+    ],
+    ["exactly 1500 characters whole", "x".repeat(1500), "x".repeat(1500)],
+    ["lines without their trailing blanks", "a  \nb\t", "a\nb"],
+    [
+      "the last 1500 characters of more, after an ellipsis",
+      `a${"x".repeat(1500)}`,
+      `…${"x".repeat(1500)}`,
+    ],
+  ];
+  for (const [name, output, quoted] of table) {
+    await t.step(name, async () => {
+      const { outcome } = await suite(() => ({
+        code: 4,
+        outputTail: output,
+      }));
+      assert.deepEqual(outcome.findings.map((f) => f.message), [
+        `The test run (exit code 4) left no usable JUnit report: The test run wrote no report "junit-0.xml": output ends with:\n${quoted}`,
+      ]);
+    });
+  }
+});
+
+Deno.test("runSuite() replaces run-specific addresses and durations in quoted output", async () => {
+  const { outcome } = await suite(() => ({
+    code: 4,
+    outputTail:
+      "<object at 0x7f3a2b1c9d00> 0xbeef12 0xff12\n1 failed in 3s\n2 failed in 62.50s (0:01:02)\n3 failed in 62.50s (0:01:02.50)",
+  }));
+  assert.match(
+    outcome.findings[0]?.message ?? "",
+    /output ends with:\n<object at 0x<address>> 0x<address> 0xff12\n1 failed in <duration>\n2 failed in <duration> \(<duration>\)\n3 failed in <duration> \(<duration>\)$/,
+  );
+});
+
+Deno.test("runSuite() names a report directory inside the tree as the report directory", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_" });
+  try {
+    const workDir = `${root}/work`;
+    const reportDir = `${workDir}/.reports`;
+    await Deno.mkdir(reportDir, { recursive: true });
+    const outcome = await runSuite(
+      new ScriptedSandbox(({ command }) => ({
+        code: 4,
+        outputTail: `${command.env["HOME"]}/x and ${workDir}/y`,
+      })),
+      { workDir, reportDir, freshWorkDir: () => Promise.resolve(workDir) },
+    );
+    assert.match(
+      outcome.findings[0]?.message ?? "",
+      /output ends with:\n<reports>\/home-0\/x and <tree>\/y$/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() orders cases of the same test by outcome before message", async () => {
+  const { outcome } = await suite(runs({
+    code: 1,
+    cases: [
+      { ...FLAKY, outcome: "failed", message: "a" },
+      { ...FLAKY, outcome: "error", message: "b" },
+    ],
+  }));
+  assert.deepEqual(outcome.cases.map((c) => c.outcome), ["error", "failed"]);
+});
+
+Deno.test("runSuite() sorts rerun records by freeze id", async () => {
+  const A = { classname: "tests.test_r", name: "test_a" };
+  const Z = { classname: "tests.test_r", name: "test_z" };
+  const { outcome } = await suite(
+    runs(
+      {
+        code: 1,
+        cases: [{ ...A, outcome: "failed" }, { ...Z, outcome: "failed" }],
+      },
+      { code: 0, cases: [A, Z] },
+    ),
+    {
+      freezes: [
+        { id: "B", test: "test_a", remainingReruns: 1 },
+        { id: "A", test: "test_z", remainingReruns: 1 },
+      ],
+    },
+  );
+  assert.deepEqual(outcome.reruns.map((r) => [r.freeze, r.test]), [
+    ["A", "test_z"],
+    ["B", "test_a"],
+  ]);
+});
+
+Deno.test("runSuite() sorts unfrozen failures by node id, watched or not", async (t) => {
+  const cases: CaseSpec[] = [
+    { classname: "tests.test_q", name: "test_y", outcome: "failed" },
+    { classname: "tests.test_q.TestK", name: "test_x", outcome: "failed" },
+  ];
+  for (const watched of [false, true]) {
+    await t.step(watched ? "with the observer" : "without it", async () => {
+      const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_" });
+      try {
+        const { outcome } = watched
+          ? await suite(observed([], { code: 1 }, cases), {
+            observer: await installObserver(root),
+          })
+          : await suite(runs({ code: 1, cases }));
+        assert.equal(outcome.observation !== undefined, watched);
+        assert.deepEqual(outcome.unfrozenFailures, [
+          "tests/test_q.py::TestK::test_x",
+          "tests/test_q.py::test_y",
+        ]);
+      } finally {
+        await Deno.remove(root, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("runSuite() quotes no limit for a stopped run when none was set", async (t) => {
+  const table: [string, Partial<SandboxResult>, string][] = [
+    [
+      "a timeout",
+      { timedOut: true },
+      "The test run was stopped at its time limit",
+    ],
+    [
+      "too much output",
+      { outputExceeded: true },
+      "The test run was stopped for printing more than the output limit",
+    ],
+  ];
+  for (const [name, result, message] of table) {
+    await t.step(name, async () => {
+      const { outcome } = await suite(() => ({
+        code: null,
+        signal: "SIGKILL",
+        ...result,
+      }));
+      assert.deepEqual(outcome.findings.map((f) => f.message), [message]);
+    });
+  }
+});
+
+Deno.test("runSuite() reports a collection error without a traceback without quoting one", async () => {
+  const { outcome } = await suite(runs({
+    code: 2,
+    cases: [{ classname: "", name: "tests.test_broken", outcome: "error" }],
+  }));
+  assert.deepEqual(
+    outcome.findings.filter((f) => f.rule === "tests.collection_error")
+      .map((f) => f.message),
+    ['Collecting "tests/test_broken.py" failed'],
+  );
+});
+
+Deno.test("runSuite() gives a failing test under a seed freeze its first message line and its line", async () => {
+  const { outcome } = await suite(
+    runs({
+      code: 1,
+      cases: [{ ...FLAKY, outcome: "failed", message: "seed 7\ndetail" }],
+    }),
+    {
+      nonBlocking: ["test_report_render_flaky"],
+      testLine: () => Promise.resolve(12),
+    },
+  );
+  assert.deepEqual(
+    outcome.findings.map((f) => [f.rule, f.line, f.message]),
+    [[
+      "seed.fresh_failed",
+      12,
+      'Test "tests/test_r.py::test_report_render_flaky" failed on this run\'s fresh seed: seed 7; it is under an unexpired seed freeze, so this does not block until the freeze expires',
+    ]],
+  );
+});
+
+Deno.test("runSuite() lets the freeze with the first id take a test two freezes cover", async () => {
+  const { outcome } = await suite(
+    runs({ code: 1, cases: [{ ...FLAKY, outcome: "failed" }] }, {
+      code: 0,
+      cases: [FLAKY],
+    }),
+    {
+      freezes: [
+        { id: "A", test: "test_report_render_flaky", remainingReruns: 1 },
+        { id: "Z", test: "test_report_render_flaky", remainingReruns: 1 },
+      ],
+    },
+  );
+  assert.deepEqual(outcome.reruns.map((r) => r.freeze), ["A"]);
+});
+
+Deno.test("runSuite() places a frozen group's finding at its first test", async () => {
+  const M1 = { classname: "tests.test_r", name: "test_m[1]" };
+  const M2 = { classname: "tests.test_r", name: "test_m[2]" };
+  const { outcome } = await suite(
+    runs({
+      code: 1,
+      cases: [
+        { ...M2, outcome: "failed", message: "two" },
+        { ...M1, outcome: "failed", message: "one" },
+      ],
+    }),
+    { freezes: [{ id: "F", test: "test_m", remainingReruns: 1 }] },
+  );
+  assert.deepEqual(
+    outcome.findings.map((f) => [f.rule, f.failure?.test]),
+    [["tests.frozen_failed", "tests/test_r.py::test_m[1]"]],
+  );
+  assert.match(
+    outcome.findings[0]?.message ?? "",
+    /^Frozen test "tests\/test_r\.py::test_m\[1\]", "tests\/test_r\.py::test_m\[2\]" failed .*: one$/,
+  );
+});
+
+Deno.test("runSuite() reruns a frozen test under the node id the fresh tree gives it", async () => {
+  const SUITE = { classname: "tests.Suite", name: "test_x" };
+  const fresh: string[] = [];
+  const { outcome, sandbox } = await suite(
+    runs({ code: 1, cases: [{ ...SUITE, outcome: "failed" }] }, {
+      code: 0,
+      cases: [SUITE],
+    }),
+    {
+      freezes: [{ id: "F", test: "test_x", remainingReruns: 1 }],
+      freshWorkDir: async () => {
+        const dir = await Deno.makeTempDir({ prefix: "pawl_run_suite_fresh_" });
+        await Deno.mkdir(`${dir}/tests`);
+        await Deno.writeTextFile(`${dir}/tests/Suite.py`, "");
+        fresh.push(dir);
+        return dir;
+      },
+    },
+  );
+  for (const dir of fresh) await Deno.remove(dir, { recursive: true });
+  assert.deepEqual(outcome.reruns.map((r) => [r.selected, r.passed]), [
+    [["tests/Suite.py::test_x"], true],
+  ]);
+  assert.equal(sandbox.calls[1]?.argv.at(-1), "tests/Suite.py::test_x");
+});
+
+Deno.test("runSuite() orders findings of one rule by path before line", async () => {
+  const lines: Record<string, number> = {
+    "tests/test_a.py": 50,
+    "tests/test_b.py": 5,
+  };
+  const { outcome } = await suite(
+    runs({
+      code: 1,
+      cases: [
+        { classname: "tests.test_a", name: "test_x", outcome: "failed" },
+        { classname: "tests.test_b", name: "test_y", outcome: "failed" },
+      ],
+    }),
+    { testLine: (file) => Promise.resolve(lines[file]) },
+  );
+  assert.deepEqual(outcome.findings.map((f) => [f.path, f.line]), [
+    ["tests/test_a.py", 50],
+    ["tests/test_b.py", 5],
+  ]);
+});
+
+Deno.test("runSuite() scrubs the observer's failure texts and the cross-check's findings as it scrubs the report", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const id = "tests/test_r.py::test_report_render_flaky";
+    const script: Script = async (call) => {
+      const tree = call.command.cwd;
+      return await observed(
+        [
+          { event: "configure" },
+          report(id, "failed", {
+            text: `${tree}/tests/test_r.py:3: AssertionError`,
+            tail: `${tree}/tests/test_r.py:9: AssertionError`,
+          }),
+        ],
+        { code: 1 },
+        [
+          { ...FLAKY, outcome: "failed" },
+          { classname: "tests.test_r", name: "test_o[<O at 0x7f3a2b1c9d00>]" },
+        ],
+      )(call);
+    };
+    const { outcome } = await suite(script, {
+      observer: await installObserver(root),
+    });
+    assert.deepEqual([...outcome.texts ?? []], [[
+      id,
+      "<tree>/tests/test_r.py:3: AssertionError",
+    ]]);
+    assert.deepEqual([...outcome.tails ?? []], [[
+      id,
+      "<tree>/tests/test_r.py:9: AssertionError",
+    ]]);
+    const tampered = outcome.findings.filter((f) =>
+      f.rule === "harness.report_tampered"
+    );
+    assert.equal(tampered.length, 1);
+    assert.match(tampered[0]?.message ?? "", /test_o\[<O at 0x<address>>\]/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() never lets a freeze cover a collection error", async () => {
+  const { outcome, sandbox } = await suite(
+    runs({
+      code: 2,
+      cases: [{
+        classname: "",
+        name: "tests.test_broken",
+        outcome: "error",
+        message: "collection failure",
+      }],
+    }),
+    { freezes: [{ id: "F", test: "tests.test_broken", remainingReruns: 2 }] },
+  );
+  assert.equal(sandbox.calls.length, 1);
+  assert.deepEqual(outcome.reruns, []);
+  assert.deepEqual(outcome.findings.map((f) => f.rule), [
+    "tests.collection_error",
+    "tests.run_failed",
+  ]);
+});
+
+Deno.test("runSuite() scrubs the tree as given and as resolved through a symlink", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_" });
+  try {
+    await Deno.mkdir(`${root}/work`);
+    await Deno.mkdir(`${root}/report`);
+    await Deno.symlink(`${root}/work`, `${root}/link`);
+    const real = await Deno.realPath(`${root}/work`);
+    const outcome = await runSuite(
+      new ScriptedSandbox(() => ({
+        code: 4,
+        outputTail: `${root}/link/a and ${real}/b`,
+      })),
+      {
+        workDir: `${root}/link`,
+        reportDir: `${root}/report`,
+        freshWorkDir: () => Promise.resolve(`${root}/link`),
+      },
+    );
+    assert.match(
+      outcome.findings[0]?.message ?? "",
+      /output ends with:\n<tree>\/a and <tree>\/b$/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() gives the test a stopped run was running a command that reproduces it with the run's environment", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const id = "tests/test_t.py::test_a";
+    const { outcome } = await suite(
+      observed([{ event: "collected", nodeids: [id] }], {
+        code: null,
+        signal: "SIGKILL",
+        timedOut: true,
+      }),
+      {
+        observer: await installObserver(root),
+        env: { CONTRACT_SEED: "7" },
+      },
+    );
+    assert.equal(outcome.findings[0]?.failure?.test, id);
+    assert.match(
+      outcome.findings[0]?.failure?.reproduce ?? "",
+      /CONTRACT_SEED=7 .*python3 -m pytest .*'tests\/test_t\.py::test_a'$/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() never asks testLine about a collection error", async () => {
+  const asked: string[] = [];
+  const { outcome } = await suite(
+    runs({
+      code: 2,
+      cases: [{
+        classname: "",
+        name: "tests.test_broken",
+        outcome: "error",
+        message: "collection failure",
+      }],
+    }),
+    {
+      testLine: (file, qualname) => {
+        asked.push(`${file}::${qualname}`);
+        return Promise.resolve(7);
+      },
+    },
+  );
+  assert.deepEqual(asked, []);
+  assert.deepEqual(outcome.cases.map((c) => c.line), [undefined]);
+});
+
+Deno.test("runSuite() traces changed lines in the full run only, never in a rerun", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const observer = {
+      ...await installObserver(root),
+      lines: `${root}/lines.json`,
+    };
+    const { sandbox } = await suite(
+      runs({ code: 1, cases: [{ ...FLAKY, outcome: "failed" }] }, {
+        code: 0,
+        cases: [FLAKY],
+      }),
+      { observer, traceLines: true, freezes: [FREEZE] },
+    );
+    assert.deepEqual(
+      sandbox.calls.map((c) => c.env["PAWL_OBSERVER_LINES"]),
+      [observer.lines, undefined],
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -143,6 +143,13 @@ Deno.test("parseRecording() keeps every call in order and only lines of its own 
       out: null,
     }],
     ["a function that is not two names", { ...call, call: ["pkg.core"] }],
+    ["a call without where its function is", {
+      call: call.call,
+      args: "",
+      shown: null,
+      out: null,
+      ran: [],
+    }],
   ];
   for (const [label, line] of calls) {
     await t.step(`${label} is no call`, () => {
@@ -201,6 +208,20 @@ Deno.test("parseReplayStream() keeps each call's first outcome of each pass", as
       assert.equal(r.second.size, 0);
     },
   );
+  await t.step("a pass before the first is a later pass, not the first", () => {
+    const r = parseReplayStream([[
+      hello,
+      JSON.stringify({ i: 0, p: 0, out: v(1) }),
+    ]], "T");
+    assert.equal(r.first.size, 0);
+    assert.deepEqual(r.later, [{ i: 0, p: 0, out: v(1) }]);
+  });
+  await t.step("only an end of true completes the stream", () => {
+    const end = (value: unknown) =>
+      parseReplayStream([[hello, JSON.stringify({ end: value })]], "T")
+        .complete;
+    assert.deepEqual([end(true), end(false), end(1)], [true, false, false]);
+  });
   await t.step("lines of other shapes are dropped", () => {
     const r = parseReplayStream([[
       hello,

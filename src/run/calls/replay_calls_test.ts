@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { cleanEnvironment, interpreter } from "./replay_calls.ts";
+import { ScriptedSandbox, withRunDirs } from "../_scripted_sandbox.ts";
+import { installObserver } from "../observer.ts";
+import {
+  cleanEnvironment,
+  interpreter,
+  REPLAY_CALLS,
+  REPLAY_SECONDS,
+  replayCalls,
+} from "./replay_calls.ts";
 
 Deno.test("cleanEnvironment() keeps no pytest, Hypothesis, pawl, contract or seed variable", () => {
   const env = cleanEnvironment({
@@ -71,4 +79,52 @@ Deno.test("interpreter() takes only a Python as the interpreter", async (t) => {
       assert.equal(interpreter(command), expected);
     });
   }
+});
+
+Deno.test("replayCalls() runs the calls with the run's environment cleaned, pawl's root read-only and the run's limits", async (t) => {
+  await withRunDirs(async (dirs) => {
+    const observer = await installObserver(dirs.reportDir);
+    const sandbox = new ScriptedSandbox(() => ({ code: 0 }));
+    const recording = {
+      roots: ["."],
+      importRan: [],
+      calls: [],
+      complete: true,
+    };
+    const options = {
+      ...dirs,
+      env: { PYTEST_ADDOPTS: "-x", MY_SEED: "3", LANG_X: "kept" },
+      command: ["/venv/bin/python3", "-m", "pytest"],
+      seedEnv: ["MY_SEED"],
+      observer,
+      mode: "twice" as const,
+    };
+    await t.step("with limits", async () => {
+      const stream = await replayCalls(sandbox, recording, {
+        ...options,
+        limits: { timeoutMs: 5000 },
+      });
+      assert.equal(stream.complete, false);
+      const run = sandbox.calls[0];
+      assert.equal(run?.argv[0], "/venv/bin/python3");
+      assert.equal(run?.argv.at(-1), "twice");
+      assert.equal(run?.env["LANG_X"], "kept");
+      assert.equal(run?.env["PYTEST_ADDOPTS"], undefined);
+      assert.equal(run?.env["MY_SEED"], undefined);
+      assert.deepEqual(run?.readOnly, [observer.root]);
+      assert.deepEqual(run?.writable, [dirs.reportDir]);
+      assert.equal(run?.cwd, dirs.workDir);
+      assert.deepEqual(run?.limits, { timeoutMs: 5000 });
+      assert.deepEqual(sandbox.prepared, [run?.env["HOME"]]);
+      const plan = JSON.parse(await Deno.readTextFile(run?.argv[3] as string));
+      assert.deepEqual(
+        [plan.roots, plan.limit, plan.seconds, plan.calls],
+        [["."], REPLAY_CALLS, REPLAY_SECONDS, []],
+      );
+    });
+    await t.step("without limits", async () => {
+      await replayCalls(sandbox, recording, options);
+      assert.equal("limits" in (sandbox.calls[1] ?? {}), false);
+    });
+  });
 });
