@@ -31,6 +31,11 @@ Deno.test("resolveServeConfig() has defaults for one machine", () => {
   assert.equal(config.queueUrl, undefined);
   assert.equal(config.appId, undefined);
   assert.equal(config.apiUrl, "https://api.github.com");
+  assert.equal(config.isolation, "auto");
+  assert.equal(config.dataDir, "./pawl-data");
+  assert.equal(config.workers, 2);
+  assert.equal(config.tempDir, undefined);
+  assert.equal(config.token, undefined);
 });
 
 Deno.test("resolveServeConfig() reads secrets from files named by variables or keys", () => {
