@@ -433,6 +433,24 @@ Deno.test("ProcessSandbox (none) runs as pawl itself, still under the limits", a
   });
 });
 
+Deno.test("ProcessSandbox (none) leaves any tree as it is, however large, and keeps a command's own PATH", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({ requested: "none" });
+    for (let i = 0; i <= IN_PROCESS_CHOWN_MAX; i++) {
+      await Deno.writeTextFile(`${fx.work}/f${i}`, "");
+    }
+    await sandbox.prepareDir(fx.work);
+    assert.equal((await Deno.stat(`${fx.work}/f0`)).uid, 0);
+    const result = await sandbox.run({
+      argv: ["env"],
+      cwd: fx.work,
+      env: { PATH: `/opt/venv/bin:${PATH}` },
+      writable: [],
+    });
+    assert.equal(output(result), `PATH=/opt/venv/bin:${PATH}\n`);
+  });
+});
+
 for (const requested of TIERS) {
   Deno.test(`ProcessSandbox (${requested}) cannot decide when the tests are killed from outside`, async (t) => {
     await withFixture(async (fx) => {
