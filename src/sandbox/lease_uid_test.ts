@@ -220,6 +220,14 @@ Deno.test("sandboxLeaseFrom() reads an empty variable as unset, and a wait only 
       );
     });
   }
+  await t.step("an empty flag is refused, not read as unset", () => {
+    assert.throws(
+      () => sandboxLeaseFrom("", { PAWL_SANDBOX_UIDS: "30-40" }),
+      (e: unknown) =>
+        e instanceof SandboxUidRangeError &&
+        e.message.startsWith('Cannot read --sandbox-uids ""'),
+    );
+  });
   await t.step(
     "a bad flag is named --sandbox-uids unless told otherwise",
     () => {
