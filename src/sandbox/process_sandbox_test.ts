@@ -4,6 +4,7 @@ import { IN_PROCESS_CHOWN_MAX, ProcessSandbox } from "./process_sandbox.ts";
 import type { IsolationRequest } from "./probe_isolation.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
 import {
+  delay,
   findExecutable,
   liveProcessesOf,
   scanUid,
@@ -351,14 +352,19 @@ for (const requested of TIERS) {
         async () => {
           const cap = 1024 * 1024;
           let delivered = 0;
+          let empty = 0;
           const result = await sandbox.run({
             argv: ["yes", "flood"],
             cwd: fx.work,
             env: { PATH },
             writable: [],
             limits: { maxOutputBytes: cap, timeoutMs: 3000 },
-            onOutput: (chunk) => delivered += chunk.length,
+            onOutput: (chunk) => {
+              delivered += chunk.length;
+              if (chunk.length === 0) empty++;
+            },
           });
+          assert.equal(empty, 0, "told of output past the cap");
           assert.equal(result.outputExceeded, true);
           assert.equal(result.timedOut, false);
           assert.equal(result.signal, "SIGKILL");
@@ -448,6 +454,44 @@ Deno.test("ProcessSandbox (none) leaves any tree as it is, however large, and ke
       writable: [],
     });
     assert.equal(output(result), `PATH=/opt/venv/bin:${PATH}\n`);
+  });
+});
+
+Deno.test("ProcessSandbox (none) ends what the command left running in its process group", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({ requested: "none" });
+    const result = await sandbox.run(
+      sh(fx, "sleep 60 >/dev/null 2>&1 & echo $!"),
+    );
+    assert.equal(result.code, 0);
+    const pid = Number(output(result).trim());
+    assert.ok(pid > 0, output(result));
+    // SIGKILL takes effect a moment after it is sent; the sleep would
+    // outlive this wait by far.
+    const dead = async () => {
+      const stat = await Deno.readTextFile(`/proc/${pid}/stat`)
+        .catch(() => "");
+      return stat === "" || /^\d+ \([^)]*\) Z /.test(stat);
+    };
+    const deadline = Date.now() + 20_000;
+    while (!await dead() && Date.now() < deadline) await delay(20);
+    assert.ok(await dead(), `process ${pid} still runs`);
+  });
+});
+
+Deno.test("ProcessSandbox.run() fails with the first error its output callback threw", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({ requested: "none" });
+    let calls = 0;
+    await assert.rejects(
+      sandbox.run(sh(fx, "echo one; sleep 0.5; echo two", {
+        onOutput: () => {
+          throw new Error(`call ${++calls}`);
+        },
+      })),
+      /^Error: call 1$/,
+    );
+    assert.equal(calls, 2);
   });
 });
 
