@@ -344,6 +344,33 @@ Deno.test("leaseSandboxUid() never chooses a uid another live process holds", as
   });
 });
 
+Deno.test("leaseSandboxUid() keeps no lock file open for a uid another process holds", async () => {
+  const openFiles = async () => {
+    let n = 0;
+    for await (const _ of Deno.readDir("/proc/self/fd")) n++;
+    return n;
+  };
+  await withLockDir(async (dir) => {
+    const other = await holder(dir, FIRST);
+    try {
+      await assert.rejects(
+        leaseSandboxUid(options(dir, FIRST, FIRST)),
+        SandboxUidsBusyError,
+      );
+      const before = await openFiles();
+      for (let i = 0; i < 5; i++) {
+        await assert.rejects(
+          leaseSandboxUid(options(dir, FIRST, FIRST)),
+          SandboxUidsBusyError,
+        );
+      }
+      assert.equal(await openFiles(), before);
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
 Deno.test("leaseSandboxUid() never chooses a uid that pawl in another container on the kernel holds", async () => {
   await withLockDir(async (dir) => {
     // Its own lock directory and pid namespace: a container of its own.
