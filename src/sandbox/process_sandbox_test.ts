@@ -764,6 +764,36 @@ Deno.test("ProcessSandbox.prepareDir() hands a small root-owned tree over itself
       await assert.rejects(sandbox.prepareDir(dir), refused);
     });
     await t.step(
+      "a tree of exactly the limit is handed over in-process, one entry more goes to chown(1)",
+      async () => {
+        // A tree holds five entries, its own directory included.
+        const sized = async (name: string, entries: number) => {
+          const dir = await tree(name);
+          for (let i = 0; i < entries - 5; i++) {
+            await Deno.writeTextFile(`${dir}/pkg/f${i}`, "");
+          }
+          return dir;
+        };
+        const edge = await sized("edge", IN_PROCESS_CHOWN_MAX);
+        await sandbox.prepareDir(edge);
+        assert.equal((await Deno.lstat(`${edge}/pkg/f0`)).uid, uid);
+        const over = await sized("over", IN_PROCESS_CHOWN_MAX + 1);
+        await assert.rejects(sandbox.prepareDir(over), refused);
+      },
+    );
+    await t.step(
+      "a directory only root's group may write is handed over in-process, one others may write goes to chown(1)",
+      async () => {
+        const group = await tree("group");
+        await Deno.chmod(`${group}/pkg`, 0o775);
+        await sandbox.prepareDir(group);
+        assert.equal((await Deno.lstat(`${group}/pkg/deep/a.py`)).uid, uid);
+        const others = await tree("others");
+        await Deno.chmod(`${others}/pkg`, 0o757);
+        await assert.rejects(sandbox.prepareDir(others), refused);
+      },
+    );
+    await t.step(
       "a directory the uid could write goes to chown(1)",
       async () => {
         const owned = await tree("owned");
