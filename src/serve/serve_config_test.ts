@@ -396,6 +396,10 @@ Deno.test("resolveServeConfig() takes only PostgreSQL queue URLs, with a user wh
       flags: { "queue-url": "postgres://@db/pawl" },
       env: { ...SECRET, PAWL_SERVE_QUEUE_PASSWORD: "pw" },
     }, /names no user/],
+    ["a user only in the query, with a password set apart", {
+      flags: { "queue-url": "postgres://db/pawl?options=x://y@z" },
+      env: { ...SECRET, PAWL_SERVE_QUEUE_PASSWORD: "pw" },
+    }, /names no user/],
     ["a user and no password in a flag URL could not parse", {
       flags: { "queue-url": "postgres://pawl@db:x/pawl" },
       env: SECRET,
