@@ -223,6 +223,24 @@ for (const requested of TIERS) {
       });
 
       await t.step(
+        "cannot see what is hidden after the sandbox was made, where it has a mount namespace",
+        async () => {
+          const later = `${fx.host}/later.txt`;
+          await Deno.writeTextFile(later, "visible until hidden", {
+            mode: 0o644,
+          });
+          const before = await sandbox.run(sh(fx, `cat '${later}'`));
+          assert.equal(output(before), "visible until hidden");
+          sandbox.hide([later]);
+          const after = await sandbox.run(sh(fx, `cat '${later}'`));
+          assert.equal(
+            output(after).includes("visible until hidden"),
+            !namespaced,
+          );
+        },
+      );
+
+      await t.step(
         "cannot reach a server on 127.0.0.1 (network isolated) or can (uid tier)",
         async () => {
           const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -419,6 +437,16 @@ for (const requested of TIERS) {
     });
   });
 }
+
+Deno.test("ProcessSandbox.create() takes the strongest tier that works when none is asked for", async () => {
+  const given = await ProcessSandbox.create({ uid: UID, gid: UID });
+  const auto = await ProcessSandbox.create({
+    requested: "auto",
+    uid: UID,
+    gid: UID,
+  });
+  assert.equal(given.isolation.tier, auto.isolation.tier);
+});
 
 Deno.test("ProcessSandbox (none) runs as pawl itself, still under the limits", async () => {
   await withFixture(async (fx) => {
