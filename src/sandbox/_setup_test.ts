@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  canDropBoundingSet,
   currentUid,
   findTools,
   resolveHidden,
@@ -46,6 +47,31 @@ Deno.test("findTools() finds each tool where a one-by-one search would", async (
       await findExecutable(name, SYSTEM_DIRS),
     );
   }
+});
+
+Deno.test("findTools() names only the tools it found", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-setup-test-" });
+  try {
+    await Deno.writeTextFile(`${dir}/kill`, "#!/bin/sh\n", { mode: 0o755 });
+    await Deno.writeTextFile(`${dir}/env`, "#!/bin/sh\n", { mode: 0o755 });
+    assert.deepEqual(await findTools([dir]), {
+      env: `${dir}/env`,
+      kill: `${dir}/kill`,
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("canDropBoundingSet() answers whether setpriv can in fact empty the bounding set", async () => {
+  const setpriv = await findExecutable("setpriv", SYSTEM_DIRS);
+  assert.ok(setpriv !== undefined, "setpriv is needed here");
+  const { success } = await new Deno.Command(setpriv, {
+    args: ["--bounding-set", "-all", "true"],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  assert.equal(await canDropBoundingSet(), success);
 });
 
 /** A passwd file in a fresh directory, for sandboxIdentity(). */
@@ -188,6 +214,33 @@ Deno.test("resolveHidden() hides what exists, once, as it really is", async () =
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("resolveHidden() refuses a path it cannot resolve, rather than leave it visible", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-setup-test-" });
+  try {
+    await Deno.symlink(`${dir}/loop`, `${dir}/loop`);
+    await assert.rejects(resolveHidden([`${dir}/loop`]));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("sandboxIdentity() looks the sandbox uid's owners up in /etc/passwd by default", async () => {
+  const groups = new Set(
+    (await Deno.readTextFile("/etc/group")).split("\n").map((line) =>
+      line.split(":").filter((_, i) => i !== 1 && i < 3).join(":")
+    ),
+  );
+  // A user whose name no group of the same id shares (nobody, nogroup).
+  const [name, uid] = (await Deno.readTextFile("/etc/passwd")).split("\n")
+    .map((line) => line.split(":"))
+    .filter((f) => Number(f[2]) > 0 && !groups.has(`${f[0]}:${f[2]}`))
+    .map((f) => [f[0]!, Number(f[2])] as const)[0] ?? [];
+  assert.ok(name !== undefined && uid !== undefined, "a user is needed here");
+  const identity = await sandboxIdentity({ uid });
+  assert.equal(identity.notes.length, 1);
+  assert.ok(identity.notes[0]!.includes(`"${name}"`), identity.notes[0]);
 });
 
 Deno.test("sandboxIdentity() takes a given uid over user pawl's, and the uid 1 as the least", async () => {

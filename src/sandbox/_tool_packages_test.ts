@@ -12,6 +12,14 @@ Deno.test("describeMissingTools() names the package that provides each tool", as
       ["bwrap", "prlimit", "setpriv"],
       '"bwrap", "prlimit", "setpriv" not found in /usr/bin, /bin (on Debian/Ubuntu: apt-get install bubblewrap util-linux)',
     ],
+    [
+      ["unshare", "mount", "env", "sh"],
+      '"unshare", "mount", "env", "sh" not found in /usr/bin, /bin (on Debian/Ubuntu: apt-get install util-linux mount coreutils dash)',
+    ],
+    [
+      ["busybox"],
+      '"busybox" not found in /usr/bin, /bin (on Debian/Ubuntu: apt-get install busybox)',
+    ],
   ];
   for (const [missing, text] of cases) {
     await t.step(missing.join(" "), () => {

@@ -220,6 +220,14 @@ Deno.test("sandboxLeaseFrom() reads an empty variable as unset, and a wait only 
       );
     });
   }
+  await t.step("an empty flag is refused, not read as unset", () => {
+    assert.throws(
+      () => sandboxLeaseFrom("", { PAWL_SANDBOX_UIDS: "30-40" }),
+      (e: unknown) =>
+        e instanceof SandboxUidRangeError &&
+        e.message.startsWith('Cannot read --sandbox-uids ""'),
+    );
+  });
   await t.step(
     "a bad flag is named --sandbox-uids unless told otherwise",
     () => {
@@ -330,6 +338,33 @@ Deno.test("leaseSandboxUid() never chooses a uid another live process holds", as
           return true;
         },
       );
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
+Deno.test("leaseSandboxUid() keeps no lock file open for a uid another process holds", async () => {
+  const openFiles = async () => {
+    let n = 0;
+    for await (const _ of Deno.readDir("/proc/self/fd")) n++;
+    return n;
+  };
+  await withLockDir(async (dir) => {
+    const other = await holder(dir, FIRST);
+    try {
+      await assert.rejects(
+        leaseSandboxUid(options(dir, FIRST, FIRST)),
+        SandboxUidsBusyError,
+      );
+      const before = await openFiles();
+      for (let i = 0; i < 5; i++) {
+        await assert.rejects(
+          leaseSandboxUid(options(dir, FIRST, FIRST)),
+          SandboxUidsBusyError,
+        );
+      }
+      assert.equal(await openFiles(), before);
     } finally {
       await other.stop();
     }

@@ -4,6 +4,7 @@ import { IN_PROCESS_CHOWN_MAX, ProcessSandbox } from "./process_sandbox.ts";
 import type { IsolationRequest } from "./probe_isolation.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
 import {
+  delay,
   findExecutable,
   liveProcessesOf,
   scanUid,
@@ -222,6 +223,24 @@ for (const requested of TIERS) {
       });
 
       await t.step(
+        "cannot see what is hidden after the sandbox was made, where it has a mount namespace",
+        async () => {
+          const later = `${fx.host}/later.txt`;
+          await Deno.writeTextFile(later, "visible until hidden", {
+            mode: 0o644,
+          });
+          const before = await sandbox.run(sh(fx, `cat '${later}'`));
+          assert.equal(output(before), "visible until hidden");
+          sandbox.hide([later]);
+          const after = await sandbox.run(sh(fx, `cat '${later}'`));
+          assert.equal(
+            output(after).includes("visible until hidden"),
+            !namespaced,
+          );
+        },
+      );
+
+      await t.step(
         "cannot reach a server on 127.0.0.1 (network isolated) or can (uid tier)",
         async () => {
           const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -351,14 +370,19 @@ for (const requested of TIERS) {
         async () => {
           const cap = 1024 * 1024;
           let delivered = 0;
+          let empty = 0;
           const result = await sandbox.run({
             argv: ["yes", "flood"],
             cwd: fx.work,
             env: { PATH },
             writable: [],
             limits: { maxOutputBytes: cap, timeoutMs: 3000 },
-            onOutput: (chunk) => delivered += chunk.length,
+            onOutput: (chunk) => {
+              delivered += chunk.length;
+              if (chunk.length === 0) empty++;
+            },
           });
+          assert.equal(empty, 0, "told of output past the cap");
           assert.equal(result.outputExceeded, true);
           assert.equal(result.timedOut, false);
           assert.equal(result.signal, "SIGKILL");
@@ -414,6 +438,16 @@ for (const requested of TIERS) {
   });
 }
 
+Deno.test("ProcessSandbox.create() takes the strongest tier that works when none is asked for", async () => {
+  const given = await ProcessSandbox.create({ uid: UID, gid: UID });
+  const auto = await ProcessSandbox.create({
+    requested: "auto",
+    uid: UID,
+    gid: UID,
+  });
+  assert.equal(given.isolation.tier, auto.isolation.tier);
+});
+
 Deno.test("ProcessSandbox (none) runs as pawl itself, still under the limits", async () => {
   await withFixture(async (fx) => {
     const sandbox = await ProcessSandbox.create({ requested: "none" });
@@ -430,6 +464,62 @@ Deno.test("ProcessSandbox (none) runs as pawl itself, still under the limits", a
     }));
     assert.notEqual(big.code, 0);
     assert.equal((await Deno.stat(`${fx.work}/big`)).size, 4096);
+  });
+});
+
+Deno.test("ProcessSandbox (none) leaves any tree as it is, however large, and keeps a command's own PATH", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({ requested: "none" });
+    for (let i = 0; i <= IN_PROCESS_CHOWN_MAX; i++) {
+      await Deno.writeTextFile(`${fx.work}/f${i}`, "");
+    }
+    await sandbox.prepareDir(fx.work);
+    assert.equal((await Deno.stat(`${fx.work}/f0`)).uid, 0);
+    const result = await sandbox.run({
+      argv: ["env"],
+      cwd: fx.work,
+      env: { PATH: `/opt/venv/bin:${PATH}` },
+      writable: [],
+    });
+    assert.equal(output(result), `PATH=/opt/venv/bin:${PATH}\n`);
+  });
+});
+
+Deno.test("ProcessSandbox (none) ends what the command left running in its process group", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({ requested: "none" });
+    const result = await sandbox.run(
+      sh(fx, "sleep 60 >/dev/null 2>&1 & echo $!"),
+    );
+    assert.equal(result.code, 0);
+    const pid = Number(output(result).trim());
+    assert.ok(pid > 0, output(result));
+    // SIGKILL takes effect a moment after it is sent; the sleep would
+    // outlive this wait by far.
+    const dead = async () => {
+      const stat = await Deno.readTextFile(`/proc/${pid}/stat`)
+        .catch(() => "");
+      return stat === "" || /^\d+ \([^)]*\) Z /.test(stat);
+    };
+    const deadline = Date.now() + 20_000;
+    while (!await dead() && Date.now() < deadline) await delay(20);
+    assert.ok(await dead(), `process ${pid} still runs`);
+  });
+});
+
+Deno.test("ProcessSandbox.run() fails with the first error its output callback threw", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({ requested: "none" });
+    let calls = 0;
+    await assert.rejects(
+      sandbox.run(sh(fx, "echo one; sleep 0.5; echo two", {
+        onOutput: () => {
+          throw new Error(`call ${++calls}`);
+        },
+      })),
+      /^Error: call 1$/,
+    );
+    assert.equal(calls, 2);
   });
 });
 
@@ -701,6 +791,36 @@ Deno.test("ProcessSandbox.prepareDir() hands a small root-owned tree over itself
       }
       await assert.rejects(sandbox.prepareDir(dir), refused);
     });
+    await t.step(
+      "a tree of exactly the limit is handed over in-process, one entry more goes to chown(1)",
+      async () => {
+        // A tree holds five entries, its own directory included.
+        const sized = async (name: string, entries: number) => {
+          const dir = await tree(name);
+          for (let i = 0; i < entries - 5; i++) {
+            await Deno.writeTextFile(`${dir}/pkg/f${i}`, "");
+          }
+          return dir;
+        };
+        const edge = await sized("edge", IN_PROCESS_CHOWN_MAX);
+        await sandbox.prepareDir(edge);
+        assert.equal((await Deno.lstat(`${edge}/pkg/f0`)).uid, uid);
+        const over = await sized("over", IN_PROCESS_CHOWN_MAX + 1);
+        await assert.rejects(sandbox.prepareDir(over), refused);
+      },
+    );
+    await t.step(
+      "a directory only root's group may write is handed over in-process, one others may write goes to chown(1)",
+      async () => {
+        const group = await tree("group");
+        await Deno.chmod(`${group}/pkg`, 0o775);
+        await sandbox.prepareDir(group);
+        assert.equal((await Deno.lstat(`${group}/pkg/deep/a.py`)).uid, uid);
+        const others = await tree("others");
+        await Deno.chmod(`${others}/pkg`, 0o757);
+        await assert.rejects(sandbox.prepareDir(others), refused);
+      },
+    );
     await t.step(
       "a directory the uid could write goes to chown(1)",
       async () => {

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { buildRepo, git } from "../../tests/_repo.ts";
 import { GitError } from "../git/git_error.ts";
+import { generateKeyPair } from "../sign/generate_key_pair.ts";
+import { readSigningKey } from "../sign/signing_key.ts";
 import type { JobSpec } from "./job.ts";
 import { type JobContext, TransientError } from "./judge.ts";
 import { createLogger } from "./logger.ts";
@@ -92,6 +95,50 @@ Deno.test("the pipeline judge takes a base without a contract as no reason to tr
         return true;
       },
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the pipeline judge judges a fork's head found only under the pull request's ref, and files its signed verdict under the owner and repository in lower case", async () => {
+  await using repo = await buildRepo({
+    heads: { fork: { "NOTES.md": "a fork's change\n" } },
+  });
+  const base = await repo.commit("main");
+  const head = await repo.commit("fork");
+  await git(repo.dir, ["update-ref", "refs/pull/7/head", head]);
+  await git(repo.dir, ["branch", "-D", "fork"]);
+  const dir = await Deno.makeTempDir({ prefix: "pawl-judge-" });
+  try {
+    const key = await readSigningKey(
+      (await generateKeyPair()).privateKeyPem,
+      "generated",
+    );
+    const judge = createPipelineJudge({
+      signing: { key },
+      verdictDir: `${dir}/verdicts`,
+    });
+    const outcome = await judge(
+      job({
+        owner: "Octo",
+        repo: "Widgets",
+        number: 7,
+        cloneUrl: `file://${repo.dir}`,
+        baseSha: base,
+        headSha: head,
+      }),
+      context(),
+    );
+    assert.equal(outcome.kind, "verdict");
+    if (outcome.kind !== "verdict") return;
+    assert.equal(outcome.verdict.head, head);
+    assert.equal(outcome.verdict.options.isolation, "auto");
+    assert.equal(outcome.verdict.options.allowFixtureRotate, false);
+    assert.ok(outcome.markdown.includes(key.keyid), outcome.markdown);
+    const envelope = JSON.parse(
+      await Deno.readTextFile(`${dir}/verdicts/octo/widgets/${head}.dsse.json`),
+    );
+    assert.equal(envelope.signatures[0].keyid, key.keyid);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -641,6 +641,56 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
       );
     },
   ],
+  [
+    "a judged job is not overtaken by an earlier job of its pull request dated the same second",
+    async (q) => {
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
+      const first = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(first!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.markPublished(first!.id, "w1");
+      assert.equal(
+        (await push(q, 1, "c", "2026-11-30T10:00:00Z")).status,
+        "queued",
+      );
+      const second = await q.claim("w2", { now: T0, ...LEASE });
+      assert.equal(second?.spec.headSha, "c".repeat(40));
+      await q.recordOutcome(second!.id, "w2", undecided("c"), {
+        now: T0,
+        ...LEASE,
+      });
+      assert.equal(
+        await q.confirmNewest(second!.id, "w2", { now: T0, ...LEASE }),
+        true,
+      );
+    },
+  ],
+  [
+    "a rerun could-not-decide waits for a later job of its pull request dated the same second, through that job's lease's last millisecond",
+    async (q) => {
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
+      const first = await q.claim("w1", { now: T0, ...LEASE });
+      await q.recordOutcome(first!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      await q.markPublished(first!.id, "w1");
+      await push(q, 1, "c", "2026-11-30T10:00:00Z");
+      const second = await q.claim("w2", { now: T0, ...LEASE });
+      assert.equal(second?.spec.headSha, "c".repeat(40));
+      const rerun = await q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+        now: T0,
+        rerequest: true,
+      });
+      assert.equal(rerun.status, "requeued");
+      assert.equal(
+        await q.claim("w3", { now: T0 + 1000, ...LEASE }),
+        undefined,
+      );
+    },
+  ],
   ["the counts hold every job of each state", async (q) => {
     for (const n of [1, 2, 3]) await push(q, n, "b", "2026-11-30T10:00:00Z");
     await q.claim("w1", { now: T0, ...LEASE });
@@ -651,6 +701,24 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
   ["a job the queue never held is not found", async (q) => {
     assert.equal(await q.get("no-such-job"), undefined);
   }],
+  [
+    "a job the queue never held is never confirmed, renewed or given back",
+    async (q) => {
+      assert.equal(
+        await q.confirmNewest("no-such-job", "w1", { now: T0, ...LEASE }),
+        false,
+      );
+      assert.equal(
+        await q.heartbeat("no-such-job", "w1", { now: T0, ...LEASE }),
+        false,
+      );
+      assert.equal(
+        await q.release("no-such-job", "w1", { runAfter: T0, error: "x" }),
+        false,
+      );
+      assert.equal(await q.markPublished("no-such-job", "w1"), false);
+    },
+  ],
   ["an open queue answers its ping", async (q) => {
     assert.equal(await q.ping(), true);
   }],

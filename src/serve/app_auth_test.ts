@@ -86,3 +86,31 @@ Deno.test("the fake GitHub refuses a JWT signed with another key", async () => {
   await assert.rejects(tokens.get(1), /401|JSON web token/);
   assert.equal(github.issuedTokens.length, 0);
 });
+
+Deno.test("createAppTokens() takes an API root with trailing slashes, and renews a token five minutes before it expires by default, from the first millisecond of that window", async () => {
+  await using github = startFakeGitHub({
+    app: {
+      id: 321,
+      publicKeyPem: PUBLIC_PEM,
+      installations: [1],
+      tokenTtlMs: 10 * 60_000,
+    },
+  });
+  let now = Date.now();
+  const tokens = createAppTokens({
+    appId: 321,
+    privateKey: PRIVATE_PEM,
+    apiUrl: `${github.url}//`,
+    clock: () => now,
+  });
+  const one = await tokens.get(1);
+  // GitHub states the expiry to the second.
+  const expiresAt = Math.floor(github.issuedTokens[0]!.expiresAt / 1000) *
+    1000;
+  now = expiresAt - 5 * 60_000 - 1;
+  assert.equal(await tokens.get(1), one);
+  now = expiresAt - 5 * 60_000;
+  const renewed = await tokens.get(1);
+  assert.notEqual(renewed, one);
+  assert.equal(github.issuedTokens.length, 2);
+});

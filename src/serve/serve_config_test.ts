@@ -31,6 +31,11 @@ Deno.test("resolveServeConfig() has defaults for one machine", () => {
   assert.equal(config.queueUrl, undefined);
   assert.equal(config.appId, undefined);
   assert.equal(config.apiUrl, "https://api.github.com");
+  assert.equal(config.isolation, "auto");
+  assert.equal(config.dataDir, "./pawl-data");
+  assert.equal(config.workers, 2);
+  assert.equal(config.tempDir, undefined);
+  assert.equal(config.token, undefined);
 });
 
 Deno.test("resolveServeConfig() reads secrets from files named by variables or keys", () => {
@@ -389,6 +394,10 @@ Deno.test("resolveServeConfig() takes only PostgreSQL queue URLs, with a user wh
     }, /^Unknown queue URL scheme in queue_url: /],
     ["an empty user with a password set apart", {
       flags: { "queue-url": "postgres://@db/pawl" },
+      env: { ...SECRET, PAWL_SERVE_QUEUE_PASSWORD: "pw" },
+    }, /names no user/],
+    ["a user only in the query, with a password set apart", {
+      flags: { "queue-url": "postgres://db/pawl?options=x://y@z" },
       env: { ...SECRET, PAWL_SERVE_QUEUE_PASSWORD: "pw" },
     }, /names no user/],
     ["a user and no password in a flag URL could not parse", {

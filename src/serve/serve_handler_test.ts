@@ -41,11 +41,12 @@ async function withServer(
     onQueued?: () => void;
     ping?: () => Promise<boolean>;
     enqueue?: JobQueue["enqueue"];
+    counts?: JobQueue["counts"];
   } = {},
 ) {
   const dir = await Deno.makeTempDir({ prefix: "pawl-serve-handler-" });
   const queue = openSqliteQueue(`${dir}/queue.db`);
-  const { ping, enqueue, ...handlerOptions } = options;
+  const { ping, enqueue, counts, ...handlerOptions } = options;
   const metrics = new Metrics();
   const lines: string[] = [];
   const { log } = createLogger({
@@ -60,6 +61,7 @@ async function withServer(
         ...queue,
         ...(ping === undefined ? {} : { ping }),
         ...(enqueue === undefined ? {} : { enqueue }),
+        ...(counts === undefined ? {} : { counts }),
       },
       metrics,
       log,
@@ -250,6 +252,22 @@ Deno.test("serve handler answers the operations endpoints", async () => {
     assert.ok((sample("process_resident_memory_bytes", "{}") ?? 0) > 0);
     assert.equal(families.get("pawl_build_info")?.samples.length, 1);
   }, { clock: () => now });
+});
+
+Deno.test("serve handler still answers /metrics when the queue does not, with its gauges unknown", async () => {
+  await withServer(async ({ url }) => {
+    const response = await fetch(`${url}/metrics`);
+    assert.equal(response.status, 200);
+    const text = await response.text();
+    assert.match(text, /^pawl_serve_queue_depth\{state="queued"\} NaN$/m);
+    assert.match(
+      text,
+      /^pawl_serve_queue_oldest_age_seconds\{state="queued"\} NaN$/m,
+    );
+    assert.match(text, /^pawl_serve_judgement_duration_seconds_count 0$/m);
+  }, {
+    counts: () => Promise.reject(new Error("connection refused")),
+  });
 });
 
 Deno.test("serve handler is ready only while it accepts deliveries and its queue answers", async (t) => {

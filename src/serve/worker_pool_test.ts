@@ -876,3 +876,158 @@ Deno.test("WorkerPool keeps the lease of a job judged for longer than the lease"
     assert.ok(!lines.some((l) => l.includes('"job.lease_lost"')));
   });
 });
+
+Deno.test("WorkerPool times a job's wait and publication only when the queue knows when it was queued", async (t) => {
+  for (
+    const [name, queuedAt, observed] of [["unknown", 0, 0], [
+      "known",
+      5,
+      1,
+    ]] as const
+  ) {
+    await t.step(name, async () => {
+      let now = queuedAt;
+      await withPool({
+        clock: () => now,
+        judge: (job) => Promise.resolve(verdictFor(job)),
+        publish: () => Promise.resolve(),
+      }, async ({ queue, pool, metrics }) => {
+        await queue.enqueue(spec(2, "b"), { now, rerequest: false });
+        now += 1000;
+        pool.wake();
+        await until("published", allPublished(queue, 1));
+        const text = metrics.render();
+        for (const family of ["queue_wait", "delivery_to_publication"]) {
+          assert.match(
+            text,
+            new RegExp(`^pawl_serve_${family}_seconds_count ${observed}$`, "m"),
+          );
+        }
+        if (observed > 0) {
+          assert.match(text, /^pawl_serve_queue_wait_seconds_sum 1$/m);
+        }
+      });
+    });
+  }
+});
+
+Deno.test("WorkerPool starts the backoff afresh for a job published again after a rerequest", async () => {
+  let now = 0;
+  let calls = 0;
+  await withPool({
+    clock: () => now,
+    random: () => 0.5,
+    backoffMs: 1000,
+    backoffCapMs: 60_000,
+    deadlineMs: 60_000,
+    judge: () => Promise.reject(new Error("Cannot decide: no contract")),
+    publish: () => {
+      calls++;
+      if (calls !== 2) throw new Error("GitHub answered 502");
+      return Promise.resolve();
+    },
+  }, async ({ queue, pool, lines }) => {
+    const failures = () =>
+      lines.map((l) => JSON.parse(l)).filter((e) =>
+        e.event === "job.publish_failed"
+      );
+    await queue.enqueue(spec(2, "b"), { now, rerequest: false });
+    pool.wake();
+    await until(
+      "the first failure",
+      () => Promise.resolve(failures().length === 1),
+    );
+    assert.equal(failures()[0].retryAt, new Date(now + 1000).toISOString());
+    now += 1_000_000;
+    pool.wake();
+    await until("published", allPublished(queue, 1));
+    assert.equal(
+      (await queue.enqueue(spec(2, "b"), { now, rerequest: true })).status,
+      "requeued",
+    );
+    pool.wake();
+    await until(
+      "the second failure",
+      () => Promise.resolve(failures().length === 2),
+    );
+    assert.equal(failures()[1].retryAt, new Date(now + 1000).toISOString());
+  });
+});
+
+Deno.test("WorkerPool keeps a token through a failure that is no rejection of it", async () => {
+  const forgotten: string[] = [];
+  let calls = 0;
+  await withPool({
+    token: () => Promise.resolve("t1"),
+    forgetToken: (_id, token) => forgotten.push(token),
+    judge: (job) => Promise.resolve(verdictFor(job)),
+    publish: () => {
+      calls++;
+      if (calls === 1) throw httpError(502);
+      return Promise.resolve();
+    },
+  }, async ({ queue, metrics }) => {
+    await queue.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(queue, 1));
+    assert.deepEqual(forgotten, []);
+    assert.equal(calls, 2);
+    assert.equal(metrics.value("pawl_serve_publish_failures_total"), 1);
+  });
+});
+
+Deno.test("WorkerPool renews a token the in-progress mark was refused with before judging", async () => {
+  let minted = 0;
+  let cached: string | undefined;
+  const forgotten: string[] = [];
+  const judgedWith: (string | undefined)[] = [];
+  await withPool({
+    token: () => Promise.resolve(cached ??= `t${++minted}`),
+    forgetToken: (_id, token) => {
+      forgotten.push(token);
+      if (cached === token) cached = undefined;
+    },
+    announce: (_job, ctx) =>
+      ctx.token === "t1" ? Promise.reject(httpError(401)) : Promise.resolve(),
+    judge: (job, ctx) => {
+      judgedWith.push(ctx.token);
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: () => Promise.resolve(),
+  }, async ({ queue, lines }) => {
+    await queue.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(queue, 1));
+    assert.deepEqual(forgotten, ["t1"]);
+    assert.deepEqual(judgedWith, ["t2"]);
+    assert.ok(!lines.some((l) => l.includes('"job.in_progress_failed"')));
+  });
+});
+
+Deno.test("WorkerPool.wake() sends an idle worker to the queue at once, without waiting out the poll interval", async () => {
+  const published: number[] = [];
+  await withPool({
+    concurrency: 1,
+    pollMs: 3_600_000,
+    judge: (job) => Promise.resolve(verdictFor(job)),
+    publish: (job) => {
+      published.push(job.number);
+      return Promise.resolve();
+    },
+  }, async ({ queue, pool }) => {
+    // The worker found nothing and waits out its poll interval.
+    let claims = 0;
+    const claim = queue.claim;
+    queue.claim = async (worker, options) => {
+      const job = await claim(worker, options);
+      claims++;
+      return job;
+    };
+    await until("an empty claim", () => {
+      pool.wake();
+      return Promise.resolve(claims > 0);
+    });
+    await queue.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    pool.wake();
+    await until("published", allPublished(queue, 1), 30_000);
+    assert.deepEqual(published, [2]);
+  });
+});
