@@ -541,3 +541,20 @@ Deno.test("buildSchemata() compiles a function with more mutants than an elif ch
     );
   }
 });
+
+Deno.test("buildSchemata() gives the same schemata whichever function's mutants come first", () => {
+  const text =
+    "def f(a):\n    return a + 1\n\n\ndef g(b):\n    return b < 2\n\n\nX = f(1)\n";
+  const mutants = generateMutants(parser, "m.py", text);
+  assert.ok(new Set(mutants.map((m) => m.function)).size === 2);
+  const inOrder = buildSchemata(parser, "m.py", text, mutants);
+  const reversed = buildSchemata(parser, "m.py", text, [
+    ...mutants.filter((m) => m.function === "g"),
+    ...mutants.filter((m) => m.function === "f"),
+  ]);
+  assert.equal(inOrder.excluded.size, 0);
+  assert.equal(reversed.text, inOrder.text);
+  assert.deepEqual(reversed.coverLines, inOrder.coverLines);
+  assert.deepEqual(reversed.branchLines, inOrder.branchLines);
+  assert.ok(reversed.text.endsWith("\n\n\nX = f(1)\n"));
+});
