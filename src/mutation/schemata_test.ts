@@ -558,3 +558,40 @@ Deno.test("buildSchemata() gives the same schemata whichever function's mutants 
   assert.deepEqual(reversed.branchLines, inOrder.branchLines);
   assert.ok(reversed.text.endsWith("\n\n\nX = f(1)\n"));
 });
+
+Deno.test("buildSchemata() copies a body indented by tabs or spaces alone, and excludes one whose indentation mixes them", async (t) => {
+  const cases: [string, string, boolean][] = [
+    [
+      "a one-line method of a class indented by a tab",
+      "class C:\n\tdef f(self, a): return a + 1\n",
+      true,
+    ],
+    [
+      "a method indented by a tab whose body adds spaces",
+      "class C:\n\tdef f(self, a):\n\t    return a + 1\n",
+      false,
+    ],
+    [
+      "a body indented by a tab with a nested line that adds spaces",
+      "def f(a):\n\tif a:\n\t    return a + 1\n\treturn a\n",
+      false,
+    ],
+  ];
+  for (const [name, text, compiled] of cases) {
+    await t.step(name, () => {
+      const mutants = generateMutants(parser, "m.py", text);
+      assert.ok(mutants.length > 0);
+      const schemata = buildSchemata(parser, "m.py", text, mutants);
+      const reasons = [...new Set(schemata.excluded.values())];
+      if (compiled) {
+        assert.deepEqual(reasons, []);
+        assert.equal(schemata.coverLines.size, mutants.length);
+      } else {
+        assert.deepEqual(reasons, [
+          `the body of "f" mixes tabs and spaces in its indentation`,
+        ]);
+        assert.equal(schemata.text, text);
+      }
+    });
+  }
+});
