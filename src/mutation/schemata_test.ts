@@ -172,8 +172,15 @@ Deno.test("mutantAtLine() finds the mutant whose branch holds a line", () => {
   for (const m of mutants) {
     const [first, last] = schemata.branchLines.get(m.id) ?? [0, 0];
     assert.equal(lines[first - 1]?.trim(), `if __pawl_active__ == "${m.id}":`);
-    assert.equal(mutantAtLine(schemata, first), m.id);
-    assert.equal(mutantAtLine(schemata, last), m.id);
+    // The branch runs to the last line of its copy of the two-line body.
+    assert.ok(last >= first + 2, `${m.id}: ${first}-${last}`);
+    assert.equal(
+      lines[last - 1]?.trim(),
+      applyMutant(text, m).trimEnd().split("\n").at(-1)?.trim(),
+    );
+    for (let line = first; line <= last; line++) {
+      assert.equal(mutantAtLine(schemata, line), m.id);
+    }
   }
   assert.equal(mutantAtLine(schemata, 1), undefined);
 });
