@@ -267,6 +267,31 @@ Deno.test("runColdMutants() runs no mutant when no base property passes on the u
     assert.deepEqual(progress, []);
   }));
 
+Deno.test("runColdMutants() runs the mutants when a single base property passes on the unmutated code", () =>
+  withTrees(async (options) => {
+    const runs: Run[] = [];
+    const clock = { now: 0 };
+    const sandbox = new FakeSandbox(
+      fakeSuite(runs, { failing: { base: ["b", "c"] }, clock }),
+    );
+    const ran = await runColdMutants(options(sandbox, clock));
+    assert.deepEqual(
+      runs.map((r) => [r.side, r.mutated, r.keys.join(" ")]),
+      [
+        ["base", false, "a b c"],
+        ["head", false, "a"],
+        ["base", true, "a"],
+        ["head", true, "a"],
+        ["base", true, "a"],
+        ["head", true, "a"],
+      ],
+    );
+    assert.deepEqual(
+      ran.results.map((r) => [r.mutant.id, r.base, r.head]),
+      [1, 2].map((n) => [`m${n}`, { a: "killed" }, { a: "survived" }]),
+    );
+  }));
+
 Deno.test("runColdMutants() gives each mutant run three times the slowest baseline and ten seconds", async (t) => {
   const cases: [string, Record<string, number>, boolean, number][] = [
     ["the head's baseline slower", { base: 1000, head: 3000 }, true, 19_000],

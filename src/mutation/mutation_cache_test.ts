@@ -30,6 +30,18 @@ Deno.test("directoryMutationCache() keeps outcomes across instances and ignores 
   }
 });
 
+Deno.test("directoryMutationCache() reads a key it never stored as missing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-mutation-cache-test-" });
+  try {
+    const cache = await directoryMutationCache(`${dir}/cache`);
+    assert.equal(await cache.get(KEY), undefined);
+    await cache.put(KEY, { "000/a": "killed" });
+    assert.equal(await cache.get("c".repeat(64)), undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("directoryMutationCache() refuses a directory that is not this user's alone", async (t) => {
   const cases: [string, (dir: string) => Promise<string>][] = [
     ["one others can write", async (dir) => {
@@ -74,11 +86,15 @@ Deno.test("directoryMutationCache() ignores an entry with any outcome it does no
   try {
     const cache = await directoryMutationCache(dir);
     await Deno.chmod(dir, 0o700);
-    await Deno.writeTextFile(
-      `${dir}/${KEY}.json`,
-      '{"000/a": "killed", "000/b": "passed"}',
-    );
-    assert.equal(await cache.get(KEY), undefined);
+    for (
+      const text of [
+        '{"000/a": "killed", "000/b": "passed"}',
+        '{"000/a": "killed", "000/b": "unknown"}',
+      ]
+    ) {
+      await Deno.writeTextFile(`${dir}/${KEY}.json`, text);
+      assert.equal(await cache.get(KEY), undefined, text);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -126,6 +126,35 @@ Deno.test("oracleBlinding() leaves out a file either commit lists but cannot rea
   }
 });
 
+Deno.test("oracleBlinding() still mutates the files after one it cannot read", async () => {
+  const generated = async (
+    base: Record<string, string>,
+    head: Record<string, string>,
+    unreadable?: string,
+  ) => {
+    const o = options(base, head);
+    o.headTree = {
+      has: (p) => p in head,
+      read: (p) => Promise.resolve(p === unreadable ? undefined : head[p]),
+    };
+    o.settings = { ...o.settings, "max_mutants": 0 };
+    return (await oracleBlinding(o)).report.generated;
+  };
+  const changed = CODE.replace("return a < b", "return b > a");
+  const alone = await generated(FILES, { ...FILES, "pkg/m.py": changed });
+  assert.ok(alone > 0);
+  // pkg/a.py comes before pkg/m.py, and the head cannot read it.
+  const base = {
+    ...FILES,
+    "pkg/a.py": "def h(x):\n    return x + 1\n",
+    [TEST]: "from pkg.a import h\nfrom pkg.m import less\n",
+  };
+  assert.equal(
+    await generated(base, { ...base, "pkg/m.py": changed }, "pkg/a.py"),
+    alone,
+  );
+});
+
 Deno.test("oracleBlinding() runs nothing when the changed code leaves no unchanged code to mutate", async () => {
   const head = {
     ...FILES,

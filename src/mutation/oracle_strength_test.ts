@@ -609,6 +609,25 @@ Deno.test("oracleStrength() decides which code it mutates from the trees and the
       assert.equal(await generated(files, { headTree: unreadable }), ofCode);
     },
   );
+  await t.step(
+    "an unreadable file is skipped, and the files after it are still read",
+    async () => {
+      const files: Record<string, string> = {
+        ...FILES,
+        [TEST]: `${FILES[TEST]}from pkg.unused import g\n`,
+      };
+      const unreadable = {
+        has: (p: string) => p in files,
+        read: (p: string) =>
+          Promise.resolve(p === "pkg/m.py" ? undefined : files[p]),
+      };
+      const ofUnused =
+        generateMutants(parser, "pkg/unused.py", files["pkg/unused.py"]!)
+          .length;
+      assert.ok(ofUnused > 0);
+      assert.equal(await generated(files, { headTree: unreadable }), ofUnused);
+    },
+  );
 });
 
 Deno.test("oracleStrength() takes the files it mutates in path order, whichever commit's tests reached them", async () => {

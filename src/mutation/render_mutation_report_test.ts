@@ -96,3 +96,198 @@ Deno.test("renderMutationReport() of a run without mutants is still a valid repo
   assert.equal(validate(json), true, JSON.stringify(validate.errors));
   assert.deepEqual(json.files, {});
 });
+
+/** The report's entry of one mutant run with these outcomes. */
+function entryOf(
+  base: Record<string, string>,
+  head: Record<string, string> | null,
+) {
+  const [m] = generateMutants(parser, "src/kit/core.py", TEXT);
+  const json = JSON.parse(renderMutationReport({
+    properties: [],
+    results: [{
+      mutant: m!,
+      base: base as Record<string, "killed">,
+      head: head as Record<string, "killed"> | null,
+      cached: false,
+    }],
+    unrun: [],
+    texts: new Map([["src/kit/core.py", TEXT]]),
+    config: {},
+  }, { version: "0" }));
+  const { status, killedBy, coveredBy, statusReason } =
+    json.files["src/kit/core.py"].mutants[0];
+  return { status, killedBy, coveredBy, statusReason };
+}
+
+Deno.test("renderMutationReport() gives a mutant its status from the base's outcomes, and says when the head's property lets it survive", async (t) => {
+  const observer =
+    "The run left no report pawl's observer could confirm: counted neither killed nor survived";
+  const weakened = (keys: string) =>
+    `The head's property ${keys} lets this mutant survive (property.oracle_weakened)`;
+  const cases: [
+    string,
+    Record<string, string>,
+    Record<string, string> | null,
+    ReturnType<typeof entryOf>,
+  ][] = [
+    [
+      "one kill kills it",
+      { b: "survived", a: "killed" },
+      null,
+      {
+        status: "Killed",
+        killedBy: ["a"],
+        coveredBy: ["a", "b"],
+        statusReason: undefined,
+      },
+    ],
+    [
+      "every killer is named, in order",
+      { b: "killed", a: "killed" },
+      { b: "killed", a: "killed" },
+      {
+        status: "Killed",
+        killedBy: ["a", "b"],
+        coveredBy: ["a", "b"],
+        statusReason: undefined,
+      },
+    ],
+    [
+      "one timeout without a kill is a timeout",
+      { a: "survived", b: "timeout" },
+      null,
+      {
+        status: "Timeout",
+        killedBy: undefined,
+        coveredBy: ["a", "b"],
+        statusReason: undefined,
+      },
+    ],
+    [
+      "a timeout outranks a run the observer could not confirm",
+      { a: "unknown", b: "timeout" },
+      null,
+      {
+        status: "Timeout",
+        killedBy: undefined,
+        coveredBy: ["a", "b"],
+        statusReason: undefined,
+      },
+    ],
+    [
+      "one unconfirmed run without a kill or timeout is ignored",
+      { a: "survived", b: "unknown" },
+      null,
+      {
+        status: "Ignored",
+        killedBy: undefined,
+        coveredBy: ["a", "b"],
+        statusReason: observer,
+      },
+    ],
+    [
+      "no kill, timeout or unconfirmed run: survived",
+      { a: "survived" },
+      { a: "survived" },
+      {
+        status: "Survived",
+        killedBy: undefined,
+        coveredBy: ["a"],
+        statusReason: undefined,
+      },
+    ],
+    [
+      "the head's properties that let a base kill survive are named",
+      { b: "killed", a: "killed", c: "killed" },
+      { a: "survived", b: "survived", c: "killed" },
+      {
+        status: "Killed",
+        killedBy: ["a", "b", "c"],
+        coveredBy: ["a", "b", "c"],
+        statusReason: weakened("a, b"),
+      },
+    ],
+    [
+      "a head timeout is no weakening",
+      { a: "killed" },
+      { a: "timeout" },
+      {
+        status: "Killed",
+        killedBy: ["a"],
+        coveredBy: ["a"],
+        statusReason: undefined,
+      },
+    ],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => assert.deepEqual(entryOf(base, head), want));
+  }
+});
+
+Deno.test("renderMutationReport() lists every mutated file, its mutants by line then column, and each test by its node id", () => {
+  const [, x1, x2, y, z] = generateMutants(parser, "src/kit/core.py", TEXT);
+  assert.ok(x1 && x2 && y && z);
+  // Two on one line; then a later line whose column is past the last's.
+  assert.deepEqual(
+    [x1, x2, y, z].map((m) => [m.line, m.column]),
+    [[2, 8], [2, 10], [3, 16], [4, 12]],
+  );
+  const json = JSON.parse(renderMutationReport({
+    properties: [{
+      key: "000/clamp",
+      id: "clamp",
+      layout: "000",
+      file: "tests/test_kit.py",
+      baseNodeId: "tests/test_kit.py::test_clamp",
+      headNodeId: "tests/test_kit.py::test_clamp_head",
+    }, {
+      key: "000/new",
+      id: "new",
+      layout: "000",
+      file: "tests/test_kit.py",
+      headNodeId: "tests/test_kit.py::test_new",
+    }],
+    results: [{
+      mutant: z,
+      base: { "000/clamp": "survived" },
+      head: null,
+      cached: false,
+    }],
+    unrun: [x2, y],
+    notCovered: [x1],
+    texts: new Map([["src/kit/z.py", "X = 1\n"], ["src/kit/core.py", TEXT]]),
+    config: {},
+  }, { version: "0" }));
+  assert.equal(validate(json), true, JSON.stringify(validate.errors));
+  assert.deepEqual(Object.keys(json.files), [
+    "src/kit/core.py",
+    "src/kit/z.py",
+  ]);
+  assert.deepEqual(json.files["src/kit/z.py"], {
+    language: "python",
+    source: "X = 1\n",
+    mutants: [],
+  });
+  const listed = json.files["src/kit/core.py"].mutants as {
+    id: string;
+    status: string;
+    statusReason?: string;
+  }[];
+  const budget = "Not run: the [mutation] time budget ran out";
+  assert.deepEqual(listed.map((m) => [m.id, m.status, m.statusReason]), [
+    [
+      x1.id,
+      "NoCoverage",
+      "Not run: no base test executes its line on the unmutated code",
+    ],
+    [x2.id, "Ignored", budget],
+    [y.id, "Ignored", budget],
+    [z.id, "Survived", undefined],
+  ]);
+  assert.deepEqual(json.testFiles["tests/test_kit.py"].tests, [
+    { id: "000/clamp", name: "tests/test_kit.py::test_clamp" },
+    { id: "000/new", name: "tests/test_kit.py::test_new" },
+  ]);
+  assert.deepEqual(json.thresholds, { high: 80, low: 60 });
+});

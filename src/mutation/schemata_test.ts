@@ -172,8 +172,15 @@ Deno.test("mutantAtLine() finds the mutant whose branch holds a line", () => {
   for (const m of mutants) {
     const [first, last] = schemata.branchLines.get(m.id) ?? [0, 0];
     assert.equal(lines[first - 1]?.trim(), `if __pawl_active__ == "${m.id}":`);
-    assert.equal(mutantAtLine(schemata, first), m.id);
-    assert.equal(mutantAtLine(schemata, last), m.id);
+    // The branch runs to the last line of its copy of the two-line body.
+    assert.ok(last >= first + 2, `${m.id}: ${first}-${last}`);
+    assert.equal(
+      lines[last - 1]?.trim(),
+      applyMutant(text, m).trimEnd().split("\n").at(-1)?.trim(),
+    );
+    for (let line = first; line <= last; line++) {
+      assert.equal(mutantAtLine(schemata, line), m.id);
+    }
   }
   assert.equal(mutantAtLine(schemata, 1), undefined);
 });
@@ -539,5 +546,59 @@ Deno.test("buildSchemata() compiles a function with more mutants than an elif ch
       outcome(runs[`schemata ${m.id}`]),
       outcome(runs[`mutant ${m.id}`]),
     );
+  }
+});
+
+Deno.test("buildSchemata() gives the same schemata whichever function's mutants come first", () => {
+  const text =
+    "def f(a):\n    return a + 1\n\n\ndef g(b):\n    return b < 2\n\n\nX = f(1)\n";
+  const mutants = generateMutants(parser, "m.py", text);
+  assert.ok(new Set(mutants.map((m) => m.function)).size === 2);
+  const inOrder = buildSchemata(parser, "m.py", text, mutants);
+  const reversed = buildSchemata(parser, "m.py", text, [
+    ...mutants.filter((m) => m.function === "g"),
+    ...mutants.filter((m) => m.function === "f"),
+  ]);
+  assert.equal(inOrder.excluded.size, 0);
+  assert.equal(reversed.text, inOrder.text);
+  assert.deepEqual(reversed.coverLines, inOrder.coverLines);
+  assert.deepEqual(reversed.branchLines, inOrder.branchLines);
+  assert.ok(reversed.text.endsWith("\n\n\nX = f(1)\n"));
+});
+
+Deno.test("buildSchemata() copies a body indented by tabs or spaces alone, and excludes one whose indentation mixes them", async (t) => {
+  const cases: [string, string, boolean][] = [
+    [
+      "a one-line method of a class indented by a tab",
+      "class C:\n\tdef f(self, a): return a + 1\n",
+      true,
+    ],
+    [
+      "a method indented by a tab whose body adds spaces",
+      "class C:\n\tdef f(self, a):\n\t    return a + 1\n",
+      false,
+    ],
+    [
+      "a body indented by a tab with a nested line that adds spaces",
+      "def f(a):\n\tif a:\n\t    return a + 1\n\treturn a\n",
+      false,
+    ],
+  ];
+  for (const [name, text, compiled] of cases) {
+    await t.step(name, () => {
+      const mutants = generateMutants(parser, "m.py", text);
+      assert.ok(mutants.length > 0);
+      const schemata = buildSchemata(parser, "m.py", text, mutants);
+      const reasons = [...new Set(schemata.excluded.values())];
+      if (compiled) {
+        assert.deepEqual(reasons, []);
+        assert.equal(schemata.coverLines.size, mutants.length);
+      } else {
+        assert.deepEqual(reasons, [
+          `the body of "f" mixes tabs and spaces in its indentation`,
+        ]);
+        assert.equal(schemata.text, text);
+      }
+    });
   }
 });

@@ -74,9 +74,9 @@ Deno.test("Controls fails the session when one control does not pass, and stops 
 });
 
 Deno.test("decoy() draws an id shaped like a mutant's, afresh each time", () => {
-  const [a, b] = [decoy(), decoy()];
-  assert.match(a.id, /^m[0-9a-f]{12}$/);
-  assert.notEqual(a.id, b.id);
+  const ids = Array.from({ length: 100 }, () => decoy().id);
+  for (const id of ids) assert.match(id, /^m[0-9a-f]{12}$/);
+  assert.equal(new Set(ids).size, ids.length);
 });
 
 Deno.test("Controls passes a control only when it ran every test and each one passed", async (t) => {
@@ -187,4 +187,36 @@ Deno.test("Controls draws a control's point over the rest of the session, its ex
     dueAtOnce += runs;
   }
   assert.ok(dueAtOnce > 0 && dueAtOnce < 64, `${dueAtOnce} of 64`);
+});
+
+Deno.test("Controls takes a set of tests as the same set whatever order its run listed them in", async () => {
+  let runs = 0;
+  const controls = new Controls<WarmJob>(0, () => {
+    runs++;
+    return Promise.resolve(ran({ a: "survived", b: "survived" }));
+  });
+  controls.saw({ a: "killed", b: "survived" }, job("m1"), 1);
+  controls.saw({ b: "survived", a: "killed" }, job("m2"), 2);
+  await controls.due(Number.POSITIVE_INFINITY, session());
+  assert.equal(runs, 1);
+});
+
+Deno.test("Controls runs each set's control at its own point, even before that of a set seen earlier", async () => {
+  // Two sets first seen at the session's start, with one run to go: each
+  // point is this run or the last. The second set's control comes first
+  // in a quarter of sessions: 64 sessions with none would be a
+  // (3/4)^64 chance.
+  let secondFirst = 0;
+  for (let i = 0; i < 64; i++) {
+    const order: string[] = [];
+    const controls = new Controls<WarmJob>(1, (j) => {
+      order.push(j.mutant.id);
+      return Promise.resolve(ran({ a: "survived" }));
+    });
+    controls.saw({ a: "killed" }, job("m1"), 0);
+    controls.saw({ b: "killed" }, job("m2"), 0);
+    await controls.due(0, session());
+    if (order.length === 1 && order[0] === "m2") secondFirst++;
+  }
+  assert.ok(secondFirst > 0, `${secondFirst} of 64`);
 });

@@ -176,6 +176,11 @@ Deno.test("WarmResults.head() adds the head's outcomes, and sends a lost head ru
       ran({ a: "killed" }, { findings: [HEAD_NOTE] }),
       { head: { a: "killed" }, findings: [NOTE, HEAD_NOTE] },
     ],
+    [
+      "ran with a finding the base's run did not make",
+      ran({ a: "killed" }, { findings: [HEAD_NOTE] }),
+      { head: { a: "killed" }, findings: [HEAD_NOTE] },
+    ],
     ["ran no property", ran({}), { head: null }],
     ["lost", { kind: "cold", why: "its driver went away" }, { cold: true }],
     ["no outcome", undefined, { cold: true }],
