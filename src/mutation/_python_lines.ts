@@ -52,10 +52,11 @@ export class PythonLines {
   /** The line starts strictly inside `(start, end)`. */
   startsWithin(start: number, end: number): number[] {
     const out: number[] = [];
+    // From the start of the line after `start`'s: the first past `start`.
     for (let i = this.lineOf(start); i < this.starts.length; i++) {
       const p = this.starts[i] as number;
       if (p >= end) break;
-      if (p > start) out.push(p);
+      out.push(p);
     }
     return out;
   }
