@@ -104,13 +104,21 @@ export async function killProcessGroup(pgid: number): Promise<void> {
  * SIGKILL every process of `uid`, as that uid (`kill -1` reaches exactly
  * the processes it may signal, in every pid namespace below ours), until
  * /proc shows none alive. Throws {@linkcode SandboxCleanupError} when some
- * survive repeated attempts.
+ * survive repeated attempts, and a `RangeError` for root or a number that
+ * is no uid: `kill -1` as root, or as whoever setpriv leaves in place for
+ * -1, would end every process on the machine. (Only the uid decides what
+ * `kill` may signal.)
  */
 export async function sweepUid(
   uid: number,
   gid: number,
   tools: { setpriv: string; kill: string },
 ): Promise<void> {
+  if (!Number.isInteger(uid) || uid < 1 || uid >= 4294967295) {
+    throw new RangeError(
+      `Refusing to sweep the processes of uid ${uid}: only a sandbox's own uid may be swept`,
+    );
+  }
   for (let attempt = 1;; attempt++) {
     await runCaptured(tools.setpriv, [
       `--reuid=${uid}`,

@@ -102,6 +102,30 @@ Deno.test("scanUid() sees exactly the uid's live processes, with their groups an
   assert.deepEqual(await scanUid(UID), { live: [], tasks: 0 });
 });
 
+Deno.test("sweepUid() refuses root and any number that is no sandbox uid, before it runs anything", async (t) => {
+  // Tools that do not exist: were the refusal missing, nothing could be
+  // signalled, and the run would end otherwise than with a RangeError.
+  const tools = { setpriv: "/nonexistent/setpriv", kill: "/nonexistent/kill" };
+  const cases: [string, number, number][] = [
+    ["uid -1", -1, UID],
+    ["uid -1 with gid -1", -1, -1],
+    ["root", 0, UID],
+    ["a fraction", 1.5, UID],
+    ["the id meaning none", 4294967295, UID],
+    ["not a number", Number.NaN, UID],
+  ];
+  for (const [name, uid, gid] of cases) {
+    await t.step(name, async () => {
+      await assert.rejects(
+        () => sweepUid(uid, gid, tools),
+        (error: unknown) =>
+          error instanceof RangeError &&
+          /Refusing to sweep/.test(error.message),
+      );
+    });
+  }
+});
+
 Deno.test("sweepUid() kills every process of the uid, and only those", async () => {
   const sleeper = await tool("sleep");
   const children = [
