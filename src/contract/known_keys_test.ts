@@ -85,3 +85,32 @@ Deno.test("knownKeys() gives up on a path that goes too deep into a recursive sc
   await t.step("within the limit", () => assert.deepEqual(at(20), ["next"]));
   await t.step("past it", () => assert.deepEqual(at(40), []));
 });
+
+Deno.test("knownKeys() gives up on a path too deep through arrays, records and unions too", async (t) => {
+  type Node = { kids?: Node[] | undefined } | {
+    map?: Record<string, Node> | undefined;
+  };
+  const node: z.ZodType<Node> = z.lazy(() =>
+    z.union([
+      z.strictObject({ kids: z.array(node).optional() }),
+      z.strictObject({ map: z.record(z.string(), node).optional() }),
+    ])
+  );
+  const down = (steps: number, via: "kids" | "map") =>
+    knownKeys(
+      node,
+      Array.from({ length: steps }, () => [via, 0]).flat(),
+    );
+  await t.step("an array within the limit", () => {
+    assert.deepEqual(down(5, "kids"), ["kids", "map"]);
+  });
+  await t.step("an array past it", () => {
+    assert.deepEqual(down(40, "kids"), []);
+  });
+  await t.step("a record within the limit", () => {
+    assert.deepEqual(down(5, "map"), ["kids", "map"]);
+  });
+  await t.step("a record past it", () => {
+    assert.deepEqual(down(40, "map"), []);
+  });
+});

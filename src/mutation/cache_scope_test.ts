@@ -110,6 +110,12 @@ Deno.test("oracleCacheScope() covers what a run can read, and nothing a change e
       change: { "pkg/extra.py": "X = 1\n" },
       same: true,
     },
+    {
+      what: "the mutated file, though the selected tests do not import it",
+      change: { "pkg/a.py": "def f(x):\n    return x + 2\n" },
+      selected: [B],
+      same: false,
+    },
   ];
   for (const c of cases) {
     await t.step(
@@ -155,4 +161,46 @@ Deno.test("wholeTreeScope() changes with any file of the tree", async () => {
   assert.equal(await wholeTreeScope(new Map(files))(MUTANT, [B]), before);
   const changed = new Map(files).set("tools/release.py", "x\n");
   assert.notEqual(await wholeTreeScope(changed)(MUTANT, [A]), before);
+});
+
+Deno.test("oracleCacheScope() covers what the files Python and pytest run unasked import", async (t) => {
+  for (
+    const unasked of ["__init__.py", "sitecustomize.py", "usercustomize.py"]
+  ) {
+    await t.step(`a module a test-side ${unasked} imports`, async () => {
+      const tree = {
+        ...TREE,
+        [`tests/${unasked}`]: "from pkg.setup import ON\n",
+        "pkg/setup.py": "ON = True\n",
+      };
+      const changed = { ...tree, "pkg/setup.py": "ON = False\n" };
+      assert.notEqual(
+        await scopeOf(tree)(MUTANT, [A]),
+        await scopeOf(changed)(MUTANT, [A]),
+      );
+    });
+  }
+});
+
+Deno.test("oracleCacheScope() and wholeTreeScope() give a tree the same scope whatever order its files and the selected properties come in", async (t) => {
+  const reversed = Object.fromEntries(Object.entries(TREE).reverse());
+  await t.step("the oracle's files", async () => {
+    assert.equal(
+      await scopeOf(TREE)(MUTANT, [A, B]),
+      await scopeOf(reversed)(MUTANT, [A, B]),
+    );
+  });
+  await t.step("the selected properties", async () => {
+    const scope = scopeOf(TREE);
+    assert.equal(await scope(MUTANT, [A, B]), await scope(MUTANT, [B, A]));
+    assert.equal(
+      await scope(MUTANT, [B, A]),
+      await scopeOf(TREE)(MUTANT, [A, B]),
+    );
+  });
+  await t.step("a whole tree", async () => {
+    const whole = (tree: Record<string, string>) =>
+      wholeTreeScope(new Map(Object.entries(tree)))(MUTANT, [A]);
+    assert.equal(await whole(TREE), await whole(reversed));
+  });
 });

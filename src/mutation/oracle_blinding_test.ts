@@ -382,7 +382,13 @@ interface RunFixture {
   options(check: string): Promise<OracleBlindingOptions>;
 }
 
-async function runFixture(): Promise<RunFixture & AsyncDisposable> {
+/**
+ * The run fixture; with `broken`, the base also has a property whose test
+ * fails on the base's own code, as a test the base already had broken.
+ */
+async function runFixture(
+  broken = false,
+): Promise<RunFixture & AsyncDisposable> {
   const root = await Deno.makeTempDir({ prefix: "pawl-oracle-blinding-" });
   const observer = await installObserver(root);
   const driver = await installWarmDriver(root);
@@ -407,7 +413,9 @@ async function runFixture(): Promise<RunFixture & AsyncDisposable> {
     "pkg/__init__.py": "",
     "pkg/m.py": WIRE,
     "tests/__init__.py": "",
-    [TEST]: WIRE_TEST,
+    [TEST]: broken
+      ? `${WIRE_TEST}\n\ndef test_broken():\n    assert check(3, 7)\n`
+      : WIRE_TEST,
   };
   return {
     sandbox,
@@ -422,13 +430,24 @@ async function runFixture(): Promise<RunFixture & AsyncDisposable> {
       };
       return {
         ...options(base, head, progress),
-        properties: [{
-          key: "000/double",
-          id: "double",
-          layout: "000",
-          file: TEST,
-          nodeId: `${TEST}::test_double`,
-        }],
+        properties: [
+          {
+            key: "000/double",
+            id: "double",
+            layout: "000",
+            file: TEST,
+            nodeId: `${TEST}::test_double`,
+          },
+          ...(broken
+            ? [{
+              key: "000/broken",
+              id: "broken",
+              layout: "000",
+              file: TEST,
+              nodeId: `${TEST}::test_broken`,
+            }]
+            : []),
+        ],
         base: await tree(`base-${n}`, base),
         oracle: await tree(`oracle-${n++}`, head),
         observer,
@@ -543,6 +562,22 @@ Deno.test("oracleBlinding() runs cold the head's runs lost to code that fails wh
 
 Deno.test("oracleBlinding() runs cold the head's runs when its tests fail in the warm interpreter itself, and still finds the blinding", () =>
   judged("blind, but not in the warm interpreter", "all", 2));
+
+Deno.test("oracleBlinding() judges by the base's tests that pass on the base's code: one failing there anyway kills no mutant and decides nothing on the head", async (t) => {
+  for (const check of ["blind", "reversed"]) {
+    await t.step(check, async () => {
+      const judge = async (broken: boolean) => {
+        await using f = await runFixture(broken);
+        return await oracleBlinding(await f.options(CHECKS[check]!));
+      };
+      const plain = await judge(false);
+      const withBroken = await judge(true);
+      assert.ok(plain.report.killed > 0, JSON.stringify(plain.report));
+      assert.deepEqual(withBroken.report, plain.report);
+      assert.deepEqual(withBroken.findings, plain.findings);
+    });
+  }
+});
 
 Deno.test("oracleBlinding() runs on the head's code only the mutants the base's tests killed, and takes them from the runner's cache again", async () => {
   await using f = await runFixture();
