@@ -79,6 +79,7 @@ export function oracleCacheScope(options: OracleCacheScopeOptions): CacheScope {
   // The modules a run reaches depend only on what it selects.
   const reached = new Map<string, Promise<string>>();
   const reach = (properties: readonly SelectedProperty[]) => {
+    // Stryker disable next-line MethodExpression: reachableFiles gives its paths sorted, so the order only keys the memo
     const entries = [
       ...new Set([
         ...properties.map((p) => p.nodeId.split("::")[0] as string),

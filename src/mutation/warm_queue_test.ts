@@ -33,7 +33,7 @@ Deno.test("WarmJobQueue cuts what is left at the deadline, and tells it apart fr
   });
   assert.equal(queue.take()?.mutant.id, "m0");
   assert.deepEqual(queue.left.map((j) => j.mutant.id), ["m1", "m2", "m3"]);
-  assert.deepEqual(queue.cut, [], "nothing is cut before the deadline");
+  assert.equal(queue.cut.length, 0, "nothing is cut before the deadline");
   clock.now = 10;
   assert.equal(queue.take(), undefined);
   clock.now = 0;
