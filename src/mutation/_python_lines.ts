@@ -47,6 +47,7 @@ export class PythonLines {
   /** The text of the line holding `offset`, from `offset` to its line break (excluded). */
   text(offset: number): string {
     const next = this.starts[this.lineOf(offset)] ?? this.#text.length;
+    // Stryker disable next-line Regex: the slice ends at the next line's start, so its one line break, if any, is its end
     return this.#text.slice(offset, next).replace(/(\r\n|\r|\n)$/, "");
   }
 
