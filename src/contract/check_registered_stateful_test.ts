@@ -54,21 +54,29 @@ function side(
   };
 }
 
-function judge(head: string, layout = "000", name = "TestStack"): string[] {
-  const base = side(BASE);
-  const h = side(head);
-  const found = checkRegisteredTests([{
+/** The registered state machine `name` checked from `base` to `head`. */
+function checkedSides(
+  base: ReturnType<typeof side>,
+  head: ReturnType<typeof side>,
+  layout = "000",
+  name = "TestStack",
+) {
+  return checkRegisteredTests([{
     layout,
     id: "stack",
     module: "tests.test_machine",
     name,
   }], {
     baseModules: base.modules,
-    headModules: h.modules,
+    headModules: head.modules,
     baseTree: base.tree,
-    headTree: h.tree,
+    headTree: head.tree,
     isTestSide: (path) => path.startsWith("tests/"),
   });
+}
+
+function judge(head: string, layout = "000", name = "TestStack"): string[] {
+  const found = checkedSides(side(BASE), side(head), layout, name);
   return [
     ...found.findings.map((f) => f.rule),
     ...found.rewrites.map(() => "rewrite"),
@@ -194,18 +202,7 @@ Deno.test("checkRegisteredTests() reads a decorated TestCase subclass as one bin
       "\n@pytest.mark.slow\nclass TestStack",
     ),
   );
-  const found = checkRegisteredTests([{
-    layout: "000",
-    id: "stack",
-    module: "tests.test_machine",
-    name: "TestStack",
-  }], {
-    baseModules: base.modules,
-    headModules: head.modules,
-    baseTree: base.tree,
-    headTree: head.tree,
-    isTestSide: (path) => path.startsWith("tests/"),
-  }).findings;
+  const found = checkedSides(base, head).findings;
   assert.deepEqual(
     found.filter((f) => f.rule === "property.rebound").map((f) => f.message),
     [],
@@ -225,18 +222,7 @@ Deno.test("checkRegisteredTests() says a rule's strategy changed where it is def
   const head = side(
     named.replace("max_value=100)\nFAST", "max_value=3)\nFAST"),
   );
-  const found = checkRegisteredTests([{
-    layout: "000",
-    id: "stack",
-    module: "tests.test_machine",
-    name: "TestStack",
-  }], {
-    baseModules: base.modules,
-    headModules: head.modules,
-    baseTree: base.tree,
-    headTree: head.tree,
-    isTestSide: (path) => path.startsWith("tests/"),
-  }).findings;
+  const found = checkedSides(base, head).findings;
   assert.deepEqual(found.map((f) => f.rule), ["property.strategy_narrowed"]);
   assert.match(
     found[0]!.message,
@@ -274,18 +260,7 @@ Deno.test("checkRegisteredTests() finds an assertion dropped from a helper a sta
   assert.notEqual(withHelper, BASE);
   const base = side(withHelper);
   const head = side(withHelper.replace("    assert x >= 0\n", "    pass\n"));
-  const found = checkRegisteredTests([{
-    layout: "000",
-    id: "stack",
-    module: "tests.test_machine",
-    name: "TestStack",
-  }], {
-    baseModules: base.modules,
-    headModules: head.modules,
-    baseTree: base.tree,
-    headTree: head.tree,
-    isTestSide: (path) => path.startsWith("tests/"),
-  }).findings;
+  const found = checkedSides(base, head).findings;
   assert.deepEqual(found.map((f) => f.rule), ["property.assertion_removed"]);
   assert.match(
     found[0]!.message,
@@ -306,18 +281,7 @@ Deno.test("checkRegisteredTests() finds an assertion dropped from a step a state
       "self.model.pop()",
     ),
   );
-  const found = checkRegisteredTests([{
-    layout: "000",
-    id: "stack",
-    module: "tests.test_machine",
-    name: "TestStack",
-  }], {
-    baseModules: base.modules,
-    headModules: head.modules,
-    baseTree: base.tree,
-    headTree: head.tree,
-    isTestSide: (path) => path.startsWith("tests/"),
-  }).findings;
+  const found = checkedSides(base, head).findings;
   assert.deepEqual(found.map((f) => f.rule), [
     "property.vacuous",
     "property.assertion_removed",
