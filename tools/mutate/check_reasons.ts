@@ -21,8 +21,8 @@ import { parseArgs } from "node:util";
 import {
   afterTimeout,
   denoTest,
+  measureLimit,
   mutantStages,
-  timeLimitSeconds,
 } from "./deno_test_runner.ts";
 import { plural } from "../../src/core/plural.ts";
 import { ROOT, trackedFiles } from "./main.ts";
@@ -227,13 +227,7 @@ async function main(): Promise<number> {
   const byImporter = importers(graph);
   const limits = new Map<string, Promise<number>>();
   /** The tests' limit timed now without a mutant, or the tail of their failure. */
-  const measure = async (tests: readonly string[]) => {
-    const start = performance.now();
-    const run = await denoTest(tests, "", 120, ROOT);
-    return run.passed
-      ? timeLimitSeconds(performance.now() - start, 120)
-      : run.tail;
-  };
+  const measure = (tests: readonly string[]) => measureLimit(tests, 120, ROOT);
   const limit = (tests: readonly string[]) => {
     const key = tests.join(" ");
     if (!limits.has(key)) {

@@ -131,6 +131,22 @@ export function afterTimeout(
   return remeasured > seconds ? remeasured : "timeout";
 }
 
+/**
+ * The limit `files` get from a run without a mutant now, in `cwd`, or the
+ * tail of that run's output when it did not pass within `ceiling`.
+ */
+export async function measureLimit(
+  files: readonly string[],
+  ceiling: number,
+  cwd?: string,
+): Promise<number | string> {
+  const start = performance.now();
+  const outcome = await denoTest(files, "", ceiling, cwd);
+  return outcome.passed
+    ? timeLimitSeconds(performance.now() - start, ceiling)
+    : outcome.tail;
+}
+
 export class DenoTestRunner implements TestRunner {
   static inject = tokens(commonTokens.options);
   readonly #plan: RunnerPlan;
@@ -165,11 +181,8 @@ export class DenoTestRunner implements TestRunner {
     files: readonly string[],
     ceiling: number,
   ): Promise<number | undefined> {
-    const start = performance.now();
-    const outcome = await denoTest(files, "", ceiling);
-    const limit = outcome.passed
-      ? timeLimitSeconds(performance.now() - start, ceiling)
-      : undefined;
+    const measured = await measureLimit(files, ceiling);
+    const limit = typeof measured === "number" ? measured : undefined;
     this.#limits.set(files.join(" "), limit ?? ceiling);
     return limit;
   }
