@@ -132,7 +132,11 @@ function describe(
   return { detail, key, line };
 }
 
-function nearestLine(lineOf: LineOf, path: YamlPath): number | undefined {
+/** The 1-based line of `path`, or of its closest ancestor that has one. */
+export function nearestLine(
+  lineOf: LineOf,
+  path: YamlPath,
+): number | undefined {
   for (let n = path.length; n >= 0; n--) {
     const line = lineOf(path.slice(0, n));
     if (line !== undefined) return line;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { loadYamlParser, parseYamlDocument } from "./parse_yaml_document.ts";
-import { schemaIssueError } from "./schema_issue_error.ts";
+import { nearestLine, schemaIssueError } from "./schema_issue_error.ts";
 
 // Some texts below are flow style, which only the full YAML parser reads.
 await loadYamlParser();
@@ -273,4 +273,24 @@ Deno.test("schemaIssueError() says the file does not match when there is no issu
     'Cannot read contract "tests/policy.yaml": the file does not match its schema',
   );
   assert.equal(error.line, undefined);
+});
+
+Deno.test("nearestLine() gives the line of a path, or of its closest ancestor that exists", async (t) => {
+  const doc = parseYamlDocument(
+    "version: 1\ncontracts:\n  - id: first\n    min_trials: 10\n  - id: second\n    min_trials: 20\n",
+    "contracts.yml",
+  );
+  const cases: [string, (string | number)[], number | undefined][] = [
+    ["a key that exists", ["contracts", 1, "min_trials"], 6],
+    ["a key below a missing one", ["contracts", 1, "test", "x"], 5],
+    ["a missing item", ["contracts", 5], 2],
+    ["a missing top-level key", ["notes"], 1],
+    ["the document", [], 1],
+  ];
+  for (const [name, path, line] of cases) {
+    await t.step(
+      name,
+      () => assert.equal(nearestLine((p) => doc.lineOf(p), path), line),
+    );
+  }
 });

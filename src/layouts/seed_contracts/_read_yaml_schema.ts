@@ -12,7 +12,6 @@ import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import {
   parseYamlDocument,
   type YamlDocument,
-  type YamlPath,
 } from "../../contract/parse_yaml_document.ts";
 
 /** Options for {@linkcode readYamlSchema}. */
@@ -51,18 +50,6 @@ export function readYamlSchema<S extends z.ZodType>(
   const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw issueError(path, doc, result.error.issues, schema);
   return { data: result.data, doc };
-}
-
-/** The 1-based line of `path`, or of its closest ancestor that exists. */
-export function nearestLine(
-  doc: YamlDocument,
-  path: YamlPath,
-): number | undefined {
-  for (let n = path.length; n >= 0; n--) {
-    const line = doc.lineOf(path.slice(0, n));
-    if (line !== undefined) return line;
-  }
-  return undefined;
 }
 
 function issueError(

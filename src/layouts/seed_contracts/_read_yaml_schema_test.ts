@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import {
-  entryLines,
-  nearestLine,
-  readYamlSchema,
-} from "./_read_yaml_schema.ts";
+import { entryLines, readYamlSchema } from "./_read_yaml_schema.ts";
 import { parseYamlDocument } from "../../contract/parse_yaml_document.ts";
 import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 
@@ -43,20 +39,6 @@ Deno.test("readYamlSchema() refuses a file over the size it is given", () => {
     () => readYamlSchema(TEXT, z.unknown(), { path: "x.yml", maxBytes: 8 }),
     ContractSyntaxError,
   );
-});
-
-Deno.test("nearestLine() gives the line of a path, or of its closest ancestor that exists", async (t) => {
-  const doc = parseYamlDocument(TEXT, "contracts.yml");
-  const cases: [string, (string | number)[], number | undefined][] = [
-    ["a key that exists", ["contracts", 1, "min_trials"], 6],
-    ["a key below a missing one", ["contracts", 1, "test", "x"], 5],
-    ["a missing item", ["contracts", 5], 2],
-    ["a missing top-level key", ["notes"], 1],
-    ["the document", [], 1],
-  ];
-  for (const [name, path, line] of cases) {
-    await t.step(name, () => assert.equal(nearestLine(doc, path), line));
-  }
 });
 
 Deno.test("entryLines() finds each entry by its id, and a top-level key by name", () => {
