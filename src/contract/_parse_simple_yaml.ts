@@ -154,7 +154,9 @@ class LineReader {
     if (this.#peeked !== undefined) return this.#peeked;
     while (this.#next < this.#lines.length) {
       const raw = this.#lines[this.#next++] as string;
-      const content = raw.trimStart();
+      // Only spaces indent YAML: a line led by any other blank (a no-break
+      // space, a form feed) is content, which no reading here takes.
+      const content = raw.replace(/^ +/, "");
       if (content === "" || content.startsWith("#")) continue;
       if (content.trimEnd() !== content) throw NOT_SIMPLE;
       const indent = raw.length - content.length;

@@ -130,6 +130,11 @@ Deno.test("parseSimpleYaml() leaves everything outside its subset to the full pa
     ["a float with nothing after its point", "a: 1.\n"],
     ["an integer of 16 digits", "a: 1234567890123456\n"],
     ["a byte order mark as indentation", "a:\n\uFEFFb: 1\n"],
+    ["a no-break space as indentation", "a:\n\u00a0b: 1\n"],
+    ["a line separator as indentation", "a:\n\u2028 b: 1\n"],
+    ["a form feed as indentation", "a:\n\fb: 1\n"],
+    ["an ideographic space before a dash", "a:\n  \u3000- x\n"],
+    ["a line of a no-break space", "a: 1\n\u00a0\n"],
   ];
   for (const [name, text] of cases) {
     await t.step(name, () => assert.equal(parseSimpleYaml(text), undefined));
