@@ -112,6 +112,10 @@ Deno.test("parseSimpleYaml() leaves everything outside its subset to the full pa
     ["a tab", "a:\t1\n"],
     ["a carriage return", "a: 1\r\nb: 2\r\n"],
     ["a document marker", "---\na: 1\n"],
+    ["a directive", "%YAML 1.2\n---\na: 1\n"],
+    ["a document end marker", "a: 1\n...\n"],
+    ["a second document", "a: 1\n---\nb: 2\n"],
+    ["a document marker after a key", "a:\n--- x\n"],
     ["a bare dash", "a:\n  -\n  - x\n"],
     ["a nested list on one line", "a:\n  - - x\n"],
     ["a top-level list", "- a\n"],
@@ -135,6 +139,12 @@ Deno.test("parseSimpleYaml() leaves everything outside its subset to the full pa
     ["a form feed as indentation", "a:\n\fb: 1\n"],
     ["an ideographic space before a dash", "a:\n  \u3000- x\n"],
     ["a line of a no-break space", "a: 1\n\u00a0\n"],
+    ["a trailing no-break space", "a:\u00a0\n"],
+    ["a trailing space after a quoted scalar", "a: 'x' \n"],
+    ["a trailing space after an empty list", "a: [] \n"],
+    ["a trailing space after an item", "a:\n  - x \n"],
+    ["a key after other text", "abc'x k: '\n"],
+    ["a no-break space after a dash", "a:\n  - \u00a0x\n"],
   ];
   for (const [name, text] of cases) {
     await t.step(name, () => assert.equal(parseSimpleYaml(text), undefined));
@@ -155,32 +165,33 @@ Deno.test("parseSimpleYaml() agrees with the full parser on generated documents"
     "x_y",
   );
   // Mostly scalars the fast reader takes, some it must leave alone.
+  // The scalars the fast reader reads itself.
+  const simple = [
+    "1",
+    "0",
+    "40",
+    "null",
+    "true",
+    "false",
+    "yes",
+    "tests.properties.test_x",
+    "Class.test_y",
+    "2099-01-01T00:00:00Z",
+    "a:b",
+    "x,y",
+    "'single'",
+    '"double"',
+    "''",
+    '""',
+    "[]",
+    "{}",
+    "123456789012345",
+    "6e251fd4497f2747cef0a27287f0242a15c0b05992e8f8e11ef9ee65f5120f70",
+    "two words",
+  ];
   const scalars = fc.oneof(
     {
-      arbitrary: fc.constantFrom(
-        "1",
-        "0",
-        "40",
-        "null",
-        "true",
-        "false",
-        "yes",
-        "tests.properties.test_x",
-        "Class.test_y",
-        "2099-01-01T00:00:00Z",
-        "a:b",
-        "a#b",
-        "x,y",
-        "'single'",
-        '"double"',
-        "''",
-        '""',
-        "[]",
-        "{}",
-        "123456789012345",
-        "6e251fd4497f2747cef0a27287f0242a15c0b05992e8f8e11ef9ee65f5120f70",
-        "two words",
-      ),
+      arbitrary: fc.constantFrom(...simple),
       weight: 6,
     },
     {
@@ -197,6 +208,7 @@ Deno.test("parseSimpleYaml() agrees with the full parser on generated documents"
         "Null",
         "a: b",
         "a #b",
+        "a#b",
         '"with \\"escape"',
         "[1]",
         "&anchor v",
@@ -286,7 +298,29 @@ Deno.test("parseSimpleYaml() agrees with the full parser on generated documents"
         };
         render({ map: top }, 0, "");
         const text = lines.join("\n") + "\n";
-        if (assertAgrees(text)) accepted++;
+        const read = assertAgrees(text);
+        if (read) accepted++;
+        // A document of nothing but the subset is read fast.
+        const inSubset = (v: Value, inSeq: boolean): boolean =>
+          typeof v === "string"
+            ? simple.includes(v)
+            : "seq" in v
+            ? !(inSeq && v.seq.length > 0) &&
+              v.seq.every((item) => inSubset(item, true))
+            : new Set(v.map.map(([k]) => k)).size === v.map.length &&
+              v.map.every(([k, item]) =>
+                !["null", "True", "__proto__"].includes(k) &&
+                inSubset(item, false)
+              );
+        if (
+          inSubset({ map: top }, false) &&
+          s.noise.every((lines) => lines.every((l: string) => l !== "  x"))
+        ) {
+          assert.ok(
+            read,
+            `a document of the subset was not read fast:\n${text}`,
+          );
+        }
       },
     ),
     { numRuns: 600 },
@@ -335,4 +369,55 @@ Deno.test("parseSimpleYaml() finds nothing inside an empty list or map, as the f
     assert.equal(fast?.lineOf(path), slow.lineOf(path), JSON.stringify(path));
   }
   assert.equal(fast?.lineOf(["a", 0]), undefined);
+});
+
+Deno.test("parseSimpleYaml() agrees with the full parser on scalars and keys built from the core schema's pieces", () => {
+  // Pieces of what YAML 1.2's core schema reads as null, booleans and
+  // numbers, in every case and next to each other, with the characters a
+  // plain scalar may hold or must not start or end with.
+  const piece = fc.constantFrom(
+    ...["null", "Null", "NULL", "nULL", "~", "true", "True", "TRUE", "tRUE"],
+    ...["false", "False", "FALSE", "fALSE", ".inf", ".Inf", ".INF", ".NaN"],
+    ...[".nan", ".NAN", "0", "7", "12", "0x", "1F", "0o", "17", "8", "e"],
+    ...["E", "5", ".", "+", "-", "_", "a", "x", " ", ":", ": ", "#", " #"],
+    ...["'", '"', "\\", "[", "]", "{", "}", ",", "&", "*", "!", "|", ">"],
+    ...["%", "@", "`", "?", "=", "(", ")", "/", "'a'", '"a"', "''"],
+    ...["1.5", ".5", "1.", "1e5", "1.5e3", ".5E-3", "0o7", "0x1f", "+.inf"],
+  );
+  const text = fc.array(piece, { minLength: 1, maxLength: 3 })
+    .map((pieces) => pieces.join(""));
+  let accepted = 0;
+  fc.assert(
+    fc.property(text, text, (key, scalar) => {
+      const docs = [
+        `${key}: ${scalar}\n`,
+        `${key}:\n  inner: ${scalar}\n`,
+        `a:\n  - ${scalar}\n  - ${key}: ${scalar}\n`,
+        `a:\n- ${scalar}\nb: 1\n`,
+        `${key}:\n`,
+        `a: 1\n${key}: 2\n`,
+      ];
+      for (const doc of docs) if (assertAgrees(doc)) accepted++;
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(accepted > 1000, `only ${accepted} documents were read fast`);
+});
+
+Deno.test("parseSimpleYaml() never reads a core-schema null, boolean or number as a string", async (t) => {
+  const values = [
+    ...["null", "Null", "NULL", "~", "true", "True", "TRUE", "false"],
+    ...["False", "FALSE", "0o17", "0x1F", "0x1f", "+12", "-12", "007"],
+    ...[".inf", "-.inf", "+.inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN"],
+    ...["1e5", "1E5", "1.5e3", "1.e3", ".5e3", ".5e-3", "12.5e+3", "1.5"],
+    ...["1.", ".5", "-1.5", "+.5", "1234567890123456", "0.0", "10.25"],
+  ];
+  for (const value of values) {
+    await t.step(value, () => {
+      for (const text of [`a: ${value}\n`, `a:\n  - ${value}\n`]) {
+        assertAgrees(text);
+      }
+      assertAgrees(`${value}: 1\n`);
+    });
+  }
 });
