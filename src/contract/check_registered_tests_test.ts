@@ -1008,6 +1008,16 @@ def test_p(limit, n):
       ["rewrite:5"],
     ],
     [
+      "a parameter beside a splat of strategies renamed",
+      base.replace("@given(st.integers())", "@given(st.integers(), *EXTRA)")
+        .replace("\n\n\n@given", "\nEXTRA = ()\n\n\n@given"),
+      base.replace("@given(st.integers())", "@given(st.integers(), *EXTRA)")
+        .replace("\n\n\n@given", "\nEXTRA = ()\n\n\n@given")
+        .replaceAll("n <= limit or n > limit", "m <= limit or m > limit")
+        .replace("(limit, n)", "(limit, m)"),
+      ["rewrite:6"],
+    ],
+    [
       "a test that no longer asserts anything (property.vacuous judges it)",
       base,
       base.replace("assert n <= limit or n > limit", "print(n)"),
@@ -1324,4 +1334,63 @@ def test_p(n):
     }),
     ["property.strategy_narrowed:3"],
   );
+});
+
+Deno.test("checkRegisteredTests() judges a package's __init__.py over a module file of the same name, as Python imports it", () => {
+  const narrowed = BASE.replace("max_value=100)", "max_value=10)");
+  const other = "def test_p():\n    assert True\n";
+  const found = judge(
+    { "tests/test_p/__init__.py": narrowed, [MODULE]: other },
+    { base: { "tests/test_p/__init__.py": BASE, [MODULE]: other } },
+  );
+  assert.deepEqual(found, ["property.strategy_narrowed:3"]);
+});
+
+Deno.test("checkRegisteredTests() exempts only a star import before the def, not a dynamic write that mentions one", () => {
+  const write =
+    'import sys\nsetattr(sys.modules[__name__], "test_" + "from here", helper)\n';
+  assert.deepEqual(
+    judge({
+      [MODULE]: BASE.replace("\n\ndef helper", `\n${write}\ndef helper`),
+    }),
+    ["property.rebound:6"],
+  );
+});
+
+Deno.test("checkRegisteredTests() compares a helper's assertions up to a renaming of its parameters that keeps each in its slot", async (t) => {
+  const base = `from hypothesis import given, strategies as st
+
+
+def check(lo, hi):
+    assert lo <= hi
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    check(0, n)
+    assert n >= 0
+`;
+  const cases: [string, string, string[]][] = [
+    [
+      "both parameters renamed",
+      base.replace(
+        "(lo, hi):\n    assert lo <= hi",
+        "(a, b):\n    assert a <= b",
+      ),
+      [],
+    ],
+    [
+      "the parameters swapped in the assertion",
+      base.replace("assert lo <= hi", "assert hi <= lo"),
+      ["rewrite:9"],
+    ],
+  ];
+  for (const [name, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judge({ [MODULE]: head }, { base: { [MODULE]: base } }),
+        want,
+      );
+    });
+  }
 });
