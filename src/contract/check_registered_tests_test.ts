@@ -1394,3 +1394,38 @@ def test_p(n):
     });
   }
 });
+
+Deno.test("checkRegisteredTests() names every dropped, weakened and rewritten assertion in one finding", () => {
+  const base = `from hypothesis import given, strategies as st
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    assert n >= 0
+    assert n < 10**9
+    assert str(n).isdigit()
+`;
+  const head = base.replace("    assert n >= 0\n", "")
+    .replace("assert n < 10**9", "assert n < 10**12")
+    .replace("assert str(n).isdigit()", "assert repr(n).isdigit()");
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: side({ [MODULE]: base }).modules,
+    headModules: side({ [MODULE]: head }).modules,
+    baseTree: side({ [MODULE]: base }).tree,
+    headTree: side({ [MODULE]: head }).tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.rewrites, []);
+  assert.deepEqual(found.findings.map((f) => `${f.rule}:${f.line}`), [
+    "property.assertion_removed:5",
+  ]);
+  assert.match(
+    found.findings[0]!.message,
+    /^Property "p" test "test_p" no longer makes 1 of the base's assertions \(.*\); weakens 1 of the base's assertions \(.*\); rewrites 1 of the base's assertions in a way their form does not show is at least as strong \(.*\), in the test/,
+  );
+});
