@@ -1380,6 +1380,11 @@ def test_p(n):
       [],
     ],
     [
+      "the parameters swapped in the signature",
+      base.replace("def check(lo, hi)", "def check(hi, lo)"),
+      ["rewrite:9"],
+    ],
+    [
       "the parameters swapped in the assertion",
       base.replace("assert lo <= hi", "assert hi <= lo"),
       ["rewrite:9"],
