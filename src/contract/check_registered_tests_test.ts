@@ -226,6 +226,24 @@ Deno.test("checkRegisteredTests() follows strategies into other test-side module
   };
   assert.deepEqual(judge(narrowed, { base }), ["property.strategy_narrowed:2"]);
   assert.deepEqual(judge(widened, { base }), []);
+  const h = side(narrowed);
+  const b = side(base);
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: b.modules,
+    headModules: h.modules,
+    baseTree: b.tree,
+    headTree: h.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(
+    found.findings.map((f) => [f.rule, f.path, f.line]),
+    [["property.strategy_narrowed", "tests/strategies.py", 2]],
+  );
 });
 
 Deno.test("checkRegisteredTests() judges a strategy reached through a helper or a constant by its width", async (t) => {
@@ -1433,4 +1451,24 @@ def test_p(n):
     found.findings[0]!.message,
     /^Property "p" test "test_p" no longer makes 1 of the base's assertions \(.*\); weakens 1 of the base's assertions \(.*\); rewrites 1 of the base's assertions in a way their form does not show is at least as strong \(.*\), in the test/,
   );
+});
+
+Deno.test("checkRegisteredTests() leaves a skip mark to the skip rules however it is written", async (t) => {
+  const cases: [string, string, string][] = [
+    ["with a reason", "", '@pytest.mark.skip(reason="flaky")'],
+    ["with a condition", "", '@pytest.mark.skipif(True, reason="slow")'],
+    ["through an alias", "slow = pytest.mark.skip\n", "@slow"],
+  ];
+  for (const [name, alias, decorator] of cases) {
+    await t.step(name, () => {
+      const head = BASE.replace(
+        "from hypothesis import",
+        `import pytest\n${alias}from hypothesis import`,
+      ).replace(
+        "@settings(max_examples",
+        `${decorator}\n@settings(max_examples`,
+      );
+      assert.deepEqual(judge({ [MODULE]: head }), []);
+    });
+  }
 });
