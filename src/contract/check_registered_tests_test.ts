@@ -1472,3 +1472,14 @@ Deno.test("checkRegisteredTests() leaves a skip mark to the skip rules however i
     });
   }
 });
+
+Deno.test("checkRegisteredTests() reports a lost decorator at the head's def", () => {
+  const head = `import pytest\n${BASE}`;
+  const base = head.replace(
+    "@settings(max_examples",
+    "@pytest.mark.slow\n@settings(max_examples",
+  );
+  assert.deepEqual(judge({ [MODULE]: head }, { base: { [MODULE]: base } }), [
+    "property.decorator_changed:14",
+  ]);
+});
