@@ -211,8 +211,9 @@ class Unifier {
     if (bFirst === hFirst) {
       // Kept as spelled: the same name, as spelling compares it, unless one
       // side binds it as its own local and the other reads it from outside
-      // (a constant, a fixture): one spelling for two different values.
-      if ((bKind === undefined) !== (hKind === undefined)) return false;
+      // (a constant, a fixture), or it is a parameter moved to another
+      // slot: one spelling for two different values.
+      if (bKind !== hKind) return false;
       // Stryker disable next-line ConditionalExpression: a pairing of a name without a kind is never read, as image() and preimage() are asked only for names with a kind (above)
       if (bKind !== undefined) pairings.add(this.#pair, bFirst, hFirst);
       return true;

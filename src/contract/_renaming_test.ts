@@ -119,6 +119,12 @@ Deno.test("Renaming.same() follows a consistent renaming of a function's own nam
       false,
     ],
     [
+      "a parameter kept as spelled in another slot",
+      ["a, b", "assert a > 0"],
+      ["b, a", "assert a > 0"],
+      false,
+    ],
+    [
       "a parameter renamed to a local",
       ["a", "v = a\nassert a > 0"],
       ["a", "v = a\nassert v > 0"],

@@ -226,6 +226,24 @@ Deno.test("checkRegisteredTests() follows strategies into other test-side module
   };
   assert.deepEqual(judge(narrowed, { base }), ["property.strategy_narrowed:2"]);
   assert.deepEqual(judge(widened, { base }), []);
+  const h = side(narrowed);
+  const b = side(base);
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: b.modules,
+    headModules: h.modules,
+    baseTree: b.tree,
+    headTree: h.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(
+    found.findings.map((f) => [f.rule, f.path, f.line]),
+    [["property.strategy_narrowed", "tests/strategies.py", 2]],
+  );
 });
 
 Deno.test("checkRegisteredTests() judges a strategy reached through a helper or a constant by its width", async (t) => {
@@ -1008,6 +1026,16 @@ def test_p(limit, n):
       ["rewrite:5"],
     ],
     [
+      "a parameter beside a splat of strategies renamed",
+      base.replace("@given(st.integers())", "@given(st.integers(), *EXTRA)")
+        .replace("\n\n\n@given", "\nEXTRA = ()\n\n\n@given"),
+      base.replace("@given(st.integers())", "@given(st.integers(), *EXTRA)")
+        .replace("\n\n\n@given", "\nEXTRA = ()\n\n\n@given")
+        .replaceAll("n <= limit or n > limit", "m <= limit or m > limit")
+        .replace("(limit, n)", "(limit, m)"),
+      ["rewrite:6"],
+    ],
+    [
       "a test that no longer asserts anything (property.vacuous judges it)",
       base,
       base.replace("assert n <= limit or n > limit", "print(n)"),
@@ -1324,4 +1352,134 @@ def test_p(n):
     }),
     ["property.strategy_narrowed:3"],
   );
+});
+
+Deno.test("checkRegisteredTests() judges a package's __init__.py over a module file of the same name, as Python imports it", () => {
+  const narrowed = BASE.replace("max_value=100)", "max_value=10)");
+  const other = "def test_p():\n    assert True\n";
+  const found = judge(
+    { "tests/test_p/__init__.py": narrowed, [MODULE]: other },
+    { base: { "tests/test_p/__init__.py": BASE, [MODULE]: other } },
+  );
+  assert.deepEqual(found, ["property.strategy_narrowed:3"]);
+});
+
+Deno.test("checkRegisteredTests() exempts only a star import before the def, not a dynamic write that mentions one", () => {
+  const write =
+    'import sys\nsetattr(sys.modules[__name__], "test_" + "from here", helper)\n';
+  assert.deepEqual(
+    judge({
+      [MODULE]: BASE.replace("\n\ndef helper", `\n${write}\ndef helper`),
+    }),
+    ["property.rebound:6"],
+  );
+});
+
+Deno.test("checkRegisteredTests() compares a helper's assertions up to a renaming of its parameters that keeps each in its slot", async (t) => {
+  const base = `from hypothesis import given, strategies as st
+
+
+def check(lo, hi):
+    assert lo <= hi
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    check(0, n)
+    assert n >= 0
+`;
+  const cases: [string, string, string[]][] = [
+    [
+      "both parameters renamed",
+      base.replace(
+        "(lo, hi):\n    assert lo <= hi",
+        "(a, b):\n    assert a <= b",
+      ),
+      [],
+    ],
+    [
+      "the parameters swapped in the signature",
+      base.replace("def check(lo, hi)", "def check(hi, lo)"),
+      ["rewrite:9"],
+    ],
+    [
+      "the parameters swapped in the assertion",
+      base.replace("assert lo <= hi", "assert hi <= lo"),
+      ["rewrite:9"],
+    ],
+  ];
+  for (const [name, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judge({ [MODULE]: head }, { base: { [MODULE]: base } }),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() names every dropped, weakened and rewritten assertion in one finding", () => {
+  const base = `from hypothesis import given, strategies as st
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    assert n >= 0
+    assert n < 10**9
+    assert str(n).isdigit()
+`;
+  const head = base.replace("    assert n >= 0\n", "")
+    .replace("assert n < 10**9", "assert n < 10**12")
+    .replace("assert str(n).isdigit()", "assert repr(n).isdigit()");
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: side({ [MODULE]: base }).modules,
+    headModules: side({ [MODULE]: head }).modules,
+    baseTree: side({ [MODULE]: base }).tree,
+    headTree: side({ [MODULE]: head }).tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.rewrites, []);
+  assert.deepEqual(found.findings.map((f) => `${f.rule}:${f.line}`), [
+    "property.assertion_removed:5",
+  ]);
+  assert.match(
+    found.findings[0]!.message,
+    /^Property "p" test "test_p" no longer makes 1 of the base's assertions \(.*\); weakens 1 of the base's assertions \(.*\); rewrites 1 of the base's assertions in a way their form does not show is at least as strong \(.*\), in the test/,
+  );
+});
+
+Deno.test("checkRegisteredTests() leaves a skip mark to the skip rules however it is written", async (t) => {
+  const cases: [string, string, string][] = [
+    ["with a reason", "", '@pytest.mark.skip(reason="flaky")'],
+    ["with a condition", "", '@pytest.mark.skipif(True, reason="slow")'],
+    ["through an alias", "slow = pytest.mark.skip\n", "@slow"],
+  ];
+  for (const [name, alias, decorator] of cases) {
+    await t.step(name, () => {
+      const head = BASE.replace(
+        "from hypothesis import",
+        `import pytest\n${alias}from hypothesis import`,
+      ).replace(
+        "@settings(max_examples",
+        `${decorator}\n@settings(max_examples`,
+      );
+      assert.deepEqual(judge({ [MODULE]: head }), []);
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() reports a lost decorator at the head's def", () => {
+  const head = `import pytest\n${BASE}`;
+  const base = head.replace(
+    "@settings(max_examples",
+    "@pytest.mark.slow\n@settings(max_examples",
+  );
+  assert.deepEqual(judge({ [MODULE]: head }, { base: { [MODULE]: base } }), [
+    "property.decorator_changed:14",
+  ]);
 });

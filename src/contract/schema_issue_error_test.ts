@@ -103,6 +103,13 @@ Deno.test("schemaIssueError() names the file, the key and its line for each kind
       "policy.max_frozen",
     ],
     [
+      "a fraction where an integer belongs",
+      edited("max_frozen: 3", "max_frozen: 1.5"),
+      '"policy.max_frozen" must be an integer, not 1.5 at line 3',
+      3,
+      "policy.max_frozen",
+    ],
+    [
       "a null where a string belongs",
       edited("owner: agent", "owner: null"),
       '"policy.owner" must be a string, not null at line 4',

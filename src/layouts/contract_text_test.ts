@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
 import {
   baseContractText,
@@ -107,4 +108,29 @@ Deno.test("invalidHeadContract() records a head contract's syntax error as a fin
     [["config.contract_invalid", PATH, 4]],
   );
   assert.match(findings[0]?.message ?? "", /unknown key "notes"/);
+});
+
+Deno.test("contractFileRefs() goes past a missing or irregular file to the ones after it, and digests their bytes as read", () => {
+  // A byte order mark the text read from the blob no longer shows.
+  const bytes = new TextEncoder().encode("\ufeffy");
+  const base: ContractBlobs = new Map<string, ContractBlob>([
+    ["b.yaml", { kind: "symlink" }],
+    ["c.yaml", { kind: "file", text: "y", bytes }],
+  ]);
+  assert.deepEqual(
+    contractFileRefs("003", base, ["a.yaml", "b.yaml", "c.yaml"]),
+    [{
+      path: "c.yaml",
+      layout: "003",
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+    }],
+  );
+});
+
+Deno.test("baseContractText() and headContractText() read an empty contract file as empty text, not as invalid UTF-8", () => {
+  const blobs: ContractBlobs = new Map([[PATH, file("")]]);
+  const findings: Finding[] = [];
+  assert.equal(baseContractText(blobs, PATH), "");
+  assert.equal(headContractText(blobs, blobs, PATH, findings), "");
+  assert.deepEqual(findings, []);
 });

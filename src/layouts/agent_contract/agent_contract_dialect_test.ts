@@ -378,3 +378,28 @@ Deno.test("agentContractDialect plans a property the head adds and records the b
   ]);
   assert.match(loaded.files[0]?.sha256 ?? "", /^[0-9a-f]{64}$/);
 });
+
+Deno.test("agentContractDialect checks freezes against the clock it is given", async (t) => {
+  const loaded = agentContractDialect.load(
+    blobs(SEED_CONTRACT),
+    blobs(SEED_CONTRACT),
+  );
+  const expiry = Date.parse("2026-09-22T00:00:00Z");
+  for (const [now, want] of [[expiry - 1, 0], [expiry, 1]] as const) {
+    await t.step(new Date(now).toISOString(), () => {
+      const findings = loaded.check(
+        {
+          now,
+          headTree: new Map(),
+          digests: new Map(),
+          headModules: new Map(),
+          baseModules: new Map(),
+        } as unknown as Parameters<typeof loaded.check>[0],
+      );
+      assert.equal(
+        findings.filter((f) => f.rule === "freeze.expired").length,
+        want,
+      );
+    });
+  }
+});

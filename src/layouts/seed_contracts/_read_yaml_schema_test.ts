@@ -53,3 +53,39 @@ Deno.test("entryLines() finds each entry by its id, and a top-level key by name"
   assert.equal(lines.entry("second", "min_trials"), 6);
   assert.equal(lines.entry("third"), undefined);
 });
+
+Deno.test("readYamlSchema() refuses a document its schema rejects, naming the key, the value, the line and the key it was meant to be", async (t) => {
+  const schema = z.strictObject({
+    version: z.literal(1),
+    contracts: z.array(
+      z.strictObject({ id: z.string(), min_trials: z.int() }),
+    ),
+  });
+  const cases: [string, string, string, number][] = [
+    [
+      "a value of the wrong type",
+      TEXT.replace("min_trials: 20", 'min_trials: "20"'),
+      'Cannot read contract "contracts.yml": "contracts[1].min_trials" must be an integer, not "20" at line 6',
+      6,
+    ],
+    [
+      "a misspelt key",
+      TEXT.replace("min_trials: 10", "min_trial: 10"),
+      'Cannot read contract "contracts.yml": unknown key "contracts[0].min_trial" at line 4; did you mean "min_trials"?',
+      4,
+    ],
+  ];
+  for (const [name, text, message, line] of cases) {
+    await t.step(name, () => {
+      assert.throws(
+        () => readYamlSchema(text, schema, { path: "contracts.yml" }),
+        (error: unknown) => {
+          assert.ok(error instanceof ContractSyntaxError);
+          assert.equal(error.message, message);
+          assert.equal(error.line, line);
+          return true;
+        },
+      );
+    });
+  }
+});

@@ -862,3 +862,24 @@ Deno.test("seedContractsDialect leaves the clock's findings to the check: a base
     assert.deepEqual(loaded.loadFindings, [], expires);
   }
 });
+
+Deno.test("seedContractsDialect reads a contract test file the head adds at head only, and each side's files from its own tree", () => {
+  const added = "tests/contracts/test_dash_contracts.py";
+  const head: Commit = {
+    ...BASE,
+    [CONTRACTS]: withContracts(
+      contractRow(
+        "ledger.apply.rejects_dash",
+        "billing.ledger.apply",
+        `${added}::test_apply_rejects_trailing_dash`,
+      ),
+    ),
+    [added]: LEDGER_SOURCE + DASH_TEST,
+  };
+  const loaded = seedContractsDialect.load(blobsOf(BASE), blobsOf(head));
+  assert.deepEqual(loaded.reads(treeOf(BASE), treeOf(head)), {
+    headModules: [added, LEDGER_TEST],
+    baseModules: [LEDGER_TEST],
+    headDigests: [],
+  });
+});
