@@ -72,6 +72,7 @@ export class ContractSyntaxError extends SyntaxError {
       `Cannot read ${options.subject ?? "contract"} ${
         JSON.stringify(path)
       }: ${located}${hint}`,
+      // Stryker disable next-line ConditionalExpression: an error given an undefined cause has the same cause, undefined
       options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.name = "ContractSyntaxError";

@@ -147,6 +147,7 @@ class JsonReader {
         this.#at = keyAt;
         throw this.#error(
           `duplicate key ${JSON.stringify(formatKeyPath(keyPath))}`,
+          // Stryker disable next-line ObjectLiteral: options without `syntax` read as false too
           { syntax: false },
         );
       }
@@ -213,12 +214,14 @@ class JsonReader {
       if (c < 0x20) throw this.#error("control character in a string");
       if (c === 0x5c) { // backslash
         const next = this.#text[this.#at + 1];
+        // Stryker disable next-line ConditionalExpression: the escape letters do not hold the text "undefined"
         if (next !== undefined && '"\\/bfnrt'.includes(next)) {
           this.#at += 2;
           continue;
         }
         if (
           next === "u" &&
+          // Stryker disable next-line Regex: the slice holds at most four characters, so four hex digits are all of it
           /^[0-9A-Fa-f]{4}$/.test(this.#text.slice(this.#at + 2, this.#at + 6))
         ) {
           this.#at += 6;
@@ -242,6 +245,7 @@ class JsonReader {
   }
 
   #space(): void {
+    // Stryker disable next-line EqualityOperator: past the end there is no character, and no blank
     while (this.#at < this.#text.length) {
       const c = this.#text[this.#at];
       if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r") return;
@@ -274,6 +278,7 @@ function pathKey(path: YamlPath): string {
 /** Offsets where lines start; `\n`, `\r\n` and a lone `\r` end a line. */
 function lineStarts(text: string): number[] {
   const starts = [0];
+  // Stryker disable next-line EqualityOperator: past the end there is no character, and no line end
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x0a) starts.push(i + 1);

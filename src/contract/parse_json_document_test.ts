@@ -150,6 +150,20 @@ Deno.test("parseJsonDocument() names the line and column of each refusal", async
       5,
     ],
     [
+      "a repeated key after a CRLF line end",
+      '{"a": 1,\r\n"a": 2}',
+      'duplicate key "a"',
+      2,
+      1,
+    ],
+    [
+      "a repeated key after a lone CR line end",
+      '{"a": 1,\r"a": 2}',
+      'duplicate key "a"',
+      2,
+      1,
+    ],
+    [
       "a key inherited by every object, repeated",
       '{"constructor": 1, "constructor": 2}',
       'duplicate key "constructor"',
@@ -251,4 +265,16 @@ Deno.test("parseJsonDocument() reads keys every object inherits as plain keys", 
   const doc = parseJsonDocument('{"constructor": 1,\n"toString": 2}', "x.json");
   assert.deepEqual(doc.value, { constructor: 1, toString: 2 });
   assert.equal(doc.lineOf(["toString"]), 2);
+});
+
+Deno.test("parseJsonDocument() gives keys as plain data properties, as JSON.parse does", () => {
+  const text = '{"a": 1, "__proto__": {"b": [true]}}';
+  const value = parseJsonDocument(text, "x.json").value as object;
+  const parsed = JSON.parse(text);
+  for (const key of ["a", "__proto__"]) {
+    assert.deepStrictEqual(
+      Object.getOwnPropertyDescriptor(value, key),
+      Object.getOwnPropertyDescriptor(parsed, key),
+    );
+  }
 });

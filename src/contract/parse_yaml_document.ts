@@ -22,6 +22,7 @@ let nodeProcess: { env: NodeJS.ProcessEnv } | undefined;
  * calls this (or reads inside {@linkcode withYamlParser}) before it parses.
  */
 export async function loadYamlParser(): Promise<void> {
+  // Stryker disable next-line ConditionalExpression: a second import gives the same modules, from the cache
   if (full !== undefined) return;
   const [yaml, process] = await Promise.all([
     import("yaml"),
@@ -140,10 +141,10 @@ export function parseYamlDocument(
   refuseForbiddenCharacters(text, path);
   // Most contracts are plain block YAML, which the fast reader reads in a
   // fraction of the time; anything else, errors included, goes on below.
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: the fast reader gives what the full parser gives, as its tests pin, so the option changes only the time
   const simple = options.simple === false ? undefined : parseSimpleYaml(text);
   if (simple !== undefined) return simple;
-  if (full === undefined) throw new YamlParserNotLoadedError();
-  const { LineCounter, parseDocument } = full;
+  const { LineCounter, parseDocument } = loaded();
   const lineCounter = new LineCounter();
   let doc;
   try {
@@ -153,11 +154,13 @@ export function parseYamlDocument(
         prettyErrors: false,
         uniqueKeys: true,
         version: "1.2",
+        // Stryker disable next-line StringLiteral: the `yaml` package reads no schema name as the default of version 1.2, which is core
         schema: "core",
         merge: false,
         strict: true,
       })
     );
+    // Stryker disable next-line BlockStatement,StringLiteral,ObjectLiteral: the parser collects what it finds wrong, deep nesting included, and throws only on a failure of its own, which no text is known to cause
   } catch (cause) {
     throw new ContractSyntaxError(
       path,
@@ -172,7 +175,9 @@ export function parseYamlDocument(
   refuseSharing(doc.contents, path, lineCounter);
   let value: unknown;
   try {
+    // Stryker disable next-line ObjectLiteral: aliases are refused above, so none is left to count
     value = doc.toJS({ maxAliasCount: 0 });
+    // Stryker disable next-line BlockStatement,StringLiteral,ObjectLiteral: with aliases refused, converting a parsed document has no failure any text is known to cause
   } catch (cause) {
     throw new ContractSyntaxError(
       path,
@@ -238,6 +243,7 @@ function refuseForbiddenCharacters(text: string, path: string): void {
 function withEnvSnapshot<T>(fn: () => T): T {
   const process = nodeProcess as { env: NodeJS.ProcessEnv };
   const live = process.env;
+  // Stryker disable next-line ObjectLiteral: the parser reads nothing from the environment but a debug switch for its tokens
   process.env = { ...live };
   try {
     return fn();
@@ -292,6 +298,7 @@ function refuseSharing(
       );
     }
     if (isMap(node) || isSeq(node)) {
+      // Stryker disable next-line ArithmeticOperator: a start past the end pushes only undefined slots, which the walk skips
       for (let i = node.items.length - 1; i >= 0; i--) {
         stack.push(node.items[i]);
       }
@@ -326,10 +333,12 @@ function offsetOf(node: unknown, keyPath: YamlPath): number | undefined {
 }
 
 function rangeStart(node: unknown): number | undefined {
+  // Stryker disable next-line ConditionalExpression: only nodes and null come here, never another primitive
   if (node === null || typeof node !== "object" || !("range" in node)) {
     return undefined;
   }
   const range = (node as { range?: readonly number[] | null }).range;
+  // Stryker disable next-line OptionalChaining: a parsed node always has its range
   return range?.[0];
 }
 
@@ -362,14 +371,18 @@ function nodeError(
   node: YamlNode,
   detail: string,
 ): ContractSyntaxError {
+  // Stryker disable next-line OptionalChaining: a parsed node always has its range
   const start = node.range?.[0];
+  // Stryker disable next-line ConditionalExpression: a parsed node always has its range
   if (start === undefined) return new ContractSyntaxError(path, detail);
   const { line, col } = lineCounter.linePos(start);
   return new ContractSyntaxError(path, detail, { line, column: col });
 }
 
 function keyTextAt(text: string, start: number): string {
+  // Stryker disable next-line StringLiteral: splitting gives at least one piece
   const rest = text.slice(start, start + 200).split(/\r?\n/, 1)[0] ?? "";
+  // Stryker disable next-line MethodExpression: the key starts at `start`, and the pattern takes the blanks before its colon
   const key = rest.replace(/\s*:(\s.*)?$/, "").trim();
   return key.replace(/^(["'])(.*)\1$/, "$2");
 }

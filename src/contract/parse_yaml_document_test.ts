@@ -277,7 +277,7 @@ Deno.test("parseYamlDocument() refuses oversized input before parsing it", () =>
   assert.equal(error.line, undefined);
 });
 
-Deno.test("parseYamlDocument() turns a parser stack overflow on deep nesting into a ContractSyntaxError", () => {
+Deno.test("parseYamlDocument() refuses nesting too deep for the parser as invalid YAML", () => {
   const error = refusal("[".repeat(100_000) + "]".repeat(100_000));
   assert.match(error.detail, /^invalid YAML: /);
 });
@@ -302,7 +302,7 @@ Deno.test("parseYamlDocument() reads plain YAML without the full parser, and wit
       m.parseYamlDocument("a: [1, 2]\\n", "x.yaml");
       out.push("parsed");
     } catch (error) {
-      out.push(error instanceof m.YamlParserNotLoadedError ? "not loaded" : String(error));
+      out.push(error instanceof m.YamlParserNotLoadedError ? \`not loaded (\${error.name}: \${error.message})\` : String(error));
     }
     let calls = 0;
     const doc = await m.withYamlParser(() => {
@@ -325,7 +325,7 @@ Deno.test("parseYamlDocument() reads plain YAML without the full parser, and wit
   assert.equal(result.code, 0, stderr);
   assert.equal(
     new TextDecoder().decode(result.stdout).trim(),
-    '{"a":1} | not loaded | {"a":[1,2]} | 2 | ContractSyntaxError',
+    '{"a":1} | not loaded (YamlParserNotLoadedError: the full YAML parser is not loaded (load it with loadYamlParser first)) | {"a":[1,2]} | 2 | ContractSyntaxError',
   );
 });
 
@@ -416,6 +416,27 @@ Deno.test("parseYamlDocument() names a duplicate key as written, and the line an
     ],
     ["an indented repeat", "a:\n  b: 1\n  b: 2\n", 'duplicate key "b"', 3, 3],
     [
+      "a key with a colon inside",
+      "a:b: 1\na:b: 2\n",
+      'duplicate key "a:b"',
+      2,
+      1,
+    ],
+    [
+      "a plain key with quotes inside",
+      "a'b': 1\na'b': 2\n",
+      `duplicate key "a'b'"`,
+      2,
+      1,
+    ],
+    [
+      "a quoted key of two characters",
+      "'ab': 1\n'ab': 2\n",
+      'duplicate key "ab"',
+      2,
+      1,
+    ],
+    [
       "a repeat in a file with CRLF line ends",
       "a: 1\r\na: 2\r\n",
       'duplicate key "a"',
@@ -499,4 +520,31 @@ Deno.test("parseYamlDocument() reads what only the full parser reads with the li
   assert.equal(doc.lineOf(["list", "1"]), undefined);
   assert.equal(doc.lineOf(["list", 2]), undefined);
   assert.equal(doc.lineOf(["missing", "deeper"]), undefined);
+});
+
+Deno.test("parseYamlDocument() reads YAML 1.2 strictly: a merge key is an ordinary key, and an implicit key longer than 1024 characters is refused", () => {
+  const doc = parseYamlDocument("<<: {a: 1}\nb: 2\n", PATH);
+  assert.deepEqual(doc.value, { "<<": { a: 1 }, b: 2 });
+  assert.equal(doc.lineOf(["<<"]), 1);
+  const error = refusal(`'${"k".repeat(1030)}': 1\n`);
+  assert.equal(
+    error.detail,
+    "invalid YAML: the : indicator must be at most 1024 chars after the start of an implicit block mapping key",
+  );
+  assert.equal(error.line, 1);
+});
+
+Deno.test("parseYamlDocument() gives the parser's message without its closing period", () => {
+  const error = refusal("a: [1\n");
+  assert.equal(
+    error.detail,
+    "invalid YAML: flow sequence in block collection must be sufficiently indented and end with a ]",
+  );
+});
+
+Deno.test("parseYamlDocument() reads a key left empty as the empty string, which has no line of its own", () => {
+  const doc = parseYamlDocument(": 1\nb: 2\n", PATH);
+  assert.deepEqual(doc.value, { "": 1, b: 2 });
+  assert.equal(doc.lineOf([""]), undefined);
+  assert.equal(doc.lineOf(["b"]), 2);
 });
