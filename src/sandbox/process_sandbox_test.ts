@@ -647,6 +647,48 @@ Deno.test("ProcessSandbox with its uid's lease spares the lease's mark in every 
   });
 });
 
+Deno.test("ProcessSandbox with its uid's lease marks the uid again before a run or a held interpreter starts, when the mark died since the last sweep", async () => {
+  // A uid of its own: the other tests' sandboxes are made without a lease.
+  await using lease = await leaseSandboxUid({
+    range: { first: 64760, last: 64761 },
+  });
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({
+      requested: "uid",
+      lease,
+      hiddenPaths: [fx.secretDir],
+    });
+    await sandbox.prepareDir(fx.work);
+    await sandbox.prepareDir(fx.out);
+    const killMark = async () => {
+      const [mark] = await liveProcessesOf(lease.uid);
+      assert.ok(mark !== undefined);
+      await signalAs(lease.uid, [mark], "SIGKILL");
+      for (let i = 0; i < 3000 && lease.marked; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(lease.marked, false);
+    };
+    await killMark();
+    const markedWhileRunning: boolean[] = [];
+    const run = await sandbox.run(
+      sh(fx, "echo marked", {
+        onOutput: () => markedWhileRunning.push(lease.marked),
+      }),
+    );
+    assert.equal(output(run), "marked\n");
+    assert.ok(markedWhileRunning.length > 0);
+    assert.ok(markedWhileRunning.every((marked) => marked));
+    await killMark();
+    await sandbox.prestart(
+      { ...sh(fx, ""), argv: ["python3", "-m", "json"] },
+      { accept: () => true },
+    );
+    assert.equal(lease.marked, true);
+    await sandbox.discardHeld();
+  });
+});
+
 Deno.test("ProcessSandbox runs one command at a time, so a run's cleanup cannot kill another", async () => {
   await withFixture(async (fx) => {
     const sandbox = await sandboxFor("uid", fx);
