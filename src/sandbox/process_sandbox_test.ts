@@ -783,6 +783,51 @@ Deno.test("ProcessSandbox.run() refuses commands it cannot confine", async (t) =
   });
 });
 
+Deno.test("ProcessSandbox.prepareDir() hands a small tree's entries over before the directories above them", async () => {
+  // A uid of this test's own; nothing runs as it.
+  const uid = 64403;
+  const root = await Deno.realPath(
+    await Deno.makeTempDir({ prefix: "pawl-sandbox-test-" }),
+  );
+  try {
+    await Deno.chmod(root, 0o755);
+    const dir = `${root}/copy`;
+    await Deno.mkdir(`${dir}/pkg/deep`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/pkg/deep/a.py`, "");
+    await Deno.writeTextFile(`${dir}/top.py`, "");
+    const sandbox = await ProcessSandbox.create({
+      requested: "uid",
+      uid,
+      gid: uid,
+    });
+    // Each change of owner is an event, in the order it was made.
+    const watcher = Deno.watchFs(dir, { recursive: true });
+    const prepared = sandbox.prepareDir(dir);
+    const before: string[] = [];
+    for await (const event of watcher) {
+      if (event.paths.includes(dir)) break;
+      before.push(...event.paths);
+    }
+    watcher.close();
+    await prepared;
+    assert.deepEqual(
+      [...new Set(before)].sort(),
+      [
+        `${dir}/pkg`,
+        `${dir}/pkg/deep`,
+        `${dir}/pkg/deep/a.py`,
+        `${dir}/top.py`,
+      ],
+    );
+    const first = (path: string) => before.indexOf(`${dir}/${path}`);
+    assert.ok(first("pkg/deep/a.py") < first("pkg/deep"), before.join(" "));
+    assert.ok(first("pkg/deep") < first("pkg"), before.join(" "));
+    assert.equal((await Deno.lstat(dir)).uid, uid);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("ProcessSandbox.prepareDir() hands a small root-owned tree over itself, deepest first, and any other tree to chown(1)", async (t) => {
   // A uid of this test's own; nothing runs as it.
   const uid = 64403;
