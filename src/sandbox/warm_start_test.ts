@@ -107,7 +107,7 @@ Deno.test("a held interpreter runs the module exactly as a cold -m start does", 
   });
 });
 
-Deno.test("a held interpreter goes cold when the run differs, is refused, or spoils", async () => {
+Deno.test("a held interpreter goes cold when the run differs, is refused, cannot be judged, or spoils", async () => {
   await withTree(async (dirs) => {
     const sandbox = await ProcessSandbox.create({
       uid: UID,
@@ -129,6 +129,15 @@ Deno.test("a held interpreter goes cold when the run differs, is refused, or spo
     const refused = await sandbox.run(command);
     assert.equal(refused.warm, undefined);
     same(refused, cold);
+    // A caller that fails to decide refuses as well.
+    sandbox.prestart(command, {
+      accept: () => {
+        throw new Error("cannot list the tree");
+      },
+    });
+    const undecided = await sandbox.run(command);
+    assert.equal(undecided.warm, undefined);
+    same(undecided, cold);
     // An interpreter option before -m never goes warm.
     sandbox.prestart({
       ...command,
