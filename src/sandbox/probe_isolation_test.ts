@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { findExecutable, SYSTEM_DIRS } from "./_exec.ts";
-import { type IsolationTrials, probeIsolation } from "./probe_isolation.ts";
+import {
+  type IsolationRequest,
+  type IsolationTrials,
+  probeIsolation,
+} from "./probe_isolation.ts";
 import {
   SandboxCommandError,
   SandboxUnavailableError,
@@ -283,15 +287,27 @@ Deno.test("probeIsolation() tries each tier once for the sandboxes sharing trial
 });
 
 Deno.test("probeIsolation() refuses a tier when any one tool it needs is missing", async (t) => {
-  const table: [string, "auto" | "unshare" | "uid", RegExp][] = [
+  const table: [string, IsolationRequest, RegExp][] = [
     ["bwrap", "auto", /^bwrap unavailable: "bwrap" not found in /],
+    ["kill", "bwrap", /bwrap unavailable: "kill" not found in /],
     ["mount", "unshare", /unshare unavailable: "mount" not found in /],
     ["kill", "uid", /uid unavailable: "kill" not found in .*procps/],
+    [
+      "env",
+      "none",
+      /^Cannot run the tests without isolation: "env" not found in /,
+    ],
   ];
   for (const [tool, requested, note] of table) {
     await t.step(`${tool} for ${requested}`, async () => {
       const dir = await toolDir({ bwrap: false, unshare: true });
       try {
+        if (requested === "bwrap") {
+          // The real one: only the missing tool may stop the tier.
+          const real = await findExecutable("bwrap", SYSTEM_DIRS);
+          assert.ok(real !== undefined, "bwrap is installed");
+          await Deno.symlink(real, `${dir}/bwrap`);
+        }
         await Deno.remove(`${dir}/${tool}`).catch(() => {});
         const probe = probeIsolation({ requested, toolDirs: [dir], uid: UID });
         if (requested === "auto") {
