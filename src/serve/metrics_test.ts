@@ -41,6 +41,17 @@ Deno.test("Metrics shows every labelled counter at zero before its first event",
   );
 });
 
+Deno.test("Metrics.value() reads a counter, and zero for a series never counted", () => {
+  const metrics = new Metrics();
+  metrics.job("accept");
+  metrics.job("accept");
+  assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="accept"'), 2);
+  assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="reject"'), 0);
+  assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="other"'), 0);
+  assert.equal(metrics.value("pawl_serve_unknown_total"), 0);
+  assert.equal(metrics.value("pawl_serve_publish_failures_total"), 0);
+});
+
 Deno.test("Metrics renders Prometheus text with the build, the process, the queue and both histograms", async () => {
   const metrics = new Metrics();
   metrics.job("accept");
