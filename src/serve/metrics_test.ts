@@ -156,6 +156,23 @@ Deno.test("Metrics counts a value equal to a bucket's bound in that bucket, as P
   assert.equal(bucket("+Inf"), 1);
 });
 
+Deno.test("Metrics counts a value above every bound only in the +Inf bucket, the sum and the count", () => {
+  const metrics = new Metrics();
+  metrics.duration(601);
+  metrics.duration(2);
+  const families = parsePrometheusText(metrics.render());
+  const sample = (name: string, le?: string) =>
+    families.get("pawl_serve_judgement_duration_seconds")?.samples.find((s) =>
+      s.name === name && s.labels["le"] === le
+    )?.value;
+  const bucket = "pawl_serve_judgement_duration_seconds_bucket";
+  assert.equal(sample(bucket, "2.5"), 1);
+  assert.equal(sample(bucket, "600"), 1);
+  assert.equal(sample(bucket, "+Inf"), 2);
+  assert.equal(sample("pawl_serve_judgement_duration_seconds_sum"), 603);
+  assert.equal(sample("pawl_serve_judgement_duration_seconds_count"), 2);
+});
+
 Deno.test("Metrics shows the queue's oldest ages as NaN without its answer, and never below zero", () => {
   const without = parsePrometheusText(new Metrics().render());
   const ages = without.get("pawl_serve_queue_oldest_age_seconds")!.samples;
