@@ -4,13 +4,13 @@ import { startTestPostgres } from "../../tests/_postgres.ts";
 import { resolveServeConfig } from "./serve_config.ts";
 import { startServe } from "./start_serve.ts";
 
-const PASSWORD = "queue p@ss:word/1";
+const PASSWORD = " queue p@ss:word/1 ";
 
 Deno.test("startServe() logs in to PostgreSQL with the password from PAWL_SERVE_QUEUE_PASSWORD_FILE, never showing it", async () => {
   await using pg = await startTestPostgres({ password: PASSWORD });
   const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
-  const start = async (password: string) => {
-    await Deno.writeTextFile(`${dir}/db-password`, `${password}\n`);
+  const start = async (password: string, newline = "\n") => {
+    await Deno.writeTextFile(`${dir}/db-password`, `${password}${newline}`);
     const lines: string[] = [];
     const config = resolveServeConfig({
       flags: { port: "0", "queue-url": pg.url },
@@ -29,7 +29,12 @@ Deno.test("startServe() logs in to PostgreSQL with the password from PAWL_SERVE_
   };
   try {
     await assert.rejects(start("wrong"), /password authentication failed/);
-    const { server, lines } = await start(PASSWORD);
+    // Spaces are the password's own; a Windows line end is not.
+    await assert.rejects(
+      start(PASSWORD.trim()),
+      /password authentication failed/,
+    );
+    const { server, lines } = await start(PASSWORD, "\r\n");
     try {
       const ready = await fetch(`http://127.0.0.1:${server.port}/readyz`);
       assert.equal(ready.status, 200, await ready.text());
