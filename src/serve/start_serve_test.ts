@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
 import { sendWebhook } from "../../tests/_fake_github.ts";
 import { startTestPostgres } from "../../tests/_postgres.ts";
 import { resolveServeConfig } from "./serve_config.ts";
@@ -118,4 +119,65 @@ Deno.test("startServe() takes secrets from files without their trailing newline,
   );
   assert.equal(events.filter((e) => e.event === "serve.stopped").length, 1);
   assert.ok(!lines.join("").includes("plain-token-1234"));
+});
+
+Deno.test("startServe() with an App gives up on a delivery that names no installation, saying so, and never asks GitHub", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const config = resolveServeConfig({
+    flags: { port: "0" },
+    env: {
+      PAWL_SERVE_WEBHOOK_SECRET: "webhook-secret-for-tests",
+      PAWL_SERVE_APP_ID: "321",
+      PAWL_SERVE_PRIVATE_KEY: privateKey.export({
+        type: "pkcs1",
+        format: "pem",
+      }).toString(),
+      PAWL_SERVE_DATA_DIR: `${dir}/data`,
+      // Nothing to retry for: the first failure is the last.
+      PAWL_SERVE_DEADLINE_SECONDS: "0.001",
+      // Nothing listens here: any call to GitHub fails at once.
+      GITHUB_API_URL: "http://127.0.0.1:9",
+    },
+  });
+  const server = await startServe(config, {
+    judge: () => Promise.reject(new Error("not judged without a token")),
+    publish: () => Promise.resolve(),
+    announce: () => Promise.resolve(),
+    write: () => {},
+  });
+  try {
+    const answer = await sendWebhook(
+      `http://127.0.0.1:${server.port}/webhook`,
+      {
+        action: "opened",
+        number: 7,
+        "pull_request": {
+          number: 7,
+          state: "open",
+          "updated_at": "2026-11-30T11:00:00Z",
+          base: { sha: "a".repeat(40), ref: "main" },
+          head: { sha: "b".repeat(40), ref: "feature" },
+        },
+        repository: { "full_name": "octo/widgets", "clone_url": "file:///x" },
+      },
+      { secret: "webhook-secret-for-tests", event: "pull_request" },
+    );
+    assert.equal(answer.status, 202, answer.body);
+    const outcome = async () =>
+      (await server.queue.list()).find((job) => job.outcome !== undefined)
+        ?.outcome;
+    for (let i = 0; i < 3000 && (await outcome()) === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const got = await outcome();
+    assert.equal(got?.kind, "undecided");
+    assert.match(
+      got?.kind === "undecided" ? got.reason : "",
+      /: Cannot get an installation token for installation undefined: the delivery names no App installation$/,
+    );
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
