@@ -647,19 +647,12 @@ Deno.test("ProcessSandbox with its uid's lease spares the lease's mark in every 
   });
 });
 
-Deno.test("ProcessSandbox with its uid's lease marks the uid again before a run or a held interpreter starts, when the mark died since the last sweep", async () => {
+Deno.test("ProcessSandbox with its uid's lease marks the uid again when it is made and before a run or a held interpreter starts, when the mark died since the last sweep", async () => {
   // A uid of its own: the other tests' sandboxes are made without a lease.
   await using lease = await leaseSandboxUid({
     range: { first: 64760, last: 64761 },
   });
   await withFixture(async (fx) => {
-    const sandbox = await ProcessSandbox.create({
-      requested: "uid",
-      lease,
-      hiddenPaths: [fx.secretDir],
-    });
-    await sandbox.prepareDir(fx.work);
-    await sandbox.prepareDir(fx.out);
     const killMark = async () => {
       const [mark] = await liveProcessesOf(lease.uid);
       assert.ok(mark !== undefined);
@@ -669,6 +662,16 @@ Deno.test("ProcessSandbox with its uid's lease marks the uid again before a run 
       }
       assert.equal(lease.marked, false);
     };
+    // A sandbox made for a uid whose mark died marks it again at once.
+    await killMark();
+    const sandbox = await ProcessSandbox.create({
+      requested: "uid",
+      lease,
+      hiddenPaths: [fx.secretDir],
+    });
+    assert.equal(lease.marked, true);
+    await sandbox.prepareDir(fx.work);
+    await sandbox.prepareDir(fx.out);
     await killMark();
     const markedWhileRunning: boolean[] = [];
     const run = await sandbox.run(
