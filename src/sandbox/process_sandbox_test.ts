@@ -747,6 +747,16 @@ Deno.test("ProcessSandbox.run() refuses commands it cannot confine", async (t) =
         'Cannot run "sh" in the sandbox: working directory "work" is not absolute',
       ],
       [
+        "a relative cwd that names a real directory",
+        sh(fx, "true", { cwd: "./" }),
+        'Cannot run "sh" in the sandbox: working directory "./" is not absolute',
+      ],
+      [
+        "a relative writable dir",
+        sh(fx, "true", { writable: ["./"] }),
+        'Cannot run "sh" in the sandbox: writable directory "./" is not absolute',
+      ],
+      [
         "a missing writable dir",
         sh(fx, "true", { writable: [`${fx.root}/missing`] }),
         `Cannot run "sh" in the sandbox: writable directory "${fx.root}/missing" is not a directory`,
