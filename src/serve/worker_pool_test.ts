@@ -111,6 +111,8 @@ Deno.test("WorkerPool judges and publishes every job exactly once", async () => 
     }
     pool.wake();
     await until("all published", allPublished(queue, 6));
+    // A job is held only until it is published.
+    await until("no job held", () => Promise.resolve(pool.held.size === 0));
     assert.equal(judged.length, 6);
     assert.equal(published.length, 6);
     assert.deepEqual([...apiUrls], ["https://api.github.com"]);
@@ -302,6 +304,8 @@ Deno.test("WorkerPool.stop() gives a job still running back to the queue", async
   }, async ({ queue, pool }) => {
     await queue.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
     await until("running", async () => (await queue.counts()).running === 1);
+    const [running] = await queue.list();
+    assert.deepEqual([...pool.held.keys()], [running?.id]);
     await pool.stop(50);
     const [job] = await queue.list();
     assert.equal(job?.state, "queued");
