@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { liveProcessesOf } from "./_exec.ts";
+import { findExecutable, liveProcessesOf } from "./_exec.ts";
 import { leaseSandboxUid } from "./lease_uid.ts";
 import { ProcessSandbox } from "./process_sandbox.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
@@ -138,6 +138,16 @@ Deno.test("a held interpreter goes cold when the run differs, is refused, cannot
     const undecided = await sandbox.run(command);
     assert.equal(undecided.warm, undefined);
     same(undecided, cold);
+    // Another name for the interpreter is another program.
+    const python = await findExecutable("python3", PATH.split(":"));
+    assert.ok(python !== undefined);
+    sandbox.prestart(command, ACCEPT);
+    const renamed = await sandbox.run({
+      ...command,
+      argv: [python, ...command.argv.slice(1)],
+    });
+    assert.equal(renamed.warm, undefined);
+    same(renamed, cold);
     // An interpreter option before -m never goes warm.
     sandbox.prestart({
       ...command,
