@@ -507,6 +507,32 @@ Deno.test("ProcessSandbox (none) ends what the command left running in its proce
   });
 });
 
+Deno.test("ProcessSandbox (none) stops reading a process that escaped the group once the drain grace ends, so its next write fails", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({
+      requested: "none",
+      drainGraceMs: 300,
+    });
+    const result = await sandbox.run(
+      sh(fx, 'setsid sh -c "while echo x; do sleep 0.05; done" & echo pid=$!'),
+    );
+    assert.equal(result.code, 0);
+    const pid = Number(/pid=(\d+)/.exec(output(result))?.[1]);
+    assert.ok(pid > 1, output(result));
+    const dead = async () => {
+      const stat = await Deno.readTextFile(`/proc/${pid}/stat`)
+        .catch(() => "");
+      return stat === "" || /^\d+ \([^)]*\) Z /.test(stat);
+    };
+    const deadline = Date.now() + 20_000;
+    while (!await dead() && Date.now() < deadline) await delay(20);
+    if (!await dead()) {
+      Deno.kill(pid, "SIGKILL");
+      assert.fail(`process ${pid} still writes`);
+    }
+  });
+});
+
 Deno.test("ProcessSandbox.run() fails with the first error its output callback threw", async () => {
   await withFixture(async (fx) => {
     const sandbox = await ProcessSandbox.create({ requested: "none" });
