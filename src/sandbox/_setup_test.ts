@@ -204,13 +204,15 @@ Deno.test("resolveHidden() hides what exists, once, as it really is", async () =
         { path: `${dir}/keys/signing.pem`, kind: "file" },
       ],
     );
-    await assert.rejects(
-      resolveHidden(["keys"]),
-      (error: unknown) =>
-        error instanceof SandboxCommandError &&
-        error.message ===
-          'Cannot hide "keys" from the sandbox: the path is not absolute',
-    );
+    for (const relative of ["keys", "keys/signing.pem", "./keys"]) {
+      await assert.rejects(
+        resolveHidden([relative]),
+        (error: unknown) =>
+          error instanceof SandboxCommandError &&
+          error.message ===
+            `Cannot hide "${relative}" from the sandbox: the path is not absolute`,
+      );
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -394,6 +394,20 @@ Deno.test("leaseSandboxUid() never chooses a uid that pawl in another container 
             return true;
           },
         );
+        // Every uid the range holds elsewhere is counted.
+        const another = await holder(elsewhere, SECOND, true);
+        try {
+          await assert.rejects(
+            leaseSandboxUid(options(dir, FIRST, SECOND)),
+            (error: unknown) => {
+              assert.ok(error instanceof SandboxUidsBusyError);
+              assert.match(error.message, /; 2 by pawl in another container/);
+              return true;
+            },
+          );
+        } finally {
+          await another.stop();
+        }
       } finally {
         await other.stop();
       }

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { findExecutable, SYSTEM_DIRS } from "./_exec.ts";
-import { type IsolationTrials, probeIsolation } from "./probe_isolation.ts";
+import {
+  type IsolationRequest,
+  type IsolationTrials,
+  probeIsolation,
+} from "./probe_isolation.ts";
 import {
   SandboxCommandError,
   SandboxUnavailableError,
@@ -202,7 +206,7 @@ Deno.test("probeIsolation() takes the sandbox uid from user pawl, and warns abou
   }
 });
 
-Deno.test("probeIsolation() tries each tier once for the sandboxes sharing trials, never across tiers or hidden paths", async () => {
+Deno.test("probeIsolation() tries each tier once for the sandboxes sharing trials, never across tiers, hidden paths or time limits", async () => {
   // uids of this test's own.
   const [one, two] = [64404, 64405];
   const dir = await toolDir({ bwrap: true, unshare: false });
@@ -264,24 +268,46 @@ Deno.test("probeIsolation() tries each tier once for the sandboxes sharing trial
     // Other hidden paths are another trial.
     await probe("uid", two, [dir]);
     assert.equal(await count("prlimit"), 2);
+    // So is another time limit.
+    await probeIsolation({
+      requested: "uid",
+      uid: two,
+      toolDirs: [dir],
+      hiddenPaths: [dir],
+      trials,
+      probeTimeoutMs: 20_000,
+    });
+    assert.equal(await count("prlimit"), 3);
     // Without shared trials every probe tries.
     await probeIsolation({ requested: "uid", uid: one, toolDirs: [dir] });
-    assert.equal(await count("prlimit"), 3);
+    assert.equal(await count("prlimit"), 4);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("probeIsolation() refuses a tier when any one tool it needs is missing", async (t) => {
-  const table: [string, "auto" | "unshare" | "uid", RegExp][] = [
+  const table: [string, IsolationRequest, RegExp][] = [
     ["bwrap", "auto", /^bwrap unavailable: "bwrap" not found in /],
+    ["kill", "bwrap", /bwrap unavailable: "kill" not found in /],
     ["mount", "unshare", /unshare unavailable: "mount" not found in /],
     ["kill", "uid", /uid unavailable: "kill" not found in .*procps/],
+    [
+      "env",
+      "none",
+      /^Cannot run the tests without isolation: "env" not found in /,
+    ],
   ];
   for (const [tool, requested, note] of table) {
     await t.step(`${tool} for ${requested}`, async () => {
       const dir = await toolDir({ bwrap: false, unshare: true });
       try {
+        if (requested === "bwrap") {
+          // The real one: only the missing tool may stop the tier.
+          const real = await findExecutable("bwrap", SYSTEM_DIRS);
+          assert.ok(real !== undefined, "bwrap is installed");
+          await Deno.symlink(real, `${dir}/bwrap`);
+        }
         await Deno.remove(`${dir}/${tool}`).catch(() => {});
         const probe = probeIsolation({ requested, toolDirs: [dir], uid: UID });
         if (requested === "auto") {
@@ -348,21 +374,28 @@ Deno.test("probeIsolation() refuses a tier whose trial does not run as the sandb
   }
 });
 
-Deno.test("probeIsolation() refuses to run without isolation when id -u prints no uid", async () => {
-  const dir = await toolDir({ bwrap: false, unshare: false });
-  try {
-    await Deno.remove(`${dir}/prlimit`);
-    await Deno.writeTextFile(`${dir}/prlimit`, "#!/bin/sh\necho root\n", {
-      mode: 0o755,
+Deno.test("probeIsolation() refuses to run without isolation when id -u prints no uid", async (t) => {
+  for (const printed of ["root", "uid 0", "0 root"]) {
+    await t.step(printed, async () => {
+      const dir = await toolDir({ bwrap: false, unshare: false });
+      try {
+        await Deno.remove(`${dir}/prlimit`);
+        await Deno.writeTextFile(
+          `${dir}/prlimit`,
+          `#!/bin/sh\necho '${printed}'\n`,
+          { mode: 0o755 },
+        );
+        await assert.rejects(
+          probeIsolation({ requested: "none", toolDirs: [dir], currentUid: 0 }),
+          (error: unknown) =>
+            error instanceof SandboxUnavailableError &&
+            error.message.startsWith(
+              `Cannot run the tests without isolation: prlimit ran "id -u" as "${printed}"`,
+            ),
+        );
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
     });
-    await assert.rejects(
-      probeIsolation({ requested: "none", toolDirs: [dir], currentUid: 0 }),
-      (error: unknown) =>
-        error instanceof SandboxUnavailableError &&
-        /^Cannot run the tests without isolation: prlimit ran "id -u" as "root"/
-          .test(error.message),
-    );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
 });

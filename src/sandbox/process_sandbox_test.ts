@@ -507,6 +507,32 @@ Deno.test("ProcessSandbox (none) ends what the command left running in its proce
   });
 });
 
+Deno.test("ProcessSandbox (none) stops reading a process that escaped the group once the drain grace ends, so its next write fails", async () => {
+  await withFixture(async (fx) => {
+    const sandbox = await ProcessSandbox.create({
+      requested: "none",
+      drainGraceMs: 300,
+    });
+    const result = await sandbox.run(
+      sh(fx, 'setsid sh -c "while echo x; do sleep 0.05; done" & echo pid=$!'),
+    );
+    assert.equal(result.code, 0);
+    const pid = Number(/pid=(\d+)/.exec(output(result))?.[1]);
+    assert.ok(pid > 1, output(result));
+    const dead = async () => {
+      const stat = await Deno.readTextFile(`/proc/${pid}/stat`)
+        .catch(() => "");
+      return stat === "" || /^\d+ \([^)]*\) Z /.test(stat);
+    };
+    const deadline = Date.now() + 20_000;
+    while (!await dead() && Date.now() < deadline) await delay(20);
+    if (!await dead()) {
+      Deno.kill(pid, "SIGKILL");
+      assert.fail(`process ${pid} still writes`);
+    }
+  });
+});
+
 Deno.test("ProcessSandbox.run() fails with the first error its output callback threw", async () => {
   await withFixture(async (fx) => {
     const sandbox = await ProcessSandbox.create({ requested: "none" });
@@ -647,6 +673,51 @@ Deno.test("ProcessSandbox with its uid's lease spares the lease's mark in every 
   });
 });
 
+Deno.test("ProcessSandbox with its uid's lease marks the uid again when it is made and before a run or a held interpreter starts, when the mark died since the last sweep", async () => {
+  // A uid of its own: the other tests' sandboxes are made without a lease.
+  await using lease = await leaseSandboxUid({
+    range: { first: 64760, last: 64761 },
+  });
+  await withFixture(async (fx) => {
+    const killMark = async () => {
+      const [mark] = await liveProcessesOf(lease.uid);
+      assert.ok(mark !== undefined);
+      await signalAs(lease.uid, [mark], "SIGKILL");
+      for (let i = 0; i < 3000 && lease.marked; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(lease.marked, false);
+    };
+    // A sandbox made for a uid whose mark died marks it again at once.
+    await killMark();
+    const sandbox = await ProcessSandbox.create({
+      requested: "uid",
+      lease,
+      hiddenPaths: [fx.secretDir],
+    });
+    assert.equal(lease.marked, true);
+    await sandbox.prepareDir(fx.work);
+    await sandbox.prepareDir(fx.out);
+    await killMark();
+    const markedWhileRunning: boolean[] = [];
+    const run = await sandbox.run(
+      sh(fx, "echo marked", {
+        onOutput: () => markedWhileRunning.push(lease.marked),
+      }),
+    );
+    assert.equal(output(run), "marked\n");
+    assert.ok(markedWhileRunning.length > 0);
+    assert.ok(markedWhileRunning.every((marked) => marked));
+    await killMark();
+    await sandbox.prestart(
+      { ...sh(fx, ""), argv: ["python3", "-m", "json"] },
+      { accept: () => true },
+    );
+    assert.equal(lease.marked, true);
+    await sandbox.discardHeld();
+  });
+});
+
 Deno.test("ProcessSandbox runs one command at a time, so a run's cleanup cannot kill another", async () => {
   await withFixture(async (fx) => {
     const sandbox = await sandboxFor("uid", fx);
@@ -702,6 +773,16 @@ Deno.test("ProcessSandbox.run() refuses commands it cannot confine", async (t) =
         'Cannot run "sh" in the sandbox: working directory "work" is not absolute',
       ],
       [
+        "a relative cwd that names a real directory",
+        sh(fx, "true", { cwd: "./" }),
+        'Cannot run "sh" in the sandbox: working directory "./" is not absolute',
+      ],
+      [
+        "a relative writable dir",
+        sh(fx, "true", { writable: ["./"] }),
+        'Cannot run "sh" in the sandbox: writable directory "./" is not absolute',
+      ],
+      [
         "a missing writable dir",
         sh(fx, "true", { writable: [`${fx.root}/missing`] }),
         `Cannot run "sh" in the sandbox: writable directory "${fx.root}/missing" is not a directory`,
@@ -739,6 +820,51 @@ Deno.test("ProcessSandbox.run() refuses commands it cannot confine", async (t) =
       });
     }
   });
+});
+
+Deno.test("ProcessSandbox.prepareDir() hands a small tree's entries over before the directories above them", async () => {
+  // A uid of this test's own; nothing runs as it.
+  const uid = 64403;
+  const root = await Deno.realPath(
+    await Deno.makeTempDir({ prefix: "pawl-sandbox-test-" }),
+  );
+  try {
+    await Deno.chmod(root, 0o755);
+    const dir = `${root}/copy`;
+    await Deno.mkdir(`${dir}/pkg/deep`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/pkg/deep/a.py`, "");
+    await Deno.writeTextFile(`${dir}/top.py`, "");
+    const sandbox = await ProcessSandbox.create({
+      requested: "uid",
+      uid,
+      gid: uid,
+    });
+    // Each change of owner is an event, in the order it was made.
+    const watcher = Deno.watchFs(dir, { recursive: true });
+    const prepared = sandbox.prepareDir(dir);
+    const before: string[] = [];
+    for await (const event of watcher) {
+      if (event.paths.includes(dir)) break;
+      before.push(...event.paths);
+    }
+    watcher.close();
+    await prepared;
+    assert.deepEqual(
+      [...new Set(before)].sort(),
+      [
+        `${dir}/pkg`,
+        `${dir}/pkg/deep`,
+        `${dir}/pkg/deep/a.py`,
+        `${dir}/top.py`,
+      ],
+    );
+    const first = (path: string) => before.indexOf(`${dir}/${path}`);
+    assert.ok(first("pkg/deep/a.py") < first("pkg/deep"), before.join(" "));
+    assert.ok(first("pkg/deep") < first("pkg"), before.join(" "));
+    assert.equal((await Deno.lstat(dir)).uid, uid);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 Deno.test("ProcessSandbox.prepareDir() hands a small root-owned tree over itself, deepest first, and any other tree to chown(1)", async (t) => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { liveProcessesOf } from "./_exec.ts";
+import { findExecutable, liveProcessesOf } from "./_exec.ts";
 import { leaseSandboxUid } from "./lease_uid.ts";
 import { ProcessSandbox } from "./process_sandbox.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
@@ -107,7 +107,7 @@ Deno.test("a held interpreter runs the module exactly as a cold -m start does", 
   });
 });
 
-Deno.test("a held interpreter goes cold when the run differs, is refused, or spoils", async () => {
+Deno.test("a held interpreter goes cold when the run differs, is refused, cannot be judged, or spoils", async () => {
   await withTree(async (dirs) => {
     const sandbox = await ProcessSandbox.create({
       uid: UID,
@@ -129,6 +129,25 @@ Deno.test("a held interpreter goes cold when the run differs, is refused, or spo
     const refused = await sandbox.run(command);
     assert.equal(refused.warm, undefined);
     same(refused, cold);
+    // A caller that fails to decide refuses as well.
+    sandbox.prestart(command, {
+      accept: () => {
+        throw new Error("cannot list the tree");
+      },
+    });
+    const undecided = await sandbox.run(command);
+    assert.equal(undecided.warm, undefined);
+    same(undecided, cold);
+    // Another name for the interpreter is another program.
+    const python = await findExecutable("python3", PATH.split(":"));
+    assert.ok(python !== undefined);
+    sandbox.prestart(command, ACCEPT);
+    const renamed = await sandbox.run({
+      ...command,
+      argv: [python, ...command.argv.slice(1)],
+    });
+    assert.equal(renamed.warm, undefined);
+    same(renamed, cold);
     // An interpreter option before -m never goes warm.
     sandbox.prestart({
       ...command,
@@ -239,5 +258,55 @@ Deno.test("prestart settles once the interpreter is spawned, before its import e
     assert.match(run.outputHead, /ran/);
     await sandbox.discardHeld();
     assert.deepEqual(await liveProcessesOf(UID), []);
+  });
+});
+
+Deno.test("a run that does not take the held interpreter starts only once the uid is swept of what that interpreter left", async () => {
+  await withTree(async (dirs) => {
+    // At the uid tier a process of the held interpreter's that left its
+    // session outlives the kill of its process group.
+    const sandbox = await ProcessSandbox.create({
+      requested: "uid",
+      uid: UID,
+    });
+    await sandbox.prepareDir(dirs.work);
+    await Deno.mkdir(`${dirs.lib}/daemon_pkg`);
+    await Deno.writeTextFile(
+      `${dirs.lib}/daemon_pkg/__init__.py`,
+      `import os
+if os.fork() == 0:
+    os.setsid()
+    null = os.open("/dev/null", os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.execvp("sleep", ["sleep", "1000"])
+`,
+    );
+    await Deno.chmod(`${dirs.lib}/daemon_pkg`, 0o755);
+    await sandbox.prestart({
+      ...probeCommand(dirs, []),
+      argv: ["python3", "-m", "daemon_pkg"],
+    }, ACCEPT);
+    const sleeping = async () => {
+      for (const pid of await liveProcessesOf(UID)) {
+        const cmdline = await Deno.readTextFile(`/proc/${pid}/cmdline`).catch(
+          () => "",
+        );
+        if (cmdline === "sleep\u00001000\u0000") return true;
+      }
+      return false;
+    };
+    for (let i = 0; i < 3000 && !(await sleeping()); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(await sleeping(), true);
+    const run = await sandbox.run({
+      ...probeCommand(dirs, []),
+      argv: ["sh", "-c", 'ps -o args= -u "$(id -u)"'],
+    });
+    assert.equal(run.warm, undefined);
+    assert.match(run.outputHead, /ps -o args=/);
+    assert.doesNotMatch(run.outputHead, /^sleep 1000$/m);
+    assert.equal(await sleeping(), false);
   });
 });

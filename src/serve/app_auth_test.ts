@@ -58,18 +58,22 @@ Deno.test("createAppTokens() mints a new token once the cached one is forgotten,
   assert.equal(github.issuedTokens.length, 2);
 });
 
-Deno.test("createAppTokens() asks GitHub once when several workers want a token at the same time", async () => {
+Deno.test("createAppTokens() asks GitHub once when several workers want a token at the same time, and tells of the token once", async () => {
   await using github = startFakeGitHub({
     app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
   });
+  const issued: [string, number][] = [];
   const tokens = createAppTokens({
     appId: 321,
     privateKey: PRIVATE_PEM,
     apiUrl: github.url,
+    onToken: (token, installationId) => issued.push([token, installationId]),
   });
   const got = await Promise.all([tokens.get(1), tokens.get(1), tokens.get(1)]);
   assert.equal(new Set(got).size, 1);
   assert.equal(github.issuedTokens.length, 1);
+  // Told once, so the token is masked and its issue logged once.
+  assert.deepEqual(issued, [[got[0], 1]]);
 });
 
 Deno.test("the fake GitHub refuses a JWT signed with another key", async () => {

@@ -41,6 +41,17 @@ Deno.test("Metrics shows every labelled counter at zero before its first event",
   );
 });
 
+Deno.test("Metrics.value() reads a counter, and zero for a series never counted", () => {
+  const metrics = new Metrics();
+  metrics.job("accept");
+  metrics.job("accept");
+  assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="accept"'), 2);
+  assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="reject"'), 0);
+  assert.equal(metrics.value("pawl_serve_jobs_total", 'outcome="other"'), 0);
+  assert.equal(metrics.value("pawl_serve_unknown_total"), 0);
+  assert.equal(metrics.value("pawl_serve_publish_failures_total"), 0);
+});
+
 Deno.test("Metrics renders Prometheus text with the build, the process, the queue and both histograms", async () => {
   const metrics = new Metrics();
   metrics.job("accept");
@@ -143,6 +154,23 @@ Deno.test("Metrics counts a value equal to a bucket's bound in that bucket, as P
   assert.equal(bucket("30"), 0);
   assert.equal(bucket("60"), 1);
   assert.equal(bucket("+Inf"), 1);
+});
+
+Deno.test("Metrics counts a value above every bound only in the +Inf bucket, the sum and the count", () => {
+  const metrics = new Metrics();
+  metrics.duration(601);
+  metrics.duration(2);
+  const families = parsePrometheusText(metrics.render());
+  const sample = (name: string, le?: string) =>
+    families.get("pawl_serve_judgement_duration_seconds")?.samples.find((s) =>
+      s.name === name && s.labels["le"] === le
+    )?.value;
+  const bucket = "pawl_serve_judgement_duration_seconds_bucket";
+  assert.equal(sample(bucket, "2.5"), 1);
+  assert.equal(sample(bucket, "600"), 1);
+  assert.equal(sample(bucket, "+Inf"), 2);
+  assert.equal(sample("pawl_serve_judgement_duration_seconds_sum"), 603);
+  assert.equal(sample("pawl_serve_judgement_duration_seconds_count"), 2);
 });
 
 Deno.test("Metrics shows the queue's oldest ages as NaN without its answer, and never below zero", () => {

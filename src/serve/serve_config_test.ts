@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { resolveServeConfig, ServeConfigError } from "./serve_config.ts";
+import {
+  resolveServeConfig,
+  type ServeConfig,
+  ServeConfigError,
+} from "./serve_config.ts";
 
 const SECRET = { PAWL_SERVE_WEBHOOK_SECRET: "s3cret-value" };
 
@@ -22,6 +26,32 @@ Deno.test("resolveServeConfig() takes flags over variables over the file", () =>
     value: "s3cret-value",
     from: "PAWL_SERVE_WEBHOOK_SECRET",
   });
+});
+
+Deno.test("resolveServeConfig() takes each setting the file gives when no flag or variable does", async (t) => {
+  const table: [string, keyof ServeConfig, unknown][] = [
+    ['host = "0.0.0.0"', "host", "0.0.0.0"],
+    ['data_dir = "/srv/pawl"', "dataDir", "/srv/pawl"],
+    ['queue_url = "postgres://db/pawl"', "queueUrl", "postgres://db/pawl"],
+    ['temp_dir = "/scratch"', "tempDir", "/scratch"],
+    ['isolation = "uid"', "isolation", "uid"],
+    ["port = 9200", "port", 9200],
+    ["workers = 5", "workers", 5],
+    ["lease_seconds = 30", "leaseSeconds", 30],
+    ["git_stall_seconds = 90", "gitStallSeconds", 90],
+    ["max_body_bytes = 1024", "maxBodyBytes", 1024],
+    ["shutdown_grace_seconds = 0", "shutdownGraceSeconds", 0],
+  ];
+  for (const [line, field, value] of table) {
+    await t.step(line, () => {
+      const config = resolveServeConfig({
+        flags: {},
+        env: SECRET,
+        file: { path: "serve.toml", text: `${line}\n` },
+      });
+      assert.deepEqual(config[field], value);
+    });
+  }
 });
 
 Deno.test("resolveServeConfig() has defaults for one machine", () => {

@@ -1,16 +1,17 @@
 import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
 import { sendWebhook } from "../../tests/_fake_github.ts";
 import { startTestPostgres } from "../../tests/_postgres.ts";
 import { resolveServeConfig } from "./serve_config.ts";
 import { startServe } from "./start_serve.ts";
 
-const PASSWORD = "queue p@ss:word/1";
+const PASSWORD = " queue p@ss:word/1 ";
 
 Deno.test("startServe() logs in to PostgreSQL with the password from PAWL_SERVE_QUEUE_PASSWORD_FILE, never showing it", async () => {
   await using pg = await startTestPostgres({ password: PASSWORD });
   const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
-  const start = async (password: string) => {
-    await Deno.writeTextFile(`${dir}/db-password`, `${password}\n`);
+  const start = async (password: string, newline = "\n") => {
+    await Deno.writeTextFile(`${dir}/db-password`, `${password}${newline}`);
     const lines: string[] = [];
     const config = resolveServeConfig({
       flags: { port: "0", "queue-url": pg.url },
@@ -29,7 +30,12 @@ Deno.test("startServe() logs in to PostgreSQL with the password from PAWL_SERVE_
   };
   try {
     await assert.rejects(start("wrong"), /password authentication failed/);
-    const { server, lines } = await start(PASSWORD);
+    // Spaces are the password's own; a Windows line end is not.
+    await assert.rejects(
+      start(PASSWORD.trim()),
+      /password authentication failed/,
+    );
+    const { server, lines } = await start(PASSWORD, "\r\n");
     try {
       const ready = await fetch(`http://127.0.0.1:${server.port}/readyz`);
       assert.equal(ready.status, 200, await ready.text());
@@ -113,4 +119,65 @@ Deno.test("startServe() takes secrets from files without their trailing newline,
   );
   assert.equal(events.filter((e) => e.event === "serve.stopped").length, 1);
   assert.ok(!lines.join("").includes("plain-token-1234"));
+});
+
+Deno.test("startServe() with an App gives up on a delivery that names no installation, saying so, and never asks GitHub", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const config = resolveServeConfig({
+    flags: { port: "0" },
+    env: {
+      PAWL_SERVE_WEBHOOK_SECRET: "webhook-secret-for-tests",
+      PAWL_SERVE_APP_ID: "321",
+      PAWL_SERVE_PRIVATE_KEY: privateKey.export({
+        type: "pkcs1",
+        format: "pem",
+      }).toString(),
+      PAWL_SERVE_DATA_DIR: `${dir}/data`,
+      // Nothing to retry for: the first failure is the last.
+      PAWL_SERVE_DEADLINE_SECONDS: "0.001",
+      // Nothing listens here: any call to GitHub fails at once.
+      GITHUB_API_URL: "http://127.0.0.1:9",
+    },
+  });
+  const server = await startServe(config, {
+    judge: () => Promise.reject(new Error("not judged without a token")),
+    publish: () => Promise.resolve(),
+    announce: () => Promise.resolve(),
+    write: () => {},
+  });
+  try {
+    const answer = await sendWebhook(
+      `http://127.0.0.1:${server.port}/webhook`,
+      {
+        action: "opened",
+        number: 7,
+        "pull_request": {
+          number: 7,
+          state: "open",
+          "updated_at": "2026-11-30T11:00:00Z",
+          base: { sha: "a".repeat(40), ref: "main" },
+          head: { sha: "b".repeat(40), ref: "feature" },
+        },
+        repository: { "full_name": "octo/widgets", "clone_url": "file:///x" },
+      },
+      { secret: "webhook-secret-for-tests", event: "pull_request" },
+    );
+    assert.equal(answer.status, 202, answer.body);
+    const outcome = async () =>
+      (await server.queue.list()).find((job) => job.outcome !== undefined)
+        ?.outcome;
+    for (let i = 0; i < 3000 && (await outcome()) === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const got = await outcome();
+    assert.equal(got?.kind, "undecided");
+    assert.match(
+      got?.kind === "undecided" ? got.reason : "",
+      /: Cannot get an installation token for installation undefined: the delivery names no App installation$/,
+    );
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -111,6 +111,8 @@ Deno.test("WorkerPool judges and publishes every job exactly once", async () => 
     }
     pool.wake();
     await until("all published", allPublished(queue, 6));
+    // A job is held only until it is published.
+    await until("no job held", () => Promise.resolve(pool.held.size === 0));
     assert.equal(judged.length, 6);
     assert.equal(published.length, 6);
     assert.deepEqual([...apiUrls], ["https://api.github.com"]);
@@ -302,6 +304,8 @@ Deno.test("WorkerPool.stop() gives a job still running back to the queue", async
   }, async ({ queue, pool }) => {
     await queue.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
     await until("running", async () => (await queue.counts()).running === 1);
+    const [running] = await queue.list();
+    assert.deepEqual([...pool.held.keys()], [running?.id]);
     await pool.stop(50);
     const [job] = await queue.list();
     assert.equal(job?.state, "queued");
@@ -745,6 +749,48 @@ Deno.test("WorkerPool gives up a job whose one lost attempt already spent a dead
       kind: "undecided",
       reason:
         "Gave up at the deadline of 0.5 s after 1 attempts: the server judging it stopped each time",
+      headSha: "b".repeat(40),
+    }]);
+  });
+});
+
+Deno.test("WorkerPool gives up a job its lost attempts spent the deadline on with the last error they recorded", async () => {
+  let now = 0;
+  const judged: number[] = [];
+  const outcomes: Outcome[] = [];
+  await withPool({
+    clock: () => now,
+    backoffMs: 1000,
+    backoffCapMs: 1000,
+    deadlineMs: 500,
+    judge: (job) => {
+      judged.push(job.number);
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (_job, outcome) => {
+      outcomes.push(outcome);
+      return Promise.resolve();
+    },
+  }, async ({ queue, pool }) => {
+    await queue.enqueue(spec(1, "b"), { now: 1000, rerequest: false });
+    const first = await queue.claim("gone", { now: 1000, leaseMs: 1 });
+    assert.ok(first);
+    // Its first server failed and said why; the next one died.
+    assert.ok(
+      await queue.release(first.id, "gone", {
+        runAfter: 1001,
+        error: "GitHub answered 502",
+      }),
+    );
+    assert.ok(await queue.claim("gone", { now: 1001, leaseMs: 1 }));
+    now = 10_000;
+    pool.wake();
+    await until("published", allPublished(queue, 1));
+    assert.deepEqual(judged, []);
+    assert.deepEqual(outcomes, [{
+      kind: "undecided",
+      reason:
+        "Gave up at the deadline of 0.5 s after 2 attempts: GitHub answered 502",
       headSha: "b".repeat(40),
     }]);
   });
