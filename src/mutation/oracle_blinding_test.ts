@@ -9,6 +9,11 @@ import { installObserver } from "../run/observer.ts";
 import { LocalSandbox } from "../run/_local_sandbox.ts";
 import { DEFAULT_PYTEST_COMMAND, SANDBOX_PATH } from "../run/run_pytest.ts";
 import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
+import type {
+  Sandbox,
+  SandboxCommand,
+  SandboxResult,
+} from "../sandbox/sandbox.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
 import { generateMutants } from "./generate_mutants.ts";
 import { installWarmDriver } from "./install_warm_driver.ts";
@@ -507,6 +512,56 @@ Deno.test("oracleBlinding() counts the mutants the budget leaves unrun, and judg
   assert.equal(r.lost, 0);
   assert.ok(r.cutByBudget > 0);
   assert.ok(r.cutByBudget <= r.selected);
+});
+
+/** A local sandbox that tells `prepared` each tree it is handed. */
+class WatchedSandbox implements Sandbox {
+  readonly #local = new LocalSandbox();
+  readonly #prepared: (dir: string) => Promise<void>;
+  readonly isolation = this.#local.isolation;
+
+  constructor(prepared: (dir: string) => Promise<void>) {
+    this.#prepared = prepared;
+  }
+
+  /** Every command run, in order. */
+  get calls(): readonly SandboxCommand[] {
+    return this.#local.calls;
+  }
+
+  prepareDir(dir: string): Promise<void> {
+    return this.#prepared(dir);
+  }
+
+  run(command: SandboxCommand): Promise<SandboxResult> {
+    return this.#local.run(command);
+  }
+}
+
+Deno.test("oracleBlinding() counts the head's runs the budget cuts as cut, not lost, and judges none of them", async () => {
+  await using f = await runFixture();
+  const o = await f.options(CHECKS["blind"]!);
+  // The budget runs out as the head's code is first handed to a sandbox:
+  // every base run finished in time, and no head run starts.
+  let late = 0;
+  const sandbox = new WatchedSandbox(async (dir) => {
+    const code = await Deno.readTextFile(`${dir}/pkg/m.py`).catch(() => "");
+    if (code.includes("return True")) late = 1e12;
+  });
+  const result = await oracleBlinding({
+    ...o,
+    workers: [{ ...o.workers[0]!, sandbox }],
+    clock: () => 1e12 + performance.now() + late,
+  });
+  const r = result.report;
+  const about = JSON.stringify(r);
+  assert.ok(late > 0, about);
+  assert.ok(r.cutByBudget > 0, about);
+  assert.equal(r.lost, SEEDED, about);
+  assert.equal(r.blinded, 0, about);
+  assert.deepEqual(result.findings, []);
+  // Only the warm drivers ran: nothing cut was run cold instead.
+  assert.equal(sandbox.calls.filter((c) => c.argv[1] === "-m").length, 0);
 });
 
 /**
