@@ -368,11 +368,11 @@ Deno.test("runMutants() starts no mutant once the clock reads the deadline, and 
   ];
   for (const [name, deadline, started] of cases) {
     await t.step(name, async () => {
-      await using trees_ = await trees();
+      await using fixture = await trees();
       const clock = { now: 0 };
       const runs: Run[] = [];
       const ran = await runMutants(
-        trees_.options(new FakeSandbox(fakeSuite(runs, { clock })), {
+        fixture.options(new FakeSandbox(fakeSuite(runs, { clock })), {
           deadline,
           clock: () => clock.now,
         }),
@@ -553,6 +553,29 @@ Deno.test("runUnmutated() runs a side on the unmutated tree and times it", async
     nodes: [PROPS[0]!.nodeId, PROPS[1]!.nodeId],
     code: TEXT,
   }]);
+});
+
+Deno.test("runUnmutated() names its run the base's oracle's unless told it is the head's", async (t) => {
+  await using fixture = await trees();
+  const observer = await installObserver(fixture.dir);
+  const cases: [string, "head" | undefined, string][] = [
+    ["no side named", undefined, "the base's oracle on the unmutated code"],
+    ["the head", "head", "the head's properties on the unmutated code"],
+  ];
+  for (const [name, label, what] of cases) {
+    await t.step(name, async () => {
+      // The fake reports every test, but pawl's observer never hears of it.
+      const o = fixture.options(new FakeSandbox(fakeSuite([])), { observer });
+      const side = fixture.side(label ?? "base");
+      const ran = label === undefined
+        ? await runUnmutated(o.workers[0]!, o, side, () => 0)
+        : await runUnmutated(o.workers[0]!, o, side, () => 0, label);
+      assert.deepEqual(ran.findings.map((f) => f.rule), [
+        "harness.observer_missing",
+      ]);
+      assert.ok(ran.findings[0]?.message.includes(`from ${what} `));
+    });
+  }
 });
 
 Deno.test("describeRun() names the side and the mutant", async (t) => {
