@@ -328,6 +328,64 @@ def k(x):
   }
 });
 
+Deno.test("oracleBlinding() takes same-named functions of two files in turn as two functions", async () => {
+  // f() changed and names g(); each changed file has its own g().
+  const m = (f: string) =>
+    `from pkg.n import e\n\n\n${f}\n\ndef g(x):\n    return x + 1\n`;
+  const n = (e: string) => `${e}\n\ndef g(x):\n    return x - 2\n`;
+  const files = { "pkg/__init__.py": "", [TEST]: "from pkg.m import f\n" };
+  const base = {
+    ...files,
+    "pkg/m.py": m("def f(x):\n    return g(x)\n"),
+    "pkg/n.py": n("def e():\n    return 1\n"),
+  };
+  const head = {
+    ...files,
+    "pkg/m.py": m("def f(x):\n    return g(x) * 3\n"),
+    "pkg/n.py": n("def e():\n    return 5\n"),
+  };
+  const of = (file: "pkg/m.py" | "pkg/n.py") =>
+    generateMutants(parser, file, head[file])
+      .filter((x) => x.function === "g").map((x) => x.id);
+  const [mg, ng] = [of("pkg/m.py"), of("pkg/n.py")];
+  assert.ok(mg.length >= 2 && ng.length >= 2);
+  const root = await Deno.makeTempDir({ prefix: "pawl-oracle-blinding-" });
+  try {
+    await Deno.mkdir(`${root}/base/pkg`, { recursive: true });
+    await Deno.mkdir(`${root}/reports`);
+    const compiled: string[] = [];
+    // The base's driver: what it would compile in. It reports no
+    // baseline, so nothing runs.
+    const sandbox = new FakeSandbox(async (command) => {
+      for (const file of ["pkg/m.py", "pkg/n.py"]) {
+        const text = await Deno.readTextFile(`${command.cwd}/${file}`)
+          .catch(() => "");
+        for (const hit of text.matchAll(/__pawl_active__ == "(m\w+)"/g)) {
+          compiled.push(hit[1]!);
+        }
+      }
+      return { code: 1 };
+    });
+    const o = options(base, head);
+    await oracleBlinding({
+      ...o,
+      settings: { ...o.settings, "max_mutants": 2 },
+      base: { template: `${root}/base`, files: new Map() },
+      oracle: { template: `${root}/base`, files: new Map() },
+      observer: await installObserver(root),
+      driver: await installWarmDriver(root),
+      workers: [{
+        sandbox,
+        reportDir: `${root}/reports`,
+        workPath: () => Deno.makeTempDirSync({ dir: root }) + "/t",
+      }],
+    });
+    assert.deepEqual(compiled.sort(), [mg[0]!, ng[0]!].sort());
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 // The runs themselves: the real warm driver, pawl's observer and pytest,
 // in plain child processes (`LocalSandbox`).
 
