@@ -16,7 +16,7 @@ import type { MutantResult } from "./judge_kill_sets.ts";
 import type { MutantEngineOptions } from "./mutant_engine.ts";
 import { memoryMutationCache } from "./mutation_cache.ts";
 import { buildSchemata } from "./schemata.ts";
-import { runWarmMutants } from "./warm_mutants.ts";
+import { runWarmMutants, warmSettings } from "./warm_mutants.ts";
 
 const parser = await loadPythonParser();
 
@@ -158,6 +158,47 @@ function kills(results: readonly MutantResult[], side: "base" | "head") {
 function coldRuns(sandbox: LocalSandbox): number {
   return sandbox.calls.filter((c) => c.argv[1] === "-m").length;
 }
+
+Deno.test("warmSettings() keys the runs by what they are for and by the files compiled in, whatever their order", async () => {
+  await using f = await fixture();
+  const options = await f.options({ "tests/test_kit.py": TEST });
+  const other = { ...options.mutants[0]!, id: "m0ther", file: "kit/other.py" };
+  const keys = async (cacheTag: string | undefined, files: string[]) => {
+    const settings = warmSettings({
+      ...options,
+      mutants: [...options.mutants, other],
+      base: {
+        ...options.base,
+        cacheScope: (m) => Promise.resolve(`scope of ${m.file}`),
+      },
+      observer: f.observer,
+      driver: f.driver,
+      schemata: new Map(),
+      cache: memoryMutationCache(),
+      cacheTag,
+    });
+    const side = {
+      label: "base" as const,
+      template: options.base.template,
+      schemata: new Map(files.map((file) => [file, ""])),
+      properties: PROPS,
+    };
+    return [
+      await settings.cache?.key(side, options.mutants[0]!, PROPS),
+      await settings.cache?.baselineKey(side),
+    ];
+  };
+  const files = [CORE, other.file];
+  const plain = await keys(undefined, files);
+  assert.ok(plain.every((k) => k !== undefined));
+  // Another rule's runs (the blinding rule's) are kept apart.
+  const tagged = await keys("blinding", files);
+  assert.notEqual(tagged[0], plain[0]);
+  assert.notEqual(tagged[1], plain[1]);
+  assert.deepEqual(await keys("blinding", files), tagged);
+  // The same files written in another order are the same baseline.
+  assert.deepEqual(await keys(undefined, [...files].reverse()), plain);
+});
 
 Deno.test("runWarmMutants() kills what the cold engine kills, runs the mutants the schemata leave out cold, and never runs a mutant no test reaches", async () => {
   await using f = await fixture();
