@@ -156,6 +156,18 @@ Deno.test("copyTree() copies a tree when the process's working directory is gone
   }
 });
 
+Deno.test("copyTree() refuses a tree it cannot copy, and says why", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_copy_tree_test_" });
+  try {
+    await assert.rejects(
+      copyTree(`${root}/missing`, `${root}/copy`),
+      /^Error: Cannot copy the tree for a mutant run: .*missing/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 // runMutants() over a fake sandbox whose "pytest" reports each selected
 // test as the value `f()` returns in the run's copy of the tree decides.
 
