@@ -310,7 +310,9 @@ Deno.test("runWarmMutants() keeps the base's outcomes under the base's scope, sh
   const kept = cache.size();
 
   // The same base and head: nothing runs again, and nothing changes.
+  const before = f.sandbox.calls.length;
   const again = await run({ base: "b1", head: "h1" });
+  assert.equal(f.sandbox.calls.length, before, "no driver starts");
   assert.ok(again.results.every((r) => r.cached));
   assert.equal(cache.size(), kept);
   assert.deepEqual(kills(again.results, "base"), kills(first.results, "base"));
@@ -318,7 +320,14 @@ Deno.test("runWarmMutants() keeps the base's outcomes under the base's scope, sh
 
   // Another head on the same base: the base's runs come from the cache,
   // the head's run again.
+  const started = f.sandbox.calls.length;
   const otherHead = await run({ base: "b1", head: "h2" });
+  assert.equal(
+    f.sandbox.calls.slice(started)
+      .filter((c) => c.argv[1] === f.driver.path).length,
+    1,
+    "only the head's driver starts",
+  );
   assert.ok(otherHead.results.every((r) => r.cached));
   assert.ok(cache.size() > kept);
   assert.deepEqual(
