@@ -225,6 +225,23 @@ Deno.test("oracleBlinding() judges nothing when no selected mutant compiles in",
   );
 });
 
+Deno.test("oracleBlinding() judges nothing when a mutant compiles in on one side only", async () => {
+  // Removing g()'s only binding of x leaves x unbound on the base's code;
+  // on the head's, where the module binds x, it would name that global,
+  // so the head's schemata leave it out.
+  const g = "def g():\n    x = 1\n    return x\n";
+  const base = { ...FILES, "pkg/m.py": `${CODE}\n\n${g}` };
+  const head = { ...FILES, "pkg/m.py": `x = 2\n\n\n${CODE}\n\n${g}` };
+  const o = options(base, head);
+  o.settings = { ...o.settings, operators: ["statement"] };
+  const result = await oracleBlinding(o);
+  assert.equal(result.report.selected, 1);
+  assert.equal(
+    result.report.notRun,
+    "no selected mutant could be compiled in on both sides",
+  );
+});
+
 Deno.test("oracleBlinding() compiles in the mutants the change names first, a function at a time in turn, then those near the change", async (t) => {
   // f() changed; it names g() and h() in its own file and u() in another;
   // k() shares its file; w() is neither.
