@@ -272,6 +272,27 @@ Deno.test("runWarmMutants() runs the head only on the mutants a base property ki
   assert.ok(weakened.length > 0, "the weakened property lets a kill survive");
 });
 
+Deno.test("runWarmMutants() runs no head property that fails on the head's unmutated code", async () => {
+  await using f = await fixture();
+  const failing = TEST.replace(
+    "assert clamp(x, lo, hi) == min(max(x, lo), hi)",
+    "assert clamp(x, lo, hi) == min(max(x, lo), hi) and x is None",
+  );
+  const options = await f.options({ "tests/test_kit.py": TEST }, {
+    "tests/test_kit.py": failing,
+  });
+  const ran = await warm(f, {
+    ...options,
+    mutants: options.mutants.filter((m) => m.function === "clamp").slice(0, 4),
+  });
+  const killed = ran.results.filter((r) => r.base["000/clamp"] === "killed");
+  assert.ok(killed.length > 0);
+  assert.ok(killed.every((r) => r.head === null), JSON.stringify(ran.results));
+  // Warm, with no control failed: the one plain pytest run is the cold
+  // baseline that confirms which head properties pass.
+  assert.equal(coldRuns(f.sandbox), 1, f.progress.join("\n"));
+});
+
 Deno.test("runWarmMutants() keeps the base's outcomes under the base's scope, shared by pull requests whose head differs, and the head's under the head's whole tree", async () => {
   await using f = await fixture();
   const weak = TEST.replace(
