@@ -468,6 +468,7 @@ interface RunFixture {
  */
 async function runFixture(
   broken = false,
+  loose = false,
 ): Promise<RunFixture & AsyncDisposable> {
   const root = await Deno.makeTempDir({ prefix: "pawl-oracle-blinding-" });
   const observer = await installObserver(root);
@@ -493,9 +494,9 @@ async function runFixture(
     "pkg/__init__.py": "",
     "pkg/m.py": WIRE,
     "tests/__init__.py": "",
-    [TEST]: broken
-      ? `${WIRE_TEST}\n\ndef test_broken():\n    assert check(3, 7)\n`
-      : WIRE_TEST,
+    [TEST]: `${WIRE_TEST}${
+      broken ? "\n\ndef test_broken():\n    assert check(3, 7)\n" : ""
+    }${loose ? "\n\ndef test_loose():\n    check(3, 6)\n" : ""}`,
   };
   return {
     sandbox,
@@ -525,6 +526,15 @@ async function runFixture(
               layout: "000",
               file: TEST,
               nodeId: `${TEST}::test_broken`,
+            }]
+            : []),
+          ...(loose
+            ? [{
+              key: "000/loose",
+              id: "loose",
+              layout: "000",
+              file: TEST,
+              nodeId: `${TEST}::test_loose`,
             }]
             : []),
         ],
@@ -707,6 +717,20 @@ Deno.test("oracleBlinding() judges by the base's tests that pass on the base's c
       assert.deepEqual(withBroken.findings, plain.findings);
     });
   }
+});
+
+Deno.test("oracleBlinding() runs on the head's code a mutant one base test kills though another runs it and lets it survive", async () => {
+  await using f = await runFixture(false, true);
+  const result = await oracleBlinding(await f.options(CHECKS["blind"]!));
+  const r = result.report;
+  const about = `${JSON.stringify(r)}\n${f.progress.join("\n")}`;
+  assert.ok(r.killed > 0, about);
+  assert.equal(r.blinded, r.killed, about);
+  assert.deepEqual(result.findings.map((x) => x.rule), [
+    "property.oracle_blinded",
+  ]);
+  // Each killed mutant ran warm on the head's code, none cold.
+  assert.equal(coldRuns(f.sandbox), 0, about);
 });
 
 Deno.test("oracleBlinding() runs on the head's code only the mutants the base's tests killed, and takes them from the runner's cache again", async () => {
