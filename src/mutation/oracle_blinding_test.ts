@@ -599,14 +599,20 @@ Deno.test("oracleBlinding() counts the mutants the budget leaves unrun, and judg
   assert.ok(r.cutByBudget <= r.selected);
 });
 
-/** A local sandbox that tells `prepared` each tree it is handed. */
+/** A local sandbox that tells `watch` each tree it is handed and each command it runs. */
 class WatchedSandbox implements Sandbox {
   readonly #local = new LocalSandbox();
-  readonly #prepared: (dir: string) => Promise<void>;
+  readonly #watch: {
+    prepared?: (dir: string) => Promise<void>;
+    running?: (command: SandboxCommand) => void;
+  };
   readonly isolation = this.#local.isolation;
 
-  constructor(prepared: (dir: string) => Promise<void>) {
-    this.#prepared = prepared;
+  constructor(watch: {
+    prepared?: (dir: string) => Promise<void>;
+    running?: (command: SandboxCommand) => void;
+  }) {
+    this.#watch = watch;
   }
 
   /** Every command run, in order. */
@@ -614,11 +620,12 @@ class WatchedSandbox implements Sandbox {
     return this.#local.calls;
   }
 
-  prepareDir(dir: string): Promise<void> {
-    return this.#prepared(dir);
+  async prepareDir(dir: string): Promise<void> {
+    await this.#watch.prepared?.(dir);
   }
 
   run(command: SandboxCommand): Promise<SandboxResult> {
+    this.#watch.running?.(command);
     return this.#local.run(command);
   }
 }
@@ -629,9 +636,11 @@ Deno.test("oracleBlinding() counts the head's runs the budget cuts as cut, not l
   // The budget runs out as the head's code is first handed to a sandbox:
   // every base run finished in time, and no head run starts.
   let late = 0;
-  const sandbox = new WatchedSandbox(async (dir) => {
-    const code = await Deno.readTextFile(`${dir}/pkg/m.py`).catch(() => "");
-    if (code.includes("return True")) late = 1e12;
+  const sandbox = new WatchedSandbox({
+    prepared: async (dir) => {
+      const code = await Deno.readTextFile(`${dir}/pkg/m.py`).catch(() => "");
+      if (code.includes("return True")) late = 1e12;
+    },
   });
   const result = await oracleBlinding({
     ...o,
@@ -647,6 +656,32 @@ Deno.test("oracleBlinding() counts the head's runs the budget cuts as cut, not l
   assert.deepEqual(result.findings, []);
   // Only the warm drivers ran: nothing cut was run cold instead.
   assert.equal(sandbox.calls.filter((c) => c.argv[1] === "-m").length, 0);
+});
+
+Deno.test("oracleBlinding() counts as lost the head's lost runs the budget then cuts cold, and judges none of them", async () => {
+  await using f = await runFixture();
+  const o = await f.options(CHECKS["blind, but not when forked"]!);
+  // The budget runs out as the first plain pytest starts: the cold
+  // baseline of the head's code, before any cold mutant run.
+  let late = 0;
+  const sandbox = new WatchedSandbox({
+    running: (command) => {
+      if (command.argv[1] === "-m") late = 1e12;
+    },
+  });
+  const result = await oracleBlinding({
+    ...o,
+    workers: [{ ...o.workers[0]!, sandbox }],
+    clock: () => 1e12 + performance.now() + late,
+  });
+  const r = result.report;
+  const about = JSON.stringify(r);
+  assert.ok(late > 0, about);
+  assert.ok(r.lost > SEEDED, about);
+  assert.equal(r.cutByBudget, 0, about);
+  assert.equal(r.blinded, 0, about);
+  assert.deepEqual(result.findings, []);
+  assert.equal(sandbox.calls.filter((c) => c.argv[1] === "-m").length, 1);
 });
 
 /**
