@@ -754,6 +754,22 @@ Deno.test("oracleBlinding() judges by the base's tests that pass on the base's c
   }
 });
 
+Deno.test("oracleBlinding() runs warm on the head's code even a single mutant the base's tests killed", async () => {
+  await using f = await runFixture();
+  const o = await f.options(CHECKS["blind"]!);
+  // Of the arithmetic changes, only double()'s `x * 2` is both run and
+  // pinned by the test.
+  const result = await oracleBlinding({
+    ...o,
+    settings: { ...o.settings, operators: ["arithmetic"] },
+  });
+  const r = result.report;
+  const about = `${JSON.stringify(r)}\n${f.progress.join("\n")}`;
+  assert.equal(r.killed, 1, about);
+  assert.equal(r.blinded, 1, about);
+  assert.equal(coldRuns(f.sandbox), 0, about);
+});
+
 Deno.test("oracleBlinding() runs on the head's code a mutant one base test kills though another runs it and lets it survive", async () => {
   await using f = await runFixture(false, true);
   const result = await oracleBlinding(await f.options(CHECKS["blind"]!));
