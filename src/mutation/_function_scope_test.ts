@@ -83,6 +83,16 @@ Deno.test("functionScope() finds every name the function binds in its own scope"
       ["a", "b", "g"],
     ],
     [
+      "a walrus inside a yielded value",
+      "def f():\n    yield (n := 1)\n",
+      ["n"],
+    ],
+    [
+      "a nested class's bases run here",
+      "def f():\n    class C((b := object)):\n        r = 2\n",
+      ["C", "b"],
+    ],
+    [
       "captures of a match statement's patterns",
       "def f(v):\n    match v:\n        case [x, *rest]:\n            pass\n        case P(k=w):\n            pass\n        case {'a': z} as whole:\n            pass\n",
       ["rest", "v", "w", "whole", "x", "z"],

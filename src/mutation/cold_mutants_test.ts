@@ -251,6 +251,74 @@ Deno.test("runColdMutants() keeps what pawl's observer says of both baselines", 
     }
   }));
 
+/**
+ * The suite, with what it reports streamed to pawl's observer (as the
+ * plugin would) in the runs of the sides `heard`: the other sides' runs
+ * leave a report the observer never heard of.
+ */
+function observedOn(
+  heard: readonly string[],
+  suite: (command: SandboxCommand) => Promise<{ code: number }>,
+) {
+  return async (command: SandboxCommand) => {
+    const result = await suite(command);
+    const side = (await Deno.readTextFile(`${command.cwd}/SIDE`)).trim();
+    if (!heard.includes(side)) return result;
+    const flag = command.argv.find((a) => a.startsWith("--junitxml="))!;
+    const xml = await Deno.readTextFile(flag.slice("--junitxml=".length));
+    const events = [
+      { event: "hello", token: command.env["PAWL_OBSERVER_TOKEN"] },
+      { event: "configure" },
+      ...[...xml.matchAll(/name="(test_\w+)"[^>]*>(<failure)?/g)].map((m) => ({
+        event: "report",
+        nodeid: `tests/test_m.py::${m[1]}`,
+        when: "call",
+        outcome: m[2] === undefined ? "passed" : "failed",
+        xfail: false,
+      })),
+    ];
+    const conn = await Deno.connect({
+      transport: "unix",
+      path: command.env["PAWL_OBSERVER_SOCKET"] as string,
+    });
+    const bytes = new TextEncoder().encode(
+      events.map((e) => `${JSON.stringify(e)}\n`).join(""),
+    );
+    for (let n = 0; n < bytes.length;) {
+      n += await conn.write(bytes.subarray(n));
+    }
+    conn.close();
+    return result;
+  };
+}
+
+Deno.test("runColdMutants() keeps what pawl's observer says of the head's baseline when the base's passes and its mutants run", () =>
+  withTrees(async (options) => {
+    const runs: Run[] = [];
+    const clock = { now: 0 };
+    const root = await Deno.makeTempDir({ prefix: "pawl-cold-observer-" });
+    try {
+      const sandbox = new FakeSandbox(
+        observedOn(["base"], fakeSuite(runs, { failing: {}, clock })),
+      );
+      const ran = await runColdMutants(options(sandbox, clock, {
+        observer: await installObserver(root),
+      }));
+      assert.deepEqual(
+        ran.results.map((r) => [r.mutant.id, r.base]),
+        [1, 2].map((n) => [`m${n}`, { a: "killed", b: "killed", c: "killed" }]),
+      );
+      const said = ran.baselineFindings.map((f) => f.message);
+      assert.equal(said.length, 1);
+      assert.match(
+        said[0] ?? "",
+        /the head's properties on the unmutated code/,
+      );
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  }));
+
 Deno.test("runColdMutants() runs no mutant when no base property passes on the unmutated code", () =>
   withTrees(async (options) => {
     const runs: Run[] = [];

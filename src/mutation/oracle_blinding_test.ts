@@ -9,6 +9,11 @@ import { installObserver } from "../run/observer.ts";
 import { LocalSandbox } from "../run/_local_sandbox.ts";
 import { DEFAULT_PYTEST_COMMAND, SANDBOX_PATH } from "../run/run_pytest.ts";
 import { FakeSandbox } from "../sandbox/fake_sandbox.ts";
+import type {
+  Sandbox,
+  SandboxCommand,
+  SandboxResult,
+} from "../sandbox/sandbox.ts";
 import { DEFAULT_MUTATION_SETTINGS } from "../settings/mutation_settings.ts";
 import { generateMutants } from "./generate_mutants.ts";
 import { installWarmDriver } from "./install_warm_driver.ts";
@@ -220,6 +225,23 @@ Deno.test("oracleBlinding() judges nothing when no selected mutant compiles in",
   );
 });
 
+Deno.test("oracleBlinding() judges nothing when a mutant compiles in on one side only", async () => {
+  // Removing g()'s only binding of x leaves x unbound on the base's code;
+  // on the head's, where the module binds x, it would name that global,
+  // so the head's schemata leave it out.
+  const g = "def g():\n    x = 1\n    return x\n";
+  const base = { ...FILES, "pkg/m.py": `${CODE}\n\n${g}` };
+  const head = { ...FILES, "pkg/m.py": `x = 2\n\n\n${CODE}\n\n${g}` };
+  const o = options(base, head);
+  o.settings = { ...o.settings, operators: ["statement"] };
+  const result = await oracleBlinding(o);
+  assert.equal(result.report.selected, 1);
+  assert.equal(
+    result.report.notRun,
+    "no selected mutant could be compiled in on both sides",
+  );
+});
+
 Deno.test("oracleBlinding() compiles in the mutants the change names first, a function at a time in turn, then those near the change", async (t) => {
   // f() changed; it names g() and h() in its own file and u() in another;
   // k() shares its file; w() is neither.
@@ -323,6 +345,64 @@ def k(x):
   }
 });
 
+Deno.test("oracleBlinding() takes same-named functions of two files in turn as two functions", async () => {
+  // f() changed and names g(); each changed file has its own g().
+  const m = (f: string) =>
+    `from pkg.n import e\n\n\n${f}\n\ndef g(x):\n    return x + 1\n`;
+  const n = (e: string) => `${e}\n\ndef g(x):\n    return x - 2\n`;
+  const files = { "pkg/__init__.py": "", [TEST]: "from pkg.m import f\n" };
+  const base = {
+    ...files,
+    "pkg/m.py": m("def f(x):\n    return g(x)\n"),
+    "pkg/n.py": n("def e():\n    return 1\n"),
+  };
+  const head = {
+    ...files,
+    "pkg/m.py": m("def f(x):\n    return g(x) * 3\n"),
+    "pkg/n.py": n("def e():\n    return 5\n"),
+  };
+  const of = (file: "pkg/m.py" | "pkg/n.py") =>
+    generateMutants(parser, file, head[file])
+      .filter((x) => x.function === "g").map((x) => x.id);
+  const [mg, ng] = [of("pkg/m.py"), of("pkg/n.py")];
+  assert.ok(mg.length >= 2 && ng.length >= 2);
+  const root = await Deno.makeTempDir({ prefix: "pawl-oracle-blinding-" });
+  try {
+    await Deno.mkdir(`${root}/base/pkg`, { recursive: true });
+    await Deno.mkdir(`${root}/reports`);
+    const compiled: string[] = [];
+    // The base's driver: what it would compile in. It reports no
+    // baseline, so nothing runs.
+    const sandbox = new FakeSandbox(async (command) => {
+      for (const file of ["pkg/m.py", "pkg/n.py"]) {
+        const text = await Deno.readTextFile(`${command.cwd}/${file}`)
+          .catch(() => "");
+        for (const hit of text.matchAll(/__pawl_active__ == "(m\w+)"/g)) {
+          compiled.push(hit[1]!);
+        }
+      }
+      return { code: 1 };
+    });
+    const o = options(base, head);
+    await oracleBlinding({
+      ...o,
+      settings: { ...o.settings, "max_mutants": 2 },
+      base: { template: `${root}/base`, files: new Map() },
+      oracle: { template: `${root}/base`, files: new Map() },
+      observer: await installObserver(root),
+      driver: await installWarmDriver(root),
+      workers: [{
+        sandbox,
+        reportDir: `${root}/reports`,
+        workPath: () => Deno.makeTempDirSync({ dir: root }) + "/t",
+      }],
+    });
+    assert.deepEqual(compiled.sort(), [mg[0]!, ng[0]!].sort());
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 // The runs themselves: the real warm driver, pawl's observer and pytest,
 // in plain child processes (`LocalSandbox`).
 
@@ -388,6 +468,7 @@ interface RunFixture {
  */
 async function runFixture(
   broken = false,
+  loose = false,
 ): Promise<RunFixture & AsyncDisposable> {
   const root = await Deno.makeTempDir({ prefix: "pawl-oracle-blinding-" });
   const observer = await installObserver(root);
@@ -413,9 +494,9 @@ async function runFixture(
     "pkg/__init__.py": "",
     "pkg/m.py": WIRE,
     "tests/__init__.py": "",
-    [TEST]: broken
-      ? `${WIRE_TEST}\n\ndef test_broken():\n    assert check(3, 7)\n`
-      : WIRE_TEST,
+    [TEST]: `${WIRE_TEST}${
+      broken ? "\n\ndef test_broken():\n    assert check(3, 7)\n" : ""
+    }${loose ? "\n\ndef test_loose():\n    check(3, 6)\n" : ""}`,
   };
   return {
     sandbox,
@@ -445,6 +526,15 @@ async function runFixture(
               layout: "000",
               file: TEST,
               nodeId: `${TEST}::test_broken`,
+            }]
+            : []),
+          ...(loose
+            ? [{
+              key: "000/loose",
+              id: "loose",
+              layout: "000",
+              file: TEST,
+              nodeId: `${TEST}::test_loose`,
             }]
             : []),
         ],
@@ -507,6 +597,91 @@ Deno.test("oracleBlinding() counts the mutants the budget leaves unrun, and judg
   assert.equal(r.lost, 0);
   assert.ok(r.cutByBudget > 0);
   assert.ok(r.cutByBudget <= r.selected);
+});
+
+/** A local sandbox that tells `watch` each tree it is handed and each command it runs. */
+class WatchedSandbox implements Sandbox {
+  readonly #local = new LocalSandbox();
+  readonly #watch: {
+    prepared?: (dir: string) => Promise<void>;
+    running?: (command: SandboxCommand) => void;
+  };
+  readonly isolation = this.#local.isolation;
+
+  constructor(watch: {
+    prepared?: (dir: string) => Promise<void>;
+    running?: (command: SandboxCommand) => void;
+  }) {
+    this.#watch = watch;
+  }
+
+  /** Every command run, in order. */
+  get calls(): readonly SandboxCommand[] {
+    return this.#local.calls;
+  }
+
+  async prepareDir(dir: string): Promise<void> {
+    await this.#watch.prepared?.(dir);
+  }
+
+  run(command: SandboxCommand): Promise<SandboxResult> {
+    this.#watch.running?.(command);
+    return this.#local.run(command);
+  }
+}
+
+Deno.test("oracleBlinding() counts the head's runs the budget cuts as cut, not lost, and judges none of them", async () => {
+  await using f = await runFixture();
+  const o = await f.options(CHECKS["blind"]!);
+  // The budget runs out as the head's code is first handed to a sandbox:
+  // every base run finished in time, and no head run starts.
+  let late = 0;
+  const sandbox = new WatchedSandbox({
+    prepared: async (dir) => {
+      const code = await Deno.readTextFile(`${dir}/pkg/m.py`).catch(() => "");
+      if (code.includes("return True")) late = 1e12;
+    },
+  });
+  const result = await oracleBlinding({
+    ...o,
+    workers: [{ ...o.workers[0]!, sandbox }],
+    clock: () => 1e12 + performance.now() + late,
+  });
+  const r = result.report;
+  const about = JSON.stringify(r);
+  assert.ok(late > 0, about);
+  assert.ok(r.cutByBudget > 0, about);
+  assert.equal(r.lost, SEEDED, about);
+  assert.equal(r.blinded, 0, about);
+  assert.deepEqual(result.findings, []);
+  // Only the warm drivers ran: nothing cut was run cold instead.
+  assert.equal(sandbox.calls.filter((c) => c.argv[1] === "-m").length, 0);
+});
+
+Deno.test("oracleBlinding() counts as lost the head's lost runs the budget then cuts cold, and judges none of them", async () => {
+  await using f = await runFixture();
+  const o = await f.options(CHECKS["blind, but not when forked"]!);
+  // The budget runs out as the first plain pytest starts: the cold
+  // baseline of the head's code, before any cold mutant run.
+  let late = 0;
+  const sandbox = new WatchedSandbox({
+    running: (command) => {
+      if (command.argv[1] === "-m") late = 1e12;
+    },
+  });
+  const result = await oracleBlinding({
+    ...o,
+    workers: [{ ...o.workers[0]!, sandbox }],
+    clock: () => 1e12 + performance.now() + late,
+  });
+  const r = result.report;
+  const about = JSON.stringify(r);
+  assert.ok(late > 0, about);
+  assert.ok(r.lost > SEEDED, about);
+  assert.equal(r.cutByBudget, 0, about);
+  assert.equal(r.blinded, 0, about);
+  assert.deepEqual(result.findings, []);
+  assert.equal(sandbox.calls.filter((c) => c.argv[1] === "-m").length, 1);
 });
 
 /**
@@ -577,6 +752,36 @@ Deno.test("oracleBlinding() judges by the base's tests that pass on the base's c
       assert.deepEqual(withBroken.findings, plain.findings);
     });
   }
+});
+
+Deno.test("oracleBlinding() runs warm on the head's code even a single mutant the base's tests killed", async () => {
+  await using f = await runFixture();
+  const o = await f.options(CHECKS["blind"]!);
+  // Of the arithmetic changes, only double()'s `x * 2` is both run and
+  // pinned by the test.
+  const result = await oracleBlinding({
+    ...o,
+    settings: { ...o.settings, operators: ["arithmetic"] },
+  });
+  const r = result.report;
+  const about = `${JSON.stringify(r)}\n${f.progress.join("\n")}`;
+  assert.equal(r.killed, 1, about);
+  assert.equal(r.blinded, 1, about);
+  assert.equal(coldRuns(f.sandbox), 0, about);
+});
+
+Deno.test("oracleBlinding() runs on the head's code a mutant one base test kills though another runs it and lets it survive", async () => {
+  await using f = await runFixture(false, true);
+  const result = await oracleBlinding(await f.options(CHECKS["blind"]!));
+  const r = result.report;
+  const about = `${JSON.stringify(r)}\n${f.progress.join("\n")}`;
+  assert.ok(r.killed > 0, about);
+  assert.equal(r.blinded, r.killed, about);
+  assert.deepEqual(result.findings.map((x) => x.rule), [
+    "property.oracle_blinded",
+  ]);
+  // Each killed mutant ran warm on the head's code, none cold.
+  assert.equal(coldRuns(f.sandbox), 0, about);
 });
 
 Deno.test("oracleBlinding() runs on the head's code only the mutants the base's tests killed, and takes them from the runner's cache again", async () => {

@@ -686,6 +686,13 @@ Deno.test("oracleStrength() says how many of the mutants the budget cut lie in f
         } of them in functions the pull request touched\\)`,
       ),
     );
+    // The note points at the first mutant the budget cut, in run order:
+    // here one of more()'s, run first, before less()'s two lines above.
+    const unrun = result.run.unrun;
+    assert.equal(unrun[0]?.line, 6);
+    assert.equal(unrun.at(-1)?.line, 2);
+    assert.equal(cut?.path, "pkg/m.py");
+    assert.equal(cut?.line, 6);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -291,3 +291,40 @@ Deno.test("renderMutationReport() lists every mutated file, its mutants by line 
   ]);
   assert.deepEqual(json.thresholds, { high: 80, low: 60 });
 });
+
+Deno.test("renderMutationReport() places each mutant where it starts and ends, and says what it changes", () => {
+  const text = "def f(a):\n    return g(a,\n             1)\n";
+  const m = generateMutants(parser, "src/kit/f.py", text).find((x) =>
+    x.operator === "return" && x.replacement === "None"
+  );
+  assert.ok(m);
+  assert.deepEqual([m.line, m.column, m.endLine, m.endColumn], [2, 12, 3, 16]);
+  const json = JSON.parse(renderMutationReport({
+    properties: [],
+    results: [],
+    unrun: [m],
+    texts: new Map([["src/kit/f.py", text]]),
+    config: {},
+  }, { version: "0" }));
+  assert.equal(validate(json), true, JSON.stringify(validate.errors));
+  const [listed] = json.files["src/kit/f.py"].mutants;
+  assert.deepEqual(
+    {
+      id: listed.id,
+      mutatorName: listed.mutatorName,
+      replacement: listed.replacement,
+      description: listed.description,
+      location: listed.location,
+    },
+    {
+      id: m.id,
+      mutatorName: "return",
+      replacement: "None",
+      description: 'return in f: "g(a,\\n             1)" → "None"',
+      location: {
+        start: { line: 2, column: 12 },
+        end: { line: 3, column: 16 },
+      },
+    },
+  );
+});

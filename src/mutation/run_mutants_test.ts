@@ -156,6 +156,18 @@ Deno.test("copyTree() copies a tree when the process's working directory is gone
   }
 });
 
+Deno.test("copyTree() refuses a tree it cannot copy, and says why", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_copy_tree_test_" });
+  try {
+    await assert.rejects(
+      copyTree(`${root}/missing`, `${root}/copy`),
+      /^Error: Cannot copy the tree for a mutant run: .*missing/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 // runMutants() over a fake sandbox whose "pytest" reports each selected
 // test as the value `f()` returns in the run's copy of the tree decides.
 
@@ -368,11 +380,11 @@ Deno.test("runMutants() starts no mutant once the clock reads the deadline, and 
   ];
   for (const [name, deadline, started] of cases) {
     await t.step(name, async () => {
-      await using trees_ = await trees();
+      await using fixture = await trees();
       const clock = { now: 0 };
       const runs: Run[] = [];
       const ran = await runMutants(
-        trees_.options(new FakeSandbox(fakeSuite(runs, { clock })), {
+        fixture.options(new FakeSandbox(fakeSuite(runs, { clock })), {
           deadline,
           clock: () => clock.now,
         }),
@@ -553,6 +565,29 @@ Deno.test("runUnmutated() runs a side on the unmutated tree and times it", async
     nodes: [PROPS[0]!.nodeId, PROPS[1]!.nodeId],
     code: TEXT,
   }]);
+});
+
+Deno.test("runUnmutated() names its run the base's oracle's unless told it is the head's", async (t) => {
+  await using fixture = await trees();
+  const observer = await installObserver(fixture.dir);
+  const cases: [string, "head" | undefined, string][] = [
+    ["no side named", undefined, "the base's oracle on the unmutated code"],
+    ["the head", "head", "the head's properties on the unmutated code"],
+  ];
+  for (const [name, label, what] of cases) {
+    await t.step(name, async () => {
+      // The fake reports every test, but pawl's observer never hears of it.
+      const o = fixture.options(new FakeSandbox(fakeSuite([])), { observer });
+      const side = fixture.side(label ?? "base");
+      const ran = label === undefined
+        ? await runUnmutated(o.workers[0]!, o, side, () => 0)
+        : await runUnmutated(o.workers[0]!, o, side, () => 0, label);
+      assert.deepEqual(ran.findings.map((f) => f.rule), [
+        "harness.observer_missing",
+      ]);
+      assert.ok(ran.findings[0]?.message.includes(`from ${what} `));
+    });
+  }
 });
 
 Deno.test("describeRun() names the side and the mutant", async (t) => {

@@ -16,7 +16,7 @@ import type { MutantResult } from "./judge_kill_sets.ts";
 import type { MutantEngineOptions } from "./mutant_engine.ts";
 import { memoryMutationCache } from "./mutation_cache.ts";
 import { buildSchemata } from "./schemata.ts";
-import { runWarmMutants } from "./warm_mutants.ts";
+import { runWarmMutants, warmSettings } from "./warm_mutants.ts";
 
 const parser = await loadPythonParser();
 
@@ -159,6 +159,47 @@ function coldRuns(sandbox: LocalSandbox): number {
   return sandbox.calls.filter((c) => c.argv[1] === "-m").length;
 }
 
+Deno.test("warmSettings() keys the runs by what they are for and by the files compiled in, whatever their order", async () => {
+  await using f = await fixture();
+  const options = await f.options({ "tests/test_kit.py": TEST });
+  const other = { ...options.mutants[0]!, id: "m0ther", file: "kit/other.py" };
+  const keys = async (cacheTag: string | undefined, files: string[]) => {
+    const settings = warmSettings({
+      ...options,
+      mutants: [...options.mutants, other],
+      base: {
+        ...options.base,
+        cacheScope: (m) => Promise.resolve(`scope of ${m.file}`),
+      },
+      observer: f.observer,
+      driver: f.driver,
+      schemata: new Map(),
+      cache: memoryMutationCache(),
+      cacheTag,
+    });
+    const side = {
+      label: "base" as const,
+      template: options.base.template,
+      schemata: new Map(files.map((file) => [file, ""])),
+      properties: PROPS,
+    };
+    return [
+      await settings.cache?.key(side, options.mutants[0]!, PROPS),
+      await settings.cache?.baselineKey(side),
+    ];
+  };
+  const files = [CORE, other.file];
+  const plain = await keys(undefined, files);
+  assert.ok(plain.every((k) => k !== undefined));
+  // Another rule's runs (the blinding rule's) are kept apart.
+  const tagged = await keys("blinding", files);
+  assert.notEqual(tagged[0], plain[0]);
+  assert.notEqual(tagged[1], plain[1]);
+  assert.deepEqual(await keys("blinding", files), tagged);
+  // The same files written in another order are the same baseline.
+  assert.deepEqual(await keys(undefined, [...files].reverse()), plain);
+});
+
 Deno.test("runWarmMutants() kills what the cold engine kills, runs the mutants the schemata leave out cold, and never runs a mutant no test reaches", async () => {
   await using f = await fixture();
   const options = await f.options({ "tests/test_kit.py": TEST });
@@ -231,6 +272,27 @@ Deno.test("runWarmMutants() runs the head only on the mutants a base property ki
   assert.ok(weakened.length > 0, "the weakened property lets a kill survive");
 });
 
+Deno.test("runWarmMutants() runs no head property that fails on the head's unmutated code", async () => {
+  await using f = await fixture();
+  const failing = TEST.replace(
+    "assert clamp(x, lo, hi) == min(max(x, lo), hi)",
+    "assert clamp(x, lo, hi) == min(max(x, lo), hi) and x is None",
+  );
+  const options = await f.options({ "tests/test_kit.py": TEST }, {
+    "tests/test_kit.py": failing,
+  });
+  const ran = await warm(f, {
+    ...options,
+    mutants: options.mutants.filter((m) => m.function === "clamp").slice(0, 4),
+  });
+  const killed = ran.results.filter((r) => r.base["000/clamp"] === "killed");
+  assert.ok(killed.length > 0);
+  assert.ok(killed.every((r) => r.head === null), JSON.stringify(ran.results));
+  // Warm, with no control failed: the one plain pytest run is the cold
+  // baseline that confirms which head properties pass.
+  assert.equal(coldRuns(f.sandbox), 1, f.progress.join("\n"));
+});
+
 Deno.test("runWarmMutants() keeps the base's outcomes under the base's scope, shared by pull requests whose head differs, and the head's under the head's whole tree", async () => {
   await using f = await fixture();
   const weak = TEST.replace(
@@ -269,7 +331,9 @@ Deno.test("runWarmMutants() keeps the base's outcomes under the base's scope, sh
   const kept = cache.size();
 
   // The same base and head: nothing runs again, and nothing changes.
+  const before = f.sandbox.calls.length;
   const again = await run({ base: "b1", head: "h1" });
+  assert.equal(f.sandbox.calls.length, before, "no driver starts");
   assert.ok(again.results.every((r) => r.cached));
   assert.equal(cache.size(), kept);
   assert.deepEqual(kills(again.results, "base"), kills(first.results, "base"));
@@ -277,7 +341,14 @@ Deno.test("runWarmMutants() keeps the base's outcomes under the base's scope, sh
 
   // Another head on the same base: the base's runs come from the cache,
   // the head's run again.
+  const started = f.sandbox.calls.length;
   const otherHead = await run({ base: "b1", head: "h2" });
+  assert.equal(
+    f.sandbox.calls.slice(started)
+      .filter((c) => c.argv[1] === f.driver.path).length,
+    1,
+    "only the head's driver starts",
+  );
   assert.ok(otherHead.results.every((r) => r.cached));
   assert.ok(cache.size() > kept);
   assert.deepEqual(
