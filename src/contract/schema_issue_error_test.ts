@@ -301,3 +301,15 @@ Deno.test("nearestLine() gives the line of a path, or of its closest ancestor th
     );
   }
 });
+
+Deno.test("schemaIssueError() names a type it has no words for by its name", () => {
+  const result = z.strictObject({ at: z.bigint() }).safeParse({ at: 3 }, {
+    reportInput: true,
+  });
+  assert.ok(!result.success);
+  const error = schemaIssueError("x.toml", result.error.issues, () => 2);
+  assert.equal(
+    error.message,
+    'Cannot read contract "x.toml": "at" must be of type bigint, not 3 at line 2',
+  );
+});

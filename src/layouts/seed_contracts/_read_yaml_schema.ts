@@ -42,7 +42,7 @@ export function readYamlSchema<S extends z.ZodType>(
   const doc = parseYamlDocument(
     text,
     path,
-    options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes },
+    { maxBytes: options.maxBytes },
   );
   const value = doc.value === null && "emptyValue" in options
     ? options.emptyValue
@@ -82,6 +82,7 @@ export function entryLines(
     key: (name) => doc.lineOf([name]),
     entry(id, key) {
       const i = index.get(id);
+      // Stryker disable next-line ConditionalExpression: a path with no index in it finds no line either
       if (i === undefined) return undefined;
       return doc.lineOf(key === undefined ? [listKey, i] : [listKey, i, key]);
     },
