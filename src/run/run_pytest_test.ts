@@ -910,3 +910,41 @@ Deno.test("prestartPytestRun() hands the prepared command and the judge of its m
     await prepared.discard();
   });
 });
+
+Deno.test("pytestEnvironment() makes a relative import path entry absolute in the tree, however deep it goes", async (t) => {
+  const table: [string, string][] = [
+    ["src", "/w/src"],
+    ["src/lib", "/w/src/lib"],
+    ["./src", "/w/./src"],
+    ["/opt/extra", "/opt/extra"],
+  ];
+  for (const [entry, absolute] of table) {
+    await t.step(`${entry} -> ${absolute}`, () => {
+      const env = pytestEnvironment("/w", "/h", {
+        env: { PYTHONPATH: entry },
+      });
+      assert.equal(env["PYTHONPATH"], absolute);
+    });
+  }
+});
+
+Deno.test("readPytestReport() refuses a report below the report directory or beside it", async () => {
+  await withRunDirs(async ({ reportDir }) => {
+    const xml = junitXml([{ classname: "tests.test_a", name: "test_x" }]);
+    await Deno.mkdir(`${reportDir}/sub`);
+    await Deno.writeTextFile(`${reportDir}/sub/r.xml`, xml);
+    await Deno.mkdir(`${reportDir}2`);
+    try {
+      await Deno.writeTextFile(`${reportDir}2/r.xml`, xml);
+      for (const path of [`${reportDir}/sub/r.xml`, `${reportDir}2/r.xml`]) {
+        assert.deepEqual(await readPytestReport(path, reportDir), {
+          cases: null,
+          problem:
+            'The report "r.xml" resolves outside the report directory: it was ignored',
+        });
+      }
+    } finally {
+      await Deno.remove(`${reportDir}2`, { recursive: true });
+    }
+  });
+});
