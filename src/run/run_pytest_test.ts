@@ -610,6 +610,13 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
       missing: "program",
     },
     {
+      name: "a run that exited 127 without a word is probed",
+      run: { code: 127, outputTail: "" },
+      probe: { code: 127, outputTail: "" },
+      argv: ["python3", "-c", "import pytest"],
+      missing: "program",
+    },
+    {
       name: "a run whose output begins with a missing module is probed",
       run: { code: 1, outputHead: "No module named pytest", outputTail: "" },
       probe: { code: 1, outputHead: "No module named pytest", outputTail: "" },
