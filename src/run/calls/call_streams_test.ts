@@ -216,6 +216,14 @@ Deno.test("parseReplayStream() keeps each call's first outcome of each pass", as
     assert.equal(r.first.size, 0);
     assert.deepEqual(r.later, [{ i: 0, p: 0, out: v(1) }]);
   });
+  await t.step("a count of passes sent again is not added up", () => {
+    const r = parseReplayStream([[
+      hello,
+      JSON.stringify({ passes: 3 }),
+      JSON.stringify({ passes: 3 }),
+    ]], "T");
+    assert.equal(r.passes, 3);
+  });
   await t.step("only an end of true completes the stream", () => {
     const end = (value: unknown) =>
       parseReplayStream([[hello, JSON.stringify({ end: value })]], "T")
