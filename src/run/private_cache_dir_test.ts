@@ -152,3 +152,15 @@ Deno.test("privateCacheDir() says so when the directory cannot be made", async (
     assert.match(note, /: mkdir '/);
   });
 });
+
+Deno.test("privateCacheDir() refuses a relative path however many directories it names", async () => {
+  const top = `pawl_relative_cache_${crypto.randomUUID()}`;
+  try {
+    assert.deepEqual(await privateCacheDir(`${top}/bytecode`, "cache"), {
+      note:
+        `the cache "${top}/bytecode" is not used: it is not an absolute path`,
+    });
+  } finally {
+    await Deno.remove(top, { recursive: true }).catch(() => undefined);
+  }
+});
