@@ -955,3 +955,53 @@ Deno.test("readPytestReport() refuses a report below the report directory or bes
     }
   });
 });
+
+Deno.test("pytestEnvironment() sets no import path when the run's has no entry, and no user base without the observer's", async (t) => {
+  for (const given of ["", ":", "::"]) {
+    await t.step(`PYTHONPATH ${JSON.stringify(given)}`, () => {
+      const env = pytestEnvironment("/w", "/h", {
+        env: { PYTHONPATH: given },
+      });
+      assert.equal(Object.hasOwn(env, "PYTHONPATH"), false);
+    });
+  }
+  await t.step("an observer without a user base", () => {
+    const env = pytestEnvironment("/w", "/h", {
+      observer: {
+        root: "/o",
+        dir: "/o/plugin",
+        module: "pawl_observer",
+        channels: "/o/channels",
+      },
+    });
+    assert.equal(env["PYTHONPATH"], "/o/plugin");
+    assert.equal(Object.hasOwn(env, "PYTHONUSERBASE"), false);
+  });
+});
+
+Deno.test("runPytest() names the run's own PATH when the probe finds no program", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(() => ({
+      code: 127,
+      outputTail: "python3: not found",
+    }));
+    await assert.rejects(
+      runPytest(sandbox, options(dirs, { env: { PATH: "/opt/py/bin" } })),
+      (error: unknown) => {
+        assert.ok(error instanceof TestRunnerMissingError);
+        assert.match(
+          error.message,
+          /"python3" was not found on the sandbox PATH "\/opt\/py\/bin"/,
+        );
+        return true;
+      },
+    );
+  });
+});
+
+Deno.test("TestRunnerMissingError names pytest as the missing module when given none", () => {
+  const error = new TestRunnerMissingError("module", "python3");
+  assert.match(error.message, /"python3" cannot import "pytest"/);
+  assert.match(error.message, /python3 -m pip install pytest/);
+  assert.equal(error.module, undefined);
+});
