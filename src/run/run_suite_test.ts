@@ -1532,3 +1532,69 @@ Deno.test("runSuite() never scrubs the root directory out of quoted output", asy
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("runSuite() says a run that ended without an exit code or a signal was killed by an unknown signal", async () => {
+  const { outcome } = await suite(() => ({ code: null, signal: null }));
+  assert.deepEqual(outcome.findings.map((f) => [f.rule, f.message]), [[
+    "tests.no_report",
+    'The test run (killed by signal unknown) left no usable JUnit report: The test run wrote no report "junit-0.xml"',
+  ]]);
+});
+
+Deno.test("runSuite() quotes a failure message's first line without the blanks that end it", async () => {
+  const { outcome } = await suite(runs({
+    code: 1,
+    cases: [{
+      ...STEADY,
+      outcome: "failed",
+      message: "assert 1 == 2   \nmore",
+    }],
+  }));
+  assert.deepEqual(outcome.findings.map((f) => f.message), [
+    'Test "tests/test_r.py::test_steady" failed: assert 1 == 2',
+  ]);
+});
+
+Deno.test("runSuite() replaces only addresses that stand alone, not hex digits inside a word", async () => {
+  const { outcome } = await suite(() => ({
+    code: 4,
+    outputTail: "key0x7f3a2b1c9d00 at 0x7f3a2b1c9d00",
+  }));
+  assert.match(
+    outcome.findings[0]?.message ?? "",
+    /output ends with:\nkey0x7f3a2b1c9d00 at 0x<address>$/,
+  );
+});
+
+Deno.test("runSuite() scrubs the tree out of the traceback the observer streamed for a collection error", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const { outcome } = await suite(
+      (call) =>
+        observed(
+          [{
+            event: "collect_error",
+            nodeid: "tests/test_broken.py",
+            text: `File "${call.command.cwd}/tests/test_broken.py", line 1`,
+          }],
+          { code: 2 },
+          [{
+            classname: "",
+            name: "tests.test_broken",
+            outcome: "error",
+            message: "collection failure",
+          }],
+        )(call),
+      { observer: await installObserver(root) },
+    );
+    assert.deepEqual(
+      outcome.findings.filter((f) => f.rule === "tests.collection_error")
+        .map((f) => f.message),
+      [
+        'Collecting "tests/test_broken.py" failed:\nFile "<tree>/tests/test_broken.py", line 1',
+      ],
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
