@@ -164,3 +164,14 @@ Deno.test("privateCacheDir() refuses a relative path however many directories it
     await Deno.remove(top, { recursive: true }).catch(() => undefined);
   }
 });
+
+Deno.test("privateCacheDir() judges a parent reached through a symlink by the directory it leads to", async () => {
+  await inTemp(async (root) => {
+    await Deno.mkdir(`${root}/real`, { mode: 0o755 });
+    await Deno.chmod(`${root}/real`, 0o755);
+    await Deno.symlink(`${root}/real`, `${root}/link`);
+    const dir = `${root}/link/cache`;
+    assert.deepEqual(await privateCacheDir(dir, "cache"), { dir });
+    assert.equal((await Deno.stat(`${root}/real/cache`)).mode! & 0o7777, 0o700);
+  });
+});
