@@ -326,3 +326,15 @@ Deno.test("scanJunitXml() leaves elements and attributes pytest never writes, an
     });
   }
 });
+
+Deno.test("scanJunitXml() takes every reference XML predefines, as the parser keeps it", async (t) => {
+  for (const reference of ["&lt;", "&gt;", "&amp;", "&quot;", "&apos;"]) {
+    await t.step(reference, () => {
+      const xml =
+        `<testsuite><testcase classname="a" name="t${reference}">${reference}</testcase></testsuite>`;
+      const tree = scanJunitXml(xml);
+      assert.notEqual(tree, undefined);
+      assert.deepEqual(tree, parsed(xml));
+    });
+  }
+});

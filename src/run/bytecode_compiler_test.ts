@@ -420,3 +420,58 @@ Deno.test("a named cache that cannot be used says the judgement keeps nothing co
     );
   });
 });
+
+Deno.test("an empty reply leaves that copy to its run, and the next copy is still compiled", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(
+        root,
+        'case "$dir" in */blank) echo "";; *) echo "done 1 2 3";; esac',
+      ),
+      cacheDir: await cacheIn(root),
+      timeoutMs: 10_000,
+    });
+    try {
+      assert.equal(await compiler.compile(`${root}/blank`), undefined);
+      assert.deepEqual(await compiler.compile(`${root}/next`), {
+        written: 1,
+        compiled: 2,
+        left: 3,
+      });
+    } finally {
+      await compiler.close();
+    }
+  });
+});
+
+Deno.test("a late answer to a copy the compiler timed out on is never taken for a later copy's", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(
+        root,
+        `case "$dir" in */slow) while [ ! -e "${root}/go" ]; do sleep 0.05; done;; esac; echo "done 1 2 3"`,
+      ),
+      cacheDir: await cacheIn(root),
+      timeoutMs: 1000,
+    });
+    try {
+      assert.equal(await compiler.compile(`${root}/slow`), undefined);
+      await Deno.writeTextFile(`${root}/go`, "");
+      assert.equal(await compiler.compile(`${root}/fast`), undefined);
+    } finally {
+      await compiler.close();
+    }
+  });
+});
+
+Deno.test("closing the compiler lets the copy it was given finish first", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(root, 'echo "done 1 2 3"'),
+      cacheDir: await cacheIn(root),
+    });
+    const compiled = compiler.compile(root);
+    await compiler.close();
+    assert.deepEqual(await compiled, { written: 1, compiled: 2, left: 3 });
+  });
+});

@@ -283,3 +283,22 @@ Deno.test("testSidePredicate() counts every root pytest or Hypothesis configurat
     });
   }
 });
+
+Deno.test("testSidePredicate() counts a conftest.py or an interpreter start-up file as test side wherever it sits", async (t) => {
+  const testSide = testSidePredicate({ testModules: ["tests/test_a.py"] });
+  const table: [string, boolean][] = [
+    ["conftest.py", true],
+    ["src/pkg/conftest.py", true],
+    ["src/pkg/sitecustomize.py", true],
+    ["lib/usercustomize.py", true],
+    ["src/site.pth", true],
+    ["src/pkg/my_conftest.py", false],
+    ["src/pkg/conftest.py.bak", false],
+    ["src/pkg/mod.py", false],
+  ];
+  for (const [path, expected] of table) {
+    await t.step(`${path}: ${expected ? "test side" : "code"}`, () => {
+      assert.equal(testSide(path), expected);
+    });
+  }
+});

@@ -182,3 +182,21 @@ Deno.test("exportOracleTree() removes bytecode unless neither the head nor the b
     });
   }
 });
+
+Deno.test("exportOracleTree() writes a base file only once the head's directory in its place is gone", async () => {
+  await withDirs(async (dest) => {
+    const { git } = source(async (d) => {
+      await Deno.mkdir(`${d}/tests/data/deep`, { recursive: true });
+      for (let i = 0; i < 300; i++) {
+        await Deno.writeTextFile(`${d}/tests/data/deep/f${i}.txt`, "head");
+      }
+    });
+    await exportOracleTree(
+      git,
+      "HEAD1",
+      dest,
+      oracle([["tests/data", "file", "4"]]),
+    );
+    assert.equal(await Deno.readTextFile(`${dest}/tests/data`), "blob 4");
+  });
+});

@@ -152,3 +152,26 @@ Deno.test("privateCacheDir() says so when the directory cannot be made", async (
     assert.match(note, /: mkdir '/);
   });
 });
+
+Deno.test("privateCacheDir() refuses a relative path however many directories it names", async () => {
+  const top = `pawl_relative_cache_${crypto.randomUUID()}`;
+  try {
+    assert.deepEqual(await privateCacheDir(`${top}/bytecode`, "cache"), {
+      note:
+        `the cache "${top}/bytecode" is not used: it is not an absolute path`,
+    });
+  } finally {
+    await Deno.remove(top, { recursive: true }).catch(() => undefined);
+  }
+});
+
+Deno.test("privateCacheDir() judges a parent reached through a symlink by the directory it leads to", async () => {
+  await inTemp(async (root) => {
+    await Deno.mkdir(`${root}/real`, { mode: 0o755 });
+    await Deno.chmod(`${root}/real`, 0o755);
+    await Deno.symlink(`${root}/real`, `${root}/link`);
+    const dir = `${root}/link/cache`;
+    assert.deepEqual(await privateCacheDir(dir, "cache"), { dir });
+    assert.equal((await Deno.stat(`${root}/real/cache`)).mode! & 0o7777, 0o700);
+  });
+});

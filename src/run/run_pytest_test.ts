@@ -610,6 +610,13 @@ Deno.test("runPytest() decides what a failed probe of the runner proves", async 
       missing: "program",
     },
     {
+      name: "a run that exited 127 without a word is probed",
+      run: { code: 127, outputTail: "" },
+      probe: { code: 127, outputTail: "" },
+      argv: ["python3", "-c", "import pytest"],
+      missing: "program",
+    },
+    {
       name: "a run whose output begins with a missing module is probed",
       run: { code: 1, outputHead: "No module named pytest", outputTail: "" },
       probe: { code: 1, outputHead: "No module named pytest", outputTail: "" },
@@ -909,4 +916,92 @@ Deno.test("prestartPytestRun() hands the prepared command and the judge of its m
     assert.deepEqual(seen, [[prepared.command, accept]]);
     await prepared.discard();
   });
+});
+
+Deno.test("pytestEnvironment() makes a relative import path entry absolute in the tree, however deep it goes", async (t) => {
+  const table: [string, string][] = [
+    ["src", "/w/src"],
+    ["src/lib", "/w/src/lib"],
+    ["./src", "/w/./src"],
+    ["/opt/extra", "/opt/extra"],
+  ];
+  for (const [entry, absolute] of table) {
+    await t.step(`${entry} -> ${absolute}`, () => {
+      const env = pytestEnvironment("/w", "/h", {
+        env: { PYTHONPATH: entry },
+      });
+      assert.equal(env["PYTHONPATH"], absolute);
+    });
+  }
+});
+
+Deno.test("readPytestReport() refuses a report below the report directory or beside it", async () => {
+  await withRunDirs(async ({ reportDir }) => {
+    const xml = junitXml([{ classname: "tests.test_a", name: "test_x" }]);
+    await Deno.mkdir(`${reportDir}/sub`);
+    await Deno.writeTextFile(`${reportDir}/sub/r.xml`, xml);
+    await Deno.mkdir(`${reportDir}2`);
+    try {
+      await Deno.writeTextFile(`${reportDir}2/r.xml`, xml);
+      for (const path of [`${reportDir}/sub/r.xml`, `${reportDir}2/r.xml`]) {
+        assert.deepEqual(await readPytestReport(path, reportDir), {
+          cases: null,
+          problem:
+            'The report "r.xml" resolves outside the report directory: it was ignored',
+        });
+      }
+    } finally {
+      await Deno.remove(`${reportDir}2`, { recursive: true });
+    }
+  });
+});
+
+Deno.test("pytestEnvironment() sets no import path when the run's has no entry, and no user base without the observer's", async (t) => {
+  for (const given of ["", ":", "::"]) {
+    await t.step(`PYTHONPATH ${JSON.stringify(given)}`, () => {
+      const env = pytestEnvironment("/w", "/h", {
+        env: { PYTHONPATH: given },
+      });
+      assert.equal(Object.hasOwn(env, "PYTHONPATH"), false);
+    });
+  }
+  await t.step("an observer without a user base", () => {
+    const env = pytestEnvironment("/w", "/h", {
+      observer: {
+        root: "/o",
+        dir: "/o/plugin",
+        module: "pawl_observer",
+        channels: "/o/channels",
+      },
+    });
+    assert.equal(env["PYTHONPATH"], "/o/plugin");
+    assert.equal(Object.hasOwn(env, "PYTHONUSERBASE"), false);
+  });
+});
+
+Deno.test("runPytest() names the run's own PATH when the probe finds no program", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(() => ({
+      code: 127,
+      outputTail: "python3: not found",
+    }));
+    await assert.rejects(
+      runPytest(sandbox, options(dirs, { env: { PATH: "/opt/py/bin" } })),
+      (error: unknown) => {
+        assert.ok(error instanceof TestRunnerMissingError);
+        assert.match(
+          error.message,
+          /"python3" was not found on the sandbox PATH "\/opt\/py\/bin"/,
+        );
+        return true;
+      },
+    );
+  });
+});
+
+Deno.test("TestRunnerMissingError names pytest as the missing module when given none", () => {
+  const error = new TestRunnerMissingError("module", "python3");
+  assert.match(error.message, /"python3" cannot import "pytest"/);
+  assert.match(error.message, /python3 -m pip install pytest/);
+  assert.equal(error.module, undefined);
 });

@@ -1432,3 +1432,169 @@ Deno.test("runSuite() traces changed lines in the full run only, never in a reru
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("runSuite() counts skipped tests and expected failures apart", async (t) => {
+  const expected = {
+    total: 3,
+    passed: 0,
+    failed: 0,
+    errors: 0,
+    skipped: 2,
+    xfailed: 1,
+  };
+  await t.step("in the report of a finished run", async () => {
+    const { outcome } = await suite(runs({
+      cases: [
+        { classname: "tests.test_a", name: "test_s1", outcome: "skipped" },
+        { classname: "tests.test_a", name: "test_s2", outcome: "skipped" },
+        { classname: "tests.test_a", name: "test_x", outcome: "xfailed" },
+      ],
+    }));
+    assert.deepEqual(outcome.summary, expected);
+  });
+  await t.step("as the observer saw them end in a stopped run", async () => {
+    const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+    try {
+      const ids = ["a", "b", "c", "d"].map((n) => `tests/test_t.py::test_${n}`);
+      const { outcome } = await suite(
+        observed([
+          { event: "collected", nodeids: ids },
+          report(ids[0]!, "skipped", { when: "setup" }),
+          report(ids[1]!, "skipped", { when: "setup" }),
+          report(ids[2]!, "skipped", { xfail: true }),
+        ], { code: null, signal: "SIGKILL", timedOut: true }),
+        { observer: await installObserver(root) },
+      );
+      assert.deepEqual(outcome.summary, expected);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  });
+});
+
+Deno.test("runSuite() gives a stopped run's finding no path when the running test's id names no file", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const { outcome } = await suite(
+      observed([
+        { event: "collected", nodeids: ["::test_a"] },
+      ], { code: null, signal: "SIGKILL", timedOut: true }),
+      { observer: await installObserver(root) },
+    );
+    assert.deepEqual(
+      outcome.findings.map((f) => [f.rule, f.path, f.failure?.test]),
+      [["tests.timeout", undefined, "::test_a"]],
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() scrubs a tree given with trailing slashes as the tree", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_" });
+  try {
+    await Deno.mkdir(`${root}/work`);
+    await Deno.mkdir(`${root}/report`);
+    const outcome = await runSuite(
+      new ScriptedSandbox(() => ({ code: 4, outputTail: `${root}/work/a` })),
+      {
+        workDir: `${root}/work//`,
+        reportDir: `${root}/report`,
+        freshWorkDir: () => Promise.resolve(`${root}/work`),
+      },
+    );
+    assert.match(
+      outcome.findings[0]?.message ?? "",
+      /output ends with:\n<tree>\/a$/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() never scrubs the root directory out of quoted output", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_" });
+  try {
+    await Deno.mkdir(`${root}/report`);
+    const outcome = await runSuite(
+      new ScriptedSandbox(() => ({ code: 4, outputTail: "see /usr/lib/x" })),
+      {
+        workDir: "/",
+        reportDir: `${root}/report`,
+        freshWorkDir: () => Promise.resolve("/"),
+      },
+    );
+    assert.match(
+      outcome.findings[0]?.message ?? "",
+      /output ends with:\nsee \/usr\/lib\/x$/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() says a run that ended without an exit code or a signal was killed by an unknown signal", async () => {
+  const { outcome } = await suite(() => ({ code: null, signal: null }));
+  assert.deepEqual(outcome.findings.map((f) => [f.rule, f.message]), [[
+    "tests.no_report",
+    'The test run (killed by signal unknown) left no usable JUnit report: The test run wrote no report "junit-0.xml"',
+  ]]);
+});
+
+Deno.test("runSuite() quotes a failure message's first line without the blanks that end it", async () => {
+  const { outcome } = await suite(runs({
+    code: 1,
+    cases: [{
+      ...STEADY,
+      outcome: "failed",
+      message: "assert 1 == 2   \nmore",
+    }],
+  }));
+  assert.deepEqual(outcome.findings.map((f) => f.message), [
+    'Test "tests/test_r.py::test_steady" failed: assert 1 == 2',
+  ]);
+});
+
+Deno.test("runSuite() replaces only addresses that stand alone, not hex digits inside a word", async () => {
+  const { outcome } = await suite(() => ({
+    code: 4,
+    outputTail: "key0x7f3a2b1c9d00 at 0x7f3a2b1c9d00",
+  }));
+  assert.match(
+    outcome.findings[0]?.message ?? "",
+    /output ends with:\nkey0x7f3a2b1c9d00 at 0x<address>$/,
+  );
+});
+
+Deno.test("runSuite() scrubs the tree out of the traceback the observer streamed for a collection error", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    const { outcome } = await suite(
+      (call) =>
+        observed(
+          [{
+            event: "collect_error",
+            nodeid: "tests/test_broken.py",
+            text: `File "${call.command.cwd}/tests/test_broken.py", line 1`,
+          }],
+          { code: 2 },
+          [{
+            classname: "",
+            name: "tests.test_broken",
+            outcome: "error",
+            message: "collection failure",
+          }],
+        )(call),
+      { observer: await installObserver(root) },
+    );
+    assert.deepEqual(
+      outcome.findings.filter((f) => f.rule === "tests.collection_error")
+        .map((f) => f.message),
+      [
+        'Collecting "tests/test_broken.py" failed:\nFile "<tree>/tests/test_broken.py", line 1',
+      ],
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -159,6 +159,13 @@ Deno.test("parseRecording() keeps every call in order and only lines of its own 
       );
     });
   }
+  await t.step("roots that are not all names are no roots", () => {
+    const r = parseRecording([[
+      hello,
+      JSON.stringify({ roots: ["src", 1], ran: [["p.py", 1, 2]] }),
+    ]], "T");
+    assert.deepEqual([r.roots, r.importRan], [[], []]);
+  });
   await t.step("roots with more fields are no roots", () => {
     const r = parseRecording([[
       hello,
@@ -216,6 +223,25 @@ Deno.test("parseReplayStream() keeps each call's first outcome of each pass", as
     assert.equal(r.first.size, 0);
     assert.deepEqual(r.later, [{ i: 0, p: 0, out: v(1) }]);
   });
+  await t.step("a count of passes sent again is not added up", () => {
+    const r = parseReplayStream([[
+      hello,
+      JSON.stringify({ passes: 3 }),
+      JSON.stringify({ passes: 3 }),
+    ]], "T");
+    assert.equal(r.passes, 3);
+  });
+  await t.step(
+    "an outcome of a pass that is not a whole number is dropped",
+    () => {
+      const r = parseReplayStream([[
+        hello,
+        JSON.stringify({ i: 0, p: 1.5, out: v(1) }),
+        JSON.stringify({ i: 1, p: 2.5, out: v(2) }),
+      ]], "T");
+      assert.deepEqual([r.first.size, r.later], [0, []]);
+    },
+  );
   await t.step("only an end of true completes the stream", () => {
     const end = (value: unknown) =>
       parseReplayStream([[hello, JSON.stringify({ end: value })]], "T")

@@ -50,6 +50,21 @@ Deno.test("recordCalls() loads the recorder after the run's own command and keep
   });
 });
 
+Deno.test("recordCalls() runs pytest with python3 when the run names no command", async () => {
+  await withRunDirs(async (dirs) => {
+    const observer = await installObserver(dirs.reportDir);
+    const sandbox = new ScriptedSandbox(() => ({ code: 0 }));
+    await recordCalls(sandbox, { ...dirs, observer, codeFiles: [] });
+    assert.deepEqual(sandbox.calls[0]?.argv.slice(0, 5), [
+      "python3",
+      "-m",
+      "pytest",
+      "-p",
+      observer.recorder,
+    ]);
+  });
+});
+
 Deno.test("writeSpec() leaves its file readable by every uid and writable by none", async () => {
   await withRunDirs(async ({ reportDir }) => {
     const path = await writeSpec(reportDir, "spec", { a: 1 });
