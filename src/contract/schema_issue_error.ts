@@ -77,10 +77,11 @@ function describe(
   lineOf: LineOf,
   options: SchemaIssueErrorOptions,
 ): DescribedIssue {
-  // Stryker disable next-line MethodExpression,ConditionalExpression,StringLiteral: a parsed document has no symbol keys, so no issue's path holds one
+  // Stryker disable MethodExpression,ConditionalExpression,StringLiteral: a parsed document has no symbol keys, so no issue's path holds one
   const path = issue.path.filter((p): p is string | number =>
     typeof p !== "symbol"
   );
+  // Stryker restore MethodExpression,ConditionalExpression,StringLiteral
   if (issue.code === "unrecognized_keys") {
     // Stryker disable next-line StringLiteral: an issue of unknown keys names at least one
     const name = issue.keys[0] ?? "";
