@@ -721,79 +721,65 @@ Deno.test("WorkerPool counts a publication only once the queue recorded it", asy
   });
 });
 
-Deno.test("WorkerPool gives up a job whose one lost attempt already spent a deadline shorter than the first backoff", async () => {
-  let now = 0;
-  const judged: number[] = [];
-  const outcomes: Outcome[] = [];
-  await withPool({
-    clock: () => now,
-    backoffMs: 1000,
-    backoffCapMs: 1000,
-    deadlineMs: 500,
-    judge: (job) => {
-      judged.push(job.number);
-      return Promise.resolve(verdictFor(job));
-    },
-    publish: (_job, outcome) => {
-      outcomes.push(outcome);
-      return Promise.resolve();
-    },
-  }, async ({ queue, pool }) => {
-    await queue.enqueue(spec(1, "b"), { now: 1000, rerequest: false });
-    assert.ok(await queue.claim("gone", { now: 1000, leaseMs: 1 }));
-    now = 10_000;
-    pool.wake();
-    await until("published", allPublished(queue, 1));
-    assert.deepEqual(judged, []);
-    assert.deepEqual(outcomes, [{
-      kind: "undecided",
-      reason:
-        "Gave up at the deadline of 0.5 s after 1 attempts: the server judging it stopped each time",
-      headSha: "b".repeat(40),
-    }]);
-  });
-});
-
-Deno.test("WorkerPool gives up a job its lost attempts spent the deadline on with the last error they recorded", async () => {
-  let now = 0;
-  const judged: number[] = [];
-  const outcomes: Outcome[] = [];
-  await withPool({
-    clock: () => now,
-    backoffMs: 1000,
-    backoffCapMs: 1000,
-    deadlineMs: 500,
-    judge: (job) => {
-      judged.push(job.number);
-      return Promise.resolve(verdictFor(job));
-    },
-    publish: (_job, outcome) => {
-      outcomes.push(outcome);
-      return Promise.resolve();
-    },
-  }, async ({ queue, pool }) => {
-    await queue.enqueue(spec(1, "b"), { now: 1000, rerequest: false });
-    const first = await queue.claim("gone", { now: 1000, leaseMs: 1 });
-    assert.ok(first);
-    // Its first server failed and said why; the next one died.
-    assert.ok(
-      await queue.release(first.id, "gone", {
-        runAfter: 1001,
-        error: "GitHub answered 502",
-      }),
-    );
-    assert.ok(await queue.claim("gone", { now: 1001, leaseMs: 1 }));
-    now = 10_000;
-    pool.wake();
-    await until("published", allPublished(queue, 1));
-    assert.deepEqual(judged, []);
-    assert.deepEqual(outcomes, [{
-      kind: "undecided",
-      reason:
-        "Gave up at the deadline of 0.5 s after 2 attempts: GitHub answered 502",
-      headSha: "b".repeat(40),
-    }]);
-  });
+Deno.test("WorkerPool gives up a job whose lost attempts spent its deadline, with the last error they recorded", async (t) => {
+  // Each case leaves the job claimed by a server that is gone.
+  const cases: [string, (queue: JobQueue) => Promise<void>, string][] = [
+    [
+      "one lost attempt, past a deadline shorter than the first backoff",
+      async (queue) => {
+        assert.ok(await queue.claim("gone", { now: 1000, leaseMs: 1 }));
+      },
+      "Gave up at the deadline of 0.5 s after 1 attempts: the server judging it stopped each time",
+    ],
+    [
+      "a failure that said why, then a lost attempt",
+      async (queue) => {
+        const first = await queue.claim("gone", { now: 1000, leaseMs: 1 });
+        assert.ok(first);
+        assert.ok(
+          await queue.release(first.id, "gone", {
+            runAfter: 1001,
+            error: "GitHub answered 502",
+          }),
+        );
+        assert.ok(await queue.claim("gone", { now: 1001, leaseMs: 1 }));
+      },
+      "Gave up at the deadline of 0.5 s after 2 attempts: GitHub answered 502",
+    ],
+  ];
+  for (const [name, lose, reason] of cases) {
+    await t.step(name, async () => {
+      let now = 0;
+      const judged: number[] = [];
+      const outcomes: Outcome[] = [];
+      await withPool({
+        clock: () => now,
+        backoffMs: 1000,
+        backoffCapMs: 1000,
+        deadlineMs: 500,
+        judge: (job) => {
+          judged.push(job.number);
+          return Promise.resolve(verdictFor(job));
+        },
+        publish: (_job, outcome) => {
+          outcomes.push(outcome);
+          return Promise.resolve();
+        },
+      }, async ({ queue, pool }) => {
+        await queue.enqueue(spec(1, "b"), { now: 1000, rerequest: false });
+        await lose(queue);
+        now = 10_000;
+        pool.wake();
+        await until("published", allPublished(queue, 1));
+        assert.deepEqual(judged, []);
+        assert.deepEqual(outcomes, [{
+          kind: "undecided",
+          reason,
+          headSha: "b".repeat(40),
+        }]);
+      });
+    });
+  }
 });
 
 Deno.test("WorkerPool renews a token only when it has one and a way to drop it", async (t) => {
