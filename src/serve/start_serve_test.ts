@@ -7,6 +7,26 @@ import { startServe } from "./start_serve.ts";
 
 const PASSWORD = " queue p@ss:word/1 ";
 
+/** Deliver the opening of pull request 7 of octo/widgets to the server on `port`. */
+function openPullRequest(port: number) {
+  return sendWebhook(
+    `http://127.0.0.1:${port}/webhook`,
+    {
+      action: "opened",
+      number: 7,
+      "pull_request": {
+        number: 7,
+        state: "open",
+        "updated_at": "2026-11-30T11:00:00Z",
+        base: { sha: "a".repeat(40), ref: "main" },
+        head: { sha: "b".repeat(40), ref: "feature" },
+      },
+      repository: { "full_name": "octo/widgets", "clone_url": "file:///x" },
+    },
+    { secret: "webhook-secret-for-tests", event: "pull_request" },
+  );
+}
+
 Deno.test("startServe() logs in to PostgreSQL with the password from PAWL_SERVE_QUEUE_PASSWORD_FILE, never showing it", async () => {
   await using pg = await startTestPostgres({ password: PASSWORD });
   const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
@@ -84,22 +104,7 @@ Deno.test("startServe() takes secrets from files without their trailing newline,
     write: (line) => lines.push(line),
   });
   try {
-    const answer = await sendWebhook(
-      `http://127.0.0.1:${server.port}/webhook`,
-      {
-        action: "opened",
-        number: 7,
-        "pull_request": {
-          number: 7,
-          state: "open",
-          "updated_at": "2026-11-30T11:00:00Z",
-          base: { sha: "a".repeat(40), ref: "main" },
-          head: { sha: "b".repeat(40), ref: "feature" },
-        },
-        repository: { "full_name": "octo/widgets", "clone_url": "file:///x" },
-      },
-      { secret: "webhook-secret-for-tests", event: "pull_request" },
-    );
+    const answer = await openPullRequest(server.port);
     assert.equal(answer.status, 202, answer.body);
     await judging;
     assert.deepEqual(tokens, ["plain-token-1234"]);
@@ -147,22 +152,7 @@ Deno.test("startServe() with an App gives up on a delivery that names no install
     write: () => {},
   });
   try {
-    const answer = await sendWebhook(
-      `http://127.0.0.1:${server.port}/webhook`,
-      {
-        action: "opened",
-        number: 7,
-        "pull_request": {
-          number: 7,
-          state: "open",
-          "updated_at": "2026-11-30T11:00:00Z",
-          base: { sha: "a".repeat(40), ref: "main" },
-          head: { sha: "b".repeat(40), ref: "feature" },
-        },
-        repository: { "full_name": "octo/widgets", "clone_url": "file:///x" },
-      },
-      { secret: "webhook-secret-for-tests", event: "pull_request" },
-    );
+    const answer = await openPullRequest(server.port);
     assert.equal(answer.status, 202, answer.body);
     const outcome = async () =>
       (await server.queue.list()).find((job) => job.outcome !== undefined)
