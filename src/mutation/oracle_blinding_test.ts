@@ -82,6 +82,24 @@ const FILES = {
   [TEST]: "from pkg.m import less\n",
 };
 
+/**
+ * A sandbox for the base's driver that only records, in `compiled`, the
+ * mutants of pkg/m.py and pkg/n.py it would compile in (only the files with
+ * a mutant selected are written in), and reports no baseline.
+ */
+function compilingSandbox(compiled: string[]): FakeSandbox {
+  return new FakeSandbox(async (command) => {
+    for (const file of ["pkg/m.py", "pkg/n.py"]) {
+      const text = await Deno.readTextFile(`${command.cwd}/${file}`)
+        .catch(() => "");
+      for (const hit of text.matchAll(/__pawl_active__ == "(m\w+)"/g)) {
+        compiled.push(hit[1]!);
+      }
+    }
+    return { code: 1 };
+  });
+}
+
 Deno.test("oracleBlinding() runs nothing when the pull request changes no code the properties import", async (t) => {
   const cases: [string, Record<string, string>][] = [
     ["nothing changed", FILES],
@@ -308,17 +326,7 @@ def k(x):
         const compiled: string[] = [];
         // The base's driver: what it would compile in. It reports no
         // baseline, so nothing runs.
-        const sandbox = new FakeSandbox(async (command) => {
-          for (const file of ["pkg/m.py", "pkg/n.py"]) {
-            // Only the files with a mutant selected are written in.
-            const text = await Deno.readTextFile(`${command.cwd}/${file}`)
-              .catch(() => "");
-            for (const hit of text.matchAll(/__pawl_active__ == "(m\w+)"/g)) {
-              compiled.push(hit[1]!);
-            }
-          }
-          return { code: 1 };
-        });
+        const sandbox = compilingSandbox(compiled);
         const o = options(base, head);
         const result = await oracleBlinding({
           ...o,
@@ -373,16 +381,7 @@ Deno.test("oracleBlinding() takes same-named functions of two files in turn as t
     const compiled: string[] = [];
     // The base's driver: what it would compile in. It reports no
     // baseline, so nothing runs.
-    const sandbox = new FakeSandbox(async (command) => {
-      for (const file of ["pkg/m.py", "pkg/n.py"]) {
-        const text = await Deno.readTextFile(`${command.cwd}/${file}`)
-          .catch(() => "");
-        for (const hit of text.matchAll(/__pawl_active__ == "(m\w+)"/g)) {
-          compiled.push(hit[1]!);
-        }
-      }
-      return { code: 1 };
-    });
+    const sandbox = compilingSandbox(compiled);
     const o = options(base, head);
     await oracleBlinding({
       ...o,
