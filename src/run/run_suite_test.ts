@@ -800,6 +800,18 @@ Deno.test("runSuite() quotes the output limit in the unit of its setting", async
   }
 });
 
+/** Run `fn` with a temporary directory for an observer, removed after. */
+async function withObserverRoot(
+  fn: (root: string) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
+  try {
+    await fn(root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
 /** A script that streams `events` to pawl's observer as the plugin would, then ends as `result` says. */
 function observed(
   events: Record<string, unknown>[],
@@ -839,8 +851,7 @@ function report(nodeid: string, outcome: string, extra = {}) {
 }
 
 Deno.test("runSuite() counts what the observer saw end when the run was stopped, and names the test still running", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-  try {
+  await withObserverRoot(async (root) => {
     const ids = ["a", "b", "c", "d"].map((n) => `tests/test_t.py::test_${n}`);
     const { outcome } = await suite(
       observed([
@@ -869,14 +880,11 @@ Deno.test("runSuite() counts what the observer saw end when the run was stopped,
         ids[3]
       }" was running, after 2 tests had passed`,
     );
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("runSuite() quotes the end of a long failure text the observer kept, over its beginning", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-  try {
+  await withObserverRoot(async (root) => {
     const id = "tests/test_r.py::test_report_render_flaky";
     const { outcome } = await suite(
       observed(
@@ -893,14 +901,11 @@ Deno.test("runSuite() quotes the end of a long failure text the observer kept, o
     assert.deepEqual(failed.map((f) => f.failure?.exception), [
       "AssertionError: the end",
     ]);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("runSuite() counts each ending the observer saw in a stopped run, and only passes as passed", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-  try {
+  await withObserverRoot(async (root) => {
     const ids = ["a", "b", "c", "d", "e", "f"].map((n) =>
       `tests/test_t.py::test_${n}`
     );
@@ -929,14 +934,11 @@ Deno.test("runSuite() counts each ending the observer saw in a stopped run, and 
         ids[5]
       }" was running, after 1 test had passed`,
     );
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("runSuite() counts no passed tests in a stopped run whose observer never said hello", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-  try {
+  await withObserverRoot(async (root) => {
     const { outcome } = await suite(
       () => ({ code: null, signal: "SIGKILL", timedOut: true }),
       { observer: await installObserver(root), limits: { timeoutMs: 9000 } },
@@ -946,14 +948,11 @@ Deno.test("runSuite() counts no passed tests in a stopped run whose observer nev
       "tests.timeout",
       "The test run was stopped at its time limit of 9 s ([tests] timeout_seconds)",
     ]]);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("runSuite() quotes the first lines of the traceback the observer streamed for a collection error", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-  try {
+  await withObserverRoot(async (root) => {
     const lines = Array.from({ length: 14 }, (_, i) => `line ${i + 1}`);
     const { outcome } = await suite(
       observed(
@@ -981,9 +980,7 @@ Deno.test("runSuite() quotes the first lines of the traceback the observer strea
         }`,
       ],
     );
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("runSuite() gives a frozen test that never passed its failure detail", async () => {
@@ -1273,8 +1270,7 @@ Deno.test("runSuite() orders findings of one rule by path before line", async ()
 });
 
 Deno.test("runSuite() scrubs the observer's failure texts and the cross-check's findings as it scrubs the report", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-  try {
+  await withObserverRoot(async (root) => {
     const id = "tests/test_r.py::test_report_render_flaky";
     const script: Script = async (call) => {
       const tree = call.command.cwd;
@@ -1309,9 +1305,7 @@ Deno.test("runSuite() scrubs the observer's failure texts and the cross-check's 
     );
     assert.equal(tampered.length, 1);
     assert.match(tampered[0]?.message ?? "", /test_o\[<O at 0x<address>>\]/);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("runSuite() never lets a freeze cover a collection error", async () => {
@@ -1363,8 +1357,7 @@ Deno.test("runSuite() scrubs the tree as given and as resolved through a symlink
 });
 
 Deno.test("runSuite() gives the test a stopped run was running a command that reproduces it with the run's environment", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-  try {
+  await withObserverRoot(async (root) => {
     const id = "tests/test_t.py::test_a";
     const { outcome } = await suite(
       observed([{ event: "collected", nodeids: [id] }], {
@@ -1382,9 +1375,7 @@ Deno.test("runSuite() gives the test a stopped run was running a command that re
       outcome.findings[0]?.failure?.reproduce ?? "",
       /CONTRACT_SEED=7 .*python3 -m pytest .*'tests\/test_t\.py::test_a'$/,
     );
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("runSuite() never asks testLine about a collection error", async () => {
@@ -1411,8 +1402,7 @@ Deno.test("runSuite() never asks testLine about a collection error", async () =>
 });
 
 Deno.test("runSuite() traces changed lines in the full run only, never in a rerun", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-  try {
+  await withObserverRoot(async (root) => {
     const observer = {
       ...await installObserver(root),
       lines: `${root}/lines.json`,
@@ -1428,9 +1418,7 @@ Deno.test("runSuite() traces changed lines in the full run only, never in a reru
       sandbox.calls.map((c) => c.env["PAWL_OBSERVER_LINES"]),
       [observer.lines, undefined],
     );
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("runSuite() counts skipped tests and expected failures apart", async (t) => {
@@ -1453,8 +1441,7 @@ Deno.test("runSuite() counts skipped tests and expected failures apart", async (
     assert.deepEqual(outcome.summary, expected);
   });
   await t.step("as the observer saw them end in a stopped run", async () => {
-    const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-    try {
+    await withObserverRoot(async (root) => {
       const ids = ["a", "b", "c", "d"].map((n) => `tests/test_t.py::test_${n}`);
       const { outcome } = await suite(
         observed([
@@ -1466,15 +1453,12 @@ Deno.test("runSuite() counts skipped tests and expected failures apart", async (
         { observer: await installObserver(root) },
       );
       assert.deepEqual(outcome.summary, expected);
-    } finally {
-      await Deno.remove(root, { recursive: true });
-    }
+    });
   });
 });
 
 Deno.test("runSuite() gives a stopped run's finding no path when the running test's id names no file", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-  try {
+  await withObserverRoot(async (root) => {
     const { outcome } = await suite(
       observed([
         { event: "collected", nodeids: ["::test_a"] },
@@ -1485,9 +1469,7 @@ Deno.test("runSuite() gives a stopped run's finding no path when the running tes
       outcome.findings.map((f) => [f.rule, f.path, f.failure?.test]),
       [["tests.timeout", undefined, "::test_a"]],
     );
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("runSuite() scrubs a tree given with trailing slashes as the tree", async () => {
@@ -1567,8 +1549,7 @@ Deno.test("runSuite() replaces only addresses that stand alone, not hex digits i
 });
 
 Deno.test("runSuite() scrubs the tree out of the traceback the observer streamed for a collection error", async () => {
-  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_observer_" });
-  try {
+  await withObserverRoot(async (root) => {
     const { outcome } = await suite(
       (call) =>
         observed(
@@ -1594,7 +1575,5 @@ Deno.test("runSuite() scrubs the tree out of the traceback the observer streamed
         'Collecting "tests/test_broken.py" failed:\nFile "<tree>/tests/test_broken.py", line 1',
       ],
     );
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
