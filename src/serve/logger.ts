@@ -5,6 +5,13 @@
  * @module
  */
 
+/**
+ * GitHub's token shapes: installation (`ghs_`), OAuth (`gho_`), personal
+ * (`ghp_`, `github_pat_`), user-to-server (`ghu_`) and refresh (`ghr_`)
+ * tokens. They are masked even when no one named them as secrets.
+ */
+const GITHUB_TOKEN = /(?:gh[oprsu]_|github_pat_)[A-Za-z0-9_]{8,}/g;
+
 /** Writes one event. */
 export type Log = (event: string, fields?: Record<string, unknown>) => void;
 
@@ -55,7 +62,7 @@ export function createLogger(options: LoggerOptions): Logger {
         line = line.replaceAll(secret, "***")
           .replaceAll(JSON.stringify(secret).slice(1, -1), "***");
       }
-      line = line.replace(/gh[sopu]_[A-Za-z0-9_]{8,}/g, "***");
+      line = line.replace(GITHUB_TOKEN, "***");
       options.write(line + "\n");
     },
     mask(secret) {
