@@ -118,3 +118,37 @@ Deno.test("createAppTokens() takes an API root with trailing slashes, and renews
   assert.notEqual(renewed, one);
   assert.equal(github.issuedTokens.length, 2);
 });
+
+Deno.test("createAppTokens() leaves retries to the worker pool: a failed token request is asked once and its error comes back at once, and each request names pawl", async () => {
+  await using github = startFakeGitHub({
+    app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
+  });
+  const tokens = createAppTokens({
+    appId: 321,
+    privateKey: PRIVATE_PEM,
+    apiUrl: github.url,
+  });
+  for (const status of [500, 502, 503]) {
+    github.inject({ method: "POST", status, times: 5 });
+    const before = github.requests.length;
+    await assert.rejects(tokens.get(1), (e: Error & { status?: number }) => {
+      assert.equal(e.status, status);
+      return true;
+    });
+    assert.equal(github.requests.length - before, 1, `status ${status}`);
+    github.clearInjections();
+  }
+  github.injectRateLimit({ method: "POST" }, 3600);
+  const before = github.requests.length;
+  await assert.rejects(tokens.get(1), (e: Error & { status?: number }) => {
+    assert.equal(e.status, 403);
+    return true;
+  });
+  assert.equal(github.requests.length - before, 1, "rate limited");
+  github.clearInjections();
+  assert.match(await tokens.get(1), /^ghs_/);
+  assert.ok(github.requests.length > 0);
+  for (const request of github.requests) {
+    assert.match(request.headers["user-agent"] ?? "", /^pawl\/\d+\.\d+\.\d+ /);
+  }
+});
