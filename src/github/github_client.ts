@@ -7,6 +7,7 @@
  */
 import { Octokit, RequestError } from "octokit";
 import { VERSION } from "../version.ts";
+import { quietOctokit } from "./quiet_octokit.ts";
 import { SpacedGroup } from "./_spaced_group.ts";
 import { announceRetries } from "./_announce_retries.ts";
 import {
@@ -281,7 +282,6 @@ export function createGitHubClient(
     );
     return true;
   };
-  const silent = () => {};
   const retries = options.retries ?? 3;
   const timed = timedFetch(options.timeoutMs ?? 30_000);
   const { onWait } = options;
@@ -297,8 +297,7 @@ export function createGitHubClient(
       : { auth: options.token }),
     baseUrl: apiUrl,
     userAgent: `pawl/${VERSION}`,
-    log: { debug: silent, info: silent, warn: silent, error: silent },
-    request: { fetch: retried },
+    ...quietOctokit({ fetch: retried }),
     retry: { retryAfterBaseValue: base, retries },
     throttle: {
       retryAfterBaseValue: base,

@@ -72,6 +72,35 @@ Deno.test("createGitHubClient() retries 5xx with backoff and sends the token", a
   assert.ok(server.seen.every((s) => s.url.endsWith("/repos/o/r/check-runs")));
 });
 
+Deno.test("createGitHubClient() writes nothing of its own to the console, even when GitHub says an endpoint is deprecated or a request fails", async () => {
+  await using server = stub((_, n) =>
+    n === 1
+      ? json(201, { id: 5, "html_url": "https://x/5" }, {
+        deprecation: "Sat, 01 Jan 2028 00:00:00 GMT",
+        sunset: "Sun, 01 Jan 2029 00:00:00 GMT",
+        link: '<https://docs.example/deprecated>; rel="deprecation"',
+      })
+      : json(422, { message: "Validation Failed" })
+  );
+  const github = createGitHubClient({
+    token: "tok",
+    apiUrl: server.url,
+    retryBaseMs: 1,
+  });
+  const written: unknown[][] = [];
+  const saved = { ...console };
+  for (const level of ["log", "debug", "info", "warn", "error"] as const) {
+    console[level] = (...args: unknown[]) => written.push(args);
+  }
+  try {
+    assert.equal((await github.createCheckRun(REPO, RUN)).id, 5);
+    await assert.rejects(github.createCheckRun(REPO, RUN), GitHubApiError);
+  } finally {
+    Object.assign(console, saved);
+  }
+  assert.deepEqual(written, []);
+});
+
 Deno.test("createGitHubClient() says before each retry what failed and in how long it retries", async (t) => {
   await t.step("a 502 twice, then an answer", async () => {
     const waits: string[] = [];

@@ -8,6 +8,7 @@
  */
 import { createAppAuth } from "@octokit/auth-app";
 import { Octokit } from "octokit";
+import { quietOctokit } from "../github/quiet_octokit.ts";
 import { VERSION } from "../version.ts";
 
 /** Options for {@linkcode createAppTokens}. */
@@ -36,11 +37,10 @@ export interface AppTokens {
 
 /** Build the token source for one App. */
 export function createAppTokens(options: AppTokensOptions): AppTokens {
-  const silent = () => {};
   const octokit = new Octokit({
     baseUrl: options.apiUrl.replace(/\/+$/, ""),
     userAgent: `pawl/${VERSION}`,
-    log: { debug: silent, info: silent, warn: silent, error: silent },
+    ...quietOctokit(),
     retry: { enabled: false },
     throttle: { enabled: false },
   });

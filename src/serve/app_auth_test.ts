@@ -152,3 +152,55 @@ Deno.test("createAppTokens() leaves retries to the worker pool: a failed token r
     assert.match(request.headers["user-agent"] ?? "", /^pawl\/\d+\.\d+\.\d+ /);
   }
 });
+
+Deno.test("createAppTokens() forgets a token it no longer holds without complaint, as when two workers saw it refused", async () => {
+  await using github = startFakeGitHub({
+    app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
+  });
+  const tokens = createAppTokens({
+    appId: 321,
+    privateKey: PRIVATE_PEM,
+    apiUrl: github.url,
+  });
+  tokens.forget(1, "ghs_never_issued");
+  const one = await tokens.get(1);
+  tokens.forget(1, one);
+  tokens.forget(1, one);
+  tokens.forget(2, one);
+  assert.notEqual(await tokens.get(1), one);
+});
+
+Deno.test("createAppTokens() writes nothing of its own to the console, whose lines are the server's JSON log, even when GitHub says an endpoint is deprecated", async () => {
+  await using github = startFakeGitHub({
+    app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
+  });
+  const tokens = createAppTokens({
+    appId: 321,
+    privateKey: PRIVATE_PEM,
+    apiUrl: github.url,
+  });
+  const expiresAt = new Date(Date.now() + 3600_000).toISOString();
+  github.inject({
+    method: "POST",
+    status: 201,
+    headers: {
+      deprecation: "Sat, 01 Jan 2028 00:00:00 GMT",
+      sunset: "Sun, 01 Jan 2029 00:00:00 GMT",
+    },
+    body: { token: "ghs_deprecated_endpoint", expires_at: expiresAt },
+  });
+  github.inject({ method: "POST", status: 500, times: 1 });
+  const written: unknown[][] = [];
+  const saved = { ...console };
+  for (const level of ["log", "debug", "info", "warn", "error"] as const) {
+    console[level] = (...args: unknown[]) => written.push(args);
+  }
+  try {
+    assert.equal(await tokens.get(1), "ghs_deprecated_endpoint");
+    tokens.forget(1, "ghs_deprecated_endpoint");
+    await assert.rejects(tokens.get(1));
+  } finally {
+    Object.assign(console, saved);
+  }
+  assert.deepEqual(written, []);
+});
