@@ -49,6 +49,29 @@ Deno.test("the serve publisher makes could-not-decide a failing check run and pu
   assert.ok(gh.statuses.every((s) => s.state === "error"));
 });
 
+Deno.test("the serve publisher logs what it published: the check run's id and whether the comment was created or updated", async () => {
+  await using gh = startFakeGitHub();
+  gh.addRepository("o/r", { gitDir: "/nowhere" });
+  const publish = createGitHubPublish({ retryBaseMs: 1 });
+  const outcome = { kind: "undecided" as const, reason: "x", headSha: HEAD };
+  const events: Record<string, unknown>[] = [];
+  const logged = {
+    ...context(gh.url),
+    log: (event: string, fields: Record<string, unknown> = {}) =>
+      events.push({ event, ...fields }),
+  };
+  await publish(job, outcome, logged);
+  await publish(job, outcome, logged);
+  const id = gh.checkRuns[0]!.id;
+  assert.deepEqual(
+    events.filter((e) => e.event === "job.publish_done"),
+    [
+      { event: "job.publish_done", checkRun: id, comment: "created" },
+      { event: "job.publish_done", checkRun: id, comment: "updated" },
+    ],
+  );
+});
+
 Deno.test("the serve publisher sends nothing after a part that failed", async () => {
   await using gh = startFakeGitHub();
   gh.addRepository("o/r", { gitDir: "/nowhere" });
