@@ -90,6 +90,7 @@ Deno.test("createGitHubClient() writes nothing of its own to the console, even w
   const written: unknown[][] = [];
   const saved = { ...console };
   for (const level of ["log", "debug", "info", "warn", "error"] as const) {
+    // deno-lint-ignore no-console -- the test watches what reaches the console
     console[level] = (...args: unknown[]) => written.push(args);
   }
   try {

@@ -6,7 +6,7 @@
  * @module
  */
 
-const silent = () => {};
+const silent = (..._args: unknown[]) => {};
 const QUIET_LOG = { debug: silent, info: silent, warn: silent, error: silent };
 
 /** What {@linkcode quietOctokit} gives: both logs Octokit writes to. */

@@ -193,6 +193,7 @@ Deno.test("createAppTokens() writes nothing of its own to the console, whose lin
   const written: unknown[][] = [];
   const saved = { ...console };
   for (const level of ["log", "debug", "info", "warn", "error"] as const) {
+    // deno-lint-ignore no-console -- the test watches what reaches the console
     console[level] = (...args: unknown[]) => written.push(args);
   }
   try {
