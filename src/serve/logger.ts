@@ -47,6 +47,7 @@ export interface Logger {
  */
 export function createLogger(options: LoggerOptions): Logger {
   const secrets = new Set(
+    // Stryker disable next-line ArrayDeclaration: a made-up secret in place of none masks only a text no log line holds
     (options.secrets ?? []).filter((s) => s.length >= 4),
   );
   const clock = options.clock ?? (() => new Date());
