@@ -551,3 +551,281 @@ Deno.test("serve handler wakes the workers when any job of a delivery was queued
     assert.equal(woken, 2);
   }, { onQueued: () => woken++ });
 });
+
+/** An answer of the handler, with its content type. */
+interface Answer {
+  status: number;
+  contentType: string | null;
+  body: string;
+}
+
+async function answerOf(response: Response): Promise<Answer> {
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body: await response.text(),
+  };
+}
+
+/** POST `payload` signed with `secret`, with only the GitHub headers given. */
+async function deliver(
+  url: string,
+  payload: unknown,
+  headers: { event?: string; delivery?: string; secret?: string },
+): Promise<Answer> {
+  const body = typeof payload === "string" ? payload : JSON.stringify(payload);
+  const signature = createHmac("sha256", headers.secret ?? SECRET)
+    .update(body).digest("hex");
+  return await answerOf(
+    await fetch(`${url}/webhook`, {
+      method: "POST",
+      headers: {
+        "x-hub-signature-256": `sha256=${signature}`,
+        ...(headers.event === undefined
+          ? {}
+          : { "x-github-event": headers.event }),
+        ...(headers.delivery === undefined
+          ? {}
+          : { "x-github-delivery": headers.delivery }),
+      },
+      body,
+    }),
+  );
+}
+
+Deno.test("serve handler answers, counts and logs each kind of request", async (t) => {
+  const TEXT = "text/plain; charset=utf-8";
+  const delivery = "72d3162e-cc78-11e3-81ab-4c9367dc0958";
+  const job = `octo/widgets#7@${"a".repeat(40)}..${"b".repeat(40)}`;
+  const pull = { event: "pull_request", delivery };
+  const cases: {
+    name: string;
+    send: (url: string) => Promise<Answer>;
+    options?: Parameters<typeof withServer>[1];
+    answer: Answer;
+    counted?: [name: string, labels: string];
+    logged: Record<string, unknown>[];
+  }[] = [
+    {
+      name: "a request for another path is not found",
+      send: async (url) => answerOf(await fetch(`${url}/hooks`)),
+      answer: { status: 404, contentType: TEXT, body: "not found\n" },
+      logged: [],
+    },
+    {
+      name: "a GET of the webhook is refused as a wrong method",
+      send: async (url) => answerOf(await fetch(`${url}/webhook`)),
+      answer: {
+        status: 405,
+        contentType: TEXT,
+        body: "POST the webhook here\n",
+      },
+      counted: ["pawl_serve_webhook_rejections_total", 'reason="method"'],
+      logged: [],
+    },
+    {
+      name: "a body over the limit is refused as too large",
+      send: (url) =>
+        deliver(
+          url,
+          { ...pullEvent("opened"), padding: "x".repeat(5000) },
+          pull,
+        ),
+      options: { maxBodyBytes: 4096 },
+      answer: {
+        status: 413,
+        contentType: TEXT,
+        body: "body larger than 4096 bytes\n",
+      },
+      counted: ["pawl_serve_webhook_rejections_total", 'reason="too_large"'],
+      logged: [{
+        event: "webhook.refused",
+        delivery,
+        githubEvent: "pull_request",
+        reason: "too_large",
+        maxBytes: 4096,
+      }],
+    },
+    {
+      name: "a forged signature is refused",
+      send: (url) =>
+        deliver(url, pullEvent("opened"), { ...pull, secret: "forged" }),
+      answer: {
+        status: 401,
+        contentType: TEXT,
+        body: "bad or missing X-Hub-Signature-256\n",
+      },
+      counted: ["pawl_serve_webhook_rejections_total", 'reason="signature"'],
+      logged: [{
+        event: "webhook.refused",
+        delivery,
+        githubEvent: "pull_request",
+        reason: "signature",
+      }],
+    },
+    {
+      name: "a body that is not JSON is refused as invalid",
+      send: (url) => deliver(url, "{not json", pull),
+      answer: {
+        status: 400,
+        contentType: TEXT,
+        body: "the body is not JSON\n",
+      },
+      counted: ["pawl_serve_webhook_rejections_total", 'reason="invalid"'],
+      logged: [{
+        event: "webhook.refused",
+        delivery,
+        githubEvent: "pull_request",
+        reason: "invalid",
+        detail: "not JSON",
+      }],
+    },
+    {
+      name: "a payload pawl cannot read is refused as invalid, saying why",
+      send: (url) => deliver(url, [], pull),
+      answer: {
+        status: 400,
+        contentType: TEXT,
+        body: "the payload is not a JSON object\n",
+      },
+      counted: ["pawl_serve_webhook_rejections_total", 'reason="invalid"'],
+      logged: [{
+        event: "webhook.refused",
+        delivery,
+        githubEvent: "pull_request",
+        reason: "invalid",
+        detail: "the payload is not a JSON object",
+      }],
+    },
+    {
+      name: "an event pawl does not judge is ignored",
+      send: (url) =>
+        deliver(url, { ref: "refs/heads/main" }, { event: "push", delivery }),
+      answer: { status: 204, contentType: null, body: "" },
+      counted: ["pawl_serve_webhook_deliveries_total", 'result="ignored"'],
+      logged: [{
+        event: "webhook.ignored",
+        delivery,
+        githubEvent: "push",
+        reason: "push is not judged",
+      }],
+    },
+    {
+      name:
+        "a delivery without GitHub's headers is ignored, logged with both empty",
+      send: (url) => deliver(url, { zen: "Keep it simple." }, {}),
+      answer: { status: 204, contentType: null, body: "" },
+      counted: ["pawl_serve_webhook_deliveries_total", 'result="ignored"'],
+      logged: [{
+        event: "webhook.ignored",
+        delivery: "",
+        githubEvent: "",
+        reason: " is not judged",
+      }],
+    },
+    {
+      name: "a pull request to judge is queued, answered in JSON",
+      send: (url) => deliver(url, pullEvent("opened"), pull),
+      answer: {
+        status: 202,
+        contentType: "application/json",
+        body: `{"jobs":[{"job":"${job}","result":"queued"}]}\n`,
+      },
+      counted: ["pawl_serve_webhook_deliveries_total", 'result="queued"'],
+      logged: [{
+        event: "webhook.accepted",
+        delivery,
+        githubEvent: "pull_request.opened",
+        job,
+        result: "queued",
+      }],
+    },
+    {
+      name: "a queue that fails is logged with its error",
+      send: (url) => deliver(url, pullEvent("opened"), pull),
+      options: {
+        enqueue: () => Promise.reject(new Error("connection refused")),
+      },
+      answer: {
+        status: 503,
+        contentType: TEXT,
+        body: "the queue is unavailable; redeliver later\n",
+      },
+      counted: ["pawl_serve_webhook_rejections_total", 'reason="unavailable"'],
+      logged: [{
+        event: "webhook.failed",
+        delivery,
+        githubEvent: "pull_request",
+        error: "connection refused",
+      }],
+    },
+  ];
+  for (const { name, send, options, answer, counted, logged } of cases) {
+    await t.step(name, async () => {
+      await withServer(async ({ url, metrics, lines }) => {
+        assert.deepEqual(await send(url), answer);
+        if (counted !== undefined) assert.equal(metrics.value(...counted), 1);
+        assert.deepEqual(
+          lines.map((l) => {
+            const { time: _, ...event } = JSON.parse(l);
+            return event;
+          }),
+          logged,
+        );
+      }, options);
+    });
+  }
+});
+
+Deno.test("serve handler refuses a body declared over the limit without reading it", async (t) => {
+  const { log } = createLogger({ write: () => {} });
+  const handler = createServeHandler({
+    secret: SECRET,
+    queue: {} as JobQueue,
+    maxBodyBytes: 4096,
+    metrics: new Metrics(),
+    log,
+    clock: () => 1000,
+    accepting: () => true,
+  });
+  const payload = new TextEncoder().encode(JSON.stringify(pullEvent("opened")));
+  const headers = {
+    "content-length": "4097",
+    "x-github-event": "pull_request",
+    "x-hub-signature-256": `sha256=${
+      createHmac("sha256", SECRET).update(payload).digest("hex")
+    }`,
+  };
+  await t.step("its stream is cancelled unread", async () => {
+    let reads = 0;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array<ArrayBuffer>>({
+      pull(controller) {
+        reads++;
+        controller.enqueue(payload.slice());
+        controller.close();
+      },
+      cancel() {
+        cancelled = true;
+      },
+    }, { highWaterMark: 0 });
+    const answer = await handler(
+      new Request("http://127.0.0.1/webhook", {
+        method: "POST",
+        headers,
+        body,
+      }),
+    );
+    assert.equal(answer.status, 413);
+    await answer.body?.cancel();
+    assert.equal(reads, 0);
+    assert.equal(cancelled, true);
+  });
+  await t.step("a request that declares a body and carries none", async () => {
+    const answer = await handler(
+      new Request("http://127.0.0.1/webhook", { method: "POST", headers }),
+    );
+    assert.equal(answer.status, 413);
+    await answer.body?.cancel();
+  });
+});
