@@ -17,6 +17,7 @@
 // run of the file again, `deno task mutate`, is the check when tests were
 // changed or taken away, since a mutant detected then may not be now.)
 
+import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import {
   afterTimeout,
@@ -250,6 +251,9 @@ async function main(): Promise<number> {
     return seconds;
   };
   const out: ReasonChecks = { kind: "reason-check", files: {} };
+  // Written before any check, so the file is there when nothing is left out.
+  await Deno.mkdir(dirname(values.out!), { recursive: true });
+  await Deno.writeTextFile(values.out!, JSON.stringify(out, null, 1));
   const queue = [...wanted];
   const worker = async () => {
     const dir = await Deno.makeTempDir({ prefix: "pawl-mutate-reasons-" });

@@ -86,3 +86,35 @@ Deno.test("leftOut() gives the mutants a reason left out that no check has run y
     "with undetected, the mutants no test detected or left undecided are run again too",
   );
 });
+
+Deno.test("mutate-reasons writes its checks into a folder it makes, also when no mutant is left out", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-reasons-test-" });
+  try {
+    const run = `${dir}/run.json`;
+    await Deno.writeTextFile(
+      run,
+      JSON.stringify({ schemaVersion: "1", thresholds: {}, files: {} }),
+    );
+    const out = `${dir}/not/yet/reasons.json`;
+    const result = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-all",
+        new URL("./check_reasons.ts", import.meta.url).pathname,
+        "--out",
+        out,
+        run,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(result.stderr);
+    assert.equal(result.code, 0, stderr);
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(out)), {
+      kind: "reason-check",
+      files: {},
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
