@@ -403,3 +403,26 @@ Deno.test("agentContractDialect checks freezes against the clock it is given", a
     });
   }
 });
+
+Deno.test("agentContractDialect's warm-up reads its built-in sample without refusing it", () => {
+  const { warmUp } = agentContractDialect;
+  assert.ok(warmUp !== undefined);
+  assert.doesNotThrow(() => warmUp());
+});
+
+Deno.test("agentContractDialect's loaded layout is seed 000's, adds no verdict facts and plans no deselections, replays or non-blocking tests", () => {
+  const loaded = agentContractDialect.load(
+    blobs(SEED_CONTRACT),
+    blobs(SEED_CONTRACT),
+  );
+  const input = { now: Date.parse("2026-09-01T00:00:00Z") } as Parameters<
+    typeof loaded.plan
+  >[0];
+  assert.equal(loaded.id, "000");
+  assert.deepEqual(loaded.verdictFacts(input), { freezeBodyHashes: [] });
+  const plan = loaded.plan(input);
+  assert.deepEqual(
+    [plan.deselect, plan.replays, plan.nonBlocking],
+    [[], [], []],
+  );
+});
