@@ -134,3 +134,68 @@ Deno.test("baseContractText() and headContractText() read an empty contract file
   assert.equal(headContractText(blobs, blobs, PATH, findings), "");
   assert.deepEqual(findings, []);
 });
+
+Deno.test("headContractText() says in its finding what the pull request did to the contract file", async (t) => {
+  const base: ContractBlobs = new Map([[PATH, file("version: 1\n")]]);
+  const cases: [string, ContractBlobs, string][] = [
+    [
+      "removed",
+      new Map(),
+      `The pull request removes the contract file "${PATH}"; the head is judged against the base copy`,
+    ],
+    [
+      "symlinked",
+      new Map([[PATH, { kind: "symlink" }]]),
+      `The pull request turns the contract file "${PATH}" into a symlink; pawl never follows it and judges against the base copy`,
+    ],
+    [
+      "replaced by something other than a file",
+      new Map([[PATH, { kind: "other" }]]),
+      `Cannot read contract "${PATH}": it is not a regular file`,
+    ],
+    [
+      "no longer valid UTF-8",
+      new Map([[PATH, file(null)]]),
+      `Cannot read contract "${PATH}": it is not valid UTF-8`,
+    ],
+  ];
+  for (const [name, head, message] of cases) {
+    await t.step(name, () => {
+      const findings: Finding[] = [];
+      assert.equal(headContractText(base, head, PATH, findings), null);
+      assert.deepEqual(findings.map((f) => f.message), [message]);
+    });
+  }
+});
+
+Deno.test("baseContractText() says why a base contract file cannot be read", async (t) => {
+  const cases: [string, ContractBlob, string][] = [
+    [
+      "a symlink",
+      { kind: "symlink" },
+      "it is a symlink, which pawl never follows",
+    ],
+    [
+      "something other than a file",
+      { kind: "other" },
+      "it is not a regular file",
+    ],
+    ["a file that is not UTF-8", file(null), "it is not valid UTF-8"],
+  ];
+  for (const [name, blob, detail] of cases) {
+    await t.step(name, () => {
+      assert.throws(
+        () => baseContractText(new Map([[PATH, blob]]), PATH),
+        (error: unknown) => {
+          assert.ok(error instanceof ContractSyntaxError);
+          assert.equal(error.path, PATH);
+          assert.equal(
+            error.message,
+            `Cannot read contract "${PATH}": ${detail}`,
+          );
+          return true;
+        },
+      );
+    });
+  }
+});

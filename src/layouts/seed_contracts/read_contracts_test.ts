@@ -149,6 +149,18 @@ Deno.test("readContracts() refuses malformed files, naming the key and line", as
       3,
     ],
     [
+      "an id with a leading space",
+      edit("id: ledger.apply.idempotent", 'id: " ledger.apply.idempotent"'),
+      '"contracts[0].id" must be a non-blank id without surrounding spaces',
+      3,
+    ],
+    [
+      "an id with a trailing space",
+      edit("id: ledger.apply.idempotent", 'id: "ledger.apply.idempotent "'),
+      '"contracts[0].id" must be a non-blank id without surrounding spaces',
+      3,
+    ],
+    [
       "a duplicate id",
       SEED_CONTRACTS + SEED_CONTRACTS.split("contracts:\n")[1],
       'duplicate id "ledger.apply.idempotent" in "contracts"',
@@ -184,5 +196,31 @@ Deno.test("readContracts() names the path it is given and refuses a file over th
   assert.throws(
     () => readContracts(SEED_CONTRACTS, { maxBytes: 16 }),
     ContractSyntaxError,
+  );
+});
+
+Deno.test("readContracts() accepts an id of one character and an id with spaces inside it", async (t) => {
+  for (const id of ["c", "ledger apply idempotent"]) {
+    await t.step(JSON.stringify(id), () => {
+      const file = readContracts(
+        edit("id: ledger.apply.idempotent", `id: ${JSON.stringify(id)}`),
+      );
+      assert.deepEqual(file.contracts.map((c) => c.id), [id]);
+    });
+  }
+});
+
+Deno.test("readContracts() points a repeated id at that id's own key and line, not at its entry", () => {
+  const text = SEED_CONTRACTS +
+    "  - function: billing.ledger.apply\n" +
+    "    test: tests/contracts/test_ledger_contracts.py::test_apply_twice\n" +
+    "    id: ledger.apply.idempotent\n" +
+    "    min_trials: 10\n";
+  const error = refusal(text);
+  assert.equal(error.key, "contracts[1].id");
+  assert.equal(error.line, 9);
+  assert.equal(
+    error.message,
+    'Cannot read contract "contracts.yml": duplicate id "ledger.apply.idempotent" in "contracts" at line 9',
   );
 });

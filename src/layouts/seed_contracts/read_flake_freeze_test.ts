@@ -244,3 +244,18 @@ Deno.test("NO_FREEZE_LINES points a freeze file built in code at no line", () =>
   assert.equal(NO_FREEZE_LINES.entry("F-1"), undefined);
   assert.equal(NO_FREEZE_LINES.entry("F-1", "skip"), undefined);
 });
+
+Deno.test("readFlakeFreeze() points a repeated id at that id's own key and line, not at its entry", () => {
+  const text = SEED_FREEZE +
+    "  - test: tests/contracts/test_ledger_contracts.py::test_apply_contract\n" +
+    "    seed: 7\n" +
+    "    id: F-184\n" +
+    '    expires: "2026-09-15"\n';
+  const error = refusal(text);
+  assert.equal(error.key, "freezes[1].id");
+  assert.equal(error.line, 13);
+  assert.equal(
+    error.message,
+    'Cannot read contract "flake_freeze.yml": duplicate id "F-184" in "freezes" at line 13',
+  );
+});

@@ -883,3 +883,118 @@ Deno.test("seedContractsDialect reads a contract test file the head adds at head
     headDigests: [],
   });
 });
+
+Deno.test("seedContractsDialect parses each file once across the pull request's load and the base's load against itself", async (t) => {
+  /** Records the path of every parse a shared ParsedTexts could not spare. */
+  class CountingParses extends ParsedTexts {
+    parses: string[] = [];
+    #counted = new Map<ContractReader<unknown>, ContractReader<unknown>>();
+    override read<T>(
+      read: ContractReader<T>,
+      given: string,
+      options: { path: string },
+    ): T {
+      let counted = this.#counted.get(read);
+      if (counted === undefined) {
+        counted = (text, o) => {
+          this.parses.push(o.path);
+          return read(text, o);
+        };
+        this.#counted.set(read, counted);
+      }
+      return super.read(counted as ContractReader<T>, given, options);
+    }
+  }
+  const edited = {
+    ...BASE,
+    [CONTRACTS]: `${SEED_CONTRACTS}# edited\n`,
+    [FREEZE]: `${SEED_FREEZE}# edited\n`,
+  };
+  const cases: [string, Commit, string[]][] = [
+    ["a head that leaves both alone", BASE, [CONTRACTS, FREEZE]],
+    ["a head that edits both", edited, [CONTRACTS, FREEZE, CONTRACTS, FREEZE]],
+  ];
+  for (const [name, head, parses] of cases) {
+    await t.step(name, () => {
+      const parsed = new CountingParses();
+      seedContractsDialect.load(blobsOf(BASE), blobsOf(head), { parsed });
+      seedContractsDialect.load(blobsOf(BASE), blobsOf(BASE), { parsed });
+      assert.deepEqual(parsed.parses, parses);
+    });
+  }
+});
+
+Deno.test("seedContractsDialect adds no freeze body hashes to the verdict", () => {
+  const { loaded } = gate(BASE);
+  const baseTree = treeOf(BASE);
+  assert.deepEqual(
+    loaded.verdictFacts({
+      now: Date.parse(REVIEW),
+      nowText: REVIEW,
+      baseTree,
+      headTree: baseTree,
+      changes: [],
+      headModules: new Map(),
+      baseModules: new Map(),
+      digests: new Map(),
+      allowFixtureRotate: false,
+    }),
+    { freezeBodyHashes: [] },
+  );
+});
+
+Deno.test("seedContractsDialect judges a flake_freeze.yml from whichever of its tree entry and its blob it has", async (t) => {
+  const messages = (
+    headBlobs: Map<string, ContractBlob>,
+    trees: { base: Tree; head: Tree },
+    changes: ChangedPath[] = [],
+  ) => {
+    const loaded = seedContractsDialect.load(blobsOf(BASE), headBlobs);
+    return loaded.check({
+      now: Date.parse(REVIEW),
+      nowText: REVIEW,
+      baseTree: trees.base,
+      headTree: trees.head,
+      changes,
+      headModules: analyses(BASE, treeOf(BASE), [LEDGER_TEST]),
+      baseModules: analyses(BASE, treeOf(BASE), [LEDGER_TEST]),
+      digests: new Map(),
+      allowFixtureRotate: false,
+    }).filter((f) => f.rule === "freeze.file_touched").map((f) => f.message);
+  };
+  const noTrees = { base: new Map(), head: new Map() };
+  const typeChanged =
+    'The pull request changed the file type of "flake_freeze.yml": the freeze file is human-owned and an agent patch must not touch it; revert the change';
+  const modified =
+    'The pull request modified "flake_freeze.yml": the freeze file is human-owned and an agent patch must not touch it; revert the change';
+  await t.step(
+    "a symlink blob in place of the file, with no tree entries, changed its file type",
+    () => {
+      const blobs = blobsOf(BASE);
+      blobs.set(FREEZE, { kind: "symlink" });
+      assert.deepEqual(messages(blobs, noTrees), [typeChanged]);
+    },
+  );
+  await t.step(
+    "a head copy too large to read, with no tree entries, is still a file: listed as changed, it was modified",
+    () => {
+      const blobs = blobsOf(BASE);
+      blobs.set(FREEZE, { kind: "oversize", size: 2 << 20, limit: 1 << 20 });
+      assert.deepEqual(
+        messages(blobs, noTrees, [{ status: "M", path: FREEZE }]),
+        [modified],
+      );
+    },
+  );
+  await t.step(
+    "a head tree entry whose blob was not read is judged by its object id",
+    () => {
+      const blobs = blobsOf(BASE);
+      blobs.delete(FREEZE);
+      const trees = { base: treeOf(BASE), head: treeOf(BASE) };
+      assert.deepEqual(messages(blobs, trees), []);
+      const edited = treeOf({ ...BASE, [FREEZE]: `${SEED_FREEZE}# edited\n` });
+      assert.deepEqual(messages(blobs, { ...trees, head: edited }), [modified]);
+    },
+  );
+});
