@@ -13,6 +13,11 @@ import { SANDBOX_PATH, TestRunnerMissingError } from "./run_pytest.ts";
 
 /** What the probe prints when the interpreter ran as a Python. */
 const MARK = "pawl-interpreter-ok";
+/**
+ * The probe's code. Python joins the mark from two halves, so a program that
+ * echoes its arguments does not print it.
+ */
+const PROBE = 'import sys; sys.stdout.write("pawl-interpreter-" + "ok")';
 
 /** Options for {@linkcode checkInterpreter}. */
 export interface CheckInterpreterOptions {
@@ -48,7 +53,7 @@ export async function checkInterpreter(
   await sandbox.prepareDir(dir);
   const path = options.path ?? SANDBOX_PATH;
   const result = await sandbox.run({
-    argv: [python, "-I", "-c", `import sys; sys.stdout.write("${MARK}")`],
+    argv: [python, "-I", "-c", PROBE],
     cwd: dir,
     env: { PATH: path, HOME: dir, TMPDIR: dir, LANG: "C.UTF-8" },
     writable: [],

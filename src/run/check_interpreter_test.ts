@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { LocalSandbox } from "./_local_sandbox.ts";
 import { ScriptedSandbox } from "./_scripted_sandbox.ts";
 import { checkInterpreter } from "./check_interpreter.ts";
 import { TestRunnerMissingError } from "./run_pytest.ts";
@@ -250,5 +251,20 @@ Deno.test("checkInterpreter() names the repository's export when it explains the
         return true;
       },
     );
+  });
+});
+
+Deno.test("checkInterpreter() passes a real Python and refuses a program that exits 0 without running Python", async () => {
+  await withReportDir(async (reportDir) => {
+    await checkInterpreter(new LocalSandbox(), "/usr/bin/python3", {
+      reportDir,
+    });
+    for (const program of ["/bin/true", "/bin/echo"]) {
+      await assert.rejects(
+        checkInterpreter(new LocalSandbox(), program, { reportDir }),
+        TestRunnerMissingError,
+        program,
+      );
+    }
   });
 });
