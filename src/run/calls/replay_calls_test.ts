@@ -116,6 +116,10 @@ Deno.test("replayCalls() runs the calls with the run's environment cleaned, pawl
       assert.equal(run?.cwd, dirs.workDir);
       assert.deepEqual(run?.limits, { timeoutMs: 5000 });
       assert.deepEqual(sandbox.prepared, [run?.env["HOME"]]);
+      // A home the sandbox may write: a fresh directory in the report's.
+      const home = run?.env["HOME"] ?? "";
+      assert.ok(home.startsWith(`${dirs.reportDir}/`), home);
+      assert.equal(home.lastIndexOf("/"), dirs.reportDir.length);
       const plan = JSON.parse(await Deno.readTextFile(run?.argv[3] as string));
       assert.deepEqual(
         [plan.roots, plan.limit, plan.seconds, plan.calls],
