@@ -76,9 +76,11 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
             GIT_HTTP_LOW_SPEED_LIMIT: "1000",
             GIT_HTTP_LOW_SPEED_TIME: String(options.gitStallSeconds ?? 60),
           },
+          // Stryker disable next-line ConditionalExpression: the stages read a sandboxPath of undefined as none given
           ...(options.sandboxPath === undefined
             ? {}
             : { sandboxPath: options.sandboxPath }),
+          // Stryker disable next-line ConditionalExpression: the setup stage reads a setupCache of undefined as none given
           ...(options.setupCache === undefined
             ? {}
             : { setupCache: options.setupCache }),
@@ -94,10 +96,12 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
             note: (text) => context.log("job.note", { note: text }),
             end: () => {},
           },
+          // Stryker disable next-line ConditionalExpression: realGatePorts reads a tempRoot of undefined as none given
           ...(options.tempRoot === undefined
             ? {}
             : { tempRoot: options.tempRoot }),
           sandbox: {
+            // Stryker disable next-line ConditionalExpression: the sandbox factory spreads a lease of undefined as none given
             ...(options.sandboxLease === undefined
               ? {}
               : { lease: options.sandboxLease }),
@@ -111,6 +115,7 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
       // another container's pawl took the uid from under the run.
       if (
         (error instanceof GitError &&
+          // Stryker disable next-line Regex: only the clone's errors say "Cannot clone" or "Cannot fetch", always first; elsewhere the words could only be inside a quoted path
           /^Cannot (?:clone|fetch)/.test(error.message)) ||
         error instanceof SandboxInterruptedError ||
         error instanceof SandboxUidsBusyError ||
@@ -122,6 +127,7 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
     }
     const { verdict } = result;
     const keyid = options.signing?.key.keyid;
+    // Stryker disable next-line ConditionalExpression: start_serve gives a signing key only together with its verdict dir
     if (options.signing !== undefined && options.verdictDir !== undefined) {
       const envelope = await signVerdict(verdict, options.signing.key);
       // GitHub's names are case-insensitive: only they are normalised, the
@@ -137,6 +143,7 @@ export function createPipelineJudge(options: PipelineJudgeOptions = {}): Judge {
     const outcome: Outcome = {
       kind: "verdict",
       verdict,
+      // Stryker disable next-line ConditionalExpression: renderMarkdown reads a keyid of undefined as none given
       markdown: renderMarkdown(verdict, keyid === undefined ? {} : { keyid }),
     };
     return outcome;
