@@ -397,6 +397,8 @@ const ROWS: Row[] = [
         "queue.lease.not_double_ack",
       ]);
       assert.deepEqual(result.plan.deselect, [DST]);
+      // Seed 003 deselects a frozen test; it never reports a failure as non-blocking.
+      assert.deepEqual(result.plan.nonBlocking, []);
       assert.deepEqual(result.bodyHashes, [{
         freeze: "test_billing_test_timezone_dst",
         bodyHash: "function",
@@ -857,6 +859,30 @@ const ROWS: Row[] = [
     },
   },
   {
+    name:
+      "a freeze without a path is rejected, and the shell is asked to read no file for it",
+    head(r) {
+      r.freezes!.freezes.push({
+        id: "refund",
+        body_sha256: "1".repeat(64),
+        expires_on: "2026-09-26",
+        owner: "human",
+        reason: "flaky",
+      });
+    },
+    blocking: ["freeze.incomplete"],
+    then(result) {
+      const f = result.findings.find((f) => f.rule === "freeze.incomplete");
+      assert.match(f?.message ?? "", /lacks "path"/);
+      assert.deepEqual(result.reads.headModules, [PARSE, QUEUE, BILLING]);
+      assert.deepEqual(result.reads.headDigests, [
+        USER_JSON,
+        ORDERS_SQL,
+        BILLING,
+      ]);
+    },
+  },
+  {
     name: "a freeze moved to another test is rejected",
     head(r) {
       r.freezes!.freezes[0] = freezeOf("test_refund", {
@@ -1099,7 +1125,11 @@ Deno.test("invariantsDialect refuses to decide on a base contract it cannot read
       },
       /breaks rule "freeze\.incomplete"/,
     ],
-    ["no seed 003 file at base", {}, /the base commit has none of/],
+    [
+      "no seed 003 file at base",
+      {},
+      /^Cannot read contract "invariants\.toml": the base commit has none of "invariants\.toml", "fixtures\.lock", "freeze\.yml"$/,
+    ],
     [
       "a base registry with an unknown key",
       {
@@ -1157,15 +1187,49 @@ Deno.test("invariantsDialect lets an error that says nothing about a head file t
   );
 });
 
+Deno.test("invariantsDialect parses each contract file once across the loads of one judgement", async () => {
+  const parser = await loadPythonParser();
+  const files = render(resolve(baseRepo(), parser));
+  /** Records the path of every text a reader really parses. */
+  class CountingParses extends ParsedTexts {
+    readonly parses: string[] = [];
+    #counted = new Map<ContractReader<unknown>, ContractReader<unknown>>();
+    override read<T>(
+      read: ContractReader<T>,
+      text: string,
+      options: { path: string },
+    ): T {
+      let counted = this.#counted.get(read);
+      if (counted === undefined) {
+        counted = (text, options) => {
+          this.parses.push(options.path);
+          return read(text, options);
+        };
+        this.#counted.set(read, counted);
+      }
+      return super.read(counted as ContractReader<T>, text, options);
+    }
+  }
+  const parsed = new CountingParses();
+  // The pull request against its base, then the base against itself.
+  invariantsDialect.load(blobsOf(files), blobsOf(files), { parsed });
+  invariantsDialect.load(blobsOf(files), blobsOf(files), { parsed });
+  assert.deepEqual(parsed.parses, [
+    "invariants.toml",
+    "fixtures.lock",
+    "freeze.yml",
+  ]);
+});
+
 Deno.test("invariantsDialect records the base contract files it decided on", async () => {
   const parser = await loadPythonParser();
   const files = render(resolve(baseRepo(), parser));
   const loaded = invariantsDialect.load(blobsOf(files), blobsOf(files));
   assert.equal(loaded.id, "003");
-  assert.deepEqual(loaded.files.map((f) => f.path), [
-    "invariants.toml",
-    "fixtures.lock",
-    "freeze.yml",
+  assert.deepEqual(loaded.files.map((f) => [f.path, f.layout]), [
+    ["invariants.toml", "003"],
+    ["fixtures.lock", "003"],
+    ["freeze.yml", "003"],
   ]);
   assert.equal(
     loaded.files[0]?.sha256,

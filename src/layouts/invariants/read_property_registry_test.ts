@@ -195,6 +195,64 @@ Deno.test("readPropertyRegistry() takes a source hash only as exactly 64 lowerca
   }
 });
 
+Deno.test("readPropertyRegistry() takes an id only when it is non-blank, without surrounding spaces or control characters", async (t) => {
+  // Each id as written inside a TOML basic string.
+  const cases: [string, string, boolean][] = [
+    ["a dotted id", "parse.roundtrip.json", true],
+    ["an id with inner spaces", "parse roundtrip json", true],
+    ["a non-ASCII id", "décodage", true],
+    ["an empty id", "", false],
+    ["a blank id", "   ", false],
+    ["an id with a leading space", " parse", false],
+    ["an id with a trailing space", "parse ", false],
+    ["an id ending in a newline", "parse\\n", false],
+    ["an id with a tab inside", "parse\\tjson", false],
+  ];
+  for (const [name, id, accepted] of cases) {
+    await t.step(`${name} is ${accepted ? "taken" : "refused"}`, () => {
+      const text = POLICY + row(id);
+      if (accepted) {
+        assert.equal(readPropertyRegistry(text).properties[0]?.id, id);
+        return;
+      }
+      assert.throws(() => readPropertyRegistry(text), (error) => {
+        assert.ok(error instanceof ContractSyntaxError);
+        assert.equal(
+          error.message,
+          'Cannot read contract "invariants.toml": "property[0].id" must be a non-blank id without surrounding spaces at line 6',
+        );
+        return true;
+      });
+    });
+  }
+});
+
+Deno.test("readPropertyRegistry() names a repeated id and the earlier id a look-alike repeats", async (t) => {
+  const cases: [string, string, string][] = [
+    ["the same id", "a", 'duplicate id "a" in "property"'],
+    [
+      "an id that differs only in case",
+      "A",
+      'duplicate id "A" (it reads as "a", an earlier id) in "property"',
+    ],
+  ];
+  for (const [name, id, detail] of cases) {
+    await t.step(name, () => {
+      assert.throws(
+        () => readPropertyRegistry(POLICY + row("a") + row(id)),
+        (error) => {
+          assert.ok(error instanceof ContractSyntaxError);
+          assert.equal(
+            error.message,
+            `Cannot read contract "invariants.toml": ${detail} at line 12`,
+          );
+          return true;
+        },
+      );
+    });
+  }
+});
+
 Deno.test("readPropertyRegistry() names the path it is given and caps files at 1 MiB by default", async (t) => {
   await t.step("a given path names the file in the error", () => {
     assert.throws(
