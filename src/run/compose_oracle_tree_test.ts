@@ -160,6 +160,12 @@ Deno.test("composeOracleTree() decides each test-side path by kind and object", 
       { fromBase: [], dropFromHead: ["conftest.py"], differs: true },
     ],
     [
+      "an executable the head changed comes back",
+      [["tests/test_a.py", "file", "2"], ["tests/run.sh", "executable", "1"]],
+      [["tests/test_a.py", "file", "2"], ["tests/run.sh", "executable", "3"]],
+      { fromBase: ["tests/run.sh"], dropFromHead: [], differs: true },
+    ],
+    [
       "a submodule at a test-side path is neither taken nor dropped",
       [["tests/test_a.py", "file", "2"]],
       [["tests/test_a.py", "file", "2"], ["tests/vendored", "submodule", "3"]],
@@ -295,6 +301,24 @@ Deno.test("testSidePredicate() counts a conftest.py or an interpreter start-up f
     ["src/pkg/my_conftest.py", false],
     ["src/pkg/conftest.py.bak", false],
     ["src/pkg/mod.py", false],
+  ];
+  for (const [path, expected] of table) {
+    await t.step(`${path}: ${expected ? "test side" : "code"}`, () => {
+      assert.equal(testSide(path), expected);
+    });
+  }
+});
+
+Deno.test("testSidePredicate() counts the package __init__ files on the way to a test module, and no other", async (t) => {
+  const testSide = testSidePredicate({ testModules: ["pkg/sub/test_a.py"] });
+  const table: [string, boolean][] = [
+    ["__init__.py", true],
+    ["pkg/__init__.py", true],
+    ["pkg/sub/__init__.py", true],
+    ["pkg/sub/test_a.py/__init__.py", false],
+    ["pkg/other/__init__.py", false],
+    ["pkgsub/__init__.py", false],
+    ["pkg/sub/core.py", false],
   ];
   for (const [path, expected] of table) {
     await t.step(`${path}: ${expected ? "test side" : "code"}`, () => {

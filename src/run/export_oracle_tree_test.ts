@@ -135,13 +135,17 @@ Deno.test("exportOracleTree() refuses a path that is not normal", async (t) => {
     await t.step(JSON.stringify(path), async () => {
       await withDirs(async (dest) => {
         const { git } = source(() => Promise.resolve());
+        const refusal = {
+          name: "RangeError",
+          message: `Cannot write tree path "${path}": it is not normal`,
+        };
         await assert.rejects(
           exportOracleTree(git, "H", dest, oracle([[path, "file", "1"]])),
-          RangeError,
+          refusal,
         );
         await assert.rejects(
           exportOracleTree(git, "H", dest, oracle([], [path])),
-          RangeError,
+          refusal,
         );
       });
     });
@@ -199,4 +203,52 @@ Deno.test("exportOracleTree() writes a base file only once the head's directory 
     );
     assert.equal(await Deno.readTextFile(`${dest}/tests/data`), "blob 4");
   });
+});
+
+Deno.test("exportOracleTree() fails rather than keep a head path it cannot check or remove", async (t) => {
+  const long = "x".repeat(300);
+  const table: [string, string][] = [
+    ["a name the file system cannot remove", `tests/${long}`],
+    ["a directory on the way it cannot look at", `tests/${long}/test_b.py`],
+  ];
+  for (const [label, path] of table) {
+    await t.step(label, async () => {
+      await withDirs(async (dest) => {
+        const { git } = source(async (d) => {
+          await Deno.mkdir(`${d}/tests`);
+          await Deno.writeTextFile(`${d}/tests/test_a.py`, "head");
+        });
+        await assert.rejects(
+          exportOracleTree(git, "H", dest, oracle([], [path])),
+          (error) => !(error instanceof Deno.errors.NotFound),
+        );
+      });
+    });
+  }
+});
+
+Deno.test("exportOracleTree() creates directories only their owner can write, even under an open umask", async () => {
+  const umask = Deno.umask(0);
+  try {
+    await withDirs(async (dest) => {
+      const { git } = source(() => Promise.resolve());
+      await exportOracleTree(
+        git,
+        "H",
+        dest,
+        oracle([
+          ["new/deep/conftest.py", "file", "1"],
+          ["new/run.sh", "executable", "2"],
+        ]),
+      );
+      const mode = async (path: string) =>
+        (await Deno.stat(`${dest}/${path}`)).mode! & 0o777;
+      assert.equal(await mode("new"), 0o755);
+      assert.equal(await mode("new/deep"), 0o755);
+      assert.equal(await mode("new/deep/conftest.py"), 0o644);
+      assert.equal(await mode("new/run.sh"), 0o755);
+    });
+  } finally {
+    Deno.umask(umask);
+  }
 });
