@@ -477,6 +477,7 @@ Deno.test("startServe() puts a failed attempt's retry PAWL_SERVE_BACKOFF_SECONDS
     await t.step(`backoff ${c.backoff} s, at most ${c.max} s`, async () => {
       const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
       const lines: string[] = [];
+      let attempts = 0;
       const config = resolveServeConfig({
         flags: { port: "0" },
         env: {
@@ -489,7 +490,15 @@ Deno.test("startServe() puts a failed attempt's retry PAWL_SERVE_BACKOFF_SECONDS
         },
       });
       const server = await startServe(config, {
-        judge: () => Promise.reject(new TransientError("GitHub answered 502")),
+        // Fails once, then comes to a decision: a retry is never run early.
+        judge: (job) =>
+          ++attempts === 1
+            ? Promise.reject(new TransientError("GitHub answered 502"))
+            : Promise.resolve({
+              kind: "undecided",
+              reason: "test",
+              headSha: job.headSha,
+            }),
         publish: () => Promise.resolve(),
         announce: () => Promise.resolve(),
         write: (line) => lines.push(line),
