@@ -131,39 +131,6 @@ Deno.test("startServe() logs in to PostgreSQL with the password from PAWL_SERVE_
   }
 });
 
-Deno.test("startServe() logs each connection to the PostgreSQL queue it loses", async () => {
-  await using pg = await startTestPostgres();
-  const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
-  const lines: string[] = [];
-  const config = resolveServeConfig({
-    flags: { port: "0", "queue-url": pg.url },
-    env: {
-      PAWL_SERVE_WEBHOOK_SECRET: "webhook-secret-for-tests",
-      PAWL_SERVE_DATA_DIR: `${dir}/data`,
-    },
-  });
-  const server = await startServe(config, {
-    judge: () => Promise.reject(new Error("not in this test")),
-    publish: () => Promise.resolve(),
-    announce: () => Promise.resolve(),
-    write: (line) => lines.push(line),
-  });
-  try {
-    // A connection now waits idle in the pool; the database going away cuts it.
-    assert.ok(await server.queue.ping());
-    await pg.stop();
-    const lost = await waitFor(
-      "the lost connection in the log",
-      () => eventNamed(lines, "queue.connection_error"),
-    );
-    assert.match(String(lost.error), /terminat/i);
-  } finally {
-    await pg.start();
-    await server.shutdown();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
 Deno.test("startServe() takes secrets from files without their trailing newline, hands the plain token to jobs, and lets a running job finish within the grace", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
   await Deno.writeTextFile(`${dir}/hook`, "webhook-secret-for-tests\n");
