@@ -131,6 +131,43 @@ Deno.test("startServe() logs in to PostgreSQL with the password from PAWL_SERVE_
   }
 });
 
+Deno.test("startServe() given no database password leaves the login to PostgreSQL's own password file", async () => {
+  await using pg = await startTestPostgres({ password: PASSWORD });
+  const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
+  const { port } = new URL(pg.url);
+  await Deno.writeTextFile(
+    `${dir}/pgpass`,
+    `127.0.0.1:${port}:*:pawl:${PASSWORD.replaceAll(":", "\\:")}\n`,
+    { mode: 0o600 },
+  );
+  const before = Deno.env.get("PGPASSFILE");
+  Deno.env.set("PGPASSFILE", `${dir}/pgpass`);
+  try {
+    const config = resolveServeConfig({
+      flags: { port: "0", "queue-url": pg.url },
+      env: {
+        PAWL_SERVE_WEBHOOK_SECRET: "webhook-secret-for-tests",
+        PAWL_SERVE_DATA_DIR: `${dir}/data`,
+      },
+    });
+    const server = await startServe(config, {
+      judge: () => Promise.reject(new Error("not in this test")),
+      publish: () => Promise.resolve(),
+      announce: () => Promise.resolve(),
+      write: () => {},
+    });
+    try {
+      assert.ok(await server.queue.ping());
+    } finally {
+      await server.shutdown();
+    }
+  } finally {
+    if (before === undefined) Deno.env.delete("PGPASSFILE");
+    else Deno.env.set("PGPASSFILE", before);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("startServe() takes secrets from files without their trailing newline, hands the plain token to jobs, and lets a running job finish within the grace", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
   await Deno.writeTextFile(`${dir}/hook`, "webhook-secret-for-tests\n");
