@@ -588,9 +588,30 @@ Deno.test("startServe() takes up a job queued without a webhook (by another serv
   }
 });
 
-Deno.test("startServe() without a judge judges with the pipeline inside PAWL_SERVE_TEMP_DIR and files each signed verdict under the data dir", async () => {
+Deno.test("startServe() without a judge judges with the pipeline inside PAWL_SERVE_TEMP_DIR, hides the signing key file from the tests, and files each signed verdict under the data dir", async () => {
+  // Where the sandbox could see it (its /tmp is its own), and readable by all:
+  // only pawl's hiding keeps it from the tests.
+  const keyDir = await Deno.makeTempDir({
+    dir: "/var/tmp",
+    prefix: "pawl-start-serve-key-",
+  });
+  await Deno.chmod(keyDir, 0o755);
+  const keyFile = `${keyDir}/signing.pem`;
   await using repo = await buildRepo({
-    heads: { feature: { "NOTES.md": "a change\n" } },
+    heads: {
+      feature: {
+        "NOTES.md": "a change\n",
+        "tests/test_key_probe.py": `def test_key_probe():
+    try:
+        with open(${JSON.stringify(keyFile)}) as f:
+            text = f.read()
+    except OSError as e:
+        text = type(e).__name__
+    seen = "rea" + "dable" if "PRIVATE" in text else "hid" + "den"
+    assert False, "KEYPROBE " + seen
+`,
+      },
+    },
   });
   const base = await repo.commit("main");
   const head = await repo.commit("feature");
@@ -600,7 +621,8 @@ Deno.test("startServe() without a judge judges with the pipeline inside PAWL_SER
   const tempDir = await Deno.makeTempDir({ prefix: "pt-" });
   const signingPem = (await generateKeyPair()).privateKeyPem;
   const { keyid } = await readSigningKey(signingPem, "a test");
-  await Deno.writeTextFile(`${dir}/signing.pem`, signingPem);
+  await Deno.writeTextFile(keyFile, signingPem, { mode: 0o644 });
+  await Deno.chmod(keyFile, 0o644);
   const outcomes: Outcome[] = [];
   // What the judgement's temp root holds at each of its steps.
   const inTemp: string[] = [];
@@ -611,7 +633,7 @@ Deno.test("startServe() without a judge judges with the pipeline inside PAWL_SER
       PAWL_SERVE_WEBHOOK_SECRET: "webhook-secret-for-tests",
       PAWL_SERVE_DATA_DIR: `${dir}/data`,
       PAWL_SERVE_TEMP_DIR: tempDir,
-      PAWL_SIGNING_KEY_FILE: `${dir}/signing.pem`,
+      PAWL_SIGNING_KEY_FILE: keyFile,
     },
   });
   const server = await startServe(config, {
@@ -648,10 +670,13 @@ Deno.test("startServe() without a judge judges with the pipeline inside PAWL_SER
     );
     assert.equal(envelope.signatures[0].keyid, keyid);
     assert.ok(inTemp.length > 0, lines.join(""));
+    const messages = outcome.verdict.findings.map((f) => f.message).join("\n");
+    assert.match(messages, /KEYPROBE hidden/);
   } finally {
     await server.shutdown();
     await Deno.remove(dir, { recursive: true });
     await Deno.remove(tempDir, { recursive: true });
+    await Deno.remove(keyDir, { recursive: true });
   }
 });
 
