@@ -82,6 +82,15 @@ export async function openPostgresQueue(
   pool.on("error", (error) => options.onError?.(error));
   const tx = async <T>(body: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
+    // The pool listens only on idle connections: one the server ends while
+    // it is checked out is told here, where it would otherwise be an
+    // uncaught error that ends the process, and is then dropped.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => {
+      lost = error;
+      options.onError?.(error);
+    };
+    client.on("error", onLost);
     try {
       await client.query("BEGIN");
       const result = await body(client);
@@ -91,7 +100,8 @@ export async function openPostgresQueue(
       await client.query("ROLLBACK").catch(() => {});
       throw error;
     } finally {
-      client.release();
+      client.off("error", onLost);
+      client.release(lost);
     }
   };
   await tx(async (c) => {

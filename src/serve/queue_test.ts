@@ -68,3 +68,47 @@ Deno.test("PostgreSQL queue skips a pull request whose lock another transaction 
     await q.close();
   }
 });
+
+Deno.test("PostgreSQL queue survives a connection the server ends inside a transaction: the call fails, the error is told, and the next call works", async () => {
+  await using pg = await startTestPostgres();
+  const told: string[] = [];
+  const q = await openPostgresQueue(pg.url, {
+    onError: (error) => told.push(error.message),
+  });
+  const other = new pgClient.Client({ connectionString: pg.url });
+  await other.connect();
+  try {
+    const job = spec(1, "b", "2026-11-30T10:00:00Z");
+    // Hold the pull request's lock, so the enqueue waits inside its transaction.
+    await other.query("BEGIN");
+    await other.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+      pullKey(job),
+    ]);
+    const waiting = q.enqueue(job, { now: T0, rerequest: false }).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    const deadline = Date.now() + 60_000;
+    let pid: number | undefined;
+    while (pid === undefined && Date.now() < deadline) {
+      pid = (await other.query(
+        `SELECT pid FROM pg_stat_activity
+          WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+      )).rows[0]?.pid;
+    }
+    assert.ok(pid !== undefined, "the enqueue never waited on the lock");
+    await other.query("SELECT pg_terminate_backend($1)", [pid]);
+    await other.query("COMMIT");
+    const error = await waiting;
+    assert.ok(
+      error instanceof Error,
+      "the enqueue on an ended connection passed",
+    );
+    assert.ok(told.length > 0, "the ended connection was not told");
+    await q.enqueue(job, { now: T0, rerequest: false });
+    assert.equal((await q.claim("w1", { now: T0, ...LEASE }))?.spec.number, 1);
+  } finally {
+    await other.end();
+    await q.close();
+  }
+});
