@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { startFakeGitHub } from "../../tests/_fake_github.ts";
-import { createAppTokens } from "./app_auth.ts";
+import { type AppTokensOptions, createAppTokens } from "./app_auth.ts";
 
 const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
 /** GitHub hands out PKCS#1 keys ("BEGIN RSA PRIVATE KEY"). */
@@ -9,6 +9,19 @@ const PRIVATE_PEM = keys.privateKey.export({ type: "pkcs1", format: "pem" })
   .toString();
 const PUBLIC_PEM = keys.publicKey.export({ type: "spki", format: "pem" })
   .toString();
+
+/** The test App's tokens from `github`, with `options` on top. */
+function appTokens(
+  github: { url: string },
+  options: Partial<AppTokensOptions> = {},
+) {
+  return createAppTokens({
+    appId: 321,
+    privateKey: PRIVATE_PEM,
+    apiUrl: github.url,
+    ...options,
+  });
+}
 
 Deno.test("createAppTokens() trades the App's JWT for installation tokens and reuses each until shortly before it expires", async () => {
   await using github = startFakeGitHub({
@@ -20,10 +33,7 @@ Deno.test("createAppTokens() trades the App's JWT for installation tokens and re
     },
   });
   let now = Date.now();
-  const tokens = createAppTokens({
-    appId: 321,
-    privateKey: PRIVATE_PEM,
-    apiUrl: github.url,
+  const tokens = appTokens(github, {
     renewBeforeMs: 5 * 60_000,
     clock: () => now,
   });
@@ -44,11 +54,7 @@ Deno.test("createAppTokens() mints a new token once the cached one is forgotten,
   await using github = startFakeGitHub({
     app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
   });
-  const tokens = createAppTokens({
-    appId: 321,
-    privateKey: PRIVATE_PEM,
-    apiUrl: github.url,
-  });
+  const tokens = appTokens(github);
   const one = await tokens.get(1);
   tokens.forget(1, "ghs_someone_else_renewed_already");
   assert.equal(await tokens.get(1), one);
@@ -63,10 +69,7 @@ Deno.test("createAppTokens() asks GitHub once when several workers want a token 
     app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
   });
   const issued: [string, number][] = [];
-  const tokens = createAppTokens({
-    appId: 321,
-    privateKey: PRIVATE_PEM,
-    apiUrl: github.url,
+  const tokens = appTokens(github, {
     onToken: (token, installationId) => issued.push([token, installationId]),
   });
   const got = await Promise.all([tokens.get(1), tokens.get(1), tokens.get(1)]);
@@ -101,9 +104,7 @@ Deno.test("createAppTokens() takes an API root with trailing slashes, and renews
     },
   });
   let now = Date.now();
-  const tokens = createAppTokens({
-    appId: 321,
-    privateKey: PRIVATE_PEM,
+  const tokens = appTokens(github, {
     apiUrl: `${github.url}//`,
     clock: () => now,
   });
@@ -123,11 +124,7 @@ Deno.test("createAppTokens() leaves retries to the worker pool: a failed token r
   await using github = startFakeGitHub({
     app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
   });
-  const tokens = createAppTokens({
-    appId: 321,
-    privateKey: PRIVATE_PEM,
-    apiUrl: github.url,
-  });
+  const tokens = appTokens(github);
   for (const status of [500, 502, 503]) {
     github.inject({ method: "POST", status, times: 5 });
     const before = github.requests.length;
@@ -157,11 +154,7 @@ Deno.test("createAppTokens() forgets a token it no longer holds without complain
   await using github = startFakeGitHub({
     app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
   });
-  const tokens = createAppTokens({
-    appId: 321,
-    privateKey: PRIVATE_PEM,
-    apiUrl: github.url,
-  });
+  const tokens = appTokens(github);
   tokens.forget(1, "ghs_never_issued");
   const one = await tokens.get(1);
   tokens.forget(1, one);
@@ -174,11 +167,7 @@ Deno.test("createAppTokens() writes nothing of its own to the console, whose lin
   await using github = startFakeGitHub({
     app: { id: 321, publicKeyPem: PUBLIC_PEM, installations: [1] },
   });
-  const tokens = createAppTokens({
-    appId: 321,
-    privateKey: PRIVATE_PEM,
-    apiUrl: github.url,
-  });
+  const tokens = appTokens(github);
   const expiresAt = new Date(Date.now() + 3600_000).toISOString();
   github.inject({
     method: "POST",
