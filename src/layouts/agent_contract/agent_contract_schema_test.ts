@@ -20,8 +20,30 @@ const SECOND_FREEZE = `  - id: test_report_render_flaky
     remaining_reruns: 1
 `;
 
+/** A refusal case: the contract's text, the message's detail and the key named. */
+interface RefusalCase {
+  name: string;
+  text: string;
+  detail: string;
+  key: string;
+}
+
+/** Each case's text is refused with its detail, naming its key. */
+async function refusesEach(t: Deno.TestContext, cases: RefusalCase[]) {
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const error = refusal(c.text);
+      assert.equal(
+        error.message,
+        `Cannot read contract "${CONTRACT}": ${c.detail}`,
+      );
+      assert.equal(error.key, c.key);
+    });
+  }
+}
+
 Deno.test("agentContractSchema refuses a malformed entry, naming the file, the key, its line and what is expected", async (t) => {
-  const cases: { name: string; text: string; detail: string; key: string }[] = [
+  const cases: RefusalCase[] = [
     {
       name: "an id with a leading space",
       text: edit("id: invoice_v3", 'id: " invoice_v3"'),
@@ -78,20 +100,11 @@ Deno.test("agentContractSchema refuses a malformed entry, naming the file, the k
       key: "freezes[0].expires",
     },
   ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const error = refusal(c.text);
-      assert.equal(
-        error.message,
-        `Cannot read contract "${CONTRACT}": ${c.detail}`,
-      );
-      assert.equal(error.key, c.key);
-    });
-  }
+  await refusesEach(t, cases);
 });
 
 Deno.test("agentContractSchema refuses an id repeated within a section, at the repeat's line", async (t) => {
-  const cases: { name: string; text: string; detail: string; key: string }[] = [
+  const cases: RefusalCase[] = [
     {
       name: "a repeated property id",
       text: edit("id: roundtrip_stable", "id: parse_rejects_empty"),
@@ -124,16 +137,7 @@ Deno.test("agentContractSchema refuses an id repeated within a section, at the r
       key: "properties[1].id",
     },
   ];
-  for (const c of cases) {
-    await t.step(c.name, () => {
-      const error = refusal(c.text);
-      assert.equal(
-        error.message,
-        `Cannot read contract "${CONTRACT}": ${c.detail}`,
-      );
-      assert.equal(error.key, c.key);
-    });
-  }
+  await refusesEach(t, cases);
 });
 
 Deno.test("agentContractSchema refuses freezes listed without max_active_freezes", () => {
