@@ -79,6 +79,23 @@ async function waitFor<T>(
   }
 }
 
+/** pawl serve on the PostgreSQL queue at `url`, with no jobs of its own to judge. */
+function startOnQueue(url: string, dir: string, write: (line: string) => void) {
+  const config = resolveServeConfig({
+    flags: { port: "0", "queue-url": url },
+    env: {
+      PAWL_SERVE_WEBHOOK_SECRET: "webhook-secret-for-tests",
+      PAWL_SERVE_DATA_DIR: `${dir}/data`,
+    },
+  });
+  return startServe(config, {
+    judge: () => Promise.reject(new Error("not in this test")),
+    publish: () => Promise.resolve(),
+    announce: () => Promise.resolve(),
+    write,
+  });
+}
+
 Deno.test("startServe() logs in to PostgreSQL with the password from PAWL_SERVE_QUEUE_PASSWORD_FILE, never showing it", async () => {
   await using pg = await startTestPostgres({ password: PASSWORD });
   const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
@@ -145,19 +162,7 @@ Deno.test("startServe() given no database password leaves the login to PostgreSQ
   const before = Deno.env.get("PGPASSFILE");
   Deno.env.set("PGPASSFILE", `${dir}/pgpass`);
   try {
-    const config = resolveServeConfig({
-      flags: { port: "0", "queue-url": pg.url },
-      env: {
-        PAWL_SERVE_WEBHOOK_SECRET: "webhook-secret-for-tests",
-        PAWL_SERVE_DATA_DIR: `${dir}/data`,
-      },
-    });
-    const server = await startServe(config, {
-      judge: () => Promise.reject(new Error("not in this test")),
-      publish: () => Promise.resolve(),
-      announce: () => Promise.resolve(),
-      write: () => {},
-    });
+    const server = await startOnQueue(pg.url, dir, () => {});
     try {
       assert.ok(await server.queue.ping());
     } finally {
@@ -754,19 +759,7 @@ Deno.test("startServe() logs a queue connection the database ended, and goes on 
   const dir = await Deno.makeTempDir({ prefix: "pawl-start-serve-" });
   const lines: string[] = [];
   try {
-    const config = resolveServeConfig({
-      flags: { port: "0", "queue-url": pg.url },
-      env: {
-        PAWL_SERVE_WEBHOOK_SECRET: "webhook-secret-for-tests",
-        PAWL_SERVE_DATA_DIR: `${dir}/data`,
-      },
-    });
-    const server = await startServe(config, {
-      judge: () => Promise.reject(new Error("not in this test")),
-      publish: () => Promise.resolve(),
-      announce: () => Promise.resolve(),
-      write: (line) => lines.push(line),
-    });
+    const server = await startOnQueue(pg.url, dir, (line) => lines.push(line));
     const admin = new pgClient.Client({ connectionString: pg.url });
     await admin.connect();
     try {
