@@ -4,6 +4,8 @@
  *
  * @module
  */
+import assert from "node:assert/strict";
+import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import type { Finding } from "../../core/finding.ts";
 import type { EntryKind, Tree, TreeEntry } from "../../git/git.ts";
 import type {
@@ -11,7 +13,11 @@ import type {
   PythonFunction,
   PythonModule,
 } from "../../python/python_module.ts";
-import { type AgentContract, NO_LINES } from "./read_agent_contract.ts";
+import {
+  type AgentContract,
+  NO_LINES,
+  readAgentContract,
+} from "./read_agent_contract.ts";
 
 /** The contract path used in tests. */
 export const CONTRACT = "tests/agent_contract.yaml";
@@ -140,4 +146,23 @@ export function agentContract(
 /** The blocking findings' rule ids, sorted. */
 export function blockingRules(findings: readonly Finding[]): string[] {
   return findings.filter((f) => f.blocking).map((f) => f.rule).sort();
+}
+
+/** The seed contract with `from` replaced by `to` (which must occur once). */
+export function edit(from: string, to: string): string {
+  assert.equal(SEED_CONTRACT.split(from).length, 2, `one ${from}`);
+  return SEED_CONTRACT.replace(from, to);
+}
+
+/** The error reading `text` as the contract at {@linkcode CONTRACT} gives; fails when it is read. */
+export function refusal(text: string): ContractSyntaxError {
+  try {
+    readAgentContract(text, { path: CONTRACT });
+  } catch (error) {
+    assert.ok(error instanceof ContractSyntaxError);
+    assert.equal(error.path, CONTRACT);
+    assert.ok(error.message.startsWith(`Cannot read contract "${CONTRACT}": `));
+    return error;
+  }
+  assert.fail("expected the contract to be refused");
 }

@@ -1,17 +1,10 @@
 import assert from "node:assert/strict";
-import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
 import { loadYamlParser } from "../../contract/parse_yaml_document.ts";
-import { CONTRACT, INVOICE_SHA, SEED_CONTRACT } from "./_testing.ts";
+import { CONTRACT, edit, INVOICE_SHA, refusal } from "./_testing.ts";
 import { readAgentContract } from "./read_agent_contract.ts";
 
 // Some texts below are ones only the full YAML parser reads.
 await loadYamlParser();
-
-/** The seed contract with `from` replaced by `to` (which must occur once). */
-function edit(from: string, to: string): string {
-  assert.equal(SEED_CONTRACT.split(from).length, 2, `one ${from}`);
-  return SEED_CONTRACT.replace(from, to);
-}
 
 const SECOND_FREEZE = `  - id: test_report_render_flaky
     owner: "oncall-payments"
@@ -189,14 +182,3 @@ Deno.test("agentContractSchema accepts", async (t) => {
     });
   }
 });
-
-function refusal(text: string): ContractSyntaxError {
-  try {
-    readAgentContract(text, { path: CONTRACT });
-  } catch (error) {
-    assert.ok(error instanceof ContractSyntaxError);
-    assert.equal(error.path, CONTRACT);
-    return error;
-  }
-  assert.fail("expected the contract to be refused");
-}

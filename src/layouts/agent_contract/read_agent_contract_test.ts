@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { ContractSyntaxError } from "../../contract/contract_syntax_error.ts";
-import { CONTRACT, INVOICE_SHA, SEED_CONTRACT } from "./_testing.ts";
+import {
+  CONTRACT,
+  edit,
+  INVOICE_SHA,
+  refusal,
+  SEED_CONTRACT,
+} from "./_testing.ts";
 import {
   AGENT_CONTRACT_PATH,
   readAgentContract,
@@ -10,24 +16,6 @@ import { loadYamlParser } from "../../contract/parse_yaml_document.ts";
 
 // These texts include ones only the full YAML parser reads.
 await loadYamlParser();
-
-function refusal(text: string): ContractSyntaxError {
-  try {
-    readAgentContract(text, { path: CONTRACT });
-  } catch (error) {
-    assert.ok(error instanceof ContractSyntaxError);
-    assert.equal(error.path, CONTRACT);
-    assert.ok(error.message.startsWith(`Cannot read contract "${CONTRACT}": `));
-    return error;
-  }
-  assert.fail("expected the contract to be refused");
-}
-
-/** The seed contract with `from` replaced by `to` (which must occur once). */
-function edit(from: string, to: string): string {
-  assert.equal(SEED_CONTRACT.split(from).length, 2, `one ${from}`);
-  return SEED_CONTRACT.replace(from, to);
-}
 
 Deno.test("readAgentContract() reads the seed's example contract", () => {
   const contract = readAgentContract(SEED_CONTRACT, { path: CONTRACT });
