@@ -9,8 +9,9 @@
  *
  * @module
  */
-import { parse as parseToml } from "smol-toml";
+import { parse as parseToml, TomlError } from "smol-toml";
 import { z } from "zod";
+import { tomlKeyLines } from "../contract/toml_key_lines.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
 
 /** Where a secret comes from. */
@@ -64,7 +65,7 @@ export interface ServeConfig {
   queuePassword: SecretSource | undefined;
 }
 
-/** A configuration problem; names the file or variable and key. */
+/** A configuration problem; names the file or variable, the key and, in a file, its line. */
 export class ServeConfigError extends TypeError {
   /** Build the error. */
   constructor(message: string) {
@@ -128,31 +129,34 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
   const { env, flags } = input;
   let file: z.infer<typeof FILE_SCHEMA> = {};
   if (input.file !== undefined) {
+    const where = `Cannot read serve config ${JSON.stringify(input.file.path)}`;
     let raw: unknown;
     try {
       raw = parseToml(input.file.text);
     } catch (error) {
+      if (!(error instanceof TomlError)) throw error;
+      // smol-toml's message goes on with a code frame of several lines.
+      const first = error.message.split("\n")[0]!.replace(/\.$/, "");
       throw new ServeConfigError(
-        `Cannot read serve config "${input.file.path}": ${
-          error instanceof Error ? error.message : String(error)
-        }`,
+        `${where}: not valid TOML at line ${error.line}: ${first}`,
       );
     }
     const parsed = FILE_SCHEMA.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const key = issue.code === "unrecognized_keys"
-        ? issue.keys.join(", ")
-        : issue.path.join(
-          // Stryker disable next-line StringLiteral: every key of the schema holds a scalar, so a bad value's path is the one key
-          ".",
-        );
+      // Every key of the schema holds a scalar: a problem's key is a top-level one.
+      const keys = issue.code === "unrecognized_keys"
+        ? issue.keys
+        : issue.path.map(String);
+      const line = tomlKeyLines(input.file.text)([keys[0]!]);
       throw new ServeConfigError(
-        `Cannot read serve config "${input.file.path}": ${
+        `${where}: ${
           issue.code === "unrecognized_keys"
             ? "unknown key"
             : "bad value for key"
-        } "${key}": ${issue.message}`,
+        } "${keys.join(", ")}"${
+          line === undefined ? "" : ` at line ${line}`
+        }: ${issue.message}`,
       );
     }
     file = parsed.data;

@@ -12,7 +12,7 @@ import {
   type LineOf,
   schemaIssueError,
 } from "../../contract/schema_issue_error.ts";
-import { tomlKeyLines } from "./_toml_key_lines.ts";
+import { tomlKeyLines } from "../../contract/toml_key_lines.ts";
 import {
   DOTTED_MODULE,
   duplicateIds,

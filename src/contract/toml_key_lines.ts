@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { LineOf } from "../../contract/schema_issue_error.ts";
-import type { YamlPath } from "../../contract/parse_yaml_document.ts";
+import type { LineOf } from "./schema_issue_error.ts";
+import type { YamlPath } from "./parse_yaml_document.ts";
 
 const BARE_OR_QUOTED = String.raw`(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')`;
 const DOTTED_KEY = String.raw`${BARE_OR_QUOTED}(?:\s*\.\s*${BARE_OR_QUOTED})*`;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tomlKeyLines } from "./_toml_key_lines.ts";
+import { tomlKeyLines } from "./toml_key_lines.ts";
 
 Deno.test("tomlKeyLines() finds tables, arrays of tables and keys", () => {
   const lineOf = tomlKeyLines([
