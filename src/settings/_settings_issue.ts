@@ -17,8 +17,8 @@ export interface SettingsIssue {
   keyText: string;
   /** Dotted key path, e.g. `tests.timeout_seconds`. */
   key: string;
-  /** The key path for line lookups. */
-  path: string[];
+  /** The key path for line lookups, an array's items by number. */
+  path: (string | number)[];
   /** A "did you mean" for an unknown key. */
   hint?: string | undefined;
   /** For an unknown key: the dotted key path it was probably meant to be. */
@@ -34,6 +34,7 @@ export function describeSettingsIssue(
   value: unknown,
 ): SettingsIssue {
   const parent = issue.path.map(String);
+  const lookup = issue.path.map((p) => typeof p === "number" ? p : String(p));
   if (issue.code === "unrecognized_keys") {
     const name = issue.keys[0] ?? "";
     const path = [...parent, name];
@@ -46,7 +47,7 @@ export function describeSettingsIssue(
       detail: `${keyText}${more}`,
       keyText,
       key: path.join("."),
-      path,
+      path: [...lookup, name],
       hint: near === undefined ? undefined : `did you mean "${near}"?`,
       meant: near === undefined ? undefined : [...parent, near].join("."),
     };
@@ -59,7 +60,7 @@ export function describeSettingsIssue(
     detail: `${keyText} ${requirement(issue, got)}`,
     keyText,
     key: parent.join("."),
-    path: parent,
+    path: lookup,
     missing: issue.code === "invalid_type" && got === undefined,
   };
 }

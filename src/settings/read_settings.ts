@@ -8,6 +8,8 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
 import { reportMisspelling } from "../contract/report_misspelling.ts";
+import type { LineOf } from "../contract/schema_issue_error.ts";
+import { tomlKeyLines } from "../contract/toml_key_lines.ts";
 import { describeSettingsIssue } from "./_settings_issue.ts";
 import { type Settings, SettingsSchema } from "./settings.ts";
 
@@ -53,13 +55,14 @@ export function readSettings(
   if (parsed.success) return parsed.data;
   // The problem nearest the top of the file comes first, a misspelt key
   // rather than the key it was meant to be.
+  const lineOf = tomlKeyLines(text);
   const issues = reportMisspelling(parsed.error.issues.map((issue) => {
     const described = describeSettingsIssue(
       issue as z.core.$ZodIssue,
       SettingsSchema,
       raw,
     );
-    return { ...described, line: nearestKeyLine(text, described.path) };
+    return { ...described, line: nearestKeyLine(lineOf, described.path) };
   }));
   issues.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   const first = issues[0]!;
@@ -73,9 +76,12 @@ export function readSettings(
 }
 
 /** The line of `keyPath`, or of its closest ancestor table. */
-function nearestKeyLine(text: string, keyPath: string[]): number | undefined {
+function nearestKeyLine(
+  lineOf: LineOf,
+  keyPath: readonly (string | number)[],
+): number | undefined {
   for (let n = keyPath.length; n > 0; n--) {
-    const line = tomlKeyLine(text, keyPath.slice(0, n));
+    const line = lineOf(keyPath.slice(0, n));
     if (line !== undefined) return line;
   }
   return undefined;
@@ -83,46 +89,4 @@ function nearestKeyLine(text: string, keyPath: string[]): number | undefined {
 
 function firstLine(message: string): string {
   return (message.split("\n")[0] ?? message).replace(/\.$/, "");
-}
-
-/**
- * Locate `a.b` as key `b` inside table `[a]`, as the dotted key `a.b` at
- * the top level, or as `b.c` inside `[a]` for `a.b.c`; `a.1.b` is key `b`
- * under the second `[[a]]` header.
- */
-function tomlKeyLine(text: string, keyPath: string[]): number | undefined {
-  if (keyPath.length === 0) return undefined;
-  const wanted = keyPath.join(".");
-  let current: string[] = [];
-  // An array of tables (`[[excuses]]`) is indexed: its Nth header opens `excuses.N`.
-  const arrays = new Map<string, number>();
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] ?? "").trim();
-    const header = /^\[\[?\s*([^\]]+?)\s*\]\]?/.exec(line);
-    if (header !== null) {
-      const table = dottedKey(header[1] ?? "");
-      current = table;
-      if (line.startsWith("[[")) {
-        const index = arrays.get(table.join(".")) ?? 0;
-        arrays.set(table.join("."), index + 1);
-        current = [...table, String(index)];
-      }
-      if (
-        current.join(".") === wanted || table.join(".") === wanted
-      ) return i + 1;
-      continue;
-    }
-    const eq = line.indexOf("=");
-    if (eq > 0 && !line.startsWith("#")) {
-      const name = [...current, ...dottedKey(line.slice(0, eq))];
-      if (name.join(".") === wanted) return i + 1;
-    }
-  }
-  return undefined;
-}
-
-/** The parts of a TOML key such as `tests . "command"`, unquoted. */
-function dottedKey(text: string): string[] {
-  return text.split(".").map((part) => part.trim().replace(/^["']|["']$/g, ""));
 }

@@ -34,6 +34,12 @@ Deno.test("readSettings() names the file, the key and the line of a problem", as
       2,
     ],
     ["syntax error", "[tests\n", "pawl.toml", 1],
+    [
+      "wrong type after a multi-line string that holds a key line",
+      '[tests]\ncommand = ["""\ntimeout_seconds = 1\n"""]\ntimeout_seconds = "soon"\n',
+      'key "tests.timeout_seconds"',
+      5,
+    ],
   ];
   for (const [name, text, fragment, line] of cases) {
     await t.step(name, () => {
