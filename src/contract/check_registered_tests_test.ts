@@ -712,6 +712,421 @@ Deno.test("checkRegisteredTests() takes any change to the number of @given decor
   }
 });
 
+/** Each finding as a user reads it: rule, place and message. */
+function messages(
+  head: Record<string, string>,
+  options: { base?: Record<string, string>; layout?: string; name?: string } =
+    {},
+): string[] {
+  const base = side(options.base ?? { [MODULE]: BASE });
+  const h = side(head);
+  return checkRegisteredTests([{
+    layout: options.layout ?? "000",
+    id: "p",
+    module: "tests.test_p",
+    name: options.name ?? "test_p",
+  }], {
+    baseModules: base.modules,
+    headModules: h.modules,
+    baseTree: base.tree,
+    headTree: h.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  }).findings.map((f) => `${f.rule} ${f.path}:${f.line}: ${f.message}`);
+}
+
+const METHOD = `from hypothesis import given, strategies as st
+
+
+class TestC:
+    @given(st.integers())
+    def test_x(self, n):
+        assert n == n + 0
+`;
+
+const MACHINE = `from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
+
+
+class Stack(RuleBasedStateMachine):
+    @rule(x=st.integers(min_value=0, max_value=100))
+    def push(self, x):
+        assert x >= 0
+`;
+
+Deno.test("checkRegisteredTests() says what rebinds the name pytest collects, where, and after which binding", async (t) => {
+  const rebound = (what: string) =>
+    `property.rebound tests/test_p.py:${what}; pytest collects the last binding of the name, so keep the def as its only binding`;
+  const testP = 'Property "p" test "test_p" is not what pytest runs: ';
+  const testX = 'Property "p" test "TestC.test_x" is not what pytest runs: ';
+  const runner = `${MACHINE}
+
+class TestC:
+    def test_x(self):
+        run_state_machine_as_test(Stack)
+`;
+  const testCase = `${MACHINE}
+
+TestStack = Stack.TestCase
+`;
+  const runs = `import pytest
+${MACHINE}
+
+@pytest.mark.slow
+def test_y():
+    run_state_machine_as_test(Stack)
+`;
+  const cases: [string, string, string, string, string][] = [
+    [
+      "an assignment",
+      "test_p",
+      BASE,
+      `${BASE}\ntest_p = helper\n`,
+      `16: ${testP}"test_p" is rebound by an assignment at line 16, after the def at line 10`,
+    ],
+    [
+      "a class",
+      "test_p",
+      BASE,
+      `${BASE}\nclass test_p:\n    pass\n`,
+      `16: ${testP}"test_p" is rebound by a class at line 16, after the def at line 10`,
+    ],
+    [
+      "an import",
+      "test_p",
+      BASE,
+      `${BASE}\nfrom tests.weak import weak as test_p\n`,
+      `16: ${testP}"test_p" is rebound by an import at line 16, after the def at line 10`,
+    ],
+    [
+      "a del",
+      "test_p",
+      BASE,
+      `${BASE}\ndel test_p\n`,
+      `16: ${testP}"test_p" is rebound by a del statement at line 16, after the def at line 10`,
+    ],
+    [
+      "a setattr on the module",
+      "test_p",
+      BASE,
+      `${BASE}\nimport sys\nsetattr(sys.modules[__name__], "test_p", helper)\n`,
+      `17: ${testP}"test_p" is rebound through globals, setattr or a global statement at line 17`,
+    ],
+    [
+      "a global statement",
+      "test_p",
+      BASE,
+      BASE.replace(
+        "\n\n@settings",
+        "\n\ndef swap():\n    global test_p\n    test_p = helper\n\n\n@settings",
+      ),
+      `11: ${testP}"test_p" is rebound through globals, setattr or a global statement at line 11`,
+    ],
+    [
+      "a globals() update",
+      "test_p",
+      BASE,
+      `${BASE}\nglobals().update(WEAK)\n`,
+      `16: ${testP}"globals().update(...)" at line 16 writes module globals pawl cannot resolve`,
+    ],
+    [
+      "a star import after the def",
+      "test_p",
+      BASE,
+      `${BASE}\nfrom tests.weak import *\n`,
+      `16: ${testP}"from tests.weak import *" at line 16 writes module globals pawl cannot resolve`,
+    ],
+    [
+      "the class of a test method, by a def",
+      "TestC.test_x",
+      METHOD,
+      `${METHOD}\n\ndef TestC():\n    pass\n`,
+      `10: ${testX}"TestC" is rebound by a def at line 10, after the class at line 4`,
+    ],
+    [
+      "the class of a test method, by an assignment",
+      "TestC.test_x",
+      METHOD,
+      `${METHOD}\n\nTestC = None\n`,
+      `10: ${testX}"TestC" is rebound by an assignment at line 10, after the class at line 4`,
+    ],
+    [
+      "a test method, in its class",
+      "TestC.test_x",
+      METHOD,
+      `${METHOD}\n    test_x = None\n`,
+      `9: ${testX}"TestC.test_x" is rebound by an assignment at line 9, after the def at line 5`,
+    ],
+    [
+      "the class of a test method that runs a state machine",
+      "TestC.test_x",
+      runner,
+      `${runner}\n\nTestC = None\n`,
+      `16: ${testX}"TestC" is rebound by an assignment at line 16, after the class at line 11`,
+    ],
+    [
+      "a decorated test function that runs a state machine",
+      "test_y",
+      runs,
+      `${runs}\ntest_y = None\n`,
+      `16: Property "p" test "test_y" is not what pytest runs: "test_y" is rebound by an assignment at line 16, after the def at line 12`,
+    ],
+    [
+      "a state machine's TestCase, registered under the machine's name",
+      "Stack",
+      testCase,
+      `${testCase}TestStack = None\n`,
+      `12: Property "p" test "Stack" is not what pytest runs: "TestStack" is rebound by an assignment at line 12, after the assign at line 11`,
+    ],
+    [
+      "a state machine's TestCase",
+      "TestStack",
+      testCase,
+      `${testCase}TestStack = None\n`,
+      `12: Property "p" test "TestStack" is not what pytest runs: "TestStack" is rebound by an assignment at line 12, after the assign at line 11`,
+    ],
+  ];
+  for (const [name, test, base, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        messages({ [MODULE]: head }, { base: { [MODULE]: base }, name: test }),
+        [rebound(want)],
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() takes only a binding after the test's own as rebinding it", async (t) => {
+  const cases: [string, string, Record<string, string>, string][] = [
+    [
+      "an assignment before the def",
+      "test_p",
+      { [MODULE]: BASE },
+      `test_p = None\n${BASE}`,
+    ],
+    [
+      "an assignment before a test method's class",
+      "TestC.test_x",
+      {},
+      `TestC = None\n${METHOD}`,
+    ],
+    [
+      "a test method new at the head",
+      "TestC.test_x",
+      { [MODULE]: "X = 1\n" },
+      METHOD,
+    ],
+    [
+      "another name the test's name begins with",
+      "test_p",
+      { [MODULE]: BASE },
+      `${BASE}\ntest_ = None\n`,
+    ],
+  ];
+  for (const [name, test, base, head] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(messages({ [MODULE]: head }, { base, name: test }), []);
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() judges the rebindings of a test whose module the base does not have", () => {
+  assert.deepEqual(judge({ [MODULE]: BASE }, { base: {} }), []);
+  assert.deepEqual(
+    judge({ [MODULE]: `${BASE}\ntest_p = helper\n` }, { base: {} }),
+    [
+      "property.rebound:16",
+    ],
+  );
+});
+
+Deno.test("checkRegisteredTests() reads an analysis that records no dynamic writes as one with none", () => {
+  const base = side({ [MODULE]: BASE });
+  const head = side({ [MODULE]: `${BASE}\ntest_p = helper\n` });
+  const { dynamicWrites: _, ...unwritten } = head.modules.get(MODULE)!;
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: base.modules,
+    headModules: new Map([[MODULE, unwritten]]),
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.findings.map((f) => `${f.rule}:${f.line}`), [
+    "property.rebound:16",
+  ]);
+});
+
+Deno.test("checkRegisteredTests() looks past a module path in the tree that has no analysis", () => {
+  const narrowed = BASE.replace("max_value=100)", "max_value=10)");
+  const base = side({ [MODULE]: BASE });
+  const head = side({ [MODULE]: narrowed });
+  const init = "tests/test_p/__init__.py";
+  const tree = (t: Tree): Tree =>
+    new Map([...t, [init, { path: init, kind: "file", oid: init, size: 1 }]]);
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: base.modules,
+    headModules: head.modules,
+    baseTree: tree(base.tree),
+    headTree: tree(head.tree),
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.findings.map((f) => `${f.rule}:${f.path}:${f.line}`), [
+    "property.strategy_narrowed:tests/test_p.py:3",
+  ]);
+});
+
+Deno.test("checkRegisteredTests() reports a rewritten assertion under the property's key in the mutation runs", () => {
+  const base = BASE.replace("assert helper(n) == n", "assert str(n).isdigit()");
+  const head = base.replace(
+    "assert str(n).isdigit()",
+    "assert repr(n).isdigit()",
+  );
+  const found = checkRegisteredTests([{
+    layout: "003",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: side({ [MODULE]: base }).modules,
+    headModules: side({ [MODULE]: head }).modules,
+    baseTree: side({ [MODULE]: base }).tree,
+    headTree: side({ [MODULE]: head }).tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.findings, []);
+  assert.deepEqual(found.rewrites.map((r) => [r.key, r.path, r.line]), [
+    ["003/p", MODULE, 13],
+  ]);
+});
+
+Deno.test("checkRegisteredTests() says how a test's @given changed", async (t) => {
+  const given = "@given(NUMBERS, st.lists(st.integers(), max_size=10))";
+  const none = with_(`${given}\n`, "");
+  const two = with_(
+    given,
+    `${given}\n@given(NUMBERS, st.lists(st.integers()))`,
+  );
+  const changed = (from: number, to: number) =>
+    `property.strategy_narrowed tests/test_p.py:11: Property "p" test "test_p" changed its @given decorators from ${from} to ${to}: restore the base's`;
+  const cases: [
+    string,
+    Record<string, string>,
+    Record<string, string>,
+    string,
+  ][] = [
+    [
+      "a narrower strategy",
+      { [MODULE]: BASE },
+      with_("max_value=100)", "max_value=10)"),
+      `property.strategy_narrowed tests/test_p.py:3: Property "p" test "test_p" draws from strategies pawl cannot show are at least as wide as the base's: max_value narrowed from 100 to 10; restore the base strategies or widen them`,
+    ],
+    ["a second @given", { [MODULE]: BASE }, two, changed(1, 2)],
+    ["one of two @given dropped", two, { [MODULE]: BASE }, changed(2, 1)],
+    ["an @given added", none, { [MODULE]: BASE }, changed(0, 1)],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        messages(head, { base }).filter((f) =>
+          f.startsWith("property.strategy")
+        ),
+        [want],
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() knows Hypothesis's decorators by their bare names when a star import brings them", async (t) => {
+  const star = with_(
+    "from hypothesis import example, given, settings, strategies as st",
+    "from hypothesis import *\nfrom hypothesis import strategies as st",
+  );
+  const edited = (from: string, to: string) => ({
+    [MODULE]: star[MODULE]!.replace(from, to),
+  });
+  const cases: [string, Record<string, string>, string[]][] = [
+    ["a narrower @given", edited("max_value=100)", "max_value=10)"), [
+      "property.strategy_narrowed:4",
+    ]],
+    [
+      "more examples in a direct @settings",
+      edited("max_examples=100", "max_examples=500"),
+      [],
+    ],
+    [
+      "another @example",
+      edited("@example(1, [])", "@example(1, [])\n@example(2, [3])"),
+      [],
+    ],
+  ];
+  for (const [name, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(judge(head, { base: star }), want);
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() takes a harmless settings keyword as no weakening of a seed-002 contract test", async (t) => {
+  const settings = "deadline=None)";
+  for (
+    const changed of [
+      "deadline=1000)",
+      "deadline=None, verbosity=Verbosity.quiet)",
+      "deadline=None, print_blob=True)",
+      "deadline=None, report_multiple_bugs=False)",
+    ]
+  ) {
+    await t.step(changed, () => {
+      assert.deepEqual(judge(with_(settings, changed), { layout: "002" }), []);
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() takes a decorator whose dotted name only ends like unittest's skip as another decorator", () => {
+  assert.deepEqual(
+    judge(
+      with_(
+        "@settings(max_examples",
+        "@compat.unittest.skip\n@settings(max_examples",
+      ),
+    ),
+    ["property.decorator_changed:10"],
+  );
+});
+
+Deno.test("checkRegisteredTests() follows at most eight aliases to an @given, and takes a longer chain as another decorator", async (t) => {
+  const chain = (links: number, max: number) => {
+    const aliases = Array.from(
+      { length: links - 1 },
+      (_, i) => `_G${i + 2} = _G${i + 1}\n`,
+    ).join("");
+    return {
+      [MODULE]:
+        `from hypothesis import given, strategies as st\n\n_G1 = given(st.integers(max_value=${max}))\n${aliases}\n\n@_G${links}\ndef test_p(n):\n    assert n <= 10**6\n`,
+    };
+  };
+  await t.step("eight aliases", () => {
+    assert.deepEqual(judge(chain(8, 1), { base: chain(8, 10) }), [
+      "property.strategy_narrowed:3",
+    ]);
+  });
+  await t.step("nine aliases", () => {
+    assert.deepEqual(judge(chain(9, 1), { base: chain(9, 10) }), [
+      "property.decorator_changed:14",
+      "property.decorator_changed:15",
+    ]);
+  });
+});
+
 Deno.test("checkRegisteredTests() counts each copy of an @example or another decorator, and leaves a removed skip mark to the skip rules", async (t) => {
   const twice = with_("@example(1, [])", "@example(1, [])\n@example(1, [])");
   await t.step("one of two identical examples removed", () => {
