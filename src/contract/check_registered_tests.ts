@@ -131,11 +131,13 @@ export function checkRegisteredTests(
     done.add(key);
     const headAt = locate(head, test.module);
     const headFn = headAt?.module.functions.get(test.name);
+    // Stryker disable next-line ConditionalExpression: headFn is undefined whenever headAt is
     if (headAt === undefined || headFn === undefined) continue;
     const baseAt = locate(base, test.module);
     const baseFn = baseAt?.module.functions.get(test.name);
     const label = `Property "${test.id}" test "${test.name}"`;
     out.push(...rebinding(label, test.name, headAt, headFn, baseAt));
+    // Stryker disable next-line ConditionalExpression: baseFn is undefined whenever baseAt is
     if (baseAt === undefined || baseFn === undefined) continue;
     const comparison = new ExprComparison(base, head);
     out.push(
@@ -204,21 +206,25 @@ function rebindingReasons(
     ? [name]
     : [name, name.slice(0, dot)];
   for (const bound of names) {
+    // Stryker disable next-line ArrayDeclaration: every name checked is bound: the def, its class, or the TestCase statement pawl read
     const list = bindings.get(bound) ?? [];
     const own = stateful !== undefined
       ? fn.stateful?.binding as "assign" | "class"
       : bound === name
       ? "def"
       : "class";
+    // Stryker disable next-line UnaryOperator: every name checked holds the binding pawl read, so the loop below always sets lastOwn
     let lastOwn = -1;
     list.forEach((b, i) => {
       // A stateful TestCase is the binding the analysis read, not any
       // assignment of the name.
+      // Stryker disable ConditionalExpression,OptionalChaining: the stateful arm runs only for a stateful TestCase, whose binding the analysis records at bindingLine, so matching fn.line adds nothing
       if (
         stateful !== undefined
           ? b.line === fn.line || b.line === fn.stateful?.bindingLine
           : b.kind === own
       ) {
+        // Stryker restore ConditionalExpression,OptionalChaining
         lastOwn = i;
       }
     });
@@ -230,8 +236,10 @@ function rebindingReasons(
             `"${bound}" is rebound through globals, setattr or a global statement at line ${b.line}`,
         });
       } else if (
+        // Stryker disable next-line ConditionalExpression: lastOwn is the last binding of the test's own kind, so none of that kind follows it unless the test is a stateful TestCase
         i > lastOwn && (b.kind !== own || stateful !== undefined)
       ) {
+        // Stryker disable OptionalChaining: every name checked holds the binding pawl read (the def, its class or the TestCase statement), so lastOwn is never -1 here
         reasons.push({
           line: b.line,
           why: `"${bound}" is rebound by ${
@@ -240,11 +248,13 @@ function rebindingReasons(
             list[lastOwn]?.line ?? fn.line
           }`,
         });
+        // Stryker restore OptionalChaining
       }
     });
   }
   for (const write of at.module.dynamicWrites ?? []) {
     // A star import before the def is overridden by it.
+    // Stryker disable next-line EqualityOperator: an import and a def cannot share a line: a compound statement cannot follow a semicolon
     if (write.detail.startsWith("from ") && write.line < fn.line) continue;
     reasons.push({
       line: write.line,
@@ -261,7 +271,9 @@ const KIND_TEXT: Record<string, string> = {
   assign: "an assignment",
   import: "an import",
   del: "a del statement",
+  // Stryker disable next-line StringLiteral: a global binding has its own message above, so this text is never shown
   global: "a global write",
+  // Stryker disable next-line StringLiteral: analyses record dynamic writes apart from the bindings, so no binding has this kind
   dynamic: "a dynamic write",
 };
 
@@ -273,8 +285,10 @@ function rebinding(
   baseAt: Located | undefined,
 ): Finding[] {
   const head = rebindingReasons(name, headAt, headFn);
+  // Stryker disable next-line ConditionalExpression: with no reason at the head, the count check below returns no finding all the same
   if (head.length === 0) return [];
   const baseFn = baseAt?.module.functions.get(name);
+  // Stryker disable next-line ConditionalExpression: baseFn is undefined whenever baseAt is
   const baseCount = baseAt === undefined || baseFn === undefined
     ? 0
     : rebindingReasons(name, baseAt, baseFn).length;
@@ -324,17 +338,23 @@ function resolveDecorator(
 ): ResolvedDecorator {
   let placed: Placed = {
     expr: decorator.expr ??
+      // Stryker disable next-line ObjectLiteral,StringLiteral: every analysis gives a decorator its expression, so this stand-in is never built
       { type: "opaque", line: decorator.line, text: decorator.text },
     at,
   };
+  // Stryker disable next-line ConditionalExpression: no expression but a name can name a module-level definition, so resolving another finds nothing and stops
   for (let depth = 0; depth < 8 && placed.expr.type === "name"; depth++) {
+    // Stryker disable next-line StringLiteral: a name expression always has its text
     const resolved = resolveName(side, placed.at, placed.expr.text ?? "");
     if (resolved?.definition.expr === undefined) break;
     placed = { expr: resolved.definition.expr, at: resolved.at };
   }
+  // Stryker disable OptionalChaining: a call expression always has its callee as its first child
   const callee = placed.expr.type === "call"
     ? placed.expr.children?.[0]
     : placed.expr;
+  // Stryker restore OptionalChaining
+  // Stryker disable next-line ConditionalExpression,OptionalChaining,StringLiteral: a call always has its callee, a name always its text, and only a name's text can be a Hypothesis decorator's
   const name = callee?.type === "name" ? callee.text ?? "" : "";
   const kind: DecoratorKind = GIVEN.has(name)
     ? "given"
@@ -344,11 +364,13 @@ function resolveDecorator(
     ? "example"
     : "other";
   const written = decorator.expr;
+  // Stryker disable ConditionalExpression,OptionalChaining,ArrayDeclaration,Regex,StringLiteral: only @settings read direct; every analysed call has a callee and an argument list, whose leaves are punctuation, names and literals, none of which begins or ends with a comma or parenthesis
   const direct = kind === "settings" && written?.type === "call" &&
     (written.children?.[1]?.children ?? []).every((arg) =>
       arg.type === "keyword_argument" ||
       (arg.children === undefined && /^[,()]$/.test(arg.text ?? ""))
     );
+  // Stryker restore ConditionalExpression,OptionalChaining,ArrayDeclaration,Regex,StringLiteral
   return {
     kind,
     placed,
@@ -390,12 +412,16 @@ function decorators(
         at(diff.line, diff.path),
       ));
     }
-  } else if (bGiven.length !== hGiven.length || bGiven.length > 1) {
+  } else if (
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: with equal counts below two, both sides have no @given, which compares equal below
+    bGiven.length !== hGiven.length || bGiven.length > 1
+  ) {
     const diff = bGiven.length === hGiven.length &&
       bGiven.every((d, i) =>
         pair.comparison.compare(
           d.placed,
           (hGiven[i] as ResolvedDecorator).placed,
+          // Stryker disable next-line StringLiteral: compare() tells only "widening" apart; every other direction compares for equality
           "equal",
         ) === undefined
       );
