@@ -451,6 +451,7 @@ function decorators(
     ));
   }
   // @example: removals weaken, additions only add cases.
+  // Stryker disable next-line MethodExpression,ConditionalExpression: a decorator whose resolved expression is an example's is itself an example, so only examples can match a removed one
   const hExamples = h.filter((d) => d.kind === "example").map((d) =>
     exprKey(d.placed.expr)
   );
@@ -470,6 +471,7 @@ function decorators(
   const unmatched = [...bOther];
   for (const decorator of hOther) {
     const index = unmatched.findIndex((candidate) =>
+      // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart
       pair.comparison.compare(candidate.placed, decorator.placed, "equal") ===
         undefined
     );
@@ -504,26 +506,33 @@ function settingsKeywords(
   if (depth > 8) return undefined;
   let current = placed;
   for (let i = 0; i < 8 && current.expr.type === "name"; i++) {
+    // Stryker disable next-line StringLiteral: a name always has its text
     const resolved = resolveName(side, current.at, current.expr.text ?? "");
     if (resolved?.definition.expr === undefined) return undefined;
     current = { expr: resolved.definition.expr, at: resolved.at };
   }
   const expr = current.expr;
   if (expr.type !== "call") return undefined;
+  // Stryker disable next-line OptionalChaining: a call always has its callee and arguments as children
   const callee = expr.children?.[0];
+  // Stryker disable next-line ConditionalExpression,OptionalChaining,StringLiteral: only a name's text can spell `settings` (identifiers and dotted names all become names), and a call always has a callee
   if (callee?.type !== "name" || !SETTINGS.has(callee.text ?? "")) {
     return undefined;
   }
   const out = new Map<string, PythonExpr>();
+  // Stryker disable next-line OptionalChaining,ArrayDeclaration: a call's second child is always its argument list, which holds at least its parentheses
   for (const arg of expr.children?.[1]?.children ?? []) {
+    // Stryker disable next-line ConditionalExpression,Regex,StringLiteral: only leaves have text, and no leaf in an argument list but its punctuation starts or ends with a comma or parenthesis
     if (arg.children === undefined && /^[,()]$/.test(arg.text ?? "")) continue;
     if (arg.type === "keyword_argument") {
+      // Stryker disable OptionalChaining,ConditionalExpression,LogicalOperator,StringLiteral,BlockStatement: a keyword argument is always its name, "=" and its value; a splat is neither a name nor a call, so the parent branch below gives undefined for it too
       const name = arg.children?.[0]?.text;
       const value = arg.children?.[2];
       if (name === undefined || value === undefined) return undefined;
       out.set(name, value);
     } else if (arg.type === "list_splat" || arg.type === "dictionary_splat") {
       return undefined;
+      // Stryker restore OptionalChaining,ConditionalExpression,LogicalOperator,StringLiteral,BlockStatement
     } else {
       const parent = settingsKeywords(
         side,
@@ -531,6 +540,7 @@ function settingsKeywords(
         depth + 1,
       );
       if (parent === undefined) return undefined;
+      // Stryker disable next-line ConditionalExpression: settings() takes one positional parent, which Python writes before every keyword, so nothing is set yet when the parent's keywords are copied
       for (const [k, v] of parent) if (!out.has(k)) out.set(k, v);
     }
   }
@@ -558,6 +568,7 @@ function compareSettings(
         pair.comparison.compare(
           d.placed,
           (h[i] as ResolvedDecorator).placed,
+          // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart
           "equal",
         ) === undefined
       );
@@ -567,9 +578,11 @@ function compareSettings(
   }
   const bd = b[0];
   const hd = h[0];
+  // Stryker disable next-line ConditionalExpression: without settings on either side both keyword maps below are empty, and the loop finds nothing
   if (bd === undefined && hd === undefined) return undefined;
   if (
     bd !== undefined && hd !== undefined &&
+    // Stryker disable next-line StringLiteral: a direction is only ever asked whether it is `widening`; the other spelling only keys the memo apart
     pair.comparison.compare(bd.placed, hd.placed, "equal") === undefined
   ) {
     return undefined;
@@ -583,6 +596,7 @@ function compareSettings(
   if (hk === undefined) {
     return where(
       hd,
+      // Stryker disable next-line StringLiteral,OptionalChaining: the head's keywords are unresolved only when it has settings, so the fallback never shows
       `@${hd?.text ?? "settings"} cannot be resolved to literal settings`,
     );
   }
@@ -648,6 +662,7 @@ function fakeFunction(
 ): PythonFunction {
   const keywords: Record<string, string> = {};
   if (value !== undefined) keywords[keyword] = sourceText(value);
+  // Stryker disable StringLiteral,ArrayDeclaration,BooleanLiteral: weakenedSettings() reads the stand-ins' settings and compares the two, which get the same name, source, decorators and Hypothesis flag
   return {
     name: "f",
     qualname: "f",
@@ -660,6 +675,7 @@ function fakeFunction(
     exampleAssertions: 0,
     settings: { line: 1, keywords, maxExamples: 100 },
   };
+  // Stryker restore StringLiteral,ArrayDeclaration,BooleanLiteral
 }
 
 /** Source-like text with canonical names shortened to their last part for enum members. */

@@ -1402,6 +1402,295 @@ Deno.test("checkRegisteredTests() compares a seed-002 test's settings keyword by
   }
 });
 
+/** Each finding as a user reads it: its rule, line and message. */
+function findingMessages(
+  head: Record<string, string>,
+  options: { base?: Record<string, string>; layout?: string } = {},
+): string[] {
+  const base = side(options.base ?? { [MODULE]: BASE });
+  const h = side(head);
+  return checkRegisteredTests([{
+    layout: options.layout ?? "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: base.modules,
+    headModules: h.modules,
+    baseTree: base.tree,
+    headTree: h.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  }).findings.map((f) => `${f.rule}:${f.line}: ${f.message}`);
+}
+
+Deno.test("checkRegisteredTests() says which setting or decorator changed, where, and how to restore it", async (t) => {
+  const settingsLine = "@settings(max_examples=100, deadline=None)";
+  const settings = (written: string) => with_(settingsLine, written);
+  const label = 'Property "p" test "test_p"';
+  const weaker = (line: number, why: string) =>
+    `property.settings_weakened:${line}: ${label} has weaker Hypothesis settings: ${why}; restore the base settings`;
+  const bare = {
+    [MODULE]: BASE.replace(`${settingsLine}\n`, "").replace(
+      "@given(NUMBERS, st.lists(st.integers(), max_size=10))\n@example(1, [])\n",
+      "",
+    ),
+  };
+  const cases: [
+    string,
+    Record<string, string>,
+    Record<string, string>,
+    string,
+    string[],
+  ][] = [
+    [
+      "fewer examples",
+      { [MODULE]: BASE },
+      settings("@settings(max_examples=50)"),
+      "002",
+      [weaker(10, "max_examples lowered from 100 to 50")],
+    ],
+    [
+      "head settings pawl cannot resolve",
+      { [MODULE]: BASE },
+      settings("@settings(UNKNOWN)"),
+      "002",
+      [weaker(10, "@settings(UNKNOWN) cannot be resolved to literal settings")],
+    ],
+    [
+      "base settings pawl cannot resolve",
+      settings("@settings(UNKNOWN)"),
+      { [MODULE]: BASE },
+      "002",
+      [
+        weaker(
+          10,
+          "the base's settings could not be resolved, so the change cannot be shown to strengthen",
+        ),
+      ],
+    ],
+    [
+      "examples pawl cannot count, from the default",
+      settings("@settings(deadline=None)"),
+      settings("@settings(max_examples=N)"),
+      "002",
+      [
+        weaker(
+          10,
+          "max_examples changed from the default to N, which pawl cannot compare",
+        ),
+      ],
+    ],
+    [
+      "examples pawl cannot count, back to the default",
+      settings("@settings(max_examples=N)"),
+      settings("@settings(deadline=None)"),
+      "002",
+      [
+        weaker(
+          10,
+          "max_examples changed from N to the default, which pawl cannot compare",
+        ),
+      ],
+    ],
+    [
+      "a keyword pawl does not know, added",
+      settings("@settings(deadline=None)"),
+      settings("@settings(backend='x')"),
+      "002",
+      [weaker(10, 'backend changed from the default to "x"')],
+    ],
+    [
+      "a keyword pawl does not know, dropped",
+      settings("@settings(backend='x')"),
+      settings("@settings(deadline=None)"),
+      "002",
+      [weaker(10, 'backend changed from "x" to the default')],
+    ],
+    [
+      "two keywords changed: the first in alphabetical order",
+      settings("@settings(max_examples=100)"),
+      settings("@settings(max_examples=50, backend='x')"),
+      "002",
+      [weaker(10, 'backend changed from the default to "x"')],
+    ],
+    [
+      "one of two @settings changed",
+      settings(`${settingsLine}\n@settings(max_examples=500)`),
+      settings(`${settingsLine}\n@settings(max_examples=50)`),
+      "002",
+      [weaker(10, "more than one @settings decorator changed")],
+    ],
+    [
+      "an @example removed",
+      { [MODULE]: BASE },
+      with_("@example(1, [])\n", ""),
+      "000",
+      [
+        `property.decorator_changed:10: ${label} lost its @example(1, []) (base line 12): explicit examples may be added, never removed`,
+      ],
+    ],
+    [
+      "an @example removed with every other decorator",
+      { [MODULE]: BASE },
+      bare,
+      "000",
+      [
+        `property.strategy_narrowed:10: ${label} changed its @given decorators from 1 to 0: restore the base's`,
+        `property.decorator_changed:10: ${label} lost its @example(1, []) (base line 12): explicit examples may be added, never removed`,
+      ],
+    ],
+    [
+      "another decorator swapped for a new one",
+      settings(`@lenient\n${settingsLine}`),
+      settings(`@strict\n${settingsLine}`),
+      "000",
+      [
+        `property.decorator_changed:10: ${label} has a decorator @strict the base does not have (or changed its definition): a decorator can replace the test, so it is human-owned`,
+        `property.decorator_changed:14: ${label} lost its decorator @lenient (base line 10): restore it`,
+      ],
+    ],
+  ];
+  for (const [name, base, head, layout, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(findingMessages(head, { base, layout }), want);
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() takes a seed-002 test's settings written the same on both sides as unchanged, even where pawl cannot resolve them", async (t) => {
+  const settingsLine = "@settings(max_examples=100, deadline=None)";
+  const cases: [string, string, string][] = [
+    [
+      "the same unresolvable settings",
+      "@settings(UNKNOWN)",
+      "@settings(UNKNOWN)",
+    ],
+    [
+      "a keyword pawl does not know, kept, beside a harmless change",
+      "@settings(backend='x', deadline=None)",
+      "@settings(backend='x', deadline=1000)",
+    ],
+  ];
+  for (const [name, base, head] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judge(with_(settingsLine, head), {
+          base: with_(settingsLine, base),
+          layout: "002",
+        }),
+        [],
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() follows a seed-002 test's parent settings only through settings() calls, a bounded number of steps", async (t) => {
+  const settingsLine = "@settings(max_examples=100, deadline=None)";
+  const parents = (n: number) =>
+    [
+      "_P0 = settings(max_examples=500)",
+      ...Array.from(
+        { length: n },
+        (_, i) => `_P${i + 1} = settings(_P${i})`,
+      ),
+    ].join("\n");
+  const aliases = (n: number) =>
+    [
+      "_A0 = settings(max_examples=500)",
+      ...Array.from({ length: n }, (_, i) => `_A${i + 1} = _A${i}`),
+    ].join("\n");
+  const cases: [string, string, string, string[]][] = [
+    [
+      "a parent made by calling a function",
+      "def _parent():\n    return settings()",
+      "@settings(_parent(), deadline=None)",
+      ["property.settings_weakened:12"],
+    ],
+    [
+      "a parent computed from the settings class",
+      "",
+      "@settings(settings or None, deadline=None)",
+      ["property.settings_weakened:11"],
+    ],
+    [
+      "parents that name each other",
+      "_A = settings(_B)\n_B = settings(_A)",
+      "@settings(_A, deadline=None)",
+      ["property.settings_weakened:12"],
+    ],
+    [
+      "eight generations of parents",
+      parents(7),
+      "@settings(_P7, deadline=None)",
+      [],
+    ],
+    [
+      "nine generations of parents",
+      parents(8),
+      "@settings(_P8, deadline=None)",
+      ["property.settings_weakened:19"],
+    ],
+    [
+      "a parent reached through seven aliases",
+      aliases(7),
+      "@settings(_A7, deadline=None)",
+      [],
+    ],
+    [
+      "a parent reached through eight aliases",
+      aliases(8),
+      "@settings(_A8, deadline=None)",
+      ["property.settings_weakened:19"],
+    ],
+  ];
+  for (const [name, top, written, want] of cases) {
+    await t.step(name, () => {
+      const head = BASE.replace(settingsLine, written).replace(
+        "NUMBERS = ",
+        `${top}\nNUMBERS = `,
+      );
+      assert.deepEqual(
+        judge({ [MODULE]: head }, { layout: "002" }).filter((f) =>
+          f.startsWith("property.settings")
+        ),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() follows a seed-002 test's parent settings into another test-side module on each side", () => {
+  const module = (settings: string) =>
+    BASE.replace(
+      "@settings(max_examples=100, deadline=None)",
+      settings,
+    ).replace(
+      "strategies as st\n",
+      "strategies as st\nfrom tests.profiles import THOROUGH\n",
+    );
+  const profiles = (examples: number) =>
+    `from hypothesis import settings\nTHOROUGH = settings(max_examples=${examples})\n`;
+  const base = {
+    [MODULE]: module("@settings(THOROUGH, deadline=None)"),
+    "tests/profiles.py": profiles(500),
+  };
+  const settingsFindings = (head: Record<string, string>) =>
+    judge(head, { base, layout: "002" }).filter((f) =>
+      f.startsWith("property.settings")
+    );
+  assert.deepEqual(
+    settingsFindings({ ...base, "tests/profiles.py": profiles(5) }),
+    ["property.settings_weakened:11"],
+  );
+  assert.deepEqual(
+    settingsFindings({
+      ...base,
+      [MODULE]: module("@settings(max_examples=500, deadline=None)"),
+    }),
+    [],
+  );
+});
+
 Deno.test("checkRegisteredTests() points a new assume() at the last one written, in the test or a helper", () => {
   const head = BASE.replace(
     "    return n\n",
