@@ -1198,6 +1198,151 @@ def test_p():
   }
 });
 
+Deno.test("checkRegisteredTests() follows a renamed local in each function on its own", () => {
+  const base = `from hypothesis import given, strategies as st
+
+
+def check(n):
+    x = n + 1
+    assert x > n
+
+
+@given(st.integers())
+def test_p(n):
+    x = n * 2
+    assert x == n + n
+    check(n)
+`;
+  const head = base.replace(
+    "    x = n + 1\n    assert x > n",
+    "    y = n + 1\n    assert y > n",
+  );
+  assert.notEqual(head, base);
+  assert.deepEqual(judge({ [MODULE]: head }, { base: { [MODULE]: base } }), []);
+});
+
+Deno.test("checkRegisteredTests() finds the parameters @given fills wherever it sits among the decorators, bare names too", async (t) => {
+  const base = `from hypothesis import given, settings, strategies as st
+
+LOW = st.integers(max_value=0)
+HIGH = st.integers(min_value=1)
+
+
+@settings(deadline=None)
+@given(LOW, HIGH)
+def test_p(a, b):
+    assert a < b
+`;
+  const cases: [string, string, string[]][] = [
+    [
+      "both parameters renamed",
+      base.replace(
+        "(a, b):\n    assert a < b",
+        "(lo, hi):\n    assert lo < hi",
+      ),
+      [],
+    ],
+    [
+      "the parameters swapped",
+      base.replace("(a, b):", "(b, a):"),
+      ["rewrite:9"],
+    ],
+  ];
+  for (const [name, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judge({ [MODULE]: head }, { base: { [MODULE]: base } }),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() judges the def a helper's name is last bound to, not one it rebinds", () => {
+  const base = `from hypothesis import given, strategies as st
+
+
+def check(n):
+    assert n >= 0
+
+
+def bounded(n):
+    assert n < 10**9
+
+
+check = bounded
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    check(n)
+    assert n + 1 > n
+`;
+  assert.deepEqual(
+    judge({ [MODULE]: base.replace("    assert n >= 0\n", "    pass\n") }, {
+      base: { [MODULE]: base },
+    }),
+    [],
+  );
+  assert.deepEqual(
+    judge({ [MODULE]: base.replace("    assert n < 10**9\n", "    pass\n") }, {
+      base: { [MODULE]: base },
+    }),
+    ["property.assertion_removed:16"],
+  );
+});
+
+Deno.test("checkRegisteredTests() judges a test whose helper is defined in a try block", () => {
+  const base = `from hypothesis import given, strategies as st
+
+try:
+    def check(n):
+        assert n >= 0
+except ImportError:
+    pass
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    check(n)
+    assert n < 10**9
+`;
+  assert.deepEqual(
+    judge({ [MODULE]: base }, { base: { [MODULE]: base } }),
+    [],
+  );
+});
+
+Deno.test("checkRegisteredTests() reads an analysis that records no definitions as one with no helpers", () => {
+  const text = `from hypothesis import given, strategies as st
+
+
+def helper(n):
+    return n
+
+
+@given(st.integers())
+def test_p(n):
+    assert helper(n) == n
+`;
+  const base = side({ [MODULE]: text });
+  const head = side({ [MODULE]: text });
+  const { definitions: _, ...undefined_ } = head.modules.get(MODULE)!;
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: base.modules,
+    headModules: new Map([[MODULE, undefined_]]),
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.findings, []);
+});
+
 Deno.test("checkRegisteredTests() takes a seed-002 contract test's environment reads as a set", () => {
   const base = `import os
 
