@@ -1343,6 +1343,44 @@ def test_p(n):
   assert.deepEqual(found.findings, []);
 });
 
+Deno.test("checkRegisteredTests() takes a state machine's TestCase rewritten as a function that runs it as making the same assertions", () => {
+  const machine = `from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
+
+
+class Stack(RuleBasedStateMachine):
+    @rule(x=st.integers())
+    def push(self, x):
+        assert x >= 0 or x < 0
+`;
+  assert.deepEqual(
+    judge({
+      [MODULE]:
+        `${machine}\n\ndef test_p():\n    run_state_machine_as_test(Stack)\n`,
+    }, { base: { [MODULE]: `${machine}\n\ntest_p = Stack.TestCase\n` } }),
+    [],
+  );
+});
+
+Deno.test("checkRegisteredTests() takes an attribute of a Hypothesis enum member in a seed-002 test's settings as a value it cannot read", () => {
+  const text = (written: string) =>
+    BASE.replace("@settings(max_examples=100, deadline=None)", written)
+      .replace("import example,", "import HealthCheck, example,");
+  const base = text("@settings(suppress_health_check=[HealthCheck.too_slow])");
+  assert.deepEqual(
+    judge({ [MODULE]: base }, { base: { [MODULE]: base }, layout: "002" }),
+    [],
+  );
+  assert.deepEqual(
+    judge({
+      [MODULE]: text(
+        "@settings(suppress_health_check=[HealthCheck.too_slow.value])",
+      ),
+    }, { base: { [MODULE]: base }, layout: "002" }),
+    ["property.settings_weakened:10"],
+  );
+});
+
 Deno.test("checkRegisteredTests() takes a seed-002 contract test's environment reads as a set", () => {
   const base = `import os
 
