@@ -1785,6 +1785,306 @@ def test_p(n):
   assert.deepEqual(judge({ [MODULE]: head }, { base: { [MODULE]: base } }), []);
 });
 
+/** Each finding as `rule:line message`, each rewrite as `rewrite:line what`. */
+function messages(
+  head: Record<string, string>,
+  options: { base?: Record<string, string>; layout?: string } = {},
+): string[] {
+  const base = side(options.base ?? { [MODULE]: BASE });
+  const h = side(head);
+  const found = checkRegisteredTests([{
+    layout: options.layout ?? "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: base.modules,
+    headModules: h.modules,
+    baseTree: base.tree,
+    headTree: h.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  return [
+    ...found.findings.map((f) => `${f.rule}:${f.line} ${f.message}`),
+    ...found.rewrites.map((r) => `rewrite:${r.line} ${r.what}`),
+  ];
+}
+
+Deno.test("checkRegisteredTests() says in each finding what changed, in which test, why it weakens and where", async (t) => {
+  const checked = `from hypothesis import given, strategies as st
+
+
+def check(n):
+    assert n >= 0
+    assert n < 10**9
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    assert n * 1 >= 0
+    check(n)
+    assert str(n).isdigit()
+`;
+  const machine = `from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
+
+
+class Stack(RuleBasedStateMachine):
+    @rule(x=st.integers())
+    def push(self, x):
+        assert x >= 0 or x < 0
+
+    @invariant()
+    def bounded(self):
+        pass
+
+
+def test_p():
+    run_state_machine_as_test(Stack)
+`;
+  const cases: [
+    string,
+    Record<string, string>,
+    Record<string, string>,
+    string[],
+  ][] = [
+    [
+      "an assume() added to the test",
+      { [MODULE]: BASE },
+      with_(
+        "    assert helper(n) == n",
+        "    assume(n > 1)\n    assert helper(n) == n",
+      ),
+      [
+        'property.assume_added:14 Property "p" test "test_p" filters its inputs with 1 assume()/reject() call where the base has 0: an assumption can discard exactly the inputs that fail; fix the code instead',
+      ],
+    ],
+    [
+      "two assume() calls added",
+      { [MODULE]: BASE },
+      with_(
+        "    assert helper(n) == n",
+        "    assume(n > 1)\n    assume(n < 99)\n    assert helper(n) == n",
+      ),
+      [
+        'property.assume_added:15 Property "p" test "test_p" filters its inputs with 2 assume()/reject() calls where the base has 0: an assumption can discard exactly the inputs that fail; fix the code instead',
+      ],
+    ],
+    ["assertions dropped from the test and a helper", { [MODULE]: checked }, {
+      [MODULE]: checked.replace(
+        "    assert n >= 0\n    assert n < 10**9\n",
+        "    pass\n",
+      )
+        .replace("    assert n * 1 >= 0\n", ""),
+    }, [
+      `property.assertion_removed:9 Property "p" test "test_p" no longer makes 3 of the base's assertions (base tests/test_p.py line(s) 5, 6, 11), in the test, its state machine's steps or the helpers they call: an assertion may be added, renamed or made stronger, never dropped or weakened; restore it, or change it on the base branch`,
+    ]],
+    ["an assertion rewritten and nothing dropped", { [MODULE]: checked }, {
+      [MODULE]: checked.replace("str(n)", "repr(n)"),
+    }, [
+      `rewrite:10 Property "p" test "test_p" rewrites 1 of the base's assertions in a way their form does not show is at least as strong (base tests/test_p.py line(s) 13, now line(s) 13)`,
+    ]],
+    ["a test that no longer runs its state machine", { [MODULE]: machine }, {
+      [MODULE]: machine.replace(
+        "    run_state_machine_as_test(Stack)",
+        "    assert 1 + 1 == 2",
+      ),
+    }, [
+      'property.decorator_changed:15 Property "p" test "test_p" lost the state machine step Stack.push (@rule, base line 7): rules, invariants and initializers may be added, never removed',
+      'property.decorator_changed:15 Property "p" test "test_p" lost the state machine step Stack.bounded (@invariant, base line 11): rules, invariants and initializers may be added, never removed',
+      `rewrite:15 Property "p" test "test_p" rewrites 1 of the base's assertions in a way their form does not show is at least as strong (base tests/test_p.py line(s) 8, now line(s) 16)`,
+    ]],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(messages(head, { base }), want);
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() follows a renamed local in each function on its own", () => {
+  const base = `from hypothesis import given, strategies as st
+
+
+def check(n):
+    x = n + 1
+    assert x > n
+
+
+@given(st.integers())
+def test_p(n):
+    x = n * 2
+    assert x == n + n
+    check(n)
+`;
+  const head = base.replace(
+    "    x = n + 1\n    assert x > n",
+    "    y = n + 1\n    assert y > n",
+  );
+  assert.notEqual(head, base);
+  assert.deepEqual(judge({ [MODULE]: head }, { base: { [MODULE]: base } }), []);
+});
+
+Deno.test("checkRegisteredTests() finds the parameters @given fills wherever it sits among the decorators, bare names too", async (t) => {
+  const base = `from hypothesis import given, settings, strategies as st
+
+LOW = st.integers(max_value=0)
+HIGH = st.integers(min_value=1)
+
+
+@settings(deadline=None)
+@given(LOW, HIGH)
+def test_p(a, b):
+    assert a < b
+`;
+  const cases: [string, string, string[]][] = [
+    [
+      "both parameters renamed",
+      base.replace(
+        "(a, b):\n    assert a < b",
+        "(lo, hi):\n    assert lo < hi",
+      ),
+      [],
+    ],
+    [
+      "the parameters swapped",
+      base.replace("(a, b):", "(b, a):"),
+      ["rewrite:9"],
+    ],
+  ];
+  for (const [name, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        judge({ [MODULE]: head }, { base: { [MODULE]: base } }),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() judges the def a helper's name is last bound to, not one it rebinds", () => {
+  const base = `from hypothesis import given, strategies as st
+
+
+def check(n):
+    assert n >= 0
+
+
+def bounded(n):
+    assert n < 10**9
+
+
+check = bounded
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    check(n)
+    assert n + 1 > n
+`;
+  assert.deepEqual(
+    judge({ [MODULE]: base.replace("    assert n >= 0\n", "    pass\n") }, {
+      base: { [MODULE]: base },
+    }),
+    [],
+  );
+  assert.deepEqual(
+    judge({ [MODULE]: base.replace("    assert n < 10**9\n", "    pass\n") }, {
+      base: { [MODULE]: base },
+    }),
+    ["property.assertion_removed:16"],
+  );
+});
+
+Deno.test("checkRegisteredTests() judges a test whose helper is defined in a try block", () => {
+  const base = `from hypothesis import given, strategies as st
+
+try:
+    def check(n):
+        assert n >= 0
+except ImportError:
+    pass
+
+
+@given(st.integers(min_value=0))
+def test_p(n):
+    check(n)
+    assert n < 10**9
+`;
+  assert.deepEqual(
+    judge({ [MODULE]: base }, { base: { [MODULE]: base } }),
+    [],
+  );
+});
+
+Deno.test("checkRegisteredTests() reads an analysis that records no definitions as one with no helpers", () => {
+  const text = `from hypothesis import given, strategies as st
+
+
+def helper(n):
+    return n
+
+
+@given(st.integers())
+def test_p(n):
+    assert helper(n) == n
+`;
+  const base = side({ [MODULE]: text });
+  const head = side({ [MODULE]: text });
+  const { definitions: _, ...undefined_ } = head.modules.get(MODULE)!;
+  const found = checkRegisteredTests([{
+    layout: "000",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: base.modules,
+    headModules: new Map([[MODULE, undefined_]]),
+    baseTree: base.tree,
+    headTree: head.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.findings, []);
+});
+
+Deno.test("checkRegisteredTests() takes a state machine's TestCase rewritten as a function that runs it as making the same assertions", () => {
+  const machine = `from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
+
+
+class Stack(RuleBasedStateMachine):
+    @rule(x=st.integers())
+    def push(self, x):
+        assert x >= 0 or x < 0
+`;
+  assert.deepEqual(
+    judge({
+      [MODULE]:
+        `${machine}\n\ndef test_p():\n    run_state_machine_as_test(Stack)\n`,
+    }, { base: { [MODULE]: `${machine}\n\ntest_p = Stack.TestCase\n` } }),
+    [],
+  );
+});
+
+Deno.test("checkRegisteredTests() takes an attribute of a Hypothesis enum member in a seed-002 test's settings as a value it cannot read", () => {
+  const text = (written: string) =>
+    BASE.replace("@settings(max_examples=100, deadline=None)", written)
+      .replace("import example,", "import HealthCheck, example,");
+  const base = text("@settings(suppress_health_check=[HealthCheck.too_slow])");
+  assert.deepEqual(
+    judge({ [MODULE]: base }, { base: { [MODULE]: base }, layout: "002" }),
+    [],
+  );
+  assert.deepEqual(
+    judge({
+      [MODULE]: text(
+        "@settings(suppress_health_check=[HealthCheck.too_slow.value])",
+      ),
+    }, { base: { [MODULE]: base }, layout: "002" }),
+    ["property.settings_weakened:10"],
+  );
+});
+
 Deno.test("checkRegisteredTests() takes a seed-002 contract test's environment reads as a set", () => {
   const base = `import os
 
