@@ -359,3 +359,141 @@ Deno.test("checkRegisteredTests() judges an initializer's strategies by their wi
     ]);
   });
 });
+
+Deno.test("checkRegisteredTests() says which state machine step changed, how, and where", async (t) => {
+  const guarded = edited(
+    "    @rule()\n    def pop",
+    "    @precondition(lambda self: len(self.model) > 0)\n    @rule()\n    def pop",
+  ).replace("invariant, rule", "invariant, precondition, rule");
+  const withTeardown = edited(
+    "    @invariant()",
+    "    def teardown(self):\n        self.model.clear()\n\n    @invariant()",
+  );
+  const pop =
+    "    def pop(self):\n        if self.model:\n            assert self.model.pop() >= 0\n\n";
+  const test = 'Property "stack" test "TestStack"';
+  const dropped = (line: number) =>
+    `property.assertion_removed:25: ${test} no longer makes 1 of the base's assertions (base tests/test_machine.py line(s) ${line}), in the test, its state machine's steps or the helpers they call: an assertion may be added, renamed or made stronger, never dropped or weakened; restore it, or change it on the base branch`;
+  const cases: [string, string, string, string[]][] = [
+    ["a rule removed", BASE, edited(`    @rule()\n${pop}`, ""), [
+      `property.decorator_changed:25: ${test} lost the state machine step Stack.pop (@rule, base line 20): rules, invariants and initializers may be added, never removed`,
+      dropped(22),
+    ]],
+    [
+      "a guarded rule removed",
+      guarded,
+      guarded.replace(
+        `    @precondition(lambda self: len(self.model) > 0)\n    @rule()\n${pop}`,
+        "",
+      ),
+      [
+        `property.decorator_changed:25: ${test} lost the state machine step Stack.pop (@precondition @rule, base line 21): rules, invariants and initializers may be added, never removed`,
+        dropped(23),
+      ],
+    ],
+    ["a teardown removed", withTeardown, BASE, [
+      `property.decorator_changed:30: ${test} lost the state machine step Stack.teardown (teardown, base line 24): rules, invariants and initializers may be added, never removed`,
+    ]],
+    [
+      "a precondition removed",
+      guarded,
+      guarded.replace(
+        "    @precondition(lambda self: len(self.model) > 0)\n",
+        "",
+      ),
+      [
+        `property.decorator_changed:20: ${test}: the state machine step Stack.pop lost its @precondition(lambda self: len(self.model) > 0) (base line 19): restore it`,
+      ],
+    ],
+    [
+      "a rule's strategy narrowed",
+      BASE,
+      edited("max_value=100", "max_value=3"),
+      [
+        `property.strategy_narrowed:14: ${test}: the state machine step Stack.push changed its @rule(target=items, x=st.integers(min_value=0, max_value=100)) to @rule(target=items, x=st.integers(min_value=0, max_value=3)): max_value narrowed from 100 to 3; restore the base's`,
+      ],
+    ],
+    [
+      "a precondition changed",
+      guarded,
+      guarded.replace("len(self.model) > 0", "len(self.model) > 1"),
+      [
+        `property.decorator_changed:19: ${test}: the state machine step Stack.pop changed its @precondition(lambda self: len(self.model) > 0) to @precondition(lambda self: len(self.model) > 1): 1 is not 0; restore the base's`,
+      ],
+    ],
+    ["a precondition added", BASE, guarded, [
+      `property.assume_added:19: ${test} filters its inputs with 1 assume()/reject() call where the base has 0: an assumption can discard exactly the inputs that fail; fix the code instead`,
+      `property.assume_added:19: ${test}: the state machine step Stack.pop gained @precondition(lambda self: len(self.model) > 0): a precondition can keep the step from ever running on the inputs that fail; fix the code instead`,
+    ]],
+    [
+      "an invariant that no longer asserts",
+      BASE,
+      edited("assert len(self.model) <= 1000", "len(self.model)"),
+      [
+        `property.vacuous:25: ${test}: the state machine step Stack.bounded no longer asserts anything that can fail (the base's does): restore its assertion`,
+        dropped(26).replace(":25:", ":30:"),
+      ],
+    ],
+    [
+      "an @invariant added to a rule",
+      BASE,
+      edited(
+        "    @rule()\n    def pop",
+        "    @invariant()\n    @rule()\n    def pop",
+      ),
+      [],
+    ],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        checkedSides(side(base), side(head)).findings.map((f) =>
+          `${f.rule}:${f.line}: ${f.message}`
+        ),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() compares a state machine step's preconditions exactly, never by width", () => {
+  const guarded = edited(
+    "    @rule()\n    def pop",
+    "    @precondition(lambda self: len(self.model) > 0)\n    @rule()\n    def pop",
+  ).replace("invariant, rule", "invariant, precondition, rule");
+  const widened = guarded.replace(
+    "@precondition(lambda self: len(self.model) > 0)",
+    "@precondition((lambda self: len(self.model) > 0) | (lambda self: True))",
+  );
+  assert.deepEqual(
+    checkedSides(side(guarded), side(widened)).findings.map((f) =>
+      `${f.rule}:${f.line}`
+    ),
+    ["property.decorator_changed:19"],
+  );
+});
+
+Deno.test("checkRegisteredTests() compares a state machine step's decorators by their text when the analysis records no expression", async (t) => {
+  /** The analysis of `text` with no expression on any step's decorator. */
+  const bare = (text: string) => {
+    const sides = side(text);
+    for (const fn of sides.modules.get(MODULE)!.functions.values()) {
+      for (const step of fn.stateful?.steps ?? []) {
+        for (const decorator of step.decorators) delete decorator.expr;
+      }
+    }
+    return sides;
+  };
+  await t.step("the same decorators", () => {
+    assert.deepEqual(checkedSides(bare(BASE), bare(BASE)).findings, []);
+  });
+  await t.step("a rule's strategy rewritten", () => {
+    assert.deepEqual(
+      checkedSides(bare(BASE), bare(edited("max_value=100", "max_value=3")))
+        .findings.map((f) => `${f.rule}:${f.line}: ${f.message}`),
+      [
+        `property.strategy_narrowed:14: Property "stack" test "TestStack": the state machine step Stack.push changed its @rule(target=items, x=st.integers(min_value=0, max_value=100)) to @rule(target=items, x=st.integers(min_value=0, max_value=3)): it is too large to compare; restore the base's`,
+      ],
+    );
+  });
+});

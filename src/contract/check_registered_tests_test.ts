@@ -2222,6 +2222,167 @@ Deno.test("checkRegisteredTests() judges Hypothesis profiles on the test side on
   }
 });
 
+Deno.test("checkRegisteredTests() says what changed in a seed-002 contract test's code, and where", async (t) => {
+  const seeded = `import os
+
+TRIALS = int(os.environ.get("CONTRACT_TRIALS", "200"))
+print("loaded")
+
+
+def holds(x):
+    return x == x + 0
+
+
+def test_p():
+    for i in range(TRIALS):
+        assert holds(i)
+`;
+  const reads = `import os
+
+
+def test_p():
+    trials = int(os.environ.get("CONTRACT_TRIALS", "200"))
+    seed = int(os.environ.get("CONTRACT_SEED", "0"))
+    for i in range(trials):
+        assert seed + i >= i
+`;
+  const test = 'Property "p" test "test_p"';
+  const cases: [string, string, string, string[]][] = [
+    [
+      "the seed read from another variable",
+      reads,
+      reads.replace(
+        '    trials = int(os.environ.get("CONTRACT_TRIALS", "200"))\n    seed = int(os.environ.get("CONTRACT_SEED", "0"))\n',
+        '    seed = int(os.environ.get("OTHER_SEED", "0"))\n    trials = int(os.environ.get("CONTRACT_TRIALS", "200"))\n',
+      ),
+      [`property.contract_code_changed:4: ${test} reads the environment variables [CONTRACT_TRIALS,OTHER_SEED] where the base reads [CONTRACT_SEED,CONTRACT_TRIALS]: the seed and trial count pawl injects must reach the test unchanged`],
+    ],
+    [
+      "module code changed",
+      seeded,
+      seeded.replace('print("loaded")', 'print("ready")'),
+      [`property.contract_code_changed:4: ${test}: module-level code at line 4 is new or changed, and it runs before the contract test; restore the base's`],
+    ],
+    ["module code removed", seeded, seeded.replace('print("loaded")\n', ""), [
+      `property.contract_code_changed:1: ${test}: module-level code the base runs before the contract test was removed; restore it`,
+    ]],
+    [
+      "a weakened helper",
+      seeded,
+      seeded.replace("return x == x + 0", "return True"),
+      [`property.contract_code_changed:7: ${test} relies on "holds", which changed: the definition of "holds" changed; a helper or constant a contract test uses is part of the contract`],
+    ],
+    [
+      "a helper that no longer resolves",
+      seeded,
+      seeded.replace("def holds(x):\n    return x == x + 0\n\n\n", ""),
+      [`property.contract_code_changed:7: ${test} relies on "holds", which changed: "holds" no longer resolves; a helper or constant a contract test uses is part of the contract`],
+    ],
+  ];
+  for (const [name, base, head, want] of cases) {
+    await t.step(name, () => {
+      const b = side({ [MODULE]: base });
+      const h = side({ [MODULE]: head });
+      const found = checkRegisteredTests([{
+        layout: "002",
+        id: "p",
+        module: "tests.test_p",
+        name: "test_p",
+      }], {
+        baseModules: b.modules,
+        headModules: h.modules,
+        baseTree: b.tree,
+        headTree: h.tree,
+        isTestSide: (path) => path.startsWith("tests/"),
+      });
+      assert.deepEqual(
+        found.findings.map((f) => `${f.rule}:${f.line}: ${f.message}`),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() says which file loads or registers a new Hypothesis profile, and where", async (t) => {
+  const settings = "from hypothesis import settings\n";
+  const cases: [string, string, string[]][] = [
+    [
+      "a weak profile registered",
+      'settings.register_profile("ci", max_examples=2)\n',
+      [
+        'property.settings_weakened:2: "tests/conftest.py" registers a Hypothesis profile the base does not register this way (hypothesis.settings.register_profile("ci",max_examples=2)): a profile changes the settings of every test, so it is human-owned',
+      ],
+    ],
+    ["a profile loaded", 'settings.load_profile("ci")\n', [
+      'property.settings_weakened:2: "tests/conftest.py" loads a Hypothesis profile the base does not load this way (hypothesis.settings.load_profile("ci")): a profile changes the settings of every test, so it is human-owned',
+    ]],
+    [
+      "examples from a name",
+      'N = 500\nsettings.register_profile("ci", max_examples=N)\n',
+      [
+        'property.settings_weakened:3: "tests/conftest.py" registers a Hypothesis profile the base does not register this way (hypothesis.settings.register_profile("ci",max_examples=N)): a profile changes the settings of every test, so it is human-owned',
+      ],
+    ],
+  ];
+  for (const [name, calls, want] of cases) {
+    await t.step(name, () => {
+      const base = side({ [MODULE]: BASE });
+      const head = side({
+        [MODULE]: BASE,
+        "tests/conftest.py": `${settings}${calls}`,
+      });
+      const found = checkRegisteredTests([{
+        layout: "000",
+        id: "p",
+        module: "tests.test_p",
+        name: "test_p",
+      }], {
+        baseModules: base.modules,
+        headModules: head.modules,
+        baseTree: base.tree,
+        headTree: head.tree,
+        isTestSide: (path) => path.startsWith("tests/"),
+      });
+      assert.deepEqual(
+        found.findings.map((f) => `${f.rule}:${f.line}: ${f.message}`),
+        want,
+      );
+    });
+  }
+});
+
+Deno.test("checkRegisteredTests() reads an analysis that records no module code or profile calls as one with none", () => {
+  const base = `print("loaded")
+
+
+def test_p():
+    assert 1 + 1 == 2
+`;
+  const conftest =
+    'from hypothesis import settings\nsettings.register_profile("ci", max_examples=2)\n';
+  const b = side({ [MODULE]: base });
+  const h = side({ [MODULE]: base, "tests/conftest.py": conftest });
+  const bare = (modules: Map<string, PythonModule>) =>
+    new Map(
+      [...modules].map((
+        [path, { moduleCode: _, profileCalls: __, ...rest }],
+      ) => [path, rest]),
+    );
+  const found = checkRegisteredTests([{
+    layout: "002",
+    id: "p",
+    module: "tests.test_p",
+    name: "test_p",
+  }], {
+    baseModules: bare(b.modules),
+    headModules: bare(h.modules),
+    baseTree: b.tree,
+    headTree: h.tree,
+    isTestSide: (path) => path.startsWith("tests/"),
+  });
+  assert.deepEqual(found.findings, []);
+});
+
 Deno.test("checkRegisteredTests() reads an analysis that records no bindings as one with nothing rebound", () => {
   const base = side({ [MODULE]: BASE });
   const head = side({ [MODULE]: `${BASE}\ntest_p = helper\n` });
