@@ -3,7 +3,10 @@ import type { EntryKind, Tree } from "../git/git.ts";
 import { analyzePython } from "../python/analyze_python.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
 import type { PythonModule } from "../python/python_module.ts";
-import { checkRegisteredTests } from "./check_registered_tests.ts";
+import {
+  checkRegisteredTests,
+  type RegisteredTestsJudgement,
+} from "./check_registered_tests.ts";
 
 const parser = await loadPythonParser();
 const MODULE = "tests/test_p.py";
@@ -37,14 +40,15 @@ function side(files: Record<string, string>): {
   return { modules, tree };
 }
 
-function judge(
+/** The judgement of the registered test `test_p` of MODULE, from `base` (BASE by default) to `head`. */
+function judgement(
   head: Record<string, string>,
   options: { base?: Record<string, string>; layout?: string; name?: string } =
     {},
-): string[] {
+): RegisteredTestsJudgement {
   const base = side(options.base ?? { [MODULE]: BASE });
   const h = side(head);
-  const found = checkRegisteredTests([{
+  return checkRegisteredTests([{
     layout: options.layout ?? "000",
     id: "p",
     module: "tests.test_p",
@@ -56,6 +60,14 @@ function judge(
     headTree: h.tree,
     isTestSide: (path) => path.startsWith("tests/"),
   });
+}
+
+function judge(
+  head: Record<string, string>,
+  options: { base?: Record<string, string>; layout?: string; name?: string } =
+    {},
+): string[] {
+  const found = judgement(head, options);
   return [
     ...found.findings.map((f) => `${f.rule}:${f.line}`),
     ...found.rewrites.map((r) => `rewrite:${r.line}`),
@@ -718,20 +730,9 @@ function messages(
   options: { base?: Record<string, string>; layout?: string; name?: string } =
     {},
 ): string[] {
-  const base = side(options.base ?? { [MODULE]: BASE });
-  const h = side(head);
-  return checkRegisteredTests([{
-    layout: options.layout ?? "000",
-    id: "p",
-    module: "tests.test_p",
-    name: options.name ?? "test_p",
-  }], {
-    baseModules: base.modules,
-    headModules: h.modules,
-    baseTree: base.tree,
-    headTree: h.tree,
-    isTestSide: (path) => path.startsWith("tests/"),
-  }).findings.map((f) => `${f.rule} ${f.path}:${f.line}: ${f.message}`);
+  return judgement(head, options).findings.map((f) =>
+    `${f.rule} ${f.path}:${f.line}: ${f.message}`
+  );
 }
 
 const METHOD = `from hypothesis import given, strategies as st
@@ -1407,20 +1408,9 @@ function findingMessages(
   head: Record<string, string>,
   options: { base?: Record<string, string>; layout?: string } = {},
 ): string[] {
-  const base = side(options.base ?? { [MODULE]: BASE });
-  const h = side(head);
-  return checkRegisteredTests([{
-    layout: options.layout ?? "000",
-    id: "p",
-    module: "tests.test_p",
-    name: "test_p",
-  }], {
-    baseModules: base.modules,
-    headModules: h.modules,
-    baseTree: base.tree,
-    headTree: h.tree,
-    isTestSide: (path) => path.startsWith("tests/"),
-  }).findings.map((f) => `${f.rule}:${f.line}: ${f.message}`);
+  return judgement(head, options).findings.map((f) =>
+    `${f.rule}:${f.line}: ${f.message}`
+  );
 }
 
 Deno.test("checkRegisteredTests() says which setting or decorator changed, where, and how to restore it", async (t) => {
@@ -1786,24 +1776,11 @@ def test_p(n):
 });
 
 /** Each finding as `rule:line message`, each rewrite as `rewrite:line what`. */
-function messages(
+function judgedMessages(
   head: Record<string, string>,
   options: { base?: Record<string, string>; layout?: string } = {},
 ): string[] {
-  const base = side(options.base ?? { [MODULE]: BASE });
-  const h = side(head);
-  const found = checkRegisteredTests([{
-    layout: options.layout ?? "000",
-    id: "p",
-    module: "tests.test_p",
-    name: "test_p",
-  }], {
-    baseModules: base.modules,
-    headModules: h.modules,
-    baseTree: base.tree,
-    headTree: h.tree,
-    isTestSide: (path) => path.startsWith("tests/"),
-  });
+  const found = judgement(head, options);
   return [
     ...found.findings.map((f) => `${f.rule}:${f.line} ${f.message}`),
     ...found.rewrites.map((r) => `rewrite:${r.line} ${r.what}`),
@@ -1897,7 +1874,7 @@ def test_p():
   ];
   for (const [name, base, head, want] of cases) {
     await t.step(name, () => {
-      assert.deepEqual(messages(head, { base }), want);
+      assert.deepEqual(judgedMessages(head, { base }), want);
     });
   }
 });
