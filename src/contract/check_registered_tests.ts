@@ -195,16 +195,16 @@ function rebindingReasons(
   const reasons: { line: number; why: string }[] = [];
   const bindings = at.module.bindings;
   if (bindings === undefined) return reasons;
-  const dot = name.lastIndexOf(".");
   // A stateful TestCase is collected under the name it is bound to.
   const stateful = fn.stateful !== undefined && fn.stateful.binding !== "def"
     ? fn.qualname
     : undefined;
+  // A method is collected through its class, and a nested class through
+  // every class around it: the test's own name, then each one outward.
+  const parts = name.split(".");
   const names = stateful !== undefined
     ? [stateful]
-    : dot === -1
-    ? [name]
-    : [name, name.slice(0, dot)];
+    : parts.map((_, i) => parts.slice(0, parts.length - i).join("."));
   for (const bound of names) {
     // Stryker disable next-line ArrayDeclaration: every name checked is bound: the def, its class, or the TestCase statement pawl read
     const list = bindings.get(bound) ?? [];

@@ -648,6 +648,15 @@ class TestC:
     def test_x(self, n):
         assert n == n + 0
 `;
+  const nested = `from hypothesis import given, strategies as st
+
+
+class TestO:
+    class TestC:
+        @given(st.integers())
+        def test_x(self, n):
+            assert n == n + 0
+`;
   const cases: [string, string, Record<string, string>, string[]][] = [
     ["the class of a test method rebound", "TestC.test_x", {
       [MODULE]: `${method}\n\nTestC = None\n`,
@@ -666,6 +675,12 @@ class TestC:
       },
       ["property.rebound:11"],
     ],
+    ["the outer class of a nested test class rebound", "TestO.TestC.test_x", {
+      [MODULE]: `${nested}\n\nTestO = None\n`,
+    }, ["property.rebound:11"]],
+    ["a nested test class rebound in its outer class", "TestO.TestC.test_x", {
+      [MODULE]: `${nested}\n    TestC = None\n`,
+    }, ["property.rebound:10"]],
     ["a globals() update written before the test", "test_p", {
       [MODULE]: BASE.replace(
         "\n\n@settings",
@@ -675,9 +690,13 @@ class TestC:
   ];
   for (const [name, test, head, want] of cases) {
     await t.step(name, () => {
-      const base = test === "test_p"
-        ? { [MODULE]: BASE }
-        : { [MODULE]: method };
+      const base = {
+        [MODULE]: test === "test_p"
+          ? BASE
+          : test.startsWith("TestO.")
+          ? nested
+          : method,
+      };
       assert.deepEqual(
         judge(head, { base, name: test }).filter((f) =>
           f.startsWith("property.rebound")
