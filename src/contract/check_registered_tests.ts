@@ -239,16 +239,14 @@ function rebindingReasons(
         // Stryker disable next-line ConditionalExpression: lastOwn is the last binding of the test's own kind, so none of that kind follows it unless the test is a stateful TestCase
         i > lastOwn && (b.kind !== own || stateful !== undefined)
       ) {
-        // Stryker disable OptionalChaining: every name checked holds the binding pawl read (the def, its class or the TestCase statement), so lastOwn is never -1 here
+        // Stryker disable next-line OptionalChaining: every name checked holds the binding pawl read (the def, its class or the TestCase statement), so lastOwn is never -1 here
+        const after = list[lastOwn]?.line ?? fn.line;
         reasons.push({
           line: b.line,
           why: `"${bound}" is rebound by ${
             KIND_TEXT[b.kind]
-          } at line ${b.line}, after the ${own} at line ${
-            list[lastOwn]?.line ?? fn.line
-          }`,
+          } at line ${b.line}, after the ${own} at line ${after}`,
         });
-        // Stryker restore OptionalChaining
       }
     });
   }
@@ -525,24 +523,26 @@ function settingsKeywords(
     // Stryker disable next-line ConditionalExpression,Regex,StringLiteral: only leaves have text, and no leaf in an argument list but its punctuation starts or ends with a comma or parenthesis
     if (arg.children === undefined && /^[,()]$/.test(arg.text ?? "")) continue;
     if (arg.type === "keyword_argument") {
-      // Stryker disable OptionalChaining,ConditionalExpression,LogicalOperator,StringLiteral,BlockStatement: a keyword argument is always its name, "=" and its value; a splat is neither a name nor a call, so the parent branch below gives undefined for it too
+      // Stryker disable OptionalChaining,ConditionalExpression,LogicalOperator: a keyword argument is always its name, "=" and its value
       const name = arg.children?.[0]?.text;
       const value = arg.children?.[2];
       if (name === undefined || value === undefined) return undefined;
+      // Stryker restore OptionalChaining,ConditionalExpression,LogicalOperator
       out.set(name, value);
-    } else if (arg.type === "list_splat" || arg.type === "dictionary_splat") {
-      return undefined;
-      // Stryker restore OptionalChaining,ConditionalExpression,LogicalOperator,StringLiteral,BlockStatement
-    } else {
-      const parent = settingsKeywords(
-        side,
-        { expr: arg, at: current.at },
-        depth + 1,
-      );
-      if (parent === undefined) return undefined;
-      // Stryker disable next-line ConditionalExpression: settings() takes one positional parent, which Python writes before every keyword, so nothing is set yet when the parent's keywords are copied
-      for (const [k, v] of parent) if (!out.has(k)) out.set(k, v);
+      continue;
     }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral,BlockStatement: a splat is neither a name nor a call, so the parent's lookup below gives undefined for it too
+    if (arg.type === "list_splat" || arg.type === "dictionary_splat") {
+      return undefined;
+    }
+    const parent = settingsKeywords(
+      side,
+      { expr: arg, at: current.at },
+      depth + 1,
+    );
+    if (parent === undefined) return undefined;
+    // Stryker disable next-line ConditionalExpression: settings() takes one positional parent, which Python writes before every keyword, so nothing is set yet when the parent's keywords are copied
+    for (const [k, v] of parent) if (!out.has(k)) out.set(k, v);
   }
   return out;
 }
@@ -663,7 +663,7 @@ function fakeFunction(
   const keywords: Record<string, string> = {};
   if (value !== undefined) keywords[keyword] = sourceText(value);
   // Stryker disable StringLiteral,ArrayDeclaration,BooleanLiteral: weakenedSettings() reads the stand-ins' settings and compares the two, which get the same name, source, decorators and Hypothesis flag
-  return {
+  const standIn: PythonFunction = {
     name: "f",
     qualname: "f",
     line: 1,
@@ -676,6 +676,7 @@ function fakeFunction(
     settings: { line: 1, keywords, maxExamples: 100 },
   };
   // Stryker restore StringLiteral,ArrayDeclaration,BooleanLiteral
+  return standIn;
 }
 
 /** Source-like text with canonical names shortened to their last part for enum members. */
