@@ -36,6 +36,12 @@ Deno.test("tomlKeyLines() finds tables, arrays of tables and keys", () => {
 
 Deno.test("tomlKeyLines() reads every spelling of a key TOML allows", async (t) => {
   const cases: [string, string[], (string | number)[], number | undefined][] = [
+    [
+      "a key after a comment and a blank line",
+      ["# note", "", "a = 1"],
+      ["a"],
+      3,
+    ],
     ["a bare key with a dash", ["min-props = 1"], ["min-props"], 1],
     ["a literal quoted key", ["'lit key' = 1"], ["lit key"], 1],
     ["an empty literal key", ["[t]", "'' = 1"], ["t", ""], 2],

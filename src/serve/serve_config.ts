@@ -134,6 +134,7 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
     try {
       raw = parseToml(input.file.text);
     } catch (error) {
+      // Stryker disable next-line ConditionalExpression: smol-toml's parse throws only TomlError; the check keeps anything else from being reported as bad TOML
       if (!(error instanceof TomlError)) throw error;
       // smol-toml's message goes on with a code frame of several lines.
       const first = error.message.split("\n")[0]!.replace(/\.$/, "");
@@ -149,14 +150,14 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
         ? issue.keys
         : issue.path.map(String);
       const line = tomlKeyLines(input.file.text)([keys[0]!]);
+      // Stryker disable next-line ConditionalExpression,StringLiteral: a top-level key the parser returns is written on a key line or a table header, both of which the scanner records; without a line the message only leaves it out
+      const at = line === undefined ? "" : ` at line ${line}`;
       throw new ServeConfigError(
         `${where}: ${
           issue.code === "unrecognized_keys"
             ? "unknown key"
             : "bad value for key"
-        } "${keys.join(", ")}"${
-          line === undefined ? "" : ` at line ${line}`
-        }: ${issue.message}`,
+        } "${keys.join(", ")}"${at}: ${issue.message}`,
       );
     }
     file = parsed.data;

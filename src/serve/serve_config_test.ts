@@ -183,6 +183,18 @@ Deno.test("resolveServeConfig() refuses what it cannot use, naming where it came
       },
       /^Cannot read serve config "serve\.toml": not valid TOML at line 2: Invalid TOML document: [^\n]*$/,
     ],
+    [
+      "a file nested past the TOML reader's depth, in one sentence without its full stop",
+      {
+        flags: {},
+        env: SECRET,
+        file: {
+          path: "serve.toml",
+          text: `\nport = ${"[".repeat(1100)}${"]".repeat(1100)}\n`,
+        },
+      },
+      /^Cannot read serve config "serve\.toml": not valid TOML at line 2: Invalid TOML document: document contains excessively nested structures\. aborting$/,
+    ],
   ];
   for (const [name, input, message] of cases) {
     await t.step(name, () => {
