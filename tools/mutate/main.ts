@@ -16,6 +16,7 @@ import { Stryker } from "@stryker-mutator/core";
 import type { PartialStrykerOptions } from "@stryker-mutator/api/core";
 import type { RunnerPlan } from "./deno_test_runner.ts";
 import { E2E_TESTS } from "./e2e_tests.ts";
+import { overreachingReasons } from "./reason_reach.ts";
 import {
   e2eTestsFor,
   graphFromDenoInfo,
@@ -401,6 +402,30 @@ async function main(): Promise<number> {
       console.log(`  ${describeMutant(result, ROOT, sourceOf(result))}`);
     }
   }
+  const overreach = [...new Set(results.map((r) => r.fileName))].flatMap((
+    file,
+  ) =>
+    overreachingReasons(
+      sourceOf({ fileName: file }) ?? "",
+      results.filter((r) => r.fileName === file),
+    )
+  );
+  if (overreach.length > 0) {
+    console.log(
+      `\n${
+        plural(overreach.length, "mutant")
+      } left out by a reason past its end: Stryker reads a restore comment only above a statement, not at the end of a block or after a return:`,
+    );
+    for (const { mutant, comment, restore } of overreach) {
+      console.log(
+        `  ${
+          describeMutant(mutant, ROOT, sourceOf(mutant))
+        } (reason at line ${comment}, ${
+          restore === undefined ? "no restore" : `restore at line ${restore}`
+        })`,
+      );
+    }
+  }
   if (values.report !== undefined) {
     // Merged with the ledger beside the report, so a run of some files
     // brings the report of every file up to date.
@@ -414,6 +439,12 @@ async function main(): Promise<number> {
   }
   const value = score(all);
   console.log(`mutate: report in ${relative(`${outDir}/mutation.json`, ROOT)}`);
+  if (overreach.length > 0) {
+    console.log(
+      "mutate: a reason leaves out mutants it was not written for; end it with a restore comment above a statement",
+    );
+    return 1;
+  }
   if (value !== null && value < minScore) {
     console.log(
       `mutate: ${
