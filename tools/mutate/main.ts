@@ -378,6 +378,7 @@ async function main(): Promise<number> {
   } finally {
     await Deno.remove(tempDir, { recursive: true }).catch(() => {});
   }
+  await recordEmptyFiles(`${outDir}/mutation.json`, targets);
 
   const tallies = tallyByFile(results, ROOT);
   console.log("");
@@ -454,6 +455,31 @@ async function main(): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/**
+ * Stryker's JSON leaves out a file it found nothing to mutate in (types and
+ * re-exports only); it is put in with no mutants, so the report counts it as
+ * run rather than never run.
+ */
+export async function recordEmptyFiles(
+  path: string,
+  targets: readonly string[],
+): Promise<void> {
+  const report = JSON.parse(await Deno.readTextFile(path)) as {
+    files: Record<string, { language?: string; source: string; mutants: [] }>;
+  };
+  let added = false;
+  for (const file of targets) {
+    if (report.files[file] !== undefined) continue;
+    report.files[file] = {
+      language: "typescript",
+      source: await Deno.readTextFile(`${ROOT}/${file}`),
+      mutants: [],
+    };
+    added = true;
+  }
+  if (added) await Deno.writeTextFile(path, JSON.stringify(report));
 }
 
 if (import.meta.main) {

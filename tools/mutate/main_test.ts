@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { touched } from "./main.ts";
+import { recordEmptyFiles, touched } from "./main.ts";
 
 const ROOT = decodeURIComponent(new URL("../../", import.meta.url).pathname)
   .replace(/\/$/, "");
@@ -183,4 +183,30 @@ Deno.test("a change touches the files it changed and the files one of whose chos
     [],
   );
   assert.deepEqual(touched(targets, plan, new Set()), []);
+});
+
+Deno.test("a file with nothing to mutate goes into the run's JSON with no mutants, and the others stay as Stryker wrote them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/mutation.json`;
+    const stryker = {
+      files: { "src/layouts/mod.ts": { source: "x", mutants: [{ id: "1" }] } },
+    };
+    await Deno.writeTextFile(path, JSON.stringify(stryker));
+    await recordEmptyFiles(path, ["src/layouts/mod.ts", "src/harness/mod.ts"]);
+    const written = JSON.parse(await Deno.readTextFile(path));
+    assert.deepEqual(
+      written.files["src/layouts/mod.ts"],
+      stryker.files["src/layouts/mod.ts"],
+    );
+    assert.deepEqual(written.files["src/harness/mod.ts"], {
+      language: "typescript",
+      source: await Deno.readTextFile(
+        new URL("../../src/harness/mod.ts", import.meta.url),
+      ),
+      mutants: [],
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
