@@ -130,6 +130,9 @@ export function mergeRuns(
   const stale = new Set<string>();
   const isCurrent = (file: string, source: string | undefined) =>
     current === undefined || source === current(file);
+  // A file no longer among the decision files (moved, removed) has nothing to report.
+  const gone = (file: string) =>
+    current !== undefined && current(file) === undefined;
   const hashes = new Map<string, string | undefined>();
   const currentHash = (file: string) => {
     if (!hashes.has(file)) {
@@ -141,6 +144,7 @@ export function mergeRuns(
   for (const run of runs) {
     if (run.kind !== "ledger") continue;
     for (const [file, entry] of Object.entries(run.files)) {
+      if (gone(file)) continue;
       if (current !== undefined && entry.sha256 !== currentHash(file)) {
         stale.add(file);
         continue;
@@ -155,6 +159,7 @@ export function mergeRuns(
         (run as ElementsReport).files,
       )
     ) {
+      if (gone(file)) continue;
       if (!isCurrent(file, source)) {
         stale.add(file);
         continue;

@@ -63,6 +63,20 @@ Deno.test("mergeRuns() takes each file from the last run of its current source, 
     assert.deepEqual(merged.files, ["a.ts", "b.ts"]);
     assert.deepEqual(merged.stale, ["c.ts"]);
   });
+  await t.step("a file that is gone is left out, and not stale", () => {
+    const gone = mergeRuns([
+      ...runs,
+      run({ "d.ts": ["D1", ["Survived"]] }),
+      {
+        kind: "ledger" as const,
+        files: {
+          "e.ts": { sha256: sourceHash("E1"), detected: 1, mutants: [] },
+        },
+      },
+    ], (f) => now[f]);
+    assert.deepEqual(gone.files, ["a.ts", "b.ts"]);
+    assert.deepEqual(gone.stale, ["c.ts"]);
+  });
   await t.step("without the current sources, each file's last run wins", () => {
     const last = mergeRuns(runs);
     assert.deepEqual(last.files, ["a.ts", "b.ts", "c.ts"]);
