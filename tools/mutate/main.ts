@@ -378,7 +378,11 @@ async function main(): Promise<number> {
   } finally {
     await Deno.remove(tempDir, { recursive: true }).catch(() => {});
   }
-  await recordEmptyFiles(`${outDir}/mutation.json`, targets);
+  await recordEmptyFiles(
+    `${outDir}/mutation.json`,
+    targets,
+    (file) => sourceOf({ fileName: file }) ?? "",
+  );
 
   const tallies = tallyByFile(results, ROOT);
   console.log("");
@@ -460,11 +464,13 @@ async function main(): Promise<number> {
 /**
  * Stryker's JSON leaves out a file it found nothing to mutate in (types and
  * re-exports only); it is put in with no mutants, so the report counts it as
- * run rather than never run.
+ * run rather than never run. `source` gives a file's source as the run
+ * read it.
  */
 export async function recordEmptyFiles(
   path: string,
   targets: readonly string[],
+  source: (file: string) => string,
 ): Promise<void> {
   const report = JSON.parse(await Deno.readTextFile(path)) as {
     files: Record<string, { language?: string; source: string; mutants: [] }>;
@@ -474,7 +480,7 @@ export async function recordEmptyFiles(
     if (report.files[file] !== undefined) continue;
     report.files[file] = {
       language: "typescript",
-      source: await Deno.readTextFile(`${ROOT}/${file}`),
+      source: source(file),
       mutants: [],
     };
     added = true;
