@@ -3,7 +3,8 @@
  * positions, so the lines come from a light scan of the text: table
  * headers (`[policy]`, `[[property]]`, counted per array) and `key = ...`
  * lines, skipping multi-line strings. Lines only point people at the right
- * place in a message; the values always come from the real parser.
+ * place in a message; the values always come from the real parser. A
+ * parse error's own sentence comes from {@linkcode tomlErrorSentence}.
  *
  * @module
  */
@@ -92,4 +93,12 @@ function keyParts(dotted: string): string[] {
 /** Whether `needle` occurs in `text` an odd number of times. */
 function holdsOddly(text: string, needle: string): boolean {
   return text.split(needle).length % 2 === 0;
+}
+
+/**
+ * The sentence of a `smol-toml` parse error, without the code frame its
+ * message goes on with or a closing full stop; the caller adds the line.
+ */
+export function tomlErrorSentence(message: string): string {
+  return message.split("\n")[0]!.replace(/\.$/, "");
 }

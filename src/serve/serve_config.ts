@@ -11,7 +11,7 @@
  */
 import { parse as parseToml, TomlError } from "smol-toml";
 import { z } from "zod";
-import { tomlKeyLines } from "../contract/toml_key_lines.ts";
+import { tomlErrorSentence, tomlKeyLines } from "../contract/toml_key_lines.ts";
 import type { IsolationRequest } from "../sandbox/probe_isolation.ts";
 
 /** Where a secret comes from. */
@@ -136,10 +136,10 @@ export function resolveServeConfig(input: ServeConfigInput): ServeConfig {
     } catch (error) {
       // Stryker disable next-line ConditionalExpression: smol-toml's parse throws only TomlError; the check keeps anything else from being reported as bad TOML
       if (!(error instanceof TomlError)) throw error;
-      // smol-toml's message goes on with a code frame of several lines.
-      const first = error.message.split("\n")[0]!.replace(/\.$/, "");
       throw new ServeConfigError(
-        `${where}: not valid TOML at line ${error.line}: ${first}`,
+        `${where}: not valid TOML at line ${error.line}: ${
+          tomlErrorSentence(error.message)
+        }`,
       );
     }
     const parsed = FILE_SCHEMA.safeParse(raw);

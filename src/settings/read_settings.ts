@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { ContractSyntaxError } from "../contract/contract_syntax_error.ts";
 import { reportMisspelling } from "../contract/report_misspelling.ts";
 import type { LineOf } from "../contract/schema_issue_error.ts";
-import { tomlKeyLines } from "../contract/toml_key_lines.ts";
+import { tomlErrorSentence, tomlKeyLines } from "../contract/toml_key_lines.ts";
 import { describeSettingsIssue } from "./_settings_issue.ts";
 import { type Settings, SettingsSchema } from "./settings.ts";
 
@@ -41,7 +41,7 @@ export function readSettings(
     if (error instanceof TomlError) {
       throw new ContractSyntaxError(
         path,
-        `not valid TOML: ${firstLine(error.message)}`,
+        `not valid TOML: ${tomlErrorSentence(error.message)}`,
         {
           line: error.line,
           column: error.column,
@@ -85,8 +85,4 @@ function nearestKeyLine(
     if (line !== undefined) return line;
   }
   return undefined;
-}
-
-function firstLine(message: string): string {
-  return (message.split("\n")[0] ?? message).replace(/\.$/, "");
 }
