@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { tomlKeyLines } from "./toml_key_lines.ts";
+import { parse as parseToml } from "smol-toml";
+import { tomlErrorSentence, tomlKeyLines } from "./toml_key_lines.ts";
 
 Deno.test("tomlKeyLines() finds tables, arrays of tables and keys", () => {
   const lineOf = tomlKeyLines([
@@ -96,6 +97,30 @@ Deno.test("tomlKeyLines() reads every spelling of a key TOML allows", async (t) 
   for (const [name, rows, path, line] of cases) {
     await t.step(name, () => {
       assert.equal(tomlKeyLines(rows.join("\n"))(path), line);
+    });
+  }
+});
+
+Deno.test("tomlErrorSentence() keeps the sentence of a parse error, without its code frame or closing full stop", async (t) => {
+  const cases: [string, string, string][] = [
+    [
+      "a missing value",
+      'host = "h"\nport = \n',
+      "Invalid TOML document: invalid value",
+    ],
+    [
+      "nesting past the reader's depth, whose sentence ends in a full stop",
+      `port = ${"[".repeat(1100)}${"]".repeat(1100)}\n`,
+      "Invalid TOML document: document contains excessively nested structures. aborting",
+    ],
+  ];
+  for (const [name, text, sentence] of cases) {
+    await t.step(name, () => {
+      assert.throws(() => parseToml(text), (error: Error) => {
+        assert.ok(error.message.includes("\n"));
+        assert.equal(tomlErrorSentence(error.message), sentence);
+        return true;
+      });
     });
   }
 });
