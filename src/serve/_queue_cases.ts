@@ -140,6 +140,30 @@ export const QUEUE_CASES: [string, (q: JobQueue) => Promise<void>][] = [
     },
   ],
   [
+    "a lease holds through its last millisecond, for claims and for a newer push",
+    async (q) => {
+      await push(q, 1, "b", "2026-11-30T10:00:00Z");
+      const first = await q.claim("w1", { now: T0, ...LEASE });
+      const last = T0 + LEASE.leaseMs;
+      assert.equal(await q.claim("w2", { now: last, ...LEASE }), undefined);
+      await q.recordOutcome(first!.id, "w1", undecided("b"), {
+        now: T0,
+        ...LEASE,
+      });
+      const newer = await q.enqueue(spec(1, "c", "2026-11-30T10:05:00Z"), {
+        now: last,
+        rerequest: false,
+      });
+      assert.equal(newer.status, "queued");
+      assert.deepEqual(newer.superseded, []);
+      assert.equal((await q.get(first!.id))?.state, "judged");
+      assert.equal(await q.claim("w2", { now: last, ...LEASE }), undefined);
+      const again = await q.claim("w2", { now: last + 1, ...LEASE });
+      assert.equal(again?.id, first?.id);
+      assert.equal(again?.state, "judged");
+    },
+  ],
+  [
     "a judged job whose worker died is published by the next, not judged again",
     async (q) => {
       await push(q, 1, "b", "2026-11-30T10:00:00Z");
