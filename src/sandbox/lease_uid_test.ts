@@ -610,12 +610,16 @@ Deno.test("leaseSandboxUid() is unavailable without any one of setpriv, prlimit,
   }
 });
 
-Deno.test("leaseSandboxUid() refuses when pawl is not root", async () => {
+Deno.test("leaseSandboxUid() refuses when pawl is any uid but root, the sandbox uid itself included", async () => {
   await withLockDir(async (dir) => {
-    await assert.rejects(
-      leaseSandboxUid(options(dir, FIRST, FIRST, { currentUid: 1000 })),
-      /pawl runs as uid 1000 and only root can switch to the sandbox uid; .*--isolation none/,
-    );
+    for (const uid of [1, 1000, FIRST]) {
+      await assert.rejects(
+        leaseSandboxUid(options(dir, FIRST, FIRST, { currentUid: uid })),
+        new RegExp(
+          `pawl runs as uid ${uid} and only root can switch to the sandbox uid; .*--isolation none`,
+        ),
+      );
+    }
   });
 });
 
