@@ -202,6 +202,25 @@ Deno.test("a claim's sweep marks the uid again when its mark was killed", async 
   }
 });
 
+Deno.test("a claim's sweep marks the uid again when its mark died just before, unnoticed yet", async () => {
+  const held = await claim(FIRST);
+  assert.ok(held !== undefined);
+  try {
+    const [mark] = await liveProcessesOf(FIRST);
+    // Killed from here and swept at once: nothing has told the claim yet, so
+    // the sweep finds out only when the mark does not answer.
+    Deno.kill(mark!, "SIGKILL");
+    assert.equal(held.anchored, true);
+    await held.sweep();
+    assert.equal(held.anchored, true);
+    const [again] = await liveProcessesOf(FIRST);
+    assert.ok(again !== undefined && again !== mark);
+    assert.equal((await liveProcessesOf(FIRST)).length, 1);
+  } finally {
+    await held.release();
+  }
+});
+
 Deno.test("a claim's sweep fails when another pawl took the uid while it was unmarked", async () => {
   const held = await claim(FIRST);
   assert.ok(held !== undefined);
