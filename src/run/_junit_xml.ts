@@ -109,6 +109,7 @@ export function scanJunitXml(xml: string): unknown[] | undefined {
   let roots = 0;
   let i = xml.startsWith(DECLARATION) ? DECLARATION.length : 0;
   const n = xml.length;
+  // Stryker disable next-line EqualityOperator: at i === n no "<" is left, so one more turn only breaks out
   while (i < n) {
     const lt = xml.indexOf("<", i);
     const end = lt === -1 ? n : lt;
@@ -132,6 +133,7 @@ export function scanJunitXml(xml: string): unknown[] | undefined {
     }
     NAME.lastIndex = lt + 1;
     const name = NAME.exec(xml)?.[0];
+    // Stryker disable next-line ConditionalExpression: TAGS has no undefined, so a missing name is refused by the second test too
     if (name === undefined || !TAGS.has(name)) return undefined;
     let at = lt + 1 + name.length;
     let attributes: Record<string, string> | undefined;
@@ -139,6 +141,7 @@ export function scanJunitXml(xml: string): unknown[] | undefined {
       ATTRIBUTE.lastIndex = at;
       const match = ATTRIBUTE.exec(xml);
       if (match === null) break;
+      // Stryker disable next-line StringLiteral: both groups take part in every match, so the defaults are never used
       const [whole, key = "", value = ""] = match;
       if (!ATTRIBUTES.has(key)) return undefined;
       attributes ??= {};
@@ -161,6 +164,7 @@ export function scanJunitXml(xml: string): unknown[] | undefined {
       parent.children.push(node);
     }
     if (tagEnd[1] !== "/") {
+      // Stryker disable next-line EqualityOperator,ArithmeticOperator: the parser takes 65 open elements and builds the same tree, so stopping one or two levels deeper only changes which of the two builds it
       if (stack.length >= MAX_XML_DEPTH - 1) return undefined;
       stack.push({ tag: name, children });
     }
@@ -174,6 +178,7 @@ function referencesValid(xml: string): boolean {
     const match = REFERENCE.exec(xml);
     if (match === null) return false;
     const [, decimal, hex] = match;
+    // Stryker disable next-line ConditionalExpression: a predefined entity's code is NaN, which no range check below refuses
     if (decimal === undefined && hex === undefined) continue;
     const code = hex !== undefined ? parseInt(hex, 16) : Number(decimal);
     if (code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {

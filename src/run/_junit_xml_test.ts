@@ -293,14 +293,20 @@ Deno.test("scanJunitXml() accepts only what the validator accepts, and builds th
   }
 });
 
-Deno.test("scanJunitXml() refuses a character reference to a surrogate, and takes the code points around them", async (t) => {
+Deno.test("scanJunitXml() refuses a character reference to 0, a surrogate or past U+10FFFF, and takes the code points around them", async (t) => {
   for (
     const [reference, taken] of [
+      ["&#0;", false],
+      ["&#x0;", false],
       ["&#xD7FF;", true],
       ["&#xD800;", false],
       ["&#55296;", false],
       ["&#xDFFF;", false],
       ["&#xE000;", true],
+      ["&#x10FFFF;", true],
+      ["&#1114111;", true],
+      ["&#x110000;", false],
+      ["&#1114112;", false],
     ] as const
   ) {
     await t.step(`${reference} is ${taken ? "taken" : "refused"}`, () => {
@@ -335,6 +341,41 @@ Deno.test("scanJunitXml() takes every reference XML predefines, as the parser ke
       const tree = scanJunitXml(xml);
       assert.notEqual(tree, undefined);
       assert.deepEqual(tree, parsed(xml));
+    });
+  }
+});
+
+Deno.test("scanJunitXml() takes the white space XML allows before the root element and between attributes, into the parser's tree", async (t) => {
+  for (
+    const xml of [
+      '\n<testsuite><testcase classname="a" name="t"/></testsuite>',
+      ' <testsuite><testcase classname="a" name="t"/></testsuite>',
+      ' \n\t<testsuite><testcase classname="a" name="t"/></testsuite>',
+      '<testsuite><testcase  classname="a"\n\tname="t"\n/></testsuite>',
+      '<testsuite\n  name="s"\t\ttests="1"><testcase classname="a" name="t"/></testsuite>',
+    ]
+  ) {
+    await t.step(JSON.stringify(xml), () => {
+      const tree = scanJunitXml(xml);
+      assert.notEqual(tree, undefined);
+      assert.deepEqual(tree, parsed(xml));
+    });
+  }
+});
+
+Deno.test("scanJunitXml() leaves a document with no root element to the validator, which refuses it", async (t) => {
+  for (
+    const xml of [
+      "",
+      "\n",
+      " \n\t",
+      '<?xml version="1.0" encoding="utf-8"?>',
+      '<?xml version="1.0" encoding="utf-8"?>\n',
+    ]
+  ) {
+    await t.step(JSON.stringify(xml), () => {
+      assert.equal(scanJunitXml(xml), undefined);
+      assert.equal(parsed(xml), null, "the validator refuses it");
     });
   }
 });

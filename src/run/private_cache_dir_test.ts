@@ -114,16 +114,32 @@ Deno.test("privateCacheDir() accepts a parent others may write only when it is s
   }
 });
 
+/** Runs `fn` with `Deno.uid()` saying `uid`, as pawl started by that user would see it. */
+function asUid<T>(uid: number, fn: () => T): T {
+  const realUid = Deno.uid;
+  Object.defineProperty(Deno, "uid", { value: () => uid });
+  try {
+    return fn();
+  } finally {
+    Object.defineProperty(Deno, "uid", { value: realUid });
+  }
+}
+
 Deno.test("cacheDirFrom() takes the setting, else the system directory when pawl runs as root", async (t) => {
-  const system = Deno.uid() === 0 ? "/var/cache/pawl" : undefined;
-  const table: [string | undefined, string | undefined][] = [
-    ["/srv/cache", "/srv/cache"],
-    ["", system],
-    [undefined, system],
+  const table: [number, string | undefined, string | undefined][] = [
+    [0, "/srv/cache", "/srv/cache"],
+    [0, "", "/var/cache/pawl"],
+    [0, undefined, "/var/cache/pawl"],
+    [1000, "/srv/cache", "/srv/cache"],
+    [1000, "", undefined],
+    [1000, undefined, undefined],
   ];
-  for (const [setting, expected] of table) {
-    await t.step(JSON.stringify(setting ?? null), () => {
-      assert.equal(cacheDirFrom(setting, "/var/cache/pawl"), expected);
+  for (const [uid, setting, expected] of table) {
+    await t.step(`uid ${uid}, ${JSON.stringify(setting ?? null)}`, () => {
+      assert.equal(
+        asUid(uid, () => cacheDirFrom(setting, "/var/cache/pawl")),
+        expected,
+      );
     });
   }
 });
