@@ -136,7 +136,9 @@ export function pytestRunKey(options: RunPytestOptions): string {
     options.env ?? {},
     options.limits ?? {},
     options.observer?.dir ?? null,
+    // Stryker disable next-line EqualityOperator: the key is only compared with other keys, and the negated test tells the same runs apart
     options.countAsserts === true,
+    // Stryker disable next-line EqualityOperator: the key is only compared with other keys, and the negated test tells the same runs apart
     options.traceLines === true,
   ]);
 }
@@ -162,12 +164,14 @@ export async function preparePytestRun(
     : await ObserverChannel.open(options.observer);
   const env = pytestEnvironment(options.workDir, home, {
     env: options.env,
+    // Stryker disable next-line ConditionalExpression: ObserverChannel.open returns a channel or throws, so there is no channel exactly when there is no observer
     observer: channel === undefined ? undefined : options.observer,
   });
   if (channel !== undefined) {
     env["PAWL_OBSERVER_SOCKET"] = channel.path;
     env["PAWL_OBSERVER_TOKEN"] = channel.token;
     if (options.countAsserts === true) env["PAWL_OBSERVER_REACH"] = "1";
+    // Stryker disable next-line OptionalChaining: the observer is set here, since only a run with one has a channel
     if (options.traceLines === true && options.observer?.lines !== undefined) {
       env["PAWL_OBSERVER_LINES"] = options.observer.lines;
     }
@@ -226,6 +230,7 @@ export async function prestartPytestRun(
   prepared: PreparedPytestRun,
   accept: PrestartOptions["accept"],
 ): Promise<void> {
+  // Stryker disable next-line OptionalChaining: prestart returns a promise by its type, and without prestart the first ?. already ends the chain
   await sandbox.prestart?.(prepared.command, { accept })?.catch(() => {});
 }
 
@@ -308,6 +313,7 @@ let junitReader: Promise<typeof import("./parse_junit.ts")> | undefined;
  * where the report is read (handled here so it is never unhandled first).
  */
 function loadJunitReader(): Promise<typeof import("./parse_junit.ts")> {
+  // Stryker disable next-line ConditionalExpression: import() of a module already loaded gives the same module; loading it again only makes another promise of it
   if (junitReader === undefined) {
     junitReader = import("./parse_junit.ts");
     junitReader.catch(() => {});

@@ -480,7 +480,7 @@ Deno.test("runPytest() refuses an empty test program", async () => {
       const sandbox = new ScriptedSandbox(PASSING);
       await assert.rejects(
         runPytest(sandbox, options(dirs, { command })),
-        RangeError,
+        new RangeError("Invalid test command: argv is empty"),
       );
       assert.equal(sandbox.calls.length, 0);
     }
@@ -954,6 +954,130 @@ Deno.test("readPytestReport() refuses a report below the report directory or bes
       await Deno.remove(`${reportDir}2`, { recursive: true });
     }
   });
+});
+
+Deno.test("runPytest() runs pytest quietly and without its cache when the base names no command", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    await runPytest(sandbox, options(dirs));
+    assert.deepEqual(sandbox.calls[0]?.argv.slice(0, 6), [
+      "python3",
+      "-m",
+      "pytest",
+      "-q",
+      "-p",
+      "no:cacheprovider",
+    ]);
+  });
+});
+
+Deno.test("runPytest() runs under the limits it is given, not a prepared run's, and hands the sandbox none when given none", async (t) => {
+  await t.step("a prepared run made under other limits", async () => {
+    await withRunDirs(async (dirs) => {
+      const sandbox = new ScriptedSandbox(PASSING);
+      const prepared = await preparePytestRun(
+        sandbox,
+        options(dirs, { limits: { timeoutMs: 1000 } }),
+      );
+      await runPytest(
+        sandbox,
+        options(dirs, { limits: { timeoutMs: 2000 }, prepared }),
+      );
+      assert.deepEqual(sandbox.calls[0]?.limits, { timeoutMs: 2000 });
+    });
+  });
+  await t.step("no limits: the sandbox's own apply", async () => {
+    await withRunDirs(async (dirs) => {
+      const sandbox = new ScriptedSandbox(PASSING);
+      await runPytest(sandbox, options(dirs));
+      assert.equal(Object.hasOwn(sandbox.calls[0] ?? {}, "limits"), false);
+    });
+  });
+});
+
+Deno.test("runPytest() traces no lines when asked to but the observer has no lines file", async () => {
+  await withRunDirs(async (dirs) => {
+    const root = `${dirs.reportDir}/observer`;
+    await Deno.mkdir(`${root}/plugin`, { recursive: true });
+    await Deno.mkdir(`${root}/channels`);
+    const prepared = await preparePytestRun(
+      new ScriptedSandbox(PASSING),
+      options(dirs, {
+        observer: {
+          root,
+          dir: `${root}/plugin`,
+          module: "pawl_observer",
+          channels: `${root}/channels`,
+        },
+        traceLines: true,
+      }),
+    );
+    try {
+      assert.equal(
+        Object.hasOwn(prepared.command.env, "PAWL_OBSERVER_LINES"),
+        false,
+      );
+    } finally {
+      await prepared.discard();
+    }
+  });
+});
+
+Deno.test("A prepared run's discard removes its HOME with whatever a started interpreter wrote there", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const first = await preparePytestRun(sandbox, options(dirs));
+    const home = `${dirs.reportDir}/home-${first.n}`;
+    await Deno.mkdir(`${home}/hypothesis`);
+    await Deno.writeTextFile(`${home}/hypothesis/db`, "");
+    await first.discard();
+    await assert.rejects(Deno.lstat(home), Deno.errors.NotFound);
+    const second = await preparePytestRun(sandbox, options(dirs));
+    assert.equal(second.n, first.n);
+    await second.discard();
+  });
+});
+
+Deno.test("prestartPytestRun() settles without starting anything in a sandbox that cannot start ahead", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const prepared = await preparePytestRun(sandbox, options(dirs));
+    try {
+      await prestartPytestRun(sandbox, prepared, () => true);
+      assert.deepEqual(sandbox.calls, []);
+    } finally {
+      await prepared.discard();
+    }
+  });
+});
+
+Deno.test("TestRunnerMissingError says what is missing right before its advice when given no view of the sandbox", async (t) => {
+  const table: [string, TestRunnerMissingError, string][] = [
+    [
+      "a program",
+      new TestRunnerMissingError("program", "python3"),
+      'Cannot run the tests: "python3" was not found on the sandbox PATH "/usr/local/bin:/usr/bin:/bin"; install it where the sandbox sees it',
+    ],
+    [
+      "a module",
+      new TestRunnerMissingError("module", "python3"),
+      'Cannot run the tests: "python3" cannot import "pytest"; install it for that interpreter',
+    ],
+    [
+      "an interpreter, without detail",
+      new TestRunnerMissingError("interpreter", "/opt/py/bin/python3"),
+      'Cannot run the tests: the interpreter "/opt/py/bin/python3" of [environment] python does not work in the sandbox (it did not run a Python script); name a Python 3 interpreter there in pawl.toml',
+    ],
+  ];
+  for (const [name, error, start] of table) {
+    await t.step(name, () => {
+      assert.ok(error.message.startsWith(start), error.message);
+      assert.ok(
+        String(error).startsWith(`TestRunnerMissingError: ${start}`),
+        "a stack trace names the error",
+      );
+    });
+  }
 });
 
 Deno.test("pytestEnvironment() sets no import path when the run's has no entry, and no user base without the observer's", async (t) => {
