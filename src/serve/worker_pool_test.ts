@@ -591,6 +591,64 @@ Deno.test("WorkerPool keeps a finished job through a queue outage, and takes wor
   }
 });
 
+Deno.test("WorkerPool keeps retrying a queue write through 29 failures, and gives the job up to its lease at the 30th", async (t) => {
+  for (const [failures, lands] of [[29, true], [30, false]] as const) {
+    await t.step(
+      `${failures} failed writes of the published mark`,
+      async () => {
+        const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
+        const inner = openSqliteQueue(`${dir}/queue.db`);
+        let marksDown = failures;
+        const queue: JobQueue = {
+          ...Object.fromEntries(
+            Object.keys(inner).map((k) => [k, (inner as never)[k]]),
+          ) as unknown as JobQueue,
+          markPublished: (id, worker) =>
+            marksDown-- > 0
+              ? Promise.reject(new Error("connection refused"))
+              : inner.markPublished(id, worker),
+        };
+        const lines: string[] = [];
+        const { log } = createLogger({ write: (l) => lines.push(l) });
+        const pool = new WorkerPool({
+          queue,
+          concurrency: 1,
+          leaseMs: 60_000,
+          pollMs: 20,
+          judge: (job) => Promise.resolve(verdictFor(job)),
+          publish: () => Promise.resolve(),
+          log,
+          metrics: new Metrics(),
+        });
+        pool.start();
+        const events = () => lines.map((l) => JSON.parse(l).event as string);
+        try {
+          await inner.enqueue(spec(2, "b"), {
+            now: Date.now(),
+            rerequest: false,
+          });
+          await until(
+            "the published mark to land or the job to be given up",
+            () =>
+              Promise.resolve(
+                events().includes("job.published") ||
+                  events().includes("job.interrupted"),
+              ),
+            60_000,
+          );
+          assert.equal(events().filter((e) => e === "queue.retry").length, 29);
+          assert.equal(events().includes("job.published"), lands);
+          assert.equal((await inner.counts()).published, lands ? 1 : 0);
+        } finally {
+          await pool.stop(1000);
+          await inner.close();
+          await Deno.remove(dir, { recursive: true });
+        }
+      },
+    );
+  }
+});
+
 Deno.test("WorkerPool runs two jobs at once by default, and never more than its concurrency", async (t) => {
   for (const concurrency of [undefined, 1, 3]) {
     const expected = concurrency ?? 2;
