@@ -593,6 +593,24 @@ Deno.test("oracleStrength() decides which code it mutates from the trees and the
       comparison,
     );
   });
+  await t.step("no more than [mutation] max_mutants are selected", async () => {
+    assert.ok(ofCode > 2);
+    for (const max of [ofCode - 1, ofCode, ofCode + 1]) {
+      const { report } = await oracleStrength(
+        options("/nonexistent", none, { now: 0 }, {
+          settings: {
+            ...DEFAULT_MUTATION_SETTINGS,
+            enabled: true,
+            "max_mutants": max,
+          },
+          workers: [],
+        }),
+      );
+      assert.equal(report.generated, ofCode);
+      assert.equal(report.selected, Math.min(max, ofCode));
+      assert.equal(report.cutByCap, ofCode - report.selected);
+    }
+  });
   await t.step(
     "a file the head lists but cannot read is left out",
     async () => {
