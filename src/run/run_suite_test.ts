@@ -368,6 +368,23 @@ Deno.test("runSuite() gives a frozen failing test its budgeted reruns", async (t
   );
 
   await t.step(
+    "a freeze marked unexpired gives its reruns",
+    async () => {
+      const { outcome, sandbox } = await suite(
+        runs({ code: 1, cases: [{ ...FLAKY, outcome: "failed" }] }, {
+          code: 0,
+          cases: [FLAKY],
+        }),
+        { freezes: [{ ...FREEZE, expired: false }] },
+      );
+      assert.equal(sandbox.calls.length, 2);
+      assert.deepEqual(outcome.findings.map((f) => f.rule), [
+        "freeze.rerun_used",
+      ]);
+    },
+  );
+
+  await t.step(
     "a freeze does not cover an unrelated failing test",
     async () => {
       const { outcome, sandbox } = await suite(
@@ -618,6 +635,14 @@ Deno.test("runSuite() decides which failing tests a freeze covers and when its r
       selected: ["tests/test_r.py::TestK::test_k[1]"],
     },
     {
+      name: "a freeze of Class.name[id] covers that parametrized case",
+      freeze: { id: "F", test: "TestK.test_k[1]", remainingReruns: 1 },
+      failing: [K1],
+      rerun: { cases: [K1], code: 0 },
+      rule: "freeze.rerun_used",
+      selected: ["tests/test_r.py::TestK::test_k[1]"],
+    },
+    {
       name:
         "a freeze of a base name covers a case whose parameter id holds a bracket",
       freeze: { id: "F", test: "test_m", remainingReruns: 1 },
@@ -705,7 +730,10 @@ Deno.test("runSuite() stops rerunning a frozen test once a rerun passes", async 
     outcome.reruns.map((r) => [r.used, r.allowed, r.passed]),
     [[1, 3, true]],
   );
-  assert.match(outcome.findings[0]?.message ?? "", /rerun 1 of 3/);
+  assert.equal(
+    outcome.findings[0]?.message,
+    'Frozen test "tests/test_r.py::test_report_render_flaky" failed and passed on rerun 1 of 3 (freeze "test_report_render_flaky"): the contract\'s remaining_reruns should be lowered by 1',
+  );
 });
 
 Deno.test("runSuite() words a frozen test's spent budget by what was allowed", async (t) => {
@@ -1576,4 +1604,121 @@ Deno.test("runSuite() scrubs the tree out of the traceback the observer streamed
       ],
     );
   });
+});
+
+Deno.test("runSuite() reproduces a failing test with the base's own test command", async () => {
+  const { outcome } = await suite(
+    runs({ code: 1, cases: [{ ...STEADY, outcome: "failed" }] }),
+    { command: ["python3", "-m", "pytest", "--strict-markers"] },
+  );
+  assert.match(
+    outcome.findings[0]?.failure?.reproduce ?? "",
+    /python3 -m pytest --strict-markers 'tests\/test_r\.py::test_steady'$/,
+  );
+});
+
+Deno.test("runSuite() counts nothing for a run that left no report, whatever the observer saw", async () => {
+  await withObserverRoot(async (root) => {
+    const id = "tests/test_t.py::test_a";
+    const { outcome } = await suite(
+      observed([
+        { event: "collected", nodeids: [id] },
+        report(id, "passed"),
+      ], { code: 1 }),
+      { observer: await installObserver(root) },
+    );
+    assert.deepEqual(outcome.findings.map((f) => f.rule), ["tests.no_report"]);
+    assert.equal(outcome.observation?.outcomes.size, 1);
+    assert.deepEqual(outcome.summary, {
+      total: 0,
+      passed: 0,
+      failed: 0,
+      errors: 0,
+      skipped: 0,
+      xfailed: 0,
+    });
+  });
+});
+
+Deno.test("runSuite() reports a run stopped at both limits as timed out", async () => {
+  const { outcome } = await suite(
+    () => ({
+      code: null,
+      signal: "SIGKILL",
+      timedOut: true,
+      outputExceeded: true,
+    }),
+    { limits: { timeoutMs: 5000, maxOutputBytes: 1024 * 1024 } },
+  );
+  assert.deepEqual(outcome.findings.map((f) => [f.rule, f.message]), [[
+    "tests.timeout",
+    "The test run was stopped at its time limit of 5 s ([tests] timeout_seconds)",
+  ]]);
+});
+
+Deno.test("runSuite() quotes a collection error's traceback without the blanks that end its lines", async () => {
+  const { outcome } = await suite(runs({
+    code: 2,
+    cases: [{
+      classname: "",
+      name: "tests.test_broken",
+      outcome: "error",
+      message: "Traceback:  \n   \nImportError: x\t",
+    }],
+  }));
+  assert.deepEqual(
+    outcome.findings.filter((f) => f.rule === "tests.collection_error")
+      .map((f) => f.message),
+    ['Collecting "tests/test_broken.py" failed:\nTraceback:\nImportError: x'],
+  );
+});
+
+Deno.test("runSuite() lets an error reading a fresh tree other than a missing file through, rather than guess a rerun's node id", async () => {
+  const K = { classname: "tests.test_r.TestK", name: "test_k" };
+  const fresh = await Deno.makeTempDir({ prefix: "pawl_run_suite_fresh_" });
+  try {
+    await Deno.mkdir(`${fresh}/tests`);
+    // A file where the candidate module tests/test_r/TestK.py needs a directory.
+    await Deno.writeTextFile(`${fresh}/tests/test_r`, "");
+    await assert.rejects(
+      suite(runs({ code: 1, cases: [{ ...K, outcome: "failed" }] }), {
+        freezes: [{ id: "F", test: "TestK.test_k", remainingReruns: 1 }],
+        freshWorkDir: () => Promise.resolve(fresh),
+      }),
+      Deno.errors.NotADirectory,
+    );
+  } finally {
+    await Deno.remove(fresh, { recursive: true });
+  }
+});
+
+Deno.test("runSuite() sorts the cases of one module by test name", async () => {
+  const { outcome } = await suite(runs({
+    cases: [
+      { classname: "tests.test_a", name: "test_b" },
+      { classname: "tests.test_a", name: "test_a" },
+    ],
+  }));
+  assert.deepEqual(outcome.cases.map((c) => c.name), ["test_a", "test_b"]);
+});
+
+Deno.test("runSuite() names the tests a freeze reran sorted by node id", async () => {
+  const X = { classname: "tests.test_r", name: "test_x" };
+  const KX = { classname: "tests.test_r.TestK", name: "test_x" };
+  const { outcome } = await suite(
+    runs({
+      code: 1,
+      cases: [{ ...X, outcome: "failed" }, { ...KX, outcome: "failed" }],
+    }, { code: 0, cases: [X, KX] }),
+    { freezes: [{ id: "F", test: "test_x", remainingReruns: 1 }] },
+  );
+  const selected = [
+    "tests/test_r.py::TestK::test_x",
+    "tests/test_r.py::test_x",
+  ];
+  assert.deepEqual(outcome.reruns.map((r) => r.selected), [selected]);
+  assert.match(
+    outcome.findings[0]?.message ?? "",
+    /^Frozen test "tests\/test_r\.py::TestK::test_x", "tests\/test_r\.py::test_x" failed and passed/,
+  );
 });

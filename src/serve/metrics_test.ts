@@ -206,3 +206,54 @@ Deno.test("Metrics leaves out a process figure it does not have", () => {
   assert.equal(families.has("process_max_fds"), false);
   assert.doesNotMatch(text, /undefined/);
 });
+
+Deno.test("Metrics shows each histogram with its own bucket bounds", () => {
+  const families = parsePrometheusText(new Metrics().render());
+  const bounds = (name: string) =>
+    families.get(name)?.samples.filter((s) => s.name === `${name}_bucket`)
+      .map((s) => s.labels["le"]);
+  const publication = [
+    "1",
+    "2.5",
+    "5",
+    "10",
+    "30",
+    "60",
+    "120",
+    "300",
+    "600",
+    "1800",
+    "3600",
+    "7200",
+    "+Inf",
+  ];
+  assert.deepEqual(bounds("pawl_serve_judgement_duration_seconds"), [
+    "0.5",
+    "1",
+    "2.5",
+    "5",
+    "10",
+    "30",
+    "60",
+    "120",
+    "300",
+    "600",
+    "+Inf",
+  ]);
+  assert.deepEqual(bounds("pawl_serve_queue_wait_seconds"), publication);
+  assert.deepEqual(
+    bounds("pawl_serve_delivery_to_publication_seconds"),
+    publication,
+  );
+});
+
+Deno.test("Metrics counts a failed publishing attempt in its own series, without labels", () => {
+  const metrics = new Metrics();
+  metrics.publishFailure();
+  metrics.publishFailure();
+  assert.equal(metrics.value("pawl_serve_publish_failures_total"), 2);
+  const text = metrics.render();
+  assert.match(text, /^pawl_serve_publish_failures_total 2$/m);
+  const jobs = parsePrometheusText(text).get("pawl_serve_jobs_total");
+  assert.ok(jobs?.samples.every((s) => s.value === 0));
+});
