@@ -440,6 +440,29 @@ Deno.test("runMutants() takes from the cache what the same mutant showed where n
   assert.equal(runs.length, 8);
 });
 
+Deno.test("runMutants() never serves the head's run from the base's entry, even over the same scope and properties", async () => {
+  await using t = await trees();
+  const cache = memoryMutationCache();
+  const runs: Run[] = [];
+  const same = () => Promise.resolve("same");
+  const ran = await runMutants(t.options(new FakeSandbox(fakeSuite(runs)), {
+    mutants: [returning(2)],
+    cache,
+    base: { ...t.side("base"), cacheScope: same },
+    head: { ...t.side("head"), cacheScope: same },
+  }));
+  assert.deepEqual(runs.map((r) => r.side), ["base", "head"]);
+  assert.deepEqual(ran.results[0]?.base, {
+    "000/a": "killed",
+    "000/b": "killed",
+  });
+  assert.deepEqual(ran.results[0]?.head, {
+    "000/a": "survived",
+    "000/b": "survived",
+  });
+  assert.equal(cache.size(), 2);
+});
+
 Deno.test("runMutants() runs again a cached outcome that lacks one of the side's properties", async () => {
   await using t = await trees();
   const runs: Run[] = [];
