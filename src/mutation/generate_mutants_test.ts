@@ -641,3 +641,25 @@ Deno.test("generateMutants() places a change over several lines from its first l
     [[2, 8, 3, 15]],
   );
 });
+
+Deno.test("generateMutants() counts lines from the top of the file and puts the early return before the first statement, past any comment", async (t) => {
+  const cases: [string, string, number[][]][] = [
+    ["a blank first line", "\ndef f(a):\n    return a\n", [[3, 5], [3, 12]]],
+    [
+      "a comment after the docstring",
+      'def f(a):\n    """Doc."""\n    # why\n    return a\n',
+      [[4, 5], [4, 12]],
+    ],
+    [
+      "a comment between statements",
+      "def f(a):\n    # why\n    return a\n",
+      [[3, 5], [3, 12]],
+    ],
+  ];
+  for (const [name, text, expected] of cases) {
+    await t.step(name, () => {
+      const got = mutate(text).filter((m) => m.operator === "return");
+      assert.deepEqual(got.map((m) => [m.line, m.column]), expected);
+    });
+  }
+});
