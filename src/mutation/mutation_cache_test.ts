@@ -220,7 +220,7 @@ Deno.test("directoryMutationCache() keeps a timeout as found, and writes entries
 });
 
 Deno.test("directoryMutationCache() reads an entry that is not an object of outcomes as missing", async (t) => {
-  for (const text of ["7", "true", "null", '"killed"', "{"]) {
+  for (const text of ["7", "true", "null", '"killed"', "{", ""]) {
     await t.step(text, async () => {
       const dir = await Deno.makeTempDir({
         prefix: "pawl-mutation-cache-test-",
@@ -313,6 +313,30 @@ Deno.test("notCoveredKey() gives an entry of its own beside the mutant's outcome
     assert.deepEqual(await cache.get(KEY), { "000/a": "killed" });
     assert.deepEqual(await cache.get(notCoveredKey(KEY)), {});
     assert.equal(await cache.get(notCoveredKey(other)), undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("directoryMutationCache() takes puts of one key at once, and keeps one of them whole", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-mutation-cache-test-" });
+  try {
+    const cache = await directoryMutationCache(dir);
+    const outcomes = ["killed", "survived", "timeout"] as const;
+    await Promise.all(
+      Array.from(
+        { length: 12 },
+        (_, i) => cache.put(KEY, { "000/a": outcomes[i % 3]! }),
+      ),
+    );
+    const got = (await cache.get(KEY))?.["000/a"];
+    assert.ok(
+      got === "killed" || got === "survived" || got === "timeout",
+      `${got}`,
+    );
+    const names = [];
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+    assert.deepEqual(names, [`${KEY}.json`]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
