@@ -198,6 +198,53 @@ Deno.test("runColdMutants() starts no mutant past the deadline, and counts them 
     assert.deepEqual(runs.map((r) => r.mutated), [false, false]);
     assert.deepEqual(ran.results, []);
     assert.deepEqual(ran.unrun.map((m) => m.id), ["m1", "m2"]);
+    assert.deepEqual(ran.notCovered, []);
+  }));
+
+Deno.test("runColdMutants() runs both baselines with the suite's environment and limits", () =>
+  withTrees(async (options) => {
+    const clock = { now: 0 };
+    const sandbox = new FakeSandbox(fakeSuite([], { failing: {}, clock }));
+    await runColdMutants(options(sandbox, clock, {
+      env: { HYPOTHESIS_SEED: "7" },
+      limits: { timeoutMs: 60_000, maxProcesses: 64 },
+    }));
+    assert.ok(sandbox.commands.length > 2);
+    for (const command of sandbox.commands.slice(0, 2)) {
+      assert.equal(command.env["HYPOTHESIS_SEED"], "7");
+      assert.deepEqual(command.limits, {
+        timeoutMs: 60_000,
+        maxProcesses: 64,
+      });
+    }
+    for (const command of sandbox.commands.slice(2)) {
+      assert.equal(command.env["HYPOTHESIS_SEED"], "7");
+      assert.equal(command.limits?.maxProcesses, 64);
+    }
+  }));
+
+Deno.test("runColdMutants() shares the mutants among all its sandboxes", () =>
+  withTrees(async (options) => {
+    const clock = { now: 0 };
+    const sandboxes = [0, 1].map(() =>
+      new FakeSandbox(fakeSuite([], { failing: {}, clock }))
+    );
+    const first = options(sandboxes[0]!, clock);
+    const worker = first.workers[0]!;
+    const ran = await runColdMutants({
+      ...first,
+      // Each sandbox writes its own reports, as the gate's do.
+      workers: sandboxes.map((sandbox, i) => ({
+        ...worker,
+        sandbox,
+        reportDir: i === 0 ? worker.reportDir : `${worker.reportDir}/second`,
+      })),
+    });
+    assert.deepEqual(ran.results.map((r) => r.mutant.id), ["m1", "m2"]);
+    assert.ok(
+      sandboxes[1]!.commands.length > 0,
+      "the second sandbox ran a mutant",
+    );
   }));
 
 Deno.test("runColdMutants() runs the base alone when the head's test side is the base's", () =>

@@ -201,6 +201,12 @@ Deno.test("generateMutants() keeps a replacement from running into the word besi
       "(a)",
       "1 if not ((a))else 2",
     ],
+    [
+      "an integer before a keyword",
+      "def f(a):\n    return 1if a else 2\n",
+      "1",
+      " if a else 2",
+    ],
   ];
   for (const [name, text, original, expected] of cases) {
     await t.step(name, () => {
@@ -624,4 +630,36 @@ Deno.test("generateMutants() names a mutant by a digest of its file, place and r
   // "m" and the first 12 hex digits of sha256 of ["pkg/m.py",26,27,"<="].
   assert.equal(m?.id, "m5923067186c2");
   assert.deepEqual([m?.start, m?.end], [26, 27]);
+});
+
+Deno.test("generateMutants() places a change over several lines from its first line to its last", () => {
+  const text =
+    "def f(a, b):\n    if (a and\n            b):\n        return 1\n";
+  const negated = mutate(text).filter((m) => m.operator === "negate");
+  assert.deepEqual(
+    negated.map((m) => [m.line, m.column, m.endLine, m.endColumn]),
+    [[2, 8, 3, 15]],
+  );
+});
+
+Deno.test("generateMutants() counts lines from the top of the file and puts the early return before the first statement, past any comment", async (t) => {
+  const cases: [string, string, number[][]][] = [
+    ["a blank first line", "\ndef f(a):\n    return a\n", [[3, 5], [3, 12]]],
+    [
+      "a comment after the docstring",
+      'def f(a):\n    """Doc."""\n    # why\n    return a\n',
+      [[4, 5], [4, 12]],
+    ],
+    [
+      "a comment between statements",
+      "def f(a):\n    # why\n    return a\n",
+      [[3, 5], [3, 12]],
+    ],
+  ];
+  for (const [name, text, expected] of cases) {
+    await t.step(name, () => {
+      const got = mutate(text).filter((m) => m.operator === "return");
+      assert.deepEqual(got.map((m) => [m.line, m.column]), expected);
+    });
+  }
 });

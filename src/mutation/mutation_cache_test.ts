@@ -4,6 +4,7 @@ import {
   directoryMutationCache,
   mutantCacheKey,
   type MutantCacheKeyInput,
+  notCoveredKey,
 } from "./mutation_cache.ts";
 
 const KEY = "a".repeat(64);
@@ -50,6 +51,14 @@ Deno.test("directoryMutationCache() refuses a directory that is not this user's 
     }],
     ["one its group can write", async (dir) => {
       await Deno.chmod(dir, 0o770);
+      return dir;
+    }],
+    ["one only others can write", async (dir) => {
+      await Deno.chmod(dir, 0o702);
+      return dir;
+    }],
+    ["one only its group can write", async (dir) => {
+      await Deno.chmod(dir, 0o720);
       return dir;
     }],
     ["another user's", async (dir) => {
@@ -211,7 +220,7 @@ Deno.test("directoryMutationCache() keeps a timeout as found, and writes entries
 });
 
 Deno.test("directoryMutationCache() reads an entry that is not an object of outcomes as missing", async (t) => {
-  for (const text of ["7", "true", "null", '"killed"', "{"]) {
+  for (const text of ["7", "true", "null", '"killed"', "{", ""]) {
     await t.step(text, async () => {
       const dir = await Deno.makeTempDir({
         prefix: "pawl-mutation-cache-test-",
@@ -262,4 +271,73 @@ Deno.test("baselineCacheKey() is the same whatever the order of the files, and c
     key,
   );
   assert.notEqual(baselineCacheKey({ ...input, files: ["pkg/a.py"] }), key);
+});
+
+Deno.test("directoryMutationCache() takes a directory others may read but not write", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-mutation-cache-test-" });
+  try {
+    await Deno.chmod(dir, 0o755);
+    const cache = await directoryMutationCache(dir);
+    await cache.put(KEY, { "000/a": "killed" });
+    assert.deepEqual(await cache.get(KEY), { "000/a": "killed" });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("directoryMutationCache() leaves only the entry in its directory after a put", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-mutation-cache-test-" });
+  try {
+    const cache = await directoryMutationCache(dir);
+    await cache.put(KEY, { "000/a": "killed" });
+    await cache.put(KEY, { "000/a": "survived" });
+    const names = [];
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+    assert.deepEqual(names, [`${KEY}.json`]);
+    assert.deepEqual(await cache.get(KEY), { "000/a": "survived" });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("notCoveredKey() gives an entry of its own beside the mutant's outcomes", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-mutation-cache-test-" });
+  try {
+    const cache = await directoryMutationCache(dir);
+    const other = "b".repeat(64);
+    assert.notEqual(notCoveredKey(KEY), KEY);
+    assert.notEqual(notCoveredKey(KEY), notCoveredKey(other));
+    assert.equal(notCoveredKey(KEY), notCoveredKey("a".repeat(64)));
+    await cache.put(KEY, { "000/a": "killed" });
+    await cache.put(notCoveredKey(KEY), {});
+    assert.deepEqual(await cache.get(KEY), { "000/a": "killed" });
+    assert.deepEqual(await cache.get(notCoveredKey(KEY)), {});
+    assert.equal(await cache.get(notCoveredKey(other)), undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("directoryMutationCache() takes puts of one key at once, and keeps one of them whole", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-mutation-cache-test-" });
+  try {
+    const cache = await directoryMutationCache(dir);
+    const outcomes = ["killed", "survived", "timeout"] as const;
+    await Promise.all(
+      Array.from(
+        { length: 12 },
+        (_, i) => cache.put(KEY, { "000/a": outcomes[i % 3]! }),
+      ),
+    );
+    const got = (await cache.get(KEY))?.["000/a"];
+    assert.ok(
+      got === "killed" || got === "survived" || got === "timeout",
+      `${got}`,
+    );
+    const names = [];
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+    assert.deepEqual(names, [`${KEY}.json`]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

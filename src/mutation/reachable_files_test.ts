@@ -82,6 +82,13 @@ Deno.test("importedPaths() resolves each kind of import to the tree's files", as
       ["app/__init__.py", "app/util.py"],
     ],
     [
+      "every module one import statement names counts, not only the first",
+      "tests/test_x.py",
+      "import json, app.util, lib as l\n",
+      ["", "src"],
+      ["app/__init__.py", "app/util.py", "src/lib.py"],
+    ],
+    [
       "an absolute import resolves from each root and from the file's folder",
       "tests/test_x.py",
       "import lib\nimport neighbour\nimport thing\n",

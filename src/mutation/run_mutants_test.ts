@@ -440,6 +440,40 @@ Deno.test("runMutants() takes from the cache what the same mutant showed where n
   assert.equal(runs.length, 8);
 });
 
+Deno.test("runMutants() runs every mutant under the limits it is given", async () => {
+  await using t = await trees();
+  const sandbox = new FakeSandbox(fakeSuite([]));
+  const limits = { timeoutMs: 12_345, maxProcesses: 64 };
+  await runMutants(t.options(sandbox, { limits }));
+  assert.equal(sandbox.commands.length, 5);
+  for (const command of sandbox.commands) {
+    assert.deepEqual(command.limits, limits);
+  }
+});
+
+Deno.test("runMutants() never serves the head's run from the base's entry, even over the same scope and properties", async () => {
+  await using t = await trees();
+  const cache = memoryMutationCache();
+  const runs: Run[] = [];
+  const same = () => Promise.resolve("same");
+  const ran = await runMutants(t.options(new FakeSandbox(fakeSuite(runs)), {
+    mutants: [returning(2)],
+    cache,
+    base: { ...t.side("base"), cacheScope: same },
+    head: { ...t.side("head"), cacheScope: same },
+  }));
+  assert.deepEqual(runs.map((r) => r.side), ["base", "head"]);
+  assert.deepEqual(ran.results[0]?.base, {
+    "000/a": "killed",
+    "000/b": "killed",
+  });
+  assert.deepEqual(ran.results[0]?.head, {
+    "000/a": "survived",
+    "000/b": "survived",
+  });
+  assert.equal(cache.size(), 2);
+});
+
 Deno.test("runMutants() runs again a cached outcome that lacks one of the side's properties", async () => {
   await using t = await trees();
   const runs: Run[] = [];
@@ -681,6 +715,56 @@ Deno.test("runOutcomes() trusts a run's report only when pawl's observer confirm
       const got = runOutcomes(run, props, { what: "the run", observed });
       assert.deepEqual(got.outcomes, outcomes);
       assert.deepEqual(got.findings.map((f) => f.rule), rules);
+    });
+  }
+});
+
+Deno.test("runOutcomes() lists three of the report's disagreements with pawl's observer and counts the rest", async (t) => {
+  const contradicting = (names: string[]) =>
+    parseObservation([[
+      '{"event":"hello","token":"t"}',
+      '{"event":"configure"}',
+      ...names.map((n) =>
+        `{"event":"report","nodeid":"tests/test_m.py::${n}","when":"call","outcome":"passed","xfail":false}`
+      ),
+    ]], "t");
+  const table: [string, string[], string[], string][] = [
+    ["three, all listed", ["test_a", "test_b", "test_c"], [
+      "test_a",
+      "test_b",
+      "test_c",
+    ], ""],
+    ["four, one counted", ["test_a", "test_b", "test_c", "test_d"], [
+      "test_a",
+      "test_b",
+      "test_c",
+    ], "; and 1 more"],
+  ];
+  for (const [name, names, listed, more] of table) {
+    await t.step(name, () => {
+      const got = runOutcomes(
+        {
+          timedOut: false,
+          cases: names.map((n) => testCase(n, "failed")),
+          observation: contradicting(names),
+        },
+        PROPS,
+        { what: "the run", observed: true },
+      );
+      assert.equal(got.findings.length, 1);
+      const message = got.findings[0]!.message;
+      for (const n of names) {
+        assert.equal(
+          message.includes(`tests/test_m.py::${n}"`),
+          listed.includes(n),
+          `${n} in: ${message}`,
+        );
+      }
+      assert.equal(
+        message.endsWith(`while the tests ran${more}`),
+        true,
+        message,
+      );
     });
   }
 });
