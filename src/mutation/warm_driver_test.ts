@@ -199,6 +199,12 @@ def clamp(x, lo, hi):
     if builtins.__pawl_active__ == "msleep":
         import time
         time.sleep(120)
+    if builtins.__pawl_active__ == "mleave" and x == 1:
+        import os
+        import subprocess
+        left = subprocess.Popen(["sleep", "120"])
+        with open(os.path.join(os.environ["HOME"], "left.pid"), "w") as out:
+            out.write(str(left.pid))
     if x > hi:
         return hi
     return max(x, lo)
@@ -325,7 +331,7 @@ Deno.test("the warm driver runs a mutant only on tests that wholly passed, all o
       files: ["kit/core.py"],
       baseline: await places(dir, "baseline"),
       cpu: { factor: 2, margin: 0.5 },
-      wall: { factor: 1, margin: 1 },
+      wall: { factor: 2, margin: 1 },
     });
     const baseline = readMessage(baselineSchema, await channel.next());
     assert.ok(baseline !== undefined);
@@ -424,8 +430,18 @@ Deno.test("the warm driver runs a mutant only on tests that wholly passed, all o
     assert.equal(asleep.signal, "SIGKILL");
     assert.equal(asleep.exit, null);
     assert.ok(
-      asleep.wall >= asleep.cpuLimit + 1 && asleep.wall < 60,
+      asleep.wall >= 2 * asleep.cpuLimit + 1 && asleep.wall < 60,
       `wall ${asleep.wall}, limit ${asleep.cpuLimit}`,
+    );
+
+    const leaving = await mutant("mleave", [
+      mixedLine("    return max(x, lo)"),
+    ]);
+    assert.equal(leaving.exit, 0);
+    const pid = await Deno.readTextFile(`${dir}/mleave/left.pid`);
+    assert.ok(
+      await gone(Number(pid), 20_000),
+      "what a mutant's run leaves running goes with it",
     );
 
     await channel.send({ event: "end" });
@@ -435,6 +451,21 @@ Deno.test("the warm driver runs a mutant only on tests that wholly passed, all o
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** Whether process `pid` is gone (or a zombie) before `ms` milliseconds pass. */
+async function gone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return true;
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
 
 Deno.test("the warm driver exits with 4 when the baseline run hands back nothing", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-warm-driver-" });
