@@ -262,7 +262,7 @@ def _wrap(module, qualname, function, bound_class):
 
 def _pickled(value):
     try:
-        blob = _pk.dumps(value, protocol=2)
+        blob = _pk.dumps(value, protocol=2, fix_imports=False)
         for op, arg, _ in _pt.genops(blob):
             if op.name != "GLOBAL":
                 continue
