@@ -317,6 +317,17 @@ Deno.test("buildSchemata() excludes a returned value in an async generator neste
   );
 });
 
+Deno.test("buildSchemata() compiles in a quote change inside an f-string whose interpolation already holds that quote", () => {
+  // Python 3.12 syntax: the file runs only where the quote cannot end the f-string.
+  const text = 'def f(x):\n    return f"{x or "a"}"\n';
+  const mutants = generateMutants(parser, "m.py", text);
+  const inner = mutants.filter((m) => m.original === '"a"');
+  assert.equal(inner.length, 1);
+  const schemata = buildSchemata(parser, "m.py", text, mutants);
+  assert.equal(schemata.excluded.get(inner[0]!.id), undefined);
+  assert.ok(schemata.coverLines.has(inner[0]!.id));
+});
+
 Deno.test("buildSchemata() compiles in a mutant that keeps its function's scope as it is", async (t) => {
   const cases: [string, string, (m: Mutant) => boolean, string[]][] = [
     [
