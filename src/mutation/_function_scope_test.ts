@@ -57,6 +57,12 @@ Deno.test("functionScope() finds every name the function binds in its own scope"
     ],
     ["a del", "def f():\n    del a, b\n", ["a", "b"]],
     ["a del of a parenthesized name", "def f():\n    del (a)\n", ["a"]],
+    ["a del of a list of names", "def f():\n    del [a, b]\n", ["a", "b"]],
+    [
+      "with ... as a list of names",
+      "def f():\n    with x as [a, b]:\n        pass\n",
+      ["a", "b"],
+    ],
     [
       "with ... as a tuple with a starred name",
       "def f():\n    with x as (a, *b):\n        pass\n",

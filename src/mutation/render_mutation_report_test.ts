@@ -87,14 +87,18 @@ Deno.test("renderMutationReport() writes a report the published schema accepts",
     { id: "000/new", name: "new (layout agent-contract)" },
   ]);
   assert.equal(json.framework.name, "pawl");
+  assert.deepEqual(json.framework, { name: "pawl", version: "0.1.0" });
+  assert.deepEqual(json.config, { runSeed: 1 }, "the run's seeds and limits");
 });
 
-Deno.test("renderMutationReport() of a run without mutants is still a valid report", () => {
+Deno.test("renderMutationReport() of a run without mutants is still a valid report, and says mutation testing was off", () => {
   const json = JSON.parse(
     renderMutationReport(NO_MUTATION_RUN, { version: "0" }),
   );
   assert.equal(validate(json), true, JSON.stringify(validate.errors));
   assert.deepEqual(json.files, {});
+  assert.deepEqual(json.testFiles, {});
+  assert.deepEqual(json.config, { enabled: false });
 });
 
 /** The report's entry of one mutant run with these outcomes. */

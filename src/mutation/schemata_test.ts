@@ -213,6 +213,18 @@ Deno.test("buildSchemata() excludes a mutant it cannot compile in faithfully", a
       /^"len" would stop being a local of "f" and could then name the builtin "len"$/,
     ],
     [
+      "unbinding a local named _, a builtin once gettext is installed",
+      "def f(x):\n    _ = 3\n    return _ + x\n",
+      (m) => m.replacement === "pass",
+      /^"_" would stop being a local of "f" and could then name the builtin "_"$/,
+    ],
+    [
+      "unbinding two locals: the first by name is named",
+      "def f(x):\n    len, abs = 1, 2\n    return x\n",
+      (m) => m.replacement === "pass",
+      /^"abs" would stop being a local of "f" and could then name the builtin "abs"$/,
+    ],
+    [
       "unbinding a local that shadows a module global",
       "limit = 1\ndef f(x):\n    limit = 3\n    return limit + x\n",
       (m) => m.replacement === "pass",
@@ -305,6 +317,17 @@ Deno.test("buildSchemata() excludes a returned value in an async generator neste
   );
 });
 
+Deno.test("buildSchemata() compiles in a quote change inside an f-string whose interpolation already holds that quote", () => {
+  // Python 3.12 syntax: the file runs only where the quote cannot end the f-string.
+  const text = 'def f(x):\n    return f"{x or "a"}"\n';
+  const mutants = generateMutants(parser, "m.py", text);
+  const inner = mutants.filter((m) => m.original === '"a"');
+  assert.equal(inner.length, 1);
+  const schemata = buildSchemata(parser, "m.py", text, mutants);
+  assert.equal(schemata.excluded.get(inner[0]!.id), undefined);
+  assert.ok(schemata.coverLines.has(inner[0]!.id));
+});
+
 Deno.test("buildSchemata() compiles in a mutant that keeps its function's scope as it is", async (t) => {
   const cases: [string, string, (m: Mutant) => boolean, string[]][] = [
     [
@@ -354,6 +377,12 @@ Deno.test("buildSchemata() compiles in a mutant that keeps its function's scope 
       "def f(v):\n    __x = v\n    return v\n",
       (m) => m.original === "__x = v",
       ["f(1)"],
+    ],
+    [
+      "a double quote inside a triple-single-quoted f-string",
+      "def f(x):\n    return f'''{x or 'a'}'''\n",
+      (m) => m.original === "'a'",
+      ["f(0)"],
     ],
     [
       "a double quote inside a triple-quoted f-string",
@@ -493,6 +522,74 @@ Deno.test("buildSchemata() never lets the text grow past maxLength, whatever it 
   const mutants = generateMutants(parser, "m.py", text);
   const full = buildSchemata(parser, "m.py", text, mutants).text.length;
   for (let maxLength = text.length; maxLength <= full; maxLength += 7) {
+    const schemata = buildSchemata(parser, "m.py", text, mutants, {
+      maxLength,
+    });
+    assert.ok(
+      schemata.text.length <= maxLength,
+      `${schemata.text.length} > ${maxLength}`,
+    );
+  }
+});
+
+Deno.test("buildSchemata() keeps one mutant's copy within maxLength, whatever the shape of its function", async (t) => {
+  const body = Array.from({ length: 40 }, () => "    x = x + 1\n").join("");
+  const cases: [string, string, (m: Mutant) => Mutant][] = [
+    [
+      "a long replacement",
+      "def f(x):\n    return x + 1\n",
+      (m) => ({ ...m, replacement: `1${"0".repeat(2000)}` }),
+    ],
+    ["a long body", `def f(x):\n${body}    return x\n`, (m) => m],
+    [
+      "a deeply indented method with CRLF line ends",
+      "class C:\r\n    class D:\r\n        def m(self, x):\r\n            if x:\r\n                return x + 1\r\n            return 0\r\n",
+      (m) => m,
+    ],
+    [
+      "a body indented by tabs",
+      "def f(x):\n\tif x:\n\t\treturn x + 1\n\treturn 0\n",
+      (m) => m,
+    ],
+  ];
+  for (const [name, text, change] of cases) {
+    await t.step(name, () => {
+      const [first] = generateMutants(parser, "m.py", text, {
+        operators: ["constant"],
+      });
+      assert.ok(first !== undefined && first.original === "1");
+      const m = change(first);
+      const full = buildSchemata(parser, "m.py", text, [m]).text.length;
+      // The least maxLength that takes the mutant in: the copy must fit it.
+      let [low, high] = [text.length, 4 * full];
+      while (low < high) {
+        const mid = Math.floor((low + high) / 2);
+        const { excluded } = buildSchemata(parser, "m.py", text, [m], {
+          maxLength: mid,
+        });
+        if (excluded.size === 0) high = mid;
+        else low = mid + 1;
+      }
+      assert.ok(low < 4 * full, "never compiled in");
+      const least = buildSchemata(parser, "m.py", text, [m], {
+        maxLength: low,
+      });
+      assert.equal(least.excluded.size, 0);
+      assert.ok(least.text.length <= low, `${least.text.length} > ${low}`);
+    });
+  }
+});
+
+Deno.test("buildSchemata() keeps many copies of a long function within maxLength", () => {
+  const body = Array.from({ length: 40 }, (_, i) => `    x = x + ${i}\n`);
+  const text = `def f(x):\n${body.join("")}    return x\n`;
+  const mutants = generateMutants(parser, "m.py", text, {
+    operators: ["constant"],
+  }).slice(0, 20);
+  assert.equal(mutants.length, 20);
+  const full = buildSchemata(parser, "m.py", text, mutants).text.length;
+  for (let k = 1; k <= 40; k++) {
+    const maxLength = text.length + Math.floor(k * (full - text.length) / 40);
     const schemata = buildSchemata(parser, "m.py", text, mutants, {
       maxLength,
     });

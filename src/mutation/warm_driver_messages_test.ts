@@ -77,6 +77,17 @@ Deno.test("stoppedByLimit() reads the CPU timer, RLIMIT_CPU and the wall-clock c
       true,
     ],
     ["SIGSEGV", { exit: null, signal: "SIGSEGV" }, false],
+    [
+      "SIGSEGV past the limit",
+      { exit: null, signal: "SIGSEGV", cpu: 1.6 },
+      false,
+    ],
+    ["an exit past the limit", { exit: 1, cpu: 1.6 }, false],
+    ["an exit as the wall-clock ceiling's kill came", {
+      exit: 0,
+      signal: null,
+      wallKilled: true,
+    }, true],
     ["the wall-clock ceiling", {
       exit: null,
       signal: "SIGKILL",
