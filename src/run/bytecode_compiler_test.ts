@@ -644,3 +644,83 @@ Deno.test("closing the compiler waits for its process to finish", async () => {
     assert.ok(await exists(`${root}/finished`));
   });
 });
+
+/**
+ * What {@linkcode bytecodeCacheDir} picks with no cache named, run by a
+ * pawl whose `/var/cache` is `root/var-cache` (as uid `uid` when given).
+ */
+async function defaultCacheDir(
+  root: string,
+  scratch: string,
+  uid?: number,
+): Promise<unknown> {
+  const script = `${root}/pick.ts`;
+  await Deno.writeTextFile(
+    script,
+    `import { bytecodeCacheDir } from ${
+      JSON.stringify(new URL("./bytecode_compiler.ts", import.meta.url).href)
+    };\nconsole.log(JSON.stringify(await bytecodeCacheDir(undefined, ${
+      JSON.stringify(scratch)
+    })));\n`,
+  );
+  const user = uid === undefined
+    ? []
+    : ["--unshare-user", "--uid", `${uid}`, "--gid", `${uid}`];
+  const out = await new Deno.Command("bwrap", {
+    args: [
+      ...user,
+      "--dev-bind",
+      "/",
+      "/",
+      "--bind",
+      `${root}/var-cache`,
+      "/var/cache",
+      "--die-with-parent",
+      "--",
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--no-config",
+      "--no-lock",
+      script,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const err = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, err);
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+Deno.test("with no cache named, root's judgements share the system cache, made when missing, and others keep to their scratch without a note", async (t) => {
+  await t.step("root, the system cache missing", async () => {
+    await withDirs(async (root) => {
+      await Deno.mkdir(`${root}/var-cache`);
+      const scratch = `${root}/scratch`;
+      assert.deepEqual(await defaultCacheDir(root, scratch), {
+        dir: "/var/cache/pawl/bytecode",
+      });
+      const made = await Deno.stat(`${root}/var-cache/pawl/bytecode`);
+      assert.equal(made.mode! & 0o777, 0o700);
+    });
+  });
+  await t.step("root, others may enter the system cache", async () => {
+    await withDirs(async (root) => {
+      const system = `${root}/var-cache/pawl/bytecode`;
+      await Deno.mkdir(system, { recursive: true });
+      await Deno.chmod(system, 0o755);
+      const scratch = `${root}/scratch`;
+      assert.deepEqual(await defaultCacheDir(root, scratch), { dir: scratch });
+    });
+  });
+  await t.step("not root", async () => {
+    await withDirs(async (root) => {
+      await Deno.mkdir(`${root}/var-cache`);
+      const scratch = `${root}/scratch`;
+      assert.deepEqual(await defaultCacheDir(root, scratch, 1000), {
+        dir: scratch,
+      });
+      assert.ok(!await exists(`${root}/var-cache/pawl`));
+    });
+  });
+});
