@@ -3,7 +3,7 @@ import {
   bytecodeCacheDir,
   startBytecodeCompiler,
 } from "./bytecode_compiler.ts";
-import { findExecutable } from "../sandbox/find_executable.ts";
+import { findExecutable, SYSTEM_DIRS } from "../sandbox/find_executable.ts";
 import { SANDBOX_PATH } from "./run_pytest.ts";
 
 const PYTEST = ["-m", "pytest", "-q", "-p", "no:cacheprovider"];
@@ -646,35 +646,28 @@ Deno.test("closing the compiler waits for its process to finish", async () => {
 });
 
 /**
- * What {@linkcode bytecodeCacheDir} picks with no cache named, run by a
- * pawl whose `/var/cache` is `root/var-cache` (as uid `uid` when given).
+ * What `expression` gives (`compiler` holds this module's exports) in a
+ * pawl that bwrap starts on the machine's own file system with `view`
+ * (more of bwrap's arguments) on top.
  */
-async function defaultCacheDir(
+async function inView(
   root: string,
-  scratch: string,
-  uid?: number,
+  view: string[],
+  expression: string,
 ): Promise<unknown> {
-  const script = `${root}/pick.ts`;
+  const script = `${root}/in_view.ts`;
+  const module = new URL("./bytecode_compiler.ts", import.meta.url).href;
   await Deno.writeTextFile(
     script,
-    `import { bytecodeCacheDir } from ${
-      JSON.stringify(new URL("./bytecode_compiler.ts", import.meta.url).href)
-    };\nconsole.log(JSON.stringify(await bytecodeCacheDir(undefined, ${
-      JSON.stringify(scratch)
-    })));\n`,
+    `import * as compiler from ${JSON.stringify(module)};\n` +
+      `console.log(JSON.stringify(await (${expression})));\n`,
   );
-  const user = uid === undefined
-    ? []
-    : ["--unshare-user", "--uid", `${uid}`, "--gid", `${uid}`];
   const out = await new Deno.Command("bwrap", {
     args: [
-      ...user,
       "--dev-bind",
       "/",
       "/",
-      "--bind",
-      `${root}/var-cache`,
-      "/var/cache",
+      ...view,
       "--die-with-parent",
       "--",
       Deno.execPath(),
@@ -687,9 +680,27 @@ async function defaultCacheDir(
     stdout: "piped",
     stderr: "piped",
   }).output();
-  const err = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, 0, err);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
   return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+/**
+ * What {@linkcode bytecodeCacheDir} picks with no cache named, run by a
+ * pawl whose `/var/cache` is `root/var-cache` (as uid `uid` when given).
+ */
+async function defaultCacheDir(
+  root: string,
+  scratch: string,
+  uid?: number,
+): Promise<unknown> {
+  const user = uid === undefined
+    ? []
+    : ["--unshare-user", "--uid", `${uid}`, "--gid", `${uid}`];
+  return await inView(
+    root,
+    [...user, "--bind", `${root}/var-cache`, "/var/cache"],
+    `compiler.bytecodeCacheDir(undefined, ${JSON.stringify(scratch)})`,
+  );
 }
 
 Deno.test("with no cache named, root's judgements share the system cache, made when missing, and others keep to their scratch without a note", async (t) => {
@@ -722,5 +733,41 @@ Deno.test("with no cache named, root's judgements share the system cache, made w
       });
       assert.ok(!await exists(`${root}/var-cache/pawl`));
     });
+  });
+});
+
+Deno.test("without prlimit the compiler still starts, only without limits", async () => {
+  await withDirs(async (root) => {
+    // Every prlimit pawl could find is hidden behind an empty device.
+    const hidden = new Set<string>();
+    for (const dir of SYSTEM_DIRS) {
+      const found = await findExecutable("prlimit", [dir]);
+      if (found !== undefined) hidden.add(await Deno.realPath(found));
+    }
+    assert.ok(hidden.size > 0, "no prlimit to hide");
+    // The CPU limit pawl itself runs under, not pawl's for the compiler.
+    const own = await new Deno.Command("sh", { args: ["-c", "ulimit -t"] })
+      .output();
+    const cpu = new TextDecoder().decode(own.stdout).trim();
+    const python = await fakePython(
+      root,
+      `echo "done 1 $([ "$(ulimit -t)" = ${cpu} ] && echo 1 || echo 0) 0"`,
+    );
+    const cacheDir = await cacheIn(root);
+    const got = await inView(
+      root,
+      [...hidden].flatMap((path) => ["--ro-bind", "/dev/null", path]),
+      `(async () => {
+        const c = await compiler.startBytecodeCompiler(${
+        JSON.stringify({ python, cacheDir })
+      });
+        try {
+          return await c.compile(${JSON.stringify(root)});
+        } finally {
+          await c.close();
+        }
+      })()`,
+    );
+    assert.deepEqual(got, { written: 1, compiled: 1, left: 0 });
   });
 });
