@@ -143,14 +143,15 @@ const CHANGED = new Map([
 
 async function tracedRun(
   files: Record<string, string>,
-  options: { traceLines?: boolean } = {},
+  options: { traceLines?: boolean; command?: string[] } = {},
 ) {
   const p = await project(files);
   await writeChangedLines(p.plugin, { root: p.work, files: CHANGED });
   const run = await runPytest(new LocalSandbox(), {
     workDir: p.work,
     reportDir: p.reports,
-    command: ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    command: options.command ??
+      ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"],
     observer: p.plugin,
     traceLines: options.traceLines ?? true,
   });
@@ -242,6 +243,18 @@ Deno.test("only a run asked to trace the changed lines reports them", async () =
   try {
     assert.equal(run.observation?.hello, true);
     assert.equal(run.observation?.lines, undefined);
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+Deno.test("the observer reads the changed files from the repository's root when the test command runs in a subdirectory", async () => {
+  const { p, run } = await tracedRun(FILES, {
+    command: ["env", "-C", "tests", "python3", "-m", "pytest", "-q"],
+  });
+  try {
+    const tool = run.observation?.lines?.files.get("src/tool.py");
+    assert.deepEqual(tool, { executable: [1, 2, 5, 6], executed: [1, 2, 5] });
   } finally {
     await Deno.remove(p.root, { recursive: true });
   }
