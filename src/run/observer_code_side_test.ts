@@ -126,6 +126,11 @@ def test_fours(n):
 
 def test_plain():
     assert True
+
+
+@given(st.builds(mark, st.integers(0, 1000)))
+def test_built(n):
+    assert n % 4
 `;
 
 Deno.test("the observer says where each discarded example was discarded, however the discard was raised", async () => {
@@ -146,6 +151,8 @@ Deno.test("the observer says where each discarded example was discarded, however
   // The test's own assume().
   assert.deepEqual(sites("test_assume"), ["tests/test_a.py:18"]);
   assert.deepEqual(sites("test_plain"), []);
+  // The code's discard while Hypothesis draws an argument it builds.
+  assert.deepEqual(sites("test_built"), ["pkg/core.py:18"]);
   // What a shipped strategy's filter rejects while drawing is the strategy's.
   assert.ok((o.examples.get("tests/test_a.py::test_fours")?.invalid ?? 0) > 0);
   assert.deepEqual(sites("test_fours"), []);
@@ -278,6 +285,11 @@ def test_reach(n):
 
 def test_plain():
     assert True
+
+
+@given(st.integers(0, 100))
+def test_every(n):
+    assert n >= 0
 `;
 
 Deno.test("the observer counts how often each assert passed on the runs that ask for it, however pytest's bytecode was compiled", async () => {
@@ -298,6 +310,129 @@ Deno.test("the observer counts how often each assert passed on the runs that ask
   assert.ok(own !== undefined && own > 10 && own < 100, String(own));
   assert.equal(helper, own);
   assert.equal(o.reach.has("tests/test_r.py::test_plain"), false);
+  // An assert every example passes passed once per valid example.
+  const every = "tests/test_r.py::test_every";
+  assert.deepEqual(
+    o.reach.get(every)?.map((a) =>
+      `${a.file.replace(`${work}/`, "")}:${a.line}`
+    ),
+    ["tests/test_r.py:22"],
+  );
+  assert.equal(o.reach.get(every)?.[0]?.count, o.examples.get(every)?.valid);
   // Not asked for: nothing counted.
   assert.equal((await observed(files)).o.reach.size, 0);
+});
+
+/** A test that discards every other example, cycling over `sites` assume lines (13 onwards). */
+function cyclingDiscards(sites: number): string {
+  const assumes = Array.from(
+    { length: sites },
+    (_, i) => `    assume(k != ${(i + 1) % sites})\n`,
+  ).join("");
+  return `from hypothesis import assume, given, settings, strategies as st
+
+calls = [0]
+
+
+@settings(max_examples=100)
+@given(st.integers())
+def test_sites(n):
+    calls[0] += 1
+    if calls[0] % 2:
+        return
+    k = calls[0] // 2 % ${sites}
+${assumes}`;
+}
+
+Deno.test("the observer keeps a test's first 20 discard sites and counts every discard at them", async () => {
+  const { o, work } = await observed({
+    "tests/test_s.py": cyclingDiscards(21),
+  });
+  const id = "tests/test_s.py::test_sites";
+  const sites = (o.discards.get(id) ?? []).map((s) =>
+    `${s.file.replace(`${work}/`, "")}:${s.line} ${s.count}`
+  );
+  // The n-th discard is at the assume of k = n % 21; the one of k = 0
+  // (line 33) is the 21st site, left out.
+  const discarded = o.examples.get(id)?.invalid ?? 0;
+  assert.ok(discarded > 21, String(discarded));
+  const expected = Array.from({ length: 20 }, (_, i) => {
+    const k = i + 1;
+    const count = Math.floor((discarded - k) / 21) + 1;
+    return `tests/test_s.py:${12 + k} ${count}`;
+  });
+  assert.deepEqual(sites, expected);
+});
+
+Deno.test("the observer names Hypothesis objects added, removed or replaced in a module loaded past its hook", async () => {
+  const { o, work } = await observed({
+    "tests/__init__.py": "",
+    "tests/test_a.py": `import importlib.machinery
+import importlib.util
+import sys
+
+import hypothesis
+import hypothesis.strategies as st
+from hypothesis import given
+from hypothesis.strategies._internal.strategies import SearchStrategy
+
+# Loaded past every import hook: seen at the next check.
+_spec = importlib.machinery.PathFinder.find_spec(
+    "hypothesis.provisional", hypothesis.__path__)
+provisional = importlib.util.module_from_spec(_spec)
+sys.modules["hypothesis.provisional"] = provisional
+_spec.loader.exec_module(provisional)
+
+
+def test_add_and_remove():
+    SearchStrategy.shrug = lambda self: self
+    del st.uuids
+    provisional.domains = lambda: None
+
+
+@given(st.integers(0, 10))
+def test_after(n):
+    assert n >= 0
+`,
+  });
+  const after = "tests/test_a.py::test_after";
+  assert.deepEqual(
+    o.patches.map((p) =>
+      `${p.name} ${p.file.replace(`${work}/`, "")} ${p.removed} ${p.nodeId}`
+    ).sort(),
+    [
+      `hypothesis.provisional.domains tests/test_a.py false ${after}`,
+      `hypothesis.strategies.SearchStrategy.shrug tests/test_a.py false ${after}`,
+      `hypothesis.strategies.uuids  true ${after}`,
+    ],
+  );
+});
+
+Deno.test("the observer sees at the session's end what the last test added to Hypothesis, the first 50 entries", async () => {
+  const { o, work } = await observed({
+    "test_a.py": `from hypothesis import given, strategies as st
+from hypothesis.strategies._internal.strategies import SearchStrategy
+
+
+@given(st.integers(0, 10))
+def test_first(n):
+    assert n >= 0
+
+
+def test_last():
+    for i in range(60):
+        setattr(SearchStrategy, "extra_%d" % i, lambda self: self)
+`,
+  });
+  const seen = o.patches.map((p) =>
+    `${p.name} ${p.file.replace(`${work}/`, "")} ${p.removed} ${p.nodeId}`
+  );
+  assert.deepEqual(
+    seen,
+    Array.from(
+      { length: 50 },
+      (_, i) =>
+        `hypothesis.strategies.SearchStrategy.extra_${i} test_a.py false null`,
+    ),
+  );
 });

@@ -37,6 +37,29 @@ def threaded():
 
 def raises():
     raise ValueError("from line 34")
+
+
+def logged(function):
+    return function
+
+
+@logged
+def decorated():
+    return 1
+
+
+RATES = [
+    # the base rate
+    1,
+]
+
+
+def kind(value):
+    match value:
+        case int():
+            return "int"
+        case _:
+            return "other"
 `;
 
 const TESTS = `import importlib.util
@@ -44,7 +67,7 @@ import os
 import sys
 import traceback
 
-from shop.billing import in_thread, invoice_total, raises
+from shop.billing import in_thread, invoice_total, kind, raises
 
 
 def test_special_customer():
@@ -72,6 +95,10 @@ def test_loaded_by_path():
 
 def test_settrace_removed():
     sys.settrace(None)
+
+
+def test_kind():
+    assert kind("x") == "other"
 `;
 
 const TOOL = `def answer():
@@ -116,14 +143,15 @@ const CHANGED = new Map([
 
 async function tracedRun(
   files: Record<string, string>,
-  options: { traceLines?: boolean } = {},
+  options: { traceLines?: boolean; command?: string[] } = {},
 ) {
   const p = await project(files);
   await writeChangedLines(p.plugin, { root: p.work, files: CHANGED });
   const run = await runPytest(new LocalSandbox(), {
     workDir: p.work,
     reportDir: p.reports,
-    command: ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    command: options.command ??
+      ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"],
     observer: p.plugin,
     traceLines: options.traceLines ?? true,
   });
@@ -141,6 +169,7 @@ Deno.test("the observer reports which changed lines of the code under test the s
         ["test_traceback_lines", "passed"],
         ["test_loaded_by_path", "passed"],
         ["test_settrace_removed", "passed"],
+        ["test_kind", "passed"],
       ],
     );
     const lines = run.observation?.lines;
@@ -148,16 +177,21 @@ Deno.test("the observer reports which changed lines of the code under test the s
     // Removing a trace function changes nothing: no tracer is used.
     assert.equal(lines.removed, false);
     const billing = lines.files.get("src/shop/billing.py");
-    // No blank line, comment or docstring; headers and statements only.
+    // No blank line, comment or docstring; headers and statements only,
+    // a decorator's line with its function's header, a case's pattern
+    // apart from its match.
     assert.deepEqual(
       billing?.executable,
-      [2, 4, 7, 12, 14, 15, 17, 18, 21, 22, 23, 24, 25, 26, 29, 30, 33, 34],
+      [
+        ...[2, 4, 7, 12, 14, 15, 17, 18, 21, 22, 23, 24, 25, 26, 29, 30],
+        ...[33, 34, 37, 38, 41, 42, 43, 46, 48, 49, 52, 53, 54, 55, 56, 57],
+      ],
     );
     const missed = billing?.executable.filter((l) =>
       !billing.executed.includes(l)
     );
-    // Only the path the tests never take.
-    assert.deepEqual(missed, [17, 18]);
+    // Only the paths the tests never take: a case not taken did not run.
+    assert.deepEqual(missed, [17, 18, 43, 54, 55]);
     assert.deepEqual(lines.files.get("src/tool.py"), {
       executable: [1, 2, 5, 6],
       executed: [1, 2, 5],
@@ -209,6 +243,18 @@ Deno.test("only a run asked to trace the changed lines reports them", async () =
   try {
     assert.equal(run.observation?.hello, true);
     assert.equal(run.observation?.lines, undefined);
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+Deno.test("the observer reads the changed files from the repository's root when the test command runs in a subdirectory", async () => {
+  const { p, run } = await tracedRun(FILES, {
+    command: ["env", "-C", "tests", "python3", "-m", "pytest", "-q"],
+  });
+  try {
+    const tool = run.observation?.lines?.files.get("src/tool.py");
+    assert.deepEqual(tool, { executable: [1, 2, 5, 6], executed: [1, 2, 5] });
   } finally {
     await Deno.remove(p.root, { recursive: true });
   }

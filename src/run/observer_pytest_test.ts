@@ -212,6 +212,7 @@ def test_p(x):
     pass
 `,
     "tests/test_broken.py": "import no_such_module_anywhere\n",
+    "tests/test_huge_error.py": 'raise RuntimeError("x" * 10000)\n',
   });
   try {
     const run = await runPytest(new LocalSandbox(), {
@@ -227,9 +228,13 @@ def test_p(x):
       observer: p.plugin,
     });
     const o = run.observation!;
-    assert.equal(o.collectErrors.length, 1);
-    assert.equal(o.collectErrors[0]!.nodeId, "tests/test_broken.py");
+    assert.deepEqual(o.collectErrors.map((e) => e.nodeId), [
+      "tests/test_broken.py",
+      "tests/test_huge_error.py",
+    ]);
     assert.match(o.collectErrors[0]!.text, /no_such_module_anywhere/);
+    // An error's text is cut at its first 4000 characters.
+    assert.equal(o.collectErrors[1]!.text.length, 4000);
     assert.equal(o.profiles.length, 1);
     assert.equal(o.profiles[0]!.name, "quick");
     assert.ok(o.profiles[0]!.file.endsWith("/lib/__init__.py"));
@@ -510,6 +515,141 @@ def test_deep(x):
       /E\s+Falsifying example: test_deep\(\nE\s+x=10,\nE\s+\)/,
     );
     assert.match(tail, /tests\/test_deep\.py:\d+: AssertionError$/);
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+const SEEDED = `from hypothesis import given, seed, settings, strategies as st
+
+
+@given(st.integers())
+def test_plain(x):
+    pass
+
+
+@seed(42)
+@given(st.integers())
+def test_explicit(x):
+    pass
+
+
+@settings(derandomize=True)
+@given(st.integers())
+def test_derandomized(x):
+    pass
+
+
+@seed(7)
+@settings(derandomize=True, max_examples=5)
+@given(st.integers())
+def test_explicit_and_derandomized(x):
+    pass
+`;
+
+Deno.test("the observer says which seed each Hypothesis test drew from, as Hypothesis chooses it", async (t) => {
+  const p = await project({ "tests/test_s.py": SEEDED });
+  const id = (name: string) => `tests/test_s.py::${name}`;
+  try {
+    const cases = [
+      {
+        name: "without --hypothesis-seed, a plain test draws a random seed",
+        args: [],
+        plain: { source: "random", seed: null, maxExamples: 100 },
+      },
+      {
+        name: "with --hypothesis-seed, a plain test draws the forced seed",
+        args: ["--hypothesis-seed=11"],
+        plain: { source: "forced", seed: "11", maxExamples: 100 },
+      },
+    ];
+    for (const c of cases) {
+      await t.step(c.name, async () => {
+        const o = (await observedRun(p, ...c.args)).observation!;
+        assert.deepEqual(Object.fromEntries(o.seeds), {
+          [id("test_plain")]: [c.plain],
+          // @seed and derandomize come before the forced seed, @seed first.
+          [id("test_explicit")]: [
+            { source: "explicit", seed: "42", maxExamples: 100 },
+          ],
+          [id("test_derandomized")]: [
+            { source: "derandomize", seed: null, maxExamples: 100 },
+          ],
+          [id("test_explicit_and_derandomized")]: [
+            { source: "explicit", seed: "7", maxExamples: 5 },
+          ],
+        });
+      });
+    }
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+Deno.test("the observer counts a failing example replayed from the test's own example database", async () => {
+  const p = await project({
+    "tests/test_db.py":
+      `from hypothesis import given, settings, strategies as st
+from hypothesis.database import InMemoryExampleDatabase
+
+db = InMemoryExampleDatabase()
+
+
+def below_ten(x):
+    assert x < 10
+
+
+# Both run the same function, so they share its key in the database: the
+# second replays what the first saved.
+test_first = settings(database=db)(given(st.integers())(below_ten))
+test_again = settings(database=db)(given(st.integers())(below_ten))
+`,
+  });
+  try {
+    // Without --hypothesis-seed: a forced seed turns the database off.
+    const o = (await observedRun(p)).observation!;
+    assert.equal(o.outcomes.get("tests/test_db.py::test_again"), "failed");
+    const again = examplesOf(o, "tests/test_db.py::test_again");
+    assert.ok((again?.interesting ?? 0) > 0, JSON.stringify(again));
+    assert.ok(
+      (examplesOf(o, "tests/test_db.py::test_first")?.interesting ?? 0) > 0,
+    );
+  } finally {
+    await Deno.remove(p.root, { recursive: true });
+  }
+});
+
+Deno.test("the observer streams a failure text whole up to its limit, and its end only past it", async () => {
+  const p = await project({
+    "tests/conftest.py": `import pytest
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        size = item.callspec.params["size"]
+        report.longrepr = "<" + "x" * (size - 2) + ">"
+`,
+    "tests/test_t.py": `import pytest
+
+
+@pytest.mark.parametrize("size", [3999, 4000, 4001])
+def test_text(size):
+    assert False
+`,
+  });
+  try {
+    const o = (await observedRun(p)).observation!;
+    const id = (size: number) => `tests/test_t.py::test_text[${size}]`;
+    const x = (n: number) => "x".repeat(n);
+    assert.equal(o.texts.get(id(3999)), `<${x(3997)}>`);
+    assert.equal(o.texts.get(id(4000)), `<${x(3998)}>`);
+    assert.equal(o.texts.get(id(4001)), `<${x(3999)}`);
+    assert.deepEqual(Object.fromEntries(o.tails), {
+      [id(4001)]: `${x(3999)}>`,
+    });
   } finally {
     await Deno.remove(p.root, { recursive: true });
   }
