@@ -379,3 +379,20 @@ Deno.test("scanJunitXml() leaves a document with no root element to the validato
     });
   }
 });
+
+Deno.test("scanJunitXml() leaves text outside the root element to the validator, and takes white space after it", async (t) => {
+  const suite = '<testsuite><testcase classname="a" name="t"/></testsuite>';
+  for (const xml of [`${suite}x`, `${suite}\n x \n`, `x${suite}`]) {
+    await t.step(JSON.stringify(xml), () => {
+      assert.equal(scanJunitXml(xml), undefined);
+      assert.equal(parsed(xml), null, "the validator refuses it");
+    });
+  }
+  for (const xml of [`${suite}\n`, `${suite} \n\t`]) {
+    await t.step(JSON.stringify(xml), () => {
+      const tree = scanJunitXml(xml);
+      assert.notEqual(tree, undefined);
+      assert.deepEqual(tree, parsed(xml));
+    });
+  }
+});
