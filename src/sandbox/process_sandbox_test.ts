@@ -1168,3 +1168,36 @@ Deno.test("ProcessSandbox hides /root from the tests wherever it can mount over 
     });
   }
 });
+
+Deno.test("ProcessSandbox sweeps the uid before it holds an interpreter when the last run's sweep failed", async () => {
+  const tools = await countingTools();
+  try {
+    await withFixture(async (fx) => {
+      const sandbox = await ProcessSandbox.create({
+        requested: "uid",
+        uid: UID,
+        gid: UID,
+        toolDirs: [tools],
+      });
+      await sandbox.prepareDir(fx.work);
+      await sandbox.prepareDir(fx.out);
+      await Deno.writeTextFile(`${tools}/broken`, "");
+      await assert.rejects(
+        sandbox.run(sh(fx, "setsid sleep 1000 >/dev/null 2>&1 & echo left")),
+        /Cannot stop the processes of uid/,
+      );
+      await Deno.remove(`${tools}/broken`);
+      await sandbox.prestart(
+        { ...sh(fx, ""), argv: ["python3", "-m", "json"] },
+        { accept: () => true },
+      );
+      const left = (await survivors(UID)).filter((line) =>
+        line.endsWith("sleep 1000")
+      );
+      await sandbox.discardHeld();
+      assert.deepEqual(left, []);
+    });
+  } finally {
+    await Deno.remove(tools, { recursive: true });
+  }
+});
