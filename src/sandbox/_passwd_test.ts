@@ -25,6 +25,22 @@ Deno.test("findPasswdUser() reads a user's uid and gid, and nothing from a line 
       undefined,
     ],
     ["too few fields", "pawl:x:64000", "pawl", undefined],
+    ["just the four fields it reads", "pawl:x:64000:100", "pawl", {
+      uid: 64000,
+      gid: 100,
+    }],
+    [
+      "a gid that is no integer",
+      "pawl:x:64000:1.5::/:/bin/false",
+      "pawl",
+      undefined,
+    ],
+    [
+      "a user whose name only begins with the one asked for",
+      `pawlx:x:65000:65000::/:/bin/false\n${PASSWD}`,
+      "pawl",
+      { uid: 64000, gid: 64000 },
+    ],
     [
       "a broken line before a good one",
       `pawl:x::0::/:/bin/false\n${PASSWD}`,
@@ -49,5 +65,6 @@ Deno.test("passwdNamesOf() names every user with a uid, and no nameless line", (
     ],
   );
   assert.deepEqual(passwdNamesOf("pawl:x:64000", 64000), []);
+  assert.deepEqual(passwdNamesOf("pawl:x:64000:1", 64000), ["pawl"]);
   assert.deepEqual(passwdNamesOf(PASSWD, 1), []);
 });

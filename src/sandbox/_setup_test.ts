@@ -251,3 +251,66 @@ Deno.test("sandboxIdentity() takes a given uid over user pawl's, and the uid 1 a
     assert.deepEqual([identity.uid, identity.gid], [1, 1]);
   });
 });
+
+Deno.test("currentUid() asks id(1) for the numeric uid alone", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-setup-test-" });
+  try {
+    // Without -u, id(1) prints a line that names no uid.
+    await Deno.writeTextFile(
+      `${dir}/id`,
+      '#!/bin/sh\nif [ "$*" = -u ]; then echo 4243; else echo "uid=0(root) gid=0(root)"; fi\n',
+      { mode: 0o755 },
+    );
+    assert.equal(await currentUid(await findTools([dir])), 4243);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("currentUid() without id(1) cannot tell the uid, rather than take root", async () => {
+  await assert.rejects(
+    currentUid({}),
+    (error: unknown) =>
+      error instanceof SandboxUnavailableError &&
+      error.message ===
+        'Cannot tell which uid pawl runs as: "id" was not found',
+  );
+});
+
+Deno.test("sandboxIdentity() names every other user of the sandbox uid in its warning", async () => {
+  await withPasswd(
+    "pawl:x:64000:64000::/:/bin/false\nbackup:x:64000:1::/:/bin/false\nlp:x:64000:7::/:/bin/false\n",
+    async (path) => {
+      const identity = await sandboxIdentity({ passwdPath: path });
+      assert.deepEqual(identity.notes, [
+        'uid 64000 belongs to "backup", "lp": every process of that uid is killed after each run',
+      ]);
+    },
+  );
+});
+
+Deno.test("resolveHidden() hides anything that is no directory as a file", async () => {
+  assert.deepEqual(await resolveHidden(["/dev/null"]), [
+    { path: "/dev/null", kind: "file" },
+  ]);
+});
+
+Deno.test("canDropBoundingSet() says no where pawl lacks CAP_SETPCAP, though it holds the rest", async () => {
+  const setpriv = await findExecutable("setpriv", SYSTEM_DIRS);
+  assert.ok(setpriv !== undefined, "setpriv is needed here");
+  const module = new URL("./_setup.ts", import.meta.url).href;
+  const { code, stdout } = await new Deno.Command(setpriv, {
+    args: [
+      "--bounding-set",
+      "-setpcap",
+      "--",
+      Deno.execPath(),
+      "eval",
+      `import { canDropBoundingSet } from "${module}";` +
+      "console.log(await canDropBoundingSet());",
+    ],
+    stderr: "inherit",
+  }).output();
+  assert.equal(code, 0);
+  assert.equal(new TextDecoder().decode(stdout), "false\n");
+});

@@ -9,11 +9,17 @@ Deno.test("describeSandboxView() says what each tier hides and where the reposit
       "a private, empty /tmp",
       "such as /opt/venv",
       "uid 64400 with no supplementary groups",
+      "/root and pawl's key files hidden",
     ], ["/tmp included"]],
-    ["unshare", ["/tmp included", "/root and pawl's key files hidden"], [
+    ["unshare", [
+      "/tmp included",
+      "/root and pawl's key files hidden",
+      "uid 64400 with no supplementary groups",
+    ], ["private"]],
+    ["uid", ["/tmp included", "uid 64400", "mode 0700"], [
       "private",
+      "key files hidden",
     ]],
-    ["uid", ["/tmp included", "uid 64400", "mode 0700"], ["private"]],
     ["none", ["without isolation"], ["uid 64400"]],
   ];
   for (const [tier, present, absent] of cases) {
@@ -22,7 +28,7 @@ Deno.test("describeSandboxView() says what each tier hides and where the reposit
         {
           tier,
           network: "isolated",
-          ...(tier === "none" ? {} : { uid: 64400, gid: 64400 }),
+          ...(tier === "none" ? {} : { uid: 64400, gid: 64401 }),
           notes: [],
         },
         { workDir: "/tmp/pawl-x/work-0" },

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { findExecutable, SYSTEM_DIRS } from "./_exec.ts";
+import { canDropBoundingSet } from "./_setup.ts";
 import {
   type IsolationRequest,
   type IsolationTrials,
@@ -162,6 +163,9 @@ Deno.test("probeIsolation() refuses to isolate when pawl is not root", async (t)
     assert.equal(report.tier, "none");
     assert.equal(report.network, "inherited");
     assert.equal(report.uid, undefined);
+    assert.deepEqual(report.notes, [
+      "no isolation: the tests run as uid 1000 with only rlimits, the timeout and the output cap",
+    ]);
   });
 });
 
@@ -292,6 +296,7 @@ Deno.test("probeIsolation() refuses a tier when any one tool it needs is missing
     ["kill", "bwrap", /bwrap unavailable: "kill" not found in /],
     ["mount", "unshare", /unshare unavailable: "mount" not found in /],
     ["kill", "uid", /uid unavailable: "kill" not found in .*procps/],
+    ["sh", "unshare", /unshare unavailable: "sh" not found in .*dash/],
     [
       "env",
       "none",
@@ -342,6 +347,18 @@ Deno.test("probeIsolation() refuses a tier whose trial does not run as the sandb
       "it prints the uid but fails",
       `echo ${UID}; exit 3`,
       /^bwrap unavailable: bwrap exited with code 3: no error output/,
+    ],
+    [
+      "it runs the command as another uid",
+      "echo 64999",
+      new RegExp(
+        `^bwrap unavailable: bwrap ran "id -u" as "64999" instead of "${UID}"`,
+      ),
+    ],
+    [
+      "it fails with a long error: the first 500 characters of it",
+      "printf 'x%.0s' $(seq 600) >&2; exit 1",
+      /^bwrap unavailable: bwrap exited with code 1: x{500}$/,
     ],
     [
       "it does not finish in time",
@@ -397,5 +414,96 @@ Deno.test("probeIsolation() refuses to run without isolation when id -u prints n
         await Deno.remove(dir, { recursive: true });
       }
     });
+  }
+});
+
+Deno.test("probeIsolation() says why every tier failed when none works", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-no-tools-" });
+  try {
+    await assert.rejects(
+      probeIsolation({
+        requested: "auto",
+        toolDirs: [dir],
+        uid: UID,
+        currentUid: 0,
+      }),
+      (error: unknown) => {
+        assert.ok(error instanceof SandboxUnavailableError);
+        assert.deepEqual(
+          error.notes.map((note) => note.split(":")[0]),
+          ["bwrap unavailable", "unshare unavailable", "uid unavailable"],
+        );
+        assert.equal(
+          error.message,
+          `Cannot run the tests as uid ${UID} with any isolation tier: ${
+            error.notes.join("; ")
+          }`,
+        );
+        return true;
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("probeIsolation() tries bwrap with a run's own wrapper, and waits ten seconds for it by default", async () => {
+  const dir = await toolDir({ bwrap: false, unshare: false });
+  try {
+    // A bwrap that keeps its arguments and answers after a while.
+    await Deno.writeTextFile(
+      `${dir}/bwrap`,
+      `#!/bin/sh\nfor a in "$@"; do echo "$a"; done > '${dir}/args'\nsleep 0.3\necho ${UID}\n`,
+      { mode: 0o755 },
+    );
+    const report = await probeIsolation({
+      requested: "bwrap",
+      toolDirs: [dir],
+      uid: UID,
+      hiddenPaths: ["/etc/passwd"],
+    });
+    assert.equal(report.tier, "bwrap");
+    const args = (await Deno.readTextFile(`${dir}/args`)).split("\n");
+    assert.ok(args.includes("/root"), "/root is hidden");
+    assert.ok(args.includes("/etc/passwd"), "the hidden path is");
+    assert.equal(
+      args.includes("--bounding-set=-all"),
+      await canDropBoundingSet(),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("probeIsolation() reports a tier whose wrapper cannot be started by the reason it gave", async () => {
+  const dir = await toolDir({ bwrap: false, unshare: false });
+  try {
+    await Deno.writeTextFile(`${dir}/bwrap`, "#!/nonexistent/sh\n", {
+      mode: 0o755,
+    });
+    await assert.rejects(
+      probeIsolation({ requested: "bwrap", toolDirs: [dir], uid: UID }),
+      (error: unknown) =>
+        error instanceof SandboxUnavailableError &&
+        /^bwrap unavailable: Failed to spawn /.test(error.notes[0] ?? ""),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("probeIsolation() tries a tier again for shared trials once a tool it lacked is installed", async () => {
+  const dir = await toolDir({ bwrap: false, unshare: false });
+  try {
+    const trials: IsolationTrials = new Map();
+    const probe = () =>
+      probeIsolation({ requested: "auto", toolDirs: [dir], uid: UID, trials });
+    assert.equal((await probe()).tier, "uid");
+    const unshare = await findExecutable("unshare", SYSTEM_DIRS);
+    assert.ok(unshare !== undefined, "unshare is installed");
+    await Deno.symlink(unshare, `${dir}/unshare`);
+    assert.equal((await probe()).tier, "unshare");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

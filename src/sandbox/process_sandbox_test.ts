@@ -798,6 +798,11 @@ Deno.test("ProcessSandbox.run() refuses commands it cannot confine", async (t) =
         'Cannot run "sh" in the sandbox: limit "timeoutMs" must be an integer of at least 1, got "0"',
       ],
       [
+        "an output cap beyond the integers a double holds exactly",
+        sh(fx, "true", { limits: { maxOutputBytes: 2 ** 53 } }),
+        'Cannot run "sh" in the sandbox: limit "maxOutputBytes" must be an integer of at least 0, got "9007199254740992"',
+      ],
+      [
         "a fractional process limit",
         sh(fx, "true", { limits: { maxProcesses: 1.5 } }),
         'Cannot run "sh" in the sandbox: limit "maxProcesses" must be an integer of at least 1, got "1.5"',
@@ -948,6 +953,15 @@ Deno.test("ProcessSandbox.prepareDir() hands a small root-owned tree over itself
       },
     );
     await t.step(
+      "a tree whose own directory others may write goes to chown(1)",
+      async () => {
+        const top = await tree("top");
+        await Deno.chmod(top, 0o757);
+        await assert.rejects(sandbox.prepareDir(top), refused);
+        assert.equal((await Deno.lstat(`${top}/pkg/deep/a.py`)).uid, 0);
+      },
+    );
+    await t.step(
       "a directory the uid could write goes to chown(1)",
       async () => {
         const owned = await tree("owned");
@@ -1043,3 +1057,147 @@ for (const requested of TIERS) {
     });
   });
 }
+
+Deno.test("ProcessSandbox.create() takes a uid and gid given over its lease's", async () => {
+  // A uid of its own: the other tests' sandboxes are made without a lease.
+  await using lease = await leaseSandboxUid({
+    range: { first: 64762, last: 64763 },
+  });
+  const given = await ProcessSandbox.create({
+    requested: "uid",
+    lease,
+    uid: UID,
+    gid: UID + 1,
+  });
+  assert.deepEqual([given.isolation.uid, given.isolation.gid], [UID, UID + 1]);
+  const leased = await ProcessSandbox.create({ requested: "uid", lease });
+  assert.deepEqual(
+    [leased.isolation.uid, leased.isolation.gid],
+    [lease.uid, lease.gid],
+  );
+});
+
+/**
+ * A directory of the uid tier's tools whose kill(1) writes each call to
+ * `calls` and does nothing while the file `broken` exists.
+ */
+async function countingTools(): Promise<string> {
+  const tools = await Deno.makeTempDir({ prefix: "pawl-sweep-tools-" });
+  // kill(1) runs as the sandbox uid: it may write here.
+  await Deno.chmod(tools, 0o777);
+  for (const name of ["prlimit", "env", "setpriv", "id", "chown"]) {
+    const real = await findExecutable(name, SYSTEM_DIRS);
+    assert.ok(real !== undefined, `${name} is installed`);
+    await Deno.symlink(real, `${tools}/${name}`);
+  }
+  const kill = await findExecutable("kill", SYSTEM_DIRS);
+  await Deno.writeTextFile(
+    `${tools}/kill`,
+    `#!/bin/sh\necho x >> '${tools}/calls'\n` +
+      `[ -e '${tools}/broken' ] && exit 0\nexec '${kill}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return tools;
+}
+
+async function killCalls(tools: string): Promise<number> {
+  const calls = await Deno.readTextFile(`${tools}/calls`).catch(() => "");
+  return calls.split("\n").filter((line) => line !== "").length;
+}
+
+Deno.test("ProcessSandbox sweeps the uid once after each run, and not again before the next", async () => {
+  const tools = await countingTools();
+  try {
+    await withFixture(async (fx) => {
+      const sandbox = await ProcessSandbox.create({
+        requested: "uid",
+        uid: UID,
+        gid: UID,
+        toolDirs: [tools],
+      });
+      await Deno.remove(`${tools}/calls`).catch(() => {});
+      for (const word of ["one", "two"]) {
+        const result = await sandbox.run(sh(fx, `echo ${word}`));
+        assert.equal(output(result), `${word}\n`);
+      }
+      assert.equal(await killCalls(tools), 2);
+    });
+  } finally {
+    await Deno.remove(tools, { recursive: true });
+  }
+});
+
+Deno.test("ProcessSandbox sweeps the uid before a run when the last run's sweep failed", async () => {
+  const tools = await countingTools();
+  try {
+    await withFixture(async (fx) => {
+      const sandbox = await ProcessSandbox.create({
+        requested: "uid",
+        uid: UID,
+        gid: UID,
+        toolDirs: [tools],
+      });
+      await sandbox.prepareDir(fx.work);
+      await sandbox.prepareDir(fx.out);
+      await Deno.writeTextFile(`${tools}/broken`, "");
+      await assert.rejects(
+        sandbox.run(sh(fx, "setsid sleep 1000 >/dev/null 2>&1 & echo left")),
+        /Cannot stop the processes of uid/,
+      );
+      await Deno.remove(`${tools}/broken`);
+      const next = await sandbox.run(sh(fx, `exec ps -o args= -u ${UID}`));
+      assert.equal(next.code, 0, output(next));
+      assert.doesNotMatch(output(next), /^sleep 1000$/m);
+    });
+  } finally {
+    await Deno.remove(tools, { recursive: true });
+  }
+});
+
+Deno.test("ProcessSandbox hides /root from the tests wherever it can mount over it", async (t) => {
+  const host = [];
+  for await (const entry of Deno.readDir("/root")) host.push(entry.name);
+  assert.ok(host.length > 0, "/root holds something to hide");
+  for (const requested of TIERS.filter((tier) => tier !== "uid")) {
+    await t.step(requested, async () => {
+      await withFixture(async (fx) => {
+        const sandbox = await sandboxFor(requested, fx);
+        const result = await sandbox.run(sh(fx, "ls -A /root; echo end"));
+        assert.equal(output(result), "end\n");
+      });
+    });
+  }
+});
+
+Deno.test("ProcessSandbox sweeps the uid before it holds an interpreter when the last run's sweep failed", async () => {
+  const tools = await countingTools();
+  try {
+    await withFixture(async (fx) => {
+      const sandbox = await ProcessSandbox.create({
+        requested: "uid",
+        uid: UID,
+        gid: UID,
+        toolDirs: [tools],
+      });
+      await sandbox.prepareDir(fx.work);
+      await sandbox.prepareDir(fx.out);
+      await Deno.writeTextFile(`${tools}/broken`, "");
+      await assert.rejects(
+        sandbox.run(sh(fx, "setsid sleep 1000 >/dev/null 2>&1 & echo left")),
+        /Cannot stop the processes of uid/,
+      );
+      await Deno.remove(`${tools}/broken`);
+      await sandbox.prestart(
+        { ...sh(fx, ""), argv: ["python3", "-m", "json"] },
+        { accept: () => true },
+      );
+      const left = (await survivors(UID)).filter((line) =>
+        line.endsWith("sleep 1000")
+      );
+      await sandbox.discardHeld();
+      assert.deepEqual(left, []);
+    });
+  } finally {
+    await Deno.remove(tools, { recursive: true });
+  }
+});
