@@ -118,6 +118,10 @@ export class WorkerPool {
     ]);
     clearTimeout(timer);
     if (finished) return;
+    // The jobs given back are no longer this server's to keep: their
+    // heartbeats end here, though their judgements may still be running.
+    for (const beat of this.#beats) clearInterval(beat);
+    this.#beats.clear();
     for (const [id, worker] of this.#held) {
       await this.#options.queue.release(id, worker, {
         runAfter: this.#now(),

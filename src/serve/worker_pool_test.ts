@@ -316,6 +316,47 @@ Deno.test("WorkerPool.stop() gives a job still running back to the queue", async
   });
 });
 
+Deno.test("WorkerPool.stop() stops renewing the lease of a job it gave back, though its judgement still runs", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
+  const inner = openSqliteQueue(`${dir}/queue.db`);
+  let beats = 0;
+  const queue: JobQueue = {
+    ...Object.fromEntries(
+      Object.keys(inner).map((k) => [k, (inner as never)[k]]),
+    ) as unknown as JobQueue,
+    heartbeat: (id, worker, options) => {
+      beats++;
+      return inner.heartbeat(id, worker, options);
+    },
+  };
+  const pool = new WorkerPool({
+    queue,
+    concurrency: 1,
+    leaseMs: 60,
+    pollMs: 20,
+    judge: () => new Promise(() => {}),
+    publish: () => Promise.resolve(),
+    log: () => {},
+    metrics: new Metrics(),
+  });
+  pool.start();
+  try {
+    await inner.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
+    await until(
+      "the running job's lease renewed",
+      () => Promise.resolve(beats >= 2),
+    );
+    await pool.stop(10);
+    const after = beats;
+    // Ten heartbeat periods: a renewal would be due in each.
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(beats, after);
+  } finally {
+    await inner.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("WorkerPool drops a judged result a newer push overtook, and publishes only the newer", async () => {
   let now = 0;
   const published: string[] = [];
