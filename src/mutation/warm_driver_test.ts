@@ -93,6 +93,36 @@ async function places(dir: string, name: string) {
   };
 }
 
+/**
+ * Start the driver in `dir`'s tree, talking over `channel`, once it has
+ * said hello with the channel's token.
+ */
+async function startDriver(
+  dir: string,
+  channel: DriverChannel,
+): Promise<Deno.ChildProcess> {
+  const child = new Deno.Command("python3", {
+    args: [DRIVER],
+    cwd: `${dir}/tree`,
+    clearEnv: true,
+    env: {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: dir,
+      PYTHONPATH: PLUGINS,
+      PYTHONDONTWRITEBYTECODE: "1",
+      PAWL_DRIVER_SOCKET: channel.path,
+      PAWL_DRIVER_TOKEN: channel.token,
+    },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  assert.equal(
+    readMessage(helloSchema, await channel.next())?.token,
+    channel.token,
+  );
+  return child;
+}
+
 Deno.test("the warm driver reports its baseline, then for each mutant the tests it ran and how its child ended", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-warm-driver-" });
   const channel = await DriverChannel.open({
@@ -100,23 +130,7 @@ Deno.test("the warm driver reports its baseline, then for each mutant the tests 
   } as ObserverPlugin);
   try {
     await project(dir);
-    const child = new Deno.Command("python3", {
-      args: [DRIVER],
-      cwd: `${dir}/tree`,
-      clearEnv: true,
-      env: {
-        PATH: "/usr/local/bin:/usr/bin:/bin",
-        HOME: dir,
-        PYTHONPATH: PLUGINS,
-        PYTHONDONTWRITEBYTECODE: "1",
-        PAWL_DRIVER_SOCKET: channel.path,
-        PAWL_DRIVER_TOKEN: channel.token,
-      },
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const hello = readMessage(helloSchema, await channel.next());
-    assert.equal(hello?.token, channel.token);
+    const child = await startDriver(dir, channel);
     await channel.send({
       event: "config",
       args: ["-q", "-p", "no:cacheprovider", "--hypothesis-seed=7"],
@@ -304,25 +318,7 @@ Deno.test("the warm driver runs a mutant only on tests that wholly passed, all o
       "tests/__init__.py": "",
       "tests/test_kit.py": MIXED_TEST,
     });
-    const child = new Deno.Command("python3", {
-      args: [DRIVER],
-      cwd: `${dir}/tree`,
-      clearEnv: true,
-      env: {
-        PATH: "/usr/local/bin:/usr/bin:/bin",
-        HOME: dir,
-        PYTHONPATH: PLUGINS,
-        PYTHONDONTWRITEBYTECODE: "1",
-        PAWL_DRIVER_SOCKET: channel.path,
-        PAWL_DRIVER_TOKEN: channel.token,
-      },
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    assert.equal(
-      readMessage(helloSchema, await channel.next())?.token,
-      channel.token,
-    );
+    const child = await startDriver(dir, channel);
     await channel.send({
       event: "config",
       args: ["-q", "-p", "no:cacheprovider"],
@@ -480,25 +476,7 @@ Deno.test("the warm driver exits with 4 when the baseline run hands back nothing
       "tests/test_kit.py":
         "import os\n\nfrom kit.core import one\n\n\ndef test_gone():\n    one()\n    os._exit(0)\n",
     });
-    const child = new Deno.Command("python3", {
-      args: [DRIVER],
-      cwd: `${dir}/tree`,
-      clearEnv: true,
-      env: {
-        PATH: "/usr/local/bin:/usr/bin:/bin",
-        HOME: dir,
-        PYTHONPATH: PLUGINS,
-        PYTHONDONTWRITEBYTECODE: "1",
-        PAWL_DRIVER_SOCKET: channel.path,
-        PAWL_DRIVER_TOKEN: channel.token,
-      },
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    assert.equal(
-      readMessage(helloSchema, await channel.next())?.token,
-      channel.token,
-    );
+    const child = await startDriver(dir, channel);
     await channel.send({
       event: "config",
       args: ["-q", "-p", "no:cacheprovider"],
