@@ -12,6 +12,18 @@ export interface PasswdUser {
   gid: number;
 }
 
+/**
+ * A uid or gid field: decimal digits, leading zeros allowed ("064000" is
+ * 64000, as the C library reads it). Anything else (empty, signed, padded,
+ * "1e3", "0x10") is no id here: Number() would read "" as root's, and
+ * "1e3" or "0x10" as numbers the C library never gives that line.
+ */
+function passwdId(field: string | undefined): number | undefined {
+  return field !== undefined && /^[0-9]+$/.test(field)
+    ? Number(field)
+    : undefined;
+}
+
 /** The entry for user `name` in passwd(5) `text`, or undefined. */
 export function findPasswdUser(
   text: string,
@@ -20,14 +32,9 @@ export function findPasswdUser(
   for (const line of text.split("\n")) {
     const fields = line.split(":");
     if (fields.length < 4 || fields[0] !== name) continue;
-    const uid = Number(fields[2]);
-    const gid = Number(fields[3]);
-    if (
-      fields[2] !== "" && fields[3] !== "" && Number.isInteger(uid) &&
-      Number.isInteger(gid)
-    ) {
-      return { uid, gid };
-    }
+    const uid = passwdId(fields[2]);
+    const gid = passwdId(fields[3]);
+    if (uid !== undefined && gid !== undefined) return { uid, gid };
   }
   return undefined;
 }
@@ -37,7 +44,7 @@ export function passwdNamesOf(text: string, uid: number): string[] {
   const names: string[] = [];
   for (const line of text.split("\n")) {
     const fields = line.split(":");
-    if (fields.length >= 4 && fields[2] === String(uid) && fields[0]) {
+    if (fields.length >= 4 && passwdId(fields[2]) === uid && fields[0]) {
       names.push(fields[0]);
     }
   }

@@ -25,6 +25,26 @@ Deno.test("findPasswdUser() reads a user's uid and gid, and nothing from a line 
       undefined,
     ],
     ["too few fields", "pawl:x:64000", "pawl", undefined],
+    [
+      "ids with leading zeros, as the C library reads them",
+      "pawl:x:064000:0100::/:/bin/false",
+      "pawl",
+      {
+        uid: 64000,
+        gid: 100,
+      },
+    ],
+    ...["1e3", "0x10", " 5", "+5", "-1", "5 "].map((id): [
+      string,
+      string,
+      string,
+      unknown,
+    ] => [
+      `a uid written ${JSON.stringify(id)}, which is not read as an id`,
+      `pawl:x:${id}:100::/:/bin/false`,
+      "pawl",
+      undefined,
+    ]),
     ["just the four fields it reads", "pawl:x:64000:100", "pawl", {
       uid: 64000,
       gid: 100,
@@ -67,4 +87,14 @@ Deno.test("passwdNamesOf() names every user with a uid, and no nameless line", (
   assert.deepEqual(passwdNamesOf("pawl:x:64000", 64000), []);
   assert.deepEqual(passwdNamesOf("pawl:x:64000:1", 64000), ["pawl"]);
   assert.deepEqual(passwdNamesOf(PASSWD, 1), []);
+});
+
+Deno.test("passwdNamesOf() reads a uid the way the system does: leading zeros, and no other spelling", () => {
+  const text = [
+    "zero:x:064000:1::/:/bin/false",
+    "exp:x:64e3:1::/:/bin/false",
+    "hex:x:0xfa00:1::/:/bin/false",
+    "padded:x: 64000:1::/:/bin/false",
+  ].join("\n");
+  assert.deepEqual(passwdNamesOf(text, 64000), ["zero"]);
 });
