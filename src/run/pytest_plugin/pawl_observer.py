@@ -68,7 +68,8 @@ _ran_hypothesis = [False]
 _machine_checks = []
 # Where the current test's examples were discarded: (file, line) -> count.
 _discards = {}
-# The most discard sites kept per test; the rest are counted as one.
+# The most discard sites kept per test; a discard at any further site is
+# dropped, not counted.
 _MAX_SITES = 20
 # How often each assert of the current test passed: (file, line) -> count.
 _reach = {}
