@@ -123,6 +123,30 @@ async function startDriver(
   return child;
 }
 
+/**
+ * Sends the driver mutant `id` of kit/core.py, covering `cover` (null: no
+ * coverage) and running `run` (tests chosen by the driver when left out),
+ * and reads the result it reports for that mutant.
+ */
+async function runMutant(
+  channel: DriverChannel,
+  dir: string,
+  id: string,
+  cover: number[] | null,
+  run: string[] | null = null,
+) {
+  await channel.send({
+    event: "mutant",
+    id,
+    cover: cover === null ? null : [{ file: "kit/core.py", lines: cover }],
+    run,
+    child: await places(dir, id),
+  });
+  const result = readMessage(resultSchema, await channel.next());
+  assert.equal(result?.id, id);
+  return result!;
+}
+
 Deno.test("the warm driver reports its baseline, then for each mutant the tests it ran and how its child ended", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-warm-driver-" });
   const channel = await DriverChannel.open({
@@ -150,22 +174,8 @@ Deno.test("the warm driver reports its baseline, then for each mutant the tests 
     assert.ok((baseline.tests[SELECT[0]!]?.cpu ?? 0) > 0);
     await Deno.stat(`${dir}/baseline/junit.xml`);
 
-    const mutant = async (
-      id: string,
-      cover: number[] | null,
-      run: string[] | null = null,
-    ) => {
-      await channel.send({
-        event: "mutant",
-        id,
-        cover: cover === null ? null : [{ file: "kit/core.py", lines: cover }],
-        run,
-        child: await places(dir, id),
-      });
-      const result = readMessage(resultSchema, await channel.next());
-      assert.equal(result?.id, id);
-      return result!;
-    };
+    const mutant = (id: string, cover: number[] | null, run?: string[]) =>
+      runMutant(channel, dir, id, cover, run);
     const killed = await mutant("mkill", [10]);
     assert.equal(killed.status, "ran");
     assert.deepEqual(killed.selected, [SELECT[0]]);
@@ -352,22 +362,8 @@ Deno.test("the warm driver runs a mutant only on tests that wholly passed, all o
     const junit = await Deno.readTextFile(`${dir}/baseline/junit.xml`);
     assert.doesNotMatch(junit, /<testcase [^>]*\bfile=/, "xunit2 reports");
 
-    const mutant = async (
-      id: string,
-      cover: number[] | null,
-      run: string[] | null = null,
-    ) => {
-      await channel.send({
-        event: "mutant",
-        id,
-        cover: cover === null ? null : [{ file: "kit/core.py", lines: cover }],
-        run,
-        child: await places(dir, id),
-      });
-      const result = readMessage(resultSchema, await channel.next());
-      assert.equal(result?.id, id);
-      return result!;
-    };
+    const mutant = (id: string, cover: number[] | null, run?: string[]) =>
+      runMutant(channel, dir, id, cover, run);
     const clamped = await mutant("mclamp", [
       mixedLine("    return max(x, lo)"),
     ]);
