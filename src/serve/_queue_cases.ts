@@ -41,7 +41,7 @@ function push(
 }
 
 /** A could-not-decide outcome for `head`. */
-function undecided(head: string): Outcome {
+export function undecided(head: string): Outcome {
   return { kind: "undecided", reason: "Cannot clone", headSha: head };
 }
 

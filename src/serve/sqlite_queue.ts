@@ -93,7 +93,7 @@ export function openSqliteQueue(path: string): JobQueue {
   const run = (sql: string, ...params: (string | number | null)[]) =>
     Number(db.prepare(sql).run(...params).changes);
 
-  return {
+  return rejectingThrows({
     enqueue(spec: JobSpec, options: EnqueueOptions): Promise<EnqueueResult> {
       const id = jobId(spec);
       const pull = pullKey(spec);
@@ -314,5 +314,27 @@ export function openSqliteQueue(path: string): JobQueue {
       db.close();
       return Promise.resolve();
     },
-  };
+  });
+}
+
+/**
+ * `queue` with each method's synchronous throw turned into a rejected
+ * promise, as {@linkcode JobQueue} promises. node:sqlite throws where it
+ * fails (a full disk, a database still busy after its timeout, a closed
+ * handle), and a caller that only attaches `.catch()`, as the worker pool's
+ * heartbeat timer does, would meet an uncaught exception that ends the
+ * server.
+ */
+function rejectingThrows(queue: JobQueue): JobQueue {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(queue)) {
+    wrapped[name] = (...args: unknown[]) => {
+      try {
+        return (method as (...args: unknown[]) => Promise<unknown>)(...args);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
+  return wrapped as unknown as JobQueue;
 }

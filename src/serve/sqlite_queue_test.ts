@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { QUEUE_CASES as cases, spec, T0 } from "./_queue_cases.ts";
+import {
+  LEASE,
+  QUEUE_CASES as cases,
+  spec,
+  T0,
+  undecided,
+} from "./_queue_cases.ts";
 import { openSqliteQueue } from "./sqlite_queue.ts";
 
 Deno.test("SQLite queue", async (t) => {
@@ -50,6 +56,50 @@ Deno.test("SQLite queue stops answering its ping once closed", async () => {
     const q = openSqliteQueue(`${dir}/queue.db`);
     await q.close();
     assert.equal(await q.ping(), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("SQLite queue fails through the promise each call returns, never by throwing where it is called", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-queue-" });
+  try {
+    const q = openSqliteQueue(`${dir}/queue.db`);
+    await q.close();
+    // node:sqlite throws on a closed handle as it does on a full disk; the
+    // worker pool's heartbeat timer only attaches .catch() to the promise.
+    const calls: [string, () => Promise<unknown>][] = [
+      ["enqueue", () =>
+        q.enqueue(spec(1, "b", "2026-11-30T10:00:00Z"), {
+          now: T0,
+          rerequest: false,
+        })],
+      ["claim", () => q.claim("w1", { now: T0, ...LEASE })],
+      [
+        "confirmNewest",
+        () => q.confirmNewest("j", "w1", { now: T0, ...LEASE }),
+      ],
+      ["heartbeat", () => q.heartbeat("j", "w1", { now: T0, ...LEASE })],
+      ["release", () => q.release("j", "w1", { runAfter: T0, error: "e" })],
+      [
+        "recordOutcome",
+        () => q.recordOutcome("j", "w1", undecided("b"), { now: T0, ...LEASE }),
+      ],
+      ["markPublished", () => q.markPublished("j", "w1")],
+      ["get", () => q.get("j")],
+      ["list", () => q.list()],
+      ["counts", () => q.counts()],
+      ["oldestQueuedAt", () => q.oldestQueuedAt()],
+    ];
+    for (const [name, call] of calls) {
+      await t.step(name, async () => {
+        let answer: Promise<unknown> | undefined;
+        assert.doesNotThrow(() => {
+          answer = call();
+        });
+        await assert.rejects(answer!, /not open/);
+      });
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
