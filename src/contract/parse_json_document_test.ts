@@ -130,6 +130,19 @@ Deno.test("parseJsonDocument() refuses input over the size cap before parsing", 
   );
 });
 
+Deno.test("parseJsonDocument() takes a document of 1 MiB by default, and refuses one byte more", () => {
+  const of = (bytes: number) => `"${"a".repeat(bytes - 2)}"`;
+  assert.equal(
+    (parseJsonDocument(of(1024 * 1024), "fixtures.lock").value as string)
+      .length,
+    1024 * 1024 - 2,
+  );
+  assert.throws(
+    () => parseJsonDocument(of(1024 * 1024 + 1), "fixtures.lock"),
+    /larger than the 1048576-byte limit/,
+  );
+});
+
 Deno.test("parseJsonDocument() reads nesting as deep as the limit: that many levels below the top value", () => {
   const text = `${"[".repeat(MAX_JSON_DEPTH + 1)}${
     "]".repeat(MAX_JSON_DEPTH + 1)

@@ -227,6 +227,11 @@ Deno.test("parseYamlDocument() refuses", async (t) => {
       detail: /^the file is larger than the 49-byte limit$/,
     },
     {
+      name: "input one byte over the default cap of 1 MiB",
+      text: `a: ${"b".repeat(1024 * 1024 - 2)}`,
+      detail: /^the file is larger than the 1048576-byte limit$/,
+    },
+    {
       name:
         "input whose UTF-8 bytes exceed the cap though its characters do not",
       text: "a: éééé",
@@ -268,6 +273,10 @@ Deno.test("parseYamlDocument() accepts input exactly at the size cap", () => {
   assert.deepEqual(parseYamlDocument(text, PATH, { maxBytes: 50 }).value, {
     a: "x".repeat(47),
   });
+  const mib = `a: ${"x".repeat(1024 * 1024 - 3)}`;
+  assert.deepEqual(parseYamlDocument(mib, PATH).value, {
+    a: "x".repeat(1024 * 1024 - 3),
+  }, "1 MiB, the default cap");
 });
 
 Deno.test("parseYamlDocument() refuses oversized input before parsing it", () => {
