@@ -82,6 +82,13 @@ Deno.test("agentContractDialect plans a frozen test's reruns only while its free
       [],
     ],
     [
+      "a freeze with one rerun left",
+      SEED_CONTRACT.replace("remaining_reruns: 2", "remaining_reruns: 1"),
+      SEED_CONTRACT.replace("remaining_reruns: 2", "remaining_reruns: 1"),
+      expiry - 1,
+      ["test_report_render_flaky"],
+    ],
+    [
       "a freeze with no reruns left",
       SEED_CONTRACT.replace("remaining_reruns: 2", "remaining_reruns: 0"),
       SEED_CONTRACT.replace("remaining_reruns: 2", "remaining_reruns: 0"),

@@ -164,6 +164,17 @@ Deno.test("agentContractSchema accepts", async (t) => {
       ),
     },
     {
+      name: "the smallest bounds: min_examples 1, remaining_reruns 0",
+      text: edit("min_examples: 40", "min_examples: 1").replace(
+        "remaining_reruns: 2",
+        "remaining_reruns: 0",
+      ),
+    },
+    {
+      name: "max_active_freezes 0 with no freezes",
+      text: "version: 1\nfreezes: []\nmax_active_freezes: 0\n",
+    },
+    {
       name: "no max_active_freezes when freezes is empty",
       text: "version: 1\nfreezes: []\n",
     },

@@ -237,6 +237,12 @@ Deno.test("readAgentContract() refuses", async (t) => {
         `Cannot read contract "${CONTRACT}": "freezes[0].remaining_reruns" must be an integer of at least 0, not -1 at line 22`,
     },
     {
+      name: "a negative max_active_freezes",
+      text: edit("max_active_freezes: 3", "max_active_freezes: -1"),
+      message:
+        `Cannot read contract "${CONTRACT}": "max_active_freezes" must be an integer of at least 0, not -1 at line 23`,
+    },
+    {
       name: "freezes without max_active_freezes",
       text: edit("max_active_freezes: 3\n", ""),
       message:
