@@ -380,9 +380,17 @@ Deno.test("scanJunitXml() leaves a document with no root element to the validato
   }
 });
 
-Deno.test("scanJunitXml() leaves text outside the root element to the validator, and takes white space after it", async (t) => {
+Deno.test("scanJunitXml() leaves text or a second root element outside the root element to the validator, and takes white space after it", async (t) => {
   const suite = '<testsuite><testcase classname="a" name="t"/></testsuite>';
-  for (const xml of [`${suite}x`, `${suite}\n x \n`, `x${suite}`]) {
+  for (
+    const xml of [
+      `${suite}x`,
+      `${suite}\n x \n`,
+      `x${suite}`,
+      `${suite}${suite}`,
+      `${suite}\n${suite}\n${suite}`,
+    ]
+  ) {
     await t.step(JSON.stringify(xml), () => {
       assert.equal(scanJunitXml(xml), undefined);
       assert.equal(parsed(xml), null, "the validator refuses it");
