@@ -1127,7 +1127,13 @@ Deno.test("ProcessSandbox sweeps the uid once after each run, and not again befo
   }
 });
 
-Deno.test("ProcessSandbox sweeps the uid before a run when the last run's sweep failed", async () => {
+/**
+ * Runs `fn` with a uid sandbox whose last run's sweep failed: that run left a
+ * `sleep 1000` behind, and the stand-in kill(1) refused to stop it.
+ */
+async function afterFailedSweep(
+  fn: (sandbox: ProcessSandbox, fx: Fixture) => Promise<void>,
+): Promise<void> {
   const tools = await countingTools();
   try {
     await withFixture(async (fx) => {
@@ -1145,13 +1151,19 @@ Deno.test("ProcessSandbox sweeps the uid before a run when the last run's sweep 
         /Cannot stop the processes of uid/,
       );
       await Deno.remove(`${tools}/broken`);
-      const next = await sandbox.run(sh(fx, `exec ps -o args= -u ${UID}`));
-      assert.equal(next.code, 0, output(next));
-      assert.doesNotMatch(output(next), /^sleep 1000$/m);
+      await fn(sandbox, fx);
     });
   } finally {
     await Deno.remove(tools, { recursive: true });
   }
+}
+
+Deno.test("ProcessSandbox sweeps the uid before a run when the last run's sweep failed", async () => {
+  await afterFailedSweep(async (sandbox, fx) => {
+    const next = await sandbox.run(sh(fx, `exec ps -o args= -u ${UID}`));
+    assert.equal(next.code, 0, output(next));
+    assert.doesNotMatch(output(next), /^sleep 1000$/m);
+  });
 });
 
 Deno.test("ProcessSandbox hides /root from the tests wherever it can mount over it", async (t) => {
@@ -1170,34 +1182,15 @@ Deno.test("ProcessSandbox hides /root from the tests wherever it can mount over 
 });
 
 Deno.test("ProcessSandbox sweeps the uid before it holds an interpreter when the last run's sweep failed", async () => {
-  const tools = await countingTools();
-  try {
-    await withFixture(async (fx) => {
-      const sandbox = await ProcessSandbox.create({
-        requested: "uid",
-        uid: UID,
-        gid: UID,
-        toolDirs: [tools],
-      });
-      await sandbox.prepareDir(fx.work);
-      await sandbox.prepareDir(fx.out);
-      await Deno.writeTextFile(`${tools}/broken`, "");
-      await assert.rejects(
-        sandbox.run(sh(fx, "setsid sleep 1000 >/dev/null 2>&1 & echo left")),
-        /Cannot stop the processes of uid/,
-      );
-      await Deno.remove(`${tools}/broken`);
-      await sandbox.prestart(
-        { ...sh(fx, ""), argv: ["python3", "-m", "json"] },
-        { accept: () => true },
-      );
-      const left = (await survivors(UID)).filter((line) =>
-        line.endsWith("sleep 1000")
-      );
-      await sandbox.discardHeld();
-      assert.deepEqual(left, []);
-    });
-  } finally {
-    await Deno.remove(tools, { recursive: true });
-  }
+  await afterFailedSweep(async (sandbox, fx) => {
+    await sandbox.prestart(
+      { ...sh(fx, ""), argv: ["python3", "-m", "json"] },
+      { accept: () => true },
+    );
+    const left = (await survivors(UID)).filter((line) =>
+      line.endsWith("sleep 1000")
+    );
+    await sandbox.discardHeld();
+    assert.deepEqual(left, []);
+  });
 });
