@@ -561,6 +561,19 @@ Deno.test("checkHarness() points at the first line of a harness file that change
       ],
     ],
     [
+      "a new conftest with one definition points at it",
+      {
+        base: {},
+        head: {
+          "conftest.py":
+            "import os\n\ndef pytest_configure(config):\n    pass\n",
+        },
+      },
+      [
+        `harness.conftest_changed@conftest.py:3 The pull request added "conftest.py" (first change at line 3)${CONFTEST}`,
+      ],
+    ],
+    [
       "a new conftest without definitions points at its first statement after the docstring",
       { base: {}, head: { "conftest.py": '"""Hooks."""\n\nimport os\n' } },
       [
