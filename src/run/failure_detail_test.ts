@@ -177,6 +177,11 @@ Deno.test("failureDetail() reads the exception's type and lines as pytest marks 
       "not marked",
       "E       later block",
     ], "first\n\n  second"],
+    ["one marked line ends its block too", [
+      "E       first",
+      "not marked",
+      "E       later block",
+    ], "first"],
     ["a line starting with E and a letter is not marked", [
       "Error here",
       "Eh",

@@ -99,6 +99,15 @@ Deno.test("judgeExamples() compares the examples of all a property's parametriza
   for (const [label, head, expected] of table) {
     await t.step(label, () => assert.deepEqual(judged(head, oracle), expected));
   }
+  await t.step("an oracle of one valid example holds a head of none", () => {
+    assert.deepEqual(
+      judged(
+        run(examples("t.py::test_p", 0, 5)),
+        run(examples("t.py::test_p", 1)),
+      ),
+      ["property.examples_not_executed"],
+    );
+  });
 });
 
 Deno.test("judgeExamples() rejects state machine runs shorter than the oracle's longest and accepts as long or longer", async (t) => {
@@ -123,6 +132,12 @@ Deno.test("judgeExamples() rejects state machine runs shorter than the oracle's 
       run(steps("t.py::test_p", 50), steps("t.py::test_p", 3)),
       oracle,
       [],
+    ],
+    [
+      "an oracle whose longest run took one step holds a head of none",
+      run(steps("t.py::test_p", 0)),
+      run(steps("t.py::test_p", 1)),
+      ["property.examples_not_executed"],
     ],
     [
       "an oracle that ran no machine judges nothing",
