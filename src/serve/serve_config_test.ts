@@ -66,6 +66,11 @@ Deno.test("resolveServeConfig() has defaults for one machine", () => {
   assert.equal(config.workers, 2);
   assert.equal(config.tempDir, undefined);
   assert.equal(config.token, undefined);
+  assert.equal(
+    config.maxBodyBytes,
+    26_214_400,
+    "25 MiB, as docs/serve.md says",
+  );
 });
 
 Deno.test("resolveServeConfig() reads secrets from files named by variables or keys", () => {
@@ -312,6 +317,20 @@ Deno.test("resolveServeConfig() takes each number up to its bound and refuses on
       PAWL_SERVE_GIT_STALL_SECONDS: "1.5",
     }, false],
     ["a body limit of 0 bytes", { PAWL_SERVE_MAX_BODY_BYTES: "0" }, false],
+    ["a body limit of 1 byte", { PAWL_SERVE_MAX_BODY_BYTES: "1" }, true],
+    ["a backoff cap of half a second", {
+      PAWL_SERVE_BACKOFF_MAX_SECONDS: "0.5",
+    }, true],
+    ["a backoff cap of 0 seconds", {
+      PAWL_SERVE_BACKOFF_MAX_SECONDS: "0",
+    }, false],
+    ["a deadline of half a second", {
+      PAWL_SERVE_DEADLINE_SECONDS: "0.5",
+    }, true],
+    ["App id 1", {
+      PAWL_SERVE_APP_ID: "1",
+      PAWL_SERVE_PRIVATE_KEY: "pem",
+    }, true],
     ["App id 0", {
       PAWL_SERVE_APP_ID: "0",
       PAWL_SERVE_PRIVATE_KEY: "pem",
@@ -348,6 +367,12 @@ Deno.test("resolveServeConfig() holds the file's numbers to the same bounds as t
     ["max_body_bytes = 1.5", false],
     ["shutdown_grace_seconds = 0", true],
     ["shutdown_grace_seconds = -1", false],
+    ['data_dir = "d"', true],
+    ['data_dir = ""', false],
+    ['temp_dir = "t"', true],
+    ['temp_dir = ""', false],
+    ['host = "h"', true],
+    ['host = ""', false],
     ['signing_key_file = ""', false],
     ['webhook_secret_file = ""', false],
     ['app_id = 0\nprivate_key_file = "/run/key.pem"', false],
