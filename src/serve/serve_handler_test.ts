@@ -501,6 +501,19 @@ Deno.test("serve handler takes a body of exactly the limit, declared or streamed
       });
     }
   }
+  // Without a limit of its own, 25 MiB (the default docs/serve.md gives).
+  for (const [size, status] of [[25 << 20, 202], [(25 << 20) + 1, 413]]) {
+    await t.step(
+      `${size} bytes under the default limit: ${status}`,
+      async () => {
+        await withServer(async ({ url }) => {
+          const bytes = sized(size!);
+          const answer = await postSigned(`${url}/webhook`, bytes, bytes);
+          assert.equal(answer.status, status);
+        });
+      },
+    );
+  }
 });
 
 Deno.test("serve handler logs which jobs a delivery superseded, and only when it did", async () => {
