@@ -13,7 +13,7 @@ async function write(conn: Deno.Conn, text: string): Promise<void> {
   }
 }
 
-Deno.test("DriverChannel reads the driver's lines in order, sends its own, and ends with null", async () => {
+Deno.test("DriverChannel reads the driver's lines in order, an empty or unreadable one as undefined, sends its own, and ends with null", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
   const channel = await channelIn(dir);
   try {
@@ -23,6 +23,10 @@ Deno.test("DriverChannel reads the driver's lines in order, sends its own, and e
     await write(conn, '"baseline"}\nnot json\n');
     assert.deepEqual(await channel.next(), { event: "baseline" });
     assert.equal(await channel.next(), undefined);
+    // An empty line is one unreadable message too, not the end of reading.
+    await write(conn, '\n{"event":"again"}\n');
+    assert.equal(await channel.next(), undefined);
+    assert.deepEqual(await channel.next(), { event: "again" });
     assert.equal(await channel.send({ event: "end" }), true);
     const buffer = new Uint8Array(64);
     const n = await conn.read(buffer);
