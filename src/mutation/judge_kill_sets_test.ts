@@ -253,6 +253,14 @@ Deno.test("judgeKillSets() keeps a property's kills only when its head test kill
       { "000/order": 2 },
     );
   });
+  await t.step("the one mutant the base kills, killed at the head", () => {
+    assert.deepEqual(
+      kept([
+        result("m1", { "000/order": "killed" }, { "000/order": "killed" }),
+      ]),
+      { "000/order": 1 },
+    );
+  });
   const cases: [string, MutantResult[]][] = [
     ["one the base kills survives at the head", [
       result("m1", { "000/order": "killed" }, { "000/order": "killed" }),
