@@ -317,6 +317,19 @@ Deno.test("buildSchemata() excludes a returned value in an async generator neste
   );
 });
 
+Deno.test("buildSchemata() compiles in a returned value in a plain function nested in an async generator", () => {
+  const text =
+    "async def a(x):\n    def helper():\n        return x\n    yield helper()\n";
+  const mutants = generateMutants(parser, "m.py", text);
+  const early = mutants.filter((m) =>
+    m.function === "a.helper" && m.replacement.startsWith("return None")
+  );
+  assert.equal(early.length, 1);
+  const schemata = buildSchemata(parser, "m.py", text, mutants);
+  assert.equal(schemata.excluded.get(early[0]!.id), undefined);
+  assert.ok(schemata.coverLines.has(early[0]!.id));
+});
+
 Deno.test("buildSchemata() compiles in a quote change inside an f-string whose interpolation already holds that quote", () => {
   // Python 3.12 syntax: the file runs only where the quote cannot end the f-string.
   const text = 'def f(x):\n    return f"{x or "a"}"\n';
