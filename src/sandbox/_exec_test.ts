@@ -155,6 +155,18 @@ Deno.test("sweepUid() refuses root and any number that is no sandbox uid, before
   }
 });
 
+Deno.test("sweepUid() takes uid 1 and uid 4294967294, the ends of the range a sandbox uid may lie in", async (t) => {
+  // Stand-ins that signal nothing: only the range check is judged here.
+  const yes = await tool("true");
+  for (const uid of [1, 4294967294]) {
+    await t.step(`uid ${uid}`, async () => {
+      const outcome = await sweepUid(uid, uid, { setpriv: yes, kill: yes })
+        .then(() => "swept", (error: unknown) => error);
+      assert.ok(!(outcome instanceof RangeError), String(outcome));
+    });
+  }
+});
+
 Deno.test("sweepUid() kills every process of the uid, and only those", async () => {
   const sleeper = await tool("sleep");
   const children = [
