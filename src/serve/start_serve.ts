@@ -51,6 +51,43 @@ export interface RunningServe {
   shutdown(): Promise<void>;
 }
 
+/** The worker pool's timings, in milliseconds. */
+export interface PoolTimings {
+  /** How long a job's lease lasts before another worker may take it. */
+  leaseMs: number;
+  /** The first retry's wait. */
+  backoffMs: number;
+  /** The longest single retry wait. */
+  backoffCapMs: number;
+  /** How long a job keeps retrying. */
+  deadlineMs: number;
+  /** How often an idle worker looks for work: a quarter lease, at most a second. */
+  pollMs: number;
+  /** How long running jobs may finish on shutdown. */
+  shutdownGraceMs: number;
+}
+
+/** The configuration's seconds as the worker pool's milliseconds. */
+export function poolTimings(
+  config: Pick<
+    ServeConfig,
+    | "leaseSeconds"
+    | "backoffSeconds"
+    | "backoffMaxSeconds"
+    | "deadlineSeconds"
+    | "shutdownGraceSeconds"
+  >,
+): PoolTimings {
+  return {
+    leaseMs: config.leaseSeconds * 1000,
+    backoffMs: config.backoffSeconds * 1000,
+    backoffCapMs: config.backoffMaxSeconds * 1000,
+    deadlineMs: config.deadlineSeconds * 1000,
+    pollMs: Math.min(1000, config.leaseSeconds * 250),
+    shutdownGraceMs: config.shutdownGraceSeconds * 1000,
+  };
+}
+
 /** Read a secret from its variable or file. */
 export async function readSecret(source: SecretSource): Promise<string> {
   if (source.kind === "value") return source.value;
@@ -141,6 +178,7 @@ export async function startServe(
     ? { retryBaseMs }
     : {};
   // Stryker restore ConditionalExpression,LogicalOperator,StringLiteral,EqualityOperator,ObjectLiteral
+  const { shutdownGraceMs, ...timings } = poolTimings(config);
   const pool = new WorkerPool({
     queue,
     judge: options.judge ?? createPipelineJudge({
@@ -161,12 +199,7 @@ export async function startServe(
     publish: options.publish ?? createGitHubPublish(clientOptions),
     announce: options.announce ?? createGitHubAnnounce(clientOptions),
     concurrency: config.workers,
-    leaseMs: config.leaseSeconds * 1000,
-    backoffMs: config.backoffSeconds * 1000,
-    backoffCapMs: config.backoffMaxSeconds * 1000,
-    deadlineMs: config.deadlineSeconds * 1000,
-    // Stryker disable next-line ArithmeticOperator: looking for work more often only finds the same jobs sooner
-    pollMs: Math.min(1000, config.leaseSeconds * 250),
+    ...timings,
     apiUrl: config.apiUrl,
     token: (installationId) => {
       if (tokens !== undefined) {
@@ -228,7 +261,7 @@ export async function startServe(
         accepting = false;
         log("serve.stopping", { graceSeconds: config.shutdownGraceSeconds });
         await server.shutdown();
-        await pool.stop(config.shutdownGraceSeconds * 1000);
+        await pool.stop(shutdownGraceMs);
         await queue.close();
         log("serve.stopped", {});
       })();

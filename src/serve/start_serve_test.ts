@@ -11,7 +11,7 @@ import { VERSION } from "../version.ts";
 import type { Outcome } from "../github/publish_verdict.ts";
 import { TransientError } from "./judge.ts";
 import { resolveServeConfig } from "./serve_config.ts";
-import { readSecret, startServe } from "./start_serve.ts";
+import { poolTimings, readSecret, startServe } from "./start_serve.ts";
 
 const PASSWORD = " queue p@ss:word/1 ";
 
@@ -544,6 +544,30 @@ Deno.test("startServe() puts a failed attempt's retry PAWL_SERVE_BACKOFF_SECONDS
       }
     });
   }
+});
+
+Deno.test("poolTimings() turns each configured number of seconds into the worker pool's milliseconds, and looks for work every quarter lease, at most every second", () => {
+  const seconds = {
+    leaseSeconds: 7,
+    backoffSeconds: 0.5,
+    backoffMaxSeconds: 11,
+    deadlineSeconds: 13,
+    shutdownGraceSeconds: 3,
+  };
+  assert.deepEqual(poolTimings(seconds), {
+    leaseMs: 7000,
+    backoffMs: 500,
+    backoffCapMs: 11000,
+    deadlineMs: 13000,
+    pollMs: 1000,
+    shutdownGraceMs: 3000,
+  });
+  const pollMs = (leaseSeconds: number) =>
+    poolTimings({ ...seconds, leaseSeconds }).pollMs;
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 300].map(pollMs),
+    [250, 500, 750, 1000, 1000, 1000],
+  );
 });
 
 Deno.test("startServe() takes up a job queued without a webhook (by another server) at its next look, within a second", async () => {
