@@ -709,17 +709,23 @@ Deno.test("leaseSandboxUid() stops waiting for a uid once its signal aborts", as
     try {
       const abort = new AbortController();
       const reason = new Error("the judgement ended");
+      const waits: string[] = [];
       await assert.rejects(
         leaseSandboxUid(
           options(dir, busy, busy, {
-            waitMs: 60_000,
+            waitMs: 3_600_000,
             // Given up as soon as the wait starts.
-            onWait: () => abort.abort(reason),
+            onWait: (message) => {
+              waits.push(message);
+              abort.abort(reason);
+            },
             signal: abort.signal,
           }),
         ),
         (error: unknown) => error === reason,
       );
+      // The wait is told in whole seconds.
+      assert.match(waits.join("\n"), /^[^\n]*waiting up to 3600 s for one$/);
       // Already given up: no uid is taken, not even a free one.
       await assert.rejects(
         leaseSandboxUid(options(dir, free, free, { signal: abort.signal })),

@@ -80,6 +80,13 @@ Deno.test("SandboxUidsBusyError suggests a range at least twice as wide, and 64 
       1,
       'Cannot lease a sandbox uid: all 40 of 64000-64039 are held by other pawl runs (locks in "/run/pawl"; 1 by pawl in another container on this kernel, or by processes of the uid this pawl cannot see) and none came free within 60 s; widen the range with "--sandbox-uids 64000-64079" or PAWL_SANDBOX_UIDS=64000-64079 (uids no one else uses), or run fewer judgements at once',
     ],
+    [
+      "an hour's wait, told in whole seconds",
+      [64000, 64000],
+      3_600_000,
+      0,
+      'Cannot lease a sandbox uid: all 1 of 64000-64000 are held by other pawl runs (locks in "/run/pawl") and none came free within 3600 s; widen the range with "--sandbox-uids 64000-64063" or PAWL_SANDBOX_UIDS=64000-64063 (uids no one else uses), or run fewer judgements at once',
+    ],
   ];
   for (const [name, [first, last], waitedMs, elsewhere, message] of cases) {
     await t.step(name, () => {
