@@ -257,6 +257,40 @@ Deno.test("resolveServeConfig() takes the database password from a variable, its
   );
 });
 
+Deno.test("resolveServeConfig() defaults each PAWL_SERVE_ setting to the value docs/serve.md's table gives it", async () => {
+  const docs = await Deno.readTextFile(
+    new URL("../../docs/serve.md", import.meta.url),
+  );
+  const config = resolveServeConfig({ flags: {}, env: SECRET });
+  // A row naming one variable and a default of one plain value: a number,
+  // or a word in backticks. `PAWL_SERVE_LEASE_SECONDS` is `leaseSeconds`.
+  const row =
+    /^\| `PAWL_SERVE_([A-Z_]+)` +\|.*\(default (?:(\d+)|`([^`]+)`)\) *\|$/gm;
+  const checked: string[] = [];
+  for (const [, name, number, word] of docs.matchAll(row)) {
+    const key = name!.toLowerCase().replace(/_(.)/g, (_, c) => c.toUpperCase());
+    assert.ok(key in config, `docs/serve.md documents PAWL_SERVE_${name}`);
+    assert.equal(
+      config[key as keyof ServeConfig],
+      number === undefined ? word : Number(number),
+      `the default of PAWL_SERVE_${name}`,
+    );
+    checked.push(name!);
+  }
+  assert.deepEqual(checked, [
+    "DATA_DIR",
+    "WORKERS",
+    "LEASE_SECONDS",
+    "BACKOFF_SECONDS",
+    "BACKOFF_MAX_SECONDS",
+    "DEADLINE_SECONDS",
+    "GIT_STALL_SECONDS",
+    "MAX_BODY_BYTES",
+    "SHUTDOWN_GRACE_SECONDS",
+    "ISOLATION",
+  ]);
+});
+
 Deno.test("resolveServeConfig() reads how long jobs wait out outages, with defaults of hours, not seconds", async (t) => {
   await t.step("defaults", () => {
     const config = resolveServeConfig({ flags: {}, env: SECRET });
