@@ -74,7 +74,9 @@ async function serveEnv(
   dataDir: string,
   extra: Record<string, string> = {},
 ) {
-  const keyFile = `${dataDir}-app.pem`;
+  // Inside the data dir, which each test removes: no private key is left behind.
+  await Deno.mkdir(dataDir, { recursive: true });
+  const keyFile = `${dataDir}/app.pem`;
   await Deno.writeTextFile(keyFile, keys.privateKeyPem);
   return {
     GITHUB_API_URL: gh.url,
