@@ -12,9 +12,11 @@ const PATH = "/usr/local/bin:/usr/bin:/bin";
 /**
  * What a module run with `-m` sees of its start: sys.path, argv,
  * orig_argv, the __main__ namespace, the stack depth, the modules loaded
- * and their order, flags, stdin, cwd and the environment.
+ * and their order, flags, stdin, cwd, the environment, and the ids,
+ * resource limits and network interfaces it runs with.
  */
-const PROBE = `import sys, os, __main__, hashlib
+const PROBE = `import sys, os, __main__, hashlib, resource, socket
+LIMITS = ("RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_CORE")
 def depth():
     f = sys._getframe()
     n = 0
@@ -28,7 +30,9 @@ print(repr((sys.path, sys.argv[1:], sys.orig_argv[1:], sorted(vars(__main__)),
     sys.flags, os.readlink("/proc/self/fd/0"), s.seekable(), s.buffer.raw.name,
     s.mode, s.line_buffering, s.encoding, s.errors, s is sys.__stdin__,
     os.getcwd(), sorted(os.environ.items()), sys.warnoptions,
-    sys.modules["__main__"].__spec__.name)))
+    sys.modules["__main__"].__spec__.name, os.getresuid(), os.getresgid(),
+    os.getgroups(), [resource.getrlimit(getattr(resource, n)) for n in LIMITS],
+    socket.if_nameindex())))
 sys.exit(int(sys.argv[-1]))
 `;
 
