@@ -395,6 +395,20 @@ for (const requested of TIERS) {
         },
       );
 
+      await t.step("tells onOutput of output a byte at a time", async () => {
+        const told: string[] = [];
+        const decoder = new TextDecoder();
+        const result = await sandbox.run({
+          argv: ["sh", "-c", "printf a; sleep 0.3; printf b"],
+          cwd: fx.work,
+          env: { PATH },
+          writable: [],
+          onOutput: (chunk) => told.push(decoder.decode(chunk)),
+        });
+        assert.equal(result.code, 0);
+        assert.equal(told.join(""), "ab");
+      });
+
       await t.step("reads a gigabyte of output in bounded memory", async () => {
         const total = 1024 * 1024 * 1024;
         const before = Deno.memoryUsage().rss;
@@ -627,6 +641,26 @@ Deno.test("ProcessSandbox.create() kills what already runs as the uid, so its fi
       // (a killed daemon may linger as a zombie until its reaper gets to it)
       assert.doesNotMatch(output(second), /^sleep 1000$/m);
     });
+  });
+});
+
+Deno.test("ProcessSandbox.create() with its uid's lease kills a process left beside the lease's mark, and spares the mark", async () => {
+  // A uid of its own: the other tests' sandboxes are made without a lease.
+  await using lease = await leaseSandboxUid({
+    range: { first: 64725, last: 64726 },
+  });
+  const [mark] = await liveProcessesOf(lease.uid);
+  assert.ok(mark !== undefined);
+  // One process of the uid other than the mark: a crashed run's leftover.
+  await withLeftover(lease.uid, async (leftover) => {
+    while (!(await liveProcessesOf(lease.uid)).includes(leftover.pid)) {
+      await delay(5);
+    }
+    await ProcessSandbox.create({ requested: "uid", lease });
+    // (the killed leftover is a zombie until withLeftover reaps it)
+    const left = (await survivors(lease.uid))
+      .map((line) => Number(line.trim().split(/\s+/)[0]));
+    assert.deepEqual(left, [mark]);
   });
 });
 
