@@ -527,12 +527,29 @@ Deno.test("ProcessSandbox (none) stops reading a process that escaped the group 
       requested: "none",
       drainGraceMs: 300,
     });
-    const result = await sandbox.run(
-      sh(fx, 'setsid sh -c "while echo x; do sleep 0.05; done" & echo pid=$!'),
+    // The shell waits for the writer to leave its group, so the pipe is
+    // still held open when the shell exits.
+    let told = "";
+    const decoder = new TextDecoder();
+    const run = sandbox.run(
+      sh(
+        fx,
+        'setsid sh -c "touch \\"$HOME/left\\"; while echo x; do sleep 0.05; done" & ' +
+          'until [ -e "$HOME/left" ]; do sleep 0.01; done; echo pid=$!',
+        { onOutput: (chunk) => told += decoder.decode(chunk) },
+      ),
     );
+    const watchdog = new AbortController();
+    const result = await Promise.race([run, delay(20_000, watchdog.signal)]);
+    watchdog.abort();
+    const pid = Number(/pid=(\d+)/.exec(told)?.[1]);
+    assert.ok(pid > 1, told);
+    if (result === undefined) {
+      Deno.kill(pid, "SIGKILL");
+      await run;
+      assert.fail("the run waited for the escaped writer past the grace");
+    }
     assert.equal(result.code, 0);
-    const pid = Number(/pid=(\d+)/.exec(output(result))?.[1]);
-    assert.ok(pid > 1, output(result));
     const dead = async () => {
       const stat = await Deno.readTextFile(`/proc/${pid}/stat`)
         .catch(() => "");
