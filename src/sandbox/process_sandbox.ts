@@ -667,14 +667,13 @@ async function readReportLine(
     const { done, value } = await reader.read();
     if (done) return undefined;
     const end = value.indexOf(0x0a);
-    if (end >= 0) {
-      if (end !== value.length - 1) return undefined;
-      chunks.push(value.subarray(0, end));
-      break;
-    }
-    chunks.push(value);
-    total += value.length;
+    // Nothing may follow the line before pawl answers it.
+    if (end >= 0 && end !== value.length - 1) return undefined;
+    const part = end >= 0 ? value.subarray(0, end) : value;
+    chunks.push(part);
+    total += part.length;
     if (total > max) return undefined;
+    if (end >= 0) break;
   }
   const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;

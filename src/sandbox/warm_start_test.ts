@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { findExecutable, liveProcessesOf } from "./_exec.ts";
 import { leaseSandboxUid } from "./lease_uid.ts";
 import { ProcessSandbox } from "./process_sandbox.ts";
+import { MAX_WARM_REPORT_BYTES } from "./_warm_python.ts";
 import type { SandboxCommand, SandboxResult } from "./sandbox.ts";
 
 /** This file's own uid (the warm-start tests' range). */
@@ -188,6 +189,57 @@ Deno.test("a held interpreter goes cold when the run differs, is refused, cannot
     sandbox.prestart(command, ACCEPT);
     await sandbox.discardHeld();
     assert.deepEqual(await liveProcessesOf(UID), []);
+  });
+});
+
+Deno.test("a held interpreter's report is read whole across many reads, and one past the cap goes cold", async () => {
+  await withTree(async (dirs) => {
+    const sandbox = await ProcessSandbox.create({ uid: UID });
+    await sandbox.prepareDir(dirs.work);
+    // Each name a failed import looked up is reported: 32 bytes a name.
+    const name = (i: number) => `pawl_missing_module_name_${i}`.padEnd(31, "_");
+    const { cap, fits } = { cap: MAX_WARM_REPORT_BYTES, fits: 7000 };
+    for (const [pkg, count] of [["fits", fits], ["over", cap / 32 + 100]]) {
+      await Deno.mkdir(`${dirs.lib}/${pkg}`);
+      await Deno.writeTextFile(
+        `${dirs.lib}/${pkg}/__init__.py`,
+        `for i in range(${count}):
+    try:
+        __import__(("pawl_missing_module_name_" + str(i)).ljust(31, "_"))
+    except ImportError:
+        pass
+`,
+      );
+      await Deno.writeTextFile(
+        `${dirs.lib}/${pkg}/__main__.py`,
+        "print('ran')\n",
+      );
+      await Deno.chmod(`${dirs.lib}/${pkg}`, 0o755);
+    }
+    // Over 64 KiB, the most one read of a pipe returns.
+    assert.ok(fits * 32 > 3 * 64 * 1024 && fits * 32 < cap);
+    const run = (pkg: string) => ({
+      ...probeCommand(dirs, []),
+      argv: ["python3", "-m", pkg],
+    });
+    const seen: string[][] = [];
+    sandbox.prestart(run("fits"), {
+      accept: (modules) => {
+        seen.push([...modules]);
+        return true;
+      },
+    });
+    const whole = await sandbox.run(run("fits"));
+    assert.equal(whole.warm, true);
+    assert.equal(whole.outputHead, "ran\n");
+    assert.equal(seen.length, 1);
+    for (const i of [0, fits / 2, fits - 1]) {
+      assert.ok(seen[0]!.includes(name(i)), name(i));
+    }
+    sandbox.prestart(run("over"), ACCEPT);
+    const cold = await sandbox.run(run("over"));
+    assert.equal(cold.warm, undefined);
+    assert.equal(cold.outputHead, "ran\n");
   });
 });
 
