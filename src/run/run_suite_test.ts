@@ -1070,23 +1070,30 @@ Deno.test("runSuite() replaces run-specific addresses and durations in quoted ou
   );
 });
 
-Deno.test("runSuite() names a report directory inside the tree as the report directory", async () => {
+Deno.test("runSuite() names a report directory inside the tree as the report directory, and a tree inside the report directory as the tree", async () => {
   const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_" });
   try {
-    const workDir = `${root}/work`;
-    const reportDir = `${workDir}/.reports`;
-    await Deno.mkdir(reportDir, { recursive: true });
-    const outcome = await runSuite(
-      new ScriptedSandbox(({ command }) => ({
-        code: 4,
-        outputTail: `${command.env["HOME"]}/x and ${workDir}/y`,
-      })),
-      { workDir, reportDir, freshWorkDir: () => Promise.resolve(workDir) },
-    );
-    assert.match(
-      outcome.findings[0]?.message ?? "",
-      /output ends with:\n<reports>\/home-0\/x and <tree>\/y$/,
-    );
+    for (
+      const [workDir, reportDir] of [
+        [`${root}/work`, `${root}/work/.reports`],
+        [`${root}/reports/tree`, `${root}/reports`],
+      ] as const
+    ) {
+      await Deno.mkdir(workDir, { recursive: true });
+      await Deno.mkdir(reportDir, { recursive: true });
+      const outcome = await runSuite(
+        new ScriptedSandbox(({ command }) => ({
+          code: 4,
+          outputTail: `${command.env["HOME"]}/x and ${workDir}/y`,
+        })),
+        { workDir, reportDir, freshWorkDir: () => Promise.resolve(workDir) },
+      );
+      assert.match(
+        outcome.findings[0]?.message ?? "",
+        /output ends with:\n<reports>\/home-0\/x and <tree>\/y$/,
+        workDir,
+      );
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }
