@@ -150,6 +150,15 @@ Deno.test("generateMutants() adds no space beside a replacement that starts or e
   assert.deepEqual(mutants.map((m) => m.replacement), ["<="]);
 });
 
+Deno.test("generateMutants() orders the changes of one place by their replacement's text", () => {
+  // 10 is made 9 before 11, and listed "11" before "9".
+  assert.deepEqual(
+    summary("def f(a):\n    return a + 10\n")
+      .filter((m) => m.startsWith("constant")),
+    ['constant: "10" -> "11"', 'constant: "10" -> "9"'],
+  );
+});
+
 Deno.test("generateMutants() ids are stable and every mutant parses and differs", () => {
   const text = [
     "def clamp(lo, hi, xs):",
