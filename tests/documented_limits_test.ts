@@ -18,7 +18,28 @@ import {
   MAX_DETAIL_CHARS,
   MAX_DETAIL_LINES,
 } from "../src/run/failure_detail.ts";
+import { MAX_JSON_DEPTH } from "../src/contract/parse_json_document.ts";
+import { MAX_DRIVER_LINE_BYTES } from "../src/mutation/driver_channel.ts";
+import { SCHEMATA_MAX_LENGTH } from "../src/mutation/schemata.ts";
+import { MAX_XML_DEPTH } from "../src/run/_junit_xml.ts";
+import { MAX_TAPPED_LINE_BYTES } from "../src/run/_line_tap.ts";
+import { COPY_TIMEOUT_MS } from "../src/run/bytecode_compiler.ts";
+import { SHOWN_CHARS } from "../src/run/calls/show_form.ts";
+import { TAIL_LINES as REASON_TAIL_LINES } from "../src/run/failure_reason.ts";
+import { MAX_STREAM_BYTES } from "../src/run/observer.ts";
+import { MAX_MESSAGE_CHARS } from "../src/run/parse_junit.ts";
+import { MAX_LEDGER_BYTES } from "../src/run/read_ledger_rows.ts";
+import { MAX_REPORT_BYTES } from "../src/run/run_pytest.ts";
+import {
+  COLLECTION_ERROR_LINES,
+  MAX_FAILED_FINDINGS,
+  TAIL_CHARS,
+  TAIL_LINES,
+} from "../src/run/run_suite.ts";
+import { DEFAULT_LIMITS, DEFAULT_TMP_BYTES } from "../src/sandbox/_defaults.ts";
+import { OUTPUT_KEEP_BYTES } from "../src/sandbox/_output_collector.ts";
 import { BACKGROUND_NICE } from "../src/sandbox/_sandbox_argv.ts";
+import { MAX_WARM_REPORT_BYTES } from "../src/sandbox/_warm_python.ts";
 import {
   DEFAULT_SANDBOX_UIDS,
   DEFAULT_UID_WAIT_MS,
@@ -119,3 +140,73 @@ for (const { what, file, phrase, values } of STATED) {
     );
   });
 }
+
+/**
+ * docs/limits.md: each table row's value (its numbers, KiB, MiB and GiB
+ * read as bytes) is the value of the limit it names.
+ */
+const LIMITS: Readonly<Record<string, readonly number[]>> = {
+  "output kept of a run": [OUTPUT_KEEP_BYTES],
+  "size of a file a test writes": [DEFAULT_LIMITS.maxFileBytes],
+  "CPU time of a run": [DEFAULT_LIMITS.cpuSeconds],
+  "open files of a process": [DEFAULT_LIMITS.maxOpenFiles],
+  "private `/tmp` and `/dev/shm` (bubblewrap tier)": [DEFAULT_TMP_BYTES],
+  "JUnit report": [MAX_REPORT_BYTES],
+  "nesting of a JUnit report": [MAX_XML_DEPTH],
+  "what pawl's observer reads of one connection": [MAX_STREAM_BYTES],
+  "seed ledger (`seed_ledger.jsonl`)": [MAX_LEDGER_BYTES],
+  "a line of the observer's stream counted for progress": [
+    MAX_TAPPED_LINE_BYTES,
+  ],
+  "output quoted by a failed, stopped or reportless run": [
+    TAIL_LINES,
+    TAIL_CHARS,
+  ],
+  "traceback quoted by `tests.collection_error`": [COLLECTION_ERROR_LINES],
+  "failed tests listed one by one": [MAX_FAILED_FINDINGS],
+  "a failed test's JUnit message": [MAX_MESSAGE_CHARS],
+  "a failed property's report quoted as its reason": [REASON_TAIL_LINES],
+  "a call or result shown by `harness.code_detects_tests`": [SHOWN_CHARS],
+  "nesting of `fixtures.lock` (seed contracts)": [MAX_JSON_DEPTH],
+  "a file with its mutants compiled in (schemata)": [SCHEMATA_MAX_LENGTH],
+  "a line from a warm mutation driver": [MAX_DRIVER_LINE_BYTES],
+  "a held interpreter's start-up report": [MAX_WARM_REPORT_BYTES],
+  "compiling a test tree's bytecode ahead of its runs": [
+    COPY_TIMEOUT_MS / 1000,
+  ],
+};
+
+const UNITS: Readonly<Record<string, number>> = {
+  KiB: 1024,
+  MiB: 1024 * 1024,
+  GiB: 1024 * 1024 * 1024,
+};
+
+Deno.test("docs/limits.md gives each fixed limit the value pawl uses, and names every one the test knows", async () => {
+  const text = await Deno.readTextFile(
+    new URL("../docs/limits.md", import.meta.url),
+  );
+  const rows = text.split("\n")
+    .filter((line) => /^\| /.test(line) && !/^\| (?:limit |-)/.test(line))
+    .map((line) =>
+      line.split(" | ").map((cell) => cell.replace(/^\| /, "").trim())
+    );
+  const named: string[] = [];
+  for (const [name, value] of rows) {
+    assert.ok(
+      name! in LIMITS,
+      `docs/limits.md names "${name}", which no row here checks`,
+    );
+    const numbers = [...value!.matchAll(/(\d[\d,]*)(?: (KiB|MiB|GiB)\b)?/g)]
+      .map(([, n, unit]) =>
+        Number(n!.replaceAll(",", "")) * (UNITS[unit ?? ""] ?? 1)
+      );
+    assert.deepEqual(
+      numbers,
+      LIMITS[name!],
+      `docs/limits.md: ${name}: ${value}`,
+    );
+    named.push(name!);
+  }
+  assert.deepEqual(named.sort(), Object.keys(LIMITS).sort());
+});

@@ -117,11 +117,11 @@ export interface SuiteOutcome {
 }
 
 /** Lines of output quoted in a `tests.run_failed` or `tests.no_report` finding. */
-const TAIL_LINES = 15;
+export const TAIL_LINES = 15;
 /** Characters of output quoted in a finding. */
-const TAIL_CHARS = 1500;
+export const TAIL_CHARS = 1500;
 /** Lines of a collection error's traceback quoted in its finding. */
-const COLLECTION_ERROR_LINES = 12;
+export const COLLECTION_ERROR_LINES = 12;
 /** `tests.failed` findings listed one by one; the rest are counted in one more. */
 export const MAX_FAILED_FINDINGS = 100;
 
