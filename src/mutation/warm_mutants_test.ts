@@ -227,6 +227,19 @@ Deno.test("runWarmMutants() kills what the cold engine kills, runs the mutants t
   assert.ok(warmRun.results.every((r) => r.findings === undefined));
 });
 
+Deno.test("runWarmMutants() runs a single compiled mutant warm as well, with no run of its own", async () => {
+  await using f = await fixture();
+  const all = await f.options({ "tests/test_kit.py": TEST });
+  const left = buildSchemata(parser, CORE, CODE, all.mutants).excluded;
+  const one = all.mutants.find((m) =>
+    m.function !== "unused" && !left.has(m.id)
+  );
+  assert.ok(one !== undefined);
+  const run = await warm(f, { ...all, mutants: [one] });
+  assert.deepEqual(run.results.map((r) => r.mutant), [one]);
+  assert.equal(coldRuns(f.sandbox), 0);
+});
+
 Deno.test("runWarmMutants() and the cold engine run only the properties when the test command names the tests directory", async () => {
   await using f = await fixture();
   const all = await f.options({
