@@ -240,6 +240,19 @@ Deno.test("runWarmMutants() runs a single compiled mutant warm as well, with no 
   assert.equal(coldRuns(f.sandbox), 0);
 });
 
+Deno.test("runWarmMutants() judges the mutants against a single passing base property", async () => {
+  await using f = await fixture();
+  const all = await f.options({ "tests/test_kit.py": TEST });
+  const clamp = all.mutants.filter((m) => m.function === "clamp");
+  const run = await warm(f, {
+    ...all,
+    mutants: clamp,
+    base: { ...all.base, properties: [PROPS[0]!] },
+  });
+  assert.deepEqual(run.results.map((r) => r.mutant), clamp);
+  assert.ok(run.results.some((r) => r.base?.[PROPS[0]!.key] === "killed"));
+});
+
 Deno.test("runWarmMutants() and the cold engine run only the properties when the test command names the tests directory", async () => {
   await using f = await fixture();
   const all = await f.options({
