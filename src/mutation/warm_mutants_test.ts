@@ -277,6 +277,19 @@ Deno.test("runWarmMutants() and the cold engine run only the properties when the
   assert.ok(outcomes(cold.results).includes("killed"));
 });
 
+Deno.test("runWarmMutants() runs cold when the base's tests leave one thread running, which a fork would lose", async () => {
+  await using f = await fixture();
+  const threaded =
+    "import threading\nthreading.Thread(target=threading.Event().wait, daemon=True).start()\n" +
+    TEST;
+  const all = await f.options({ "tests/test_kit.py": threaded });
+  const clamp = all.mutants.filter((m) => m.function === "clamp");
+  const run = await warm(f, { ...all, mutants: clamp });
+  assert.deepEqual(run.results.map((r) => r.mutant), clamp);
+  assert.ok(coldRuns(f.sandbox) > 0, f.progress.join("\n"));
+  assert.match(f.progress.join("\n"), /left 1 threads running/);
+});
+
 Deno.test("runWarmMutants() runs the head only on the mutants a base property killed, with the properties that killed them", async () => {
   await using f = await fixture();
   const weak = TEST.replace(
