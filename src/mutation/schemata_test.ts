@@ -302,32 +302,40 @@ Deno.test("buildSchemata() excludes a mutant that unbinds a local where the modu
   }
 });
 
-Deno.test("buildSchemata() excludes a returned value in an async generator nested in a function that is none", () => {
-  const text =
-    "def make():\n    async def a(x):\n        yield x\n    return a\n";
+/** The schemata of `text`, and the id of the one early return of `fn`. */
+function earlyReturnOf(
+  text: string,
+  fn: string,
+): { schemata: Schemata; id: string } {
   const mutants = generateMutants(parser, "m.py", text);
   const early = mutants.filter((m) =>
-    m.function === "make.a" && m.replacement.startsWith("return None")
+    m.function === fn && m.replacement.startsWith("return None")
   );
   assert.equal(early.length, 1);
-  const schemata = buildSchemata(parser, "m.py", text, mutants);
+  return {
+    schemata: buildSchemata(parser, "m.py", text, mutants),
+    id: early[0]!.id,
+  };
+}
+
+Deno.test("buildSchemata() excludes a returned value in an async generator nested in a function that is none", () => {
+  const { schemata, id } = earlyReturnOf(
+    "def make():\n    async def a(x):\n        yield x\n    return a\n",
+    "make.a",
+  );
   assert.equal(
-    schemata.excluded.get(early[0]!.id),
+    schemata.excluded.get(id),
     '"return None" is a syntax error in the async generator "a"',
   );
 });
 
 Deno.test("buildSchemata() compiles in a returned value in a plain function nested in an async generator", () => {
-  const text =
-    "async def a(x):\n    def helper():\n        return x\n    yield helper()\n";
-  const mutants = generateMutants(parser, "m.py", text);
-  const early = mutants.filter((m) =>
-    m.function === "a.helper" && m.replacement.startsWith("return None")
+  const { schemata, id } = earlyReturnOf(
+    "async def a(x):\n    def helper():\n        return x\n    yield helper()\n",
+    "a.helper",
   );
-  assert.equal(early.length, 1);
-  const schemata = buildSchemata(parser, "m.py", text, mutants);
-  assert.equal(schemata.excluded.get(early[0]!.id), undefined);
-  assert.ok(schemata.coverLines.has(early[0]!.id));
+  assert.equal(schemata.excluded.get(id), undefined);
+  assert.ok(schemata.coverLines.has(id));
 });
 
 Deno.test("buildSchemata() compiles in a quote change inside an f-string whose interpolation already holds that quote", () => {

@@ -57,6 +57,18 @@ async function withTree(
   }
 }
 
+/** A package `name` in `lib` whose import runs `init` and whose `-m` prints "ran". */
+async function writePackage(
+  lib: string,
+  name: string,
+  init: string,
+): Promise<void> {
+  await Deno.mkdir(`${lib}/${name}`);
+  await Deno.writeTextFile(`${lib}/${name}/__init__.py`, init);
+  await Deno.writeTextFile(`${lib}/${name}/__main__.py`, "print('ran')\n");
+  await Deno.chmod(`${lib}/${name}`, 0o755);
+}
+
 function probeCommand(
   dirs: { work: string; lib: string },
   args: string[],
@@ -168,13 +180,7 @@ Deno.test("a held interpreter goes cold when the run differs, is refused, cannot
         ["stuck", "import time\ntime.sleep(600)\n"],
       ]
     ) {
-      await Deno.mkdir(`${dirs.lib}/${name}`);
-      await Deno.writeTextFile(`${dirs.lib}/${name}/__init__.py`, body!);
-      await Deno.writeTextFile(
-        `${dirs.lib}/${name}/__main__.py`,
-        "print('ran')\n",
-      );
-      await Deno.chmod(`${dirs.lib}/${name}`, 0o755);
+      await writePackage(dirs.lib, name!, body!);
       const run = { ...command, argv: ["python3", "-m", name!] };
       const expected = await sandbox.run({
         ...run,
@@ -199,10 +205,12 @@ Deno.test("a held interpreter's report is read whole across many reads, and one 
     // Each name a failed import looked up is reported: 32 bytes a name.
     const name = (i: number) => `pawl_missing_module_name_${i}`.padEnd(31, "_");
     const { cap, fits } = { cap: MAX_WARM_REPORT_BYTES, fits: 7000 };
-    for (const [pkg, count] of [["fits", fits], ["over", cap / 32 + 100]]) {
-      await Deno.mkdir(`${dirs.lib}/${pkg}`);
-      await Deno.writeTextFile(
-        `${dirs.lib}/${pkg}/__init__.py`,
+    for (
+      const [pkg, count] of [["fits", fits], ["over", cap / 32 + 100]] as const
+    ) {
+      await writePackage(
+        dirs.lib,
+        pkg,
         `for i in range(${count}):
     try:
         __import__(("pawl_missing_module_name_" + str(i)).ljust(31, "_"))
@@ -210,13 +218,8 @@ Deno.test("a held interpreter's report is read whole across many reads, and one 
         pass
 `,
       );
-      await Deno.writeTextFile(
-        `${dirs.lib}/${pkg}/__main__.py`,
-        "print('ran')\n",
-      );
-      await Deno.chmod(`${dirs.lib}/${pkg}`, 0o755);
     }
-    // Over 64 KiB, the most one read of a pipe returns.
+    // More than three reads' worth: one read of a pipe returns 64 KiB at most.
     assert.ok(fits * 32 > 3 * 64 * 1024 && fits * 32 < cap);
     const run = (pkg: string) => ({
       ...probeCommand(dirs, []),
@@ -282,18 +285,13 @@ Deno.test("prestart settles once the interpreter is spawned, before its import e
     // only once prestart settled: one that waited for the interpreter's
     // report would never settle.
     const go = `${dirs.lib}/go`;
-    await Deno.mkdir(`${dirs.lib}/slow_pkg`);
-    await Deno.writeTextFile(
-      `${dirs.lib}/slow_pkg/__init__.py`,
+    await writePackage(
+      dirs.lib,
+      "slow_pkg",
       `import os, time\nwhile not os.path.exists(${
         JSON.stringify(go)
       }):\n    time.sleep(0.01)\n`,
     );
-    await Deno.writeTextFile(
-      `${dirs.lib}/slow_pkg/__main__.py`,
-      "print('ran')\n",
-    );
-    await Deno.chmod(`${dirs.lib}/slow_pkg`, 0o755);
     const command = {
       ...probeCommand(dirs, []),
       argv: ["python3", "-m", "slow_pkg"],
