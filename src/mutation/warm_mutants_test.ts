@@ -405,6 +405,45 @@ Deno.test("runWarmMutants() keeps the base's outcomes under the base's scope, sh
   ]);
 });
 
+Deno.test("runWarmMutants() keeps a base's baseline under that base's scope: another base, whose tests pass on less, does not lend it its passing set", async () => {
+  await using f = await fixture();
+  const cache = memoryMutationCache();
+  const failingFirsts = TEST.replace(
+    "assert list(firsts(2)) == [2]",
+    "assert list(firsts(2)) == [3]",
+  );
+  const run = async (scope: string, tests: string) => {
+    const options = await f.options({ "tests/test_kit.py": tests });
+    return await warm(f, {
+      ...options,
+      mutants: options.mutants.filter((m) => m.function !== "unused"),
+      base: { ...options.base, cacheScope: () => Promise.resolve(scope) },
+      cache,
+    });
+  };
+  const first = await run("b1", TEST);
+  const killedByFirsts = first.results.filter((r) =>
+    r.base["000/firsts"] === "killed"
+  );
+  assert.ok(killedByFirsts.length > 0);
+
+  // Another base under another scope: test_firsts fails there, so its
+  // baseline passes on test_clamp alone, and its run is clean.
+  const other = await run("b2", failingFirsts);
+  assert.deepEqual(other.baselineFindings, []);
+  assert.ok(
+    other.results.every((r) => r.base["000/firsts"] !== "killed"),
+    "a property failing on the unmutated code kills nothing",
+  );
+
+  // The first base again: its own baseline and runs, all from the cache.
+  const before = f.sandbox.calls.length;
+  const again = await run("b1", TEST);
+  assert.equal(f.sandbox.calls.length, before, "no run starts");
+  assert.ok(again.results.every((r) => r.cached));
+  assert.deepEqual(kills(again.results, "base"), kills(first.results, "base"));
+});
+
 /** The weakened test, plus a way to tell a forked run from a fresh one. */
 const TELLS: Record<string, string> = {
   "a marker the first run leaves in the tree": `import pathlib
