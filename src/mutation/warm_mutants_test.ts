@@ -444,6 +444,49 @@ Deno.test("runWarmMutants() keeps a base's baseline under that base's scope: ano
   assert.deepEqual(kills(again.results, "base"), kills(first.results, "base"));
 });
 
+Deno.test("runWarmMutants() does not count a mutant's forked run of one property when the driver goes away before its control", async () => {
+  await using f = await fixture();
+  // The third process to run test_clamp (baseline, the mutant, then its
+  // control) kills the warm interpreter it was forked from.
+  const killer = TEST.replace(
+    "from kit.core import clamp, firsts\n",
+    `from kit.core import clamp, firsts
+
+import os
+import pathlib
+import signal
+
+PIDS = pathlib.Path(__file__).with_name(".pids")
+
+
+def count_run():
+    pids = set(PIDS.read_text().split()) if PIDS.exists() else set()
+    if str(os.getpid()) in pids:
+        return
+    pids.add(str(os.getpid()))
+    PIDS.write_text(" ".join(sorted(pids)))
+    parent = pathlib.Path(f"/proc/{os.getppid()}/cmdline").read_bytes()
+    if len(pids) == 3 and b"pawl_warm_driver" in parent:
+        os.kill(os.getppid(), signal.SIGKILL)
+`,
+  ).replace(
+    "    lo, hi = min(a, b), max(a, b)\n",
+    "    count_run()\n    lo, hi = min(a, b), max(a, b)\n",
+  );
+  const all = await f.options({ "tests/test_kit.py": killer });
+  const left = buildSchemata(parser, CORE, CODE, all.mutants).excluded;
+  const one = all.mutants.find((m) =>
+    m.function === "clamp" && !left.has(m.id)
+  );
+  assert.ok(one !== undefined);
+  const run = await warm(f, { ...all, mutants: [one] });
+  const said = f.progress.join("\n");
+  assert.match(said, /no control run confirmed the base's forked runs/, said);
+  // Run again in a process of its own, it comes to the cold engine's outcome.
+  const cold = await runColdMutants({ ...all, mutants: [one] });
+  assert.deepEqual(kills(run.results, "base"), kills(cold.results, "base"));
+});
+
 /** The weakened test, plus a way to tell a forked run from a fresh one. */
 const TELLS: Record<string, string> = {
   "a marker the first run leaves in the tree": `import pathlib
