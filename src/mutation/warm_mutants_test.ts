@@ -277,6 +277,35 @@ Deno.test("runWarmMutants() and the cold engine run only the properties when the
   assert.ok(outcomes(cold.results).includes("killed"));
 });
 
+Deno.test("runWarmMutants() gives the warm interpreter every option of the test command, its first one too", async () => {
+  await using f = await fixture();
+  // The tests need a fixture only the plugin the command's first option
+  // loads provides.
+  const needsPlugin = TEST.replace(
+    "def test_clamp(x, a, b):\n",
+    "def test_clamp(width, x, a, b):\n    assert width == 1\n",
+  );
+  const all = await f.options({
+    "tests/test_kit.py": needsPlugin,
+    "kit/fixtures.py":
+      "import pytest\n\n\n@pytest.fixture(scope='session')\ndef width():\n    return 1\n",
+  });
+  const [python, m, pytest, ...rest] = all.command;
+  const options = {
+    ...all,
+    mutants: all.mutants.filter((m) => m.function === "clamp").slice(0, 3),
+    command: [python!, m!, pytest!, "-p", "kit.fixtures", ...rest],
+  };
+  const warmRun = await warm(f, options);
+  assert.deepEqual(warmRun.baselineFindings, []);
+  assert.equal(coldRuns(f.sandbox), 0, f.progress.join("\n"));
+  const cold = await runColdMutants(options);
+  const outcomes = (results: readonly MutantResult[]) =>
+    results.map((r) => r.base["000/clamp"]);
+  assert.deepEqual(outcomes(warmRun.results), outcomes(cold.results));
+  assert.ok(outcomes(cold.results).includes("killed"));
+});
+
 Deno.test("runWarmMutants() runs cold when the base's tests leave one thread running, which a fork would lose", async () => {
   await using f = await fixture();
   const threaded =
