@@ -20,6 +20,8 @@ export interface LedgerEvidence {
   trials: number | null;
   /** The `ok` field. */
   ok: boolean | null;
+  /** Set on the one row standing for a ledger pawl did not read: why. */
+  unread?: string;
 }
 
 /** One seeded run to judge. */
@@ -102,6 +104,7 @@ export function judgeSeedUse(
   if (run.expectLedger && tests.length > 0) {
     const first = tests[0] as ObservedProperty;
     const rows = run.ledger;
+    const unread = rows.find((r) => r.unread !== undefined)?.unread;
     const foreign = rows.find((r) => r.seed !== run.seed);
     const short = run.trials === null
       ? undefined
@@ -110,7 +113,9 @@ export function judgeSeedUse(
         (r.ok === true && r.trials !== run.trials)
       );
     const names = tests.map((t) => `"${t.nodeId}"`).join(", ");
-    const problem = rows.length === 0
+    const problem = unread !== undefined
+      ? `${unread}, so pawl read none of its rows`
+      : rows.length === 0
       ? "the contract test wrote no seed-ledger row"
       : foreign !== undefined
       ? `a seed-ledger row carries seed ${foreign.seed}`

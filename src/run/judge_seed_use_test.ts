@@ -161,9 +161,23 @@ Deno.test("judgeSeedUse() wants ledger rows carrying the injected seed and trial
     ["a row without a trial count", {
       ledger: [row(9, null, false)],
     }, "a seed-ledger row reports no trial count where 200 were injected"],
+    [
+      "a ledger pawl did not read, after good rows",
+      {
+        ledger: [row(9, 200), {
+          ...row(null, null, null),
+          unread: "seed_ledger.jsonl is not a regular file",
+        }],
+      },
+      "seed_ledger.jsonl is not a regular file, so pawl read none of its rows",
+    ],
     ["a base that writes no rows expects none", {
       expectLedger: false,
       ledger: [],
+    }, undefined],
+    ["a base that writes no rows expects none, even from a ledger not read", {
+      expectLedger: false,
+      ledger: [{ ...row(null, null, null), unread: "too large" }],
     }, undefined],
   ];
   for (const [label, run, problem] of table) {

@@ -65,6 +65,18 @@ Deno.test("A seed-ledger row without an integer trial count is no evidence the i
   }
 });
 
+Deno.test("A seed ledger too large to read is named in the finding, not taken for a ledger with no rows", async () => {
+  const row = '{"seed":9,"trials":200,"ok":true}';
+  const lines = Array.from(
+    { length: Math.ceil(MAX_LEDGER_BYTES / (row.length + 1)) + 1 },
+    () => row,
+  );
+  assert.deepEqual(await judgeLedger(lines), [
+    "seed.not_used: seed_ledger.jsonl is larger than 8 MiB, so pawl read none of its rows",
+  ]);
+  assert.deepEqual(await judgeLedger(lines.slice(0, 3)), []);
+});
+
 Deno.test("readLedgerRows() reads each row's seed, trials and ok as evidence, never as trusted input", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-ledger-" });
   const path = `${dir}/${SEED_LEDGER_FILE}`;
@@ -105,15 +117,29 @@ Deno.test("readLedgerRows() reads each row's seed, trials and ok as evidence, ne
         { seed: null, trials: null, ok: null },
       ]);
     });
+    const unread = (why: string) => [{
+      seed: null,
+      trials: null,
+      ok: null,
+      unread: `seed_ledger.jsonl is ${why}`,
+    }];
     await t.step(
-      "a ledger at its size cap is read, one byte over is not",
+      "a ledger at its size cap is read, one byte over is not, and says why",
       async () => {
         const row = '{"seed":9,"trials":200,"ok":true}\n';
         const pad = " ".repeat(MAX_LEDGER_BYTES - row.length);
         await Deno.writeTextFile(path, `${row}${pad}`);
         assert.equal(await ledgerLineCount(dir), 1);
+        assert.deepEqual(await readLedgerRows(dir, 0), [
+          { seed: 9, trials: 200, ok: true },
+        ]);
         await Deno.writeTextFile(path, `${row}${pad} `);
         assert.equal(await ledgerLineCount(dir), 0);
+        // Whatever the run skips: the rows after it cannot be told apart.
+        assert.deepEqual(
+          await readLedgerRows(dir, 1),
+          unread("larger than 8 MiB"),
+        );
       },
     );
     await t.step(
@@ -123,12 +149,20 @@ Deno.test("readLedgerRows() reads each row's seed, trials and ok as evidence, ne
         await Deno.remove(path);
         await Deno.symlink(`${dir}/elsewhere`, path);
         assert.equal(await ledgerLineCount(dir), 0);
+        assert.deepEqual(
+          await readLedgerRows(dir, 0),
+          unread("not a regular file"),
+        );
       },
     );
     await t.step("a directory named like the ledger is not read", async () => {
       await Deno.remove(path);
       await Deno.mkdir(path);
-      assert.deepEqual(await readLedgerRows(dir, 0), []);
+      assert.equal(await ledgerLineCount(dir), 0);
+      assert.deepEqual(
+        await readLedgerRows(dir, 0),
+        unread("not a regular file"),
+      );
     });
     await t.step(
       "a ledger pawl cannot look at is an error, not an empty ledger",
