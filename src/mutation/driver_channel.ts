@@ -9,7 +9,10 @@
  */
 import type { ObserverPlugin } from "../run/observer.ts";
 
-/** Longest line read from the driver, in bytes; a longer one ends the stream. */
+/**
+ * Longest line read from the driver, in characters (the driver writes
+ * ASCII JSON, so bytes); a longer one ends the stream.
+ */
 export const MAX_DRIVER_LINE_BYTES = 1024 * 1024;
 
 /** The socket, its token, and the lines of its one connection. */
@@ -25,6 +28,7 @@ export class DriverChannel {
   #lines: unknown[] = [];
   #waiting: ((line: unknown) => void) | undefined;
   #ended = false;
+  #closed = false;
 
   private constructor(path: string, token: string, listener: Deno.Listener) {
     this.path = path;
@@ -51,6 +55,11 @@ export class DriverChannel {
           conn.close();
           continue;
         }
+        // Accepted before `close()` stopped the listener: nobody reads it.
+        if (this.#closed) {
+          conn.close();
+          continue;
+        }
         this.#conn = conn;
         this.#read(conn);
       }
@@ -69,6 +78,8 @@ export class DriverChannel {
         if (n === null) break;
         partial += decoder.decode(buffer.subarray(0, n), { stream: true });
         for (let nl = partial.indexOf("\n"); nl >= 0;) {
+          // A line that ended within this read is held to the cap too.
+          if (nl > MAX_DRIVER_LINE_BYTES) return this.#end();
           this.#push(parseLine(partial.slice(0, nl)));
           partial = partial.slice(nl + 1);
           nl = partial.indexOf("\n");
@@ -119,6 +130,7 @@ export class DriverChannel {
 
   /** Stop listening, drop the connection and remove the socket; never throws. */
   async close(): Promise<void> {
+    this.#closed = true;
     try {
       this.#listener.close();
     } catch {

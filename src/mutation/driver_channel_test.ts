@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ObserverPlugin } from "../run/observer.ts";
-import { DriverChannel } from "./driver_channel.ts";
+import { DriverChannel, MAX_DRIVER_LINE_BYTES } from "./driver_channel.ts";
 
 async function channelIn(dir: string): Promise<DriverChannel> {
   return await DriverChannel.open({ channels: dir } as ObserverPlugin);
@@ -63,6 +63,85 @@ Deno.test("DriverChannel closes a second connection unread and remembers it", as
     first.close();
   } finally {
     await channel.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("DriverChannel.open() gives each channel a fresh 128-bit token in hex, and a socket of its own the sandbox can connect to", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
+  const channels = [await channelIn(dir), await channelIn(dir)];
+  try {
+    for (const channel of channels) {
+      assert.match(channel.token, /^[0-9a-f]{32}$/);
+      assert.equal(channel.path, `${dir}/d${channel.token.slice(0, 11)}.sock`);
+      const info = await Deno.lstat(channel.path);
+      assert.equal(info.isSocket, true);
+      assert.equal(info.mode! & 0o777, 0o777);
+    }
+    assert.notEqual(channels[0]!.token, channels[1]!.token);
+    // Each byte is two digits: over many tokens, every digit shows up in
+    // both places of a byte, a leading zero too.
+    const tokens = [];
+    for (let i = 0; i < 64; i++) {
+      const channel = await channelIn(dir);
+      tokens.push(channel.token);
+      await channel.close();
+    }
+    const pairs = tokens.flatMap((t) => t.match(/../g)!);
+    assert.ok(pairs.some((p) => p.startsWith("0")));
+    assert.equal(new Set(pairs.map((p) => p[1])).size, 16);
+  } finally {
+    for (const channel of channels) await channel.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("DriverChannel reads a line up to its cap, and ends the stream at a longer one", async (t) => {
+  for (
+    const [name, length, read] of [
+      ["at the cap", MAX_DRIVER_LINE_BYTES, true],
+      ["one byte over", MAX_DRIVER_LINE_BYTES + 1, false],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
+      const channel = await channelIn(dir);
+      try {
+        const conn = await Deno.connect({
+          transport: "unix",
+          path: channel.path,
+        });
+        const text = `"${"x".repeat(length - 2)}"`;
+        await write(conn, text);
+        await write(conn, '\n{"event":"after"}\n').catch(() => {});
+        if (read) {
+          assert.equal(await channel.next(), "x".repeat(length - 2));
+          assert.deepEqual(await channel.next(), { event: "after" });
+        } else {
+          assert.equal(await channel.next(), null);
+        }
+        conn.close();
+      } finally {
+        await channel.close();
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("DriverChannel.close() ends a reader that waits, removes the socket, and may be called twice", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
+  const channel = await channelIn(dir);
+  try {
+    const conn = await Deno.connect({ transport: "unix", path: channel.path });
+    const waiting = channel.next();
+    await channel.close();
+    assert.equal(await waiting, null);
+    assert.equal(await channel.send({ event: "end" }), false);
+    await assert.rejects(() => Deno.lstat(channel.path), Deno.errors.NotFound);
+    await channel.close();
+    conn.close();
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
