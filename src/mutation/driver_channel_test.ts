@@ -34,6 +34,7 @@ Deno.test("DriverChannel reads the driver's lines in order, an empty or unreadab
       new TextDecoder().decode(buffer.subarray(0, n ?? 0)),
       '{"event":"end"}\n',
     );
+    assert.equal(channel.intruded, false, "one connection is no intrusion");
     conn.close();
     assert.equal(await channel.next(), null);
     assert.equal(await channel.next(), null);
@@ -140,6 +141,74 @@ Deno.test("DriverChannel.close() ends a reader that waits, removes the socket, a
     assert.equal(await channel.send({ event: "end" }), false);
     await assert.rejects(() => Deno.lstat(channel.path), Deno.errors.NotFound);
     await channel.close();
+    conn.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("DriverChannel reads a character whose bytes arrive in two reads", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
+  const channel = await channelIn(dir);
+  try {
+    const conn = await Deno.connect({ transport: "unix", path: channel.path });
+    const bytes = new TextEncoder().encode('{"event":"caf\u00e9"}\n');
+    const split = bytes.indexOf(0xc3) + 1;
+    await conn.write(bytes.subarray(0, split));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await conn.write(bytes.subarray(split));
+    assert.deepEqual(await channel.next(), { event: "caf\u00e9" });
+    conn.close();
+  } finally {
+    await channel.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("DriverChannel ends the stream at a line over its cap that never ends", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
+  const channel = await channelIn(dir);
+  try {
+    const conn = await Deno.connect({ transport: "unix", path: channel.path });
+    await write(conn, "x".repeat(MAX_DRIVER_LINE_BYTES + 1));
+    assert.equal(await channel.next(), null);
+    conn.close();
+  } finally {
+    await channel.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("DriverChannel.send() is false before the driver connects and after it went away", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
+  const channel = await channelIn(dir);
+  try {
+    assert.equal(await channel.send({ event: "config" }), false);
+    const conn = await Deno.connect({ transport: "unix", path: channel.path });
+    await write(conn, '{"event":"hello"}\n');
+    assert.deepEqual(await channel.next(), { event: "hello" });
+    conn.close();
+    assert.equal(await channel.next(), null);
+    // A large message cannot sit whole in the socket's buffer.
+    assert.equal(
+      await channel.send({ event: "config", pad: "x".repeat(1 << 20) }),
+      false,
+    );
+  } finally {
+    await channel.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("DriverChannel.close() ends the driver's end of the connection", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
+  const channel = await channelIn(dir);
+  try {
+    const conn = await Deno.connect({ transport: "unix", path: channel.path });
+    await write(conn, '{"event":"hello"}\n');
+    assert.deepEqual(await channel.next(), { event: "hello" });
+    await channel.close();
+    assert.equal(await conn.read(new Uint8Array(8)), null);
     conn.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
