@@ -56,6 +56,7 @@ export async function runColdMutants(
       run,
       side,
       options.clock,
+      // Stryker disable next-line StringLiteral: any label but "base" is worded as the head's, and keys the runs apart from the base's all the same
       "head",
     );
     baselineFindings.push(...headBaseline.findings);

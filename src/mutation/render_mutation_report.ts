@@ -89,11 +89,10 @@ export function renderMutationReport(
       : outcomes.some(([, o]) => o === "unknown")
       ? "Ignored"
       : "Survived";
-    const weakened = r.head === null
-      ? []
-      : outcomes.flatMap(([k, o]) =>
-        o === "killed" && r.head?.[k] === "survived" ? [k] : []
-      ).sort();
+    // Killed at the base, survived at the head (none without a head run).
+    const weakened = outcomes.flatMap(([k, o]) =>
+      o === "killed" && r.head?.[k] === "survived" ? [k] : []
+    ).sort();
     file(r.mutant.file).mutants.push({
       ...mutantFields(r.mutant),
       status,

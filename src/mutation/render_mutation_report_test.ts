@@ -91,6 +91,23 @@ Deno.test("renderMutationReport() writes a report the published schema accepts",
   assert.deepEqual(json.config, { runSeed: 1 }, "the run's seeds and limits");
 });
 
+Deno.test("renderMutationReport() ends its JSON with a newline, and gives a mutated file it has no text of an empty source", () => {
+  const [m] = generateMutants(parser, "src/kit/core.py", TEXT);
+  assert.ok(m !== undefined);
+  const text = renderMutationReport({
+    ...NO_MUTATION_RUN,
+    results: [{
+      mutant: m,
+      base: { "000/clamp": "killed" },
+      head: null,
+      cached: false,
+    }],
+    texts: new Map(),
+  }, { version: "0" });
+  assert.ok(text.endsWith("}\n"));
+  assert.equal(JSON.parse(text).files["src/kit/core.py"].source, "");
+});
+
 Deno.test("renderMutationReport() of a run without mutants is still a valid report, and says mutation testing was off", () => {
   const json = JSON.parse(
     renderMutationReport(NO_MUTATION_RUN, { version: "0" }),

@@ -134,6 +134,18 @@ Deno.test("Controls runs each set's control once, never for a job that ran no te
   assert.equal(runs, 1);
 });
 
+Deno.test("Controls tells two sets of tests apart whose names would run together", async () => {
+  const ran_: string[] = [];
+  const controls = new Controls<WarmJob>(0, (j) => {
+    ran_.push(j.mutant.id);
+    return Promise.resolve(ran({ a: "survived", bc: "survived" }));
+  });
+  controls.saw({ a: "killed", bc: "survived" }, job("m0"), 1);
+  controls.saw({ ab: "killed", c: "survived" }, job("m1"), 2);
+  await controls.due(Number.POSITIVE_INFINITY, session());
+  assert.deepEqual(ran_.sort(), ["m0", "m1"]);
+});
+
 Deno.test("Controls makes a control due no sooner than the run that first showed its set, and by the session's expected end", async () => {
   await fc.assert(fc.asyncProperty(
     fc.integer({ min: 0, max: 20 }),

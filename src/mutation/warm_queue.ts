@@ -33,7 +33,7 @@ export class WarmJobQueue implements WarmQueue {
 
   /** The next job, or undefined when none is left or the deadline passed. */
   take(): WarmJob | undefined {
-    // Stryker disable next-line EqualityOperator: #next never passes the length; at the length the clock is read for nothing, and `cut` and `left` are empty either way
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: #next never passes the length; at the length the clock is read for nothing, and `cut` and `left` are empty either way
     if (this.#next >= this.#jobs.length) return undefined;
     if (this.#cut || this.#clock() >= this.#deadline) {
       this.#cut = true;
