@@ -231,17 +231,18 @@ export async function directoryMutationCache(
         if (error instanceof Deno.errors.NotFound) return undefined;
         throw error;
       }
+      let value: unknown;
       try {
-        const value = JSON.parse(text) as unknown;
-        if (typeof value !== "object" || value === null) return undefined;
-        const entries = Object.entries(value);
-        if (!entries.every(([, v]) => OUTCOMES.has(v as KillOutcome))) {
-          return undefined;
-        }
-        return Object.fromEntries(entries) as SideOutcomes;
+        value = JSON.parse(text);
       } catch {
         return undefined;
       }
+      if (typeof value !== "object" || value === null) return undefined;
+      const entries = Object.entries(value);
+      if (!entries.every(([, v]) => OUTCOMES.has(v as KillOutcome))) {
+        return undefined;
+      }
+      return Object.fromEntries(entries) as SideOutcomes;
     },
     async put(key, outcomes) {
       const target = path(key);

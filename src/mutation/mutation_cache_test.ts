@@ -25,7 +25,11 @@ Deno.test("directoryMutationCache() keeps outcomes across instances and ignores 
       '{"x": "passed"}',
     );
     assert.equal(await again.get("b".repeat(64)), undefined);
-    await assert.rejects(() => again.get("../escape"), RangeError);
+    await assert.rejects(
+      () => again.get("../escape"),
+      RangeError,
+      'Invalid mutation cache key "../escape"',
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
