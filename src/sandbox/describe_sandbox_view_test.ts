@@ -42,3 +42,22 @@ Deno.test("describeSandboxView() says what each tier hides and where the reposit
     });
   }
 });
+
+Deno.test("describeSandboxView() names the sandbox uid in words when the report has none, and the repository without a path when none is given", () => {
+  const text = describeSandboxView({
+    tier: "uid",
+    network: "isolated",
+    notes: [],
+  });
+  assert.ok(
+    text.includes("the tests run as the sandbox uid with no supplementary"),
+    text,
+  );
+  assert.ok(!text.includes("undefined"), text);
+  assert.ok(
+    text.includes(
+      "the repository is a fresh export of the head tree, the working directory",
+    ),
+    text,
+  );
+});
