@@ -19,9 +19,7 @@ export interface PasswdUser {
  * "1e3" or "0x10" as numbers the C library never gives that line.
  */
 function passwdId(field: string | undefined): number | undefined {
-  return field !== undefined && /^[0-9]+$/.test(field)
-    ? Number(field)
-    : undefined;
+  return /^[0-9]+$/.test(field ?? "") ? Number(field) : undefined;
 }
 
 /** The entry for user `name` in passwd(5) `text`, or undefined. */
@@ -31,7 +29,8 @@ export function findPasswdUser(
 ): PasswdUser | undefined {
   for (const line of text.split("\n")) {
     const fields = line.split(":");
-    if (fields.length < 4 || fields[0] !== name) continue;
+    if (fields[0] !== name) continue;
+    // A line too short to hold both ids has no id in the one it lacks.
     const uid = passwdId(fields[2]);
     const gid = passwdId(fields[3]);
     if (uid !== undefined && gid !== undefined) return { uid, gid };
