@@ -183,7 +183,7 @@ export class Metrics {
     const family = (name: string, type: string, help: string) =>
       lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
     family("pawl_build_info", "gauge", "The running pawl, by version.");
-    lines.push(`pawl_build_info{version="${escape(VERSION)}"} 1`);
+    lines.push(`pawl_build_info{version="${escapeLabelValue(VERSION)}"} 1`);
     for (const [name, { help }] of Object.entries(COUNTERS)) {
       family(name, "counter", help);
       for (const [labels, value] of this.#counters.get(name)!) {
@@ -319,7 +319,8 @@ function renderProcess(
   }
 }
 
-function escape(value: string): string {
+/** A label value as the exposition format writes it: `\`, `"` and a newline escaped. */
+export function escapeLabelValue(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(
     /\n/g,
     "\\n",

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { parsePrometheusText } from "../../tests/_prometheus.ts";
 import { VERSION } from "../version.ts";
 import { emptyCounts } from "./_rows.ts";
-import { Metrics } from "./metrics.ts";
+import { escapeLabelValue, Metrics } from "./metrics.ts";
 import { readProcessStats } from "./process_stats.ts";
 
 Deno.test("Metrics shows every labelled counter at zero before its first event", () => {
@@ -256,4 +256,58 @@ Deno.test("Metrics counts a failed publishing attempt in its own series, without
   assert.match(text, /^pawl_serve_publish_failures_total 2$/m);
   const jobs = parsePrometheusText(text).get("pawl_serve_jobs_total");
   assert.ok(jobs?.samples.every((s) => s.value === 0));
+});
+
+Deno.test("Metrics shows every family docs/serve.md lists, each with its help, and the label values the docs name", async () => {
+  const docs = await Deno.readTextFile(
+    new URL("../../docs/serve.md", import.meta.url),
+  );
+  const section = docs.slice(
+    docs.indexOf("- `GET /metrics`"),
+    docs.indexOf("Example alert rules"),
+  );
+  const listed = [
+    ...section.matchAll(
+      /`([a-z_]+)(?:\{([a-z]+)\})?`(?:\s*\(([a-z_,\s]+)[):])?/g,
+    ),
+  ].map(([, name, label, values]) => ({
+    name: name!,
+    label,
+    values: label === undefined || values === undefined
+      ? undefined
+      : values.split(",").map((v) => v.trim()).sort(),
+  }));
+  assert.equal(listed.length, 15, JSON.stringify(listed));
+  const metrics = new Metrics();
+  const families = parsePrometheusText(metrics.render({
+    queue: { depth: emptyCounts(), oldestAgeSeconds: {} },
+    process: await readProcessStats(),
+  }));
+  assert.deepEqual(
+    [...families.keys()].sort(),
+    listed.map((l) => l.name).sort(),
+    "every family shown is documented, and every documented one shown",
+  );
+  for (const { name, label, values } of listed) {
+    const family = families.get(name)!;
+    assert.notEqual(family.help.trim(), "", `${name} says what it counts`);
+    if (label === undefined) continue;
+    const shown = family.samples.map((s) => s.labels[label]);
+    assert.ok(shown.every((v) => v !== undefined && v !== ""), name);
+    if (values !== undefined) assert.deepEqual(shown.sort(), values, name);
+  }
+});
+
+Deno.test("escapeLabelValue() escapes a backslash, a double quote and a newline, and nothing else", () => {
+  assert.equal(escapeLabelValue("0.1.0"), "0.1.0");
+  assert.equal(
+    escapeLabelValue('a\\b"c\nd\te'),
+    'a\\\\b\\"c\\nd\te',
+  );
+  // The strict reader takes the escaped value as one label, whole.
+  const escaped = escapeLabelValue('q"\\\n');
+  const families = parsePrometheusText(
+    `# HELP x x\n# TYPE x gauge\nx{v="${escaped}"} 1\n`,
+  );
+  assert.equal(families.get("x")?.samples[0]?.labels["v"], escaped);
 });
