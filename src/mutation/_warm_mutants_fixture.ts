@@ -1,0 +1,158 @@
+/**
+ * The warm engine's test fixture: a small package with one Hypothesis
+ * property, run over a local "sandbox" (plain child processes) with the
+ * real driver, observer, pytest and Hypothesis.
+ *
+ * @module
+ */
+import { loadPythonParser } from "../python/load_python_parser.ts";
+import { installObserver, type ObserverPlugin } from "../run/observer.ts";
+import { LocalSandbox } from "../run/_local_sandbox.ts";
+import { DEFAULT_PYTEST_COMMAND, SANDBOX_PATH } from "../run/run_pytest.ts";
+import { generateMutants } from "./generate_mutants.ts";
+import { installWarmDriver, type WarmDriver } from "./install_warm_driver.ts";
+import type { MutantResult } from "./judge_kill_sets.ts";
+import type { MutantEngineOptions } from "./mutant_engine.ts";
+import { buildSchemata } from "./schemata.ts";
+import { runWarmMutants } from "./warm_mutants.ts";
+
+export const parser = await loadPythonParser();
+
+export const CORE = "kit/core.py";
+export const CODE = `def clamp(x, lo, hi):
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+
+def unused(x):
+    return x * 3
+
+
+def firsts(n):
+    yield n
+`;
+
+export const TEST = `from hypothesis import given, settings, strategies as st
+
+from kit.core import clamp, firsts
+
+
+@settings(max_examples=40)
+@given(st.integers(), st.integers(), st.integers())
+def test_clamp(x, a, b):
+    lo, hi = min(a, b), max(a, b)
+    assert clamp(x, lo, hi) == min(max(x, lo), hi)
+
+
+def test_firsts():
+    assert list(firsts(2)) == [2]
+`;
+
+export const PROPS = [
+  { key: "000/clamp", nodeId: "tests/test_kit.py::test_clamp" },
+  { key: "000/firsts", nodeId: "tests/test_kit.py::test_firsts" },
+];
+
+export interface Fixture {
+  root: string;
+  observer: ObserverPlugin;
+  driver: WarmDriver;
+  sandbox: LocalSandbox;
+  progress: string[];
+  options(
+    tests: Record<string, string>,
+    head?: Record<string, string>,
+  ): Promise<MutantEngineOptions>;
+}
+
+export async function fixture(code = CODE): Promise<Fixture & AsyncDisposable> {
+  const root = await Deno.makeTempDir({ prefix: "pawl-warm-mutants-" });
+  const observer = await installObserver(root);
+  const driver = await installWarmDriver(root);
+  const sandbox = new LocalSandbox();
+  const progress: string[] = [];
+  let n = 0;
+  const tree = async (name: string, tests: Record<string, string>) => {
+    const files = {
+      "kit/__init__.py": "",
+      [CORE]: code,
+      "tests/__init__.py": "",
+      ...tests,
+    };
+    for (const [path, text] of Object.entries(files)) {
+      const full = `${root}/${name}/${path}`;
+      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), {
+        recursive: true,
+      });
+      await Deno.writeTextFile(full, text);
+    }
+    return `${root}/${name}`;
+  };
+  await Deno.mkdir(`${root}/reports`);
+  return {
+    root,
+    observer,
+    driver,
+    sandbox,
+    progress,
+    options: async (tests, head) => ({
+      mutants: generateMutants(parser, CORE, code),
+      texts: new Map([[CORE, code]]),
+      base: {
+        template: await tree("base", tests),
+        cacheScope: () => Promise.resolve("b"),
+        properties: PROPS,
+      },
+      head: head === undefined ? null : {
+        template: await tree("head", head),
+        cacheScope: () => Promise.resolve("h"),
+        properties: PROPS,
+      },
+      workers: [{
+        sandbox,
+        reportDir: `${root}/reports`,
+        workPath: () => `${root}/w${n++}`,
+      }],
+      command: [...DEFAULT_PYTEST_COMMAND, "--hypothesis-seed=11"],
+      env: { PATH: SANDBOX_PATH },
+      limits: {},
+      observer,
+      deadline: Number.POSITIVE_INFINITY,
+      clock: () => performance.now(),
+      progress: (line) => progress.push(line),
+    }),
+    [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }),
+  };
+}
+
+export function warm(f: Fixture, options: MutantEngineOptions) {
+  return runWarmMutants({
+    ...options,
+    observer: f.observer,
+    driver: f.driver,
+    schemata: new Map([[
+      CORE,
+      buildSchemata(parser, CORE, CODE, options.mutants),
+    ]]),
+  });
+}
+
+/** Mutant id → the properties a side killed. */
+export function kills(results: readonly MutantResult[], side: "base" | "head") {
+  return Object.fromEntries(
+    results.map((r) => [
+      r.mutant.id,
+      Object.entries(r[side] ?? {}).flatMap(([k, o]) =>
+        o === "killed" ? [k] : []
+      ).sort(),
+    ]),
+  );
+}
+
+/** How many runs were `python3 -m pytest`, not the driver. */
+export function coldRuns(sandbox: LocalSandbox): number {
+  return sandbox.calls.filter((c) => c.argv[1] === "-m").length;
+}
