@@ -8,6 +8,7 @@ import {
   score,
   tallyByFile,
   total,
+  UNDECIDED,
   UNDETECTED,
 } from "./summarize.ts";
 
@@ -163,6 +164,20 @@ export function survivorReport(
   if (undetected.length === 0) lines.push("None.");
   for (const result of undetected) {
     lines.push(`- ${codeSpan(describe(result))}`);
+  }
+  const undecided = results.filter((r) => r.status === UNDECIDED);
+  if (undecided.length > 0) {
+    lines.push(
+      "",
+      "## Undecided",
+      "",
+      "Their tests without a mutant ran past the time limit too, so they count neither way;",
+      "`deno task mutate-reasons --undetected` runs them again.",
+      "",
+    );
+    for (const result of undecided) {
+      lines.push(`- ${codeSpan(describe(result))}`);
+    }
   }
   if (files !== undefined) {
     const notRun = files.all.filter((f) => !files.run.includes(f));

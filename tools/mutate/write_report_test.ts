@@ -225,6 +225,35 @@ Deno.test("survivorReport() marks each mutant left out with a reason that was no
   );
 });
 
+Deno.test("survivorReport() lists the mutants left undecided apart from the undetected, and only when there are some", () => {
+  const mutant = (line: number, status: string) => ({
+    fileName: "src/run/a.ts",
+    mutatorName: "ConditionalExpression",
+    replacement: "true",
+    status,
+    location: { start: { line, column: 1 }, end: { line, column: 2 } },
+  });
+  const text = survivorReport(
+    [mutant(1, "RuntimeError"), mutant(2, "Survived"), mutant(3, "Killed")],
+    "",
+    ["src/run/"],
+  );
+  const undetected = text.slice(
+    text.indexOf("## Undetected"),
+    text.indexOf("## Undecided"),
+  );
+  assert.match(undetected, /a\.ts:2:1/);
+  assert.doesNotMatch(undetected, /a\.ts:1:1/);
+  assert.match(
+    text.slice(text.indexOf("## Undecided")),
+    /^- `src\/run\/a\.ts:1:1 ConditionalExpression → true`$/m,
+  );
+  assert.doesNotMatch(
+    survivorReport([mutant(2, "Survived")], "", ["src/run/"]),
+    /## Undecided/,
+  );
+});
+
 Deno.test("a ledger keeps what the report says of each file, and only for the source that was run", async (t) => {
   const now: Record<string, string> = { "a.ts": "A1", "b.ts": "B1" };
   const ignored = {
