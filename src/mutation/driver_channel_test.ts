@@ -6,6 +6,20 @@ async function channelIn(dir: string): Promise<DriverChannel> {
   return await DriverChannel.open({ channels: dir } as ObserverPlugin);
 }
 
+/** A channel in a fresh directory for `body`, closed and removed after it. */
+async function withChannel(
+  body: (channel: DriverChannel) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
+  const channel = await channelIn(dir);
+  try {
+    await body(channel);
+  } finally {
+    await channel.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 async function write(conn: Deno.Conn, text: string): Promise<void> {
   const bytes = new TextEncoder().encode(text);
   for (let at = 0; at < bytes.length;) {
@@ -14,9 +28,7 @@ async function write(conn: Deno.Conn, text: string): Promise<void> {
 }
 
 Deno.test("DriverChannel reads the driver's lines in order, an empty or unreadable one as undefined, sends its own, and ends with null", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
-  const channel = await channelIn(dir);
-  try {
+  await withChannel(async (channel) => {
     const conn = await Deno.connect({ transport: "unix", path: channel.path });
     await write(conn, '{"event":"hello"}\n{"event":');
     assert.deepEqual(await channel.next(), { event: "hello" });
@@ -38,16 +50,11 @@ Deno.test("DriverChannel reads the driver's lines in order, an empty or unreadab
     conn.close();
     assert.equal(await channel.next(), null);
     assert.equal(await channel.next(), null);
-  } finally {
-    await channel.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("DriverChannel closes a second connection unread and remembers it", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
-  const channel = await channelIn(dir);
-  try {
+  await withChannel(async (channel) => {
     const first = await Deno.connect({ transport: "unix", path: channel.path });
     await write(first, '{"event":"hello"}\n');
     assert.deepEqual(await channel.next(), { event: "hello" });
@@ -62,10 +69,7 @@ Deno.test("DriverChannel closes a second connection unread and remembers it", as
     await write(first, '{"event":"baseline"}\n');
     assert.deepEqual(await channel.next(), { event: "baseline" });
     first.close();
-  } finally {
-    await channel.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("DriverChannel.open() gives each channel a fresh 128-bit token in hex, and a socket of its own the sandbox can connect to", async () => {
@@ -105,9 +109,7 @@ Deno.test("DriverChannel reads a line up to its cap, and ends the stream at a lo
     ] as const
   ) {
     await t.step(name, async () => {
-      const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
-      const channel = await channelIn(dir);
-      try {
+      await withChannel(async (channel) => {
         const conn = await Deno.connect({
           transport: "unix",
           path: channel.path,
@@ -122,18 +124,13 @@ Deno.test("DriverChannel reads a line up to its cap, and ends the stream at a lo
           assert.equal(await channel.next(), null);
         }
         conn.close();
-      } finally {
-        await channel.close();
-        await Deno.remove(dir, { recursive: true });
-      }
+      });
     });
   }
 });
 
 Deno.test("DriverChannel.close() ends a reader that waits, removes the socket, and may be called twice", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
-  const channel = await channelIn(dir);
-  try {
+  await withChannel(async (channel) => {
     const conn = await Deno.connect({ transport: "unix", path: channel.path });
     const waiting = channel.next();
     await channel.close();
@@ -142,15 +139,11 @@ Deno.test("DriverChannel.close() ends a reader that waits, removes the socket, a
     await assert.rejects(() => Deno.lstat(channel.path), Deno.errors.NotFound);
     await channel.close();
     conn.close();
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("DriverChannel reads a character whose bytes arrive in two reads", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
-  const channel = await channelIn(dir);
-  try {
+  await withChannel(async (channel) => {
     const conn = await Deno.connect({ transport: "unix", path: channel.path });
     const bytes = new TextEncoder().encode('{"event":"caf\u00e9"}\n');
     const split = bytes.indexOf(0xc3) + 1;
@@ -159,30 +152,20 @@ Deno.test("DriverChannel reads a character whose bytes arrive in two reads", asy
     await conn.write(bytes.subarray(split));
     assert.deepEqual(await channel.next(), { event: "caf\u00e9" });
     conn.close();
-  } finally {
-    await channel.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("DriverChannel ends the stream at a line over its cap that never ends", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
-  const channel = await channelIn(dir);
-  try {
+  await withChannel(async (channel) => {
     const conn = await Deno.connect({ transport: "unix", path: channel.path });
     await write(conn, "x".repeat(MAX_DRIVER_LINE_BYTES + 1));
     assert.equal(await channel.next(), null);
     conn.close();
-  } finally {
-    await channel.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("DriverChannel.send() is false before the driver connects and after it went away", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
-  const channel = await channelIn(dir);
-  try {
+  await withChannel(async (channel) => {
     assert.equal(await channel.send({ event: "config" }), false);
     const conn = await Deno.connect({ transport: "unix", path: channel.path });
     await write(conn, '{"event":"hello"}\n');
@@ -194,23 +177,16 @@ Deno.test("DriverChannel.send() is false before the driver connects and after it
       await channel.send({ event: "config", pad: "x".repeat(1 << 20) }),
       false,
     );
-  } finally {
-    await channel.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("DriverChannel.close() ends the driver's end of the connection", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-driver-channel-" });
-  const channel = await channelIn(dir);
-  try {
+  await withChannel(async (channel) => {
     const conn = await Deno.connect({ transport: "unix", path: channel.path });
     await write(conn, '{"event":"hello"}\n');
     assert.deepEqual(await channel.next(), { event: "hello" });
     await channel.close();
     assert.equal(await conn.read(new Uint8Array(8)), null);
     conn.close();
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
