@@ -104,6 +104,31 @@ Deno.test("functionScope() finds every name the function binds in its own scope"
       ["rest", "v", "w", "whole", "x", "z"],
     ],
     [
+      "a bare capture pattern of a match statement",
+      "def f(v):\n    match v:\n        case other:\n            pass\n",
+      ["other", "v"],
+    ],
+    [
+      "positional-only and keyword-only markers bind nothing",
+      "def f(a, /, b, *, c):\n    pass\n",
+      ["a", "b", "c"],
+    ],
+    [
+      "an attribute or a subscript as a target binds nothing",
+      "def f():\n    a.b = 1\n    c[0] += 2\n    for d.e in []:\n        pass\n",
+      [],
+    ],
+    [
+      "a walrus in an assignment's value, an augmented one's, or another walrus",
+      "def f():\n    a = (b := 1)\n    c += (d := 2)\n    (e := (g := 3))\n",
+      ["a", "b", "c", "d", "e", "g"],
+    ],
+    [
+      "a walrus in a for loop's iterable or a del's subscript",
+      "def f(a):\n    for x in (ys := []):\n        pass\n    del a[(i := 0)]\n",
+      ["a", "i", "x", "ys"],
+    ],
+    [
       "a value pattern of a match statement binds nothing",
       "def f(v):\n    match v:\n        case Color.RED:\n            pass\n",
       ["v"],
@@ -146,4 +171,48 @@ Deno.test("moduleScope() finds the names the module binds at its own level", () 
     ) => [...new Set(moduleScope(tree.rootNode).bindings.map((b) => b.name))],
   );
   assert.deepEqual(names.sort(), ["A", "B", "C", "K", "f", "os"]);
+});
+
+Deno.test("functionScope() records each binding once, at the name that binds it", () => {
+  const text =
+    "def f(p, q=1):\n    a, (b, c) = 1, (2, 3)\n    with x as (d, e):\n        pass\n    match v:\n        case [g, *h] as k:\n            pass\n    import m.n as o\n    from r import s as t\n";
+  const places = parser.withTree(text, (tree) => {
+    const fn = tree.rootNode.namedChildren.find((n) =>
+      n?.type === "function_definition"
+    );
+    assert.ok(fn !== undefined && fn !== null);
+    return functionScope(fn).bindings.map((b) => {
+      assert.equal(text.slice(b.start, b.end), b.name);
+      return `${b.name}@${b.start}`;
+    });
+  });
+  assert.deepEqual(
+    places.toSorted(),
+    [...new Set(places)].toSorted(),
+    "no place twice",
+  );
+  assert.deepEqual(
+    places.map((p) => p.split("@")[0]).toSorted(),
+    ["a", "b", "c", "d", "e", "g", "h", "k", "o", "p", "q", "t"],
+  );
+});
+
+Deno.test("moduleScope() records only bindings, and no yield or async of its own", () => {
+  const scope = parser.withTree("A = 1\n", (tree) => {
+    const s = moduleScope(tree.rootNode);
+    return {
+      bindings: s.bindings.map((b) => b.name),
+      yields: s.yields,
+      declarations: s.declarations.length,
+      declared: [...s.declared],
+      isAsync: s.isAsync,
+    };
+  });
+  assert.deepEqual(scope, {
+    bindings: ["A"],
+    yields: [],
+    declarations: 0,
+    declared: [],
+    isAsync: false,
+  });
 });
