@@ -672,3 +672,11 @@ Deno.test("generateMutants() counts lines from the top of the file and puts the 
     });
   }
 });
+
+Deno.test("generateMutants() places a change on a file's last line when the file does not end in a newline, and after a one-character first line", () => {
+  const text = "a\ndef f(x):\n    return x < 1";
+  const places = mutate(text).filter((m) => m.operator === "comparison")
+    .map((m) => [m.line, m.column, m.endLine, m.endColumn]);
+  assert.ok(places.length > 0);
+  for (const place of places) assert.deepEqual(place, [3, 14, 3, 15]);
+});
