@@ -190,6 +190,14 @@ Deno.test("mutantCacheKey() changes with everything a run's outcome depends on",
         mutantCacheKey({ ...warm, side: "head" }),
         mutantCacheKey(warm),
       );
+      assert.notEqual(
+        mutantCacheKey({
+          ...warm,
+          engine: { format: "warm-2", settings: ["d1"] },
+        }),
+        mutantCacheKey(warm),
+        "a new format of the warm engine's entries",
+      );
     },
   );
   await t.step("another build of pawl's observer gives another key", () => {
