@@ -51,6 +51,12 @@ def test_firsts():
     assert list(firsts(2)) == [2]
 `;
 
+/** TEST with its property weakened: it no longer pins clamp's result. */
+export const WEAK = TEST.replace(
+  "assert clamp(x, lo, hi) == min(max(x, lo), hi)",
+  "assert clamp(x, lo, hi) in (lo, x, hi)",
+);
+
 export const PROPS = [
   { key: "000/clamp", nodeId: "tests/test_kit.py::test_clamp" },
   { key: "000/firsts", nodeId: "tests/test_kit.py::test_firsts" },
