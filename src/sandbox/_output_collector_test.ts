@@ -33,6 +33,15 @@ Deno.test("OutputCollector keeps the first and last bytes within the cap, whatev
         assert.equal(collector.exceeded, all.length > limit);
       },
     ),
+    {
+      // Output of exactly the cap is within it; one byte more is not.
+      examples: [
+        [[], 0, 0],
+        [[new Uint8Array(5)], 5, 2],
+        [[new Uint8Array(3), new Uint8Array(3)], 6, 4],
+        [[new Uint8Array(3), new Uint8Array(4)], 6, 4],
+      ],
+    },
   );
 });
 
