@@ -943,6 +943,28 @@ Deno.test("WorkerPool renews a token only when it has one and a way to drop it",
   );
 });
 
+Deno.test("WorkerPool hands the judge, the in-progress mark and the publisher no token when it has no way to get one", async () => {
+  const seen: unknown[] = [];
+  await withPool({
+    announce: (_job, context) => {
+      seen.push(context.token);
+      return Promise.resolve();
+    },
+    judge: (job, context) => {
+      seen.push(context.token);
+      return Promise.resolve(verdictFor(job));
+    },
+    publish: (_job, _outcome, context) => {
+      seen.push(context.token);
+      return Promise.resolve();
+    },
+  }, async ({ queue }) => {
+    await queue.enqueue(spec(2, "b"), { now: Date.now(), rerequest: false });
+    await until("published", allPublished(queue, 1));
+    assert.deepEqual(seen, [undefined, undefined, undefined]);
+  });
+});
+
 Deno.test("WorkerPool.stop() returns without waiting out the poll interval", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
   const inner = openSqliteQueue(`${dir}/queue.db`);
