@@ -142,6 +142,22 @@ Deno.test("DriverChannel.close() ends a reader that waits, removes the socket, a
   });
 });
 
+Deno.test("DriverChannel.close() stops listening: a connection made after it, by another name of the socket, is refused", async () => {
+  await withChannel(async (channel) => {
+    const alias = `${
+      channel.path.slice(0, channel.path.lastIndexOf("/"))
+    }/alias.sock`;
+    await Deno.link(channel.path, alias);
+    const before = await Deno.connect({ transport: "unix", path: alias });
+    before.close();
+    await channel.close();
+    await assert.rejects(
+      () => Deno.connect({ transport: "unix", path: alias }),
+      Deno.errors.ConnectionRefused,
+    );
+  });
+});
+
 Deno.test("DriverChannel reads a character whose bytes arrive in two reads", async () => {
   await withChannel(async (channel) => {
     const conn = await Deno.connect({ transport: "unix", path: channel.path });
