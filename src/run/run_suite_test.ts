@@ -1062,11 +1062,11 @@ Deno.test("runSuite() replaces run-specific addresses and durations in quoted ou
   const { outcome } = await suite(() => ({
     code: 4,
     outputTail:
-      "<object at 0x7f3a2b1c9d00> 0xbeef12 0xff12\n1 failed in 3s\n2 failed in 62.50s (0:01:02)\n3 failed in 62.50s (0:01:02.50)",
+      "<object at 0x7f3a2b1c9d00> 0xbeef12 0xff12\n1 failed in 3s\n2 failed in 62.50s (0:01:02)\n3 failed in 62.50s (0:01:02.50)\n4 failed in 36001s (10:00:01)",
   }));
   assert.match(
     outcome.findings[0]?.message ?? "",
-    /output ends with:\n<object at 0x<address>> 0x<address> 0xff12\n1 failed in <duration>\n2 failed in <duration> \(<duration>\)\n3 failed in <duration> \(<duration>\)$/,
+    /output ends with:\n<object at 0x<address>> 0x<address> 0xff12\n1 failed in <duration>\n2 failed in <duration> \(<duration>\)\n3 failed in <duration> \(<duration>\)\n4 failed in <duration> \(<duration>\)$/,
   );
 });
 
@@ -1226,8 +1226,9 @@ Deno.test("runSuite() lets the freeze with the first id take a test two freezes 
     }),
     {
       freezes: [
-        { id: "A", test: "test_report_render_flaky", remainingReruns: 1 },
+        // In the contract's order, the later id comes first.
         { id: "Z", test: "test_report_render_flaky", remainingReruns: 1 },
+        { id: "A", test: "test_report_render_flaky", remainingReruns: 1 },
       ],
     },
   );
@@ -1285,21 +1286,26 @@ Deno.test("runSuite() reruns a frozen test under the node id the fresh tree give
 
 Deno.test("runSuite() orders findings of one rule by path before line", async () => {
   const lines: Record<string, number> = {
-    "tests/test_a.py": 50,
-    "tests/test_b.py": 5,
+    "tests/test_a.py test_w": 70,
+    "tests/test_a.py test_x": 50,
+    "tests/test_b.py test_y": 5,
   };
   const { outcome } = await suite(
     runs({
       code: 1,
       cases: [
+        { classname: "tests.test_a", name: "test_w", outcome: "failed" },
         { classname: "tests.test_a", name: "test_x", outcome: "failed" },
         { classname: "tests.test_b", name: "test_y", outcome: "failed" },
       ],
     }),
-    { testLine: (file) => Promise.resolve(lines[file]) },
+    {
+      testLine: (file, name) => Promise.resolve(lines[`${file} ${name}`]),
+    },
   );
   assert.deepEqual(outcome.findings.map((f) => [f.path, f.line]), [
     ["tests/test_a.py", 50],
+    ["tests/test_a.py", 70],
     ["tests/test_b.py", 5],
   ]);
 });
@@ -1340,6 +1346,7 @@ Deno.test("runSuite() scrubs the observer's failure texts and the cross-check's 
     );
     assert.equal(tampered.length, 1);
     assert.match(tampered[0]?.message ?? "", /test_o\[<O at 0x<address>>\]/);
+    assert.match(tampered[0]?.message ?? "", /the full suite/);
   });
 });
 
@@ -1728,4 +1735,94 @@ Deno.test("runSuite() names the tests a freeze reran sorted by node id", async (
     outcome.findings[0]?.message ?? "",
     /^Frozen test "tests\/test_r\.py::TestK::test_x", "tests\/test_r\.py::test_x" failed and passed/,
   );
+});
+
+Deno.test("runSuite() gives a stopped run no cases, no reruns, and no observation when nothing watched it", async () => {
+  const { outcome } = await suite(
+    () => ({ code: null, signal: "SIGKILL", timedOut: true }),
+    { freezes: [FREEZE] },
+  );
+  assert.deepEqual(outcome.cases, []);
+  assert.deepEqual(outcome.reruns, []);
+  assert.equal(outcome.reported, false);
+  assert.ok(!("observation" in outcome));
+  assert.deepEqual(outcome.findings.map((f) => f.rule), ["tests.timeout"]);
+});
+
+Deno.test("runSuite() reruns a failing test a freeze covers under that freeze, even when a seed freeze lists it as non-blocking", async () => {
+  const { outcome } = await suite(
+    runs({ code: 1, cases: [{ ...FLAKY, outcome: "failed" }] }, {
+      code: 0,
+      cases: [FLAKY],
+    }),
+    { freezes: [FREEZE], nonBlocking: ["test_report_render_flaky"] },
+  );
+  assert.deepEqual(outcome.reruns.map((r) => [r.freeze, r.passed]), [
+    [FREEZE.id, true],
+  ]);
+  assert.deepEqual(outcome.findings.map((f) => f.rule), ["freeze.rerun_used"]);
+});
+
+Deno.test("runSuite() keeps no line for a failing test whose line testLine does not know", async () => {
+  const { outcome } = await suite(
+    runs({ code: 1, cases: [{ ...STEADY, outcome: "failed" }] }),
+    { testLine: () => Promise.resolve(undefined) },
+  );
+  assert.equal(outcome.cases.length, 1);
+  assert.ok(!("line" in outcome.cases[0]!));
+  assert.ok(!("line" in outcome.findings[0]!));
+});
+
+Deno.test("runSuite() words a failure without a message by the test alone", async (t) => {
+  await t.step("a failing test", async () => {
+    const { outcome } = await suite(
+      runs({ code: 1, cases: [{ ...STEADY, outcome: "failed" }] }),
+    );
+    assert.deepEqual(outcome.findings.map((f) => f.message), [
+      'Test "tests/test_r.py::test_steady" failed',
+    ]);
+  });
+  await t.step("a frozen test with no reruns left", async () => {
+    const { outcome } = await suite(
+      runs({ code: 1, cases: [{ ...FLAKY, outcome: "failed" }] }),
+      { freezes: [{ ...FREEZE, id: "F", remainingReruns: 0 }] },
+    );
+    assert.deepEqual(outcome.findings.map((f) => f.message), [
+      'Frozen test "tests/test_r.py::test_report_render_flaky" failed and freeze "F" has no reruns left',
+    ]);
+  });
+  await t.step("a test under a seed freeze", async () => {
+    const { outcome } = await suite(
+      runs({ code: 1, cases: [{ ...STEADY, outcome: "failed" }] }),
+      { nonBlocking: ["test_steady"] },
+    );
+    assert.deepEqual(outcome.findings.map((f) => f.message), [
+      'Test "tests/test_r.py::test_steady" failed on this run\'s fresh seed; it is under an unexpired seed freeze, so this does not block until the freeze expires',
+    ]);
+  });
+});
+
+Deno.test("runSuite() says a run that ended in pytest's internal error hit one", async () => {
+  const { outcome } = await suite(runs({ code: 3, cases: [STEADY] }));
+  assert.deepEqual(outcome.findings.map((f) => [f.rule, f.message]), [
+    ["tests.run_failed", "The test run hit an internal error (exit code 3)"],
+  ]);
+});
+
+Deno.test("runSuite() places a run stopped for its output at the test that was running, with a command that reproduces it", async () => {
+  await withObserverRoot(async (root) => {
+    const id = "tests/test_t.py::test_loud";
+    const { outcome } = await suite(
+      observed([
+        { event: "collected", nodeids: [id] },
+        { event: "start", nodeid: id },
+      ], { code: null, signal: "SIGKILL", outputExceeded: true }),
+      { observer: await installObserver(root) },
+    );
+    assert.deepEqual(
+      outcome.findings.map((f) => [f.rule, f.path, f.failure?.test]),
+      [["tests.output_exceeded", "tests/test_t.py", id]],
+    );
+    assert.match(outcome.findings[0]?.failure?.reproduce ?? "", /test_loud/);
+  });
 });
