@@ -1826,3 +1826,20 @@ Deno.test("runSuite() places a run stopped for its output at the test that was r
     assert.match(outcome.findings[0]?.failure?.reproduce ?? "", /test_loud/);
   });
 });
+
+Deno.test("runSuite() reproduces a failing test without the test paths the base's command names in the tree", async () => {
+  const tree = await Deno.makeTempDir({ prefix: "pawl_run_suite_tree_" });
+  try {
+    await Deno.mkdir(`${tree}/tests`);
+    const { outcome } = await suite(
+      runs({ code: 1, cases: [{ ...STEADY, outcome: "failed" }] }),
+      { workDir: tree, command: ["python3", "-m", "pytest", "-q", "tests"] },
+    );
+    assert.equal(
+      outcome.findings[0]?.failure?.reproduce,
+      "PYTHONHASHSEED=0 python3 -m pytest -q 'tests/test_r.py::test_steady'",
+    );
+  } finally {
+    await Deno.remove(tree, { recursive: true });
+  }
+});
