@@ -1843,3 +1843,32 @@ Deno.test("runSuite() reproduces a failing test without the test paths the base'
     await Deno.remove(tree, { recursive: true });
   }
 });
+
+Deno.test("runSuite() orders cases of the same test and outcome by message, one without a message first", async () => {
+  const { outcome } = await suite(runs({
+    code: 1,
+    cases: [
+      { ...FLAKY, outcome: "error", message: "b" },
+      { ...FLAKY, outcome: "error", message: "AssertionError" },
+      { ...FLAKY, outcome: "error" },
+    ],
+  }));
+  assert.deepEqual(outcome.cases.map((c) => c.message), [
+    undefined,
+    "AssertionError",
+    "b",
+  ]);
+});
+
+Deno.test("runSuite() puts the count of failures left unlisted, which has no file, before the listed ones of its rule", async () => {
+  const failing = Array.from({ length: MAX_FAILED_FINDINGS + 1 }, (_, i) => ({
+    classname: "Alpha.test_many",
+    name: `test_n[${String(i).padStart(3, "0")}]`,
+    outcome: "failed" as const,
+  }));
+  const { outcome } = await suite(runs({ code: 1, cases: failing }));
+  assert.deepEqual(
+    outcome.findings.slice(0, 2).map((f) => f.path),
+    [undefined, "Alpha/test_many.py"],
+  );
+});
