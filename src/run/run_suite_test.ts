@@ -1872,3 +1872,23 @@ Deno.test("runSuite() puts the count of failures left unlisted, which has no fil
     [undefined, "Alpha/test_many.py"],
   );
 });
+
+Deno.test("runSuite() scrubs a tree given through a symlink with a trailing slash as the tree", async () => {
+  const root = await Deno.makeTempDir({ prefix: "pawl_run_suite_" });
+  try {
+    await Deno.mkdir(`${root}/work`);
+    await Deno.mkdir(`${root}/report`);
+    await Deno.symlink(`${root}/work`, `${root}/link`);
+    const outcome = await runSuite(
+      new ScriptedSandbox(() => ({ code: 4, outputTail: `${root}/link/a` })),
+      {
+        workDir: `${root}/link/`,
+        reportDir: `${root}/report`,
+        freshWorkDir: () => Promise.resolve(`${root}/link`),
+      },
+    );
+    assert.match(outcome.findings[0]?.message ?? "", /<tree>\/a$/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
