@@ -550,12 +550,17 @@ Deno.test("runSuite() returns the same outcome for the same inputs", async () =>
   );
 });
 
-Deno.test("runSuite() lists at most MAX_FAILED_FINDINGS failing tests one by one", async () => {
-  const failing = Array.from({ length: MAX_FAILED_FINDINGS + 5 }, (_, i) => ({
-    classname: "tests.test_many",
+/** `count` failing tests of one module, named in the order they sort. */
+function manyFailing(count: number, classname = "tests.test_many") {
+  return Array.from({ length: count }, (_, i) => ({
+    classname,
     name: `test_n[${String(i).padStart(3, "0")}]`,
     outcome: "failed" as const,
   }));
+}
+
+Deno.test("runSuite() lists at most MAX_FAILED_FINDINGS failing tests one by one", async () => {
+  const failing = manyFailing(MAX_FAILED_FINDINGS + 5);
   const { outcome } = await suite(runs({ code: 1, cases: failing }));
   assert.equal(outcome.findings.length, MAX_FAILED_FINDINGS + 1);
   assert.ok(outcome.findings.every((f) => f.rule === "tests.failed"));
@@ -800,11 +805,7 @@ Deno.test("runSuite() reports a failing test under a seed freeze as non-blocking
 });
 
 Deno.test("runSuite() lists exactly MAX_FAILED_FINDINGS failing tests without a count of more", async () => {
-  const failing = Array.from({ length: MAX_FAILED_FINDINGS }, (_, i) => ({
-    classname: "tests.test_many",
-    name: `test_n[${String(i).padStart(3, "0")}]`,
-    outcome: "failed" as const,
-  }));
+  const failing = manyFailing(MAX_FAILED_FINDINGS);
   const { outcome } = await suite(runs({ code: 1, cases: failing }));
   assert.equal(outcome.findings.length, MAX_FAILED_FINDINGS);
   assert.ok(outcome.findings.every((f) => f.failure !== undefined));
@@ -1861,11 +1862,7 @@ Deno.test("runSuite() orders cases of the same test and outcome by message, one 
 });
 
 Deno.test("runSuite() puts the count of failures left unlisted, which has no file, before the listed ones of its rule", async () => {
-  const failing = Array.from({ length: MAX_FAILED_FINDINGS + 1 }, (_, i) => ({
-    classname: "Alpha.test_many",
-    name: `test_n[${String(i).padStart(3, "0")}]`,
-    outcome: "failed" as const,
-  }));
+  const failing = manyFailing(MAX_FAILED_FINDINGS + 1, "Alpha.test_many");
   const { outcome } = await suite(runs({ code: 1, cases: failing }));
   assert.deepEqual(
     outcome.findings.slice(0, 2).map((f) => f.path),
