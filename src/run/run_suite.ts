@@ -349,8 +349,8 @@ async function withLines(
       continue;
     }
     const { file, nodeId } = locateCase(c);
-    // Stryker disable next-line Regex: under the s flag `.*` runs to the end of the text, so `$` adds nothing
     const qualname = nodeId.split("::").slice(1).join(".").replace(
+      // Stryker disable next-line Regex: under the s flag `.*` runs to the end of the text, so `$` adds nothing
       /\[.*$/s,
       "",
     );
@@ -523,8 +523,9 @@ function failedFinding(
   }${detail}`;
   return finding("tests.failed", message, {
     path: location.file,
-    // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined line or failure and none are the same
+    // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined line and none are the same
     ...(c.line !== undefined ? { line: c.line } : {}),
+    // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined failure and none are the same
     ...(failure === undefined ? {} : { failure }),
   });
 }
@@ -673,15 +674,9 @@ async function scrubber(
   for (const [dir, placeholder] of dirs) {
     const trimmed = dir.replace(/\/+$/, "");
     if (trimmed !== "") pairs.push([trimmed, placeholder]);
-    try {
-      const real = await Deno.realPath(dir);
-      // Stryker disable next-line ConditionalExpression: the same pair twice replaces nothing more
-      if (real !== trimmed && real !== "/") pairs.push([real, placeholder]);
-      // Stryker disable next-line BlockStatement: the run's directories exist when it starts, so realPath() does not fail on them
-    } catch (error) {
-      // Stryker disable next-line BooleanLiteral,ConditionalExpression: the run's directories exist when it starts, so realPath() does not fail on them
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
+    const real = await resolvedPath(dir) ?? trimmed;
+    // Stryker disable next-line ConditionalExpression: the same pair twice replaces nothing more
+    if (real !== trimmed && real !== "/") pairs.push([real, placeholder]);
   }
   pairs.sort((a, b) => b[0].length - a[0].length);
   return (text) => {
@@ -697,15 +692,37 @@ async function scrubber(
   };
 }
 
+/** `dir` with every symbolic link resolved, or undefined when it does not exist. */
+async function resolvedPath(dir: string): Promise<string | undefined> {
+  // Stryker disable BlockStatement,BooleanLiteral,ConditionalExpression: the run's directories exist when it starts, so realPath() does not fail on them
+  try {
+    return await Deno.realPath(dir);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  // Stryker restore BlockStatement,BooleanLiteral,ConditionalExpression
+  return undefined;
+}
+
+/** A case's message as it sorts: none before any. */
+function messageKey(c: TestCaseResult): string {
+  return c.message ?? "";
+}
+
 function sortCases(cases: TestCaseResult[]): TestCaseResult[] {
   return cases.sort((a, b) =>
     compare(a.classname, b.classname) || compare(a.name, b.name) ||
-    compare(a.outcome, b.outcome) || compare(a.message ?? "", b.message ?? "")
+    compare(a.outcome, b.outcome) || compare(messageKey(a), messageKey(b))
   );
 }
 
+/** A finding's path as it sorts: none before any. */
+function pathKey(f: Finding): string {
+  return f.path ?? "";
+}
+
 function compareFindings(a: Finding, b: Finding): number {
-  return compare(a.rule, b.rule) || compare(a.path ?? "", b.path ?? "") ||
+  return compare(a.rule, b.rule) || compare(pathKey(a), pathKey(b)) ||
     (a.line ?? 0) - (b.line ?? 0) || compare(a.message, b.message);
 }
 
