@@ -101,11 +101,23 @@ Deno.test("DriverChannel.open() gives each channel a fresh 128-bit token in hex,
   }
 });
 
-Deno.test("DriverChannel reads a line up to its cap, and ends the stream at a longer one", async (t) => {
+Deno.test("DriverChannel reads a line up to its cap, and ends the stream at a longer one, whether its newline comes with it or later", async (t) => {
   for (
-    const [name, length, read] of [
-      ["at the cap", MAX_DRIVER_LINE_BYTES, true],
-      ["one byte over", MAX_DRIVER_LINE_BYTES + 1, false],
+    const [name, length, read, apart] of [
+      ["at the cap, the newline with it", MAX_DRIVER_LINE_BYTES, true, false],
+      ["at the cap, the newline later", MAX_DRIVER_LINE_BYTES, true, true],
+      [
+        "one byte over, the newline with it",
+        MAX_DRIVER_LINE_BYTES + 1,
+        false,
+        false,
+      ],
+      [
+        "one byte over, the newline later",
+        MAX_DRIVER_LINE_BYTES + 1,
+        false,
+        true,
+      ],
     ] as const
   ) {
     await t.step(name, async () => {
@@ -115,10 +127,16 @@ Deno.test("DriverChannel reads a line up to its cap, and ends the stream at a lo
           path: channel.path,
         });
         const text = `"${"x".repeat(length - 2)}"`;
-        await write(conn, text);
-        // The newline comes in a read of its own, after the whole line.
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        await write(conn, '\n{"event":"after"}\n').catch(() => {});
+        const rest = '\n{"event":"after"}\n';
+        if (apart) {
+          await write(conn, text);
+          // The newline comes in a read of its own, after the whole line.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          await write(conn, rest).catch(() => {});
+        } else {
+          // The line's end and its newline come in the same read.
+          await write(conn, text + rest).catch(() => {});
+        }
         if (read) {
           assert.equal(await channel.next(), "x".repeat(length - 2));
           assert.deepEqual(await channel.next(), { event: "after" });
