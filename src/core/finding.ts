@@ -54,7 +54,7 @@ export interface FindingOptions extends FindingLocation {
   /** Override the rule's default blocking flag. */
   blocking?: boolean;
   /** What the failed test showed. */
-  failure?: FailureDetail;
+  failure?: FailureDetail | undefined;
 }
 
 /**

@@ -453,8 +453,7 @@ function rerunFinding(
   // Stryker disable next-line ConditionalExpression: a group holds at least the case that made it
   const where = first === undefined ? {} : {
     path: locateCase(first).file,
-    // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined line and none are the same
-    ...(first.line !== undefined ? { line: first.line } : {}),
+    line: first.line,
   };
   const tests = record.selected.map((s) => `"${s}"`).join(", ");
   if (record.passed) {
@@ -475,8 +474,7 @@ function rerunFinding(
       : `Frozen test ${tests} failed and did not pass in ${record.used} of ${
         plural(record.allowed, "rerun")
       } (freeze "${record.freeze}")${detail}`,
-    // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined failure and none are the same
-    { ...where, ...(failure === undefined ? {} : { failure }) },
+    { ...where, failure },
   );
 }
 
@@ -488,8 +486,7 @@ function freshSeedFinding(c: TestCaseResult, failure: FailureDetail): Finding {
     `Test "${location.nodeId}" failed on this run's fresh seed${detail}; it is under an unexpired seed freeze, so this does not block until the freeze expires`,
     {
       path: location.file,
-      // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined line and none are the same
-      ...(c.line !== undefined ? { line: c.line } : {}),
+      line: c.line,
       blocking: false,
       failure,
     },
@@ -523,10 +520,8 @@ function failedFinding(
   }${detail}`;
   return finding("tests.failed", message, {
     path: location.file,
-    // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined line and none are the same
-    ...(c.line !== undefined ? { line: c.line } : {}),
-    // Stryker disable next-line ConditionalExpression: finding() leaves out an option that is undefined, so an undefined failure and none are the same
-    ...(failure === undefined ? {} : { failure }),
+    line: c.line,
+    failure,
   });
 }
 
