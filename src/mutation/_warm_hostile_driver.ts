@@ -7,16 +7,7 @@
 import assert from "node:assert/strict";
 import { runColdMutants } from "./cold_mutants.ts";
 import { installWarmDriver, type WarmDriver } from "./install_warm_driver.ts";
-import { buildSchemata } from "./schemata.ts";
-import { runWarmMutants } from "./warm_mutants.ts";
-import {
-  CODE,
-  CORE,
-  fixture,
-  parser,
-  TEST,
-  WEAK,
-} from "./_warm_mutants_fixture.ts";
+import { fixture, TEST, warm, WEAK } from "./_warm_mutants_fixture.ts";
 
 /**
  * The real driver, but on a tree holding `HOSTILE` its fork loop is
@@ -86,15 +77,7 @@ export async function assertForgeryNotCounted(
     ...all,
     mutants: all.mutants.filter((m) => m.function === "clamp").slice(0, 6),
   };
-  const ran = await runWarmMutants({
-    ...options,
-    observer: f.observer,
-    driver: await hostileDriver(f.root, how),
-    schemata: new Map([[
-      CORE,
-      buildSchemata(parser, CORE, CODE, options.mutants),
-    ]]),
-  });
+  const ran = await warm(f, options, await hostileDriver(f.root, how));
   // What the head's runs really give, one process each.
   const cold = new Map(
     (await runColdMutants(options)).results.map((r) => [r.mutant.id, r]),

@@ -135,11 +135,16 @@ export async function fixture(code = CODE): Promise<Fixture & AsyncDisposable> {
   };
 }
 
-export function warm(f: Fixture, options: MutantEngineOptions) {
+/** The warm engine on `options`, with the fixture's driver unless given another. */
+export function warm(
+  f: Fixture,
+  options: MutantEngineOptions,
+  driver: WarmDriver = f.driver,
+) {
   return runWarmMutants({
     ...options,
     observer: f.observer,
-    driver: f.driver,
+    driver,
     schemata: new Map([[
       CORE,
       buildSchemata(parser, CORE, CODE, options.mutants),

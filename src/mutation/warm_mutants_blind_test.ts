@@ -5,16 +5,12 @@
 import assert from "node:assert/strict";
 import { runColdMutants } from "./cold_mutants.ts";
 import { installWarmDriver } from "./install_warm_driver.ts";
-import { buildSchemata } from "./schemata.ts";
-import { runWarmMutants } from "./warm_mutants.ts";
 import {
-  CODE,
   coldRuns,
-  CORE,
   fixture,
   kills,
-  parser,
   TEST,
+  warm,
 } from "./_warm_mutants_fixture.ts";
 
 Deno.test("runWarmMutants() runs every mutant cold when the driver did not see a passing property's tests run, so it cannot pick tests for them", async () => {
@@ -44,14 +40,10 @@ channel.send = blind
 ns["main"]()
 `,
   );
-  const ran = await runWarmMutants({
-    ...options,
-    observer: f.observer,
-    driver: { ...real, dir, path: `${dir}/driver.py` },
-    schemata: new Map([[
-      CORE,
-      buildSchemata(parser, CORE, CODE, options.mutants),
-    ]]),
+  const ran = await warm(f, options, {
+    ...real,
+    dir,
+    path: `${dir}/driver.py`,
   });
   assert.ok(
     f.progress.some((l) => l.includes("did not see")),
