@@ -43,11 +43,11 @@ const FILES: Record<string, string> = {
  * comparison operator (as a test that checks `less(1, 1)` but never the
  * result's type would). Each test the run selects is reported so.
  */
-function fakePytest(clock: { now: number }) {
+function fakePytest(clock: { now: number }, codePath = "pkg/m.py") {
   return async (command: SandboxCommand) => {
     clock.now += 1000;
     const side = (await Deno.readTextFile(`${command.cwd}/SIDE`)).trim();
-    const code = await Deno.readTextFile(`${command.cwd}/pkg/m.py`);
+    const code = await Deno.readTextFile(`${command.cwd}/${codePath}`);
     const killed = side === "base"
       ? code !== CODE
       : code.includes("return a <= b") || code.includes("return a > b");
@@ -262,6 +262,77 @@ Deno.test("oracleStrength() serves a later pull request on the same base the bas
     assert.deepEqual(
       await judged({ ...FILES, "pkg/__init__.py": "# changed\n" }, null),
       { cached: 0, runs: 1 + ran },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("oracleStrength() keys the cache by the code the oracle reaches through the import roots given", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    // The code lies under lib/, which is no default import root.
+    const files: Record<string, string> = {
+      "lib/pkg/__init__.py": "",
+      "lib/pkg/m.py": CODE,
+      [TEST]: FILES[TEST]!,
+    };
+    await setUp(dir, files);
+    const clock = { now: 0 };
+    const cache = memoryMutationCache();
+    const judged = async (oracle: Record<string, string>) => {
+      const sandbox = new FakeSandbox(fakePytest(clock, "lib/pkg/m.py"));
+      const result = await oracleStrength(options(dir, sandbox, clock, {
+        cache,
+        importRoots: ["lib"],
+        baseTree: treeOf(files),
+        headTree: treeOf(files),
+        oracle: { template: `${dir}/base`, files: contentIds(oracle) },
+        head: null,
+      }));
+      return {
+        ran: result.report.ran,
+        cached: result.run.results.filter((r) => r.cached).length,
+      };
+    };
+    const first = await judged(files);
+    assert.ok(first.ran > 0);
+    assert.deepEqual(first, { ran: first.ran, cached: 0 });
+    assert.deepEqual(await judged(files), {
+      ran: first.ran,
+      cached: first.ran,
+    });
+    // A module the property reaches only through lib/ changed: every
+    // outcome the cache kept may differ, so each mutant runs again.
+    assert.deepEqual(
+      await judged({ ...files, "lib/pkg/__init__.py": "# changed\n" }),
+      { ran: first.ran, cached: 0 },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("oracleStrength() reports what pawl's observer says of a baseline it cannot trust", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-oracle-strength-" });
+  try {
+    await setUp(dir);
+    const clock = { now: 0 };
+    // The fake reports every test, but pawl's observer never hears of them.
+    const result = await oracleStrength(
+      options(dir, new FakeSandbox(fakePytest(clock)), clock, {
+        observer: await installObserver(dir),
+      }),
+    );
+    assert.equal(result.report.ran, 0);
+    // Both baselines (the base's oracle and the head's properties) in one
+    // finding of the rule.
+    assert.deepEqual(result.findings.map((f) => f.rule), [
+      "harness.observer_missing",
+    ]);
+    assert.match(
+      result.findings[0]!.message,
+      /from the base's oracle on the unmutated code .*\(and 1 more mutant run like it\)$/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
