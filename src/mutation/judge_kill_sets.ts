@@ -241,7 +241,7 @@ function untrustedFindings(found: readonly Finding[]): Finding[] {
     return list.length === 1 ? first : {
       ...first,
       message: `${first.message} (and ${
-        plural(list.length - 1, "more mutant run")
+        plural(list.length - 1, "more run")
       } like it)`,
     };
   });

@@ -233,7 +233,7 @@ Deno.test("judgeKillSets() never counts a run without a trusted report as a kill
       ]);
       assert.match(
         j.findings[0]?.message ?? "",
-        /does not match \(and 1 more mutant run like it\)$/,
+        /does not match \(and 1 more run like it\)$/,
       );
       assert.equal(j.findings[0]?.blocking, true);
     },

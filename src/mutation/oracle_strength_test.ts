@@ -332,7 +332,7 @@ Deno.test("oracleStrength() reports what pawl's observer says of a baseline it c
     ]);
     assert.match(
       result.findings[0]!.message,
-      /from the base's oracle on the unmutated code .*\(and 1 more mutant run like it\)$/,
+      /from the base's oracle on the unmutated code .*\(and 1 more run like it\)$/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
