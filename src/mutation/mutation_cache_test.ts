@@ -27,8 +27,7 @@ Deno.test("directoryMutationCache() keeps outcomes across instances and ignores 
     assert.equal(await again.get("b".repeat(64)), undefined);
     await assert.rejects(
       () => again.get("../escape"),
-      RangeError,
-      'Invalid mutation cache key "../escape"',
+      { name: "RangeError", message: 'Invalid mutation cache key "../escape"' },
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
