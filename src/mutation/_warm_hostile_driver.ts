@@ -6,23 +6,24 @@
  */
 import assert from "node:assert/strict";
 import { runColdMutants } from "./cold_mutants.ts";
-import { installWarmDriver, type WarmDriver } from "./install_warm_driver.ts";
-import { fixture, TEST, warm, WEAK } from "./_warm_mutants_fixture.ts";
+import type { WarmDriver } from "./install_warm_driver.ts";
+import {
+  fixture,
+  TEST,
+  warm,
+  WEAK,
+  wrappedDriver,
+} from "./_warm_mutants_fixture.ts";
 
 /**
  * The real driver, but on a tree holding `HOSTILE` its fork loop is
  * replaced (as code under test running in the driver's process could):
  * each mutant is reported as `how` says, no child runs.
  */
-async function hostileDriver(root: string, how: string): Promise<WarmDriver> {
-  const real = await installWarmDriver(root);
-  const dir = await Deno.makeTempDir({ dir: root, prefix: "hostile" });
-  const path = `${dir}/driver.py`;
-  await Deno.writeTextFile(
-    path,
-    `import os, runpy
-ns = runpy.run_path(${JSON.stringify(real.path)}, run_name="driver")
-real = ns["main"].__globals__["_mutant"]
+function hostileDriver(root: string, how: string): Promise<WarmDriver> {
+  return wrappedDriver(
+    root,
+    `real = ns["main"].__globals__["_mutant"]
 
 def forged(config, baseline, job, channel):
     if not os.path.exists("HOSTILE"):
@@ -34,11 +35,8 @@ def forged(config, baseline, job, channel):
 ${how}
     channel.send(result)
 
-ns["main"].__globals__["_mutant"] = forged
-ns["main"]()
-`,
+ns["main"].__globals__["_mutant"] = forged`,
   );
-  return { ...real, dir, path };
 }
 
 /**

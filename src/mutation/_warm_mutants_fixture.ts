@@ -10,9 +10,11 @@ import { loadPythonParser } from "../python/load_python_parser.ts";
 import { installObserver, type ObserverPlugin } from "../run/observer.ts";
 import { LocalSandbox } from "../run/_local_sandbox.ts";
 import { DEFAULT_PYTEST_COMMAND, SANDBOX_PATH } from "../run/run_pytest.ts";
+import { runColdMutants } from "./cold_mutants.ts";
 import { generateMutants } from "./generate_mutants.ts";
 import { installWarmDriver, type WarmDriver } from "./install_warm_driver.ts";
 import type { MutantResult } from "./judge_kill_sets.ts";
+import type { Mutant } from "./mutant.ts";
 import type { MutantEngineOptions } from "./mutant_engine.ts";
 import { buildSchemata } from "./schemata.ts";
 import { runWarmMutants } from "./warm_mutants.ts";
@@ -167,6 +169,61 @@ export function kills(results: readonly MutantResult[], side: "base" | "head") {
 /** How many runs were `python3 -m pytest`, not the driver. */
 export function coldRuns(sandbox: LocalSandbox): number {
   return sandbox.calls.filter((c) => c.argv[1] === "-m").length;
+}
+
+/** The mutants the fixture's schemata hold; the others run one process each. */
+export function heldBySchemata(mutants: readonly Mutant[]): Mutant[] {
+  const schemata = buildSchemata(parser, CORE, CODE, mutants);
+  return mutants.filter((m) =>
+    !schemata.excluded.has(m.id) && schemata.coverLines.has(m.id)
+  );
+}
+
+/**
+ * pawl's own driver, installed under `root`, changed by `python` before
+ * its main() runs (with its module's namespace as `ns`), as code running
+ * in its process could change it.
+ */
+export async function wrappedDriver(
+  root: string,
+  python: string,
+): Promise<WarmDriver> {
+  const real = await installWarmDriver(root);
+  const dir = await Deno.makeTempDir({ dir: root, prefix: "wrapped" });
+  const path = `${dir}/driver.py`;
+  await Deno.writeTextFile(
+    path,
+    `import os, runpy
+ns = runpy.run_path(${JSON.stringify(real.path)}, run_name="driver")
+${python}
+ns["main"]()
+`,
+  );
+  return { ...real, dir, path };
+}
+
+/**
+ * Three mutants of clamp() under `driver`, which must leave every one to
+ * run one process each: the unmutated baseline and each mutant a fresh
+ * pytest, with the cold engine's outcomes.
+ */
+export async function assertAllRunCold(
+  f: Fixture,
+  driver: WarmDriver,
+): Promise<void> {
+  const all = await f.options({ "tests/test_kit.py": TEST });
+  const options = {
+    ...all,
+    mutants: all.mutants.filter((m) => m.function === "clamp").slice(0, 3),
+  };
+  const ran = await warm(f, options, driver);
+  assert.equal(coldRuns(f.sandbox), 1 + options.mutants.length);
+  const cold = await runColdMutants(options);
+  assert.deepEqual(
+    ran.results.map((r) => [r.mutant.id, r.base]),
+    cold.results.map((r) => [r.mutant.id, r.base]),
+  );
+  assert.ok(cold.results.some((r) => r.base["000/clamp"] === "killed"));
 }
 
 /** The weakened test, plus a way to tell a forked run from a fresh one. */

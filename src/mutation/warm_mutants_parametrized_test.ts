@@ -5,13 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { runColdMutants } from "./cold_mutants.ts";
-import { buildSchemata } from "./schemata.ts";
 import {
-  CODE,
   coldRuns,
-  CORE,
   fixture,
-  parser,
+  heldBySchemata,
   TEST,
   warm,
 } from "./_warm_mutants_fixture.ts";
@@ -35,11 +32,7 @@ Deno.test("runWarmMutants() runs a parametrized property's mutants warm, its cas
   const ran = await warm(f, options);
   assert.deepEqual(ran.baselineFindings, []);
   // Only the mutants the schemata cannot hold run one process each.
-  const schemata = buildSchemata(parser, CORE, CODE, options.mutants);
-  const held =
-    options.mutants.filter((m) =>
-      !schemata.excluded.has(m.id) && schemata.coverLines.has(m.id)
-    ).length;
+  const held = heldBySchemata(options.mutants).length;
   assert.ok(held > 0);
   assert.equal(
     coldRuns(f.sandbox),

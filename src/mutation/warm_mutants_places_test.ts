@@ -4,13 +4,10 @@
  * finds another's report or home.
  */
 import assert from "node:assert/strict";
-import { buildSchemata } from "./schemata.ts";
 import {
-  CODE,
   coldRuns,
-  CORE,
   fixture,
-  parser,
+  heldBySchemata,
   TEST,
   warm,
 } from "./_warm_mutants_fixture.ts";
@@ -34,10 +31,7 @@ ${
     mutants: all.mutants.filter((m) => m.function === "firsts"),
   };
   const ran = await warm(f, options);
-  const schemata = buildSchemata(parser, CORE, CODE, options.mutants);
-  const held = options.mutants.filter((m) =>
-    !schemata.excluded.has(m.id) && schemata.coverLines.has(m.id)
-  );
+  const held = heldBySchemata(options.mutants);
   assert.ok(held.length > 0);
   // The baseline and every warm run passed that check: the mutants it
   // holds ran warm, and a change to firsts() is killed.
