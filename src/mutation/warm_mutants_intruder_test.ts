@@ -1,23 +1,28 @@
 /**
  * The warm engine against code under test that connects to the warm
- * interpreter's channel (here it is handed the directory the socket is
- * in; in a sandbox it would have to find it): the session's runs count
- * for nothing, and the mutants run one process each.
+ * interpreter's channel (here the driver leaves the socket's path in the
+ * tree; in a sandbox the code would have to find it): the session's runs
+ * count for nothing, and the mutants run one process each.
  */
 import assert from "node:assert/strict";
 import { runColdMutants } from "./cold_mutants.ts";
-import { fixture, TEST, warm } from "./_warm_mutants_fixture.ts";
+import { fixture, TEST, warm, wrappedDriver } from "./_warm_mutants_fixture.ts";
 
 Deno.test("runWarmMutants() counts nothing of a session whose channel the code under test connected to", async () => {
   await using f = await fixture();
-  const intruder = `import glob as _glob
+  // pawl's own driver, leaving its socket's path where the tests look.
+  const driver = await wrappedDriver(
+    f.root,
+    'open("SOCKET", "w").write(os.environ["PAWL_DRIVER_SOCKET"])',
+  );
+  const intruder = `import os as _os
 import socket as _socket
 
 _held = []
-for _path in _glob.glob(${JSON.stringify(`${f.observer.channels}/d*.sock`)}):
+if _os.path.exists("SOCKET"):
     _s = _socket.socket(_socket.AF_UNIX)
     try:
-        _s.connect(_path)
+        _s.connect(open("SOCKET").read())
         _held.append(_s)
     except OSError:
         pass
@@ -28,7 +33,7 @@ ${TEST}`;
     ...all,
     mutants: all.mutants.filter((m) => m.function === "clamp").slice(0, 3),
   };
-  const ran = await warm(f, options);
+  const ran = await warm(f, options, driver);
   assert.ok(
     f.progress.some((l) =>
       l.startsWith(
