@@ -67,6 +67,8 @@ export const PROPS = [
 
 export interface Fixture {
   root: string;
+  /** The text of kit/core.py, which the mutants change. */
+  code: string;
   observer: ObserverPlugin;
   driver: WarmDriver;
   sandbox: LocalSandbox;
@@ -103,6 +105,7 @@ export async function fixture(code = CODE): Promise<Fixture & AsyncDisposable> {
   await Deno.mkdir(`${root}/reports`);
   return {
     root,
+    code,
     observer,
     driver,
     sandbox,
@@ -149,7 +152,7 @@ export function warm(
     driver,
     schemata: new Map([[
       CORE,
-      buildSchemata(parser, CORE, CODE, options.mutants),
+      buildSchemata(parser, CORE, f.code, options.mutants),
     ]]),
   });
 }
@@ -172,8 +175,11 @@ export function coldRuns(sandbox: LocalSandbox): number {
 }
 
 /** The mutants the fixture's schemata hold; the others run one process each. */
-export function heldBySchemata(mutants: readonly Mutant[]): Mutant[] {
-  const schemata = buildSchemata(parser, CORE, CODE, mutants);
+export function heldBySchemata(
+  f: Fixture,
+  mutants: readonly Mutant[],
+): Mutant[] {
+  const schemata = buildSchemata(parser, CORE, f.code, mutants);
   return mutants.filter((m) =>
     !schemata.excluded.has(m.id) && schemata.coverLines.has(m.id)
   );

@@ -4,13 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { runColdMutants } from "./cold_mutants.ts";
-import { installWarmDriver } from "./install_warm_driver.ts";
 import {
   coldRuns,
   fixture,
   kills,
   TEST,
   warm,
+  wrappedDriver,
 } from "./_warm_mutants_fixture.ts";
 
 Deno.test("runWarmMutants() runs every mutant cold when the driver did not see a passing property's tests run, so it cannot pick tests for them", async () => {
@@ -20,15 +20,11 @@ Deno.test("runWarmMutants() runs every mutant cold when the driver did not see a
     ...all,
     mutants: all.mutants.filter((m) => m.function === "clamp").slice(0, 3),
   };
-  const real = await installWarmDriver(f.root);
-  const dir = await Deno.makeTempDir({ dir: f.root, prefix: "blind" });
   // The baseline's tests ran elsewhere (as a plugin's worker processes
   // would run them): the driver reports none.
-  await Deno.writeTextFile(
-    `${dir}/driver.py`,
-    `import runpy
-ns = runpy.run_path(${JSON.stringify(real.path)}, run_name="driver")
-channel = ns["_Channel"]
+  const driver = await wrappedDriver(
+    f.root,
+    `channel = ns["_Channel"]
 send = channel.send
 
 def blind(self, event):
@@ -36,15 +32,9 @@ def blind(self, event):
         event = dict(event, tests={})
     return send(self, event)
 
-channel.send = blind
-ns["main"]()
-`,
+channel.send = blind`,
   );
-  const ran = await warm(f, options, {
-    ...real,
-    dir,
-    path: `${dir}/driver.py`,
-  });
+  const ran = await warm(f, options, driver);
   assert.ok(
     f.progress.some((l) => l.includes("did not see")),
     f.progress.join("\n"),

@@ -32,7 +32,7 @@ Deno.test("runWarmMutants() runs a parametrized property's mutants warm, its cas
   const ran = await warm(f, options);
   assert.deepEqual(ran.baselineFindings, []);
   // Only the mutants the schemata cannot hold run one process each.
-  const held = heldBySchemata(options.mutants).length;
+  const held = heldBySchemata(f, options.mutants).length;
   assert.ok(held > 0);
   assert.equal(
     coldRuns(f.sandbox),

@@ -31,7 +31,7 @@ ${
     mutants: all.mutants.filter((m) => m.function === "firsts"),
   };
   const ran = await warm(f, options);
-  const held = heldBySchemata(options.mutants);
+  const held = heldBySchemata(f, options.mutants);
   assert.ok(held.length > 0);
   // The baseline and every warm run passed that check: the mutants it
   // holds ran warm, and a change to firsts() is killed.

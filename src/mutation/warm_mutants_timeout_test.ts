@@ -4,9 +4,7 @@
  * be, never an outcome pawl could not read.
  */
 import assert from "node:assert/strict";
-import { buildSchemata } from "./schemata.ts";
-import { runWarmMutants } from "./warm_mutants.ts";
-import { CODE, CORE, fixture, parser, TEST } from "./_warm_mutants_fixture.ts";
+import { CODE, fixture, TEST, warm } from "./_warm_mutants_fixture.ts";
 
 const LOOPING = `${CODE}
 
@@ -28,13 +26,9 @@ Deno.test("runWarmMutants() counts a mutant whose test never ends as a timeout",
       "    assert list(firsts(2)) == [2]\n    assert count(3) == 3\n",
     ),
   });
-  const mutants = all.mutants.filter((m) => m.function === "count");
-  const ran = await runWarmMutants({
+  const ran = await warm(f, {
     ...all,
-    mutants,
-    observer: f.observer,
-    driver: f.driver,
-    schemata: new Map([[CORE, buildSchemata(parser, CORE, LOOPING, mutants)]]),
+    mutants: all.mutants.filter((m) => m.function === "count"),
   });
   const about = f.progress.join("\n");
   // In the order they were made. Three changes loop for ever; `i = 1`
