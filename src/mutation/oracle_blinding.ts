@@ -14,8 +14,9 @@
  * sides, placed where its unchanged function sits in each text
  * (`unchanged_mutants.ts`). The head side runs each mutant the base's
  * tests killed with the tests that execute its lines on the head's code,
- * so code the head no longer runs is never held against it. What the warm
- * engine cannot run is not judged here, and counted.
+ * so code the head no longer runs is never held against it; a kill there
+ * counts only as a cold run confirms it (`confirm_kills.ts`). What the
+ * warm engine cannot run is not judged here, and counted.
  *
  * @module
  */
@@ -25,7 +26,12 @@ import type { BlindingReport } from "../core/verdict.ts";
 import type { PythonParser } from "../python/load_python_parser.ts";
 import type { ObserverPlugin } from "../run/observer.ts";
 import { wholeTreeScope } from "./cache_scope.ts";
-import { runColdMutants } from "./cold_mutants.ts";
+import {
+  claimsOf,
+  confirmKills,
+  type KillClaim,
+  settle,
+} from "./confirm_kills.ts";
 import type { WarmDriver } from "./install_warm_driver.ts";
 import {
   type BlindingResult,
@@ -366,7 +372,7 @@ async function runBothSides(
   const collected = collect(compiled, base, head, passing);
   const stillLost = await coldHead(
     engine,
-    collected.lostAtHead,
+    collected.claims,
     collected.results,
   );
   return {
@@ -376,7 +382,12 @@ async function runBothSides(
   };
 }
 
-/** Each mutant's outcomes on both sides, and how many were cut or lost. */
+/**
+ * Each mutant's outcomes on both sides, how many were cut or lost, and
+ * the head side's claims a cold run must settle: the killing properties
+ * of a mutant whose warm run on the head's code was lost, and those a
+ * warm run says still kill it there.
+ */
 function collect(
   compiled: readonly Mutant[],
   base: {
@@ -393,7 +404,7 @@ function collect(
   results: BlindingResult[];
   cut: number;
   lost: number;
-  lostAtHead: Mutant[];
+  claims: KillClaim[];
 } {
   const cutIds = new Set([
     ...base.cut.map((j) => j.mutant.id),
@@ -401,7 +412,7 @@ function collect(
   ]);
   const headPassing = head?.passing?.keys ?? null;
   const results: BlindingResult[] = [];
-  const lostAtHead: Mutant[] = [];
+  const claims: KillClaim[] = [];
   let lost = 0;
   for (const m of compiled) {
     if (cutIds.has(m.id)) continue;
@@ -412,14 +423,16 @@ function collect(
     }
     if (b.kind === "notCovered") continue;
     const baseOutcomes = only(b.outcomes, passing);
-    const killed = Object.values(baseOutcomes).includes("killed");
-    if (!killed) {
+    const killers = Object.keys(baseOutcomes).filter((k) =>
+      baseOutcomes[k] === "killed"
+    );
+    if (killers.length === 0) {
       results.push({ mutant: m, base: baseOutcomes, head: null });
       continue;
     }
     const h = head?.outcomes.get(m.id);
     if (h === undefined || h.kind === "cold" || headPassing === null) {
-      lostAtHead.push(m);
+      claims.push({ mutant: m, keys: new Set(killers) });
       results.push({ mutant: m, base: baseOutcomes, head: null });
       continue;
     }
@@ -427,49 +440,44 @@ function collect(
     const headOutcomes = h.kind === "notCovered"
       ? {}
       : only(h.outcomes, headPassing);
+    claims.push(...claimsOf([{ mutant: m, killers, warm: headOutcomes }]));
     results.push({ mutant: m, base: baseOutcomes, head: headOutcomes });
   }
-  return { results, cut: cutIds.size, lost, lostAtHead };
+  return { results, cut: cutIds.size, lost, claims };
 }
 
 /**
- * The mutants a base property killed whose warm run on the head's code
- * was lost (a driver that went away, a control that failed: code that
- * tells a forked run from a fresh one would otherwise escape this way),
- * run cold there: a fresh copy with the mutant written in and a fresh
- * pytest each. A cold run knows no coverage, so a survivor counts as run.
+ * The head side's claims, settled cold on the head's code: a fresh copy
+ * with the mutant written in and a fresh pytest each (`confirm_kills.ts`).
+ * A run lost warm (a driver that went away, a control that failed: code
+ * that tells a forked run from a fresh one would otherwise escape this
+ * way) is run there with every killing property, and a cold run knows no
+ * coverage, so a survivor counts as run. A warm kill counts only as the
+ * cold run confirms it. Returns how many mutants are left without a head
+ * outcome that counts (the budget cut their cold run).
  */
 async function coldHead(
   engine: WarmMutantsOptions,
-  lostAtHead: readonly Mutant[],
+  claims: readonly KillClaim[],
   results: BlindingResult[],
 ): Promise<number> {
-  if (lostAtHead.length === 0) return 0;
+  if (claims.length === 0) return 0;
   const byId = new Map(results.map((r, i) => [r.mutant.id, i]));
-  const ran = await runColdMutants({
-    ...engine,
-    mutants: lostAtHead,
-    base: engine.head!,
-    head: null,
-  });
-  for (const r of ran.results) {
-    const i = byId.get(r.mutant.id);
-    // Stryker disable next-line ConditionalExpression: every mutant run here was put in results first (collect), so its index is always found
-    if (i === undefined) continue;
+  const cold = await confirmKills(engine, engine.head!, claims, "base");
+  let lost = 0;
+  for (const claim of claims) {
+    const i = byId.get(claim.mutant.id)!;
     const prior = results[i]!;
-    const killers = new Set(
-      Object.entries(prior.base).flatMap(([k, v]) => v === "killed" ? [k] : []),
+    const head = settle(
+      prior.base,
+      prior.head,
+      claim,
+      cold.outcomes.get(claim.mutant.id),
     );
-    results[i] = {
-      ...prior,
-      head: Object.fromEntries(
-        // Stryker disable next-line MethodExpression,ConditionalExpression: judgeBlinding reads a head outcome only of a property that killed the mutant at the base, so another property's outcome changes nothing
-        Object.entries(r.base).filter(([k]) => killers.has(k)),
-      ),
-    };
+    if (head === undefined) lost++;
+    results[i] = { ...prior, head: head ?? null };
   }
-  // Those still without a result (cut by the budget, or lost again).
-  return lostAtHead.length - ran.results.length;
+  return lost;
 }
 
 /** Outcomes restricted to `keys`. */

@@ -448,6 +448,11 @@ const CHECKS: Record<string, string> = {
   // baseline cannot be trusted, so its runs are lost, and run cold.
   "blind, but not in the warm interpreter":
     `def check(value, expected):\n    import builtins\n    if hasattr(builtins, "__pawl_active__"):\n        raise RuntimeError("not now")\n    double(value)\n    return True\n`,
+  // Blind, and failing only when a mutant is on: the active id is in the
+  // code's text. Every warm run on the head's code kills, and the kills
+  // that a run one process each does not confirm count for nothing.
+  "blind, but failing under a mutant":
+    `def check(value, expected):\n    import builtins, pathlib\n    active = getattr(builtins, "__pawl_active__", None)\n    if active is not None and ('"%s"' % active) in pathlib.Path(__file__).read_text():\n        raise RuntimeError("a mutant")\n    double(value)\n    return True\n`,
   // Blind, and failing whenever it runs under pawl's forking driver: its
   // warm runs on the head's code are lost, and run cold.
   "blind, but not when forked":
@@ -686,8 +691,9 @@ Deno.test("oracleBlinding() counts as lost the head's lost runs the budget then 
 /**
  * Judge a pull request whose head's check() is `CHECKS[check]`: which
  * mutants it blinds the test to, and the plain pytest runs beside the
- * killed mutants' own (none, or the head's unmutated baseline and one more
- * to confirm the warm one).
+ * killed mutants' own (none when no warm run on the head's code kills,
+ * else the head's unmutated baseline, and one more to confirm a warm
+ * baseline that failed).
  */
 async function judged(
   check: string,
@@ -714,7 +720,7 @@ async function judged(
   );
   assert.equal(found.length, blinded === "all" ? 1 : 0, about);
   assert.equal(result.findings.length, found.length, about);
-  // Only the runs lost on the head's code run cold, one each.
+  // The runs lost on the head's code, and its warm kills, run cold, one each.
   assert.equal(
     coldRuns(f.sandbox),
     baselines === null ? 0 : baselines + r.killed,
@@ -725,11 +731,14 @@ async function judged(
 Deno.test("oracleBlinding() finds the mutants of unchanged code the base's tests kill on the base's code and let survive on the head's, which runs them", () =>
   judged("blind", "all", null));
 
-Deno.test("oracleBlinding() finds nothing when the head's code still lets the base's tests kill those mutants", () =>
-  judged("reversed", "none", null));
+Deno.test("oracleBlinding() finds nothing when the head's code still lets the base's tests kill those mutants, each kill confirmed one process each", () =>
+  judged("reversed", "none", 1));
 
 Deno.test("oracleBlinding() judges none of those mutants when the head's code no longer runs them", () =>
   judged("no longer calling double()", "unexecuted", null));
+
+Deno.test("oracleBlinding() runs cold the head's warm kills when its code fails only under a mutant, and still finds the blinding", () =>
+  judged("blind, but failing under a mutant", "all", 1));
 
 Deno.test("oracleBlinding() runs cold the head's runs lost to code that fails when forked, and still finds the blinding", () =>
   judged("blind, but not when forked", "all", 1));

@@ -59,6 +59,8 @@ export interface RunMutantsOptions {
   base: MutantSide;
   /** The head's properties, or null when the head's test side is the base's. */
   head: MutantSide | null;
+  /** What `base` is, in cache keys and messages, when it is not the base's oracle: "head" for the head's own runs, one process each. */
+  label?: "base" | "head" | undefined;
   /** One per parallel run. */
   workers: readonly MutantWorker[];
   /** The test command (with the fixed seed) and its environment. */
@@ -107,7 +109,13 @@ export async function runMutants(
         continue;
       }
       const mutant = options.mutants[i] as Mutant;
-      const base = await side(worker, options, options.base, mutant, "base");
+      const base = await side(
+        worker,
+        options,
+        options.base,
+        mutant,
+        options.label ?? "base",
+      );
       // The head runs only the properties a base property of the same key
       // killed: the others cannot make a weakening.
       const killed = new Set(
@@ -179,19 +187,11 @@ async function side(
   mutant: Mutant | null,
   label: "base" | "head",
 ): Promise<{ outcomes: SideOutcomes; cached: boolean; findings: Finding[] }> {
-  const key = mutant === null ? undefined : mutantCacheKey({
-    side: label,
-    scope: await on.cacheScope(mutant, on.properties),
-    mutant,
-    command: options.command,
-    env: options.env,
-    properties: on.properties,
-    observer: options.observer,
-  });
-  const hit = key === undefined ? undefined : await options.cache?.get(key);
-  if (hit !== undefined && sameKeys(hit, on)) {
-    return { outcomes: hit, cached: true, findings: [] };
-  }
+  const key = mutant === null
+    ? undefined
+    : await runCacheKey(options, on, mutant, label);
+  const hit = key === undefined ? undefined : await cachedRun(options, on, key);
+  if (hit !== undefined) return { outcomes: hit, cached: true, findings: [] };
   const text = mutant === null ? "" : options.texts.get(mutant.file);
   if (text === undefined) {
     throw new Error(`Cannot mutate "${mutant?.file}": its text was not read`);
@@ -333,6 +333,34 @@ export function unknownFor(
 
 function sameKeys(hit: SideOutcomes, on: MutantSide): boolean {
   return on.properties.every((p) => hit[p.key] !== undefined);
+}
+
+/** The cache key of one run of `mutant` on `on`, one process each. */
+export async function runCacheKey(
+  options: Pick<RunSettings, "command" | "env" | "observer">,
+  on: MutantSide,
+  mutant: Mutant,
+  label: "base" | "head",
+): Promise<string> {
+  return mutantCacheKey({
+    side: label,
+    scope: await on.cacheScope(mutant, on.properties),
+    mutant,
+    command: options.command,
+    env: options.env,
+    properties: on.properties,
+    observer: options.observer,
+  });
+}
+
+/** The outcomes of an earlier run under `key`, when the cache has one of every property `on` runs. */
+export async function cachedRun(
+  options: { cache?: MutationCache | undefined },
+  on: MutantSide,
+  key: string,
+): Promise<SideOutcomes | undefined> {
+  const hit = await options.cache?.get(key);
+  return hit !== undefined && sameKeys(hit, on) ? hit : undefined;
 }
 
 /**

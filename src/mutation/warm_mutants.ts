@@ -8,9 +8,11 @@
  * theirs. A mutant no base test reaches is counted as not covered and
  * never runs. The head's properties then run, the same way, on the
  * mutants a base property killed, each with the properties that killed
- * it. What the drivers cannot run (a mutant not compiled in, lines that
- * ran only at import, a driver that went away or never reported a
- * baseline) runs cold (`cold_mutants.ts`), within the same budget.
+ * it; a head kill counts only as a cold run confirms it
+ * (`confirm_kills.ts`). What the drivers cannot run (a mutant not compiled
+ * in, lines that ran only at import, a driver that went away or never
+ * reported a baseline) runs cold (`cold_mutants.ts`), within the same
+ * budget.
  *
  * @module
  */
@@ -18,6 +20,7 @@ import { plural } from "../core/plural.ts";
 import type { Finding } from "../core/finding.ts";
 import type { ObserverPlugin } from "../run/observer.ts";
 import { coldBaseline, coldLimits, runColdMutants } from "./cold_mutants.ts";
+import { confirmKills } from "./confirm_kills.ts";
 import type { WarmDriver } from "./install_warm_driver.ts";
 import type { Mutant } from "./mutant.ts";
 import {
@@ -127,6 +130,22 @@ export async function runWarmMutants(
   );
   acc.head(head);
   findings.push(...(head?.findings ?? []));
+  if (options.head !== null) {
+    const claims = acc.headClaims();
+    const cold = await confirmKills(
+      options,
+      {
+        ...options.head,
+        properties: options.head.properties.filter((p) =>
+          basePassing.keys.has(p.key)
+        ),
+      },
+      claims,
+      "head",
+    );
+    acc.confirmed(claims, cold.outcomes);
+    findings.push(...cold.findings);
+  }
   const leftovers = acc.leftovers();
   if (leftovers.length > 0) {
     findings.push(

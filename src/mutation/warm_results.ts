@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { claimsOf, type KillClaim, settle } from "./confirm_kills.ts";
 import type { MutantResult, SideOutcomes } from "./judge_kill_sets.ts";
 import type { MutantEngineResult } from "./mutant_engine.ts";
 import type { Mutant } from "./mutant.ts";
@@ -99,6 +100,38 @@ export class WarmResults {
         ...(findings.length === 0 ? {} : { findings }),
       });
     }
+  }
+
+  /**
+   * The head's warm kills of mutants a base property killed, in run
+   * order: none counts until a cold run confirms it (`confirm_kills.ts`).
+   */
+  headClaims(): KillClaim[] {
+    return claimsOf(this.#order.flatMap((m) => {
+      const r = this.#results.get(m.id);
+      if (r === undefined || r.head === null) return [];
+      const killers = Object.keys(r.base).filter((k) => r.base[k] === "killed");
+      return [{ mutant: m, killers, warm: r.head }];
+    }));
+  }
+
+  /**
+   * The cold runs' outcomes of the claims, in place of the warm ones. A
+   * claim the budget left unconfirmed leaves its mutant unrun, unless a
+   * property the warm run saw survive already tells against the head.
+   */
+  confirmed(
+    claims: readonly KillClaim[],
+    cold: ReadonlyMap<string, SideOutcomes>,
+  ): void {
+    const cut: Mutant[] = [];
+    for (const claim of claims) {
+      const r = this.#results.get(claim.mutant.id)!;
+      const head = settle(r.base, r.head, claim, cold.get(claim.mutant.id));
+      if (head === undefined) cut.push(claim.mutant);
+      else this.#results.set(claim.mutant.id, { ...r, head });
+    }
+    this.cut(cut);
   }
 
   /** What is left for the cold engine, in run order. */

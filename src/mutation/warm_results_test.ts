@@ -288,3 +288,75 @@ Deno.test("WarmResults reports every phase's results in run order, the cold engi
     leftovers: [],
   });
 });
+
+/** An accumulator whose base killed M1 to M4 with a and b (c survived), then the head's warm outcomes of those `head` names. */
+function withHead(head: Record<string, SideOutcomes | undefined>) {
+  const r = new WarmResults([M1, M2, M3, M4]);
+  const base = { a: "killed", b: "killed", c: "survived" } as const;
+  r.base(
+    new Map([M1, M2, M3, M4].map((m) => [m.id, ran(base)])),
+    new Set(["a", "b", "c"]),
+    [M1, M2, M3, M4],
+  );
+  r.head({
+    jobs: [M1, M2, M3, M4].filter((m) => m.id in head).map((mutant) => ({
+      mutant,
+    })),
+    outcomes: new Map(
+      Object.entries(head).flatMap(([id, o]) =>
+        o === undefined ? [] : [[id, ran(o)]]
+      ),
+    ),
+  });
+  return r;
+}
+
+Deno.test("WarmResults.headClaims() claims, in run order, each head kill or timeout of a mutant the same base property killed, and nothing the head let survive", () => {
+  const r = withHead({
+    m1: { a: "killed", b: "survived" },
+    m2: { a: "timeout", b: "killed" },
+    m3: { a: "survived", b: "unknown" },
+    m4: { c: "killed" },
+  });
+  assert.deepEqual(
+    r.headClaims().map((c) => [c.mutant.id, [...c.keys].sort()]),
+    [["m1", ["a"]], ["m2", ["a", "b"]]],
+  );
+});
+
+Deno.test("WarmResults.confirmed() puts the cold outcomes in place of the claimed warm ones and keeps the rest", () => {
+  const r = withHead({
+    m1: { a: "killed", b: "survived" },
+    m2: { a: "timeout", b: "killed" },
+  });
+  const claims = r.headClaims();
+  r.confirmed(
+    claims,
+    new Map([["m1", { a: "survived" }], ["m2", { a: "killed", b: "unknown" }]]),
+  );
+  assert.deepEqual(
+    r.result().results.map((x) => [x.mutant.id, x.head]),
+    [
+      ["m1", { a: "survived", b: "survived" }],
+      ["m2", { a: "killed", b: "unknown" }],
+      ["m3", null],
+      ["m4", null],
+    ],
+  );
+});
+
+Deno.test("WarmResults.confirmed() counts a claim the budget left unconfirmed as unrun, unless a base killer the head let survive already tells against it", () => {
+  const r = withHead({
+    m1: { a: "killed", b: "survived" },
+    m2: { a: "killed", b: "killed" },
+    m3: { a: "killed", c: "survived" },
+  });
+  r.confirmed(r.headClaims(), new Map());
+  const out = r.result();
+  assert.deepEqual(
+    out.results.map((x) => [x.mutant.id, x.head]),
+    [["m1", { b: "survived" }], ["m4", null]],
+  );
+  assert.deepEqual(out.unrun.map((m) => m.id), ["m2", "m3"]);
+  assert.deepEqual(r.leftovers(), []);
+});

@@ -1,0 +1,114 @@
+/**
+ * Which warm outcomes claim a kill that must be confirmed one process
+ * each: the head's kills and timeouts of what the other side killed.
+ */
+import assert from "node:assert/strict";
+import { claimsOf, confirmKills, keeps, settle } from "./confirm_kills.ts";
+import type { KillOutcome, SideOutcomes } from "./judge_kill_sets.ts";
+import type { Mutant } from "./mutant.ts";
+import type { MutantEngineOptions } from "./mutant_engine.ts";
+
+function mutant(id: string): Mutant {
+  return {
+    id,
+    file: "pkg/m.py",
+    function: "f",
+    line: 1,
+    column: 1,
+    endLine: 1,
+    endColumn: 2,
+    start: 0,
+    end: 1,
+    original: "0",
+    replacement: "1",
+    operator: "constant",
+  };
+}
+
+Deno.test("keeps() is true only of the outcomes that let a property count as still catching a mutant", () => {
+  const table: [KillOutcome | undefined, boolean][] = [
+    ["killed", true],
+    ["timeout", true],
+    ["survived", false],
+    ["unknown", false],
+    [undefined, false],
+  ];
+  for (const [outcome, want] of table) {
+    assert.equal(keeps(outcome), want, String(outcome));
+  }
+});
+
+Deno.test("claimsOf() claims only the killers the warm run says still kill, and no mutant with none", () => {
+  const claims = claimsOf([
+    {
+      mutant: mutant("m1"),
+      killers: ["a", "b", "c"],
+      warm: { a: "killed", b: "timeout", c: "survived", d: "killed" },
+    },
+    { mutant: mutant("m2"), killers: ["a"], warm: { a: "survived" } },
+    { mutant: mutant("m3"), killers: [], warm: { a: "killed" } },
+    { mutant: mutant("m4"), killers: ["a"], warm: {} },
+  ]);
+  assert.deepEqual(
+    claims.map((c) => [c.mutant.id, [...c.keys].sort()]),
+    [["m1", ["a", "b"]]],
+  );
+});
+
+Deno.test("confirmKills() runs nothing when nothing is claimed", async () => {
+  const progress: string[] = [];
+  const refuse = () => {
+    throw new Error("no sandbox may run");
+  };
+  const options = {
+    workers: [{ sandbox: { run: refuse }, reportDir: "/", workPath: refuse }],
+    progress: (l: string) => progress.push(l),
+  } as unknown as MutantEngineOptions;
+  const side = { template: "/", properties: [], cacheScope: refuse };
+  const out = await confirmKills(options, side, [], "head");
+  assert.deepEqual(out, { outcomes: new Map(), findings: [] });
+  assert.deepEqual(progress, []);
+});
+
+Deno.test("settle() takes the cold word on the claimed properties, and without it keeps only what already tells against the pull request", async (t) => {
+  const base: SideOutcomes = { a: "killed", b: "killed", c: "survived" };
+  const claim = { mutant: mutant("m1"), keys: new Set(["a"]) };
+  const cases: [
+    string,
+    SideOutcomes | null,
+    SideOutcomes | undefined,
+    SideOutcomes | undefined,
+  ][] = [
+    [
+      "confirmed: cold in place of the claimed, the rest kept",
+      { a: "killed", b: "survived", c: "killed" },
+      { a: "survived" },
+      { a: "survived", b: "survived", c: "killed" },
+    ],
+    ["confirmed, a run lost warm", null, { a: "killed" }, { a: "killed" }],
+    [
+      "unconfirmed, another killer let it survive",
+      { a: "killed", b: "survived" },
+      undefined,
+      { b: "survived" },
+    ],
+    [
+      "unconfirmed, only a property that never killed it let it survive",
+      { a: "killed", c: "survived" },
+      undefined,
+      undefined,
+    ],
+    [
+      "unconfirmed, every other killer kills too",
+      { a: "killed", b: "killed" },
+      undefined,
+      undefined,
+    ],
+    ["unconfirmed, a run lost warm", null, undefined, undefined],
+  ];
+  for (const [name, warm, cold, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(settle(base, warm, claim, cold), want);
+    });
+  }
+});
