@@ -232,6 +232,20 @@ export async function assertAllRunCold(
   assert.ok(cold.results.some((r) => r.base["000/clamp"] === "killed"));
 }
 
+/** Plain pytest, once on a fresh tree of the fixture with `test` as its test module, passes. */
+export async function assertPlainPytestPasses(test: string): Promise<void> {
+  await using plain = await fixture();
+  const tree = (await plain.options({ "tests/test_kit.py": test }))
+    .base.template;
+  const pytest = await new Deno.Command("python3", {
+    args: ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    cwd: tree,
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  assert.equal(pytest.code, 0);
+}
+
 /** The weakened test, plus a way to tell a forked run from a fresh one. */
 export const FORK_TELLS = {
   "a marker the first run leaves in the tree": `import pathlib
@@ -292,17 +306,7 @@ export async function assertForkTellingHeadRunsCold(
   how: keyof typeof FORK_TELLS,
 ): Promise<void> {
   const head = FORK_TELLS[how];
-  // Plain pytest, once on a fresh tree, passes the weakened test.
-  await using plain = await fixture();
-  const tree = (await plain.options({ "tests/test_kit.py": head }))
-    .base.template;
-  const pytest = await new Deno.Command("python3", {
-    args: ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
-    cwd: tree,
-    stdout: "null",
-    stderr: "null",
-  }).output();
-  assert.equal(pytest.code, 0);
+  await assertPlainPytestPasses(head);
 
   await using f = await fixture();
   const options = await f.options({ "tests/test_kit.py": TEST }, {

@@ -119,16 +119,9 @@ export async function confirmKills(
       plural(claims.length, "mutant")
     } one process each`,
   );
-  const run = {
-    command: options.command,
-    env: options.env,
-    limits: options.limits,
-    texts: options.texts,
-    observer: options.observer,
-  };
   const baseline = await coldBaseline(
     worker,
-    run,
+    options,
     { ...side, properties: side.properties.filter((p) => claimed.has(p.key)) },
     options.clock,
     label,
@@ -155,16 +148,12 @@ export async function confirmKills(
       continue;
     }
     const ran = await runMutants({
-      ...run,
+      ...options,
       mutants: group.map((c) => c.mutant),
       base: { ...side, properties },
       head: null,
       label,
-      workers: options.workers,
       limits: coldLimits(options.limits, baseline.ms),
-      cache: options.cache,
-      deadline: options.deadline,
-      clock: options.clock,
     });
     for (const r of ran.results) {
       outcomes.set(r.mutant.id, { ...failing, ...r.base });

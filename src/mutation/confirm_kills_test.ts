@@ -5,25 +5,19 @@
 import assert from "node:assert/strict";
 import { claimsOf, confirmKills, keeps, settle } from "./confirm_kills.ts";
 import type { KillOutcome, SideOutcomes } from "./judge_kill_sets.ts";
+import { loadPythonParser } from "../python/load_python_parser.ts";
+import { generateMutants } from "./generate_mutants.ts";
 import type { Mutant } from "./mutant.ts";
 import type { MutantEngineOptions } from "./mutant_engine.ts";
 
-function mutant(id: string): Mutant {
-  return {
-    id,
-    file: "pkg/m.py",
-    function: "f",
-    line: 1,
-    column: 1,
-    endLine: 1,
-    endColumn: 2,
-    start: 0,
-    end: 1,
-    original: "0",
-    replacement: "1",
-    operator: "constant",
-  };
-}
+const parser = await loadPythonParser();
+
+/** Four mutants of one small function. */
+const [M1, M2, M3, M4] = generateMutants(
+  parser,
+  "pkg/m.py",
+  "def f(x, y):\n    if x < y:\n        return x + 1\n    return y - 1\n",
+) as [Mutant, Mutant, Mutant, Mutant];
 
 Deno.test("keeps() is true only of the outcomes that let a property count as still catching a mutant", () => {
   const table: [KillOutcome | undefined, boolean][] = [
@@ -41,17 +35,17 @@ Deno.test("keeps() is true only of the outcomes that let a property count as sti
 Deno.test("claimsOf() claims only the killers the warm run says still kill, and no mutant with none", () => {
   const claims = claimsOf([
     {
-      mutant: mutant("m1"),
+      mutant: M1,
       killers: ["a", "b", "c"],
       warm: { a: "killed", b: "timeout", c: "survived", d: "killed" },
     },
-    { mutant: mutant("m2"), killers: ["a"], warm: { a: "survived" } },
-    { mutant: mutant("m3"), killers: [], warm: { a: "killed" } },
-    { mutant: mutant("m4"), killers: ["a"], warm: {} },
+    { mutant: M2, killers: ["a"], warm: { a: "survived" } },
+    { mutant: M3, killers: [], warm: { a: "killed" } },
+    { mutant: M4, killers: ["a"], warm: {} },
   ]);
   assert.deepEqual(
     claims.map((c) => [c.mutant.id, [...c.keys].sort()]),
-    [["m1", ["a", "b"]]],
+    [[M1.id, ["a", "b"]]],
   );
 });
 
@@ -72,7 +66,7 @@ Deno.test("confirmKills() runs nothing when nothing is claimed", async () => {
 
 Deno.test("settle() takes the cold word on the claimed properties, and without it keeps only what already tells against the pull request", async (t) => {
   const base: SideOutcomes = { a: "killed", b: "killed", c: "survived" };
-  const claim = { mutant: mutant("m1"), keys: new Set(["a"]) };
+  const claim = { mutant: M1, keys: new Set(["a"]) };
   const cases: [
     string,
     SideOutcomes | null,

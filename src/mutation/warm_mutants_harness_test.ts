@@ -6,7 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { runColdMutants } from "./cold_mutants.ts";
-import { fixture, TEST, warm, WEAK } from "./_warm_mutants_fixture.ts";
+import {
+  assertPlainPytestPasses,
+  fixture,
+  TEST,
+  warm,
+  WEAK,
+} from "./_warm_mutants_fixture.ts";
 
 /** WEAK, failing first whenever the active mutant's id is in kit/core.py. */
 const TELLS_MUTANT = WEAK.replace(
@@ -32,18 +38,8 @@ def mutated():
 Deno.test("runWarmMutants() counts a head's warm kill only as a run one process each confirms it, so a test that fails only under a mutant still shows its weakening", async () => {
   assert.notEqual(TELLS_MUTANT, WEAK);
   assert.ok(TELLS_MUTANT.includes("assert not mutated()"));
+  await assertPlainPytestPasses(TELLS_MUTANT);
   await using f = await fixture();
-  // Plain pytest passes the head's weakened test.
-  const tree = (await f.options({ "tests/test_kit.py": TELLS_MUTANT }))
-    .base.template;
-  const pytest = await new Deno.Command("python3", {
-    args: ["-m", "pytest", "-q", "-p", "no:cacheprovider"],
-    cwd: tree,
-    stdout: "null",
-    stderr: "null",
-  }).output();
-  assert.equal(pytest.code, 0);
-
   const all = await f.options({ "tests/test_kit.py": TEST }, {
     "tests/test_kit.py": TELLS_MUTANT,
   });
