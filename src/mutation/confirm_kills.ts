@@ -115,9 +115,9 @@ export async function confirmKills(
   if (cached !== undefined) return { outcomes: cached, findings: [] };
   const claimed = new Set(claims.flatMap((c) => [...c.keys]));
   options.progress?.(
-    `mutation: confirming the warm kills of ${
+    `mutation: settling ${
       plural(claims.length, "mutant")
-    } one process each`,
+    } one process each: a warm kill counts only as a fresh pytest confirms it`,
   );
   const baseline = await coldBaseline(
     worker,
@@ -132,6 +132,7 @@ export async function confirmKills(
   // the same properties run together, in the order they came.
   const groups = new Map<string, KillClaim[]>();
   for (const c of claims) {
+    // Stryker disable next-line MethodExpression: the order only batches the runs; claims of the same properties listed in another order run in a batch of their own, with the same outcomes
     const key = JSON.stringify([...c.keys].sort());
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }

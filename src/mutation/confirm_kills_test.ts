@@ -6,6 +6,13 @@ import assert from "node:assert/strict";
 import { claimsOf, confirmKills, keeps, settle } from "./confirm_kills.ts";
 import type { KillOutcome, SideOutcomes } from "./judge_kill_sets.ts";
 import { loadPythonParser } from "../python/load_python_parser.ts";
+import {
+  CODE,
+  coldRuns,
+  CORE,
+  fixture,
+  TEST,
+} from "./_warm_mutants_fixture.ts";
 import { generateMutants } from "./generate_mutants.ts";
 import type { Mutant } from "./mutant.ts";
 import type { MutantEngineOptions } from "./mutant_engine.ts";
@@ -99,10 +106,80 @@ Deno.test("settle() takes the cold word on the claimed properties, and without i
       undefined,
     ],
     ["unconfirmed, a run lost warm", null, undefined, undefined],
+    [
+      "unconfirmed, one other killer let it survive and a non-killer too",
+      { a: "killed", b: "survived", c: "survived" },
+      undefined,
+      { b: "survived", c: "survived" },
+    ],
   ];
   for (const [name, warm, cold, want] of cases) {
     await t.step(name, () => {
       assert.deepEqual(settle(base, warm, claim, cold), want);
     });
   }
+});
+
+/**
+ * TEST with test_firsts failing on the unmutated code, and a junit report
+ * rewritten into a failure of test_clamp whenever kit/core.py is not the
+ * original: a kill the run never showed, which pawl's observer tells.
+ */
+const FORGES = TEST.replace(
+  "assert list(firsts(2)) == [2]",
+  "assert list(firsts(2)) == [3]",
+) + `
+
+import atexit
+import pathlib
+import sys
+
+import kit.core
+
+ORIGINAL = ${JSON.stringify(CODE)}
+
+
+def forge():
+    for arg in sys.argv:
+        if arg.startswith("--junitxml="):
+            pathlib.Path(arg.split("=", 1)[1]).write_text(
+                '<testsuites><testsuite name="pytest" errors="0" failures="1" skipped="0" tests="1">'
+                '<testcase classname="tests.test_kit" name="test_clamp">'
+                '<failure message="forged">forged</failure></testcase></testsuite></testsuites>'
+            )
+
+
+if pathlib.Path(kit.core.__file__).read_text() != ORIGINAL:
+    atexit.register(forge)
+`;
+
+Deno.test("confirmKills() runs each claim one process each with its claimed properties that pass on the unmutated code, calls the others unknown, and says what pawl's observer caught", async () => {
+  await using f = await fixture();
+  const options = await f.options({ "tests/test_kit.py": FORGES });
+  const unused = options.mutants.filter((m) => m.function === "unused");
+  const [first, second] = unused as [Mutant, Mutant];
+  const out = await confirmKills(options, options.base, [
+    { mutant: first, keys: new Set(["000/clamp", "000/firsts"]) },
+    { mutant: second, keys: new Set(["000/firsts", "000/clamp"]) },
+    { mutant: unused[2]!, keys: new Set(["000/firsts"]) },
+  ], "head");
+  assert.equal(first.file, CORE);
+  assert.deepEqual(Object.fromEntries(out.outcomes), {
+    [first.id]: { "000/clamp": "unknown", "000/firsts": "unknown" },
+    [second.id]: { "000/clamp": "unknown", "000/firsts": "unknown" },
+    [unused[2]!.id]: { "000/firsts": "unknown" },
+  });
+  // The unmutated run, then the two claims test_clamp takes part in.
+  assert.equal(coldRuns(f.sandbox), 3);
+  assert.deepEqual(
+    out.findings.map((x) => [x.rule, x.message.includes("mutant")]),
+    [
+      ["harness.report_tampered", true],
+      ["harness.report_tampered", true],
+    ],
+    JSON.stringify(out.findings),
+  );
+  assert.deepEqual(f.progress, [
+    "mutation: settling 3 mutants one process each: a warm kill counts only as a fresh pytest confirms it",
+  ]);
 });

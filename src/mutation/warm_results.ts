@@ -124,14 +124,15 @@ export class WarmResults {
     claims: readonly KillClaim[],
     cold: ReadonlyMap<string, SideOutcomes>,
   ): void {
-    const cut: Mutant[] = [];
-    for (const claim of claims) {
+    const unconfirmed = claims.filter((claim) => {
       const r = this.#results.get(claim.mutant.id)!;
       const head = settle(r.base, r.head, claim, cold.get(claim.mutant.id));
-      if (head === undefined) cut.push(claim.mutant);
-      else this.#results.set(claim.mutant.id, { ...r, head });
-    }
-    this.cut(cut);
+      if (head !== undefined) {
+        this.#results.set(claim.mutant.id, { ...r, head });
+      }
+      return head === undefined;
+    });
+    this.cut(unconfirmed.map((c) => c.mutant));
   }
 
   /** What is left for the cold engine, in run order. */
