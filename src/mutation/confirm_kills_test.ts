@@ -158,7 +158,13 @@ Deno.test("confirmKills() runs each claim one process each with its claimed prop
   const options = await f.options({ "tests/test_kit.py": FORGES });
   const unused = options.mutants.filter((m) => m.function === "unused");
   const [first, second] = unused as [Mutant, Mutant];
-  const out = await confirmKills(options, options.base, [
+  // A property no claim names: the unmutated run leaves it out.
+  const extra = { key: "000/extra", nodeId: "tests/test_kit.py::test_extra" };
+  const side = {
+    ...options.base,
+    properties: [...options.base.properties, extra],
+  };
+  const out = await confirmKills(options, side, [
     { mutant: first, keys: new Set(["000/clamp", "000/firsts"]) },
     { mutant: second, keys: new Set(["000/firsts", "000/clamp"]) },
     { mutant: unused[2]!, keys: new Set(["000/firsts"]) },
@@ -171,8 +177,19 @@ Deno.test("confirmKills() runs each claim one process each with its claimed prop
   });
   // The unmutated run, then the two claims test_clamp takes part in.
   assert.equal(coldRuns(f.sandbox), 3);
+  const selected = f.sandbox.calls.map((c) =>
+    c.argv.filter((a) => a.startsWith("tests/"))
+  );
+  assert.deepEqual(selected, [
+    ["tests/test_kit.py::test_clamp", "tests/test_kit.py::test_firsts"],
+    ["tests/test_kit.py::test_clamp"],
+    ["tests/test_kit.py::test_clamp"],
+  ]);
   assert.deepEqual(
-    out.findings.map((x) => [x.rule, x.message.includes("mutant")]),
+    out.findings.map((x) => [
+      x.rule,
+      x.message.includes("the head's properties on mutant"),
+    ]),
     [
       ["harness.report_tampered", true],
       ["harness.report_tampered", true],
@@ -182,4 +199,31 @@ Deno.test("confirmKills() runs each claim one process each with its claimed prop
   assert.deepEqual(f.progress, [
     "mutation: settling 3 mutants one process each: a warm kill counts only as a fresh pytest confirms it",
   ]);
+});
+
+Deno.test("confirmKills() says what pawl's observer caught in the unmutated run, and runs no claim whose properties did not pass there", async () => {
+  await using f = await fixture();
+  // Every report is forged, the unmutated run's too.
+  const always = FORGES.replace(
+    "if pathlib.Path(kit.core.__file__).read_text() != ORIGINAL:",
+    "if True:",
+  );
+  assert.notEqual(always, FORGES);
+  const options = await f.options({ "tests/test_kit.py": always });
+  const [m] = options.mutants as [Mutant];
+  const out = await confirmKills(options, options.base, [
+    { mutant: m, keys: new Set(["000/clamp"]) },
+  ], "head");
+  assert.deepEqual(Object.fromEntries(out.outcomes), {
+    [m.id]: { "000/clamp": "unknown" },
+  });
+  assert.equal(coldRuns(f.sandbox), 1);
+  assert.deepEqual(
+    out.findings.map((x) => [
+      x.rule,
+      x.message.includes("the head's properties on the unmutated code"),
+    ]),
+    [["harness.report_tampered", true]],
+    JSON.stringify(out.findings),
+  );
 });

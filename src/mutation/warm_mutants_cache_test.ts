@@ -51,6 +51,7 @@ Deno.test("runWarmMutants() keeps the base's outcomes under the base's scope, sh
   const again = await run({ base: "b1", head: "h1" });
   assert.equal(f.sandbox.calls.length, before, "no driver starts");
   assert.ok(again.results.every((r) => r.cached));
+  assert.deepEqual(again.baselineFindings, []);
   assert.equal(cache.size(), kept);
   assert.deepEqual(kills(again.results, "base"), kills(first.results, "base"));
   assert.deepEqual(kills(again.results, "head"), kills(first.results, "head"));
