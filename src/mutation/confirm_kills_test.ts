@@ -14,6 +14,7 @@ import {
   TEST,
 } from "./_warm_mutants_fixture.ts";
 import { generateMutants } from "./generate_mutants.ts";
+import { memoryMutationCache } from "./mutation_cache.ts";
 import type { Mutant } from "./mutant.ts";
 import type { MutantEngineOptions } from "./mutant_engine.ts";
 
@@ -226,4 +227,43 @@ Deno.test("confirmKills() says what pawl's observer caught in the unmutated run,
     [["harness.report_tampered", true]],
     JSON.stringify(out.findings),
   );
+});
+
+Deno.test("confirmKills() takes every claim from the runner's cache when earlier confirmations left them there, and runs nothing then", async () => {
+  await using f = await fixture();
+  // No progress callback: a run from the cache needs none either.
+  const { progress: _, ...options } = await f.options({
+    "tests/test_kit.py": TEST,
+  });
+  const cache = memoryMutationCache();
+  const clamp = options.mutants.filter((m) => m.function === "clamp");
+  const claim = (mutant: Mutant) => ({
+    mutant,
+    keys: new Set(["000/clamp"]),
+  });
+  const claims = clamp.slice(0, 2).map(claim);
+  const confirm = (c: typeof claims) =>
+    confirmKills({ ...options, cache }, options.base, c, "head");
+  const first = await confirm(claims);
+  assert.deepEqual(first.findings, []);
+  assert.equal(first.outcomes.size, 2);
+  assert.equal(coldRuns(f.sandbox), 1 + 2);
+
+  assert.deepEqual(await confirm(claims), first);
+  assert.equal(coldRuns(f.sandbox), 3, "nothing runs again");
+
+  // One claim the cache lacks: the unmutated run again, and that claim.
+  const more = [...claims, claim(clamp[2]!)];
+  const third = await confirm(more);
+  assert.equal(coldRuns(f.sandbox), 3 + 2);
+  assert.equal(third.outcomes.size, 3);
+  for (const [id, o] of first.outcomes) {
+    assert.deepEqual(third.outcomes.get(id), o);
+  }
+  // The same mutant with another property claimed is another run.
+  await confirm([{
+    mutant: clamp[0]!,
+    keys: new Set(["000/clamp", "000/firsts"]),
+  }]);
+  assert.equal(coldRuns(f.sandbox), 5 + 2);
 });

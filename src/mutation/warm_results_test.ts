@@ -360,3 +360,17 @@ Deno.test("WarmResults.confirmed() counts a claim the budget left unconfirmed as
   assert.deepEqual(out.unrun.map((m) => m.id), ["m2", "m3"]);
   assert.deepEqual(r.leftovers(), []);
 });
+
+Deno.test("WarmResults.headClaims() passes over a mutant with no result: cut, or left for the cold engine", () => {
+  const r = new WarmResults([M1, M2, M3]);
+  r.base(new Map([[M1.id, ran({ a: "killed" })]]), new Set(["a"]), [M1, M2]);
+  r.cut([M3]);
+  r.head({
+    jobs: [{ mutant: M1 }],
+    outcomes: new Map([[M1.id, ran({ a: "killed" })]]),
+  });
+  assert.deepEqual(
+    r.headClaims().map((c) => [c.mutant.id, [...c.keys]]),
+    [["m1", ["a"]]],
+  );
+});
