@@ -106,13 +106,10 @@ export async function confirmKills(
   claims: readonly KillClaim[],
   label: "base" | "head",
 ): Promise<ConfirmedKills> {
-  const outcomes = new Map<string, SideOutcomes>();
-  const worker = options.workers[0];
-  if (claims.length === 0 || worker === undefined) {
-    return { outcomes, findings: [] };
-  }
+  // Nothing claimed is found whole in the cache too, and starts nothing.
   const cached = await fromCache(options, side, claims, label);
   if (cached !== undefined) return { outcomes: cached, findings: [] };
+  const outcomes = new Map<string, SideOutcomes>();
   const claimed = new Set(claims.flatMap((c) => [...c.keys]));
   options.progress?.(
     `mutation: settling ${
@@ -120,14 +117,13 @@ export async function confirmKills(
     } one process each: a warm kill counts only as a fresh pytest confirms it`,
   );
   const baseline = await coldBaseline(
-    worker,
+    options.workers[0]!,
     options,
     { ...side, properties: side.properties.filter((p) => claimed.has(p.key)) },
     options.clock,
     label,
   );
   const findings = [...baseline.findings];
-  const passing = new Set(baseline.side.properties.map((p) => p.key));
   // One cold run per mutant with its own claimed properties: claims with
   // the same properties run together, in the order they came.
   const groups = new Map<string, KillClaim[]>();
@@ -138,17 +134,20 @@ export async function confirmKills(
   }
   for (const group of groups.values()) {
     const keys = group[0]!.keys;
-    const failing = Object.fromEntries(
-      [...keys].flatMap((k) =>
-        passing.has(k) ? [] : [[k, "unknown" as KillOutcome]]
-      ),
-    );
     const properties = baseline.side.properties.filter((p) => keys.has(p.key));
+    const ran = new Set(properties.map((p) => p.key));
+    // What failed on the unmutated code ran under no mutant: unknown.
+    const failing = Object.fromEntries(
+      [...keys].filter((k) => !ran.has(k)).map((k) => [
+        k,
+        "unknown" as KillOutcome,
+      ]),
+    );
     if (properties.length === 0) {
       for (const c of group) outcomes.set(c.mutant.id, failing);
       continue;
     }
-    const ran = await runMutants({
+    const mutated = await runMutants({
       ...options,
       mutants: group.map((c) => c.mutant),
       base: { ...side, properties },
@@ -156,8 +155,8 @@ export async function confirmKills(
       label,
       limits: coldLimits(options.limits, baseline.ms),
     });
-    for (const r of ran.results) {
-      outcomes.set(r.mutant.id, { ...failing, ...r.base });
+    for (const r of mutated.results) {
+      outcomes.set(r.mutant.id, { ...r.base, ...failing });
       findings.push(...(r.findings ?? []));
     }
   }
@@ -175,7 +174,6 @@ async function fromCache(
   claims: readonly KillClaim[],
   label: "base" | "head",
 ): Promise<Map<string, SideOutcomes> | undefined> {
-  if (options.cache === undefined) return undefined;
   const out = new Map<string, SideOutcomes>();
   for (const { mutant, keys } of claims) {
     const on = {

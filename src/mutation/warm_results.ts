@@ -124,15 +124,19 @@ export class WarmResults {
     claims: readonly KillClaim[],
     cold: ReadonlyMap<string, SideOutcomes>,
   ): void {
-    const unconfirmed = claims.filter((claim) => {
+    const settled = claims.map((claim) => {
       const r = this.#results.get(claim.mutant.id)!;
       const head = settle(r.base, r.head, claim, cold.get(claim.mutant.id));
+      return { claim, r, head };
+    });
+    this.cut(
+      settled.filter((s) => s.head === undefined).map((s) => s.claim.mutant),
+    );
+    for (const { claim, r, head } of settled) {
       if (head !== undefined) {
         this.#results.set(claim.mutant.id, { ...r, head });
       }
-      return head === undefined;
-    });
-    this.cut(unconfirmed.map((c) => c.mutant));
+    }
   }
 
   /** What is left for the cold engine, in run order. */
