@@ -299,6 +299,20 @@ Deno.test("leaseSandboxUid() with leaveFree takes a uid only while that many oth
   });
 });
 
+Deno.test("leaseSandboxUid() with leaveFree locks no more of the others than it must find free", async () => {
+  // Each uid it tries is locked for a moment, and a lease elsewhere that
+  // meets that moment passes the uid by: it stops at the count it needs.
+  await withLockDir(async (dir) => {
+    await using lease = await leaseSandboxUid(
+      options(dir, FIRST, THIRD, { leaveFree: 1 }),
+    );
+    assert.equal(lease.uid, FIRST);
+    const files = [];
+    for await (const entry of Deno.readDir(dir)) files.push(entry.name);
+    assert.deepEqual(files.sort(), [`${FIRST}.lock`, `${SECOND}.lock`]);
+  });
+});
+
 Deno.test("leaseSandboxUid() makes a lock file root-only readable, so no sandbox uid can lock it", async (t) => {
   for (const mode of [0o644, 0o640, 0o604]) {
     await t.step(`mode ${mode.toString(8)}`, async () => {
