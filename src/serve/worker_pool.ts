@@ -112,14 +112,14 @@ export class WorkerPool {
     this.#stopping = true;
     this.wake();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const finished = await Promise.race([
-      Promise.all(this.#loops).then(() => true),
-      new Promise<false>((r) => timer = setTimeout(() => r(false), graceMs)),
+    await Promise.race([
+      Promise.all(this.#loops),
+      new Promise((r) => timer = setTimeout(r, graceMs)),
     ]);
     clearTimeout(timer);
-    if (finished) return;
-    // The jobs given back are no longer this server's to keep: their
-    // heartbeats end here, though their judgements may still be running.
+    // What is still held after the grace goes back to the queue (nothing,
+    // when every worker finished): no longer this server's to keep, its
+    // heartbeats end here, though its judgement may still be running.
     for (const beat of this.#beats) clearInterval(beat);
     this.#beats.clear();
     for (const [id, worker] of this.#held) {

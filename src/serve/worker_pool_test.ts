@@ -316,6 +316,46 @@ Deno.test("WorkerPool.stop() gives a job still running back to the queue", async
   });
 });
 
+Deno.test("WorkerPool renews a running job's lease every third of it, so a late beat does not lose it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
+  const inner = openSqliteQueue(`${dir}/queue.db`);
+  const beats: number[] = [];
+  const queue: JobQueue = {
+    ...Object.fromEntries(
+      Object.keys(inner).map((k) => [k, (inner as never)[k]]),
+    ) as unknown as JobQueue,
+    heartbeat: (id, worker, options) => {
+      beats.push(performance.now());
+      return inner.heartbeat(id, worker, options);
+    },
+  };
+  const pool = new WorkerPool({
+    queue,
+    concurrency: 1,
+    leaseMs: 600,
+    pollMs: 20,
+    judge: () => new Promise(() => {}),
+    publish: () => Promise.resolve(),
+    log: () => {},
+    metrics: new Metrics(),
+  });
+  pool.start();
+  try {
+    await inner.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
+    await until("the first renewal", () => Promise.resolve(beats.length > 0));
+    // Four leases from the first beat: twelve more beats are due at one
+    // per 200 ms; one per half lease would give eight, one per lease four.
+    const first = beats[0]!;
+    await new Promise((r) => setTimeout(r, 2400));
+    const later = beats.filter((t) => t > first).length;
+    assert.ok(later >= 10, `${later} renewals in 2.4 s of a 600 ms lease`);
+  } finally {
+    await pool.stop(10);
+    await inner.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("WorkerPool.stop() stops renewing the lease of a job it gave back, though its judgement still runs", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
   const inner = openSqliteQueue(`${dir}/queue.db`);
