@@ -461,7 +461,6 @@ async function coldHead(
   claims: readonly KillClaim[],
   results: BlindingResult[],
 ): Promise<number> {
-  if (claims.length === 0) return 0;
   const byId = new Map(results.map((r, i) => [r.mutant.id, i]));
   const cold = await confirmKills(engine, engine.head!, claims, "base");
   let lost = 0;
