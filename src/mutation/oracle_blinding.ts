@@ -357,6 +357,17 @@ async function runBothSides(
         v === "killed" && passing.has(k)
       );
   });
+  // Only the base's tests that pass on the base's code run on the head's,
+  // and only they are confirmed there: one failing at the base that the
+  // head's code lets pass says nothing about the warm interpreter.
+  const passingAtBase = properties.filter((p) => passing.has(p.key));
+  if (killedAtBase.length > 0) {
+    options.progress?.(
+      `mutation: ${
+        plural(killedAtBase.length, "mutant")
+      } the base's tests kill on the base's code, now on the head's`,
+    );
+  }
   const head = killedAtBase.length === 0 ? null : await runSide(
     engine,
     settings,
@@ -364,10 +375,10 @@ async function runBothSides(
       label: "head",
       template: headSide.template,
       schemata: textsOf(schemata.head),
-      properties: properties.filter((p) => passing.has(p.key)),
+      properties: passingAtBase,
     },
     killedAtBase.map((m) => ({ mutant: m, cover: cover(schemata.head, m) })),
-    headSide,
+    { ...headSide, properties: passingAtBase },
   );
   const collected = collect(compiled, base, head, passing);
   const stillLost = await coldHead(

@@ -751,13 +751,19 @@ Deno.test("oracleBlinding() judges by the base's tests that pass on the base's c
     await t.step(check, async () => {
       const judge = async (broken: boolean) => {
         await using f = await runFixture(broken);
-        return await oracleBlinding(await f.options(CHECKS[check]!));
+        const result = await oracleBlinding(await f.options(CHECKS[check]!));
+        return { ...result, progress: f.progress, cold: coldRuns(f.sandbox) };
       };
       const plain = await judge(false);
       const withBroken = await judge(true);
       assert.ok(plain.report.killed > 0, JSON.stringify(plain.report));
       assert.deepEqual(withBroken.report, plain.report);
       assert.deepEqual(withBroken.findings, plain.findings);
+      // Nor does it make the head's code run more: the same mutants, warm,
+      // with the same tests. The one run more is the base's unmutated one,
+      // confirming the failure its warm baseline saw.
+      assert.deepEqual(withBroken.progress, plain.progress);
+      assert.equal(withBroken.cold, plain.cold + 1);
     });
   }
 });
