@@ -343,6 +343,23 @@ Deno.test("runMutants() runs each mutant in its own copy of the tree, and the he
   }
 });
 
+Deno.test("runMutants() hands each copy of the tree to the sandbox before it runs there", async () => {
+  // A sandbox of its own uid can write only a tree handed to it.
+  await using t = await trees();
+  const runs: Run[] = [];
+  const unprepared: string[] = [];
+  const suite = fakeSuite(runs);
+  const sandbox: FakeSandbox = new FakeSandbox((command) => {
+    if (!sandbox.preparedDirs.includes(command.cwd ?? "")) {
+      unprepared.push(command.cwd ?? "");
+    }
+    return suite(command);
+  });
+  await runMutants(t.options(sandbox));
+  assert.equal(runs.length, 5);
+  assert.deepEqual(unprepared, []);
+});
+
 Deno.test("runMutants() runs no head when the head's test side is the base's", async () => {
   await using t = await trees();
   const runs: Run[] = [];
