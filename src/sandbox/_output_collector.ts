@@ -67,30 +67,24 @@ export class OutputCollector {
 
   #pushHead(bytes: Uint8Array): void {
     const n = Math.min(bytes.length, this.#head.length - this.#headLength);
-    if (n <= 0) return;
     this.#head.set(bytes.subarray(0, n), this.#headLength);
     this.#headLength += n;
   }
 
+  /** Append to the ring of the last bytes: at most two writes, one each side of its end. */
   #pushTail(bytes: Uint8Array): void {
     const size = this.#tail.length;
-    if (size === 0 || bytes.length === 0) return;
-    if (bytes.length >= size) {
-      this.#tail.set(bytes.subarray(bytes.length - size));
-      this.#tailStart = 0;
-      this.#tailLength = size;
-      return;
-    }
-    const write = (this.#tailStart + this.#tailLength) % size;
-    const first = Math.min(bytes.length, size - write);
-    this.#tail.set(bytes.subarray(0, first), write);
-    this.#tail.set(bytes.subarray(first), 0);
-    const length = this.#tailLength + bytes.length;
-    if (length > size) {
-      this.#tailStart = (this.#tailStart + length - size) % size;
-      this.#tailLength = size;
-    } else {
-      this.#tailLength = length;
+    // Of this chunk, only its last `size` bytes can stay.
+    let rest = bytes.subarray(Math.max(0, bytes.length - size));
+    while (rest.length > 0) {
+      const end = (this.#tailStart + this.#tailLength) % size;
+      const n = Math.min(rest.length, size - end);
+      this.#tail.set(rest.subarray(0, n), end);
+      rest = rest.subarray(n);
+      // What no longer fits is the oldest: the ring's start moves past it.
+      const overflow = Math.max(0, this.#tailLength + n - size);
+      this.#tailStart = (this.#tailStart + overflow) % size;
+      this.#tailLength += n - overflow;
     }
   }
 }
