@@ -316,7 +316,11 @@ Deno.test("WorkerPool.stop() gives a job still running back to the queue", async
   });
 });
 
-Deno.test("WorkerPool renews a running job's lease every third of it, so a late beat does not lose it", async () => {
+/**
+ * A pool of one worker holding a job whose judgement never ends, with a
+ * lease of `leaseMs`, over a queue that records when each heartbeat came.
+ */
+async function heldJob(leaseMs: number) {
   const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
   const inner = openSqliteQueue(`${dir}/queue.db`);
   const beats: number[] = [];
@@ -332,7 +336,7 @@ Deno.test("WorkerPool renews a running job's lease every third of it, so a late 
   const pool = new WorkerPool({
     queue,
     concurrency: 1,
-    leaseMs: 600,
+    leaseMs,
     pollMs: 20,
     judge: () => new Promise(() => {}),
     publish: () => Promise.resolve(),
@@ -340,61 +344,42 @@ Deno.test("WorkerPool renews a running job's lease every third of it, so a late 
     metrics: new Metrics(),
   });
   pool.start();
-  try {
-    await inner.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
-    await until("the first renewal", () => Promise.resolve(beats.length > 0));
-    // Four leases from the first beat: twelve more beats are due at one
-    // per 200 ms; one per half lease would give eight, one per lease four.
-    const first = beats[0]!;
-    await new Promise((r) => setTimeout(r, 2400));
-    const later = beats.filter((t) => t > first).length;
-    assert.ok(later >= 10, `${later} renewals in 2.4 s of a 600 ms lease`);
-  } finally {
-    await pool.stop(10);
-    await inner.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await inner.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
+  return {
+    pool,
+    beats,
+    async [Symbol.asyncDispose]() {
+      await pool.stop(10);
+      await inner.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+Deno.test("WorkerPool renews a running job's lease every third of it, so a late beat does not lose it", async () => {
+  await using held = await heldJob(600);
+  const { beats } = held;
+  await until("the first renewal", () => Promise.resolve(beats.length > 0));
+  // Four leases from the first beat: twelve more beats are due at one per
+  // 200 ms; one per half lease would give eight, one per lease four.
+  const first = beats[0]!;
+  await new Promise((r) => setTimeout(r, 2400));
+  const later = beats.filter((t) => t > first).length;
+  assert.ok(later >= 10, `${later} renewals in 2.4 s of a 600 ms lease`);
 });
 
 Deno.test("WorkerPool.stop() stops renewing the lease of a job it gave back, though its judgement still runs", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "pawl-pool-" });
-  const inner = openSqliteQueue(`${dir}/queue.db`);
-  let beats = 0;
-  const queue: JobQueue = {
-    ...Object.fromEntries(
-      Object.keys(inner).map((k) => [k, (inner as never)[k]]),
-    ) as unknown as JobQueue,
-    heartbeat: (id, worker, options) => {
-      beats++;
-      return inner.heartbeat(id, worker, options);
-    },
-  };
-  const pool = new WorkerPool({
-    queue,
-    concurrency: 1,
-    leaseMs: 60,
-    pollMs: 20,
-    judge: () => new Promise(() => {}),
-    publish: () => Promise.resolve(),
-    log: () => {},
-    metrics: new Metrics(),
-  });
-  pool.start();
-  try {
-    await inner.enqueue(spec(1, "b"), { now: Date.now(), rerequest: false });
-    await until(
-      "the running job's lease renewed",
-      () => Promise.resolve(beats >= 2),
-    );
-    await pool.stop(10);
-    const after = beats;
-    // Ten heartbeat periods: a renewal would be due in each.
-    await new Promise((r) => setTimeout(r, 200));
-    assert.equal(beats, after);
-  } finally {
-    await inner.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using held = await heldJob(60);
+  const { beats } = held;
+  await until(
+    "the running job's lease renewed",
+    () => Promise.resolve(beats.length >= 2),
+  );
+  await held.pool.stop(10);
+  const after = beats.length;
+  // Ten heartbeat periods: a renewal would be due in each.
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(beats.length, after);
 });
 
 Deno.test("WorkerPool drops a judged result a newer push overtook, and publishes only the newer", async () => {
