@@ -96,16 +96,15 @@ export async function runMutants(
   options: RunMutantsOptions,
 ): Promise<RunMutantsResult> {
   const { deadline } = options;
-  const results: (MutantResult | undefined)[] = new Array(
-    options.mutants.length,
-  );
+  // Each mutant's result in its place; null while it has none.
+  const results: (MutantResult | null)[] = options.mutants.map(() => null);
   let next = 0;
-  const cut: boolean[] = new Array(options.mutants.length).fill(false);
+  const cut = new Set<number>();
   const work = async (worker: MutantWorker) => {
     while (next < options.mutants.length) {
       const i = next++;
       if (options.clock() >= deadline) {
-        cut[i] = true;
+        cut.add(i);
         continue;
       }
       const mutant = options.mutants[i] as Mutant;
@@ -119,25 +118,18 @@ export async function runMutants(
       // The head runs only the properties a base property of the same key
       // killed: the others cannot make a weakening.
       const killed = new Set(
-        Object.entries(base.outcomes).flatMap(([k, o]) =>
-          o === "killed" ? [k] : []
-        ),
+        Object.keys(base.outcomes).filter((k) => base.outcomes[k] === "killed"),
       );
       const headProps = options.head?.properties.filter((p) =>
         killed.has(p.key)
       ) ?? [];
-      const headRun = options.head === null || headProps.length === 0
-        ? null
-        : await side(
-          worker,
-          options,
-          {
-            ...options.head,
-            properties: headProps,
-          },
-          mutant,
-          "head",
-        );
+      const headRun = headProps.length === 0 ? null : await side(
+        worker,
+        options,
+        { ...options.head!, properties: headProps },
+        mutant,
+        "head",
+      );
       const findings = [
         ...base.findings,
         ...(headRun?.findings ?? []),
@@ -153,8 +145,8 @@ export async function runMutants(
   };
   await Promise.all(options.workers.map(work));
   return {
-    results: results.filter((r): r is MutantResult => r !== undefined),
-    unrun: options.mutants.filter((_, i) => cut[i]),
+    results: results.filter((r): r is MutantResult => r !== null),
+    unrun: options.mutants.filter((_, i) => cut.has(i)),
   };
 }
 
@@ -187,23 +179,23 @@ async function side(
   mutant: Mutant | null,
   label: "base" | "head",
 ): Promise<{ outcomes: SideOutcomes; cached: boolean; findings: Finding[] }> {
-  const key = mutant === null
-    ? undefined
-    : await runCacheKey(options, on, mutant, label);
-  const hit = key === undefined ? undefined : await cachedRun(options, on, key);
-  if (hit !== undefined) return { outcomes: hit, cached: true, findings: [] };
-  const text = mutant === null ? "" : options.texts.get(mutant.file);
-  if (text === undefined) {
-    throw new Error(`Cannot mutate "${mutant?.file}": its text was not read`);
+  // A mutant's run is cached under its key; the unmutated one never is.
+  let mutated: { key: string; file: string; text: string } | undefined;
+  if (mutant !== null) {
+    const text = options.texts.get(mutant.file);
+    if (text === undefined) {
+      throw new Error(`Cannot mutate "${mutant.file}": its text was not read`);
+    }
+    const key = await runCacheKey(options, on, mutant, label);
+    const hit = await cachedRun(options, on, key);
+    if (hit !== undefined) return { outcomes: hit, cached: true, findings: [] };
+    mutated = { key, file: mutant.file, text: applyMutant(text, mutant) };
   }
   const dir = worker.workPath();
   await copyTree(on.template, dir);
   try {
-    if (mutant !== null) {
-      await Deno.writeTextFile(
-        `${dir}/${mutant.file}`,
-        applyMutant(text, mutant),
-      );
+    if (mutated !== undefined) {
+      await Deno.writeTextFile(`${dir}/${mutated.file}`, mutated.text);
     }
     await worker.sandbox.prepareDir(dir);
     const run = await runPytest(worker.sandbox, {
@@ -213,6 +205,7 @@ async function side(
       select: [...new Set(on.properties.map((p) => p.nodeId))].sort(),
       env: options.env,
       limits: options.limits,
+      // Stryker disable next-line ConditionalExpression: runPytest reads an observer of undefined as none
       ...(options.observer === undefined ? {} : { observer: options.observer }),
     });
     const { outcomes, findings } = runOutcomes(
@@ -223,8 +216,10 @@ async function side(
         observed: options.observer !== undefined,
       },
     );
-    const trusted = Object.values(outcomes).every((o) => o !== "unknown");
-    if (key !== undefined && trusted) await options.cache?.put(key, outcomes);
+    const trusted = !Object.values(outcomes).includes("unknown");
+    if (mutated !== undefined && trusted) {
+      await options.cache?.put(mutated.key, outcomes);
+    }
     return { outcomes, cached: false, findings };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
@@ -312,7 +307,7 @@ export function classify(
         ? "killed"
         : failed.length === 0
         ? "survived"
-        : failed.every((c) => SLOW.test(c.message ?? ""))
+        : failed.every((c) => SLOW.test(String(c.message)))
         ? "timeout"
         : "killed";
     }

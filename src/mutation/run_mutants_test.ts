@@ -8,12 +8,14 @@ import type { SideOutcomes } from "./judge_kill_sets.ts";
 import type { Mutant } from "./mutant.ts";
 import { memoryMutationCache, mutantCacheKey } from "./mutation_cache.ts";
 import {
+  cachedRun,
   classify,
   copyTree,
   describeRun,
   type MutantRunReport,
   type MutantSide,
   type MutantWorker,
+  runCacheKey,
   runMutants,
   type RunMutantsOptions,
   runOutcomes,
@@ -163,6 +165,12 @@ Deno.test("copyTree() refuses a tree it cannot copy, and says why", async () => 
       copyTree(`${root}/missing`, `${root}/copy`),
       /^Error: Cannot copy the tree for a mutant run: .*missing/,
     );
+    // cp's own words, without the line break it ends them with.
+    const message = await copyTree(`${root}/missing`, `${root}/copy`).then(
+      () => "",
+      (e: Error) => e.message,
+    );
+    assert.ok(/\S$/.test(message), JSON.stringify(message));
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -582,6 +590,31 @@ Deno.test("runMutants() keeps with the mutant what pawl's observer says about it
     r.findings?.[0]?.message ?? "",
     /the head's properties on mutant m1 \(pkg\/m\.py:2\)/,
   );
+});
+
+Deno.test("runMutants() keys the head's runs as the head's, where a later run of the head's properties finds them", async () => {
+  await using t = await trees();
+  const cache = memoryMutationCache();
+  const o = t.options(new FakeSandbox(fakeSuite([])), {
+    mutants: [returning(2)],
+    cache,
+  });
+  const ran = await runMutants(o);
+  const head = t.side("head");
+  const key = await runCacheKey(o, head, returning(2), "head");
+  assert.deepEqual(await cachedRun(o, head, key), ran.results[0]?.head);
+  assert.deepEqual(ran.results[0]?.head, {
+    "000/a": "survived",
+    "000/b": "survived",
+  });
+});
+
+Deno.test("runUnmutated() leaves nothing in the cache: only a mutant's run is kept", async () => {
+  await using t = await trees();
+  const cache = memoryMutationCache();
+  const o = t.options(new FakeSandbox(fakeSuite([])), { cache });
+  await runUnmutated(o.workers[0]!, o, t.side("base"), () => 0);
+  assert.equal(cache.size(), 0);
 });
 
 Deno.test("runMutants() refuses a mutant of a file whose text it was not given", async () => {
