@@ -765,6 +765,8 @@ Deno.test("runOutcomes() trusts a run's report only when pawl's observer confirm
       const got = runOutcomes(run, props, { what: "the run", observed });
       assert.deepEqual(got.outcomes, outcomes);
       assert.deepEqual(got.findings.map((f) => f.rule), rules);
+      // Each says which run it cannot trust.
+      for (const f of got.findings) assert.match(f.message, / the run /);
     });
   }
 });
