@@ -33,6 +33,11 @@ export type KillOutcome = "killed" | "survived" | "timeout" | "unknown";
 /** One side's run of one mutant: each property's outcome, by property key. */
 export type SideOutcomes = Readonly<Record<string, KillOutcome>>;
 
+/** The keys of the properties one side's run killed, in the run's order. */
+export function killedKeys(outcomes: SideOutcomes): string[] {
+  return Object.keys(outcomes).filter((k) => outcomes[k] === "killed");
+}
+
 /** What the runs of one mutant found. */
 export interface MutantResult {
   /** The mutant. */

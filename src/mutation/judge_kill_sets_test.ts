@@ -3,6 +3,7 @@ import fc from "fast-check";
 import {
   byPlace,
   judgeKillSets,
+  killedKeys,
   type KillProperty,
   type MutantResult,
   type MutationCounts,
@@ -432,6 +433,19 @@ Deno.test("judgeKillSets() lists at most five gaps, first by place, and says whe
     assert.equal(listed.split("; ").length, 6);
     assert.match(listed, /pkg\/z\.py:1 [^;]*; …$/);
   });
+});
+
+Deno.test("killedKeys() names only the properties that failed, never a timeout or an untrusted run, in the run's order", () => {
+  const outcomes: SideOutcomes = {
+    "000/z": "killed",
+    "000/slow": "timeout",
+    "000/a": "killed",
+    "000/kept": "survived",
+    "000/lost": "unknown",
+  };
+  assert.deepEqual(killedKeys(outcomes), ["000/z", "000/a"]);
+  assert.deepEqual(killedKeys({ "000/kept": "survived" }), []);
+  assert.deepEqual(killedKeys({}), []);
 });
 
 Deno.test("byPlace() orders mutants by file, then start, then end, then id, whatever order they come in", async (t) => {

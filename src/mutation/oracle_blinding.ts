@@ -38,7 +38,11 @@ import {
   judgeBlinding,
   type JudgeBlindingOptions,
 } from "./judge_blinding.ts";
-import type { KillProperty, SideOutcomes } from "./judge_kill_sets.ts";
+import {
+  killedKeys,
+  type KillProperty,
+  type SideOutcomes,
+} from "./judge_kill_sets.ts";
 import type { Mutant, MutationOperator } from "./mutant.ts";
 import {
   type OracleStrengthOptions,
@@ -353,9 +357,7 @@ async function runBothSides(
   const killedAtBase = compiled.filter((m) => {
     const o = base.outcomes.get(m.id);
     return o?.kind === "ran" &&
-      Object.entries(o.outcomes).some(([k, v]) =>
-        v === "killed" && passing.has(k)
-      );
+      killedKeys(o.outcomes).some((k) => passing.has(k));
   });
   // Only the base's tests that pass on the base's code run on the head's,
   // and only they are confirmed there: one failing at the base that the
@@ -434,9 +436,7 @@ function collect(
     }
     if (b.kind === "notCovered") continue;
     const baseOutcomes = only(b.outcomes, passing);
-    const killers = Object.keys(baseOutcomes).filter((k) =>
-      baseOutcomes[k] === "killed"
-    );
+    const killers = killedKeys(baseOutcomes);
     if (killers.length === 0) {
       results.push({ mutant: m, base: baseOutcomes, head: null });
       continue;

@@ -10,7 +10,11 @@
  *
  * @module
  */
-import type { KillProperty, MutantResult } from "./judge_kill_sets.ts";
+import {
+  killedKeys,
+  type KillProperty,
+  type MutantResult,
+} from "./judge_kill_sets.ts";
 import type { Mutant } from "./mutant.ts";
 import { layoutName } from "../core/layout_name.ts";
 
@@ -80,8 +84,7 @@ export function renderMutationReport(
   for (const path of [...run.texts.keys()].sort()) file(path);
   for (const r of run.results) {
     const outcomes = Object.entries(r.base);
-    const killedBy = outcomes.filter(([, o]) => o === "killed").map(([k]) => k)
-      .sort();
+    const killedBy = killedKeys(r.base).sort();
     const status = killedBy.length > 0
       ? "Killed"
       : outcomes.some(([, o]) => o === "timeout")

@@ -17,10 +17,11 @@ import { type Finding, finding } from "../core/finding.ts";
 import type { TestCaseResult } from "../run/parse_junit.ts";
 import type { Observation } from "../run/observation.ts";
 import { casesForNodeId } from "../run/test_id.ts";
-import type {
-  KillOutcome,
-  MutantResult,
-  SideOutcomes,
+import {
+  killedKeys,
+  type KillOutcome,
+  type MutantResult,
+  type SideOutcomes,
 } from "./judge_kill_sets.ts";
 import { applyMutant, type Mutant } from "./mutant.ts";
 import {
@@ -117,9 +118,7 @@ export async function runMutants(
       );
       // The head runs only the properties a base property of the same key
       // killed: the others cannot make a weakening.
-      const killed = new Set(
-        Object.keys(base.outcomes).filter((k) => base.outcomes[k] === "killed"),
-      );
+      const killed = new Set(killedKeys(base.outcomes));
       const headProps = options.head?.properties.filter((p) =>
         killed.has(p.key)
       ) ?? [];

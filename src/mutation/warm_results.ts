@@ -6,7 +6,11 @@
  * @module
  */
 import { claimsOf, type KillClaim, settle } from "./confirm_kills.ts";
-import type { MutantResult, SideOutcomes } from "./judge_kill_sets.ts";
+import {
+  killedKeys,
+  type MutantResult,
+  type SideOutcomes,
+} from "./judge_kill_sets.ts";
 import type { MutantEngineResult } from "./mutant_engine.ts";
 import type { Mutant } from "./mutant.ts";
 import type { WarmOutcome } from "./warm_child.ts";
@@ -61,9 +65,7 @@ export class WarmResults {
         cached: o.cached,
         ...(o.findings.length === 0 ? {} : { findings: o.findings }),
       });
-      const keys = Object.entries(base).flatMap(([k, v]) =>
-        v === "killed" ? [k] : []
-      );
+      const keys = killedKeys(base);
       if (keys.length > 0) killed.set(m, new Set(keys));
     }
     return killed;
@@ -110,7 +112,7 @@ export class WarmResults {
     return claimsOf(this.#order.flatMap((m) => {
       const r = this.#results.get(m.id);
       if (r === undefined || r.head === null) return [];
-      const killers = Object.keys(r.base).filter((k) => r.base[k] === "killed");
+      const killers = killedKeys(r.base);
       return [{ mutant: m, killers, warm: r.head }];
     }));
   }
