@@ -26,7 +26,7 @@ def depth():
         f = f.f_back
     return n
 s = sys.stdin
-print(repr((sys.path, sys.argv[1:], sys.orig_argv[1:], sorted(vars(__main__)),
+print(repr((sys.path, sys.argv, sys.orig_argv[1:], sorted(vars(__main__)),
     depth(), hashlib.sha256(" ".join(sys.modules).encode()).hexdigest(),
     sys.flags, os.readlink("/proc/self/fd/0"), s.seekable(), s.buffer.raw.name,
     s.mode, s.line_buffering, s.encoding, s.errors, s is sys.__stdin__,
@@ -44,7 +44,9 @@ async function withTree(
   try {
     await Deno.chmod(root, 0o755);
     const work = `${root}/work`;
-    const lib = `${root}/lib`;
+    // The library's path starts with the copy's, yet lies outside it:
+    // only the copy is left off the held interpreter's sys.path.
+    const lib = `${root}/work-lib`;
     await Deno.mkdir(work);
     await Deno.mkdir(`${lib}/probe_pkg`, { recursive: true });
     await Deno.writeTextFile(`${lib}/probe_pkg/__init__.py`, "");
@@ -117,9 +119,11 @@ Deno.test("a held interpreter runs the module exactly as a cold -m start does", 
     const warm = await sandbox.run(command);
     assert.equal(warm.warm, true);
     same(warm, cold);
-    // It reported what it looked up: runpy and the module's package.
+    // It reported what it looked up, top-level names only: runpy and the
+    // module's package, and what importing them loaded.
     assert.ok(seen[0]?.includes("runpy"));
     assert.ok(seen[0]?.includes("probe_pkg"));
+    assert.deepEqual(seen[0]?.filter((m) => m.includes(".")), []);
     assert.deepEqual(await liveProcessesOf(UID), []);
   });
 });
@@ -274,6 +278,30 @@ Deno.test("a held interpreter imports nothing from the copy: a name the copy wil
     assert.equal(run.warm, undefined);
     assert.equal(run.code, 0);
     assert.match(run.outputHead, /from the copy/);
+  });
+});
+
+Deno.test("a held interpreter runs nothing of a copy already in place, though its cwd is the copy", async () => {
+  await withTree(async (dirs) => {
+    const sandbox = await ProcessSandbox.create({ uid: UID });
+    await sandbox.prepareDir(dirs.work);
+    const command = probeCommand(dirs, ["0"]);
+    // The copy's module notes each import of it in the copy.
+    await Deno.writeTextFile(
+      `${dirs.work}/probe_pkg.py`,
+      "open('imports.log', 'a').write('imported\\n')\nprint('from the copy')\n",
+    );
+    sandbox.prestart(command, {
+      accept: (modules) => !modules.includes("probe_pkg"),
+    });
+    const run = await sandbox.run(command);
+    assert.equal(run.warm, undefined);
+    assert.match(run.outputHead, /from the copy/);
+    // Only the cold run imported it.
+    assert.equal(
+      await Deno.readTextFile(`${dirs.work}/imports.log`),
+      "imported\n",
+    );
   });
 });
 
