@@ -507,3 +507,68 @@ Deno.test("probeIsolation() tries a tier again for shared trials once a tool it 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/**
+ * probeIsolation() run by a fresh pawl started through `wrapper`, as a
+ * container would start it: its report, and the pid it ran as.
+ */
+async function probeIn(
+  wrapper: readonly string[],
+  requested: IsolationRequest,
+): Promise<{ tier: string; notes: string[]; pid: number }> {
+  const module = new URL("./probe_isolation.ts", import.meta.url).href;
+  const { code, stdout, stderr } = await new Deno.Command(wrapper[0]!, {
+    args: [
+      ...wrapper.slice(1),
+      "--",
+      Deno.execPath(),
+      "eval",
+      `import { probeIsolation } from "${module}";` +
+      `const r = await probeIsolation({ requested: "${requested}", uid: ${UID} });` +
+      "console.log(JSON.stringify({ tier: r.tier, notes: r.notes, pid: Deno.pid }));",
+    ],
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  assert.equal(code, 0, decode(stderr));
+  return JSON.parse(decode(stdout));
+}
+
+Deno.test("probeIsolation() where a container starts pawl: as PID 1 only a tier without a pid namespace warns of orphans; without CAP_SETPCAP the same tier still runs", async (t) => {
+  const outside = await probeIsolation({ requested: "auto", uid: UID });
+  const unshare = await findExecutable("unshare", SYSTEM_DIRS);
+  const setpriv = await findExecutable("setpriv", SYSTEM_DIRS);
+  assert.ok(unshare !== undefined && setpriv !== undefined);
+  const asPid1 = [unshare, "--pid", "--fork", "--mount-proc"];
+  const warns = (notes: readonly string[]) =>
+    notes.some((n) => n.startsWith("pawl runs as PID 1"));
+  await t.step("the uid tier, as PID 1, warns", async () => {
+    const report = await probeIn(asPid1, "uid");
+    assert.equal(report.pid, 1);
+    assert.deepEqual([report.tier, warns(report.notes)], ["uid", true]);
+  });
+  await t.step(
+    "the strongest tier, as PID 1, warns only when it is the uid tier",
+    async () => {
+      const report = await probeIn(asPid1, "auto");
+      assert.equal(report.pid, 1);
+      assert.equal(report.tier, outside.tier);
+      assert.equal(warns(report.notes), report.tier === "uid");
+    },
+  );
+  await t.step("not PID 1, no tier warns", () => {
+    assert.equal(warns(outside.notes), false);
+  });
+  await t.step(
+    "without CAP_SETPCAP (a container with cap_drop) the same tier runs",
+    async () => {
+      const report = await probeIn(
+        [setpriv, "--bounding-set", "-setpcap"],
+        "auto",
+      );
+      assert.deepEqual(
+        [report.tier, report.notes],
+        [outside.tier, outside.notes],
+      );
+    },
+  );
+});
