@@ -701,6 +701,11 @@ Deno.test("buildSchemata() copies a body indented by tabs or spaces alone, and e
       "def f(a):\n\tif a:\n\t    return a + 1\n\treturn a\n",
       false,
     ],
+    [
+      "a body indented by tabs whose bracketed lines are aligned by spaces",
+      "def f(a):\n\treturn [a + 1,\n\t        a - 1]\n",
+      true,
+    ],
   ];
   for (const [name, text, compiled] of cases) {
     await t.step(name, () => {
@@ -719,4 +724,20 @@ Deno.test("buildSchemata() copies a body indented by tabs or spaces alone, and e
       }
     });
   }
+});
+
+Deno.test("buildSchemata() breaks the lines it adds as the function's own lines break", () => {
+  // A file whose head breaks lines with LF and whose function, with CRLF.
+  const text =
+    "import os\n\ndef f(a):\r\n    if a > 1:\r\n        return a + 1\r\n    return a\r\n";
+  const mutants = generateMutants(parser, "m.py", text);
+  const schemata = buildSchemata(parser, "m.py", text, mutants);
+  assert.equal(schemata.excluded.size, 0);
+  assert.ok(schemata.text.startsWith("import os\n\ndef f(a):\r\n"));
+  // The lines that choose a branch (a mutant's own text is as it made it).
+  const added = schemata.text.split("\n").filter((l) =>
+    /__pawl_active__|^\s*else:/.test(l)
+  );
+  assert.equal(added.length, mutants.length + 2);
+  for (const line of added) assert.ok(line.endsWith("\r"), line);
 });

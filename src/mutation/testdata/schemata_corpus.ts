@@ -3,7 +3,8 @@
  * results tell its mutants apart. Together they cover what a rewrite of a
  * function body can get wrong: strings spanning lines, bodies on the `def`
  * line, decorators, methods and `super()`, nested scopes, generators and
- * coroutines, `global`, tabs, CRLF and lines left of the body's indentation.
+ * coroutines, `global`, docstrings, tabs, CRLF and lines left of the body's
+ * indentation.
  *
  * @module
  */
@@ -314,6 +315,26 @@ def guard(x):
     return -x
 `;
 
+const docstrings = `def after_comment(x):
+    # why this exists
+    """Halve x, rounding down."""
+    if x > 1:
+        return x // 2
+    return x
+
+
+def joined_doc(x):
+    "Add one, " "then double."
+    return (x + 1) * 2
+
+
+def two_spaces(a):
+  """Doc."""; b = a + 1
+  if b > 3:
+    return b * 2
+  return b - 1
+`;
+
 /** Every module of the corpus. */
 export const SCHEMATA_CORPUS: readonly SchemataCase[] = [
   {
@@ -424,6 +445,20 @@ export const SCHEMATA_CORPUS: readonly SchemataCase[] = [
       "kind('z')",
       "guarded(2)",
       "guarded(0)",
+    ],
+  },
+  {
+    name: "docstrings after a comment, joined, and sharing their line",
+    text: docstrings,
+    calls: [
+      "after_comment(5)",
+      "after_comment(1)",
+      "after_comment.__doc__",
+      "joined_doc(2)",
+      "joined_doc.__doc__",
+      "two_spaces(3)",
+      "two_spaces(1)",
+      "two_spaces.__doc__",
     ],
   },
   {
