@@ -13,7 +13,7 @@ import { DEFAULT_PYTEST_COMMAND, SANDBOX_PATH } from "../run/run_pytest.ts";
 import { runColdMutants } from "./cold_mutants.ts";
 import { generateMutants } from "./generate_mutants.ts";
 import { installWarmDriver, type WarmDriver } from "./install_warm_driver.ts";
-import type { MutantResult } from "./judge_kill_sets.ts";
+import { killedKeys, type MutantResult } from "./judge_kill_sets.ts";
 import type { Mutant } from "./mutant.ts";
 import type { MutantEngineOptions } from "./mutant_engine.ts";
 import { buildSchemata } from "./schemata.ts";
@@ -162,9 +162,7 @@ export function kills(results: readonly MutantResult[], side: "base" | "head") {
   return Object.fromEntries(
     results.map((r) => [
       r.mutant.id,
-      Object.entries(r[side] ?? {}).flatMap(([k, o]) =>
-        o === "killed" ? [k] : []
-      ).sort(),
+      killedKeys(r[side] ?? {}).sort(),
     ]),
   );
 }
