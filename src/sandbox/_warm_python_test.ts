@@ -27,7 +27,10 @@ Deno.test("warmModule() takes only `<program> -m <plain module name> ...`", () =
   for (const [name, argv, module] of cases) {
     assert.equal(warmModule(argv), module, name);
   }
-  assert.throws(() => warmArgv(["python3", "-m", "pkg.tool"]), RangeError);
+  assert.throws(() => warmArgv(["python3", "-m", "pkg.tool"]), {
+    name: "RangeError",
+    message: 'Cannot start "python3 -m pkg.tool" warm',
+  });
 });
 
 Deno.test("handoverBytes() hands over the arguments after the module, each ended by a NUL", () => {
@@ -53,6 +56,7 @@ Deno.test("parseWarmReport() reads a ready or failed report of top-level names, 
   for (
     const line of [
       "ready runpy",
+      "NOT-WARM: ready runpy",
       "PAWL-WARM",
       "PAWL-WARM started runpy",
       "PAWL-WARM  ready runpy",
