@@ -131,9 +131,9 @@ async function askCurrentUid(tools: FoundTools): Promise<number> {
   }
   // Stryker disable next-line ObjectLiteral: id(1) answers at once; the deadline guards a broken system no test makes
   const out = await runCaptured(tools.id, ["-u"], { timeoutMs: 10_000 });
-  // Stryker disable next-line MethodExpression: Number() ignores the whitespace around a number as well
-  const uid = Number(out.stdout.trim());
-  if (out.code !== 0 || out.stdout.trim() === "" || !Number.isInteger(uid)) {
+  const answer = out.stdout.trim();
+  const uid = Number(answer);
+  if (out.code !== 0 || answer === "" || !Number.isInteger(uid)) {
     throw new SandboxUnavailableError(
       `Cannot tell which uid pawl runs as: id exited with code ${out.code}: ${out.stderr}`,
     );
