@@ -63,6 +63,21 @@ run 0 "pawl version (warm)" version
 }
 size=$(podman image inspect --format '{{.Size}}' "$image")
 echo "image smoke: image size $((size / 1000000)) MB"
+# The tests' interpreter finds its own modules compiled: every run sees the
+# image read-only, so a module without bytecode is compiled at each start.
+uncompiled=$(chroot "$mnt" env -i PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -I -c '
+import os, sys, json, _pytest.main, hypothesis.core
+print(" ".join(m.__name__ for m in list(sys.modules.values())
+    if getattr(m, "__cached__", None)
+    and not os.path.exists(m.__cached__)))') || {
+  echo "image smoke: the image's python3 cannot import pytest and Hypothesis" >&2
+  exit 1
+}
+if [ -n "$uncompiled" ]; then
+  echo "image smoke: the image's python3 modules have no bytecode: $uncompiled" >&2
+  exit 1
+fi
+echo "image smoke: the interpreter's modules are compiled"
 run 0 "pawl demo" demo --quiet
 grep -q "agent/honest-fix" "$work/out"
 run 0 "pawl check (honest fix: accept)" check --repo /mnt/sample --base main \
