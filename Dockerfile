@@ -33,16 +33,15 @@ FROM ${DENO_IMAGE}
 # git reads the repository; bubblewrap, util-linux (setpriv, prlimit,
 # unshare) and procps (kill) run the tests as an unprivileged uid; python3
 # with pytest and Hypothesis runs them; ca-certificates for the GitHub API.
-# The interpreter's own modules keep their compiled bytecode (18 MB): the
-# image's file system is read-only to every run, so without it each pytest
-# process would compile the standard library, pytest and Hypothesis again
-# (about 0.7 s a start; a judgement starts several).
+# The interpreter's modules keep the bytecode their packages compiled on
+# install (18 MB): the image's file system is read-only to every run, so
+# without it each pytest process would compile the standard library, pytest
+# and Hypothesis again (about 0.7 s a start; a judgement starts several).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       git ca-certificates util-linux procps bubblewrap \
       python3 python3-pytest python3-hypothesis \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log \
- && python3 -m compileall -q -j0 /usr/lib/python3 /usr/lib/python3.11 >/dev/null \
  && groupadd --system --gid 64123 pawl \
  && useradd --system --uid 64123 --gid 64123 --home-dir /nonexistent \
       --no-create-home --shell /usr/sbin/nologin pawl

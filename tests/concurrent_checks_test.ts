@@ -2,8 +2,9 @@
  * Many judgements on one machine at once: six `pawl check` runs of six
  * different real repositories (honest and weakening pull requests, real
  * sandboxed pytest), started together, must give the verdicts the same six
- * give one after another, in two rounds on the same leases. Each run leases a sandbox uid
- * of its own, so no run's cleanup can kill another's tests.
+ * give one after another, in two rounds on the same leases. Each run
+ * leases a sandbox uid of its own, so no run's cleanup can kill another's
+ * tests.
  */
 import assert from "node:assert/strict";
 import { SAMPLE_PATCHES } from "../src/demo/_sample_files.ts";

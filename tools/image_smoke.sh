@@ -66,7 +66,7 @@ echo "image smoke: image size $((size / 1000000)) MB"
 # The tests' interpreter finds its own modules compiled: every run sees the
 # image read-only, so a module without bytecode is compiled at each start.
 uncompiled=$(chroot "$mnt" env -i PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -I -c '
-import os, sys, json, _pytest.main, hypothesis.core
+import os, sys, _pytest.main, hypothesis.core
 print(" ".join(m.__name__ for m in list(sys.modules.values())
     if getattr(m, "__cached__", None)
     and not os.path.exists(m.__cached__)))') || {
